@@ -1,0 +1,27 @@
+/* check.h: the few assertions the C tests share. */
+#ifndef STUBBENCH_TEST_CHECK_H
+#define STUBBENCH_TEST_CHECK_H
+
+#include <stdio.h>
+
+static int check_failures;
+static int check_count;
+
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		check_count++;                                                  \
+		if (!(cond)) {                                                  \
+			check_failures++;                                       \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                           \
+			fputc('\n', stderr);                                    \
+		}                                                               \
+	} while (0)
+
+static inline int check_report(const char *name)
+{
+	printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
+	return check_failures ? 1 : 0;
+}
+
+#endif
