@@ -1,4 +1,4 @@
-/* variants.c: the registry of measured variants (one row per main prog). */
+/* variants.c: the seed 001 replicas (family "replica"). */
 #include "stubbench/variants.h"
 
 #include <string.h>
@@ -44,22 +44,8 @@ static const struct sb_variant variants[] = {
 	},
 };
 
-size_t sb_variant_count(void)
-{
-	return sizeof(variants) / sizeof(variants[0]);
-}
-
-const struct sb_variant *sb_variant_at(size_t i)
-{
-	return i < sb_variant_count() ? &variants[i] : NULL;
-}
-
-const struct sb_variant *sb_variant_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < sb_variant_count(); i++)
-		if (strcmp(variants[i].name, name) == 0 || strcmp(variants[i].seed_name, name) == 0)
-			return &variants[i];
-	return NULL;
-}
+const struct sb_variant_table sb_replica_variants = {
+	.family = "replica",
+	.variants = variants,
+	.n = sizeof(variants) / sizeof(variants[0]),
+};

@@ -16,14 +16,28 @@ struct sb_variant {
 	const char *flavour;     /* kernel version and codegen flavour */
 	const char *shape;       /* "per-run" or "in-loop" */
 	sb_stub_fn main;         /* the stub the harness calls */
-	volatile uint64_t *counter; /* incremented once per main-prog call */
-	unsigned insns_per_call; /* instructions per main-prog call, from the listing */
+	volatile uint64_t *counter; /* incremented once per iteration */
+	/* in-loop stubs: the iteration count the stub reads (like the BPF
+	 * program's batch_iters); the harness sets it to the batch and calls
+	 * the stub once. NULL for per-run stubs, which the harness calls
+	 * batch times. */
+	volatile uint64_t *batch_iters;
+	unsigned insns_per_call; /* instructions per iteration, from the listing */
 	int uses_private_stack;  /* needs sb_percpu_thread_init() */
 };
 
-/* All variants, in display order. */
+/* A family of variants, defined beside its stubs (one table per file). */
+struct sb_variant_table {
+	const char *family;      /* "replica", "lab", "twin", ... */
+	const struct sb_variant *variants;
+	size_t n;
+};
+
+/* All variants of all families, in display order. */
 size_t sb_variant_count(void);
 const struct sb_variant *sb_variant_at(size_t i);
+/* The family a variant belongs to. */
+const char *sb_variant_family(const struct sb_variant *v);
 /* Looks up by name or seed name; NULL when unknown. */
 const struct sb_variant *sb_variant_find(const char *name);
 

@@ -1,0 +1,76 @@
+/* harness.h: interleaved, calibrated measurement of "arms".
+ *
+ * An arm is anything that can run `batch` iterations of a variant on demand
+ * and time it: a replica main prog in the asm timed loop, a BPF program run
+ * with BPF_PROG_TEST_RUN, a lab alternative. The harness knows nothing of
+ * what an arm is; it interleaves the arms sample by sample with a random
+ * delay before each sample, measures the core clock beside every block,
+ * removes the cost of the overhead arm (the empty stub loop, the empty BPF
+ * driver), flags disturbed blocks, and computes the statistics.
+ */
+#ifndef STUBBENCH_HARNESS_H
+#define STUBBENCH_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/stats.h"
+#include "stubbench/timer.h"
+
+struct sb_arm {
+	const char *name;       /* "private" (table, JSON, CSV) */
+	const char *seed_name;  /* "private-stack" (--format=seed lines) */
+	/* Runs `batch` iterations once and returns the elapsed ticks of the
+	 * timer the harness chose (sb_timer_*), or UINT64_MAX on failure
+	 * (the run stops with the arm's error). */
+	uint64_t (*sample)(void *ctx, uint64_t batch);
+	void *ctx;
+	int is_overhead;        /* 1: the harness's own cost, subtracted from the others */
+	int is_baseline;        /* 1: the arm the others are compared with */
+	size_t code_bytes;      /* code size per iteration path, 0 if unknown (lab) */
+};
+
+struct sb_run_opts {
+	const uint64_t *batches;  /* iterations per sample, e.g. 1 8 64 512 2048 4096 */
+	size_t n_batches;
+	double time_s;            /* wall time budget for the whole run (0: use samples) */
+	uint64_t samples;         /* samples per arm and batch (0: from time_s) */
+	uint64_t seed;            /* random delays */
+	int progress;             /* progress on stderr */
+	int verbose;
+};
+
+/* One arm at one batch size. Per-iteration figures have the overhead arm's
+ * median removed. */
+struct sb_cell {
+	const struct sb_arm *arm;
+	uint64_t batch;
+	size_t n_samples;         /* kept (undisturbed) samples */
+	size_t n_disturbed;       /* samples in flagged blocks, excluded */
+	struct sb_summary cycles; /* core cycles per iteration */
+	struct sb_summary ns;     /* nanoseconds per iteration */
+	double overhead_cycles;   /* per iteration, subtracted */
+	/* Cost ratio to the baseline arm at the same batch, from the
+	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI. */
+	int has_delta;
+	double delta_pct, delta_lo_pct, delta_hi_pct;
+	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
+};
+
+struct sb_results {
+	struct sb_timer_info timer;
+	struct sb_cell *cells;    /* n_arms x n_batches, arm-major, overhead arm excluded */
+	size_t n_cells;
+	size_t n_blocks, n_disturbed_blocks;
+	double core_ghz_median;   /* core clock from the calibration loops */
+	double elapsed_s;
+	char cpu_desc[256];       /* machine description for JSON/CSV */
+	int cpu;                  /* the CPU pinned to, -1 if not pinned */
+};
+
+/* Runs the arms; returns 0, or -1 with a one-line reason in err. */
+int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *opts,
+		       struct sb_results *out, char *err, size_t errlen);
+void sb_results_free(struct sb_results *r);
+
+#endif
