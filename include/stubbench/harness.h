@@ -17,6 +17,8 @@
 #include "stubbench/stats.h"
 #include "stubbench/timer.h"
 
+#define SB_MAX_COUNTERS 8
+
 struct sb_arm {
 	const char *name;       /* "private" (table, JSON, CSV) */
 	const char *seed_name;  /* "private-stack" (--format=seed lines) */
@@ -38,6 +40,12 @@ struct sb_run_opts {
 	uint64_t seed;            /* random delays */
 	int progress;             /* progress on stderr */
 	int verbose;
+	/* Called around every sample, outside the timed region (likwid marker
+	 * regions, perf_event counters); arm indexes the arms array, batch_idx
+	 * the batches array. Any may be NULL. */
+	void (*before_sample)(void *hook_ctx, size_t arm, size_t batch_idx);
+	void (*after_sample)(void *hook_ctx, size_t arm, size_t batch_idx);
+	void *hook_ctx;
 };
 
 /* One arm at one batch size. Per-iteration figures have the overhead arm's
@@ -55,6 +63,9 @@ struct sb_cell {
 	int has_delta;
 	double delta_pct, delta_lo_pct, delta_hi_pct;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
+	/* Hardware/software counters per iteration (filled by the counters
+	 * front end after the run; names in sb_results.counter_names). */
+	double counters[SB_MAX_COUNTERS];
 };
 
 struct sb_results {
@@ -66,6 +77,8 @@ struct sb_results {
 	double elapsed_s;
 	char cpu_desc[256];       /* machine description for JSON/CSV */
 	int cpu;                  /* the CPU pinned to, -1 if not pinned */
+	size_t n_counters;        /* columns of sb_cell.counters in use */
+	char counter_names[SB_MAX_COUNTERS][32];
 };
 
 /* Runs the arms; returns 0, or -1 with a one-line reason in err. */
