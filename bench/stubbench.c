@@ -1,121 +1,306 @@
-/* stubbench: runs the replicas of the BPF JIT's private-stack codegen. */
-#include <errno.h>
+/* stubbench: measures byte-exact replicas of the BPF JIT's private-stack
+ * codegen, interleaved, pinned and calibrated (see README.md). */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
+#include "stubbench/parse.h"
 #include "stubbench/percpu.h"
+#include "stubbench/pin.h"
+#include "stubbench/timer.h"
+#include "stubbench/variant_arms.h"
 #include "stubbench/variants.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "unknown"
+#endif
 
 #define EXIT_USAGE 2
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: stubbench [--list] [--variant=NAME|all] [--calls=N]\n"
-		"  --list          print the variants and the listings they reproduce\n"
-		"  --variant=NAME  run NAME's main prog (baseline, private, hybrid, all;\n"
-		"                  the seeds' no-private-stack and private-stack work too)\n"
-		"  --calls=N       main-prog calls per variant (default 1000)\n"
-		"  --help          this text\n");
+		"usage: stubbench [OPTIONS]\n"
+		"Measures the replicas of the BPF JIT's private-stack codegen, interleaved.\n"
+		"\n"
+		"  --variant=LIST   baseline, private, hybrid or all (default); comma-separated;\n"
+		"                   the seeds' no-private-stack and private-stack work too\n"
+		"  --batch=LIST     main-prog calls per sample (default 1,8,64,512,2048,4096)\n"
+		"  --cpu=N          pin to CPU N (default: the last core of the allowed set)\n"
+		"  --time=SECONDS   time for the whole sweep (default 8)\n"
+		"  --samples=N      rounds per batch size instead of --time\n"
+		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
+		"  --format=FMT     table (default), seed, json or csv\n"
+		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
+		"  --verbose        say what the timer probe chose and why, per-batch details\n"
+		"  --list           print the variants and the listings they reproduce\n"
+		"  --calls=N        no measurement: call each main prog N times, check its counter\n"
+		"  --help, --version\n");
 }
 
 static void list_variants(void)
 {
 	for (size_t i = 0; i < sb_variant_count(); i++) {
 		const struct sb_variant *v = sb_variant_at(i);
-		printf("%-10s %-18s %s\n", v->name, v->seed_name, v->description);
-		printf("%-10s %-18s listing: %s\n", "", "", v->listing);
-		printf("%-10s %-18s kernel:  %s; %s shape, %u instructions per call\n", "", "",
+		printf("%-22s %-18s [%s] %s\n", v->name, v->seed_name ? v->seed_name : "-",
+		       sb_variant_family(v), v->description);
+		printf("%-22s %-18s listing: %s\n", "", "", v->listing);
+		printf("%-22s %-18s kernel:  %s; %s shape, %u instructions per iteration\n", "", "",
 		       v->flavour, v->shape, v->insns_per_call);
 	}
 }
 
-static int parse_u64(const char *opt, const char *s, uint64_t *out)
+static int in_family(const struct sb_variant *v, const char *family)
 {
-	char *end;
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "stubbench: %s: '%s' is not a positive whole number\n", opt, s ? s : "");
+	const char *f = sb_variant_family(v);
+	return f && strcmp(f, family) == 0;
+}
+
+/* "all" or a comma list of names -> variants (of any family). */
+static int select_variants(const char *list, const struct sb_variant **out, size_t *n, char *err,
+			   size_t errlen)
+{
+	*n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (size_t i = 0; i < sb_variant_count() && *n < SB_MAX_ARMS; i++)
+			if (in_family(sb_variant_at(i), "replica"))
+				out[(*n)++] = sb_variant_at(i);
+		return 0;
+	}
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct sb_variant *v = sb_variant_find(tok);
+		if (!v) {
+			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
+			return -1;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < *n; k++)
+			dup |= out[k] == v;
+		if (!dup && *n < SB_MAX_ARMS - 1)
+			out[(*n)++] = v;
+	}
+	if (*n == 0) {
+		snprintf(err, errlen, "--variant: '%s' names no variant", list);
 		return -1;
 	}
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end || v == 0) {
-		fprintf(stderr, "stubbench: %s: '%s' is not a positive whole number\n", opt, s);
-		return -1;
-	}
-	*out = v;
 	return 0;
 }
 
-static int run_variant(const struct sb_variant *v, uint64_t calls)
+static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t calls)
 {
-	uint64_t before = *v->counter;
-	for (uint64_t i = 0; i < calls; i++)
-		v->main();
-	uint64_t after = *v->counter;
-	printf("%-10s calls=%" PRIu64 " counter+=%" PRIu64 "\n", v->name, calls, after - before);
-	return after - before == calls ? 0 : 1;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sb_variant *v = vs[i];
+		uint64_t before = *v->counter;
+		if (v->batch_iters) {
+			*v->batch_iters = calls;
+			v->main();
+		} else {
+			for (uint64_t k = 0; k < calls; k++)
+				v->main();
+		}
+		uint64_t got = *v->counter - before;
+		printf("%-12s iterations=%" PRIu64 " counter+=%" PRIu64 "%s\n", v->name, calls, got,
+		       got == calls ? "" : "  MISMATCH");
+		rc |= got != calls;
+	}
+	return rc;
 }
+
+enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
+       OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{"variant", required_argument, NULL, OPT_VARIANT},
+	{"batch", required_argument, NULL, OPT_BATCH},
+	{"cpu", required_argument, NULL, OPT_CPU},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"samples", required_argument, NULL, OPT_SAMPLES},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"config", required_argument, NULL, OPT_CONFIG},
+	{"verbose", no_argument, NULL, OPT_VERBOSE},
+	{"list", no_argument, NULL, OPT_LIST},
+	{"calls", required_argument, NULL, OPT_CALLS},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"list", no_argument, NULL, 'l'},
-		{"variant", required_argument, NULL, 'v'},
-		{"calls", required_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *variant = "all";
-	uint64_t calls = 1000;
-	int do_list = 0, c;
+	struct sb_config cfg;
+	char err[768];
+	int c, verbose = 0, do_list = 0, time_given = 0, samples_given = 0;
+	uint64_t calls = 0;
 
+	sb_config_defaults(&cfg);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	/* Pass 1: the config file, so that flags override it whatever their order. */
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		if (c == OPT_CONFIG && sb_config_load(optarg, &cfg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		int rc = 0;
 		switch (c) {
-		case 'l': do_list = 1; break;
-		case 'v': variant = optarg; break;
-		case 'n':
-			if (parse_u64("--calls", optarg, &calls))
-				return EXIT_USAGE;
+		case OPT_VARIANT:
+			snprintf(cfg.variants, sizeof(cfg.variants), "%s", optarg);
 			break;
-		case 'h': usage(stdout); return 0;
+		case OPT_BATCH:
+			rc = sb_parse_batches("--batch", optarg, cfg.batches, &cfg.n_batches, err, sizeof(err));
+			break;
+		case OPT_CPU:
+			rc = sb_parse_cpu("--cpu", optarg, &cfg.cpu, err, sizeof(err));
+			break;
+		case OPT_TIME:
+			rc = sb_parse_seconds("--time", optarg, &cfg.time_s, err, sizeof(err));
+			time_given = 1;
+			break;
+		case OPT_SAMPLES:
+			rc = sb_parse_u64("--samples", optarg, 1, &cfg.samples, err, sizeof(err));
+			samples_given = 1;
+			break;
+		case OPT_SEED:
+			rc = sb_parse_u64("--seed", optarg, 0, &cfg.seed, err, sizeof(err));
+			break;
+		case OPT_FORMAT:
+			if (sb_format_parse(optarg, &cfg.format) != 0) {
+				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv)", optarg);
+				rc = -1;
+			}
+			break;
+		case OPT_CONFIG:
+			break;
+		case OPT_VERBOSE:
+			verbose = 1;
+			break;
+		case OPT_LIST:
+			do_list = 1;
+			break;
+		case OPT_CALLS:
+			rc = sb_parse_u64("--calls", optarg, 1, &calls, err, sizeof(err));
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("stubbench %s\n", SB_VERSION);
+			return 0;
 		default:
-			fprintf(stderr, "stubbench: unknown or incomplete option '%s'\n", argv[optind - 1]);
-			usage(stderr);
+			if (optopt && optopt >= OPT_VARIANT)
+				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
+			else
+				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
+			rc = -1;
+		}
+		if (rc != 0) {
+			fprintf(stderr, "stubbench: %s (see --help)\n", err);
 			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "stubbench: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "stubbench: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (time_given && samples_given) {
+		fprintf(stderr, "stubbench: --time and --samples exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (time_given)
+		cfg.samples = 0;
 	if (do_list) {
 		list_variants();
 		return 0;
 	}
-	if (strcmp(variant, "all") != 0 && !sb_variant_find(variant)) {
-		fprintf(stderr, "stubbench: unknown variant '%s' (see --list)\n", variant);
+
+	const struct sb_variant *vs[SB_MAX_ARMS];
+	size_t n_vs;
+	if (select_variants(cfg.variants, vs, &n_vs, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	char err[256];
+
+	struct sb_results res;
+	memset(&res, 0, sizeof(res));
+	if (sb_pin_thread(cfg.cpu, &res.cpu, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
+	}
 	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench: %s\n", err);
 		return 1;
 	}
+	if (calls) {
+		int rc = smoke_calls(vs, n_vs, calls);
+		if (sb_percpu_check_guards() != 0) {
+			fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
+			rc = 1;
+		}
+		sb_percpu_thread_fini();
+		return rc;
+	}
+
+	const struct sb_timer_info *ti = sb_timer_probe();
+	if (verbose)
+		fprintf(stderr, "stubbench: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n",
+			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
+			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
+
+	/* The baseline of the variants' family is always measured, as reference. */
+	const struct sb_variant *baseline = NULL;
+	for (size_t i = 0; i < n_vs && !baseline; i++)
+		if (strcmp(vs[i]->name, "baseline") == 0)
+			baseline = vs[i];
+	if (!baseline && in_family(vs[0], "replica"))
+		baseline = sb_variant_find("baseline");
+
+	struct sb_variant_arms arms;
+	if (sb_variant_arms_build(&arms, baseline, vs, n_vs, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	struct sb_run_opts ro = {
+		.batches = cfg.batches,
+		.n_batches = cfg.n_batches,
+		.time_s = cfg.time_s,
+		.samples = cfg.samples,
+		.seed = cfg.seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = verbose,
+	};
+	int cpu = res.cpu;
+	if (sb_run_interleaved(arms.arms, arms.n, &ro, &res, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: measurement failed: %s\n", err);
+		return 1;
+	}
+	res.cpu = cpu;
+	sb_machine_description(res.cpu_desc, sizeof(res.cpu_desc));
 	int rc = 0;
-	for (size_t i = 0; i < sb_variant_count(); i++) {
-		const struct sb_variant *v = sb_variant_at(i);
-		if (strcmp(variant, "all") == 0 || v == sb_variant_find(variant))
-			rc |= run_variant(v, calls);
+	if (sb_variant_arms_check_counters(&arms, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		rc = 1;
 	}
 	if (sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
 		rc = 1;
 	}
+	struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cfg.seed};
+	sb_output_write(stdout, cfg.format, &res, &meta);
+	sb_results_free(&res);
 	sb_percpu_thread_fini();
 	return rc;
 }

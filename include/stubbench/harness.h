@@ -55,6 +55,8 @@ struct sb_cell {
 	uint64_t batch;
 	size_t n_samples;         /* kept (undisturbed) samples */
 	size_t n_disturbed;       /* samples in flagged blocks, excluded */
+	size_t n_outliers;        /* rounds dropped because one of their samples was an
+				   * outlier (> median + 8 robust SDs: an interrupt) */
 	struct sb_summary cycles; /* core cycles per iteration */
 	struct sb_summary ns;     /* nanoseconds per iteration */
 	double overhead_cycles;   /* per iteration, subtracted */
@@ -70,10 +72,13 @@ struct sb_cell {
 
 struct sb_results {
 	struct sb_timer_info timer;
-	struct sb_cell *cells;    /* n_arms x n_batches, arm-major, overhead arm excluded */
+	struct sb_cell *cells;    /* measured arm a, batch b at cells[a * n_batches + b];
+				   * the overhead arm has no cells */
 	size_t n_cells;
+	size_t n_batches;
 	size_t n_blocks, n_disturbed_blocks;
 	double core_ghz_median;   /* core clock from the calibration loops */
+	double canary_median;     /* independent adds per core cycle, quiet level */
 	double elapsed_s;
 	char cpu_desc[256];       /* machine description for JSON/CSV */
 	int cpu;                  /* the CPU pinned to, -1 if not pinned */

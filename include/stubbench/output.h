@@ -1,0 +1,31 @@
+/* output.h: results as a table, the seeds' bench lines, JSON or CSV. */
+#ifndef STUBBENCH_OUTPUT_H
+#define STUBBENCH_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stubbench/harness.h"
+
+enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV };
+
+/* "table", "seed", "json", "csv" -> format; -1 when unknown. */
+int sb_format_parse(const char *s, enum sb_format *out);
+
+struct sb_output_meta {
+	const char *tool;      /* "stubbench" or "stubbench lab" ... */
+	const char *version;
+	uint64_t seed;
+	const char *shape;     /* NULL when not relevant */
+	const char *name_suffix; /* appended to seed-format names, e.g. "-in-loop"; may be NULL */
+};
+
+void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		     const struct sb_output_meta *meta);
+
+/* One seed-format line, as upstream's run_common.sh summarize prints it:
+ * "%-20s %s (drops %s)" with "NAME-BATCH: " and "X.XXX ± Y.YYYM/s". */
+void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,
+			 double mean, double sd);
+
+#endif

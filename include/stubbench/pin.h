@@ -1,0 +1,16 @@
+/* pin.h: pinning the measuring thread to one CPU, with hwloc. */
+#ifndef STUBBENCH_PIN_H
+#define STUBBENCH_PIN_H
+
+#include <stddef.h>
+
+/* Pins the calling thread to CPU cpu (an OS index), or with cpu < 0 to the
+ * first PU of the last core of the allowed set. Stores the CPU in *chosen.
+ * Returns 0, or -1 with a message naming the CPU in err (a CPU that does not
+ * exist or is not in this process's allowed set). */
+int sb_pin_thread(int cpu, int *chosen, char *err, size_t errlen);
+
+/* A one-line description of the machine ("model, N cores / M PUs, kernel"). */
+void sb_machine_description(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,38 @@
+/* variant_arms.h: harness arms for asm variants (replicas, lab, twins). */
+#ifndef STUBBENCH_VARIANT_ARMS_H
+#define STUBBENCH_VARIANT_ARMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/variants.h"
+
+#define SB_MAX_ARMS 32
+
+/* One arm per variant plus the overhead arm (the empty stub, called like the
+ * variants: batch times for per-run stubs, once for in-loop stubs). Counts
+ * the iterations each arm ran so the counters can be checked afterwards. */
+struct sb_variant_arms {
+	struct sb_arm arms[SB_MAX_ARMS + 1];
+	size_t n;
+	struct sb_variant_arm_ctx {
+		const struct sb_variant *v;   /* NULL for the overhead arm */
+		int in_loop;
+		uint64_t iterations;          /* iterations run so far */
+		uint64_t counter_start;
+	} ctx[SB_MAX_ARMS + 1];
+};
+
+/* Builds the arms: overhead first, then baseline (may be NULL), then the
+ * others. All variants must have the same shape. Returns 0, or -1 with a
+ * message in err. */
+int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *baseline,
+			  const struct sb_variant *const *others, size_t n_others, char *err,
+			  size_t errlen);
+
+/* Checks that every variant's counter advanced by exactly the iterations its
+ * arm ran. Returns 0, or -1 naming the first variant that did not. */
+int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,442 @@
+/* harness.c: the interleaved runner; see harness.h.
+ *
+ * For each batch size: rounds of one sample per arm, the arms' order rotated
+ * every round and a random delay before each sample. Rounds are grouped in
+ * blocks of about a millisecond; before each block the core clock is
+ * measured (dependent adds: core cycles per TSC tick) and the interference
+ * canary runs (independent adds per cycle), and the thread's context switches
+ * are read. A block whose canary or clock falls well below the run's level,
+ * or in which the thread was switched out, is disturbed: its samples are
+ * excluded and counted. Statistics use the kept blocks only.
+ */
+#define _GNU_SOURCE
+#include "stubbench/harness.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include "stubbench/rng.h"
+
+#define CAL_LOOPS 300              /* x 64 adds: about 6 us per calibration */
+#define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
+#define MAX_ROUNDS_PER_BATCH 400000
+#define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */
+#define DISTURBED_CANARY 0.90      /* below this fraction of the median canary */
+#define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
+#define N_BOOT 1000
+
+struct block {
+	size_t first_round, n_rounds;
+	double cpt;                /* core cycles per tick */
+	double canary;             /* independent adds per core cycle */
+	long csw;                  /* context switches during the block */
+	int disturbed;
+};
+
+struct batch_data {
+	double *ticks;             /* [arm][round] */
+	size_t cap, n_rounds;
+	struct block *blocks;
+	size_t n_blocks, blocks_cap;
+};
+
+static void set_err(char *err, size_t errlen, const char *msg, const char *name)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s%s%s", name ? name : "", name ? ": " : "", msg);
+}
+
+static long context_switches(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+static int grow(struct batch_data *d, size_t n_arms)
+{
+	if (d->n_rounds < d->cap)
+		return 0;
+	size_t cap = d->cap ? d->cap * 2 : 4096;
+	double *t = calloc(cap * n_arms, sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t a = 0; a < n_arms; a++)
+		memcpy(t + a * cap, d->ticks + a * d->cap, d->n_rounds * sizeof(*t));
+	free(d->ticks);
+	d->ticks = t;
+	d->cap = cap;
+	return 0;
+}
+
+static double measure_canary(double cpt)
+{
+	uint64_t t = sb_time_indep_adds(CAL_LOOPS);
+	return cpt > 0 && t > 0 ? (double)(CAL_LOOPS * 64) / ((double)t * cpt) : 0;
+}
+
+/* Runs one block of rounds; returns -1 when an arm failed. */
+static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
+		     size_t rounds, const struct sb_run_opts *o, struct sb_rng *rng,
+		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
+{
+	struct block b;
+	memset(&b, 0, sizeof(b));
+	long csw0 = context_switches();
+	b.cpt = sb_core_cycles_per_tick(CAL_LOOPS);
+	b.canary = measure_canary(b.cpt);
+	b.first_round = d->n_rounds;
+	for (size_t r = 0; r < rounds; r++) {
+		if (grow(d, n_arms) != 0)
+			return -1;
+		for (size_t k = 0; k < n_arms; k++) {
+			size_t a = (k + d->n_rounds) % n_arms; /* rotate the order */
+			sb_spin(sb_rng_below(rng, delay_max));
+			if (o->before_sample)
+				o->before_sample(o->hook_ctx, a, bi);
+			uint64_t t = arms[a].sample(arms[a].ctx, batch);
+			if (o->after_sample)
+				o->after_sample(o->hook_ctx, a, bi);
+			if (t == UINT64_MAX) {
+				*failed_arm = a;
+				return -1;
+			}
+			d->ticks[a * d->cap + d->n_rounds] = (double)t;
+		}
+		d->n_rounds++;
+	}
+	b.n_rounds = rounds;
+	b.csw = context_switches() - csw0;
+	if (d->n_blocks == d->blocks_cap) {
+		size_t cap = d->blocks_cap ? d->blocks_cap * 2 : 256;
+		struct block *nb = realloc(d->blocks, cap * sizeof(*nb));
+		if (!nb)
+			return -1;
+		d->blocks = nb;
+		d->blocks_cap = cap;
+	}
+	d->blocks[d->n_blocks++] = b;
+	return 0;
+}
+
+static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
+{
+	double *v = malloc((d->n_blocks + 1) * sizeof(*v));
+	double *c = malloc((d->n_blocks + 1) * sizeof(*c));
+	if (!v || !c) {
+		free(v);
+		free(c);
+		return;
+	}
+	for (size_t i = 0; i < d->n_blocks; i++) {
+		v[i] = d->blocks[i].canary;
+		c[i] = d->blocks[i].cpt;
+	}
+	double mc = sb_median(v, d->n_blocks), mk = sb_median(c, d->n_blocks);
+	for (size_t i = 0; i < d->n_blocks; i++) {
+		struct block *b = &d->blocks[i];
+		b->disturbed = b->csw > 0 || b->canary < DISTURBED_CANARY * mc ||
+			       b->cpt < DISTURBED_CLOCK * mk;
+		if (b->disturbed)
+			(*n_disturbed)++;
+	}
+	free(v);
+	free(c);
+}
+
+/* Statistics of one batch into cells. */
+static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, long base,
+			   uint64_t batch, size_t bi, size_t n_batches, const struct batch_data *d,
+			   double tsc_hz, uint64_t seed, struct sb_results *out)
+{
+	size_t n = d->n_rounds;
+	double *cyc = malloc(n_arms * n * sizeof(*cyc)); /* total cycles per sample */
+	char *keep = malloc(n);
+	double *tmp = malloc(n * sizeof(*tmp));
+	double *bsum = calloc(n_arms * d->n_blocks, sizeof(*bsum));
+	double *bcnt = calloc(d->n_blocks, sizeof(*bcnt));
+	double *bns = calloc(n_arms * d->n_blocks, sizeof(*bns));
+	if (!cyc || !keep || !tmp || !bsum || !bcnt || !bns) {
+		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
+		return -1;
+	}
+	/* Per-sample cycles with the block's clock; disturbed blocks dropped. */
+	for (size_t bl = 0; bl < d->n_blocks; bl++) {
+		const struct block *b = &d->blocks[bl];
+		for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++) {
+			keep[r] = !b->disturbed;
+			for (size_t a = 0; a < n_arms; a++)
+				cyc[a * n + r] = d->ticks[a * d->cap + r] * b->cpt;
+		}
+	}
+	/* Outliers (an interrupt or a host preemption inside a sample): a sample
+	 * above its arm's median by more than OUTLIER_MADS robust standard
+	 * deviations (1.4826 MAD, at least 64 cycles) drops its whole round, so
+	 * that the remaining samples stay interleaved pairs. */
+	size_t outliers = 0;
+	for (size_t a = 0; a < n_arms; a++) {
+		size_t m = 0;
+		for (size_t r = 0; r < n; r++)
+			if (keep[r])
+				tmp[m++] = cyc[a * n + r];
+		double med = m ? sb_median(tmp, m) : 0;
+		for (size_t k = 0; k < m; k++)
+			tmp[k] = fabs(tmp[k] - med);
+		double mad = m ? sb_median(tmp, m) : 0;
+		double limit = med + fmax(OUTLIER_MADS * 1.4826 * mad, 64.0);
+		for (size_t r = 0; r < n; r++)
+			if (keep[r] && cyc[a * n + r] > limit) {
+				keep[r] = 0;
+				outliers++;
+			}
+	}
+	/* The overhead arm's cost, removed from every sample. */
+	double ovh_cycles = 0, ovh_ns = 0;
+	if (ovh >= 0) {
+		size_t m = 0;
+		for (size_t r = 0; r < n; r++)
+			if (keep[r])
+				tmp[m++] = cyc[ovh * n + r];
+		struct sb_summary s;
+		if (sb_summarize(tmp, m, NULL, 0, &s) == 0)
+			ovh_cycles = s.trimmed_mean;
+		m = 0;
+		for (size_t r = 0; r < n; r++)
+			if (keep[r])
+				tmp[m++] = d->ticks[ovh * d->cap + r] / tsc_hz * 1e9;
+		if (sb_summarize(tmp, m, NULL, 0, &s) == 0)
+			ovh_ns = s.trimmed_mean;
+	}
+	/* Block sums for the CIs and the ratios. */
+	for (size_t bl = 0; bl < d->n_blocks; bl++) {
+		const struct block *b = &d->blocks[bl];
+		for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++) {
+			if (!keep[r])
+				continue;
+			bcnt[bl] += 1;
+			for (size_t a = 0; a < n_arms; a++) {
+				bsum[a * d->n_blocks + bl] += (cyc[a * n + r] - ovh_cycles) / (double)batch;
+				bns[a * d->n_blocks + bl] +=
+					(d->ticks[a * d->cap + r] / tsc_hz * 1e9 - ovh_ns) / (double)batch;
+			}
+		}
+	}
+	size_t n_kept_blocks = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		n_kept_blocks += bcnt[bl] > 0;
+	double *gm = malloc((n_kept_blocks + 1) * sizeof(*gm));
+	double *num = malloc((n_kept_blocks + 1) * sizeof(*num));
+	double *den = malloc((n_kept_blocks + 1) * sizeof(*den));
+	double *mps = malloc((n_kept_blocks + 1) * sizeof(*mps));
+
+	size_t ci = 0;
+	for (size_t a = 0; a < n_arms; a++) {
+		if ((long)a == ovh)
+			continue;
+		struct sb_cell *c = &out->cells[ci * n_batches + bi];
+		ci++;
+		c->arm = &arms[a];
+		c->batch = batch;
+		c->overhead_cycles = ovh_cycles / (double)batch;
+		c->n_outliers = outliers;
+		size_t m = 0;
+		for (size_t bl = 0; bl < d->n_blocks; bl++)
+			if (d->blocks[bl].disturbed)
+				c->n_disturbed += d->blocks[bl].n_rounds;
+		for (size_t r = 0; r < n; r++)
+			if (keep[r])
+				tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
+		c->n_samples = m;
+		size_t g = 0;
+		for (size_t bl = 0; bl < d->n_blocks; bl++)
+			if (bcnt[bl] > 0)
+				gm[g++] = bsum[a * d->n_blocks + bl] / bcnt[bl];
+		sb_summarize(tmp, m, gm, g, &c->cycles);
+		m = 0;
+		for (size_t r = 0; r < n; r++)
+			if (keep[r])
+				tmp[m++] = (d->ticks[a * d->cap + r] / tsc_hz * 1e9 - ovh_ns) / (double)batch;
+		g = 0;
+		for (size_t bl = 0; bl < d->n_blocks; bl++)
+			if (bcnt[bl] > 0) {
+				gm[g] = bns[a * d->n_blocks + bl] / bcnt[bl];
+				mps[g] = gm[g] > 0 ? 1e3 / gm[g] : 0; /* M iterations per second */
+				g++;
+			}
+		sb_summarize(tmp, m, gm, g, &c->ns);
+		struct sb_summary ms;
+		if (sb_summarize(mps, g, NULL, 0, &ms) == 0) {
+			c->runs_per_s_mean = ms.mean;
+			c->runs_per_s_sd = ms.sd;
+		}
+		if (base >= 0 && (long)a != base) {
+			g = 0;
+			for (size_t bl = 0; bl < d->n_blocks; bl++)
+				if (bcnt[bl] > 0) {
+					num[g] = bsum[a * d->n_blocks + bl];
+					den[g] = bsum[base * d->n_blocks + bl];
+					g++;
+				}
+			double ratio, lo, hi;
+			if (sb_bootstrap_ratio(num, den, g, N_BOOT, seed ^ (a * 7919 + bi), &ratio, &lo,
+					       &hi) == 0) {
+				c->has_delta = 1;
+				c->delta_pct = (ratio - 1) * 100;
+				c->delta_lo_pct = (lo - 1) * 100;
+				c->delta_hi_pct = (hi - 1) * 100;
+			}
+		}
+	}
+	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
+	free(gm), free(num), free(den), free(mps);
+	return 0;
+}
+
+int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+		       struct sb_results *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+	if (n_arms == 0 || o->n_batches == 0) {
+		set_err(err, errlen, "nothing to measure", NULL);
+		return -1;
+	}
+	const struct sb_timer_info *ti = sb_timer_probe();
+	out->timer = *ti;
+	double tsc_hz = ti->facts.tsc_hz;
+	long ovh = -1, base = -1;
+	for (size_t a = 0; a < n_arms; a++) {
+		if (arms[a].is_overhead && ovh < 0)
+			ovh = (long)a;
+		else if (arms[a].is_baseline && base < 0)
+			base = (long)a;
+	}
+	size_t n_measured = n_arms - (ovh >= 0);
+	out->n_cells = n_measured * o->n_batches;
+	out->n_batches = o->n_batches;
+	out->cells = calloc(out->n_cells, sizeof(*out->cells));
+	if (!out->cells) {
+		set_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
+	struct sb_rng rng;
+	sb_rng_seed(&rng, o->seed);
+	/* Random delay: a few TSC granules' worth of core cycles, at least 64. */
+	double cpt0 = sb_core_cycles_per_tick(CAL_LOOPS);
+	uint64_t delay_max = (uint64_t)(4.0 * (double)ti->facts.granularity * (cpt0 > 0 ? cpt0 : 2));
+	if (delay_max < 64)
+		delay_max = 64;
+
+	uint64_t t_start = __rdtsc();
+	double *ghz = NULL, *canaries = NULL;
+	size_t n_ghz = 0, ghz_cap = 0;
+	int rc = 0;
+	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
+		uint64_t batch = o->batches[bi];
+		struct batch_data d;
+		memset(&d, 0, sizeof(d));
+		size_t failed = 0;
+		/* Size blocks from one timed round; the round also warms up. */
+		uint64_t t0 = __rdtsc();
+		for (size_t a = 0; a < n_arms; a++)
+			if (arms[a].sample(arms[a].ctx, batch) == UINT64_MAX) {
+				failed = a;
+				rc = -1;
+			}
+		if (rc) {
+			set_err(err, errlen, "sample failed", arms[failed].name);
+			break;
+		}
+		double round_ticks = (double)(__rdtsc() - t0) + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
+		size_t block_rounds = (size_t)(BLOCK_TARGET_S * tsc_hz / round_ticks);
+		if (block_rounds < 4)
+			block_rounds = 4;
+		if (block_rounds > 4096)
+			block_rounds = 4096;
+		/* One warm-up block, discarded. */
+		struct batch_data warm;
+		memset(&warm, 0, sizeof(warm));
+		rc = run_block(arms, n_arms, batch, bi, block_rounds, o, &rng, delay_max, &warm, &failed);
+		free(warm.ticks);
+		free(warm.blocks);
+		if (rc) {
+			set_err(err, errlen, "sample failed", arms[failed].name);
+			break;
+		}
+		uint64_t budget_ticks = o->samples ? UINT64_MAX
+						   : (uint64_t)(o->time_s / (double)o->n_batches * tsc_hz);
+		uint64_t tb = __rdtsc();
+		for (;;) {
+			size_t rounds = block_rounds;
+			if (o->samples) {
+				if (d.n_rounds >= o->samples)
+					break;
+				if (o->samples - d.n_rounds < rounds)
+					rounds = o->samples - d.n_rounds;
+			} else if (__rdtsc() - tb >= budget_ticks || d.n_rounds >= MAX_ROUNDS_PER_BATCH) {
+				break;
+			}
+			if (run_block(arms, n_arms, batch, bi, rounds, o, &rng, delay_max, &d, &failed)) {
+				set_err(err, errlen, "sample failed", arms[failed].name);
+				rc = -1;
+				break;
+			}
+			if (o->progress) {
+				double done = o->samples ? (double)d.n_rounds / (double)o->samples
+							 : (double)(__rdtsc() - tb) / (double)budget_ticks;
+				fprintf(stderr, "\rstubbench: batch %llu (%zu/%zu) %3.0f%%  ",
+					(unsigned long long)batch, bi + 1, o->n_batches,
+					100.0 * (done > 1 ? 1 : done));
+			}
+		}
+		if (rc == 0 && d.n_blocks > 0) {
+			size_t nd = 0;
+			flag_disturbed(&d, &nd);
+			out->n_blocks += d.n_blocks;
+			out->n_disturbed_blocks += nd;
+			if (n_ghz + d.n_blocks > ghz_cap) {
+				ghz_cap = (n_ghz + d.n_blocks) * 2;
+				ghz = realloc(ghz, ghz_cap * sizeof(*ghz));
+				canaries = realloc(canaries, ghz_cap * sizeof(*canaries));
+			}
+			for (size_t k = 0; k < d.n_blocks; k++) {
+				ghz[n_ghz] = d.blocks[k].cpt * tsc_hz / 1e9;
+				canaries[n_ghz++] = d.blocks[k].canary;
+			}
+			if (o->verbose)
+				fprintf(stderr,
+					"stubbench: batch %llu: %zu rounds in %zu blocks of %zu, %zu disturbed\n",
+					(unsigned long long)batch, d.n_rounds, d.n_blocks, block_rounds, nd);
+			if (summarize_batch(arms, n_arms, ovh, base, batch, bi, o->n_batches, &d, tsc_hz,
+					    o->seed, out) != 0) {
+				set_err(err, errlen, "out of memory", NULL);
+				rc = -1;
+			}
+		}
+		free(d.ticks);
+		free(d.blocks);
+	}
+	if (o->progress)
+		fprintf(stderr, "\r%60s\r", "");
+	out->elapsed_s = (double)(__rdtsc() - t_start) / tsc_hz;
+	if (n_ghz) {
+		out->core_ghz_median = sb_median(ghz, n_ghz);
+		out->canary_median = sb_median(canaries, n_ghz);
+	}
+	free(ghz);
+	free(canaries);
+	return rc;
+}
+
+void sb_results_free(struct sb_results *r)
+{
+	free(r->cells);
+	r->cells = NULL;
+	r->n_cells = 0;
+}

@@ -1,0 +1,264 @@
+/* output.c: table, seed lines, JSON and CSV; see output.h. */
+#include "stubbench/output.h"
+
+#include <math.h>
+#include <string.h>
+
+int sb_format_parse(const char *s, enum sb_format *out)
+{
+	static const struct { const char *name; enum sb_format f; } names[] = {
+		{"table", SB_FORMAT_TABLE}, {"seed", SB_FORMAT_SEED},
+		{"json", SB_FORMAT_JSON},   {"csv", SB_FORMAT_CSV},
+	};
+	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].f;
+			return 0;
+		}
+	return -1;
+}
+
+void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,
+			 double mean, double sd)
+{
+	char label[96];
+	snprintf(label, sizeof(label), "%s-%llu%s: ", name, (unsigned long long)batch,
+		 suffix ? suffix : "");
+	fprintf(f, "%-20s %.3f \xc2\xb1 %.3fM/s (drops 0.000 \xc2\xb1 0.000M/s)\n", label, mean, sd);
+}
+
+/* Cells in batch-major order (all variants of batch 1, then of batch 8 ...),
+ * as the seeds' run script prints them. */
+static const struct sb_cell *cell_at(const struct sb_results *r, size_t i)
+{
+	size_t nb = r->n_batches ? r->n_batches : 1;
+	size_t n_arms = r->n_cells / nb;
+	if (n_arms == 0)
+		return NULL;
+	return &r->cells[(i % n_arms) * nb + i / n_arms];
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_summary(FILE *f, const struct sb_summary *s)
+{
+	fprintf(f, "{\"n\": %zu, \"mean\": ", s->n);
+	json_num(f, s->mean);
+	fputs(", \"median\": ", f);
+	json_num(f, s->median);
+	fputs(", \"min\": ", f);
+	json_num(f, s->min);
+	fputs(", \"max\": ", f);
+	json_num(f, s->max);
+	fputs(", \"trimmed_mean_20_80\": ", f);
+	json_num(f, s->trimmed_mean);
+	fputs(", \"sd\": ", f);
+	json_num(f, s->sd);
+	fputs(", \"ci95\": [", f);
+	json_num(f, s->ci_lo);
+	fputs(", ", f);
+	json_num(f, s->ci_hi);
+	fputs("]}", f);
+}
+
+static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	const struct sb_timer_info *t = &r->timer;
+	fputs("{\n  \"tool\": ", f);
+	json_str(f, m->tool);
+	fputs(",\n  \"version\": ", f);
+	json_str(f, m->version);
+	fputs(",\n  \"machine\": ", f);
+	json_str(f, r->cpu_desc);
+	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
+	if (m->shape) {
+		fputs("  \"shape\": ", f);
+		json_str(f, m->shape);
+		fputs(",\n", f);
+	}
+	fprintf(f,
+		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));
+	json_str(f, t->reason);
+	fprintf(f,
+		", \"cpuid_rdtscp\": %s, \"rdtscp_executes\": %s, \"cpuid_invariant_tsc\": %s, "
+		"\"granularity_ticks\": %llu, \"tsc_hz\": ",
+		t->facts.cpuid_rdtscp ? "true" : "false", t->facts.rdtscp_executes ? "true" : "false",
+		t->facts.cpuid_invariant_tsc ? "true" : "false",
+		(unsigned long long)t->facts.granularity);
+	json_num(f, t->facts.tsc_hz);
+	fputs(", \"read_cost_ticks\": ", f);
+	json_num(f, t->read_cost_ticks);
+	fprintf(f, ", \"dithered\": %s},\n", t->needs_dither ? "true" : "false");
+	fputs("  \"core_ghz_median\": ", f);
+	json_num(f, r->core_ghz_median);
+	fputs(",\n  \"canary_adds_per_cycle\": ", f);
+	json_num(f, r->canary_median);
+	fputs(",\n  \"elapsed_s\": ", f);
+	json_num(f, r->elapsed_s);
+	fprintf(f, ",\n  \"blocks\": %zu,\n  \"disturbed_blocks\": %zu,\n  \"counters\": [",
+		r->n_blocks, r->n_disturbed_blocks);
+	for (size_t k = 0; k < r->n_counters; k++) {
+		if (k)
+			fputs(", ", f);
+		json_str(f, r->counter_names[k]);
+	}
+	fputs("],\n  \"results\": [\n", f);
+	int first = 1;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = cell_at(r, i);
+		if (!c->arm)
+			continue;
+		fputs(first ? "    {\"variant\": " : ",\n    {\"variant\": ", f);
+		first = 0;
+		json_str(f, c->arm->name);
+		fputs(", \"seed_name\": ", f);
+		json_str(f, c->arm->seed_name);
+		fprintf(f, ", \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
+			   "\"outlier_samples\": %zu, \"code_bytes\": %zu, \"overhead_cycles_per_iter\": ",
+			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers,
+			c->arm->code_bytes);
+		json_num(f, c->overhead_cycles);
+		fputs(",\n     \"cycles_per_iter\": ", f);
+		json_summary(f, &c->cycles);
+		fputs(",\n     \"ns_per_iter\": ", f);
+		json_summary(f, &c->ns);
+		fputs(",\n     \"runs_per_s_M\": {\"mean\": ", f);
+		json_num(f, c->runs_per_s_mean);
+		fputs(", \"sd\": ", f);
+		json_num(f, c->runs_per_s_sd);
+		fputs("}", f);
+		if (c->has_delta) {
+			fputs(", \"delta_vs_baseline_pct\": ", f);
+			json_num(f, c->delta_pct);
+			fputs(", \"delta_ci95_pct\": [", f);
+			json_num(f, c->delta_lo_pct);
+			fputs(", ", f);
+			json_num(f, c->delta_hi_pct);
+			fputs("]", f);
+		}
+		if (r->n_counters) {
+			fputs(", \"counters_per_iter\": {", f);
+			for (size_t k = 0; k < r->n_counters; k++) {
+				if (k)
+					fputs(", ", f);
+				json_str(f, r->counter_names[k]);
+				fputs(": ", f);
+				json_num(f, c->counters[k]);
+			}
+			fputs("}", f);
+		}
+		fputs("}", f);
+	}
+	fputs("\n  ]\n}\n", f);
+}
+
+static void write_csv(FILE *f, const struct sb_results *r)
+{
+	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
+	      "cycles_mean,cycles_ci_lo,cycles_ci_hi,cycles_median,cycles_min,cycles_trimmed_mean,"
+	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,delta_pct,delta_ci_lo,delta_ci_hi,"
+	      "core_ghz,timer,machine",
+	      f);
+	for (size_t k = 0; k < r->n_counters; k++)
+		fprintf(f, ",%s", r->counter_names[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = cell_at(r, i);
+		if (!c->arm)
+			continue;
+		fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+			c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
+			c->n_disturbed, c->n_outliers, c->arm->code_bytes, c->cycles.mean,
+			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
+			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
+			c->ns.median);
+		if (c->has_delta)
+			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct, c->delta_lo_pct, c->delta_hi_pct);
+		else
+			fputs(",,,", f);
+		fprintf(f, "%.4f,%s,\"%s\"", r->core_ghz_median, sb_timer_kind_name(r->timer.kind),
+			r->cpu_desc);
+		for (size_t k = 0; k < r->n_counters; k++)
+			fprintf(f, ",%.4f", c->counters[k]);
+		fputc('\n', f);
+	}
+}
+
+static void write_table(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	fprintf(f, "# %s on CPU %d of %s\n", m->tool, r->cpu, r->cpu_desc);
+	fprintf(f, "# timer %s (%s), TSC %.3f GHz; core clock %.3f GHz (median of blocks)\n",
+		sb_timer_kind_name(r->timer.kind), r->timer.reason, r->timer.facts.tsc_hz / 1e9,
+		r->core_ghz_median);
+	fprintf(f, "# %.1f s, %zu blocks, %zu disturbed and excluded; harness cost removed per iteration shown as 'ovh'\n",
+		r->elapsed_s, r->n_blocks, r->n_disturbed_blocks);
+	if (m->shape)
+		fprintf(f, "# shape: %s\n", m->shape);
+	fprintf(f, "%-16s %6s %10s %21s %9s %8s %7s %9s %19s", "variant", "batch", "cyc/iter",
+		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI");
+	for (size_t k = 0; k < r->n_counters; k++)
+		fprintf(f, " %14s", r->counter_names[k]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = cell_at(r, i);
+		if (!c->arm)
+			continue;
+		char ci[40], d[16] = "", dci[40] = "";
+		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
+		if (c->has_delta) {
+			snprintf(d, sizeof(d), "%+.2f%%", c->delta_pct);
+			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", c->delta_lo_pct, c->delta_hi_pct);
+		}
+		fprintf(f, "%-16s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s", c->arm->name,
+			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
+			c->overhead_cycles, d, dci);
+		for (size_t k = 0; k < r->n_counters; k++)
+			fprintf(f, " %14.3f", c->counters[k]);
+		fputc('\n', f);
+	}
+}
+
+void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		     const struct sb_output_meta *m)
+{
+	switch (fmt) {
+	case SB_FORMAT_TABLE:
+		write_table(f, r, m);
+		break;
+	case SB_FORMAT_SEED:
+		for (size_t i = 0; i < r->n_cells; i++) {
+			const struct sb_cell *c = cell_at(r, i);
+			if (c->arm)
+				sb_output_seed_line(f, c->arm->seed_name, c->batch, m->name_suffix,
+						    c->runs_per_s_mean, c->runs_per_s_sd);
+		}
+		break;
+	case SB_FORMAT_JSON:
+		write_json(f, r, m);
+		break;
+	case SB_FORMAT_CSV:
+		write_csv(f, r);
+		break;
+	}
+}

@@ -1,0 +1,93 @@
+/* variant_arms.c: arms that time asm variants; see variant_arms.h. */
+#include "stubbench/variant_arms.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stubbench/timer.h"
+
+static uint64_t sample_variant(void *p, uint64_t batch)
+{
+	struct sb_variant_arm_ctx *c = p;
+	c->iterations += batch;
+	return sb_time_variant(c->v, batch);
+}
+
+static uint64_t sample_overhead(void *p, uint64_t batch)
+{
+	struct sb_variant_arm_ctx *c = p;
+	return sb_time_calls(sb_empty_stub, c->in_loop ? 1 : batch);
+}
+
+static int add(struct sb_variant_arms *a, const struct sb_variant *v, int in_loop, int baseline)
+{
+	if (a->n > SB_MAX_ARMS)
+		return -1;
+	struct sb_variant_arm_ctx *c = &a->ctx[a->n];
+	struct sb_arm *arm = &a->arms[a->n];
+	memset(c, 0, sizeof(*c));
+	memset(arm, 0, sizeof(*arm));
+	c->v = v;
+	c->in_loop = in_loop;
+	arm->ctx = c;
+	if (v) {
+		c->counter_start = *v->counter;
+		arm->name = v->name;
+		arm->seed_name = v->seed_name;
+		arm->sample = sample_variant;
+		arm->is_baseline = baseline;
+	} else {
+		arm->name = "overhead";
+		arm->seed_name = "overhead";
+		arm->sample = sample_overhead;
+		arm->is_overhead = 1;
+	}
+	a->n++;
+	return 0;
+}
+
+int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *baseline,
+			  const struct sb_variant *const *others, size_t n_others, char *err,
+			  size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	const struct sb_variant *first = baseline ? baseline : (n_others ? others[0] : NULL);
+	if (!first) {
+		snprintf(err, errlen, "no variant to measure");
+		return -1;
+	}
+	if (n_others + 1 > SB_MAX_ARMS) {
+		snprintf(err, errlen, "too many variants (at most %d)", SB_MAX_ARMS - 1);
+		return -1;
+	}
+	int in_loop = first->batch_iters != NULL;
+	for (size_t i = 0; i < n_others; i++)
+		if ((others[i]->batch_iters != NULL) != in_loop) {
+			snprintf(err, errlen, "variants '%s' and '%s' have different shapes (%s, %s)",
+				 first->name, others[i]->name, first->shape, others[i]->shape);
+			return -1;
+		}
+	add(a, NULL, in_loop, 0);
+	if (baseline)
+		add(a, baseline, in_loop, 1);
+	for (size_t i = 0; i < n_others; i++)
+		if (others[i] != baseline)
+			add(a, others[i], in_loop, 0);
+	return 0;
+}
+
+int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_variant_arm_ctx *c = &a->ctx[i];
+		if (!c->v)
+			continue;
+		uint64_t got = *c->v->counter - c->counter_start;
+		if (got != c->iterations) {
+			snprintf(err, errlen, "%s: counter advanced by %llu, expected %llu iterations",
+				 c->v->name, (unsigned long long)got, (unsigned long long)c->iterations);
+			return -1;
+		}
+	}
+	return 0;
+}
