@@ -359,6 +359,9 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			block_rounds = 4;
 		if (block_rounds > 4096)
 			block_rounds = 4096;
+		/* A fixed sample count still gets enough blocks for the CIs. */
+		if (o->samples && block_rounds > (o->samples + 15) / 16)
+			block_rounds = (o->samples + 15) / 16 < 4 ? 4 : (o->samples + 15) / 16;
 		/* One warm-up block, discarded. */
 		struct batch_data warm;
 		memset(&warm, 0, sizeof(warm));

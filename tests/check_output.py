@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Runs a short stubbench sweep in each output format and checks the output's
+structure (no timing is judged): JSON parses back with every field, CSV has
+one row per variant x batch, and --format=seed lines match what upstream's
+run_common.sh prints and parses."""
+import csv
+import io
+import json
+import re
+import subprocess
+import sys
+
+sb = sys.argv[1]
+ARGS = ["--samples=100", "--batch=1,64", "--seed=3"]
+VARIANTS = ["baseline", "private", "hybrid"]
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def run(*extra):
+    p = subprocess.run([sb, *ARGS, *extra], capture_output=True, text=True)
+    check(p.returncode == 0, f"stubbench {' '.join(extra)} exited {p.returncode}: {p.stderr}")
+    return p.stdout
+
+
+# JSON parse-back.
+doc = json.loads(run("--format=json"))
+for key in ("tool", "version", "machine", "cpu", "seed", "timer", "core_ghz_median", "elapsed_s",
+            "blocks", "disturbed_blocks", "results"):
+    check(key in doc, f"JSON lacks {key}")
+for key in ("kind", "reason", "cpuid_rdtscp", "rdtscp_executes", "granularity_ticks", "tsc_hz"):
+    check(key in doc["timer"], f"JSON timer lacks {key}")
+check(doc["seed"] == 3, "seed not echoed")
+res = doc["results"]
+check([(r["variant"], r["batch"]) for r in res] ==
+      [(v, b) for b in (1, 64) for v in VARIANTS], f"results order {[(r['variant'], r['batch']) for r in res]}")
+for r in res:
+    c = r["cycles_per_iter"]
+    check(c["ci95"][0] <= c["mean"] <= c["ci95"][1], f"{r['variant']}-{r['batch']}: mean outside its CI")
+    check(c["min"] <= c["median"] <= c["max"], f"{r['variant']}-{r['batch']}: min/median/max order")
+    check(r["samples"] + r["outlier_samples"] + r["disturbed_samples"] >= 1, "no samples")
+    if r["variant"] == "baseline":
+        check("delta_vs_baseline_pct" not in r, "baseline has a delta")
+    else:
+        lo, hi = r["delta_ci95_pct"]
+        check(lo <= r["delta_vs_baseline_pct"] <= hi, f"{r['variant']}: delta outside its CI")
+
+# CSV.
+rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))
+check(len(rows) == 6, f"CSV has {len(rows)} rows")
+check(all(r["timer"] in ("rdtscp+lfence", "lfence+rdtsc+lfence") for r in rows), "CSV timer column")
+check(rows and rows[1]["delta_pct"] != "" and rows[0]["delta_pct"] == "", "CSV delta columns")
+
+# Seed lines: run_common.sh's summarize prints printf "%-20s %s (drops %s)\n"
+# with the bench name "NAME-B: " and hits()/drops() extract, with sed -E,
+# "[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M\/s".
+hits = r"[0-9]+\.[0-9]+ ± [0-9]+\.[0-9]+M/s"
+line_re = re.compile(r"^(?P<name>(no-private-stack|private-stack|hybrid)-(?P<b>[0-9]+): *) (?P<hits>" + hits +
+                     r") \(drops (?P<drops>" + hits + r")\)$")
+lines = run("--format=seed").splitlines()
+check(len(lines) == 6, f"{len(lines)} seed lines")
+names = []
+for ln in lines:
+    m = line_re.match(ln)
+    check(m is not None, f"seed line does not match run_common.sh's format: {ln!r}")
+    if m:
+        check(len(m.group("name")) >= 20, f"name not padded to %-20s: {ln!r}")
+        names.append(m.group(2) + "-" + m.group("b"))
+check(names == ["no-private-stack-1", "private-stack-1", "hybrid-1",
+                "no-private-stack-64", "private-stack-64", "hybrid-64"], f"seed names {names}")
+# The seed's own line, as printed in seed 001, matches the same expression.
+check(line_re.match("private-stack-64:    1534.630 ± 2.063M/s (drops 0.000 ± 0.000M/s)") is not None,
+      "the expression rejects the seed's own line")
+
+# The seed config reproduces run_bench_private_stack.sh's variants.
+out = subprocess.run([sb, "--config=" + sys.argv[2], "--samples=50"], capture_output=True, text=True)
+check(out.returncode == 0, f"seed config run failed: {out.stderr}")
+got = [ln.split(":")[0] for ln in out.stdout.splitlines()]
+check(got == [f"{v}-{b}" for b in (1, 8, 64, 512, 2048, 4096) for v in ("no-private-stack", "private-stack")],
+      f"seed config lines {got}")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"check_output: {len(failures)} failed")
+sys.exit(1 if failures else 0)

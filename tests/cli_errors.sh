@@ -1,0 +1,48 @@
+#!/bin/sh
+# Every bad input: exit status 2 and a message on stderr naming the input.
+# usage: cli_errors.sh STUBBENCH
+set -u
+sb=$1
+fails=0 passes=0
+expect() { # expect STATUS NEEDLE ARGS...
+    want=$1 needle=$2
+    shift 2
+    err=$("$sb" "$@" 2>&1 >/dev/null)
+    got=$?
+    if [ "$got" -ne "$want" ] || ! printf '%s' "$err" | grep -qF -- "$needle"; then
+        echo "FAIL: stubbench $* -> status $got (want $want), stderr: $err (want '$needle')"
+        fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+}
+expect 2 "unknown variant 'nope'" --variant=nope
+expect 2 "unknown variant 'bogus'" --variant=private,bogus
+expect 2 "'0'" --batch=0
+expect 2 "'abc'" --batch=1,abc
+expect 2 "'-5'" --time=-5
+expect 2 "'x'" --samples=x
+expect 2 "'-1'" --cpu=-1
+expect 2 "--cpu=999" --cpu=999
+expect 2 "'xml'" --format=xml
+expect 2 "/nonexistent.ini" --config=/nonexistent.ini
+expect 2 "'--frobnicate'" --frobnicate
+expect 2 "'--variant'" --variant
+expect 2 "'extra'" extra
+expect 2 "exclude each other" --time=1 --samples=10
+expect 2 "'0'" --calls=0
+"$sb" --version | grep -q "^stubbench [0-9]" && passes=$((passes + 1)) || { echo "FAIL: --version"; fails=$((fails + 1)); }
+"$sb" --help | grep -q -- "--variant=LIST" && passes=$((passes + 1)) || { echo "FAIL: --help"; fails=$((fails + 1)); }
+# A CPU outside the allowed set, when there is one to pick.
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc --all)" -gt 1 ]; then
+    err=$(taskset -c 0 "$sb" --cpu=1 --calls=1 2>&1 >/dev/null)
+    got=$?
+    if [ "$got" -eq 2 ] && printf '%s' "$err" | grep -qF "not in this process's allowed set"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: --cpu outside the allowed set -> status $got, stderr: $err"
+        fails=$((fails + 1))
+    fi
+fi
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
