@@ -1,0 +1,141 @@
+// gbench_shim.cpp: the C API of gbench_shim.h over libbenchmark. The only
+// C++ source of the project; nothing here knows about stubs.
+#include "stubbench/gbench_shim.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+benchmark::State &state_of(struct sb_gbench_state *st)
+{
+	return *reinterpret_cast<benchmark::State *>(st);
+}
+
+const benchmark::State &state_of(const struct sb_gbench_state *st)
+{
+	return *reinterpret_cast<const benchmark::State *>(st);
+}
+
+benchmark::Counter::Flags counter_flags(int flags)
+{
+	int f = benchmark::Counter::kDefaults;
+	if (flags & SB_GBENCH_COUNTER_RATE)
+		f |= benchmark::Counter::kIsRate;
+	if (flags & SB_GBENCH_COUNTER_AVG_ITERATIONS)
+		f |= benchmark::Counter::kAvgIterations;
+	if (flags & SB_GBENCH_COUNTER_AVG_THREADS)
+		f |= benchmark::Counter::kAvgThreads;
+	return static_cast<benchmark::Counter::Flags>(f);
+}
+
+} // namespace
+
+extern "C" int sb_gbench_register(const char *name, sb_gbench_fn fn, void *ctx,
+				  const struct sb_gbench_opts *opts)
+{
+	struct sb_gbench_opts o = {};
+	if (opts)
+		o = *opts;
+	if (!name || !*name || !fn || o.repetitions < 0 || o.min_time_s < 0 ||
+	    o.time_unit < SB_GBENCH_NS || o.time_unit > SB_GBENCH_S)
+		return -1;
+	try {
+		benchmark::internal::Benchmark *b = benchmark::RegisterBenchmark(
+			name, [fn, ctx](benchmark::State &st) {
+				fn(reinterpret_cast<struct sb_gbench_state *>(&st), ctx);
+			});
+		if (o.has_arg) {
+			b->Arg(o.arg);
+			if (o.arg_name)
+				b->ArgName(o.arg_name);
+		}
+		if (o.repetitions > 0)
+			b->Repetitions(o.repetitions);
+		if (o.min_time_s > 0)
+			b->MinTime(o.min_time_s);
+		if (o.manual_time)
+			b->UseManualTime();
+		static const benchmark::TimeUnit units[] = {benchmark::kNanosecond,
+							    benchmark::kMicrosecond,
+							    benchmark::kMillisecond, benchmark::kSecond};
+		b->Unit(units[o.time_unit]);
+	} catch (const std::exception &) {
+		return -1;
+	}
+	return 0;
+}
+
+extern "C" int sb_gbench_init(int *argc, char **argv, char *err, size_t errlen)
+{
+	benchmark::Initialize(argc, argv);
+	if (*argc > 1) {
+		if (err && errlen)
+			std::snprintf(err, errlen,
+				      "unknown argument '%s' (this program takes only --benchmark_* flags; "
+				      "see --help)",
+				      argv[1]);
+		return -1;
+	}
+	return 0;
+}
+
+extern "C" size_t sb_gbench_run(void)
+{
+	size_t n = benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	return n;
+}
+
+extern "C" int sb_gbench_keep_running(struct sb_gbench_state *st)
+{
+	return state_of(st).KeepRunning();
+}
+
+extern "C" int64_t sb_gbench_arg(const struct sb_gbench_state *st)
+{
+	return state_of(st).range(0);
+}
+
+extern "C" uint64_t sb_gbench_iterations(const struct sb_gbench_state *st)
+{
+	return static_cast<uint64_t>(state_of(st).iterations());
+}
+
+extern "C" void sb_gbench_set_counter(struct sb_gbench_state *st, const char *name, double value,
+				      int flags)
+{
+	state_of(st).counters[name] = benchmark::Counter(value, counter_flags(flags));
+}
+
+extern "C" void sb_gbench_set_iteration_time(struct sb_gbench_state *st, double seconds)
+{
+	state_of(st).SetIterationTime(seconds);
+}
+
+extern "C" void sb_gbench_set_items_processed(struct sb_gbench_state *st, int64_t items)
+{
+	state_of(st).SetItemsProcessed(items);
+}
+
+extern "C" void sb_gbench_set_label(struct sb_gbench_state *st, const char *label)
+{
+	state_of(st).SetLabel(label);
+}
+
+extern "C" void sb_gbench_pause_timing(struct sb_gbench_state *st)
+{
+	state_of(st).PauseTiming();
+}
+
+extern "C" void sb_gbench_resume_timing(struct sb_gbench_state *st)
+{
+	state_of(st).ResumeTiming();
+}
+
+extern "C" void sb_gbench_skip_with_error(struct sb_gbench_state *st, const char *msg)
+{
+	state_of(st).SkipWithError(msg);
+}

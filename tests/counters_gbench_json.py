@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""counters_gbench_json: stubbench-gbench's Google Benchmark JSON.
+
+usage: counters_gbench_json.py STUBBENCH_GBENCH STUBBENCH
+
+The variants come from `stubbench --list` (first column of each variant's
+first line), so the test follows the registry. Checks, with a tiny
+--benchmark_min_time:
+  - a full run: exactly one benchmark per variant x default batch
+    (1 8 64 512 2048 4096), named "<variant>/batch:<batch>/manual_time", with
+    iterations and positive tsc_cycles_per_call, core_cycles_per_call,
+    core_ghz and items_per_second, and no error;
+  - a filtered run with --batches and repetitions: only the selected
+    variant, its batches, and mean/median/stddev aggregates;
+  - bad input exits 2 with a message naming it.
+Timings are never compared with anything.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+DEFAULT_BATCHES = [1, 8, 64, 512, 2048, 4096]
+COUNTERS = ["tsc_cycles_per_call", "core_cycles_per_call", "core_ghz", "items_per_second"]
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + msg, file=sys.stderr)
+
+
+def variants(stubbench):
+    out = subprocess.run([stubbench, "--list"], capture_output=True, text=True, check=True).stdout
+    names = [line.split()[0] for line in out.splitlines() if line and not line[0].isspace()]
+    if not names:
+        sys.exit("stubbench --list printed no variants:\n" + out)
+    return names
+
+
+def run_json(gbench, args):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "out.json")
+        p = subprocess.run([gbench, "--benchmark_min_time=0.001", "--benchmark_format=json",
+                            "--benchmark_out=" + path, "--benchmark_out_format=json"] + args,
+                           capture_output=True, text=True)
+        check(p.returncode == 0, "%s exited %d: %s" % (args, p.returncode, p.stderr))
+        with open(path) as f:
+            from_file = json.load(f)
+        from_stdout = json.loads(p.stdout)
+        check([b["name"] for b in from_file["benchmarks"]] ==
+              [b["name"] for b in from_stdout["benchmarks"]],
+              "--benchmark_out and stdout list different benchmarks")
+        if "DEBUG" in p.stderr:
+            print("note: libbenchmark says: " +
+                  next(l for l in p.stderr.splitlines() if "DEBUG" in l))
+        return from_file
+
+
+def check_iteration(b):
+    check(b.get("run_type") == "iteration", "%s: run_type %s" % (b["name"], b.get("run_type")))
+    check(not b.get("error_occurred"), "%s: error %s" % (b["name"], b.get("error_message")))
+    check(b.get("iterations", 0) >= 1, "%s: iterations %s" % (b["name"], b.get("iterations")))
+    for c in COUNTERS:
+        v = b.get(c)
+        check(isinstance(v, (int, float)) and v > 0, "%s: counter %s = %r" % (b["name"], c, v))
+
+
+def main():
+    gbench, stubbench = sys.argv[1], sys.argv[2]
+    names = variants(stubbench)
+    print("variants: " + " ".join(names))
+
+    # Full run: every variant x default batch, once.
+    doc = run_json(gbench, [])
+    check("context" in doc and "benchmarks" in doc, "JSON lacks context or benchmarks")
+    print("library_build_type: %s" % doc["context"].get("library_build_type"))
+    got = [b["name"] for b in doc["benchmarks"]]
+    # manual time (the TSC time of the samples) adds "/manual_time"
+    want = ["%s/batch:%d/manual_time" % (v, n) for v in names for n in DEFAULT_BATCHES]
+    check(sorted(got) == sorted(want), "benchmarks %s, want %s" % (got, want))
+    check(len(got) == len(set(got)), "a benchmark ran twice: %s" % got)
+    for b in doc["benchmarks"]:
+        check_iteration(b)
+        check(b.get("run_name") == b["name"], "%s: run_name %s" % (b["name"], b.get("run_name")))
+
+    # Filtered run, own batches, repetitions with aggregates.
+    v = names[-1]
+    doc = run_json(gbench, ["--batches=2,16", "--benchmark_filter=^%s/" % v,
+                            "--benchmark_repetitions=2"])
+    its = [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
+    aggs = [b for b in doc["benchmarks"] if b.get("run_type") == "aggregate"]
+    check(sorted({b["run_name"] for b in its}) == sorted(["%s/batch:2/manual_time" % v, "%s/batch:16/manual_time" % v]),
+          "filtered run: %s" % [b["name"] for b in its])
+    check(len(its) == 4, "2 batches x 2 repetitions: %d runs" % len(its))
+    for b in its:
+        check_iteration(b)
+    for name in ("mean", "median", "stddev"):
+        check(sum(1 for b in aggs if b.get("aggregate_name") == name) == 2,
+              "aggregate %s missing" % name)
+    for b in aggs:
+        if b.get("aggregate_name") in ("mean", "median"):
+            check(b.get("tsc_cycles_per_call", 0) > 0, "%s: no tsc_cycles_per_call" % b["name"])
+
+    # Bad input: exit 2, the offending argument named.
+    for args, needle in ((["--no-such-flag"], "--no-such-flag"),
+                         (["--batches=0"], "--batches"),
+                         (["--batches=1,,2"], "--batches"),
+                         (["--batches=x"], "--batches")):
+        p = subprocess.run([gbench] + args, capture_output=True, text=True)
+        check(p.returncode == 2, "%s: exit %d, want 2" % (args, p.returncode))
+        check(needle in p.stderr and p.stderr.count("\n") == 1,
+              "%s: stderr should be one line naming %s: %r" % (args, needle, p.stderr))
+
+    print("counters_gbench_json: %s" % ("ok" if failures == 0 else "%d failures" % failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
