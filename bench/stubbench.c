@@ -10,9 +10,11 @@
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
+#include "stubbench/markers.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
+#include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
@@ -39,6 +41,8 @@ static void usage(FILE *f)
 		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
 		"  --format=FMT     table (default), seed, json or csv\n"
 		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
+		"  --counters=LIST  perf_event counters per variant and batch, e.g.\n"
+		"                   cycles,instructions,branches,context-switches (libpfm4 names)\n"
 		"  --verbose        say what the timer probe chose and why, per-batch details\n"
 		"  --list           print the variants and the listings they reproduce\n"
 		"  --calls=N        no measurement: call each main prog N times, check its counter\n"
@@ -117,8 +121,33 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
+/* likwid marker regions and perf_event counters share the sample hooks:
+ * marker start, counters read, sample, counters read, marker stop. */
+struct sample_hooks {
+	struct sb_markers *markers;
+	struct sb_counter_set *counters;
+};
+
+static void hooks_before(void *p, size_t arm, size_t bi)
+{
+	struct sample_hooks *h = p;
+	if (h->markers)
+		sb_markers_before_sample(h->markers, arm, bi);
+	if (h->counters)
+		sb_counters_before_sample(h->counters, arm, bi);
+}
+
+static void hooks_after(void *p, size_t arm, size_t bi)
+{
+	struct sample_hooks *h = p;
+	if (h->counters)
+		sb_counters_after_sample(h->counters, arm, bi);
+	if (h->markers)
+		sb_markers_after_sample(h->markers, arm, bi);
+}
+
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
-       OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION };
+       OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -132,6 +161,7 @@ static const struct option long_opts[] = {
 	{"verbose", no_argument, NULL, OPT_VERBOSE},
 	{"list", no_argument, NULL, OPT_LIST},
 	{"calls", required_argument, NULL, OPT_CALLS},
+	{"counters", required_argument, NULL, OPT_COUNTERS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -143,6 +173,7 @@ int main(int argc, char **argv)
 	char err[768];
 	int c, verbose = 0, do_list = 0, time_given = 0, samples_given = 0;
 	uint64_t calls = 0;
+	const char *counter_list = NULL;
 
 	sb_config_defaults(&cfg);
 	opterr = 0;
@@ -191,6 +222,9 @@ int main(int argc, char **argv)
 		case OPT_LIST:
 			do_list = 1;
 			break;
+		case OPT_COUNTERS:
+			counter_list = optarg;
+			break;
 		case OPT_CALLS:
 			rc = sb_parse_u64("--calls", optarg, 1, &calls, err, sizeof(err));
 			break;
@@ -234,6 +268,17 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* Counters open on this thread before the run; a bad list exits 2,
+	 * events the machine cannot count are one line and the run goes on. */
+	struct sample_hooks hooks = {NULL, NULL};
+	if (counter_list) {
+		char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
+		if (sb_counters_parse(counter_list, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
+			fprintf(stderr, "stubbench: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+
 	struct sb_results res;
 	memset(&res, 0, sizeof(res));
 	if (sb_pin_thread(cfg.cpu, &res.cpu, err, sizeof(err)) != 0) {
@@ -273,6 +318,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stubbench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (counter_list) {
+		hooks.counters = sb_counters_open(counter_list, err, sizeof(err));
+		if (!hooks.counters ||
+		    sb_counters_bind(hooks.counters, arms.arms, arms.n, cfg.batches, cfg.n_batches, err,
+				     sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench: --counters: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (sb_counters_note(hooks.counters))
+			fprintf(stderr, "stubbench: %s\n", sb_counters_note(hooks.counters));
+	}
+	hooks.markers = sb_markers_open(arms.arms, arms.n, cfg.batches, cfg.n_batches, err, sizeof(err));
+	if (!hooks.markers)
+		fprintf(stderr, "stubbench: likwid markers off: %s\n", err);
+	else if (sb_markers_note(hooks.markers))
+		fprintf(stderr, "stubbench: %s\n", sb_markers_note(hooks.markers));
+	else if (verbose)
+		fprintf(stderr, "stubbench: %s\n", sb_markers_status(hooks.markers));
+
 	struct sb_run_opts ro = {
 		.batches = cfg.batches,
 		.n_batches = cfg.n_batches,
@@ -281,6 +345,9 @@ int main(int argc, char **argv)
 		.seed = cfg.seed,
 		.progress = isatty(STDERR_FILENO),
 		.verbose = verbose,
+		.before_sample = hooks_before,
+		.after_sample = hooks_after,
+		.hook_ctx = &hooks,
 	};
 	int cpu = res.cpu;
 	if (sb_run_interleaved(arms.arms, arms.n, &ro, &res, err, sizeof(err)) != 0) {
@@ -289,6 +356,16 @@ int main(int argc, char **argv)
 	}
 	res.cpu = cpu;
 	sb_machine_description(res.cpu_desc, sizeof(res.cpu_desc));
+	if (hooks.counters) {
+		sb_counters_fill(hooks.counters, &res);
+		sb_counters_close(hooks.counters);
+	}
+	if (hooks.markers) {
+		if (verbose)
+			fprintf(stderr, "stubbench: likwid regions: divide a region's counts by its calls x batch "
+					"for per-call figures\n");
+		sb_markers_close(hooks.markers);
+	}
 	int rc = 0;
 	if (sb_variant_arms_check_counters(&arms, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench: %s\n", err);
