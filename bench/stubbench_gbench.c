@@ -15,7 +15,9 @@
  * small batches, the timer reads; stubbench itself subtracts those.
  *
  * Every --benchmark_* flag works; --batches=LIST replaces the default
- * batches 1,8,64,512,2048,4096.
+ * batches 1,8,64,512,2048,4096. --counters=LIST (perf_counters.h) adds
+ * "<event>_per_call" counters read with perf_event_open around every sample
+ * (libbenchmark's own perf counters do nothing in Debian's build).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +26,7 @@
 
 #include "stubbench/gbench_shim.h"
 #include "stubbench/percpu.h"
+#include "stubbench/perf_counters.h"
 #include "stubbench/timer.h"
 #include "stubbench/variants.h"
 
@@ -41,14 +44,26 @@ struct bench_case {
 };
 
 static double tsc_hz;
+static struct sb_counter_set *counter_set; /* NULL without --counters */
 
 static void bench_variant(struct sb_gbench_state *st, void *ctx)
 {
 	const struct bench_case *c = ctx;
 	uint64_t hits_before = *c->variant->counter;
 	double ticks = 0;
+	char err[160];
+	/* One cell (arm 0, batch 0) per run: binding again starts it empty. */
+	struct sb_arm arm = {.name = c->variant->name, .seed_name = c->variant->seed_name};
+	if (counter_set && sb_counters_bind(counter_set, &arm, 1, &c->batch, 1, err, sizeof(err))) {
+		sb_gbench_skip_with_error(st, err);
+		return;
+	}
 	while (sb_gbench_keep_running(st)) {
+		if (counter_set)
+			sb_counters_before_sample(counter_set, 0, 0);
 		uint64_t t = sb_time_variant(c->variant, c->batch);
+		if (counter_set)
+			sb_counters_after_sample(counter_set, 0, 0);
 		if (t == UINT64_MAX) {
 			sb_gbench_skip_with_error(st, "the timed loop failed");
 			return;
@@ -78,6 +93,13 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 	sb_gbench_set_counter(st, "core_ghz", core_per_tick * tsc_hz / 1e9,
 			      SB_GBENCH_COUNTER_DEFAULT);
 	sb_gbench_set_items_processed(st, (int64_t)calls);
+	double per_call[SB_MAX_COUNTERS];
+	size_t n = counter_set ? sb_counters_cell(counter_set, 0, 0, per_call, SB_MAX_COUNTERS) : 0;
+	for (size_t i = 0; i < n && i < SB_MAX_COUNTERS; i++) {
+		char name[SB_COUNTER_NAME_MAX + 16];
+		snprintf(name, sizeof(name), "%s_per_call", sb_counters_name(counter_set, i));
+		sb_gbench_set_counter(st, name, per_call[i], SB_GBENCH_COUNTER_DEFAULT);
+	}
 }
 
 /* Parses "1,8,64" into batches; returns the count, or -1 with a message. */
@@ -109,11 +131,22 @@ bad:
 	return -1;
 }
 
-/* Takes --batches=LIST out of argv; returns 0, or -1 on a bad list. */
-static int take_own_flags(int *argc, char **argv, uint64_t *batches, size_t *n_batches)
+/* Takes --batches=LIST and --counters=LIST out of argv; returns 0, or -1
+ * on a bad list. */
+static int take_own_flags(int *argc, char **argv, uint64_t *batches, size_t *n_batches,
+			  const char **counters)
 {
 	int kept = 1;
 	for (int i = 1; i < *argc; i++) {
+		if (strncmp(argv[i], "--counters=", 11) == 0) {
+			char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX], err[512];
+			if (sb_counters_parse(argv[i] + 11, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
+				fprintf(stderr, "stubbench-gbench: %s\n", err);
+				return -1;
+			}
+			*counters = argv[i] + 11;
+			continue;
+		}
 		if (strncmp(argv[i], "--batches=", 10) == 0) {
 			int n = parse_batches(argv[i] + 10, batches, MAX_BATCHES);
 			if (n < 0)
@@ -132,7 +165,8 @@ int main(int argc, char **argv)
 {
 	uint64_t batches[MAX_BATCHES] = {1, 8, 64, 512, 2048, 4096};
 	size_t n_batches = 6;
-	char err[256];
+	const char *counters = NULL;
+	char err[512];
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -140,11 +174,13 @@ int main(int argc, char **argv)
 			       "  one benchmark per variant x batch, \"<variant>/batch:<batch>\";\n"
 			       "  counters per main-prog call: tsc_cycles_per_call, core_cycles_per_call\n"
 			       "  --batches=LIST  batches (default 1,8,64,512,2048,4096)\n"
+			       "  --counters=LIST perf events per call (cycles,instructions,branches,\n"
+			       "                  task-clock,context-switches,cpu-migrations,...)\n"
 			       "Google Benchmark's own flags follow.\n\n");
 			break;
 		}
 	}
-	if (take_own_flags(&argc, argv, batches, &n_batches))
+	if (take_own_flags(&argc, argv, batches, &n_batches, &counters))
 		return EXIT_USAGE;
 	if (sb_gbench_init(&argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "stubbench-gbench: %s\n", err);
@@ -159,6 +195,16 @@ int main(int argc, char **argv)
 	if (!(tsc_hz > 0)) {
 		fprintf(stderr, "stubbench-gbench: the TSC frequency could not be measured\n");
 		return 1;
+	}
+
+	if (counters) {
+		counter_set = sb_counters_open(counters, err, sizeof(err));
+		if (!counter_set) {
+			fprintf(stderr, "stubbench-gbench: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (sb_counters_note(counter_set))
+			fprintf(stderr, "stubbench-gbench: %s\n", sb_counters_note(counter_set));
 	}
 
 	size_t n_variants = sb_variant_count();
@@ -192,6 +238,7 @@ int main(int argc, char **argv)
 		rc = 1;
 	}
 	sb_percpu_thread_fini();
+	sb_counters_close(counter_set);
 	free(cases);
 	return rc;
 }

@@ -55,7 +55,7 @@ target_include_directories(stubbench_gbench_shim PUBLIC ${CMAKE_SOURCE_DIR}/incl
 target_link_libraries(stubbench_gbench_shim PUBLIC benchmark::benchmark)
 
 add_executable(stubbench-gbench bench/stubbench_gbench.c)
-target_link_libraries(stubbench-gbench PRIVATE stubbench_core stubbench_gbench_shim)
+target_link_libraries(stubbench-gbench PRIVATE stubbench_core stubbench_counters stubbench_gbench_shim)
 
 # The tests. This file is included before include(CTest), so on the first
 # configure BUILD_TESTING is not defined yet: define them at the end of the

@@ -488,18 +488,32 @@ static long batch_index(const struct sb_counter_set *s, uint64_t batch)
 	return -1;
 }
 
+/* Per-iteration value of event k in a cell. */
+static double cell_value(const struct sb_counter_set *s, const struct cell_sums *cs, long k)
+{
+	if (!s->ev[k].is_software && cs->clean_iters)
+		return cs->clean[k] / (double)cs->clean_iters;
+	return cs->iters ? cs->all[k] / (double)cs->iters : 0.0;
+}
+
+size_t sb_counters_cell(const struct sb_counter_set *s, size_t arm, size_t batch_idx,
+			double *per_iter, size_t max)
+{
+	if (!s->cells || arm >= s->n_arms || batch_idx >= s->n_batches)
+		return 0;
+	const struct cell_sums *cs = &s->cells[arm * s->n_batches + batch_idx];
+	size_t cols = 0;
+	for (long k; (k = open_column(s, cols)) >= 0; cols++)
+		if (cols < max)
+			per_iter[cols] = cell_value(s, cs, k);
+	return cols;
+}
+
 void sb_counters_fill(const struct sb_counter_set *s, struct sb_results *r)
 {
 	size_t cols = 0;
-	long col_ev[SB_MAX_COUNTERS];
-	for (size_t i = 0; i < SB_MAX_COUNTERS; i++) {
-		long k = open_column(s, i);
-		if (k < 0)
-			break;
-		col_ev[cols] = k;
+	for (long k; cols < SB_MAX_COUNTERS && (k = open_column(s, cols)) >= 0; cols++)
 		snprintf(r->counter_names[cols], sizeof(r->counter_names[cols]), "%s", s->ev[k].name);
-		cols++;
-	}
 	r->n_counters = cols;
 	for (size_t c = 0; c < r->n_cells; c++) {
 		struct sb_cell *cell = &r->cells[c];
@@ -509,16 +523,9 @@ void sb_counters_fill(const struct sb_counter_set *s, struct sb_results *r)
 		    cell->arm >= s->arms + s->n_arms)
 			continue;
 		long b = batch_index(s, cell->batch);
-		if (b < 0)
-			continue;
-		const struct cell_sums *cs = &s->cells[(size_t)(cell->arm - s->arms) * s->n_batches + (size_t)b];
-		for (size_t j = 0; j < cols; j++) {
-			long k = col_ev[j];
-			if (!s->ev[k].is_software && cs->clean_iters)
-				cell->counters[j] = cs->clean[k] / (double)cs->clean_iters;
-			else if (cs->iters)
-				cell->counters[j] = cs->all[k] / (double)cs->iters;
-		}
+		if (b >= 0)
+			sb_counters_cell(s, (size_t)(cell->arm - s->arms), (size_t)b, cell->counters,
+					 SB_MAX_COUNTERS);
 	}
 }
 

@@ -12,6 +12,8 @@ first line), so the test follows the registry. Checks, with a tiny
     core_ghz and items_per_second, and no error;
   - a filtered run with --batches and repetitions: only the selected
     variant, its batches, and mean/median/stddev aggregates;
+  - --counters: software events per call always, cycles per call or one
+    line saying why not;
   - bad input exits 2 with a message naming it.
 Timings are never compared with anything.
 """
@@ -42,7 +44,7 @@ def variants(stubbench):
     return names
 
 
-def run_json(gbench, args):
+def run_json(gbench, args, stderr_lines=None):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "out.json")
         p = subprocess.run([gbench, "--benchmark_min_time=0.001", "--benchmark_format=json",
@@ -55,6 +57,8 @@ def run_json(gbench, args):
         check([b["name"] for b in from_file["benchmarks"]] ==
               [b["name"] for b in from_stdout["benchmarks"]],
               "--benchmark_out and stdout list different benchmarks")
+        if stderr_lines is not None:
+            stderr_lines.extend(p.stderr.splitlines())
         if "DEBUG" in p.stderr:
             print("note: libbenchmark says: " +
                   next(l for l in p.stderr.splitlines() if "DEBUG" in l))
@@ -106,8 +110,31 @@ def main():
         if b.get("aggregate_name") in ("mean", "median"):
             check(b.get("tsc_cycles_per_call", 0) > 0, "%s: no tsc_cycles_per_call" % b["name"])
 
+    # --counters: perf events per call; cycles either counted or explained
+    # in one line (no PMU here), software events always counted.
+    err = []
+    doc = run_json(gbench, ["--batches=64", "--benchmark_filter=^%s/" % v,
+                            "--counters=cycles,task-clock,context-switches"], err)
+    notes = [l for l in err if l.startswith("stubbench-gbench: counters: ")]
+    check(len(notes) <= 1, "more than one counters note: %s" % notes)
+    cycles_dropped = bool(notes) and "cycles" in notes[0] and "carrying on with" in notes[0]
+    print("cycles: %s" % (notes[0] if notes else "counted"))
+    check(len(doc["benchmarks"]) == 1, "--counters run: %d benchmarks" % len(doc["benchmarks"]))
+    for b in doc["benchmarks"]:
+        check_iteration(b)
+        check(b.get("task-clock_per_call", 0) > 0, "%s: task-clock_per_call %r"
+              % (b["name"], b.get("task-clock_per_call")))
+        check(isinstance(b.get("context-switches_per_call"), (int, float)),
+              "%s: no context-switches_per_call" % b["name"])
+        if cycles_dropped:
+            check("cycles_per_call" not in b, "%s: cycles_per_call although dropped" % b["name"])
+        else:
+            check(b.get("cycles_per_call", 0) > 0, "%s: cycles_per_call %r"
+                  % (b["name"], b.get("cycles_per_call")))
+
     # Bad input: exit 2, the offending argument named.
     for args, needle in ((["--no-such-flag"], "--no-such-flag"),
+                         (["--counters=cycles,nope"], "'nope'"),
                          (["--batches=0"], "--batches"),
                          (["--batches=1,,2"], "--batches"),
                          (["--batches=x"], "--batches")):

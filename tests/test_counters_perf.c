@@ -220,6 +220,15 @@ int main(void)
 		CHECK(cells[3].counters[cs - 1] >= 1.0 / 1000, "sleeper/1000 %g",
 		      cells[3].counters[cs - 1]);
 		CHECK(cells[4].counters[0] == 0, "unbound cell not cleared: %g", cells[4].counters[0]);
+		/* the same figures one cell at a time */
+		double v[SB_MAX_COUNTERS];
+		size_t nv = sb_counters_cell(s, 1, 0, v, SB_MAX_COUNTERS);
+		CHECK(nv == res.n_counters, "sb_counters_cell: %zu columns", nv);
+		CHECK(nv >= cs && v[cs - 1] == cells[2].counters[cs - 1], "sb_counters_cell: %g vs %g",
+		      nv >= cs ? v[cs - 1] : -1.0, cells[2].counters[cs - 1]);
+		CHECK(sb_counters_cell(s, 3, 0, v, SB_MAX_COUNTERS) == 0 &&
+			      sb_counters_cell(s, 0, 2, v, SB_MAX_COUNTERS) == 0,
+		      "sb_counters_cell out of range");
 	}
 	if (!hw_errno) {
 		/* with a PMU: the quiet arm at batch 1000 retires at least its

@@ -98,6 +98,12 @@ uint64_t sb_counters_disturbances_now(void *set);
 void sb_counters_totals(const struct sb_counter_set *set, struct sb_sample_disturbance *out,
 			uint64_t *samples, uint64_t *disturbed_samples);
 
+/* The counts per iteration of one bound arm x batch, one per opened column
+ * (the rules of sb_counters_fill). Writes up to max values and returns how
+ * many columns there are; 0 when the cell is not bound. */
+size_t sb_counters_cell(const struct sb_counter_set *set, size_t arm, size_t batch_idx,
+			double *per_iter, size_t max);
+
 /* Writes the opened events as counter columns of r: names, and for each
  * cell the count per iteration. Hardware events average the samples with
  * no context switch or migration (all samples when none was clean);
