@@ -84,6 +84,24 @@ static void likwid_obstacle(char *why, size_t len)
 	}
 	topology_finalize();
 }
+/* The marker API is started once per process and closed at exit: closing
+ * writes the file likwid-perfctr reads, and a second init/close would
+ * replace the regions of earlier groups with those of the last. */
+static void close_likwid(void)
+{
+	LIKWID_MARKER_CLOSE;
+}
+
+static void start_likwid_once(void)
+{
+	static int started;
+	if (started)
+		return;
+	started = 1;
+	LIKWID_MARKER_INIT;
+	LIKWID_MARKER_THREADINIT;
+	atexit(close_likwid);
+}
 #endif
 
 struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
@@ -134,8 +152,7 @@ struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
 		snprintf(m->status, sizeof(m->status),
 			 "likwid marker regions: off (not run under likwid-perfctr -m)");
 	} else {
-		LIKWID_MARKER_INIT;
-		LIKWID_MARKER_THREADINIT;
+		start_likwid_once();
 		for (size_t i = 0; i < n_arms * n_batches; i++)
 			if (m->names[i][0]) {
 				LIKWID_MARKER_REGISTER(m->names[i]);
@@ -211,9 +228,6 @@ void sb_markers_close(struct sb_markers *m)
 {
 	if (!m)
 		return;
-	if (m->live) {
-		LIKWID_MARKER_CLOSE;
-	}
 	free(m->names);
 	free(m->counts);
 	free(m);

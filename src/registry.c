@@ -6,10 +6,12 @@
 #include <string.h>
 
 extern const struct sb_variant_table sb_replica_variants;
+extern const struct sb_variant_table sb_twin_variants;
 extern const struct sb_variant_table sb_lab_variants;
 
 static const struct sb_variant_table *const tables[] = {
 	&sb_replica_variants,
+	&sb_twin_variants,
 	&sb_lab_variants,
 };
 

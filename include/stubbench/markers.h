@@ -38,7 +38,8 @@ int sb_markers_region_name(char *buf, size_t len, const char *seed_name, uint64_
  * overhead arm, at every batch, and registers them with likwid when
  * regions are live. Call it on the thread that runs the samples. Returns
  * the markers, or NULL with a one-line reason in err (out of memory, a
- * name that does not fit). */
+ * name that does not fit). The same region name in two opens is one region
+ * to likwid (its call count then covers both). */
 struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
 				   const uint64_t *batches, size_t n_batches, char *err, size_t errlen);
 
@@ -64,8 +65,10 @@ void sb_markers_after_sample(void *m, size_t arm, size_t batch_idx);
 /* Samples started in a region so far (counted even when regions are off). */
 uint64_t sb_markers_count(const struct sb_markers *m, size_t arm, size_t batch_idx);
 
-/* Closes the marker API (likwid-perfctr reads the regions then) and frees
- * m (NULL is fine). */
+/* Frees m (NULL is fine). The marker API itself, started by the first
+ * sb_markers_open with live regions, closes at exit (atexit), when it
+ * writes what likwid-perfctr reads: several opens in one process (groups
+ * of variants) then all land in the one result. */
 void sb_markers_close(struct sb_markers *m);
 
 #endif
