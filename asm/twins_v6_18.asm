@@ -1,0 +1,191 @@
+;; twins_v6_18.asm: replica twins of the programs of
+;; bench/bpf/private_stack_shapes.bpf.c as this machine's kernel JITs them,
+;; so every `stubbench kernel` measurement has a user-space twin of the same
+;; shape and flavour.
+;;
+;; Kernel: Linux 6.18 (6.18.44), x86-64, no IBT, CONFIG_MITIGATION_ITS
+;; active: nop3 padding, gs:[0xffffffff83b0e028] (relative per-CPU offsets,
+;; v6.15+), returns through "jmp its_return_thunk", callee-saved pushes of
+;; BPF r6-r8 (rbx, r13, r14). Listings reproduced byte for byte, apart from
+;; imm64, rel32 and the gs disp32: tests/data/jit_v6_18_<prog>.<func>.lst,
+;; taken with `stubbench kernel --dump-jit` on 29 Nov 2026.
+;;
+;; Variants (stack sizes; v6.13+ gives a function a private stack when
+;; round_up(depth, 16) >= 64): baseline 8 bytes everywhere, private 64 in
+;; "prog" and subprog, hybrid 64 in "prog" and 8 in the subprog.
+;;
+;; Shapes:
+;;   per-run  run_<v> (driver) -> prog_<v> (hits++, 3 calls) -> sub: the
+;;            harness calls sb_twin_run_<v>_prog `batch` times, as run_<v>
+;;            calls prog_<v> batch_iters times; the driver twin is here for
+;;            the byte comparison.
+;;   in-loop  loop_<v> holds the loop: the harness sets
+;;            sb_twin_loop_batch_iters and calls sb_twin_loop_<v> once.
+
+%include "jit_macros.inc"
+
+FLAVOUR_V6_18_NOIBT_ITS
+
+JIT_ITS_RETURN_THUNK sb_twin_its_return_thunk
+
+;; The programs' globals: batch_iters (.rodata, u32 read) and the counters.
+  [section .data]
+  align 8
+  global sb_twin_batch_iters:data 8
+  global sb_twin_loop_batch_iters:data 8
+sb_twin_batch_iters: dq 1                 ; one iteration until set (the BPF default)
+sb_twin_loop_batch_iters: dq 1            ; the harness sets it to the batch
+  __?SECT?__
+
+SB_COUNTER sb_twin_hits_baseline
+SB_COUNTER sb_twin_hits_private
+SB_COUNTER sb_twin_hits_hybrid
+SB_COUNTER sb_twin_loop_hits_baseline
+SB_COUNTER sb_twin_loop_hits_private
+SB_COUNTER sb_twin_loop_hits_hybrid
+
+;; One area per private-stack function, as the kernel allocates one per
+;; JITed function (64 bytes of stack each).
+PRIV_AREA sb_twin_run_private_prog_area, 64
+PRIV_AREA sb_twin_run_private_sub_area, 64
+PRIV_AREA sb_twin_run_hybrid_prog_area, 64
+PRIV_AREA sb_twin_loop_private_area, 64
+PRIV_AREA sb_twin_loop_private_sub_area, 64
+PRIV_AREA sb_twin_loop_hybrid_area, 64
+
+;; ---------------------------------------------------------------------------
+;; Subprogs: sub_small (8 bytes, rbp frame) and sub_big (64 bytes, private).
+;; BPF: *(u64 *)(r10 - N) = r1; r1 = *(u64 *)(r10 - N); exit
+;; ---------------------------------------------------------------------------
+
+;; tests/data/jit_v6_18_run_baseline.sub_small.lst (0x21 bytes); the same
+;; bytes are run_hybrid's, loop_baseline's and loop_hybrid's sub_small.
+%macro TWIN_SUB_SMALL 1
+JIT_FUNC_FRAME %1, none, 8
+  JIT_STX_FP -8, rdi
+  JIT_LDX_FP rdi, -8
+  JIT_EXIT_FRAME
+JIT_ENDFUNC_FRAME
+%endmacro
+
+;; tests/data/jit_v6_18_run_private.sub_big.lst (0x2d bytes); the same
+;; bytes are loop_private's sub_big.
+%macro TWIN_SUB_BIG 2
+JIT_FUNC_FRAME %1, %2, 64
+  JIT_STX_FP -0x40, rdi
+  JIT_LDX_FP rdi, -0x40
+  JIT_EXIT_FRAME
+JIT_ENDFUNC_FRAME
+%endmacro
+
+TWIN_SUB_SMALL sb_twin_run_baseline_sub
+TWIN_SUB_BIG   sb_twin_run_private_sub, sb_twin_run_private_sub_area
+TWIN_SUB_SMALL sb_twin_run_hybrid_sub
+TWIN_SUB_SMALL sb_twin_loop_baseline_sub
+TWIN_SUB_BIG   sb_twin_loop_private_sub, sb_twin_loop_private_sub_area
+TWIN_SUB_SMALL sb_twin_loop_hybrid_sub
+
+;; ---------------------------------------------------------------------------
+;; per-run "prog": x = *(fp-N) after *(fp-N) = x; hits++; sub(x) x3; return 0
+;; tests/data/jit_v6_18_run_<v>.prog_<v>.lst (baseline 0x53, private and
+;; hybrid 0x6b bytes).
+;; ---------------------------------------------------------------------------
+%macro TWIN_PROG 5 ; name, area|none, stack depth, counter, subprog
+JIT_FUNC_FRAME %1, %2, %3, rbx
+  JIT_STX_FP -(%3), rdi
+  JIT_LDX_FP rbx, -(%3)
+  JIT_INC_COUNTER %4
+  %rep 3
+    JIT_MOV64_REG rdi, rbx
+    JIT_CALL %5
+  %endrep
+  JIT_MOV32_ZERO eax
+  JIT_EXIT_FRAME
+JIT_ENDFUNC_FRAME
+%endmacro
+
+TWIN_PROG sb_twin_run_baseline_prog, none, 8, sb_twin_hits_baseline, sb_twin_run_baseline_sub
+TWIN_PROG sb_twin_run_private_prog, sb_twin_run_private_prog_area, 64, sb_twin_hits_private, sb_twin_run_private_sub
+TWIN_PROG sb_twin_run_hybrid_prog, sb_twin_run_hybrid_prog_area, 64, sb_twin_hits_hybrid, sb_twin_run_hybrid_sub
+
+;; ---------------------------------------------------------------------------
+;; per-run driver (the raw_tp program run_<v>):
+;;   for (i = 0; i < batch_iters; i++) prog_<v>(i);  return 0
+;; tests/data/jit_v6_18_run_<v>.run_<v>.lst (0x44 bytes). Compared, not
+;; timed: the harness's timed loop plays its part.
+;; ---------------------------------------------------------------------------
+%macro TWIN_DRIVER 2 ; name, prog
+JIT_FUNC_FRAME %1, none, 0, rbx, r13
+  JIT_LD_IMM64 r13, sb_twin_batch_iters
+  JIT_LDX_W edi, r13, 0
+  JIT_JEQ0 rdi, .done
+  JIT_MOV32_ZERO ebx
+.loop:
+  JIT_MOV64_REG rdi, rbx
+  JIT_CALL %2
+  JIT_ADD64_IMM8 rbx, 1
+  JIT_LDX_W edi, r13, 0
+  JIT_JGT_REG rdi, rbx, .loop
+.done:
+  JIT_MOV32_ZERO eax
+  JIT_EXIT_FRAME
+JIT_ENDFUNC_FRAME
+%endmacro
+
+TWIN_DRIVER sb_twin_run_baseline, sb_twin_run_baseline_prog
+TWIN_DRIVER sb_twin_run_private, sb_twin_run_private_prog
+TWIN_DRIVER sb_twin_run_hybrid, sb_twin_run_hybrid_prog
+
+;; ---------------------------------------------------------------------------
+;; in-loop program loop_<v>:
+;;   n = batch_iters via *(fp-N); for (i = 0; i < n; i++) { hits++; sub(i) x3 }
+;; tests/data/jit_v6_18_loop_<v>.loop_<v>.lst (baseline 0x78, private and
+;; hybrid 0x90 bytes).
+;; ---------------------------------------------------------------------------
+%macro TWIN_LOOP 5 ; name, area|none, stack depth, counter, subprog
+JIT_FUNC_FRAME %1, %2, %3, rbx, r13, r14
+  JIT_LD_IMM64 rdi, sb_twin_loop_batch_iters
+  JIT_LDX_W edi, rdi, 0
+  JIT_STX_FP -(%3), rdi
+  JIT_LDX_FP r13, -(%3)
+  JIT_JEQ0 r13, .done
+  JIT_MOV32_ZERO ebx
+  JIT_LD_IMM64 r14, %4
+.loop:
+  JIT_LDX_DW rdi, r14, 0
+  JIT_ADD64_IMM8 rdi, 1
+  JIT_STX_DW r14, 0, rdi
+  %rep 3
+    JIT_MOV64_REG rdi, rbx
+    JIT_CALL %5
+  %endrep
+  JIT_ADD64_IMM8 rbx, 1
+  JIT_JGT_REG r13, rbx, .loop
+.done:
+  JIT_MOV32_ZERO eax
+  JIT_EXIT_FRAME
+JIT_ENDFUNC_FRAME
+%endmacro
+
+TWIN_LOOP sb_twin_loop_baseline, none, 8, sb_twin_loop_hits_baseline, sb_twin_loop_baseline_sub
+TWIN_LOOP sb_twin_loop_private, sb_twin_loop_private_area, 64, sb_twin_loop_hits_private, sb_twin_loop_private_sub
+TWIN_LOOP sb_twin_loop_hybrid, sb_twin_loop_hybrid_area, 64, sb_twin_loop_hits_hybrid, sb_twin_loop_hybrid_sub
+
+;; Which kernel function each twin copies.
+SB_TWIN_RECORD run_baseline, run_baseline, sb_twin_run_baseline
+SB_TWIN_RECORD run_baseline, prog_baseline, sb_twin_run_baseline_prog
+SB_TWIN_RECORD run_baseline, sub_small, sb_twin_run_baseline_sub
+SB_TWIN_RECORD run_private, run_private, sb_twin_run_private
+SB_TWIN_RECORD run_private, prog_private, sb_twin_run_private_prog
+SB_TWIN_RECORD run_private, sub_big, sb_twin_run_private_sub
+SB_TWIN_RECORD run_hybrid, run_hybrid, sb_twin_run_hybrid
+SB_TWIN_RECORD run_hybrid, prog_hybrid, sb_twin_run_hybrid_prog
+SB_TWIN_RECORD run_hybrid, sub_small, sb_twin_run_hybrid_sub
+SB_TWIN_RECORD loop_baseline, loop_baseline, sb_twin_loop_baseline
+SB_TWIN_RECORD loop_baseline, sub_small, sb_twin_loop_baseline_sub
+SB_TWIN_RECORD loop_private, loop_private, sb_twin_loop_private
+SB_TWIN_RECORD loop_private, sub_big, sb_twin_loop_private_sub
+SB_TWIN_RECORD loop_hybrid, loop_hybrid, sb_twin_loop_hybrid
+SB_TWIN_RECORD loop_hybrid, sub_small, sb_twin_loop_hybrid_sub
+
+section .note.GNU-stack noalloc noexec nowrite progbits

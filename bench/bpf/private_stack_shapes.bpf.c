@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* private_stack_shapes.bpf.c: the programs of `stubbench kernel`.
+ *
+ * The same work as the seed 001 benchmark (progs/private_stack.c: hits++
+ * and three calls of a do-nothing subprog), in the two shapes of the seeds,
+ * and in three variants chosen through stack sizes, since a v6.13+ kernel
+ * gives a JITed function a private stack when round_up(stack_depth, 16) >= 64
+ * (BPF_PRIV_STACK_MIN_SIZE), per function:
+ *
+ *   baseline  every function uses 8 bytes of stack: rbp frames everywhere
+ *   private   "prog" and subprog use 64 bytes: both get a private stack
+ *   hybrid    "prog" uses 64 bytes, subprog 8 (the seed 000 review's case)
+ *
+ * A function's stack is "really used": it stores a value at fp-8 or fp-64
+ * and loads it back, the same two instructions in every variant, so the variants differ only in where the
+ * frame is (rbp or r9) and in the JIT's r9 setup and push/pop r9.
+ *
+ * Shapes:
+ *   per-run  (seed 001, v2)  run_<v>: a small-stack raw_tp driver loops
+ *            batch_iters times calling the global function prog_<v>, which
+ *            bumps hits_<v> and calls sub_<v> three times: r9 is set up once
+ *            per iteration.
+ *   in-loop  (seed 003, v1)  loop_<v>: the raw_tp program is itself the
+ *            "prog": it loops batch_iters times, bumping loop_hits_<v> and
+ *            calling sub_<v> three times: r9 is set up once per run.
+ *   empty    a driver that returns at once: the syscall and dispatch cost
+ *            of BPF_PROG_TEST_RUN, subtracted from the others.
+ *
+ * Only UAPI and libbpf headers, so the build needs no kernel BTF.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+char _license[] SEC("license") = "GPL";
+
+/* Iterations per BPF_PROG_TEST_RUN, set by the loader before load (frozen,
+ * so the verifier knows the loop bound). */
+const volatile __u32 batch_iters = 1;
+
+#define SMALL_STACK 8 /* bytes: below the private stack threshold */
+#define BIG_STACK 64  /* bytes: private stack on v6.13+ */
+
+/* Stores x at fp-bytes and loads it back: the function's stack depth is
+ * then exactly `bytes` for the verifier. Written in asm because clang -O2
+ * places (or drops) a C buffer as it likes: a volatile array of which one
+ * element is used is split and lands at fp-8 whatever its size. */
+#define TOUCH_STACK(x, bytes)                                            \
+	({                                                               \
+		__u64 __v;                                               \
+		asm volatile("*(u64 *)(r10 - " #bytes ") = %[in]\n\t"      \
+			     "%[out] = *(u64 *)(r10 - " #bytes ")"           \
+			     : [out] "=r"(__v)                           \
+			     : [in] "r"((__u64)(x))                      \
+			     : "memory");                                \
+		__v;                                                     \
+	})
+
+/* The subprog of the seed ("func1() { return 0; }") with a frame that is
+ * really used. noinline and the asm keep clang from inlining or dropping
+ * the calls. */
+static __attribute__((noinline)) __u64 sub_small(__u64 x)
+{
+	return TOUCH_STACK(x, 8);
+}
+
+static __attribute__((noinline)) __u64 sub_big(__u64 x)
+{
+	return TOUCH_STACK(x, 64);
+}
+
+/* per-run: the global function "prog" (verified once, JITed as its own
+ * function) and the driver that calls it batch_iters times. */
+#define DEFINE_PER_RUN(variant, prog_stack, sub)                         \
+	__u64 hits_##variant = 0;                                        \
+	__attribute__((noinline)) int prog_##variant(__u64 x)            \
+	{                                                                \
+		x = TOUCH_STACK(x, prog_stack);                          \
+		hits_##variant++;                                        \
+		sub(x);                                                  \
+		sub(x);                                                  \
+		sub(x);                                                  \
+		return 0;                                                \
+	}                                                                \
+	SEC("raw_tp")                                                    \
+	int run_##variant(void *ctx)                                     \
+	{                                                                \
+		for (__u32 i = 0; i < batch_iters; i++)                  \
+			prog_##variant(i);                               \
+		return 0;                                                \
+	}
+
+DEFINE_PER_RUN(baseline, 8, sub_small)
+DEFINE_PER_RUN(private, 64, sub_big)
+DEFINE_PER_RUN(hybrid, 64, sub_small)
+
+/* in-loop: the raw_tp program holds the loop and the calls. */
+#define DEFINE_IN_LOOP(variant, prog_stack, sub)                         \
+	__u64 loop_hits_##variant = 0;                                   \
+	SEC("raw_tp")                                                    \
+	int loop_##variant(void *ctx)                                    \
+	{                                                                \
+		__u64 n = TOUCH_STACK(batch_iters, prog_stack);          \
+		for (__u64 i = 0; i < n; i++) {                          \
+			loop_hits_##variant++;                           \
+			sub(i);                                          \
+			sub(i);                                          \
+			sub(i);                                          \
+		}                                                        \
+		return 0;                                                \
+	}
+
+DEFINE_IN_LOOP(baseline, 8, sub_small)
+DEFINE_IN_LOOP(private, 64, sub_big)
+DEFINE_IN_LOOP(hybrid, 64, sub_small)
+
+SEC("raw_tp")
+int empty_driver(void *ctx)
+{
+	return 0;
+}

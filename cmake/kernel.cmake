@@ -1,0 +1,93 @@
+# kernel.cmake: the kernel-side confirmation run (issue 4): the BPF programs
+# (clang -target bpf, embedded with a bpftool skeleton), their loader and
+# JIT reader/comparator (libbpf, capstone), the "twin" replicas of their
+# JITed code, and the tests.
+
+find_package(PkgConfig REQUIRED)
+
+find_program(SB_BPF_CLANG NAMES clang clang-16 clang-15 clang-14)
+if(NOT SB_BPF_CLANG)
+  message(FATAL_ERROR "clang not found (it compiles the BPF programs): install it with 'apt-get install clang'")
+endif()
+find_program(SB_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin)
+if(NOT SB_BPFTOOL)
+  message(FATAL_ERROR "bpftool not found (it generates the BPF skeleton): install it with 'apt-get install bpftool'")
+endif()
+pkg_check_modules(LIBBPF libbpf)
+if(NOT LIBBPF_FOUND)
+  message(FATAL_ERROR "libbpf not found: install it with 'apt-get install libbpf-dev'")
+endif()
+pkg_check_modules(CAPSTONE capstone)
+if(NOT CAPSTONE_FOUND)
+  message(FATAL_ERROR "capstone not found (it decodes JITed code): install it with 'apt-get install libcapstone-dev'")
+endif()
+
+# BPF object and skeleton. Only UAPI and libbpf headers: no kernel BTF needed.
+set(SB_BPF_SRC ${CMAKE_SOURCE_DIR}/bench/bpf/private_stack_shapes.bpf.c)
+set(SB_BPF_OBJ ${CMAKE_BINARY_DIR}/bpf/private_stack_shapes.bpf.o)
+set(SB_BPF_SKEL ${CMAKE_BINARY_DIR}/bpf/private_stack_shapes.skel.h)
+execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
+  OUTPUT_VARIABLE SB_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(NOT SB_MULTIARCH)
+  set(SB_MULTIARCH x86_64-linux-gnu)
+endif()
+add_custom_command(
+  OUTPUT ${SB_BPF_OBJ}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bpf
+  COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
+          -I/usr/include/${SB_MULTIARCH} -c ${SB_BPF_SRC} -o ${SB_BPF_OBJ}
+  DEPENDS ${SB_BPF_SRC}
+  COMMENT "clang -target bpf: private_stack_shapes.bpf.o")
+add_custom_command(
+  OUTPUT ${SB_BPF_SKEL}
+  COMMAND ${SB_BPFTOOL} gen skeleton ${SB_BPF_OBJ} name private_stack_shapes > ${SB_BPF_SKEL}
+  DEPENDS ${SB_BPF_OBJ}
+  COMMENT "bpftool gen skeleton: private_stack_shapes.skel.h")
+add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKEL})
+
+# The twins: replicas of this machine's JITed programs, family "twin" of
+# the registry (src/registry.c), so they live in the core library.
+set_source_files_properties(${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm PROPERTIES
+  OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
+target_sources(stubbench_core PRIVATE
+  ${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm
+  ${CMAKE_SOURCE_DIR}/src/twin_variants.c)
+
+# JIT reading, decoding, flavour, comparison, dumps (no BPF needed to
+# decode and compare recorded dumps).
+add_library(stubbench_jit STATIC
+  src/jit_read.c
+  src/jit_decode.c
+  src/jit_flavour.c
+  src/jit_compare.c
+  src/jit_dump.c
+)
+target_include_directories(stubbench_jit PUBLIC ${CMAKE_SOURCE_DIR}/include
+  PRIVATE ${LIBBPF_INCLUDE_DIRS} ${CAPSTONE_INCLUDE_DIRS})
+target_link_libraries(stubbench_jit PUBLIC stubbench_core ${LIBBPF_LIBRARIES} ${CAPSTONE_LIBRARIES})
+
+# Loader, test runs, arms, the `stubbench kernel` subcommand.
+file(GLOB SB_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernel_*.c)
+list(FILTER SB_KERNEL_SOURCES EXCLUDE REGEX "kernel_standalone_main\\.c$")
+add_library(stubbench_kernel STATIC ${SB_KERNEL_SOURCES})
+add_dependencies(stubbench_kernel sb_bpf_skeleton)
+target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
+  PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
+target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
+
+# `stubbench kernel` also as a program of its own until the CLI wires it.
+add_executable(stubbench-kernel src/kernel_standalone_main.c)
+target_link_libraries(stubbench-kernel PRIVATE stubbench_kernel)
+
+# Tests. BUILD_TESTING is defined by include(CTest), which the top-level
+# CMakeLists.txt runs after this file: add them once it has.
+function(sb_kernel_add_tests)
+  if(NOT BUILD_TESTING)
+    return()
+  endif()
+  add_executable(test_jit_compare ${CMAKE_SOURCE_DIR}/tests/test_jit_compare.c)
+  target_include_directories(test_jit_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_jit_compare PRIVATE stubbench_jit)
+  add_test(NAME jit_compare COMMAND test_jit_compare ${CMAKE_SOURCE_DIR}/tests/data)
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_kernel_add_tests)

@@ -1,0 +1,97 @@
+/* jit_dump.c: --dump-jit: raw bytes and an objdump-style listing of every
+ * JITed function, the listing in the format listing.h parses (so a dump
+ * can become test data as it is). */
+#include "stubbench/jit.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int sb_jit_write_listing(FILE *f, const struct sb_listing *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sb_insn *in = &l->insns[i];
+		for (size_t start = 0; start < in->len; start += 7) {
+			char hex[32];
+			size_t o = 0;
+			for (size_t b = start; b < in->len && b < start + 7; b++)
+				o += (size_t)snprintf(hex + o, sizeof(hex) - o, "%s%02x", b > start ? " " : "",
+						      in->bytes[b]);
+			char off[16];
+			snprintf(off, sizeof(off), "%zx:", in->off + start);
+			if (start == 0)
+				fprintf(f, "%-4s %-23s %s\n", off, hex, in->text);
+			else
+				fprintf(f, "%-4s %s\n", off, hex);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size_t errlen)
+{
+	if (mkdir_p(dir)) {
+		set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < img->n; i++) {
+		const struct sb_jit_func *fn = &img->funcs[i];
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s.%s.bin", dir, img->prog_name, fn->name);
+		FILE *f = fopen(path, "wb");
+		if (!f || fwrite(fn->bytes, 1, fn->len, f) != fn->len || fclose(f)) {
+			set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		struct sb_listing l;
+		char derr[256];
+		if (sb_jit_decode(fn->bytes, fn->len, fn->name, &l, derr, sizeof(derr))) {
+			set_err(err, errlen, "--dump-jit: %s", derr);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/%s.%s.lst", dir, img->prog_name, fn->name);
+		f = fopen(path, "w");
+		int bad = !f;
+		if (f) {
+			fprintf(f, "# %s: function %zu of BPF program %s, %zu bytes, JITed at %#llx\n",
+				fn->name, i, img->prog_name, fn->len, (unsigned long long)fn->ksym);
+			bad = sb_jit_write_listing(f, &l) != 0;
+			bad |= fclose(f) != 0;
+		}
+		sb_listing_free(&l);
+		if (bad) {
+			set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}

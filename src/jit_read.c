@@ -1,0 +1,155 @@
+/* jit_read.c: a loaded program's JITed functions, read with
+ * bpf_obj_get_info_by_fd (libbpf 1.1's name for bpf_prog_get_info_by_fd):
+ * once for the lengths, once for the buffers. Names come from the
+ * program's BTF func_info. */
+#include "stubbench/jit.h"
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Names of the functions from BTF; leaves "func<i>" where BTF says nothing. */
+static void name_funcs(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
+		       struct sb_jit_image *img)
+{
+	for (size_t i = 0; i < img->n; i++)
+		snprintf(img->funcs[i].name, sizeof(img->funcs[i].name), "func%zu", i);
+	if (!info->btf_id || !fi || info->nr_func_info != img->n)
+		return;
+	struct btf *btf = btf__load_from_kernel_by_id(info->btf_id);
+	if (!btf)
+		return;
+	for (size_t i = 0; i < img->n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, fi[i].type_id);
+		const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+		if (n && *n)
+			snprintf(img->funcs[i].name, sizeof(img->funcs[i].name), "%s", n);
+	}
+	btf__free(btf);
+}
+
+int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
+{
+	memset(img, 0, sizeof(*img));
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
+		set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(img->prog_name, sizeof(img->prog_name), "%s", info.name);
+	if (info.jited_prog_len == 0) {
+		set_err(err, errlen, "program %s is not JITed (net.core.bpf_jit_enable=0?)", info.name);
+		return -1;
+	}
+	__u32 prog_len = info.jited_prog_len;
+	__u32 nfuncs = info.nr_jited_func_lens ? info.nr_jited_func_lens : 1;
+	__u32 nksyms = info.nr_jited_ksyms;
+	__u32 nfi = info.nr_func_info;
+	__u32 fi_rec = info.func_info_rec_size;
+
+	uint8_t *code = calloc(1, prog_len);
+	__u32 *lens = calloc(nfuncs, sizeof(*lens));
+	__u64 *ksyms = calloc(nksyms ? nksyms : 1, sizeof(*ksyms));
+	struct bpf_func_info *fi = nfi ? calloc(nfi, sizeof(*fi)) : NULL;
+	img->funcs = calloc(nfuncs, sizeof(*img->funcs));
+	if (!code || !lens || !ksyms || (nfi && !fi) || !img->funcs) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
+	memset(&info, 0, sizeof(info));
+	info.jited_prog_len = prog_len;
+	info.jited_prog_insns = (__u64)(uintptr_t)code;
+	info.nr_jited_func_lens = nfuncs;
+	info.jited_func_lens = (__u64)(uintptr_t)lens;
+	info.nr_jited_ksyms = nksyms;
+	info.jited_ksyms = (__u64)(uintptr_t)ksyms;
+	if (nfi && fi_rec == sizeof(struct bpf_func_info)) {
+		info.nr_func_info = nfi;
+		info.func_info_rec_size = fi_rec;
+		info.func_info = (__u64)(uintptr_t)fi;
+	} else {
+		free(fi);
+		fi = NULL;
+	}
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
+		set_err(err, errlen, "bpf_obj_get_info_by_fd (buffers): %s", strerror(errno));
+		goto fail;
+	}
+	if (nfuncs == 1 && lens[0] == 0)
+		lens[0] = prog_len;
+	int all_zero = 1;
+	for (__u32 i = 0; i < prog_len && all_zero; i++)
+		all_zero = code[i] == 0;
+	if (all_zero) {
+		set_err(err, errlen, "JITed bytes of %s read as zeros: no permission to dump them "
+			"(need CAP_SYS_ADMIN or CAP_PERFMON)", img->prog_name);
+		goto fail;
+	}
+	size_t off = 0;
+	img->n = nfuncs;
+	for (__u32 i = 0; i < nfuncs; i++) {
+		if (off + lens[i] > prog_len) {
+			set_err(err, errlen, "jited_func_lens of %s exceed jited_prog_len %u",
+				img->prog_name, prog_len);
+			goto fail;
+		}
+		img->funcs[i].bytes = malloc(lens[i] ? lens[i] : 1);
+		if (!img->funcs[i].bytes) {
+			set_err(err, errlen, "out of memory");
+			goto fail;
+		}
+		memcpy(img->funcs[i].bytes, code + off, lens[i]);
+		img->funcs[i].len = lens[i];
+		img->funcs[i].ksym = i < nksyms ? ksyms[i] : 0;
+		off += lens[i];
+	}
+	name_funcs(&info, fi, img);
+	free(code);
+	free(lens);
+	free(ksyms);
+	free(fi);
+	return 0;
+fail:
+	free(code);
+	free(lens);
+	free(ksyms);
+	free(fi);
+	sb_jit_image_free(img);
+	return -1;
+}
+
+void sb_jit_image_free(struct sb_jit_image *img)
+{
+	if (!img->funcs)
+		return;
+	for (size_t i = 0; i < img->n; i++)
+		free(img->funcs[i].bytes);
+	free(img->funcs);
+	img->funcs = NULL;
+	img->n = 0;
+}
+
+const struct sb_jit_func *sb_jit_find(const struct sb_jit_image *img, const char *name)
+{
+	for (size_t i = 0; i < img->n; i++)
+		if (strcmp(img->funcs[i].name, name) == 0)
+			return &img->funcs[i];
+	return NULL;
+}

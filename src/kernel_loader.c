@@ -1,0 +1,144 @@
+/* kernel_loader.c: loads the embedded BPF object (bpftool skeleton of
+ * bench/bpf/private_stack_shapes.bpf.c) with batch_iters set, runs its
+ * programs with BPF_PROG_TEST_RUN and reads their counters. */
+#include "stubbench/kernel.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private_stack_shapes.skel.h"
+
+struct sb_kernel_obj {
+	struct private_stack_shapes *skel;
+	uint32_t batch_iters;
+};
+
+static const char *const shape_names[SB_N_SHAPES] = {"per-run", "in-loop"};
+static const char *const variant_names[SB_N_KVARIANTS] = {"baseline", "private", "hybrid"};
+static const char *const variant_seed_names[SB_N_KVARIANTS] = {"no-private-stack", "private-stack",
+							       "hybrid"};
+static const char *const prog_names[SB_N_SHAPES][SB_N_KVARIANTS] = {
+	{"run_baseline", "run_private", "run_hybrid"},
+	{"loop_baseline", "loop_private", "loop_hybrid"},
+};
+
+const char *sb_kernel_shape_name(enum sb_kernel_shape s) { return shape_names[s]; }
+const char *sb_kernel_variant_name(enum sb_kernel_variant v) { return variant_names[v]; }
+const char *sb_kernel_variant_seed_name(enum sb_kernel_variant v) { return variant_seed_names[v]; }
+const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v)
+{
+	return prog_names[s][v];
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* libbpf prints the verifier log on failures; keep it for --verbose only. */
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("STUBBENCH_BPF_VERBOSE"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
+				     char *err, size_t errlen)
+{
+	*status = SB_KERNEL_FAILED;
+	libbpf_set_print(quiet_print);
+	struct sb_kernel_obj *o = calloc(1, sizeof(*o));
+	if (!o) {
+		set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	o->batch_iters = batch_iters;
+	o->skel = private_stack_shapes__open();
+	if (!o->skel) {
+		set_err(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
+		free(o);
+		return NULL;
+	}
+	o->skel->rodata->batch_iters = batch_iters;
+	int rc = private_stack_shapes__load(o->skel);
+	if (rc) {
+		int e = -rc;
+		if (e == EPERM || e == EACCES) {
+			*status = SB_KERNEL_NO_CAP;
+			set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
+				strerror(e));
+		} else {
+			set_err(err, errlen, "BPF program load failed with batch_iters=%u: %s "
+				"(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", batch_iters, strerror(e));
+		}
+		private_stack_shapes__destroy(o->skel);
+		free(o);
+		return NULL;
+	}
+	*status = SB_KERNEL_OK;
+	return o;
+}
+
+void sb_kernel_unload(struct sb_kernel_obj *o)
+{
+	if (!o)
+		return;
+	private_stack_shapes__destroy(o->skel);
+	free(o);
+}
+
+uint32_t sb_kernel_batch_iters(const struct sb_kernel_obj *o) { return o->batch_iters; }
+
+static struct bpf_program *prog_of(const struct sb_kernel_obj *o, enum sb_kernel_shape s,
+				   enum sb_kernel_variant v)
+{
+	struct bpf_program *const table[SB_N_SHAPES][SB_N_KVARIANTS] = {
+		{o->skel->progs.run_baseline, o->skel->progs.run_private, o->skel->progs.run_hybrid},
+		{o->skel->progs.loop_baseline, o->skel->progs.loop_private, o->skel->progs.loop_hybrid},
+	};
+	return table[s][v];
+}
+
+int sb_kernel_prog_fd(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v)
+{
+	return bpf_program__fd(prog_of(o, s, v));
+}
+
+int sb_kernel_empty_fd(const struct sb_kernel_obj *o)
+{
+	return bpf_program__fd(o->skel->progs.empty_driver);
+}
+
+uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v)
+{
+	const volatile __u64 *const table[SB_N_SHAPES][SB_N_KVARIANTS] = {
+		{&o->skel->bss->hits_baseline, &o->skel->bss->hits_private, &o->skel->bss->hits_hybrid},
+		{&o->skel->bss->loop_hits_baseline, &o->skel->bss->loop_hits_private,
+		 &o->skel->bss->loop_hits_hybrid},
+	};
+	return *table[s][v];
+}
+
+int sb_kernel_test_run(int prog_fd, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	if (cpu >= 0) {
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = (__u32)cpu;
+	}
+	int rc = bpf_prog_test_run_opts(prog_fd, &opts);
+	if (rc < 0)
+		return errno ? -errno : rc;
+	return 0;
+}

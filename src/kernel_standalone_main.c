@@ -1,0 +1,9 @@
+/* kernel_standalone_main.c: `stubbench-kernel ARGS` is `stubbench kernel
+ * ARGS`, for use before (or besides) the main CLI. */
+#include "stubbench/kernel.h"
+
+int main(int argc, char **argv)
+{
+	argv[0] = "kernel";
+	return sb_kernel_main(argc, argv);
+}
