@@ -39,40 +39,6 @@ extern sb_x86_return_thunk, sb_call_depth_return_thunk ; lab_return_thunks.asm
 ;; Generators
 ;; ---------------------------------------------------------------------------
 
-;; What an alternative adds where: prologue after push rbp/mov rbp,rsp.
-%macro LAB_PROLOGUE 2                       ; alt, area
-  %ifidn %1, spill
-    JIT_STACK_ALLOC 8
-  %elifidn %1, callee
-    JIT_PUSH_R12
-  %endif
-%endmacro
-
-;; ... after the callee-saved pushes: the frame pointer.
-%macro LAB_FP_SETUP 2                       ; alt, area
-  %ifidn %1, callee
-    PRIV_FRAME_SETUP_REG r12, %2
-  %elifnidn %1, baseline
-    PRIV_FRAME_SETUP_REG r9, %2
-  %endif
-  %ifidn %1, spill
-    PRIV_FP_SPILL
-  %endif
-%endmacro
-
-;; How the alternative wraps a call (JIT_CALL_ALT modes).
-%macro LAB_CALL 2                           ; alt, target
-  %ifidn %1, mainline
-    JIT_CALL_ALT push, %2
-  %elifidn %1, reload
-    JIT_CALL_ALT reload, %2
-  %elifidn %1, spill
-    JIT_CALL_ALT fill, %2
-  %else
-    JIT_CALL_ALT none, %2
-  %endif
-%endmacro
-
 ;; Bytes of one call site (for the in-loop branch sizes, as do_jit() picks
 ;; the jump forms from the distances).
 %macro LAB_CALL_SITE_BYTES 1                ; alt -> LAB_CS
@@ -90,23 +56,6 @@ extern sb_x86_return_thunk, sb_call_depth_return_thunk ; lab_return_thunks.asm
   %endif
 %endmacro
 
-;; The epilogue before leave.
-%macro LAB_EPILOGUE 1                       ; alt
-  %ifidn %1, callee
-    JIT_POP_R12
-  %endif
-%endmacro
-
-;; The do-nothing subprog: func1() { return 0; } without a private stack.
-%macro LAB_SUB 1                            ; name
-SB_FUNC %1
-  JIT_PROLOGUE
-    xor eax, eax                            ; 31 c0
-    leave                                   ; c9
-  JIT_RET_FLAVOUR
-SB_ENDFUNC
-%endmacro
-
 ;; Per-run main prog: hits++; func1(); func1(); func1(); return 0;
 %macro LAB_PERRUN 4                         ; alt, name, sub, counter
   SB_COUNTER %4
@@ -116,7 +65,7 @@ SB_ENDFUNC
   %define SB_LAB_AREA %2_area
 SB_FUNC %2
   JIT_PROLOGUE
-  LAB_PROLOGUE %1, %2_area
+  LAB_PROLOGUE %1
   LAB_FP_SETUP %1, %2_area
   JIT_INC_COUNTER %4
   LAB_CALL %1, %3
@@ -155,7 +104,7 @@ SB_ENDFUNC
   %endif
 SB_FUNC %2
   JIT_PROLOGUE
-  LAB_PROLOGUE %1, %2_area
+  LAB_PROLOGUE %1
   JIT_PUSH_RBX_R13
   LAB_FP_SETUP %1, %2_area
     mov rdi, strict qword %5                ; 48 bf imm64: r1 = &batch_iters

@@ -29,5 +29,51 @@ function(sb_lab_tests)
   target_include_directories(test_lab_golden PRIVATE ${SB_LAB_TESTS} ${SB_LAB_LIBELF_INCLUDE_DIRS})
   target_link_libraries(test_lab_golden PRIVATE stubbench_core ${SB_LAB_LIBELF_LIBRARIES})
   add_test(NAME lab_golden_bytes COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
+
+  # Behaviour: counters, callee-saved registers, the frame pointer after
+  # setup and calls (also when the callee clobbers r9), call depth balance.
+  set_source_files_properties(${SB_LAB_TESTS}/lab_r9_probes.asm PROPERTIES
+    OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
+  add_executable(test_lab_behaviour ${SB_LAB_TESTS}/test_lab_behaviour.c
+    ${SB_LAB_TESTS}/lab_r9_probes.asm)
+  target_include_directories(test_lab_behaviour PRIVATE ${SB_LAB_TESTS})
+  target_link_libraries(test_lab_behaviour PRIVATE stubbench_core pthread)
+  add_test(NAME lab_behaviour COMMAND test_lab_behaviour)
+
+  # Exact instructions per iteration under callgrind, against the counts of
+  # the hand listings (per iteration, fixed per run): per-run main prog +
+  # 3 subprogs (7 each with ret, 8 with the rethunk, 10 with call depth,
+  # + call depth: 1 sar per call, 3 for the main's own thunk return, 2 for
+  # the entry); in-loop body 10 + alternative + 3 subprogs, fixed 16 + setup.
+  add_executable(lab_insn_driver ${SB_LAB_TESTS}/lab_insn_driver.c
+    ${SB_LAB_TESTS}/lab_count_loop.asm)
+  target_link_libraries(lab_insn_driver PRIVATE stubbench_core)
+  foreach(spec
+      "baseline-perrun;35;0" "baseline-inloop;31;16"
+      "mainline-perrun;43;0" "mainline-inloop;37;18"
+      "reload-perrun;43;0" "reload-inloop;37;18"
+      "callee-saved-perrun;39;0" "callee-saved-inloop;31;20"
+      "spill-once-perrun;42;0" "spill-once-inloop;34;20"
+      "baseline-rethunk-perrun;39;0" "baseline-rethunk-inloop;34;17"
+      "mainline-rethunk-perrun;47;0" "mainline-rethunk-inloop;40;19"
+      "reload-rethunk-perrun;47;0" "reload-rethunk-inloop;40;19"
+      "callee-saved-rethunk-perrun;43;0" "callee-saved-rethunk-inloop;34;21"
+      "spill-once-rethunk-perrun;46;0" "spill-once-rethunk-inloop;37;21"
+      "baseline-calldepth-perrun;52;0" "baseline-calldepth-inloop;43;21"
+      "mainline-calldepth-perrun;60;0" "mainline-calldepth-inloop;49;23"
+      "reload-calldepth-perrun;60;0" "reload-calldepth-inloop;49;23"
+      "callee-saved-calldepth-perrun;56;0" "callee-saved-calldepth-inloop;43;25"
+      "spill-once-calldepth-perrun;59;0" "spill-once-calldepth-inloop;46;25")
+    list(GET spec 0 name)
+    list(GET spec 1 per_iter)
+    list(GET spec 2 fixed)
+    add_test(NAME lab_insn_count_${name}
+      COMMAND ${SB_LAB_TESTS}/lab_count_insns.sh $<TARGET_FILE:lab_insn_driver>
+              lab-${name} ${per_iter} ${fixed})
+    set_tests_properties(lab_insn_count_${name} PROPERTIES SKIP_RETURN_CODE 77)
+  endforeach()
+  add_test(NAME lab_insn_driver_bad_variant COMMAND lab_insn_driver nope 1 1)
+  set_tests_properties(lab_insn_driver_bad_variant PROPERTIES
+    PASS_REGULAR_EXPRESSION "'nope' is not a lab variant")
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_lab_tests)
