@@ -10,7 +10,15 @@ set_source_files_properties(${SB_LAB_ASM} PROPERTIES
 target_sources(stubbench_core PRIVATE
   ${SB_LAB_ASM}
   ${CMAKE_SOURCE_DIR}/src/lab_variants.c
+  ${CMAKE_SOURCE_DIR}/src/plot.c
 )
+
+# gnuplot draws --plot=FILE; it is looked up at run time, so the build does
+# not need it: say so once here when it is missing.
+find_program(SB_GNUPLOT gnuplot)
+if(NOT SB_GNUPLOT)
+  message(STATUS "gnuplot not found: stubbench lab --plot will say so and skip the plot (apt-get install gnuplot-nox)")
+endif()
 
 find_package(PkgConfig REQUIRED)
 
@@ -45,6 +53,12 @@ function(sb_lab_tests)
   # 3 subprogs (7 each with ret, 8 with the rethunk, 10 with call depth,
   # + call depth: 1 sar per call, 3 for the main's own thunk return, 2 for
   # the entry); in-loop body 10 + alternative + 3 subprogs, fixed 16 + setup.
+  # The plot writer on synthetic results (with and without gnuplot on PATH).
+  add_executable(test_lab_plot ${SB_LAB_TESTS}/test_lab_plot.c)
+  target_include_directories(test_lab_plot PRIVATE ${SB_LAB_TESTS})
+  target_link_libraries(test_lab_plot PRIVATE stubbench_core)
+  add_test(NAME lab_plot COMMAND test_lab_plot)
+
   add_executable(lab_insn_driver ${SB_LAB_TESTS}/lab_insn_driver.c
     ${SB_LAB_TESTS}/lab_count_loop.asm)
   target_link_libraries(lab_insn_driver PRIVATE stubbench_core)

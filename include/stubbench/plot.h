@@ -1,0 +1,21 @@
+/* plot.h: cost vs batch size, one line per arm, one panel per shape, drawn
+ * by gnuplot (optional: without it the call fails with a one-line reason). */
+#ifndef STUBBENCH_PLOT_H
+#define STUBBENCH_PLOT_H
+
+#include <stddef.h>
+
+#include "stubbench/harness.h"
+
+/* Writes path (.svg or .png, by its extension) from r: x = batch (log
+ * scale), y = core cycles per iteration (mean, 95 % CI as error bars), a
+ * line per arm, a panel per shape ("per-run", "in-loop"; an arm that is no
+ * registry variant goes to "other"). Lab arms get a dash type per return
+ * flavour. Returns 0, or -1 with a one-line reason in err (gnuplot missing
+ * or failing, bad extension, nothing to plot, file not written). */
+int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_t errlen);
+
+/* Non-zero when a gnuplot executable is on PATH. */
+int sb_plot_have_gnuplot(void);
+
+#endif

@@ -1,0 +1,141 @@
+/* The plot writer on synthetic results: an SVG and a PNG are written and
+ * hold what they should when gnuplot is there; without gnuplot on PATH, a
+ * bad extension, nothing to plot or an unwritable path give a clear error
+ * naming the cause and leave no plot behind. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "stubbench/plot.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0;
+	*len = 0;
+	for (;;) {
+		if (*len + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+		}
+		size_t n = fread(buf + *len, 1, 4096, f);
+		*len += n;
+		if (n == 0)
+			break;
+	}
+	fclose(f);
+	buf[*len] = 0;
+	return buf;
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* Whether gnuplot is on PATH, looked up independently of plot.c. */
+static int have_gnuplot(void)
+{
+	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+int main(void)
+{
+	/* Three arms per shape over three batches, known values. */
+	static const char *const names[] = {"lab-baseline-perrun", "lab-mainline-perrun",
+					    "lab-reload-rethunk-perrun", "lab-baseline-inloop",
+					    "lab-spill-once-calldepth-inloop", "not-a-variant"};
+	enum { N_ARMS = 6, N_B = 3 };
+	static const uint64_t batches[N_B] = {1, 64, 4096};
+	struct sb_arm arms[N_ARMS];
+	struct sb_cell cells[N_ARMS * N_B];
+	memset(arms, 0, sizeof(arms));
+	memset(cells, 0, sizeof(cells));
+	for (int a = 0; a < N_ARMS; a++) {
+		arms[a].name = names[a];
+		for (int b = 0; b < N_B; b++) {
+			struct sb_cell *c = &cells[a * N_B + b];
+			c->arm = &arms[a];
+			c->batch = batches[b];
+			c->cycles.mean = 20.0 + a + 10.0 / (double)(b + 1);
+			c->cycles.ci_lo = c->cycles.mean - 0.5;
+			c->cycles.ci_hi = c->cycles.mean + 0.5;
+		}
+	}
+	struct sb_results r;
+	memset(&r, 0, sizeof(r));
+	r.cells = cells;
+	r.n_cells = N_ARMS * N_B;
+	r.n_batches = N_B;
+
+	char dir[] = "/tmp/stubbench_plot_XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	char svg[256], png[256], txt[256], bad[256];
+	snprintf(svg, sizeof(svg), "%s/lab.svg", dir);
+	snprintf(png, sizeof(png), "%s/lab.png", dir);
+	snprintf(txt, sizeof(txt), "%s/lab.txt", dir);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/lab.svg", dir);
+	char err[512];
+
+	int gp = have_gnuplot();
+	CHECK(sb_plot_have_gnuplot() == gp, "sb_plot_have_gnuplot() says %d, PATH says %d",
+	      sb_plot_have_gnuplot(), gp);
+	if (gp) {
+		err[0] = 0;
+		CHECK(sb_plot_write(&r, svg, err, sizeof(err)) == 0, "svg: %s", err);
+		size_t len = 0;
+		char *s = slurp(svg, &len);
+		CHECK(s && len > 0, "svg not written");
+		if (s) {
+			CHECK(strstr(s, "<svg") != NULL, "not an SVG");
+			for (int a = 0; a < N_ARMS; a++)
+				CHECK(strstr(s, names[a]) != NULL, "SVG has no line titled %s", names[a]);
+			CHECK(strstr(s, "per-run") && strstr(s, "in-loop") && strstr(s, "other"),
+			      "SVG lacks a shape panel");
+		}
+		free(s);
+		CHECK(sb_plot_write(&r, png, err, sizeof(err)) == 0, "png: %s", err);
+		s = slurp(png, &len);
+		CHECK(s && len > 8 && memcmp(s, "\x89PNG", 4) == 0, "not a PNG");
+		free(s);
+	} else {
+		printf("gnuplot not installed: checking the error path only\n");
+	}
+
+	/* Without gnuplot on PATH: a one-line reason, no file. */
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", dir, 1);
+	unlink(svg);
+	CHECK(sb_plot_write(&r, svg, err, sizeof(err)) == -1, "plot without gnuplot succeeded");
+	CHECK(strstr(err, "gnuplot not found") && strstr(err, svg) && !strchr(err, '\n'),
+	      "unclear message without gnuplot: '%s'", err);
+	CHECK(file_size(svg) == -1, "a plot file appeared without gnuplot");
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+
+	/* Bad input: extension, nothing to plot, unwritable path. */
+	CHECK(sb_plot_write(&r, txt, err, sizeof(err)) == -1 && strstr(err, txt) &&
+	      strstr(err, ".svg or .png"), "bad extension: '%s'", err);
+	CHECK(file_size(txt) == -1, "a .txt file was written");
+	struct sb_results empty;
+	memset(&empty, 0, sizeof(empty));
+	CHECK(sb_plot_write(&empty, svg, err, sizeof(err)) == -1 && strstr(err, "no results"),
+	      "empty results: '%s'", err);
+	if (gp)
+		CHECK(sb_plot_write(&r, bad, err, sizeof(err)) == -1 && strstr(err, bad),
+		      "unwritable path: '%s'", err);
+
+	unlink(svg);
+	unlink(png);
+	rmdir(dir);
+	return check_report("test_lab_plot");
+}
