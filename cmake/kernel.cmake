@@ -75,7 +75,9 @@ target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
 target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
 
-# `stubbench kernel` also as a program of its own until the CLI wires it.
+# `stubbench kernel` is sb_kernel_main() in the main program (the CLI
+# dispatches to it), and also a program of its own.
+target_link_libraries(stubbench PRIVATE stubbench_kernel)
 add_executable(stubbench-kernel src/kernel_standalone_main.c)
 target_link_libraries(stubbench-kernel PRIVATE stubbench_kernel)
 
@@ -89,5 +91,35 @@ function(sb_kernel_add_tests)
   target_include_directories(test_jit_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_jit_compare PRIVATE stubbench_jit)
   add_test(NAME jit_compare COMMAND test_jit_compare ${CMAKE_SOURCE_DIR}/tests/data)
+
+  # Need root/CAP_BPF, JIT, test runs, private stack: SKIP (77) otherwise.
+  foreach(t kernel_run kernel_sigint)
+    add_executable(test_${t} ${CMAKE_SOURCE_DIR}/tests/test_${t}.c)
+    target_include_directories(test_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+    target_link_libraries(test_${t} PRIVATE stubbench_kernel)
+  endforeach()
+  add_test(NAME kernel_run COMMAND test_kernel_run)
+  add_test(NAME kernel_sigint COMMAND test_kernel_sigint $<TARGET_FILE:stubbench-kernel>)
+  set_tests_properties(kernel_run kernel_sigint PROPERTIES SKIP_RETURN_CODE 77)
+  # Both load BPF programs and the second measures: not beside each other.
+  set_tests_properties(kernel_run kernel_sigint PROPERTIES RESOURCE_LOCK bpf_programs)
+
+  # Bad input: exit status 2 and a message naming the input, before any
+  # BPF is touched (so these run anywhere).
+  foreach(spec "shape;--shape=nope;unknown shape 'nope'"
+               "variant;--variant=private,nope;unknown variant 'nope'"
+               "batch;--batch=0;--batch"
+               "format;--format=xml;unknown format 'xml'"
+               "cpu;--cpu=abc;--cpu"
+               "option;--frobnicate;unknown option '--frobnicate'"
+               "time_and_samples;--time=1 --samples=3;exclude each other")
+    list(GET spec 0 name)
+    list(GET spec 1 args)
+    list(GET spec 2 msg)
+    add_test(NAME kernel_cli_bad_${name}
+      COMMAND sh -c "$<TARGET_FILE:stubbench-kernel> ${args} 2>&1; echo \"exit=$?\"")
+    set_tests_properties(kernel_cli_bad_${name} PROPERTIES
+      PASS_REGULAR_EXPRESSION "${msg}.*exit=2")
+  endforeach()
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_kernel_add_tests)

@@ -130,6 +130,16 @@ uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, e
 	return *table[s][v];
 }
 
+uint32_t sb_kernel_prog_id(int prog_fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
 int sb_kernel_test_run(int prog_fd, int cpu)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);

@@ -1,36 +1,440 @@
-/* kernel_main.c: `stubbench kernel` (temporary: dump only). */
-#include "stubbench/jit.h"
+/* kernel_main.c: `stubbench kernel`, the kernel-side confirmation run.
+ *
+ * Loads the programs of bench/bpf/private_stack_shapes.bpf.c once per batch
+ * size, checks their JITed code against the twins (always), then for each
+ * shape measures the kernel arms (BPF_PROG_TEST_RUN on one CPU, the empty
+ * driver removed) and the twins (replica harness), interleaved like the
+ * replica runs, and prints both and the side-by-side deltas. Every program
+ * is unloaded on every way out; nothing is pinned. */
 #include "stubbench/kernel.h"
 
-#include <stdio.h>
+#include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
+#include "stubbench/parse.h"
+#include "stubbench/percpu.h"
+#include "stubbench/pin.h"
+#include "stubbench/timer.h"
+#include "stubbench/twin.h"
+#include "stubbench/variant_arms.h"
+#include "stubbench/variants.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "?"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stubbench kernel [--shape=per-run|in-loop|all] [--variant=LIST|all] [--batch=LIST]\n"
+		"                        [--cpu=N] [--format=table|seed|json|csv] [--dump-jit=DIR]\n"
+		"                        [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
+		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
+		"                   once per run), or all (default)\n"
+		"  --variant=LIST   baseline, private, hybrid, all (default); baseline always runs\n"
+		"  --batch=LIST     iterations per BPF_PROG_TEST_RUN (default 1,8,64,512,2048,4096)\n"
+		"  --cpu=N          CPU to run on (BPF_F_TEST_RUN_ON_CPU; default: the last core)\n"
+		"  --format=F       table (default), seed, json, csv\n"
+		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
+		"  --time=S         wall time for all measurements (default 8), or\n"
+		"  --samples=N      rounds per batch size and run\n"
+		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
+		"  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 no private-stack support, 130 interrupted\n");
+}
+
+enum { OPT_SHAPE = 1000, OPT_VARIANT, OPT_BATCH, OPT_CPU, OPT_FORMAT, OPT_DUMP, OPT_TIME, OPT_SAMPLES,
+       OPT_SEED, OPT_VERBOSE, OPT_HELP };
+
+struct kernel_opts {
+	int shapes[SB_N_SHAPES];
+	int want[SB_N_KVARIANTS];
+	uint64_t batches[SB_MAX_BATCHES];
+	size_t n_batches;
+	int cpu;
+	enum sb_format format;
+	const char *dump_dir;
+	double time_s;
+	uint64_t samples;
+	uint64_t seed;
+	int verbose;
+};
+
+static int parse_shape(const char *s, int shapes[SB_N_SHAPES], char *err, size_t errlen)
+{
+	shapes[0] = shapes[1] = 0;
+	if (strcmp(s, "all") == 0)
+		shapes[0] = shapes[1] = 1;
+	else if (strcmp(s, "per-run") == 0)
+		shapes[SB_SHAPE_PER_RUN] = 1;
+	else if (strcmp(s, "in-loop") == 0)
+		shapes[SB_SHAPE_IN_LOOP] = 1;
+	else {
+		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all)", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, size_t errlen)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(want, 0, SB_N_KVARIANTS * sizeof(int));
+	want[SB_KV_BASELINE] = 1;
+	int any = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		any = 1;
+		if (strcmp(t, "all") == 0) {
+			for (int v = 0; v < SB_N_KVARIANTS; v++)
+				want[v] = 1;
+			continue;
+		}
+		int found = 0;
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			if (strcmp(t, sb_kernel_variant_name(v)) == 0 || strcmp(t, sb_kernel_variant_seed_name(v)) == 0)
+				want[v] = found = 1;
+		if (!found) {
+			snprintf(err, errlen, "--variant: unknown variant '%s' (baseline, private, hybrid, all)", t);
+			return -1;
+		}
+	}
+	if (!any) {
+		snprintf(err, errlen, "--variant: empty list");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct kernel_opts *o)
+{
+	static const struct option opts[] = {
+		{"shape", required_argument, NULL, OPT_SHAPE},
+		{"variant", required_argument, NULL, OPT_VARIANT},
+		{"batch", required_argument, NULL, OPT_BATCH},
+		{"cpu", required_argument, NULL, OPT_CPU},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"dump-jit", required_argument, NULL, OPT_DUMP},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"samples", required_argument, NULL, OPT_SAMPLES},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"help", no_argument, NULL, OPT_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	struct sb_config defaults;
+	sb_config_defaults(&defaults);
+	memset(o, 0, sizeof(*o));
+	o->shapes[0] = o->shapes[1] = 1;
+	for (int v = 0; v < SB_N_KVARIANTS; v++)
+		o->want[v] = 1;
+	memcpy(o->batches, defaults.batches, sizeof(o->batches));
+	o->n_batches = defaults.n_batches;
+	o->cpu = -1;
+	o->format = SB_FORMAT_TABLE;
+	o->time_s = defaults.time_s;
+	o->seed = defaults.seed;
+	int time_given = 0, samples_given = 0, c;
+	char err[512];
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		int rc = 0;
+		err[0] = '\0';
+		switch (c) {
+		case OPT_SHAPE: rc = parse_shape(optarg, o->shapes, err, sizeof(err)); break;
+		case OPT_VARIANT: rc = parse_variants(optarg, o->want, err, sizeof(err)); break;
+		case OPT_BATCH: rc = sb_parse_batches("--batch", optarg, o->batches, &o->n_batches, err, sizeof(err)); break;
+		case OPT_CPU: rc = sb_parse_cpu("--cpu", optarg, &o->cpu, err, sizeof(err)); break;
+		case OPT_FORMAT:
+			if (sb_format_parse(optarg, &o->format) != 0) {
+				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv)", optarg);
+				rc = -1;
+			}
+			break;
+		case OPT_DUMP:
+			if (!*optarg) {
+				snprintf(err, sizeof(err), "--dump-jit: empty directory name");
+				rc = -1;
+			}
+			o->dump_dir = optarg;
+			break;
+		case OPT_TIME:
+			rc = sb_parse_seconds("--time", optarg, &o->time_s, err, sizeof(err));
+			time_given = 1;
+			break;
+		case OPT_SAMPLES:
+			rc = sb_parse_u64("--samples", optarg, 1, &o->samples, err, sizeof(err));
+			samples_given = 1;
+			break;
+		case OPT_SEED: rc = sb_parse_u64("--seed", optarg, 0, &o->seed, err, sizeof(err)); break;
+		case OPT_VERBOSE: o->verbose = 1; break;
+		case OPT_HELP: usage(stdout); return 1;
+		default:
+			if (optopt >= OPT_SHAPE)
+				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
+			else
+				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
+			rc = -1;
+		}
+		if (rc != 0) {
+			fprintf(stderr, "stubbench kernel: %s (see --help)\n", err);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "stubbench kernel: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return -1;
+	}
+	if (time_given && samples_given) {
+		fprintf(stderr, "stubbench kernel: --time and --samples exclude each other\n");
+		return -1;
+	}
+	for (size_t i = 0; i < o->n_batches; i++)
+		if (o->batches[i] > UINT32_MAX) {
+			fprintf(stderr, "stubbench kernel: --batch: %llu does not fit batch_iters (u32)\n",
+				(unsigned long long)o->batches[i]);
+			return -1;
+		}
+	if (samples_given)
+		o->time_s = 0;
+	return 0;
+}
+
+/* Everything loaded or allocated, released in one place. */
+struct kernel_run {
+	struct sb_kernel_obj *objs[SB_MAX_BATCHES];
+	size_t n_objs;
+	struct sb_kernel_arms karms[SB_N_SHAPES];
+	struct sb_variant_arms tarms[SB_N_SHAPES];
+	struct sb_results kres[SB_N_SHAPES], tres[SB_N_SHAPES];
+	int percpu_ready;
+};
+
+static void release(struct kernel_run *r)
+{
+	for (size_t i = 0; i < r->n_objs; i++)
+		sb_kernel_unload(r->objs[i]);
+	r->n_objs = 0;
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		sb_results_free(&r->kres[s]);
+		sb_results_free(&r->tres[s]);
+	}
+	if (r->percpu_ready)
+		sb_percpu_thread_fini();
+	r->percpu_ready = 0;
+}
+
+/* All results in one document: kernel arms, then the twins, shape by shape. */
+static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
+		 struct sb_results *out)
+{
+	size_t n = 0;
+	const struct sb_results *first = NULL;
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (shapes[s]) {
+			n += r->kres[s].n_cells + r->tres[s].n_cells;
+			if (!first)
+				first = &r->kres[s];
+		}
+	*out = *first;
+	out->cells = calloc(n ? n : 1, sizeof(*out->cells));
+	if (!out->cells)
+		return -1;
+	out->n_cells = 0;
+	out->n_blocks = out->n_disturbed_blocks = 0;
+	out->elapsed_s = 0;
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!shapes[s])
+			continue;
+		const struct sb_results *parts[2] = {&r->kres[s], &r->tres[s]};
+		for (int p = 0; p < 2; p++) {
+			memcpy(out->cells + out->n_cells, parts[p]->cells, parts[p]->n_cells * sizeof(*out->cells));
+			out->n_cells += parts[p]->n_cells;
+			out->n_blocks += parts[p]->n_blocks;
+			out->n_disturbed_blocks += parts[p]->n_disturbed_blocks;
+			out->elapsed_s += parts[p]->elapsed_s;
+		}
+	}
+	out->n_batches = n_batches;
+	return 0;
+}
+
+static int measure_shape(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+			 int both_shapes, int cpu, const struct sb_run_opts *ro, FILE *info)
+{
+	char err[512];
+	/* Kernel arms. */
+	struct sb_kernel_arms *ka = &r->karms[s];
+	sb_kernel_arms_build(ka, r->objs, o->batches, o->n_batches, s, o->want, cpu, both_shapes);
+	uint64_t before[SB_MAX_BATCHES * SB_N_KVARIANTS];
+	sb_kernel_arms_read_counters(ka, before);
+	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err)) != 0) {
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		for (size_t i = 0; i < ka->n; i++)
+			if (ka->ctx[i].last_error)
+				snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
+					 strerror(-ka->ctx[i].last_error));
+		fprintf(stderr, "stubbench kernel: %s shape: measurement failed: %s\n", sb_kernel_shape_name(s), err);
+		return SB_KERNEL_FAILED;
+	}
+	r->kres[s].cpu = cpu;
+	if (sb_kernel_arms_check_counters(ka, before, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", err);
+		return SB_KERNEL_FAILED;
+	}
+	fprintf(info, "counters: every %s program advanced by exactly runs x batch_iters\n",
+		sb_kernel_shape_name(s));
+
+	/* Twin arms (the replica harness). */
+	const struct sb_variant *base = sb_twin_variant(sb_kernel_shape_name(s), "baseline");
+	const struct sb_variant *others[SB_N_KVARIANTS];
+	size_t n_others = 0;
+	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
+		if (o->want[v])
+			others[n_others++] = sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v));
+	for (size_t i = 0; i < n_others; i++)
+		if (!others[i] || !base) {
+			fprintf(stderr, "stubbench kernel: a twin variant of the %s shape is missing from the registry\n",
+				sb_kernel_shape_name(s));
+			return SB_KERNEL_FAILED;
+		}
+	struct sb_variant_arms *ta = &r->tarms[s];
+	if (sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) != 0 ||
+	    sb_run_interleaved(ta->arms, ta->n, ro, &r->tres[s], err, sizeof(err)) != 0) {
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
+		return SB_KERNEL_FAILED;
+	}
+	if (sb_variant_arms_check_counters(ta, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", err);
+		return SB_KERNEL_FAILED;
+	}
+	return SB_KERNEL_OK;
+}
+
+static int run(struct kernel_run *r, const struct kernel_opts *o)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	int cpu;
+	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	sb_kernel_install_signals();
+	for (size_t i = 0; i < o->n_batches; i++) {
+		r->objs[i] = sb_kernel_load((uint32_t)o->batches[i], &st, why, sizeof(why));
+		if (!r->objs[i]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->n_objs++;
+		if (o->verbose) {
+			fprintf(stderr, "stubbench kernel: loaded batch_iters=%llu:", (unsigned long long)o->batches[i]);
+			for (int s = 0; s < SB_N_SHAPES; s++)
+				for (int v = 0; v < SB_N_KVARIANTS; v++)
+					fprintf(stderr, " %s id=%u", sb_kernel_prog_name(s, v),
+						sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[i], s, v)));
+			fprintf(stderr, " empty_driver id=%u\n", sb_kernel_prog_id(sb_kernel_empty_fd(r->objs[i])));
+		}
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+	}
+	/* Test runs: refused on some kernels or configurations. */
+	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0]), cpu);
+	if (trc != 0) {
+		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n",
+			cpu, strerror(-trc));
+		return SB_KERNEL_NO_TEST_RUN;
+	}
+	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	int rc = SB_KERNEL_OK;
+	st = sb_kernel_check_jit(r->objs[0], o->shapes, o->want, o->dump_dir, info, why, sizeof(why));
+	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		rc = SB_KERNEL_FAILED; /* measure anyway: the numbers still mean something */
+	}
+	if (o->dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+
+	if (sb_percpu_thread_init(why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	r->percpu_ready = 1;
+	const struct sb_timer_info *ti = sb_timer_probe();
+	if (o->verbose)
+		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	int n_shapes = o->shapes[0] + o->shapes[1];
+	struct sb_run_opts ro = {
+		.batches = o->batches,
+		.n_batches = o->n_batches,
+		.time_s = o->time_s / (2.0 * n_shapes),
+		.samples = o->samples,
+		.seed = o->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = o->verbose,
+	};
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!o->shapes[s])
+			continue;
+		int mrc = measure_shape(r, o, s, n_shapes > 1, cpu, &ro, info);
+		if (mrc != SB_KERNEL_OK)
+			return mrc;
+	}
+	if (sb_percpu_check_guards() != 0) {
+		fprintf(stderr, "stubbench kernel: private stack guard words of the twins were overwritten\n");
+		rc = SB_KERNEL_FAILED;
+	}
+	struct sb_results all;
+	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	all.cpu = cpu;
+	sb_machine_description(all.cpu_desc, sizeof(all.cpu_desc));
+	struct sb_output_meta meta = {
+		.tool = "stubbench kernel",
+		.version = SB_VERSION,
+		.seed = o->seed,
+		.shape = n_shapes > 1 ? "per-run, in-loop" : sb_kernel_shape_name(o->shapes[0] ? 0 : 1),
+	};
+	sb_output_write(stdout, o->format, &all, &meta);
+	free(all.cells);
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (o->shapes[s])
+			sb_kernel_report_side_by_side(info, s, &r->kres[s], &r->tres[s]);
+	return rc;
+}
 
 int sb_kernel_main(int argc, char **argv)
 {
-	const char *dir = argc > 1 ? argv[1] : "/tmp/jitdump";
-	char err[512];
-	enum sb_kernel_status st;
-	struct sb_kernel_obj *o = sb_kernel_load(4, &st, err, sizeof(err));
-	if (!o) {
-		fprintf(stderr, "%s\n", err);
-		return st;
+	struct kernel_opts o;
+	int prc = parse_args(argc, argv, &o);
+	if (prc != 0)
+		return prc > 0 ? 0 : SB_KERNEL_USAGE;
+	struct kernel_run r;
+	memset(&r, 0, sizeof(r));
+	int rc = run(&r, &o);
+	release(&r);
+	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+		rc = SB_KERNEL_INTERRUPTED;
 	}
-	for (int s = 0; s < SB_N_SHAPES; s++)
-		for (int v = 0; v < SB_N_KVARIANTS; v++) {
-			int fd = sb_kernel_prog_fd(o, s, v);
-			uint64_t before = sb_kernel_hits(o, s, v);
-			int rc = sb_kernel_test_run(fd, 0);
-			printf("%s rc=%d hits +%llu\n", sb_kernel_prog_name(s, v), rc,
-			       (unsigned long long)(sb_kernel_hits(o, s, v) - before));
-			struct sb_jit_image img;
-			if (sb_jit_read(fd, &img, err, sizeof(err))) {
-				fprintf(stderr, "%s\n", err);
-				continue;
-			}
-			if (sb_jit_dump(dir, &img, err, sizeof(err)))
-				fprintf(stderr, "%s\n", err);
-			sb_jit_image_free(&img);
-		}
-	sb_kernel_unload(o);
-	return 0;
+	return rc;
 }

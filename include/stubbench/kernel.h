@@ -11,6 +11,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "stubbench/harness.h"
 
 /* Exit statuses of `stubbench kernel` (documented in README.md). */
 enum sb_kernel_status {
@@ -50,6 +53,8 @@ void sb_kernel_unload(struct sb_kernel_obj *o);
 uint32_t sb_kernel_batch_iters(const struct sb_kernel_obj *o);
 int sb_kernel_prog_fd(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v);
 int sb_kernel_empty_fd(const struct sb_kernel_obj *o);
+/* The kernel's id of a loaded program (0 when it cannot be read). */
+uint32_t sb_kernel_prog_id(int prog_fd);
 /* The program's hit counter, read from the mmapped .bss. */
 uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v);
 
@@ -62,6 +67,58 @@ int sb_kernel_test_run(int prog_fd, int cpu);
  * unloading everything. */
 void sb_kernel_install_signals(void);
 int sb_kernel_interrupted(void);
+
+/* Harness arms running the BPF programs (kernel_arms.c). One loaded object
+ * per batch size (batch_iters is frozen at load); sample(ctx, batch) runs
+ * the program of the object whose batch_iters == batch once with
+ * BPF_PROG_TEST_RUN and returns the TSC ticks around the syscall (timed
+ * with the harness's timer, sb_time_calls). The overhead arm runs the empty
+ * driver: the syscall and dispatch cost, removed by the harness. */
+struct sb_kernel_arms {
+	struct sb_arm arms[1 + SB_N_KVARIANTS];
+	size_t n;
+	struct sb_kernel_arm_ctx {
+		struct sb_kernel_obj *const *objs; /* one per batch */
+		const uint64_t *batches;
+		size_t n_batches;
+		int empty;                         /* the overhead arm */
+		enum sb_kernel_shape shape;
+		enum sb_kernel_variant variant;
+		int cpu;
+		uint64_t runs[32];                 /* test runs per batch (SB_MAX_BATCHES) */
+		int last_error;                    /* -errno of a failed run */
+	} ctx[1 + SB_N_KVARIANTS];
+	char names[SB_N_KVARIANTS][2][48];    /* arm names with a shape suffix */
+};
+
+/* Builds the overhead arm and one arm per selected variant (baseline first,
+ * always). with_suffix appends "-per-run"/"-in-loop" to the names. */
+void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const *objs,
+			  const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix);
+/* Every program's counter advanced by exactly runs x batch_iters. Returns 0,
+ * or -1 naming the first program that did not. */
+int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t *hits_before,
+				  char *err, size_t errlen);
+/* The counters of the arms' programs in every object, before a run
+ * (n_batches x SB_N_KVARIANTS values). */
+void sb_kernel_arms_read_counters(const struct sb_kernel_arms *a, uint64_t *out);
+
+/* JIT check (kernel_jit_check.c): reads every selected program's JIT,
+ * names the flavour, compares each function with its twin and, with dir,
+ * dumps it. Prints what it finds to f. Returns SB_KERNEL_OK,
+ * SB_KERNEL_FAILED (a real mismatch or an unreadable JIT) or
+ * SB_KERNEL_NO_PRIV_STACK (no r9 setup where 64 bytes of stack should give
+ * one), with one line in why. */
+enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const int shapes[SB_N_SHAPES],
+					  const int want[SB_N_KVARIANTS], const char *dump_dir, FILE *f,
+					  char *why, size_t whylen);
+
+/* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
+ * kernel delta (private and hybrid against baseline) in core cycles per
+ * iteration with their 95 % CIs, and a verdict. */
+void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
+				   const struct sb_results *twin);
 
 /* `stubbench kernel ...` (argv[0] == "kernel"). Returns the exit status. */
 int sb_kernel_main(int argc, char **argv);

@@ -1,0 +1,108 @@
+/* kernel_arms.c: harness arms that run the BPF programs with
+ * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
+#include "stubbench/kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stubbench/timer.h"
+
+/* sb_time_calls() times a stub: the test run goes through this one. */
+static int run_fd = -1, run_cpu = -1, run_rc;
+
+static int test_run_stub(void)
+{
+	run_rc = sb_kernel_test_run(run_fd, run_cpu);
+	return 0;
+}
+
+static long batch_index(const struct sb_kernel_arm_ctx *c, uint64_t batch)
+{
+	for (size_t i = 0; i < c->n_batches; i++)
+		if (c->batches[i] == batch)
+			return (long)i;
+	return -1;
+}
+
+static uint64_t sample(void *ctx, uint64_t batch)
+{
+	struct sb_kernel_arm_ctx *c = ctx;
+	long bi = batch_index(c, batch);
+	if (bi < 0 || sb_kernel_interrupted())
+		return UINT64_MAX;
+	const struct sb_kernel_obj *o = c->objs[bi];
+	run_fd = c->empty ? sb_kernel_empty_fd(o) : sb_kernel_prog_fd(o, c->shape, c->variant);
+	run_cpu = c->cpu;
+	uint64_t t = sb_time_calls(test_run_stub, 1);
+	if (run_rc != 0) {
+		c->last_error = run_rc;
+		return UINT64_MAX;
+	}
+	c->runs[bi]++;
+	return t;
+}
+
+void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const *objs,
+			  const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix)
+{
+	memset(a, 0, sizeof(*a));
+	for (int v = -1; v < SB_N_KVARIANTS; v++) {
+		if (v > SB_KV_BASELINE && !want[v])
+			continue;
+		struct sb_kernel_arm_ctx *c = &a->ctx[a->n];
+		struct sb_arm *arm = &a->arms[a->n];
+		c->objs = objs;
+		c->batches = batches;
+		c->n_batches = n_batches;
+		c->empty = v < 0;
+		c->shape = shape;
+		c->variant = v < 0 ? SB_KV_BASELINE : (enum sb_kernel_variant)v;
+		c->cpu = cpu;
+		arm->ctx = c;
+		arm->sample = sample;
+		if (v < 0) {
+			arm->name = arm->seed_name = "empty-driver";
+			arm->is_overhead = 1;
+		} else {
+			const char *sfx = with_suffix ? (shape == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : "";
+			snprintf(a->names[v][0], sizeof(a->names[v][0]), "%s%s", sb_kernel_variant_name(v), sfx);
+			snprintf(a->names[v][1], sizeof(a->names[v][1]), "%s", sb_kernel_variant_seed_name(v));
+			arm->name = a->names[v][0];
+			arm->seed_name = a->names[v][1];
+			arm->is_baseline = v == SB_KV_BASELINE;
+		}
+		a->n++;
+	}
+}
+
+void sb_kernel_arms_read_counters(const struct sb_kernel_arms *a, uint64_t *out)
+{
+	const struct sb_kernel_arm_ctx *c = &a->ctx[0];
+	for (size_t b = 0; b < c->n_batches; b++)
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			out[b * SB_N_KVARIANTS + v] = sb_kernel_hits(c->objs[b], c->shape, v);
+}
+
+int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t *before, char *err,
+				  size_t errlen)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_kernel_arm_ctx *c = &a->ctx[i];
+		if (c->empty)
+			continue;
+		for (size_t b = 0; b < c->n_batches; b++) {
+			uint64_t now = sb_kernel_hits(c->objs[b], c->shape, c->variant);
+			uint64_t want = c->runs[b] * c->batches[b];
+			uint64_t got = now - before[b * SB_N_KVARIANTS + c->variant];
+			if (got != want) {
+				snprintf(err, errlen, "%s (batch %llu): counter advanced by %llu, expected %llu runs x %llu",
+					 sb_kernel_prog_name(c->shape, c->variant), (unsigned long long)c->batches[b],
+					 (unsigned long long)got, (unsigned long long)c->runs[b],
+					 (unsigned long long)c->batches[b]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,128 @@
+/* kernel_jit_check.c: the always-on JIT comparison of `stubbench kernel`.
+ * Every function of every selected program is read, decoded, compared with
+ * its twin (asm/twins_v6_18.asm) and, with --dump-jit, written out. The
+ * flavour is named once; flavour differences are listed apart from real
+ * mismatches, of which the first differing instruction is printed. */
+#include "stubbench/jit.h"
+#include "stubbench/kernel.h"
+#include "stubbench/twin.h"
+
+#include <bpf/libbpf.h>
+#include <string.h>
+
+/* The function of a program that must (private, hybrid) or must not
+ * (baseline) set up r9: prog_<v> for per-run, the program itself in-loop. */
+static const char *const frame_func[SB_N_SHAPES][SB_N_KVARIANTS] = {
+	{"prog_baseline", "prog_private", "prog_hybrid"},
+	{"loop_baseline", "loop_private", "loop_hybrid"},
+};
+
+static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *fn, FILE *f,
+		      int *flavour_printed, struct sb_jit_flavour *flavour)
+{
+	char err[256];
+	struct sb_listing k, t;
+	if (sb_jit_decode(fn->bytes, fn->len, fn->name, &k, err, sizeof(err))) {
+		fprintf(f, "jit %s.%s: %s\n", img->prog_name, fn->name, err);
+		return -1;
+	}
+	sb_jit_detect_flavour(&k, flavour);
+	if (!*flavour_printed) {
+		char desc[256];
+		struct sb_jit_flavour plain = *flavour;
+		plain.private_stack = 0;
+		sb_jit_flavour_describe(&plain, desc, sizeof(desc));
+		fprintf(f, "jit flavour of this kernel: %s\n", desc);
+		*flavour_printed = 1;
+	}
+	const struct sb_twin_record *r = sb_twin_find(img->prog_name, fn->name);
+	int rc = 0;
+	if (!r) {
+		fprintf(f, "jit %s.%s: no twin to compare with\n", img->prog_name, fn->name);
+		rc = -1;
+	} else if (sb_jit_decode(r->addr, r->size, fn->name, &t, err, sizeof(err)) == 0) {
+		struct sb_jit_cmp c;
+		sb_jit_compare(&k, &t, &c);
+		if (c.mismatch) {
+			fprintf(f, "jit %s.%s: MISMATCH with its twin at %s\n", img->prog_name, fn->name, c.where);
+			rc = -1;
+		} else {
+			fprintf(f, "jit %s.%s: %zu bytes, %zu instructions, same as its twin%s%s\n",
+				img->prog_name, fn->name, fn->len, k.n, c.n_flavour ? "; flavour differences: " : "",
+				c.n_flavour ? c.flavour : "");
+		}
+		sb_listing_free(&t);
+	} else {
+		fprintf(f, "jit %s.%s: twin: %s\n", img->prog_name, fn->name, err);
+		rc = -1;
+	}
+	sb_listing_free(&k);
+	return rc;
+}
+
+enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const int shapes[SB_N_SHAPES],
+					  const int want[SB_N_KVARIANTS], const char *dump_dir, FILE *f,
+					  char *why, size_t whylen)
+{
+	enum sb_kernel_status st = SB_KERNEL_OK;
+	int flavour_printed = 0;
+	char err[512];
+	snprintf(why, whylen, "ok");
+	if (dump_dir) {
+		struct sb_jit_image img;
+		if (sb_jit_read(sb_kernel_empty_fd(o), &img, err, sizeof(err)) == 0) {
+			if (sb_jit_dump(dump_dir, &img, err, sizeof(err)))
+				fprintf(f, "%s\n", err);
+			sb_jit_image_free(&img);
+		}
+	}
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!shapes[s])
+			continue;
+		for (int v = 0; v < SB_N_KVARIANTS; v++) {
+			if (v != SB_KV_BASELINE && !want[v])
+				continue;
+			struct sb_jit_image img;
+			if (sb_jit_read(sb_kernel_prog_fd(o, s, v), &img, err, sizeof(err))) {
+				snprintf(why, whylen, "%s", err);
+				return strstr(err, "not JITed") ? SB_KERNEL_NO_JIT : SB_KERNEL_FAILED;
+			}
+			if (dump_dir && sb_jit_dump(dump_dir, &img, err, sizeof(err))) {
+				snprintf(why, whylen, "%s", err);
+				st = SB_KERNEL_FAILED;
+			}
+			int have_frame_func = 0;
+			for (size_t i = 0; i < img.n; i++) {
+				struct sb_jit_flavour fl;
+				if (check_func(&img, &img.funcs[i], f, &flavour_printed, &fl) && st == SB_KERNEL_OK) {
+					snprintf(why, whylen, "JITed code of %s differs from its twin (see above)",
+						 img.prog_name);
+					st = SB_KERNEL_FAILED;
+				}
+				if (strcmp(img.funcs[i].name, frame_func[s][v]) != 0)
+					continue;
+				have_frame_func = 1;
+				int want_r9 = v != SB_KV_BASELINE;
+				if (fl.private_stack != want_r9) {
+					if (want_r9) {
+						sb_jit_image_free(&img);
+						snprintf(why, whylen, "no private stack: %s.%s has 64 bytes of stack but "
+							 "its JIT shows no r9 setup (kernel older than v6.13, or not x86-64)",
+							 sb_kernel_prog_name(s, v), frame_func[s][v]);
+						return SB_KERNEL_NO_PRIV_STACK;
+					}
+					snprintf(why, whylen, "%s.%s sets up r9 with 8 bytes of stack: the variants "
+						 "are not what they should be", sb_kernel_prog_name(s, v), frame_func[s][v]);
+					st = SB_KERNEL_FAILED;
+				}
+			}
+			if (!have_frame_func && st == SB_KERNEL_OK) {
+				snprintf(why, whylen, "%s has no JITed function %s (functions not named by BTF?)",
+					 sb_kernel_prog_name(s, v), frame_func[s][v]);
+				st = SB_KERNEL_FAILED;
+			}
+			sb_jit_image_free(&img);
+		}
+	}
+	return st;
+}

@@ -1,0 +1,195 @@
+/* Loader and test runs on the running kernel: every program's counter
+ * advances by exactly runs x batch_iters (also with BPF_F_TEST_RUN_ON_CPU),
+ * the private and hybrid variants' JIT sets up r9 where the 64-byte stacks
+ * are and the baseline's does not, the JIT equals the twins, and unloading
+ * leaves no program behind. Exits 77 (ctest SKIP) with the reason where
+ * BPF, its JIT, test runs or the private stack are missing. */
+#include <bpf/bpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "stubbench/jit.h"
+#include "stubbench/kernel.h"
+
+#define SKIP 77
+
+static int skip(const char *why)
+{
+	printf("SKIP: %s\n", why);
+	return SKIP;
+}
+
+/* Which functions have 64 bytes of stack, so must set up r9. */
+static int wants_r9(const char *func)
+{
+	static const char *const priv[] = {"prog_private", "prog_hybrid", "sub_big", "loop_private",
+					   "loop_hybrid"};
+	for (size_t i = 0; i < sizeof(priv) / sizeof(priv[0]); i++)
+		if (strcmp(func, priv[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Returns 1 when some function showed r9 setup (the kernel has the private
+ * stack), 0 when none did. */
+static int check_jit(const struct sb_kernel_obj *o)
+{
+	int seen_r9 = 0;
+	struct {
+		enum sb_kernel_shape s;
+		enum sb_kernel_variant v;
+		const char *funcs[3];
+	} progs[] = {
+		{SB_SHAPE_PER_RUN, SB_KV_BASELINE, {"run_baseline", "prog_baseline", "sub_small"}},
+		{SB_SHAPE_PER_RUN, SB_KV_PRIVATE, {"run_private", "prog_private", "sub_big"}},
+		{SB_SHAPE_PER_RUN, SB_KV_HYBRID, {"run_hybrid", "prog_hybrid", "sub_small"}},
+		{SB_SHAPE_IN_LOOP, SB_KV_BASELINE, {"loop_baseline", "sub_small", NULL}},
+		{SB_SHAPE_IN_LOOP, SB_KV_PRIVATE, {"loop_private", "sub_big", NULL}},
+		{SB_SHAPE_IN_LOOP, SB_KV_HYBRID, {"loop_hybrid", "sub_small", NULL}},
+	};
+	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++) {
+		struct sb_jit_image img;
+		char err[512];
+		int rc = sb_jit_read(sb_kernel_prog_fd(o, progs[p].s, progs[p].v), &img, err, sizeof(err));
+		CHECK(rc == 0, "%s", err);
+		if (rc)
+			continue;
+		size_t want_n = progs[p].funcs[2] ? 3 : 2;
+		CHECK(img.n == want_n, "%s: %zu JITed functions, expected %zu", img.prog_name, img.n, want_n);
+		for (size_t i = 0; i < want_n && i < img.n; i++) {
+			const struct sb_jit_func *fn = sb_jit_find(&img, progs[p].funcs[i]);
+			CHECK(fn != NULL, "%s: no function %s", img.prog_name, progs[p].funcs[i]);
+			if (!fn)
+				continue;
+			struct sb_listing l;
+			if (sb_jit_decode(fn->bytes, fn->len, fn->name, &l, err, sizeof(err))) {
+				CHECK(0, "%s", err);
+				continue;
+			}
+			struct sb_jit_flavour f;
+			sb_jit_detect_flavour(&l, &f);
+			seen_r9 |= f.private_stack;
+			sb_listing_free(&l);
+		}
+		sb_jit_image_free(&img);
+	}
+	if (!seen_r9)
+		return 0;
+	/* The kernel has the private stack: exactly the 64-byte functions use it. */
+	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++) {
+		struct sb_jit_image img;
+		char err[512];
+		if (sb_jit_read(sb_kernel_prog_fd(o, progs[p].s, progs[p].v), &img, err, sizeof(err)))
+			continue;
+		for (size_t i = 0; i < img.n; i++) {
+			struct sb_listing l;
+			if (sb_jit_decode(img.funcs[i].bytes, img.funcs[i].len, img.funcs[i].name, &l, err,
+					  sizeof(err)))
+				continue;
+			struct sb_jit_flavour f;
+			sb_jit_detect_flavour(&l, &f);
+			CHECK(f.private_stack == wants_r9(img.funcs[i].name), "%s.%s: r9 setup %s", img.prog_name,
+			      img.funcs[i].name, f.private_stack ? "present but the stack is 8 bytes" : "missing");
+			/* Every call of a private-stack function is wrapped in push/pop r9. */
+			size_t calls = 0, pushes = 0;
+			for (size_t k = 0; k < l.n; k++) {
+				calls += l.insns[k].len == 5 && l.insns[k].bytes[0] == 0xe8;
+				pushes += l.insns[k].len == 2 && l.insns[k].bytes[0] == 0x41 && l.insns[k].bytes[1] == 0x51;
+			}
+			CHECK(pushes == (f.private_stack ? calls : 0), "%s.%s: %zu calls, %zu push r9", img.prog_name,
+			      img.funcs[i].name, calls, pushes);
+			sb_listing_free(&l);
+		}
+		sb_jit_image_free(&img);
+	}
+	return 1;
+}
+
+static int prog_exists(uint32_t id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno != ENOENT;
+}
+
+int main(void)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK)
+		return skip(why);
+
+	static const uint32_t batches[] = {1, 7, 64};
+	static const unsigned runs = 5;
+	uint32_t ids[3][SB_N_SHAPES * SB_N_KVARIANTS + 1];
+	for (size_t b = 0; b < 3; b++) {
+		struct sb_kernel_obj *o = sb_kernel_load(batches[b], &st, why, sizeof(why));
+		if (!o) {
+			if (st == SB_KERNEL_NO_CAP)
+				return skip(why);
+			CHECK(0, "load with batch_iters=%u: %s", batches[b], why);
+			break;
+		}
+		CHECK(sb_kernel_batch_iters(o) == batches[b], "batch_iters %u", sb_kernel_batch_iters(o));
+		int trc = sb_kernel_test_run(sb_kernel_empty_fd(o), -1);
+		if (trc != 0) {
+			sb_kernel_unload(o);
+			snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN of raw_tp refused: %s", strerror(-trc));
+			return skip(why);
+		}
+		if (b == 0) {
+			int has_priv = check_jit(o);
+			if (!has_priv) {
+				sb_kernel_unload(o);
+				return skip("kernel JIT shows no private stack (no r9 setup): older than v6.13 or not x86-64");
+			}
+			/* The JIT equals the twins of asm/twins_v6_18.asm. */
+			int all[SB_N_SHAPES] = {1, 1}, want[SB_N_KVARIANTS] = {1, 1, 1};
+			FILE *devnull = fopen("/dev/null", "w");
+			enum sb_kernel_status js = sb_kernel_check_jit(o, all, want, NULL, devnull, why, sizeof(why));
+			fclose(devnull);
+			CHECK(js == SB_KERNEL_OK, "JIT vs twins: %s", why);
+		}
+		size_t k = 0;
+		for (int s = 0; s < SB_N_SHAPES; s++)
+			for (int v = 0; v < SB_N_KVARIANTS; v++) {
+				int fd = sb_kernel_prog_fd(o, s, v);
+				ids[b][k++] = sb_kernel_prog_id(fd);
+				uint64_t before = sb_kernel_hits(o, s, v);
+				for (unsigned r = 0; r < runs; r++) {
+					/* Alternate: current CPU, then pinned to CPU 0. */
+					int rc = sb_kernel_test_run(fd, r % 2 ? 0 : -1);
+					CHECK(rc == 0, "%s run %u: %s", sb_kernel_prog_name(s, v), r, strerror(-rc));
+				}
+				uint64_t got = sb_kernel_hits(o, s, v) - before;
+				CHECK(got == (uint64_t)runs * batches[b], "%s, batch_iters %u: counter advanced by %llu, "
+				      "expected %u x %u", sb_kernel_prog_name(s, v), batches[b], (unsigned long long)got,
+				      runs, batches[b]);
+			}
+		ids[b][k++] = sb_kernel_prog_id(sb_kernel_empty_fd(o));
+		/* Error path: a CPU that does not exist is refused, not run. */
+		int bad = sb_kernel_test_run(sb_kernel_empty_fd(o), 4095);
+		CHECK(bad < 0, "test run on CPU 4095 succeeded");
+		for (size_t i = 0; i < k; i++)
+			CHECK(ids[b][i] != 0 && prog_exists(ids[b][i]), "program %zu has no id while loaded", i);
+		sb_kernel_unload(o);
+		/* Nothing stays loaded (nothing is pinned). */
+		for (size_t i = 0; i < k; i++) {
+			int gone = 0;
+			for (int tries = 0; tries < 100 && !gone; tries++) {
+				gone = !prog_exists(ids[b][i]);
+				if (!gone)
+					nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+			}
+			CHECK(gone, "program id %u still loaded after unload", ids[b][i]);
+		}
+	}
+	return check_report("kernel_run");
+}
