@@ -15,6 +15,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
+#include "stubbench/jit.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
@@ -23,6 +24,9 @@
 #include "stubbench/twin.h"
 #include "stubbench/variant_arms.h"
 #include "stubbench/variants.h"
+
+/* --loads: copies of the programs, each at a code address of its own. */
+#define SB_MAX_COPIES 8
 
 #ifndef SB_VERSION
 #define SB_VERSION "?"
@@ -33,7 +37,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: stubbench kernel [--shape=per-run|in-loop|all] [--variant=LIST|all] [--batch=LIST]\n"
 		"                        [--cpu=N] [--format=table|seed|json|csv] [--dump-jit=DIR]\n"
-		"                        [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
+		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
 		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
 		"                   once per run), or all (default)\n"
 		"  --variant=LIST   baseline, private, hybrid, all (default); baseline always runs\n"
@@ -41,6 +45,8 @@ static void usage(FILE *f)
 		"  --cpu=N          CPU to run on (BPF_F_TEST_RUN_ON_CPU; default: the last core)\n"
 		"  --format=F       table (default), seed, json, csv\n"
 		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
+		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
+		"                   address, and compare the twin with the kernel's spread (default 1)\n"
 		"  --time=S         wall time for all measurements (default 8), or\n"
 		"  --samples=N      rounds per batch size and run\n"
 		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
@@ -48,7 +54,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_SHAPE = 1000, OPT_VARIANT, OPT_BATCH, OPT_CPU, OPT_FORMAT, OPT_DUMP, OPT_TIME, OPT_SAMPLES,
-       OPT_SEED, OPT_VERBOSE, OPT_HELP };
+       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS };
 
 struct kernel_opts {
 	int shapes[SB_N_SHAPES];
@@ -62,6 +68,7 @@ struct kernel_opts {
 	uint64_t samples;
 	uint64_t seed;
 	int verbose;
+	int copies;
 };
 
 static int parse_shape(const char *s, int shapes[SB_N_SHAPES], char *err, size_t errlen)
@@ -123,6 +130,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		{"samples", required_argument, NULL, OPT_SAMPLES},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"loads", required_argument, NULL, OPT_LOADS},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -138,6 +146,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 	o->format = SB_FORMAT_TABLE;
 	o->time_s = defaults.time_s;
 	o->seed = defaults.seed;
+	o->copies = 1;
 	int time_given = 0, samples_given = 0, c;
 	char err[512];
 	opterr = 0;
@@ -173,6 +182,17 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 			break;
 		case OPT_SEED: rc = sb_parse_u64("--seed", optarg, 0, &o->seed, err, sizeof(err)); break;
 		case OPT_VERBOSE: o->verbose = 1; break;
+		case OPT_LOADS: {
+			uint64_t k;
+			rc = sb_parse_u64("--loads", optarg, 1, &k, err, sizeof(err));
+			if (rc == 0 && k > SB_MAX_COPIES) {
+				snprintf(err, sizeof(err), "--loads: %llu is more than %d", (unsigned long long)k,
+					 SB_MAX_COPIES);
+				rc = -1;
+			}
+			o->copies = (int)k;
+			break;
+		}
 		case OPT_HELP: usage(stdout); return 1;
 		default:
 			if (optopt >= OPT_SHAPE)
@@ -205,31 +225,36 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 	return 0;
 }
 
-/* Everything loaded or allocated, released in one place. */
+/* Everything loaded or allocated, released in one place. Copy c of the
+ * programs (one object per batch size) is objs[c]; all copies stay loaded
+ * to the end, so each sits at a code address of its own. */
 struct kernel_run {
-	struct sb_kernel_obj *objs[SB_MAX_BATCHES];
-	size_t n_objs;
-	struct sb_kernel_arms karms[SB_N_SHAPES];
+	struct sb_kernel_obj *objs[SB_MAX_COPIES][SB_MAX_BATCHES];
+	size_t n_objs[SB_MAX_COPIES];
+	struct sb_kernel_arms karms[SB_MAX_COPIES][SB_N_SHAPES];
 	struct sb_variant_arms tarms[SB_N_SHAPES];
-	struct sb_results kres[SB_N_SHAPES], tres[SB_N_SHAPES];
+	struct sb_results kres[SB_MAX_COPIES][SB_N_SHAPES], tres[SB_N_SHAPES];
 	int percpu_ready;
 };
 
 static void release(struct kernel_run *r)
 {
-	for (size_t i = 0; i < r->n_objs; i++)
-		sb_kernel_unload(r->objs[i]);
-	r->n_objs = 0;
-	for (int s = 0; s < SB_N_SHAPES; s++) {
-		sb_results_free(&r->kres[s]);
-		sb_results_free(&r->tres[s]);
+	for (int c = 0; c < SB_MAX_COPIES; c++) {
+		for (size_t i = 0; i < r->n_objs[c]; i++)
+			sb_kernel_unload(r->objs[c][i]);
+		r->n_objs[c] = 0;
+		for (int s = 0; s < SB_N_SHAPES; s++)
+			sb_results_free(&r->kres[c][s]);
 	}
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		sb_results_free(&r->tres[s]);
 	if (r->percpu_ready)
 		sb_percpu_thread_fini();
 	r->percpu_ready = 0;
 }
 
-/* All results in one document: kernel arms, then the twins, shape by shape. */
+/* All results in one document: kernel arms (first copy), then the twins,
+ * shape by shape. */
 static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
 		 struct sb_results *out)
 {
@@ -237,9 +262,9 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	const struct sb_results *first = NULL;
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (shapes[s]) {
-			n += r->kres[s].n_cells + r->tres[s].n_cells;
+			n += r->kres[0][s].n_cells + r->tres[s].n_cells;
 			if (!first)
-				first = &r->kres[s];
+				first = &r->kres[0][s];
 		}
 	*out = *first;
 	out->cells = calloc(n ? n : 1, sizeof(*out->cells));
@@ -251,7 +276,7 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!shapes[s])
 			continue;
-		const struct sb_results *parts[2] = {&r->kres[s], &r->tres[s]};
+		const struct sb_results *parts[2] = {&r->kres[0][s], &r->tres[s]};
 		for (int p = 0; p < 2; p++) {
 			memcpy(out->cells + out->n_cells, parts[p]->cells, parts[p]->n_cells * sizeof(*out->cells));
 			out->n_cells += parts[p]->n_cells;
@@ -264,16 +289,35 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	return 0;
 }
 
-static int measure_shape(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
-			 int both_shapes, int cpu, const struct sb_run_opts *ro, FILE *info)
+/* Where the JIT put each function (offset in its 64-byte cache line):
+ * code placement differs from load to load, the twins' does not. */
+static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int copy)
+{
+	fprintf(stderr, "stubbench kernel: placement of load %d, batch_iters=%llu (address mod 64):", copy + 1,
+		(unsigned long long)batch);
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		for (int v = 0; v < SB_N_KVARIANTS; v++) {
+			struct sb_jit_image img;
+			char err[256];
+			if (sb_jit_read(sb_kernel_prog_fd(obj, s, v), &img, err, sizeof(err)))
+				continue;
+			for (size_t f = 0; f < img.n; f++)
+				fprintf(stderr, " %s.%s+%llu", img.prog_name, img.funcs[f].name,
+					(unsigned long long)(img.funcs[f].ksym % 64));
+			sb_jit_image_free(&img);
+		}
+	fputc('\n', stderr);
+}
+
+static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, int copy, enum sb_kernel_shape s,
+			  int both_shapes, int cpu, const struct sb_run_opts *ro, FILE *info)
 {
 	char err[512];
-	/* Kernel arms. */
-	struct sb_kernel_arms *ka = &r->karms[s];
-	sb_kernel_arms_build(ka, r->objs, o->batches, o->n_batches, s, o->want, cpu, both_shapes);
+	struct sb_kernel_arms *ka = &r->karms[copy][s];
+	sb_kernel_arms_build(ka, r->objs[copy], o->batches, o->n_batches, s, o->want, cpu, both_shapes);
 	uint64_t before[SB_MAX_BATCHES * SB_N_KVARIANTS];
 	sb_kernel_arms_read_counters(ka, before);
-	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err)) != 0) {
+	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[copy][s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		for (size_t i = 0; i < ka->n; i++)
@@ -283,15 +327,20 @@ static int measure_shape(struct kernel_run *r, const struct kernel_opts *o, enum
 		fprintf(stderr, "stubbench kernel: %s shape: measurement failed: %s\n", sb_kernel_shape_name(s), err);
 		return SB_KERNEL_FAILED;
 	}
-	r->kres[s].cpu = cpu;
+	r->kres[copy][s].cpu = cpu;
 	if (sb_kernel_arms_check_counters(ka, before, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", err);
 		return SB_KERNEL_FAILED;
 	}
-	fprintf(info, "counters: every %s program advanced by exactly runs x batch_iters\n",
-		sb_kernel_shape_name(s));
+	fprintf(info, "counters: every %s program of load %d advanced by exactly runs x batch_iters\n",
+		sb_kernel_shape_name(s), copy + 1);
+	return SB_KERNEL_OK;
+}
 
-	/* Twin arms (the replica harness). */
+static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+			 const struct sb_run_opts *ro)
+{
+	char err[512];
 	const struct sb_variant *base = sb_twin_variant(sb_kernel_shape_name(s), "baseline");
 	const struct sb_variant *others[SB_N_KVARIANTS];
 	size_t n_others = 0;
@@ -333,26 +382,28 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		return SB_KERNEL_USAGE;
 	}
 	sb_kernel_install_signals();
+	for (int c = 0; c < o->copies; c++)
 	for (size_t i = 0; i < o->n_batches; i++) {
-		r->objs[i] = sb_kernel_load((uint32_t)o->batches[i], &st, why, sizeof(why));
-		if (!r->objs[i]) {
+		r->objs[c][i] = sb_kernel_load((uint32_t)o->batches[i], &st, why, sizeof(why));
+		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
 		}
-		r->n_objs++;
+		r->n_objs[c]++;
 		if (o->verbose) {
 			fprintf(stderr, "stubbench kernel: loaded batch_iters=%llu:", (unsigned long long)o->batches[i]);
 			for (int s = 0; s < SB_N_SHAPES; s++)
 				for (int v = 0; v < SB_N_KVARIANTS; v++)
 					fprintf(stderr, " %s id=%u", sb_kernel_prog_name(s, v),
-						sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[i], s, v)));
-			fprintf(stderr, " empty_driver id=%u\n", sb_kernel_prog_id(sb_kernel_empty_fd(r->objs[i])));
+						sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[c][i], s, v)));
+			fprintf(stderr, " empty_driver id=%u\n", sb_kernel_prog_id(sb_kernel_empty_fd(r->objs[c][i])));
+			print_placement(r->objs[c][i], o->batches[i], c);
 		}
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 	}
 	/* Test runs: refused on some kernels or configurations. */
-	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0]), cpu);
+	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0][0]), cpu);
 	if (trc != 0) {
 		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n",
 			cpu, strerror(-trc));
@@ -360,7 +411,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
 	int rc = SB_KERNEL_OK;
-	st = sb_kernel_check_jit(r->objs[0], o->shapes, o->want, o->dump_dir, info, why, sizeof(why));
+	st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->dump_dir, info, why, sizeof(why));
 	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
@@ -384,7 +435,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	struct sb_run_opts ro = {
 		.batches = o->batches,
 		.n_batches = o->n_batches,
-		.time_s = o->time_s / (2.0 * n_shapes),
+		.time_s = o->time_s / ((1.0 + o->copies) * n_shapes),
 		.samples = o->samples,
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
@@ -393,7 +444,12 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!o->shapes[s])
 			continue;
-		int mrc = measure_shape(r, o, s, n_shapes > 1, cpu, &ro, info);
+		for (int c = 0; c < o->copies; c++) {
+			int mrc = measure_kernel(r, o, c, s, n_shapes > 1, cpu, &ro, info);
+			if (mrc != SB_KERNEL_OK)
+				return mrc;
+		}
+		int mrc = measure_twins(r, o, s, &ro);
 		if (mrc != SB_KERNEL_OK)
 			return mrc;
 	}
@@ -418,7 +474,12 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	free(all.cells);
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (o->shapes[s])
-			sb_kernel_report_side_by_side(info, s, &r->kres[s], &r->tres[s]);
+		{
+			const struct sb_results *copies[SB_MAX_COPIES];
+			for (int c = 0; c < o->copies; c++)
+				copies[c] = &r->kres[c][s];
+			sb_kernel_report_side_by_side(info, s, copies, (size_t)o->copies, &r->tres[s]);
+		}
 	return rc;
 }
 

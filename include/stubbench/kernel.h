@@ -116,8 +116,12 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 
 /* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
  * kernel delta (private and hybrid against baseline) in core cycles per
- * iteration with their 95 % CIs, and a verdict. */
-void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
+ * iteration with their 95 % CIs, and a verdict. With several loads of the
+ * programs (kernel[0..n_loads-1], each at its own code address), the
+ * kernel's range over the loads is shown and the verdict is whether the
+ * twin falls inside it. */
+void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
+				   const struct sb_results *const *kernel, size_t n_loads,
 				   const struct sb_results *twin);
 
 /* `stubbench kernel ...` (argv[0] == "kernel"). Returns the exit status. */
