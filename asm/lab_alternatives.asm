@@ -29,6 +29,7 @@
 ;;                arena's push_r12() goes; pop r12 before leave); calls bare
 ;;   spill        sub rsp, 8; mov [rbp-8], r9 once after the setup; calls
 ;;                followed by mov r9, [rbp-8]
+;;   control      the baseline's bytes at other addresses (placement control)
 ;; Every byte comes from the macros of jit_macros.inc.
 
 %include "jit_macros.inc"
@@ -172,6 +173,19 @@ SB_ENDFUNC
   LAB_ONE reload, %1
   LAB_ONE callee, %1
   LAB_ONE spill, %1
+  LAB_CONTROL %1
+%endmacro
+
+;; Placement control: the baseline's bytes again, at other code and data
+;; addresses. Its difference to the baseline is what placement alone does to
+;; a measurement on this machine: the noise floor of every other comparison.
+%macro LAB_CONTROL 1                        ; ret
+  LAB_PERRUN baseline, sb_lab_control_%1_perrun, sb_lab_sub_%1, sb_lab_control_%1_perrun_hits
+  LAB_INLOOP baseline, sb_lab_control_%1_inloop, sb_lab_sub_%1, sb_lab_control_%1_inloop_hits, sb_lab_control_%1_inloop_batch_iters
+  %if FL_CALL_DEPTH
+    LAB_CALL_DEPTH_ENTRY sb_lab_control_%1_perrun_entry, sb_lab_control_%1_perrun
+    LAB_CALL_DEPTH_ENTRY sb_lab_control_%1_inloop_entry, sb_lab_control_%1_inloop
+  %endif
 %endmacro
 
 ;; ---------------------------------------------------------------------------

@@ -68,16 +68,19 @@ function(sb_lab_tests)
       "reload-perrun;43;0" "reload-inloop;37;18"
       "callee-saved-perrun;39;0" "callee-saved-inloop;31;20"
       "spill-once-perrun;42;0" "spill-once-inloop;34;20"
+      "placement-control-perrun;35;0" "placement-control-inloop;31;16"
       "baseline-rethunk-perrun;39;0" "baseline-rethunk-inloop;34;17"
       "mainline-rethunk-perrun;47;0" "mainline-rethunk-inloop;40;19"
       "reload-rethunk-perrun;47;0" "reload-rethunk-inloop;40;19"
       "callee-saved-rethunk-perrun;43;0" "callee-saved-rethunk-inloop;34;21"
       "spill-once-rethunk-perrun;46;0" "spill-once-rethunk-inloop;37;21"
+      "placement-control-rethunk-perrun;39;0" "placement-control-rethunk-inloop;34;17"
       "baseline-calldepth-perrun;52;0" "baseline-calldepth-inloop;43;21"
       "mainline-calldepth-perrun;60;0" "mainline-calldepth-inloop;49;23"
       "reload-calldepth-perrun;60;0" "reload-calldepth-inloop;49;23"
       "callee-saved-calldepth-perrun;56;0" "callee-saved-calldepth-inloop;43;25"
-      "spill-once-calldepth-perrun;59;0" "spill-once-calldepth-inloop;46;25")
+      "spill-once-calldepth-perrun;59;0" "spill-once-calldepth-inloop;46;25"
+      "placement-control-calldepth-perrun;52;0" "placement-control-calldepth-inloop;43;21")
     list(GET spec 0 name)
     list(GET spec 1 per_iter)
     list(GET spec 2 fixed)

@@ -27,7 +27,8 @@
 	LAB_DECL_PRIV(mainline, r)                                          \
 	LAB_DECL_PRIV(reload, r)                                            \
 	LAB_DECL_PRIV(callee, r)                                            \
-	LAB_DECL_PRIV(spill, r)
+	LAB_DECL_PRIV(spill, r)                                             \
+	LAB_DECL(control, r)
 
 LAB_DECL_ALL(ret)
 LAB_DECL_ALL(rethunk)
@@ -37,6 +38,7 @@ LAB_DECL_ENTRIES(mainline)
 LAB_DECL_ENTRIES(reload)
 LAB_DECL_ENTRIES(callee)
 LAB_DECL_ENTRIES(spill)
+LAB_DECL_ENTRIES(control)
 
 extern const int64_t sb_lab_call_depth_disp;
 
@@ -46,12 +48,14 @@ extern const int64_t sb_lab_call_depth_disp;
  * call sites included, counted from the hand listings in
  * tests/data/lab_*_perrun.lst. */
 #define MAIN_INSNS_baseline 14
+#define MAIN_INSNS_control MAIN_INSNS_baseline
 #define MAIN_INSNS_mainline 22
 #define MAIN_INSNS_reload 22
 #define MAIN_INSNS_callee 18
 #define MAIN_INSNS_spill 21
 /* Instructions per call site beside the call (push/pop, reload, fill). */
 #define CALL_INSNS_baseline 0
+#define CALL_INSNS_control CALL_INSNS_baseline
 #define CALL_INSNS_mainline 2
 #define CALL_INSNS_reload 2
 #define CALL_INSNS_callee 0
@@ -59,17 +63,20 @@ extern const int64_t sb_lab_call_depth_disp;
 /* In-loop instructions outside the iterations (ret flavour): the baseline's
  * 16 (prologue 4, pushes 2, loop setup 5, exit 5) plus the setup. */
 #define FIXED_INSNS_baseline 16
+#define FIXED_INSNS_control FIXED_INSNS_baseline
 #define FIXED_INSNS_mainline 18
 #define FIXED_INSNS_reload 18
 #define FIXED_INSNS_callee 20
 #define FIXED_INSNS_spill 20
 /* Code bytes added: prologue + epilogue, per call site. */
 #define PRO_BYTES_baseline 0
+#define PRO_BYTES_control PRO_BYTES_baseline
 #define PRO_BYTES_mainline 19 /* movabs r9 (10) + add r9, gs: (9) */
 #define PRO_BYTES_reload 19
 #define PRO_BYTES_callee 23 /* push r12, movabs r12, add r12, gs:, pop r12 */
 #define PRO_BYTES_spill 30 /* sub rsp, 8 (7) + setup (19) + mov [rbp-8], r9 (4) */
 #define SITE_BYTES_baseline 0
+#define SITE_BYTES_control SITE_BYTES_baseline
 #define SITE_BYTES_mainline 4 /* push r9 + pop r9 */
 #define SITE_BYTES_reload 19
 #define SITE_BYTES_callee 0
@@ -105,11 +112,13 @@ extern const int64_t sb_lab_call_depth_disp;
 #define INLOOP_FIXED(a, r) (FIXED_INSNS_##a + RET_INSNS_##r + ENTRY_INSNS_##r)
 
 #define DESC_baseline "no private stack (rbp frame)"
+#define DESC_control "placement control: the baseline's bytes at other code and data addresses"
 #define DESC_mainline "mainline: r9 set up once, push r9/pop r9 around every call"
 #define DESC_reload "reload: movabs r9 + add r9, gs:[this_cpu_off] again after every call, no push/pop"
 #define DESC_callee "callee-saved: frame pointer in r12 (push r12/pop r12 once), bare calls"
 #define DESC_spill "spill once: mov [rbp-8], r9 once (sub rsp, 8), mov r9, [rbp-8] after every call"
 #define SIZE_baseline "code: +0 B/prologue, +0 B/call site"
+#define SIZE_control SIZE_baseline
 #define SIZE_mainline "code: +19 B/prologue, +4 B/call site"
 #define SIZE_reload "code: +19 B/prologue, +19 B/call site"
 #define SIZE_callee "code: +23 B/prologue+epilogue, +0 B/call site (+1 B per r12-based stack access)"
@@ -123,15 +132,18 @@ extern const int64_t sb_lab_call_depth_disp;
 #define ALT_ENUM_reload SB_LAB_RELOAD
 #define ALT_ENUM_callee SB_LAB_CALLEE_SAVED
 #define ALT_ENUM_spill SB_LAB_SPILL_ONCE
+#define ALT_ENUM_control SB_LAB_PLACEMENT_CONTROL
 #define RET_ENUM_ret SB_LAB_RET
 #define RET_ENUM_rethunk SB_LAB_RETHUNK
 #define RET_ENUM_calldepth SB_LAB_CALLDEPTH
 #define FPREG_baseline 0
+#define FPREG_control FPREG_baseline
 #define FPREG_mainline 9
 #define FPREG_reload 9
 #define FPREG_callee 12
 #define FPREG_spill 9
 #define PRIV_baseline 0
+#define PRIV_control PRIV_baseline
 #define PRIV_mainline 1
 #define PRIV_reload 1
 #define PRIV_callee 1
@@ -144,6 +156,7 @@ extern const int64_t sb_lab_call_depth_disp;
 #define NAME_reload "reload"
 #define NAME_callee "callee-saved"
 #define NAME_spill "spill-once"
+#define NAME_control "placement-control"
 #define RSUF_ret ""
 #define RSUF_rethunk "-rethunk"
 #define RSUF_calldepth "-calldepth"
@@ -151,11 +164,18 @@ extern const int64_t sb_lab_call_depth_disp;
 #define FLAVOUR_rethunk "v6.18 no IBT (nop3 pad, gs:0xffffffff83b0c028), jmp its_return_thunk"
 #define FLAVOUR_calldepth                                                    \
 	"v6.18 no IBT (nop3 pad, gs:0xffffffff83b0c028), call depth tracking + call_depth_return_thunk"
-#define LISTING_ret(a, s) "issue 6 lab, hand listing tests/data/lab_" #a "_" #s ".lst"
+/* The hand listing of each alternative (the control has the baseline's). */
+#define LSTALT_baseline "baseline"
+#define LSTALT_mainline "mainline"
+#define LSTALT_reload "reload"
+#define LSTALT_callee "callee"
+#define LSTALT_spill "spill"
+#define LSTALT_control "baseline"
+#define LISTING_ret(a, s) "issue 6 lab, hand listing tests/data/lab_" LSTALT_##a "_" #s ".lst"
 #define LISTING_rethunk(a, s)                                                \
-	"issue 6 lab: lab_" #a "_" #s ".lst with emit_return()'s jmp x86_return_thunk"
+	"issue 6 lab: lab_" LSTALT_##a "_" #s ".lst with emit_return()'s jmp x86_return_thunk"
 #define LISTING_calldepth(a, s)                                              \
-	"issue 6 lab: lab_" #a "_" #s ".lst with x86_call_depth_emit_accounting() and jmp to "  \
+	"issue 6 lab: lab_" LSTALT_##a "_" #s ".lst with x86_call_depth_emit_accounting() and jmp to " \
 	"call_depth_return_thunk"
 
 /* v->main: the program, or in the call-depth flavour its accounting entry. */
@@ -198,6 +218,7 @@ extern const int64_t sb_lab_call_depth_disp;
 #define AREA_reload AREA_PRIV
 #define AREA_callee AREA_PRIV
 #define AREA_spill AREA_PRIV
+#define AREA_control AREA_baseline
 
 #define LAB_INFO(a, r, s, loop, fixed)                                       \
 	{                                                                    \
@@ -219,12 +240,13 @@ extern const int64_t sb_lab_call_depth_disp;
 	LAB_VARIANT_PERRUN(mainline, r), LAB_VARIANT_INLOOP(mainline, r),    \
 	LAB_VARIANT_PERRUN(reload, r), LAB_VARIANT_INLOOP(reload, r),        \
 	LAB_VARIANT_PERRUN(callee, r), LAB_VARIANT_INLOOP(callee, r),        \
-	LAB_VARIANT_PERRUN(spill, r), LAB_VARIANT_INLOOP(spill, r)
+	LAB_VARIANT_PERRUN(spill, r), LAB_VARIANT_INLOOP(spill, r),          \
+	LAB_VARIANT_PERRUN(control, r), LAB_VARIANT_INLOOP(control, r)
 #define LAB_INFO_PAIR(a, r)                                                  \
 	LAB_INFO(a, r, perrun, 0, 0), LAB_INFO(a, r, inloop, 1, INLOOP_FIXED(a, r))
 #define LAB_FLAVOUR_INFOS(r)                                                 \
 	LAB_INFO_PAIR(baseline, r), LAB_INFO_PAIR(mainline, r), LAB_INFO_PAIR(reload, r), \
-	LAB_INFO_PAIR(callee, r), LAB_INFO_PAIR(spill, r)
+	LAB_INFO_PAIR(callee, r), LAB_INFO_PAIR(spill, r), LAB_INFO_PAIR(control, r)
 
 static const struct sb_variant variants[] = {
 	LAB_FLAVOUR_VARIANTS(ret),
@@ -277,6 +299,7 @@ const char *sb_lab_alt_name(enum sb_lab_alt alt)
 		[SB_LAB_RELOAD] = "reload",
 		[SB_LAB_CALLEE_SAVED] = "callee-saved",
 		[SB_LAB_SPILL_ONCE] = "spill-once",
+		[SB_LAB_PLACEMENT_CONTROL] = "placement-control",
 	};
 	return (unsigned)alt < SB_LAB_N_ALTS ? names[alt] : "?";
 }

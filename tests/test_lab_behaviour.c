@@ -54,8 +54,8 @@ static uint64_t run(const struct sb_lab_info *li, uint64_t batch)
 
 static void variants(void)
 {
-	CHECK(sb_lab_count() == 30, "%zu lab variants, want 5 alternatives x 3 returns x 2 shapes",
-	      sb_lab_count());
+	CHECK(sb_lab_count() == 36,
+	      "%zu lab variants, want (5 alternatives + control) x 3 returns x 2 shapes", sb_lab_count());
 	for (size_t i = 0; i < sb_lab_count(); i++) {
 		const struct sb_lab_info *li = sb_lab_at(i);
 		const struct sb_variant *v = li->variant;
@@ -66,7 +66,9 @@ static void variants(void)
 		CHECK(strcmp(v->shape, li->in_loop ? "in-loop" : "per-run") == 0, "%s: shape %s",
 		      v->name, v->shape);
 		CHECK((v->batch_iters != NULL) == li->in_loop, "%s: batch_iters", v->name);
-		CHECK((li->area != NULL) == (li->alt != SB_LAB_BASELINE), "%s: area", v->name);
+		CHECK((li->area != NULL) ==
+			      (li->alt != SB_LAB_BASELINE && li->alt != SB_LAB_PLACEMENT_CONTROL),
+		      "%s: area", v->name);
 
 		uint64_t depth = sb_lab_call_depth();
 		uint64_t before = *v->counter;

@@ -133,7 +133,8 @@ static void program(enum sb_lab_alt alt, enum sb_lab_return ret, int in_loop, co
 	if (!li)
 		return;
 	char sym[96];
-	static const char *const asm_alt[] = {"baseline", "mainline", "reload", "callee", "spill"};
+	static const char *const asm_alt[] = {"baseline", "mainline", "reload", "callee", "spill",
+					      "control"};
 	snprintf(sym, sizeof(sym), "sb_lab_%s_%s_%s", asm_alt[alt], sb_lab_return_name(ret),
 		 in_loop ? "inloop" : "perrun");
 	struct expect e = {
@@ -142,7 +143,8 @@ static void program(enum sb_lab_alt alt, enum sb_lab_return ret, int in_loop, co
 		.jmp = thunk_of(ret),
 		.n_calls = 3,
 		/* setup once, and after each of the 3 calls for reload */
-		.n_fp = alt == SB_LAB_BASELINE ? 0 : alt == SB_LAB_RELOAD ? 4 : 1,
+		.n_fp = alt == SB_LAB_BASELINE || alt == SB_LAB_PLACEMENT_CONTROL ? 0
+		       : alt == SB_LAB_RELOAD ? 4 : 1,
 	};
 	if (in_loop) {
 		e.rdi[0] = (const void *)li->variant->batch_iters;
@@ -174,14 +176,18 @@ int main(int argc, char **argv)
 
 	static const char *const perrun[] = {"lab_baseline_perrun.lst", "lab_mainline_perrun.lst",
 					     "lab_reload_perrun.lst", "lab_callee_perrun.lst",
-					     "lab_spill_perrun.lst"};
+					     "lab_spill_perrun.lst", "lab_baseline_perrun.lst"};
 	static const char *const inloop[] = {"lab_baseline_inloop.lst", "lab_mainline_inloop.lst",
 					     "lab_reload_inloop.lst", "lab_callee_inloop.lst",
-					     "lab_spill_inloop.lst"};
+					     "lab_spill_inloop.lst", "lab_baseline_inloop.lst"};
 	for (int a = 0; a < SB_LAB_N_ALTS; a++) {
 		program(a, SB_LAB_RET, 0, perrun[a]);
 		program(a, SB_LAB_RET, 1, inloop[a]);
 	}
+	/* The control has the baseline's bytes, at another address. */
+	CHECK((void *)find(SB_LAB_PLACEMENT_CONTROL, SB_LAB_RET, 0)->program !=
+		      (void *)find(SB_LAB_BASELINE, SB_LAB_RET, 0)->program,
+	      "the placement control is the baseline itself");
 	program(SB_LAB_MAINLINE, SB_LAB_RETHUNK, 0, "lab_mainline_rethunk_perrun.lst");
 	program(SB_LAB_MAINLINE, SB_LAB_CALLDEPTH, 0, "lab_mainline_calldepth_perrun.lst");
 	program(SB_LAB_SPILL_ONCE, SB_LAB_CALLDEPTH, 1, "lab_spill_calldepth_inloop.lst");

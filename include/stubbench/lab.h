@@ -1,7 +1,8 @@
 /* lab.h: the codegen lab (issue 6), alternative private-stack sequences.
  *
  * Family "lab" of the registry (src/lab_variants.c): five codegen
- * alternatives x three kinds of function return x two shapes, every one a
+ * alternatives and a placement control (the baseline's bytes at other
+ * addresses) x three kinds of function return x two shapes, every one a
  * struct sb_variant the harness runs like any other. This header adds what
  * the registry has no field for: which alternative, flavour and shape a lab
  * variant is, what it costs in code bytes, its fixed instructions per run,
@@ -21,6 +22,8 @@ enum sb_lab_alt {
 	SB_LAB_RELOAD,       /* movabs r9 + add r9, gs:[..] again after every call */
 	SB_LAB_CALLEE_SAVED, /* frame pointer in r12, saved in prologue, bare calls */
 	SB_LAB_SPILL_ONCE,   /* r9 stored once to [rbp-8], mov r9, [rbp-8] after calls */
+	SB_LAB_PLACEMENT_CONTROL, /* the baseline's bytes at other addresses: what
+				   * placement alone changes (the noise floor) */
 	SB_LAB_N_ALTS
 };
 
@@ -60,7 +63,8 @@ const struct sb_lab_info *sb_lab_at(size_t i);
 /* The lab information of a registry variant; NULL when not in the lab. */
 const struct sb_lab_info *sb_lab_info_of(const struct sb_variant *v);
 
-/* "baseline", "mainline", "reload", "callee-saved", "spill-once". */
+/* "baseline", "mainline", "reload", "callee-saved", "spill-once",
+ * "placement-control". */
 const char *sb_lab_alt_name(enum sb_lab_alt alt);
 /* "ret", "rethunk", "calldepth". */
 const char *sb_lab_return_name(enum sb_lab_return ret);
