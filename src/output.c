@@ -215,7 +215,11 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		r->elapsed_s, r->n_blocks, r->n_disturbed_blocks);
 	if (m->shape)
 		fprintf(f, "# shape: %s\n", m->shape);
-	fprintf(f, "%-16s %6s %10s %21s %9s %8s %7s %9s %19s", "variant", "batch", "cyc/iter",
+	int w = 16;
+	for (size_t i = 0; i < r->n_cells; i++)
+		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)
+			w = (int)strlen(r->cells[i].arm->name);
+	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s %9s %19s", w, "variant", "batch", "cyc/iter",
 		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI");
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
@@ -230,7 +234,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			snprintf(d, sizeof(d), "%+.2f%%", c->delta_pct);
 			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", c->delta_lo_pct, c->delta_hi_pct);
 		}
-		fprintf(f, "%-16s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s", c->arm->name,
+		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s", w, c->arm->name,
 			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
 			c->overhead_cycles, d, dci);
 		for (size_t k = 0; k < r->n_counters; k++)

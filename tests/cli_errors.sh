@@ -31,6 +31,12 @@ expect 2 "'--variant'" --variant
 expect 2 "'extra'" extra
 expect 2 "exclude each other" --time=1 --samples=10
 expect 2 "'0'" --calls=0
+expect 2 "'bogus'" --counters=bogus
+# The lab subcommand shares the parser; options of one mode are refused in the other.
+expect 2 "'diagonal'" lab --shape=diagonal
+expect 2 "does not apply to stubbench lab" lab --variant=private
+expect 2 "does not apply to stubbench" --plot=x.svg
+expect 2 "'0'" lab --batch=0
 "$sb" --version | grep -q "^stubbench [0-9]" && passes=$((passes + 1)) || { echo "FAIL: --version"; fails=$((fails + 1)); }
 "$sb" --help | grep -q -- "--variant=LIST" && passes=$((passes + 1)) || { echo "FAIL: --help"; fails=$((fails + 1)); }
 # A CPU outside the allowed set, when there is one to pick.

@@ -1,0 +1,203 @@
+/* cli.c: option parsing for every mode; see cli.h. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stubbench/parse.h"
+
+void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
+{
+	if (mode == SB_MODE_LAB)
+		fprintf(f,
+			"usage: stubbench lab [OPTIONS]\n"
+			"Measures baseline, the mainline private stack and the alternative sequences\n"
+			"(reload, callee-saved, spill-once; ret, rethunk and call-depth returns).\n"
+			"\n"
+			"  --shape=SHAPE    per-run, in-loop or all (default)\n"
+			"  --plot=FILE      cost vs batch size per alternative and shape (.svg or .png, gnuplot)\n");
+	else
+		fprintf(f,
+			"usage: stubbench [OPTIONS]\n"
+			"       stubbench lab [OPTIONS]     (codegen lab: stubbench lab --help)\n"
+			"       stubbench kernel [OPTIONS]  (kernel-side run: stubbench kernel --help)\n"
+			"Measures the replicas of the BPF JIT's private-stack codegen, interleaved.\n"
+			"\n"
+			"  --variant=LIST   baseline, private, hybrid or all (default); comma-separated;\n"
+			"                   the seeds' no-private-stack and private-stack work too\n"
+			"  --counters=LIST  perf_event counters per variant and batch, e.g.\n"
+			"                   cycles,instructions,branches,context-switches (libpfm4 names)\n"
+			"  --list           print the variants and the listings they reproduce\n"
+			"  --calls=N        no measurement: call each main prog N times, check its counter\n");
+	fprintf(f,
+		"  --batch=LIST     iterations per sample (default 1,8,64,512,2048,4096)\n"
+		"  --cpu=N          pin to CPU N (default: the last core of the allowed set)\n"
+		"  --time=SECONDS   time for the whole sweep (default 8)\n"
+		"  --samples=N      rounds per batch size instead of --time\n"
+		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
+		"  --format=FMT     table (default), seed, json or csv\n"
+		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
+		"  --verbose        say what the timer probe chose and why, per-batch details\n"
+		"  --help, --version\n");
+}
+
+enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
+       OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
+       OPT_SHAPE, OPT_PLOT };
+
+static const struct option long_opts[] = {
+	{"variant", required_argument, NULL, OPT_VARIANT},
+	{"batch", required_argument, NULL, OPT_BATCH},
+	{"cpu", required_argument, NULL, OPT_CPU},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"samples", required_argument, NULL, OPT_SAMPLES},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"config", required_argument, NULL, OPT_CONFIG},
+	{"verbose", no_argument, NULL, OPT_VERBOSE},
+	{"list", no_argument, NULL, OPT_LIST},
+	{"calls", required_argument, NULL, OPT_CALLS},
+	{"counters", required_argument, NULL, OPT_COUNTERS},
+	{"shape", required_argument, NULL, OPT_SHAPE},
+	{"plot", required_argument, NULL, OPT_PLOT},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
+};
+
+/* Options that belong to one mode only. */
+static int allowed(int opt, enum sb_cli_mode mode)
+{
+	switch (opt) {
+	case OPT_VARIANT:
+	case OPT_LIST:
+	case OPT_CALLS:
+	case OPT_COUNTERS:
+		return mode == SB_MODE_REPLICAS;
+	case OPT_SHAPE:
+	case OPT_PLOT:
+		return mode == SB_MODE_LAB;
+	default:
+		return 1;
+	}
+}
+
+int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cli)
+{
+	char err[768];
+	int c, time_given = 0, samples_given = 0;
+	const char *prog = mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
+
+	memset(cli, 0, sizeof(*cli));
+	cli->mode = mode;
+	cli->shape = "all";
+	sb_config_defaults(&cli->cfg);
+	opterr = 0;
+	optind = 0;
+	/* Pass 1: the config file, so that flags override it whatever their order. */
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		if (c == OPT_CONFIG && sb_config_load(optarg, &cli->cfg, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_USAGE;
+		}
+	}
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		int rc = 0;
+		if (c >= OPT_VARIANT && !allowed(c, mode)) {
+			snprintf(err, sizeof(err), "option '%s' does not apply to %s", argv[optind - 1], prog);
+			rc = -1;
+			c = 0;
+		}
+		switch (c) {
+		case 0:
+			break;
+		case OPT_VARIANT:
+			snprintf(cli->cfg.variants, sizeof(cli->cfg.variants), "%s", optarg);
+			break;
+		case OPT_BATCH:
+			rc = sb_parse_batches("--batch", optarg, cli->cfg.batches, &cli->cfg.n_batches, err,
+					      sizeof(err));
+			break;
+		case OPT_CPU:
+			rc = sb_parse_cpu("--cpu", optarg, &cli->cfg.cpu, err, sizeof(err));
+			break;
+		case OPT_TIME:
+			rc = sb_parse_seconds("--time", optarg, &cli->cfg.time_s, err, sizeof(err));
+			time_given = 1;
+			break;
+		case OPT_SAMPLES:
+			rc = sb_parse_u64("--samples", optarg, 1, &cli->cfg.samples, err, sizeof(err));
+			samples_given = 1;
+			break;
+		case OPT_SEED:
+			rc = sb_parse_u64("--seed", optarg, 0, &cli->cfg.seed, err, sizeof(err));
+			break;
+		case OPT_FORMAT:
+			if (sb_format_parse(optarg, &cli->cfg.format) != 0) {
+				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv)",
+					 optarg);
+				rc = -1;
+			}
+			break;
+		case OPT_CONFIG:
+			break;
+		case OPT_VERBOSE:
+			cli->verbose = 1;
+			break;
+		case OPT_LIST:
+			cli->list = 1;
+			break;
+		case OPT_CALLS:
+			rc = sb_parse_u64("--calls", optarg, 1, &cli->calls, err, sizeof(err));
+			break;
+		case OPT_COUNTERS:
+			cli->counters = optarg;
+			break;
+		case OPT_SHAPE:
+			if (strcmp(optarg, "per-run") && strcmp(optarg, "in-loop") && strcmp(optarg, "all")) {
+				snprintf(err, sizeof(err), "--shape: unknown shape '%s' (per-run, in-loop, all)",
+					 optarg);
+				rc = -1;
+			}
+			cli->shape = optarg;
+			break;
+		case OPT_PLOT:
+			if (!*optarg) {
+				snprintf(err, sizeof(err), "--plot: empty file name");
+				rc = -1;
+			}
+			cli->plot = optarg;
+			break;
+		case OPT_HELP:
+			cli->help = 1;
+			break;
+		case OPT_VERSION:
+			cli->version = 1;
+			break;
+		default:
+			if (optopt >= OPT_VARIANT)
+				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
+			else
+				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
+			rc = -1;
+		}
+		if (rc != 0) {
+			fprintf(stderr, "%s: %s (see --help)\n", prog, err);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (time_given && samples_given) {
+		fprintf(stderr, "%s: --time and --samples exclude each other\n", prog);
+		return EXIT_USAGE;
+	}
+	if (time_given)
+		cli->cfg.samples = 0;
+	return 0;
+}

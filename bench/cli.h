@@ -1,0 +1,42 @@
+/* cli.h: the options of stubbench and its subcommands, parsed in one place
+ * so that every mode names bad input the same way (exit status 2). */
+#ifndef STUBBENCH_BENCH_CLI_H
+#define STUBBENCH_BENCH_CLI_H
+
+#include <stdint.h>
+
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/variant_arms.h"
+
+#define EXIT_USAGE 2
+
+enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB };
+
+struct sb_cli {
+	enum sb_cli_mode mode;
+	struct sb_config cfg;
+	int verbose;
+	int list;
+	uint64_t calls;           /* --calls: no measurement */
+	const char *counters;     /* --counters=LIST */
+	const char *shape;        /* lab: per-run, in-loop or all */
+	const char *plot;         /* lab: --plot=FILE */
+	int help, version;
+};
+
+/* Parses argv (argv[0] is the program or subcommand name). Returns 0, or
+ * EXIT_USAGE after printing one line naming the bad input. */
+int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cli);
+void sb_cli_usage(FILE *f, enum sb_cli_mode mode);
+
+/* Measures baseline (may be NULL) and others interleaved with the options
+ * of cli: pins, sets up the private stacks, opens counters and markers,
+ * runs, checks counters and guards. Returns 0, 1 on a failed check or run,
+ * EXIT_USAGE on bad input. The cells of res point into arms, which must
+ * outlive res; res must be freed with sb_results_free(). */
+int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
+		     const struct sb_variant *const *others, size_t n_others,
+		     struct sb_variant_arms *arms, struct sb_results *res);
+
+#endif

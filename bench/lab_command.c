@@ -1,0 +1,157 @@
+/* lab_command.c: "stubbench lab": baseline, the mainline private stack and
+ * the alternative sequences of the codegen lab, per shape and return
+ * flavour, each group interleaved against its own baseline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stubbench/lab.h"
+#include "stubbench/output.h"
+#include "stubbench/percpu.h"
+#include "stubbench/plot.h"
+
+#define MAX_GROUPS (2 * SB_LAB_N_RETURNS)
+
+static const char *shape_name(int in_loop)
+{
+	return in_loop ? "in-loop" : "per-run";
+}
+
+/* Extra code bytes of a lab variant against its baseline for the seed
+ * program's shape (one function with three call sites, one return). */
+static size_t extra_code_bytes(const struct sb_lab_info *li)
+{
+	return li->prologue_bytes + 3 * li->call_site_bytes;
+}
+
+/* Appends the cells of g to all (same batches). */
+static int merge(struct sb_results *all, const struct sb_results *g)
+{
+	if (all->n_cells == 0) {
+		struct sb_cell *cells = all->cells;
+		*all = *g;
+		all->cells = realloc(cells, g->n_cells * sizeof(*cells));
+		if (!all->cells)
+			return -1;
+		memcpy(all->cells, g->cells, g->n_cells * sizeof(*cells));
+		return 0;
+	}
+	struct sb_cell *c = realloc(all->cells, (all->n_cells + g->n_cells) * sizeof(*c));
+	if (!c)
+		return -1;
+	memcpy(c + all->n_cells, g->cells, g->n_cells * sizeof(*c));
+	all->cells = c;
+	all->n_cells += g->n_cells;
+	all->n_blocks += g->n_blocks;
+	all->n_disturbed_blocks += g->n_disturbed_blocks;
+	all->elapsed_s += g->elapsed_s;
+	return 0;
+}
+
+static void print_code_sizes(FILE *f)
+{
+	fprintf(f, "# code size against the baseline of the same return flavour, bytes\n");
+	fprintf(f, "%-40s %9s %9s %10s %13s\n", "variant", "prologue", "per call", "per return",
+		"seed program");
+	for (size_t i = 0; i < sb_lab_count(); i++) {
+		const struct sb_lab_info *li = sb_lab_at(i);
+		if (li->alt == SB_LAB_BASELINE)
+			continue;
+		fprintf(f, "%-40s %9u %9u %10u %13zu\n", li->variant->name, li->prologue_bytes,
+			li->call_site_bytes, li->flavour_return_bytes, extra_code_bytes(li));
+	}
+}
+
+int sb_lab_command(int argc, char **argv)
+{
+	struct sb_cli cli;
+	int rc = sb_cli_parse(argc, argv, SB_MODE_LAB, &cli);
+	if (rc)
+		return rc;
+	if (cli.help) {
+		sb_cli_usage(stdout, SB_MODE_LAB);
+		return 0;
+	}
+	if (cli.version) {
+		printf("stubbench %s\n", SB_VERSION);
+		return 0;
+	}
+
+	/* Groups: shape x return flavour; the time budget is for the whole lab. */
+	struct group {
+		int in_loop;
+		enum sb_lab_return ret;
+	} groups[MAX_GROUPS];
+	size_t n_groups = 0;
+	for (int in_loop = 0; in_loop < 2; in_loop++) {
+		if (strcmp(cli.shape, "all") && strcmp(cli.shape, shape_name(in_loop)))
+			continue;
+		for (int r = 0; r < SB_LAB_N_RETURNS; r++)
+			groups[n_groups++] = (struct group){in_loop, (enum sb_lab_return)r};
+	}
+	struct sb_cli gcli = cli;
+	gcli.cfg.time_s = cli.cfg.time_s / (double)n_groups;
+
+	static struct sb_variant_arms arms[MAX_GROUPS];
+	struct sb_results shape_res[2];
+	memset(shape_res, 0, sizeof(shape_res));
+	struct sb_results all;
+	memset(&all, 0, sizeof(all));
+	for (size_t g = 0; g < n_groups && rc == 0; g++) {
+		const struct sb_variant *baseline = NULL, *others[SB_MAX_ARMS];
+		size_t n = 0;
+		for (size_t i = 0; i < sb_lab_count(); i++) {
+			const struct sb_lab_info *li = sb_lab_at(i);
+			if (li->in_loop != groups[g].in_loop || li->ret != groups[g].ret)
+				continue;
+			if (li->alt == SB_LAB_BASELINE)
+				baseline = li->variant;
+			else if (n < SB_MAX_ARMS - 2)
+				others[n++] = li->variant;
+		}
+		struct sb_results res;
+		rc = sb_measure_group(&gcli, baseline, others, n, &arms[g], &res);
+		if (rc == 0) {
+			for (size_t a = 0; a < arms[g].n; a++) {
+				const struct sb_lab_info *li =
+					arms[g].ctx[a].v ? sb_lab_info_of(arms[g].ctx[a].v) : NULL;
+				if (li)
+					arms[g].arms[a].code_bytes = extra_code_bytes(li);
+			}
+			if (merge(&shape_res[groups[g].in_loop], &res) || merge(&all, &res))
+				rc = 1;
+		}
+		sb_results_free(&res);
+	}
+	int per_shape = cli.cfg.format == SB_FORMAT_TABLE || cli.cfg.format == SB_FORMAT_SEED;
+	if (rc == 0 && !per_shape) {
+		/* One document for tools; each variant's name says its shape. */
+		struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
+					      .seed = cli.cfg.seed, .shape = cli.shape};
+		sb_output_write(stdout, cli.cfg.format, &all, &meta);
+	}
+	if (rc == 0) {
+		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {
+			if (!shape_res[in_loop].n_cells)
+				continue;
+			struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
+						      .seed = cli.cfg.seed, .shape = shape_name(in_loop)};
+			sb_output_write(stdout, cli.cfg.format, &shape_res[in_loop], &meta);
+		}
+		if (cli.cfg.format == SB_FORMAT_TABLE)
+			print_code_sizes(stdout);
+		if (cli.plot) {
+			char err[512];
+			if (sb_plot_write(&all, cli.plot, err, sizeof(err)) != 0)
+				fprintf(stderr, "stubbench lab: no plot: %s\n", err);
+			else
+				fprintf(stderr, "stubbench lab: plot written to %s\n", cli.plot);
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		sb_results_free(&shape_res[k]);
+	sb_results_free(&all);
+	sb_percpu_thread_fini();
+	return rc;
+}

@@ -1,0 +1,131 @@
+/* measure_group.c: one interleaved measurement of a group of asm variants,
+ * with everything around it (pinning, private stacks, counters, markers,
+ * the checks afterwards); see cli.h. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stubbench/markers.h"
+#include "stubbench/percpu.h"
+#include "stubbench/perf_counters.h"
+#include "stubbench/pin.h"
+#include "stubbench/timer.h"
+#include "stubbench/variant_arms.h"
+
+/* likwid marker regions and perf_event counters share the sample hooks:
+ * marker start, counters read, sample, counters read, marker stop. */
+struct sample_hooks {
+	struct sb_markers *markers;
+	struct sb_counter_set *counters;
+};
+
+static void hooks_before(void *p, size_t arm, size_t bi)
+{
+	struct sample_hooks *h = p;
+	if (h->markers)
+		sb_markers_before_sample(h->markers, arm, bi);
+	if (h->counters)
+		sb_counters_before_sample(h->counters, arm, bi);
+}
+
+static void hooks_after(void *p, size_t arm, size_t bi)
+{
+	struct sample_hooks *h = p;
+	if (h->counters)
+		sb_counters_after_sample(h->counters, arm, bi);
+	if (h->markers)
+		sb_markers_after_sample(h->markers, arm, bi);
+}
+
+int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
+		     const struct sb_variant *const *others, size_t n_others,
+		     struct sb_variant_arms *arms_out, struct sb_results *res)
+{
+	static int said_timer, said_markers;
+	const struct sb_config *cfg = &cli->cfg;
+	char err[768];
+	int cpu;
+
+	memset(res, 0, sizeof(*res));
+	if (cli->counters) {
+		char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
+		if (sb_counters_parse(cli->counters, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
+			fprintf(stderr, "stubbench: %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return 1;
+	}
+	const struct sb_timer_info *ti = sb_timer_probe();
+	if (cli->verbose && !said_timer++)
+		fprintf(stderr, "stubbench: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n",
+			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
+			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
+
+	struct sb_variant_arms *a = arms_out;
+	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	struct sample_hooks hooks = {NULL, NULL};
+	if (cli->counters) {
+		hooks.counters = sb_counters_open(cli->counters, err, sizeof(err));
+		if (!hooks.counters ||
+		    sb_counters_bind(hooks.counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
+				     sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench: --counters: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (sb_counters_note(hooks.counters))
+			fprintf(stderr, "stubbench: %s\n", sb_counters_note(hooks.counters));
+	}
+	hooks.markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
+	if (!hooks.markers)
+		fprintf(stderr, "stubbench: likwid markers off: %s\n", err);
+	else if (sb_markers_note(hooks.markers) && !said_markers++)
+		fprintf(stderr, "stubbench: %s\n", sb_markers_note(hooks.markers));
+	else if (cli->verbose && !said_markers++)
+		fprintf(stderr, "stubbench: %s\n", sb_markers_status(hooks.markers));
+
+	struct sb_run_opts ro = {
+		.batches = cfg->batches,
+		.n_batches = cfg->n_batches,
+		.time_s = cfg->time_s,
+		.samples = cfg->samples,
+		.seed = cfg->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = cli->verbose,
+		.before_sample = hooks_before,
+		.after_sample = hooks_after,
+		.hook_ctx = &hooks,
+	};
+	int rc = 0;
+	if (sb_run_interleaved(a->arms, a->n, &ro, res, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: measurement failed: %s\n", err);
+		rc = 1;
+	}
+	res->cpu = cpu;
+	sb_machine_description(res->cpu_desc, sizeof(res->cpu_desc));
+	if (hooks.counters) {
+		sb_counters_fill(hooks.counters, res);
+		sb_counters_close(hooks.counters);
+	}
+	if (hooks.markers)
+		sb_markers_close(hooks.markers);
+	if (sb_variant_arms_check_counters(a, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		rc = 1;
+	}
+	if (sb_percpu_check_guards() != 0) {
+		fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
+		rc = 1;
+	}
+	return rc;
+}
