@@ -17,8 +17,24 @@ static const char *const frame_func[SB_N_SHAPES][SB_N_KVARIANTS] = {
 	{"loop_baseline", "loop_private", "loop_hybrid"},
 };
 
+/* The kernel's flavour from all functions: prologue and return from any,
+ * the gs displacement from one that has it. */
+static void merge_flavour(struct sb_jit_flavour *agg, int *have, const struct sb_jit_flavour *f)
+{
+	if (!*have) {
+		*agg = *f;
+		agg->private_stack = 0;
+		*have = 1;
+	}
+	if (f->has_gs && !agg->has_gs) {
+		agg->has_gs = 1;
+		agg->gs_disp = f->gs_disp;
+		agg->gs_kernel_addr = f->gs_kernel_addr;
+	}
+}
+
 static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *fn, FILE *f,
-		      int *flavour_printed, struct sb_jit_flavour *flavour)
+		      struct sb_jit_flavour *flavour)
 {
 	char err[256];
 	struct sb_listing k, t;
@@ -27,14 +43,6 @@ static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *
 		return -1;
 	}
 	sb_jit_detect_flavour(&k, flavour);
-	if (!*flavour_printed) {
-		char desc[256];
-		struct sb_jit_flavour plain = *flavour;
-		plain.private_stack = 0;
-		sb_jit_flavour_describe(&plain, desc, sizeof(desc));
-		fprintf(f, "jit flavour of this kernel: %s\n", desc);
-		*flavour_printed = 1;
-	}
 	const struct sb_twin_record *r = sb_twin_find(img->prog_name, fn->name);
 	int rc = 0;
 	if (!r) {
@@ -65,7 +73,9 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 					  char *why, size_t whylen)
 {
 	enum sb_kernel_status st = SB_KERNEL_OK;
-	int flavour_printed = 0;
+	struct sb_jit_flavour agg;
+	int have_flavour = 0;
+	memset(&agg, 0, sizeof(agg));
 	char err[512];
 	snprintf(why, whylen, "ok");
 	if (dump_dir) {
@@ -94,7 +104,10 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 			int have_frame_func = 0;
 			for (size_t i = 0; i < img.n; i++) {
 				struct sb_jit_flavour fl;
-				if (check_func(&img, &img.funcs[i], f, &flavour_printed, &fl) && st == SB_KERNEL_OK) {
+				memset(&fl, 0, sizeof(fl));
+				int bad = check_func(&img, &img.funcs[i], f, &fl);
+				merge_flavour(&agg, &have_flavour, &fl);
+				if (bad && st == SB_KERNEL_OK) {
 					snprintf(why, whylen, "JITed code of %s differs from its twin (see above)",
 						 img.prog_name);
 					st = SB_KERNEL_FAILED;
@@ -123,6 +136,11 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 			}
 			sb_jit_image_free(&img);
 		}
+	}
+	if (have_flavour) {
+		char desc[256];
+		sb_jit_flavour_describe(&agg, desc, sizeof(desc));
+		fprintf(f, "jit flavour of this kernel: %s\n", desc);
 	}
 	return st;
 }
