@@ -51,15 +51,18 @@ static int merge(struct sb_results *all, const struct sb_results *g)
 
 static void print_code_sizes(FILE *f)
 {
-	fprintf(f, "# code size against the baseline of the same return flavour, bytes\n");
-	fprintf(f, "%-40s %9s %9s %10s %13s\n", "variant", "prologue", "per call", "per return",
-		"seed program");
+	fprintf(f, "# code size, bytes: the alternative against the baseline of the same return\n"
+		   "# flavour (prologue+epilogue, per call site, for the seed program with three\n"
+		   "# calls), and the return flavour against plain ret (per return, per call site)\n");
+	fprintf(f, "%-40s %9s %9s %8s %11s %11s\n", "variant", "prologue", "per call", "program",
+		"flav/ret", "flav/call");
 	for (size_t i = 0; i < sb_lab_count(); i++) {
 		const struct sb_lab_info *li = sb_lab_at(i);
 		if (li->alt == SB_LAB_BASELINE)
 			continue;
-		fprintf(f, "%-40s %9u %9u %10u %13zu\n", li->variant->name, li->prologue_bytes,
-			li->call_site_bytes, li->flavour_return_bytes, extra_code_bytes(li));
+		fprintf(f, "%-40s %9u %9u %8zu %11u %11u\n", li->variant->name, li->prologue_bytes,
+			li->call_site_bytes, extra_code_bytes(li), li->flavour_return_bytes,
+			li->flavour_call_bytes);
 	}
 }
 
