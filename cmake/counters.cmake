@@ -91,8 +91,12 @@ function(sb_counters_tests)
       add_test(NAME counters_gbench_json
         COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/counters_gbench_json.py
                 $<TARGET_FILE:stubbench-gbench> $<TARGET_FILE:stubbench>)
+      # stubbench --counters end to end: "not supported" without a PMU,
+      # software events in the JSON, an unknown event exits 2.
+      add_test(NAME counters_cli
+        COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/counters_cli.py $<TARGET_FILE:stubbench>)
     else()
-      message(STATUS "python3 not found: counters_gbench_json test not added (apt-get install python3)")
+      message(STATUS "python3 not found: counters_gbench_json and counters_cli tests not added (apt-get install python3)")
     endif()
   endif()
 endfunction()

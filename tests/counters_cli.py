@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""counters_cli: stubbench --counters end to end.
+
+usage: counters_cli.py STUBBENCH
+
+Runs a short measurement with hardware and software events. Whether this
+machine can count cycles is judged from sysfs (a core PMU appears as
+/sys/bus/event_source/devices/cpu, or cpu_core on hybrid parts). Checks:
+  - exit 0, and at most one line on stderr about unavailable counters and
+    at most one about likwid;
+  - without a PMU: that line names cycles and instructions as "not
+    supported here", and the JSON's counter columns are the software events;
+    with a PMU: all four columns;
+  - every result has counters_per_iter with task-clock > 0 (nanoseconds of
+    the thread per iteration) and a context-switches figure.
+  - an unknown event exits 2 with one line naming it.
+No figure is compared with a threshold beyond "> 0".
+"""
+import json
+import os
+import subprocess
+import sys
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL: " + msg, file=sys.stderr)
+
+
+def main():
+    sb = sys.argv[1]
+    pmu = any(os.path.isdir("/sys/bus/event_source/devices/" + d) for d in ("cpu", "cpu_core"))
+    events = ["cycles", "instructions", "task-clock", "context-switches"]
+    p = subprocess.run([sb, "--variant=private", "--batch=64,512", "--samples=200",
+                        "--format=json", "--counters=" + ",".join(events)],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr))
+    err = p.stderr.splitlines()
+    notes = [l for l in err if "counters: " in l and "carrying on" in l]
+    likwid = [l for l in err if "likwid" in l]
+    print("this machine: %s" % ("core PMU" if pmu else "no core PMU"))
+    for l in notes + likwid:
+        print("stderr: " + l)
+    check(len(likwid) <= 1, "more than one likwid line: %s" % likwid)
+    doc = json.loads(p.stdout)
+    if pmu:
+        check(not notes, "a counters note although the PMU is there: %s" % notes)
+        want = events
+    else:
+        check(len(notes) == 1, "want one counters note, got %s" % notes)
+        if notes:
+            check("cycles, instructions not supported here" in notes[0], "note: %s" % notes[0])
+            check("carrying on with task-clock, context-switches" in notes[0], "note: %s" % notes[0])
+        want = ["task-clock", "context-switches"]
+    check(doc.get("counters") == want, "counter columns %s, want %s" % (doc.get("counters"), want))
+    results = doc.get("results", [])
+    check(len(results) >= 2, "%d results" % len(results))
+    for r in results:
+        c = r.get("counters_per_iter", {})
+        name = "%s/%s" % (r.get("variant"), r.get("batch"))
+        check(sorted(c) == sorted(want), "%s: counters %s" % (name, sorted(c)))
+        check(c.get("task-clock", 0) > 0, "%s: task-clock %r" % (name, c.get("task-clock")))
+        check(isinstance(c.get("context-switches"), (int, float)), "%s: context-switches" % name)
+
+    p = subprocess.run([sb, "--variant=private", "--samples=10", "--counters=cycles,nonsense"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2, "unknown event: exit %d" % p.returncode)
+    check("'nonsense'" in p.stderr and p.stderr.count("\n") == 1,
+          "unknown event: stderr %r" % p.stderr)
+
+    print("counters_cli: %s" % ("ok" if failures == 0 else "%d failures" % failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
