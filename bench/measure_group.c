@@ -42,7 +42,7 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		     const struct sb_variant *const *others, size_t n_others,
 		     struct sb_variant_arms *arms_out, struct sb_results *res)
 {
-	static int said_timer, said_markers;
+	static int said_timer, said_markers, said_counters;
 	const struct sb_config *cfg = &cli->cfg;
 	char err[768];
 	int cpu;
@@ -80,10 +80,10 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		if (!hooks.counters ||
 		    sb_counters_bind(hooks.counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
 				     sizeof(err)) != 0) {
-			fprintf(stderr, "stubbench: --counters: %s\n", err);
+			fprintf(stderr, "stubbench: %s\n", err);
 			return EXIT_USAGE;
 		}
-		if (sb_counters_note(hooks.counters))
+		if (sb_counters_note(hooks.counters) && !said_counters++)
 			fprintf(stderr, "stubbench: %s\n", sb_counters_note(hooks.counters));
 	}
 	hooks.markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
