@@ -61,6 +61,7 @@ add_library(stubbench_jit STATIC
   src/jit_flavour.c
   src/jit_compare.c
   src/jit_dump.c
+  src/jit_relocate.c
 )
 target_include_directories(stubbench_jit PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${LIBBPF_INCLUDE_DIRS} ${CAPSTONE_INCLUDE_DIRS})

@@ -234,6 +234,10 @@ struct kernel_run {
 	struct sb_kernel_arms karms[SB_MAX_COPIES][SB_N_SHAPES];
 	struct sb_variant_arms tarms[SB_N_SHAPES];
 	struct sb_results kres[SB_MAX_COPIES][SB_N_SHAPES], tres[SB_N_SHAPES];
+	/* The twins placed like each load's JITed functions, per batch. */
+	struct sb_twin_placement placed[SB_MAX_COPIES][SB_N_SHAPES][SB_MAX_BATCHES];
+	struct sb_placed_arms parms[SB_MAX_COPIES][SB_N_SHAPES];
+	struct sb_results pres[SB_MAX_COPIES][SB_N_SHAPES];
 	int percpu_ready;
 };
 
@@ -243,8 +247,12 @@ static void release(struct kernel_run *r)
 		for (size_t i = 0; i < r->n_objs[c]; i++)
 			sb_kernel_unload(r->objs[c][i]);
 		r->n_objs[c] = 0;
-		for (int s = 0; s < SB_N_SHAPES; s++)
+		for (int s = 0; s < SB_N_SHAPES; s++) {
 			sb_results_free(&r->kres[c][s]);
+			sb_results_free(&r->pres[c][s]);
+			for (int b = 0; b < SB_MAX_BATCHES; b++)
+				sb_twin_placement_free(&r->placed[c][s][b]);
+		}
 	}
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		sb_results_free(&r->tres[s]);
@@ -253,8 +261,8 @@ static void release(struct kernel_run *r)
 	r->percpu_ready = 0;
 }
 
-/* All results in one document: kernel arms (first copy), then the twins,
- * shape by shape. */
+/* All results in one document, shape by shape: kernel arms (first load),
+ * the twins, the twins placed like the first load. */
 static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
 		 struct sb_results *out)
 {
@@ -262,7 +270,7 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	const struct sb_results *first = NULL;
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (shapes[s]) {
-			n += r->kres[0][s].n_cells + r->tres[s].n_cells;
+			n += r->kres[0][s].n_cells + r->tres[s].n_cells + r->pres[0][s].n_cells;
 			if (!first)
 				first = &r->kres[0][s];
 		}
@@ -276,8 +284,8 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!shapes[s])
 			continue;
-		const struct sb_results *parts[2] = {&r->kres[0][s], &r->tres[s]};
-		for (int p = 0; p < 2; p++) {
+		const struct sb_results *parts[3] = {&r->kres[0][s], &r->tres[s], &r->pres[0][s]};
+		for (int p = 0; p < 3; p++) {
 			memcpy(out->cells + out->n_cells, parts[p]->cells, parts[p]->n_cells * sizeof(*out->cells));
 			out->n_cells += parts[p]->n_cells;
 			out->n_blocks += parts[p]->n_blocks;
@@ -334,6 +342,32 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, int
 	}
 	fprintf(info, "counters: every %s program of load %d advanced by exactly runs x batch_iters\n",
 		sb_kernel_shape_name(s), copy + 1);
+	return SB_KERNEL_OK;
+}
+
+static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, int copy, enum sb_kernel_shape s,
+			  const struct sb_run_opts *ro)
+{
+	char err[512];
+	for (size_t b = 0; b < o->n_batches; b++)
+		if (sb_twin_place_like(r->objs[copy][b], s, o->want, copy + 1, &r->placed[copy][s][b], err,
+				       sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
+			return SB_KERNEL_FAILED;
+		}
+	struct sb_placed_arms *pa = &r->parms[copy][s];
+	sb_placed_arms_build(pa, r->placed[copy][s], o->batches, o->n_batches, s, o->want);
+	if (sb_run_interleaved(pa->arms, pa->n, ro, &r->pres[copy][s], err, sizeof(err)) != 0) {
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		fprintf(stderr, "stubbench kernel: %s twins placed like load %d: %s\n", sb_kernel_shape_name(s),
+			copy + 1, err);
+		return SB_KERNEL_FAILED;
+	}
+	if (sb_placed_arms_check_counters(pa, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", err);
+		return SB_KERNEL_FAILED;
+	}
 	return SB_KERNEL_OK;
 }
 
@@ -435,7 +469,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	struct sb_run_opts ro = {
 		.batches = o->batches,
 		.n_batches = o->n_batches,
-		.time_s = o->time_s / ((1.0 + o->copies) * n_shapes),
+		.time_s = o->time_s / ((1.0 + 2.0 * o->copies) * n_shapes),
 		.samples = o->samples,
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
@@ -446,6 +480,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			continue;
 		for (int c = 0; c < o->copies; c++) {
 			int mrc = measure_kernel(r, o, c, s, n_shapes > 1, cpu, &ro, info);
+			if (mrc == SB_KERNEL_OK)
+				mrc = measure_placed(r, o, c, s, &ro);
 			if (mrc != SB_KERNEL_OK)
 				return mrc;
 		}
@@ -475,10 +511,12 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (o->shapes[s])
 		{
-			const struct sb_results *copies[SB_MAX_COPIES];
-			for (int c = 0; c < o->copies; c++)
+			const struct sb_results *copies[SB_MAX_COPIES], *placed[SB_MAX_COPIES];
+			for (int c = 0; c < o->copies; c++) {
 				copies[c] = &r->kres[c][s];
-			sb_kernel_report_side_by_side(info, s, copies, (size_t)o->copies, &r->tres[s]);
+				placed[c] = &r->pres[c][s];
+			}
+			sb_kernel_report_side_by_side(info, s, copies, (size_t)o->copies, &r->tres[s], placed);
 		}
 	return rc;
 }
@@ -489,10 +527,14 @@ int sb_kernel_main(int argc, char **argv)
 	int prc = parse_args(argc, argv, &o);
 	if (prc != 0)
 		return prc > 0 ? 0 : SB_KERNEL_USAGE;
-	struct kernel_run r;
-	memset(&r, 0, sizeof(r));
-	int rc = run(&r, &o);
-	release(&r);
+	struct kernel_run *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	int rc = run(r, &o);
+	release(r);
+	free(r);
 	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
 		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
 		rc = SB_KERNEL_INTERRUPTED;

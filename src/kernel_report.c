@@ -31,75 +31,103 @@ static int delta(const struct sb_cell *c, const struct sb_cell *base, double *d,
 	return 0;
 }
 
+struct range {
+	double min, max;
+	int n;
+};
+
+static void range_add(struct range *r, double d)
+{
+	if (!r->n || d < r->min)
+		r->min = d;
+	if (!r->n || d > r->max)
+		r->max = d;
+	r->n++;
+}
+
+static void fmt_delta(char *buf, size_t len, int ok, double d, double lo, double hi)
+{
+	if (ok)
+		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", d, lo, hi);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+static void fmt_range(char *buf, size_t len, const struct range *r)
+{
+	if (r->n > 1)
+		snprintf(buf, len, "%+.2f .. %+.2f", r->min, r->max);
+	else
+		snprintf(buf, len, "-");
+}
+
 void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 				   const struct sb_results *const *kernel, size_t n_loads,
-				   const struct sb_results *t)
+				   const struct sb_results *t, const struct sb_results *const *placed)
 {
 	const char *sh = sb_kernel_shape_name(shape);
 	char twin_prefix[SB_N_KVARIANTS][48];
 	for (int v = 0; v < SB_N_KVARIANTS; v++)
 		snprintf(twin_prefix[v], sizeof(twin_prefix[v]), "twin-%s-%s", sh, sb_kernel_variant_name(v));
 	fprintf(f, "\n# %s shape: cost added to baseline, core cycles per iteration (95 %% CI)\n", sh);
-	if (n_loads > 1)
-		fprintf(f, "%-8s %-7s  %-26s %-26s %-22s  %s\n", "variant", "batch", "replica twin",
-			"kernel (load 1)", "kernel over loads", "verdict");
-	else
-		fprintf(f, "%-8s %-7s  %-26s %-26s  %s\n", "variant", "batch", "replica twin", "kernel", "verdict");
+	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
+		   "# functions in that load; verdict: placed twin vs kernel, load by load (CIs overlap),\n"
+		   "# and whether the ranges of the point estimates over the loads overlap\n");
+	fprintf(f, "%-8s %-6s %-24s %-24s %-24s %-16s %-16s %s\n", "variant", "batch", "twin",
+		"placed like load 1", "kernel load 1", "placed, loads", "kernel, loads", "verdict");
 	const struct sb_results *k0 = kernel[0];
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++) {
 		for (size_t b = 0; b < k0->n_batches; b++) {
 			uint64_t batch = k0->cells[b].batch;
-			const struct sb_cell *tb = find(t, twin_prefix[SB_KV_BASELINE], batch);
-			const struct sb_cell *tc = find(t, twin_prefix[v], batch);
 			double td = 0, tlo = 0, thi = 0;
-			int tok = delta(tc, tb, &td, &tlo, &thi) == 0;
-			/* Kernel: the first load, and the range over all loads. */
-			double kd = 0, klo = 0, khi = 0, rmin = INFINITY, rmax = -INFINITY, rlo = INFINITY,
-			       rhi = -INFINITY;
-			int kok = 0;
+			int tok = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &td,
+					&tlo, &thi) == 0;
+			struct range kr = {0, 0, 0}, pr = {0, 0, 0};
+			double k1[3] = {0}, p1[3] = {0};
+			int k1ok = 0, p1ok = 0, agree = 0, compared = 0;
+			double gap_max = 0;
 			for (size_t l = 0; l < n_loads; l++) {
-				const struct sb_cell *kb = find(kernel[l], sb_kernel_variant_name(SB_KV_BASELINE), batch);
-				const struct sb_cell *kc = find(kernel[l], sb_kernel_variant_name(v), batch);
-				double d, lo, hi;
-				if (delta(kc, kb, &d, &lo, &hi) != 0)
-					continue;
-				if (l == 0) {
-					kd = d, klo = lo, khi = hi;
-					kok = 1;
-				}
-				rmin = fmin(rmin, d), rmax = fmax(rmax, d);
-				rlo = fmin(rlo, lo), rhi = fmax(rhi, hi);
-			}
-			if (!kok && !tok)
-				continue;
-			char ks[64] = "n/a", ts[64] = "n/a", rs[64] = "";
-			if (kok)
-				snprintf(ks, sizeof(ks), "%+7.2f [%+.2f, %+.2f]", kd, klo, khi);
-			if (tok)
-				snprintf(ts, sizeof(ts), "%+7.2f [%+.2f, %+.2f]", td, tlo, thi);
-			if (n_loads > 1 && rmin <= rmax)
-				snprintf(rs, sizeof(rs), "%+.2f .. %+.2f", rmin, rmax);
-			const char *verdict = "-";
-			char vbuf[128];
-			if (kok && tok) {
-				double lo = n_loads > 1 ? rlo : klo, hi = n_loads > 1 ? rhi : khi;
-				if (lo <= thi && tlo <= hi)
-					verdict = n_loads > 1 ? "agree (twin inside the kernel's range over loads)"
-							      : "agree (CIs overlap)";
-				else {
-					double gap = tlo > hi ? tlo - hi : lo - thi;
-					snprintf(vbuf, sizeof(vbuf), "DISAGREE: kernel %s by %.2f cycles%s",
-						 tlo > hi ? "lower" : "higher", gap,
-						 n_loads > 1 ? " beyond its range over loads" : "");
-					verdict = vbuf;
+				double kd, klo, khi, pd = 0, plo = 0, phi = 0;
+				int kok = delta(find(kernel[l], sb_kernel_variant_name(v), batch),
+						find(kernel[l], sb_kernel_variant_name(SB_KV_BASELINE), batch), &kd, &klo,
+						&khi) == 0;
+				int pok = placed && placed[l] &&
+					  delta(find(placed[l], twin_prefix[v], batch),
+						find(placed[l], twin_prefix[SB_KV_BASELINE], batch), &pd, &plo, &phi) == 0;
+				if (kok)
+					range_add(&kr, kd);
+				if (pok)
+					range_add(&pr, pd);
+				if (l == 0 && kok)
+					k1[0] = kd, k1[1] = klo, k1[2] = khi, k1ok = 1;
+				if (l == 0 && pok)
+					p1[0] = pd, p1[1] = plo, p1[2] = phi, p1ok = 1;
+				if (kok && pok) {
+					compared++;
+					if (klo <= phi && plo <= khi)
+						agree++;
+					else
+						gap_max = fmax(gap_max, plo > khi ? plo - khi : klo - phi);
 				}
 			}
-			if (n_loads > 1)
-				fprintf(f, "%-8s %-7llu  %-26s %-26s %-22s  %s\n", sb_kernel_variant_name(v),
-					(unsigned long long)batch, ts, ks, rs, verdict);
-			else
-				fprintf(f, "%-8s %-7llu  %-26s %-26s  %s\n", sb_kernel_variant_name(v),
-					(unsigned long long)batch, ts, ks, verdict);
+			char ts[48], ps[48], ks[48], prs[32], krs[32], verdict[128] = "-";
+			fmt_delta(ts, sizeof(ts), tok, td, tlo, thi);
+			fmt_delta(ps, sizeof(ps), p1ok, p1[0], p1[1], p1[2]);
+			fmt_delta(ks, sizeof(ks), k1ok, k1[0], k1[1], k1[2]);
+			fmt_range(prs, sizeof(prs), &pr);
+			fmt_range(krs, sizeof(krs), &kr);
+			/* Over several loads also: do the two ranges overlap? */
+			char ranges[48] = "";
+			if (kr.n > 1 && pr.n > 1)
+				snprintf(ranges, sizeof(ranges), "; ranges %s",
+					 kr.min <= pr.max && pr.min <= kr.max ? "overlap" : "DO NOT overlap");
+			if (compared == agree && compared)
+				snprintf(verdict, sizeof(verdict), "agree at %d/%d loads%s", agree, compared, ranges);
+			else if (compared)
+				snprintf(verdict, sizeof(verdict), "DISAGREE at %d/%d loads (by up to %.2f cycles)%s",
+					 compared - agree, compared, gap_max, ranges);
+			fprintf(f, "%-8s %-6llu %-24s %-24s %-24s %-16s %-16s %s\n", sb_kernel_variant_name(v),
+				(unsigned long long)batch, ts, ps, ks, prs, krs, verdict);
 		}
 	}
 }

@@ -297,6 +297,66 @@ static void raw_and_dump_writer(void)
 	      strstr(err, "bad+0x1"), "undecodable: %s", err);
 }
 
+/* Relocation of a twin: same instructions with rel32 masked, calls re-aimed
+ * at the moved subprog, the return-thunk jump still at the thunk; and the
+ * two refusals. */
+static void relocation(void)
+{
+	const struct sb_twin_record *loop = sb_twin_find("loop_private", "loop_private");
+	const struct sb_twin_record *sub = sb_twin_find("loop_private", "sub_big");
+	CHECK(loop && sub, "twin records");
+	if (!loop || !sub)
+		return;
+	static uint8_t buf[2][512];
+	uintptr_t new_loop = (uintptr_t)sub->addr + 0x100000 + 0x1c; /* any address in reach */
+	uintptr_t new_sub = new_loop + 0x2000 + 0x18;
+	struct sb_code_map map[2] = {
+		{(uintptr_t)loop->addr, loop->size, new_loop},
+		{(uintptr_t)sub->addr, sub->size, new_sub},
+	};
+	char err[256];
+	CHECK(sb_jit_relocate(loop->addr, loop->size, map[0].old_addr, buf[0], new_loop, map, 2, err, sizeof(err)) == 0,
+	      "relocate loop: %s", err);
+	CHECK(sb_jit_relocate(sub->addr, sub->size, map[1].old_addr, buf[1], new_sub, map, 2, err, sizeof(err)) == 0,
+	      "relocate sub: %s", err);
+	struct sb_listing orig, moved;
+	if (decode_mem(loop->addr, loop->size, "loop", &orig) || decode_mem(buf[0], loop->size, "moved", &moved))
+		return;
+	struct sb_jit_cmp c;
+	sb_jit_compare(&moved, &orig, &c);
+	CHECK(!c.mismatch && c.n_flavour == 0, "relocated loop differs: %s", c.where);
+	size_t calls = 0, thunks = 0;
+	for (size_t i = 0; i < moved.n; i++) {
+		const struct sb_insn *in = &moved.insns[i];
+		if (in->len != 5 || (in->bytes[0] != 0xe8 && in->bytes[0] != 0xe9))
+			continue;
+		int32_t rel;
+		memcpy(&rel, in->bytes + 1, 4);
+		uintptr_t target = new_loop + in->off + 5 + (intptr_t)rel;
+		int32_t orel;
+		memcpy(&orel, orig.insns[i].bytes + 1, 4);
+		uintptr_t otarget = (uintptr_t)loop->addr + in->off + 5 + (intptr_t)orel;
+		if (in->bytes[0] == 0xe8) {
+			calls++;
+			CHECK(target == new_sub, "call at +0x%zx goes to %#lx, not the moved sub %#lx", in->off,
+			      (unsigned long)target, (unsigned long)new_sub);
+		} else {
+			thunks++;
+			CHECK(target == otarget, "thunk jump at +0x%zx re-aimed to %#lx", in->off, (unsigned long)target);
+		}
+	}
+	CHECK(calls == 3 && thunks == 1, "%zu calls, %zu thunk jumps", calls, thunks);
+	sb_listing_free(&orig);
+	sb_listing_free(&moved);
+
+	/* A short jump leaving the function, and a target out of rel32 reach. */
+	uint8_t out[8];
+	CHECK(sb_jit_relocate((const uint8_t[]){0xeb, 0x10}, 2, 0x1000, out, 0x2000, NULL, 0, err, sizeof(err)) == -1 &&
+	      strstr(err, "short jump out"), "short jump out: %s", err);
+	CHECK(sb_jit_relocate((const uint8_t[]){0xe8, 0, 0, 0, 0}, 5, 0x1000, out, 0x7f0000000000ULL, NULL, 0, err,
+			      sizeof(err)) == -1 && strstr(err, "out of rel32 reach"), "far target: %s", err);
+}
+
 int main(int argc, char **argv)
 {
 	data_dir = argc > 1 ? argv[1] : "tests/data";
@@ -305,5 +365,6 @@ int main(int argc, char **argv)
 	cross_flavour();
 	injected();
 	raw_and_dump_writer();
+	relocation();
 	return check_report("jit_compare");
 }

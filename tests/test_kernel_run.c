@@ -14,6 +14,7 @@
 #include "check.h"
 #include "stubbench/jit.h"
 #include "stubbench/kernel.h"
+#include "stubbench/percpu.h"
 
 #define SKIP 77
 
@@ -109,6 +110,44 @@ static int check_jit(const struct sb_kernel_obj *o)
 	return 1;
 }
 
+/* The twins placed like this load run, count, and sit at the kernel's page
+ * offsets. */
+static void check_placed_twins(const struct sb_kernel_obj *o)
+{
+	char err[512];
+	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
+		CHECK(0, "%s", err);
+		return;
+	}
+	int want[SB_N_KVARIANTS] = {1, 1, 1};
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		struct sb_twin_placement p;
+		int rc = sb_twin_place_like(o, s, want, 1, &p, err, sizeof(err));
+		CHECK(rc == 0, "placing %s twins: %s", sb_kernel_shape_name(s), err);
+		if (rc)
+			continue;
+		for (int v = 0; v < SB_N_KVARIANTS; v++) {
+			const struct sb_variant *pv = &p.variants[v];
+			CHECK(p.have[v] && ((uintptr_t)pv->main) % 4096 == p.offsets[v][0],
+			      "%s: entry at page offset %#lx, kernel's %#x", pv->name, (unsigned long)((uintptr_t)pv->main % 4096),
+			      p.offsets[v][0]);
+			uint64_t before = *pv->counter;
+			if (pv->batch_iters) {
+				*pv->batch_iters = 100;
+				pv->main();
+			} else {
+				for (int i = 0; i < 100; i++)
+					pv->main();
+			}
+			CHECK(*pv->counter - before == 100, "%s: counter advanced by %llu", pv->name,
+			      (unsigned long long)(*pv->counter - before));
+		}
+		sb_twin_placement_free(&p);
+	}
+	CHECK(sb_percpu_check_guards() == 0, "guard words overwritten by placed twins");
+	sb_percpu_thread_fini();
+}
+
 static int prog_exists(uint32_t id)
 {
 	int fd = bpf_prog_get_fd_by_id(id);
@@ -156,6 +195,7 @@ int main(void)
 			enum sb_kernel_status js = sb_kernel_check_jit(o, all, want, NULL, devnull, why, sizeof(why));
 			fclose(devnull);
 			CHECK(js == SB_KERNEL_OK, "JIT vs twins: %s", why);
+			check_placed_twins(o);
 		}
 		size_t k = 0;
 		for (int s = 0; s < SB_N_SHAPES; s++)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "stubbench/harness.h"
+#include "stubbench/variants.h"
 
 /* Exit statuses of `stubbench kernel` (documented in README.md). */
 enum sb_kernel_status {
@@ -114,15 +115,54 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 					  const int want[SB_N_KVARIANTS], const char *dump_dir, FILE *f,
 					  char *why, size_t whylen);
 
+/* Twins placed like a kernel load (kernel_twin_placement.c): copies of the
+ * twins of one shape whose functions start at the same page offset (hence
+ * the same offset in their 64-byte cache lines) as the kernel put that
+ * load's JITed functions (bpf_jit_binary_pack_alloc() starts every image at
+ * a random offset of its first 64-byte chunk), as registry-like variants
+ * the replica harness can run. */
+struct sb_twin_placement {
+	void *mem;                                   /* the executable copies */
+	size_t mem_size;
+	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
+	char names[SB_N_KVARIANTS][64];              /* "twin-in-loop-private@load2" */
+	int have[SB_N_KVARIANTS];
+	unsigned offsets[SB_N_KVARIANTS][2];         /* entry and subprog page offsets */
+};
+int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS],
+		       int load, struct sb_twin_placement *out, char *err, size_t errlen);
+void sb_twin_placement_free(struct sb_twin_placement *p);
+
+/* Harness arms over placed twins: an overhead arm (the empty stub, as the
+ * replica harness's) and one arm per variant; sample(ctx, batch) runs the
+ * twins placed like the kernel object of that batch (placed[batch index]). */
+struct sb_placed_arms {
+	struct sb_arm arms[1 + SB_N_KVARIANTS];
+	size_t n;
+	struct sb_placed_arm_ctx {
+		struct sb_twin_placement *placed; /* one per batch */
+		const uint64_t *batches;
+		size_t n_batches;
+		int empty, in_loop;
+		enum sb_kernel_variant variant;
+		uint64_t iterations, counter_start;
+	} ctx[1 + SB_N_KVARIANTS];
+};
+void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement *placed, const uint64_t *batches,
+			  size_t n_batches, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS]);
+/* Each variant's twin counter advanced by exactly the iterations run. */
+int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen);
+
 /* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
  * kernel delta (private and hybrid against baseline) in core cycles per
  * iteration with their 95 % CIs, and a verdict. With several loads of the
  * programs (kernel[0..n_loads-1], each at its own code address), the
  * kernel's range over the loads is shown and the verdict is whether the
- * twin falls inside it. */
+ * twin falls inside it. placed (may be NULL): the twins placed like each
+ * load (same order as kernel), shown as a range and compared load by load. */
 void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 				   const struct sb_results *const *kernel, size_t n_loads,
-				   const struct sb_results *twin);
+				   const struct sb_results *twin, const struct sb_results *const *placed);
 
 /* `stubbench kernel ...` (argv[0] == "kernel"). Returns the exit status. */
 int sb_kernel_main(int argc, char **argv);
