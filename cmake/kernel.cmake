@@ -22,28 +22,32 @@ if(NOT CAPSTONE_FOUND)
   message(FATAL_ERROR "capstone not found (it decodes JITed code): install it with 'apt-get install libcapstone-dev'")
 endif()
 
-# BPF object and skeleton. Only UAPI and libbpf headers: no kernel BTF needed.
-set(SB_BPF_SRC ${CMAKE_SOURCE_DIR}/bench/bpf/private_stack_shapes.bpf.c)
-set(SB_BPF_OBJ ${CMAKE_BINARY_DIR}/bpf/private_stack_shapes.bpf.o)
-set(SB_BPF_SKEL ${CMAKE_BINARY_DIR}/bpf/private_stack_shapes.skel.h)
+# BPF objects and skeletons. Only UAPI and libbpf headers: no kernel BTF needed.
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
   OUTPUT_VARIABLE SB_MULTIARCH OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 if(NOT SB_MULTIARCH)
   set(SB_MULTIARCH x86_64-linux-gnu)
 endif()
-add_custom_command(
-  OUTPUT ${SB_BPF_OBJ}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bpf
-  COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
-          -I/usr/include/${SB_MULTIARCH} -c ${SB_BPF_SRC} -o ${SB_BPF_OBJ}
-  DEPENDS ${SB_BPF_SRC}
-  COMMENT "clang -target bpf: private_stack_shapes.bpf.o")
-add_custom_command(
-  OUTPUT ${SB_BPF_SKEL}
-  COMMAND ${SB_BPFTOOL} gen skeleton ${SB_BPF_OBJ} name private_stack_shapes > ${SB_BPF_SKEL}
-  DEPENDS ${SB_BPF_OBJ}
-  COMMENT "bpftool gen skeleton: private_stack_shapes.skel.h")
-add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKEL})
+set(SB_BPF_SKELETONS)
+foreach(name private_stack_shapes fentry_shape)
+  set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
+  set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
+  set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
+  add_custom_command(
+    OUTPUT ${obj}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bpf
+    COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
+            -I/usr/include/${SB_MULTIARCH} -c ${src} -o ${obj}
+    DEPENDS ${src}
+    COMMENT "clang -target bpf: ${name}.bpf.o")
+  add_custom_command(
+    OUTPUT ${skel}
+    COMMAND ${SB_BPFTOOL} gen skeleton ${obj} name ${name} > ${skel}
+    DEPENDS ${obj}
+    COMMENT "bpftool gen skeleton: ${name}.skel.h")
+  list(APPEND SB_BPF_SKELETONS ${skel})
+endforeach()
+add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKELETONS})
 
 # The twins: replicas of this machine's JITed programs, family "twin" of
 # the registry (src/registry.c), so they live in the core library.

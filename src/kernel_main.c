@@ -456,6 +456,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	if (o->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+	sb_kernel_fentry_available(why, sizeof(why));
+	fprintf(info, "%s\n", why);
 
 	if (sb_percpu_thread_init(why, sizeof(why)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);

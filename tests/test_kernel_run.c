@@ -165,6 +165,14 @@ int main(void)
 	if (st != SB_KERNEL_OK)
 		return skip(why);
 
+	/* The seed's fentry shape: one line either way, nothing left loaded. */
+	char fwhy[512];
+	int fentry = sb_kernel_fentry_available(fwhy, sizeof(fwhy));
+	CHECK(strchr(fwhy, '\n') == NULL && strstr(fwhy, "fentry shape") &&
+	      (fentry ? strstr(fwhy, "loads on this kernel") != NULL : strstr(fwhy, "not available") != NULL),
+	      "fentry line: '%s' (%d)", fwhy, fentry);
+	printf("%s\n", fwhy);
+
 	static const uint32_t batches[] = {1, 7, 64};
 	static const unsigned runs = 5;
 	uint32_t ids[3][SB_N_SHAPES * SB_N_KVARIANTS + 1];

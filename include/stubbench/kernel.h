@@ -59,6 +59,11 @@ uint32_t sb_kernel_prog_id(int prog_fd);
 /* The program's hit counter, read from the mmapped .bss. */
 uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v);
 
+/* Does the seed's exact fentry shape (bench/bpf/fentry_shape.bpf.c) load
+ * here? Returns 1 or 0, with one line saying which in why. Nothing stays
+ * loaded. */
+int sb_kernel_fentry_available(char *why, size_t whylen);
+
 /* One BPF_PROG_TEST_RUN of prog_fd, on cpu (>= 0: BPF_F_TEST_RUN_ON_CPU) or
  * on the current CPU (-1). Returns 0, or -errno. */
 int sb_kernel_test_run(int prog_fd, int cpu);
