@@ -116,6 +116,17 @@ function(sb_kernel_add_tests)
   add_test(NAME kernel_twin_insns COMMAND test_kernel_twin_insns)
   set_tests_properties(kernel_twin_insns PROPERTIES SKIP_RETURN_CODE 77)
 
+  # Output formats of a short real run (SKIP, 77, where BPF is missing: the
+  # command's statuses 3-6). JSON: one document with every arm of both
+  # shapes; seed: the shape after the batch in the kernel's names.
+  set(sb_kernel_skip [=[rc=$?; if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi; [ $rc -eq 0 ] || exit 1]=])
+  add_test(NAME kernel_output_json COMMAND sh -c
+    "out=$($<TARGET_FILE:stubbench-kernel> --format=json --samples=2 --batch=8,64 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+s for s in ['-per-run','-in-loop'] for p in v]+['twin-'+s+'-'+p+x for s in ['per-run','in-loop'] for p in v for x in ['','@load1']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); sys.exit(1 if missing or len(names)!=36 else 0)\"")
+  add_test(NAME kernel_output_seed COMMAND sh -c
+    "out=$($<TARGET_FILE:stubbench-kernel> --format=seed --samples=2 --batch=8 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-8-per-run private-stack-8-per-run hybrid-8-per-run no-private-stack-8-in-loop private-stack-8-in-loop hybrid-8-in-loop; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
+  set_tests_properties(kernel_output_json kernel_output_seed PROPERTIES
+    SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
+
   # Bad input: exit status 2 and a message naming the input, before any
   # BPF is touched (so these run anywhere).
   foreach(spec "shape;--shape=nope;unknown shape 'nope'"

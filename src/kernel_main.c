@@ -508,7 +508,24 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.seed = o->seed,
 		.shape = n_shapes > 1 ? "per-run, in-loop" : sb_kernel_shape_name(o->shapes[0] ? 0 : 1),
 	};
-	sb_output_write(stdout, o->format, &all, &meta);
+	if (o->format == SB_FORMAT_SEED) {
+		/* Line by line, as the seeds' run script prints: the kernel's
+		 * names get the shape after the batch where both shapes run
+		 * ("no-private-stack-8-in-loop"); the twins' names carry it. */
+		for (int s = 0; s < SB_N_SHAPES; s++) {
+			if (!o->shapes[s])
+				continue;
+			struct sb_output_meta m = meta;
+			m.shape = sb_kernel_shape_name(s);
+			m.name_suffix = n_shapes > 1 ? (s == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : NULL;
+			sb_output_write(stdout, o->format, &r->kres[0][s], &m);
+			m.name_suffix = NULL;
+			sb_output_write(stdout, o->format, &r->tres[s], &m);
+			sb_output_write(stdout, o->format, &r->pres[0][s], &m);
+		}
+	} else {
+		sb_output_write(stdout, o->format, &all, &meta);
+	}
 	free(all.cells);
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (o->shapes[s])
