@@ -99,7 +99,8 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 		all_zero = code[i] == 0;
 	if (all_zero) {
 		set_err(err, errlen, "JITed bytes of %s read as zeros: no permission to dump them "
-			"(need CAP_SYS_ADMIN or CAP_PERFMON)", img->prog_name);
+			"(the kernel shows them where it shows kallsyms addresses: CAP_SYSLOG, "
+			"kernel.kptr_restrict)", img->prog_name);
 		goto fail;
 	}
 	size_t off = 0;

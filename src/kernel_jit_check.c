@@ -95,6 +95,8 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 			struct sb_jit_image img;
 			if (sb_jit_read(sb_kernel_prog_fd(o, s, v), &img, err, sizeof(err))) {
 				snprintf(why, whylen, "%s", err);
+				if (strstr(err, "no permission"))
+					return SB_KERNEL_NO_CAP;
 				return strstr(err, "not JITed") ? SB_KERNEL_NO_JIT : SB_KERNEL_FAILED;
 			}
 			if (dump_dir && sb_jit_dump(dump_dir, &img, err, sizeof(err))) {

@@ -451,9 +451,15 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		return st;
 	}
 	if (st != SB_KERNEL_OK) {
+		/* A mismatch, or JIT bytes we may not read: measure anyway, the
+		 * numbers still mean something, and exit with the status. */
 		fprintf(stderr, "stubbench kernel: %s\n", why);
-		rc = SB_KERNEL_FAILED; /* measure anyway: the numbers still mean something */
+		rc = st;
 	}
+	/* Placing the twins like the kernel needs the JIT's addresses and names. */
+	int can_place = st != SB_KERNEL_NO_CAP;
+	if (!can_place)
+		fprintf(info, "placed twins: not measured (the JIT of this kernel cannot be read)\n");
 	if (o->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
 	sb_kernel_fentry_available(why, sizeof(why));
@@ -482,7 +488,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			continue;
 		for (int c = 0; c < o->copies; c++) {
 			int mrc = measure_kernel(r, o, c, s, n_shapes > 1, cpu, &ro, info);
-			if (mrc == SB_KERNEL_OK)
+			if (mrc == SB_KERNEL_OK && can_place)
 				mrc = measure_placed(r, o, c, s, &ro);
 			if (mrc != SB_KERNEL_OK)
 				return mrc;
