@@ -124,7 +124,11 @@ function(sb_kernel_add_tests)
     "out=$($<TARGET_FILE:stubbench-kernel> --format=json --samples=2 --batch=8,64 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+s for s in ['-per-run','-in-loop'] for p in v]+['twin-'+s+'-'+p+x for s in ['per-run','in-loop'] for p in v for x in ['','@load1']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); sys.exit(1 if missing or len(names)!=36 else 0)\"")
   add_test(NAME kernel_output_seed COMMAND sh -c
     "out=$($<TARGET_FILE:stubbench-kernel> --format=seed --samples=2 --batch=8 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-8-per-run private-stack-8-per-run hybrid-8-per-run no-private-stack-8-in-loop private-stack-8-in-loop hybrid-8-in-loop; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
-  set_tests_properties(kernel_output_json kernel_output_seed PROPERTIES
+  # --dump-jit: raw bytes and a listing per JITed function (15 functions
+  # of the six programs and the empty driver), the private ones with r9 setup.
+  add_test(NAME kernel_dump_jit COMMAND sh -c
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --dump-jit=$d/dump --samples=1 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
+  set_tests_properties(kernel_output_json kernel_output_seed kernel_dump_jit PROPERTIES
     SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
 
   # Without capabilities: status 3 and one line naming them. Needs root to
