@@ -39,13 +39,15 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
 		"  --format=FMT     table (default), seed, json or csv\n"
 		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
+		"  --placements=K   measure every variant at K random code placements and report\n"
+		"                   the spread over placements (K x variants <= 32 arms)\n"
 		"  --verbose        say what the timer probe chose and why, per-batch details\n"
 		"  --help, --version\n");
 }
 
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
        OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT };
+       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -62,6 +64,7 @@ static const struct option long_opts[] = {
 	{"counters", required_argument, NULL, OPT_COUNTERS},
 	{"shape", required_argument, NULL, OPT_SHAPE},
 	{"plot", required_argument, NULL, OPT_PLOT},
+	{"placements", required_argument, NULL, OPT_PLACEMENTS},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -170,6 +173,13 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 				rc = -1;
 			}
 			cli->plot = optarg;
+			break;
+		case OPT_PLACEMENTS:
+			rc = sb_parse_u64("--placements", optarg, 1, &cli->placements, err, sizeof(err));
+			if (rc == 0 && cli->placements > 16) {
+				snprintf(err, sizeof(err), "--placements: '%s' is more than 16", optarg);
+				rc = -1;
+			}
 			break;
 		case OPT_HELP:
 			cli->help = 1;

@@ -22,6 +22,7 @@ struct sb_cli {
 	const char *counters;     /* --counters=LIST */
 	const char *shape;        /* lab: per-run, in-loop or all */
 	const char *plot;         /* lab: --plot=FILE */
+	uint64_t placements;      /* --placements=K: K random code placements per variant */
 	int help, version;
 };
 

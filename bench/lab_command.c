@@ -25,24 +25,34 @@ static size_t extra_code_bytes(const struct sb_lab_info *li)
 	return li->prologue_bytes + 3 * li->call_site_bytes;
 }
 
-/* Appends the cells of g to all (same batches). */
+/* Appends the cells and placement rows of g to all (same batches); all owns
+ * copies, so g can be freed. */
 static int merge(struct sb_results *all, const struct sb_results *g)
 {
-	if (all->n_cells == 0) {
-		struct sb_cell *cells = all->cells;
-		*all = *g;
-		all->cells = realloc(cells, g->n_cells * sizeof(*cells));
-		if (!all->cells)
-			return -1;
-		memcpy(all->cells, g->cells, g->n_cells * sizeof(*cells));
-		return 0;
-	}
 	struct sb_cell *c = realloc(all->cells, (all->n_cells + g->n_cells) * sizeof(*c));
 	if (!c)
 		return -1;
-	memcpy(c + all->n_cells, g->cells, g->n_cells * sizeof(*c));
 	all->cells = c;
+	struct sb_placement_row *p = realloc(all->placement_rows,
+					     (all->n_placement_rows + g->n_placement_rows + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	all->placement_rows = p;
+	if (all->n_cells == 0) {
+		struct sb_results keep = *all;
+		*all = *g;
+		all->cells = keep.cells;
+		all->placement_rows = keep.placement_rows;
+		all->n_cells = 0;
+		all->n_placement_rows = 0;
+		all->n_blocks = all->n_disturbed_blocks = 0;
+		all->elapsed_s = 0;
+	}
+	memcpy(all->cells + all->n_cells, g->cells, g->n_cells * sizeof(*c));
 	all->n_cells += g->n_cells;
+	memcpy(all->placement_rows + all->n_placement_rows, g->placement_rows,
+	       g->n_placement_rows * sizeof(*p));
+	all->n_placement_rows += g->n_placement_rows;
 	all->n_blocks += g->n_blocks;
 	all->n_disturbed_blocks += g->n_disturbed_blocks;
 	all->elapsed_s += g->elapsed_s;

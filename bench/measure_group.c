@@ -2,6 +2,7 @@
  * with everything around it (pinning, private stacks, counters, markers,
  * the checks afterwards); see cli.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
+#include "stubbench/placement.h"
+#include "stubbench/placement_stats.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
 
@@ -36,6 +39,80 @@ static void hooks_after(void *p, size_t arm, size_t bi)
 		sb_counters_after_sample(h->counters, arm, bi);
 	if (h->markers)
 		sb_markers_after_sample(h->markers, arm, bi);
+}
+
+/* Placed copies live until the program ends: the results name them. */
+static struct placed_pool {
+	struct sb_placed_variant *p;
+	size_t n;
+	struct placed_pool *next;
+} *pools;
+
+static void free_pools(void)
+{
+	while (pools) {
+		struct placed_pool *next = pools->next;
+		for (size_t i = 0; i < pools->n; i++)
+			sb_place_free(&pools->p[i]);
+		free(pools->p);
+		free(pools);
+		pools = next;
+	}
+}
+
+/* K placed copies of baseline and of every other variant: baseline@p0 is
+ * the harness's baseline, everything else an ordinary arm. */
+static int place_all(const struct sb_cli *cli, const struct sb_variant **baseline,
+		     const struct sb_variant *const *others, size_t n_others,
+		     const struct sb_variant **out, size_t *n_out)
+{
+	size_t k = cli->placements, n_vars = n_others;
+	int baseline_in_others = 0;
+	for (size_t i = 0; i < n_others; i++)
+		baseline_in_others |= others[i] == *baseline;
+	if (*baseline && !baseline_in_others)
+		n_vars++;
+	if (k * n_vars > SB_MAX_ARMS - 1) {
+		fprintf(stderr, "stubbench: --placements=%zu x %zu variants is more than %d arms\n", k,
+			n_vars, SB_MAX_ARMS - 1);
+		return EXIT_USAGE;
+	}
+	struct placed_pool *pool = calloc(1, sizeof(*pool));
+	if (pool)
+		pool->p = calloc(k * n_vars, sizeof(*pool->p));
+	if (!pool || !pool->p) {
+		free(pool);
+		fprintf(stderr, "stubbench: out of memory\n");
+		return 1;
+	}
+	if (!pools)
+		atexit(free_pools);
+	pool->next = pools;
+	pools = pool;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, cli->cfg.seed * 7919 + 17);
+	char err[512];
+	*n_out = 0;
+	for (size_t vi = 0; vi < n_others + 1; vi++) {
+		const struct sb_variant *v = vi == 0 ? *baseline : others[vi - 1];
+		if (!v || (vi > 0 && v == *baseline))
+			continue;
+		for (unsigned j = 0; j < k; j++) {
+			struct sb_placed_variant *p = &pool->p[pool->n];
+			if (sb_place_variant(v, j, &rng, p, err, sizeof(err)) != 0) {
+				fprintf(stderr, "stubbench: --placements: %s\n", err);
+				return 1;
+			}
+			pool->n++;
+			out[(*n_out)++] = &p->v;
+		}
+	}
+	if (*baseline) {
+		*baseline = out[0];
+		memmove(out, out + 1, (*n_out - 1) * sizeof(*out));
+		(*n_out)--;
+	}
+	return 0;
 }
 
 int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
@@ -69,6 +146,16 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
 
+	const struct sb_variant *placed[SB_MAX_ARMS];
+	const char *baseline_name = baseline ? baseline->name : NULL;
+	if (cli->placements) {
+		size_t n_placed;
+		int prc = place_all(cli, &baseline, others, n_others, placed, &n_placed);
+		if (prc)
+			return prc;
+		others = placed;
+		n_others = n_placed;
+	}
 	struct sb_variant_arms *a = arms_out;
 	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench: %s\n", err);
@@ -113,6 +200,10 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 	}
 	res->cpu = cpu;
 	sb_machine_description(res->cpu_desc, sizeof(res->cpu_desc));
+	if (cli->placements && rc == 0 && sb_placement_summarize(res, baseline_name, cfg->seed) < 0) {
+		fprintf(stderr, "stubbench: out of memory\n");
+		rc = 1;
+	}
 	if (hooks.counters) {
 		sb_counters_fill(hooks.counters, res);
 		sb_counters_close(hooks.counters);

@@ -439,6 +439,9 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 
 void sb_results_free(struct sb_results *r)
 {
+	free(r->placement_rows);
+	r->placement_rows = NULL;
+	r->n_placement_rows = 0;
 	free(r->cells);
 	r->cells = NULL;
 	r->n_cells = 0;

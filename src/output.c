@@ -82,6 +82,8 @@ static void json_summary(FILE *f, const struct sb_summary *s)
 	fputs("]}", f);
 }
 
+static void json_placements(FILE *f, const struct sb_results *r);
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -170,7 +172,67 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		}
 		fputs("}", f);
 	}
-	fputs("\n  ]\n}\n", f);
+	fputs("\n  ]", f);
+	json_placements(f, r);
+	fputs("\n}\n", f);
+}
+
+static void json_placements(FILE *f, const struct sb_results *r)
+{
+	if (!r->n_placement_rows)
+		return;
+	fputs(",\n  \"across_placements\": [", f);
+	for (size_t i = 0; i < r->n_placement_rows; i++) {
+		const struct sb_placement_row *p = &r->placement_rows[i];
+		fputs(i ? ",\n    {\"variant\": " : "\n    {\"variant\": ", f);
+		json_str(f, p->variant);
+		fprintf(f, ", \"batch\": %llu, \"placements\": %zu, \"cycles_per_iter\": {\"mean\": ",
+			(unsigned long long)p->batch, p->k);
+		json_num(f, p->mean);
+		fputs(", \"sd\": ", f);
+		json_num(f, p->sd);
+		fputs(", \"min\": ", f);
+		json_num(f, p->min);
+		fputs(", \"max\": ", f);
+		json_num(f, p->max);
+		fputs("}", f);
+		if (p->has_delta) {
+			fputs(", \"delta_vs_baseline_pct\": ", f);
+			json_num(f, p->delta_pct);
+			fputs(", \"delta_ci95_pct\": [", f);
+			json_num(f, p->delta_lo_pct);
+			fputs(", ", f);
+			json_num(f, p->delta_hi_pct);
+			fputs("]", f);
+		}
+		fputs("}", f);
+	}
+	fputs("\n  ]", f);
+}
+
+static void table_placements(FILE *f, const struct sb_results *r)
+{
+	if (!r->n_placement_rows)
+		return;
+	fprintf(f, "# across code placements: each placement's mean, then their mean, SD and range;\n"
+		   "# delta: ratio of the placements' means to the baseline's, bootstrap 95%% CI\n");
+	int w = 16;
+	for (size_t i = 0; i < r->n_placement_rows; i++)
+		if ((int)strlen(r->placement_rows[i].variant) > w)
+			w = (int)strlen(r->placement_rows[i].variant);
+	fprintf(f, "%-*s %6s %3s %10s %7s %17s %9s %19s\n", w, "variant", "batch", "k", "cyc/iter", "sd",
+		"range", "vs base", "95% CI");
+	for (size_t i = 0; i < r->n_placement_rows; i++) {
+		const struct sb_placement_row *p = &r->placement_rows[i];
+		char range[40], d[16] = "", dci[40] = "";
+		snprintf(range, sizeof(range), "[%.2f, %.2f]", p->min, p->max);
+		if (p->has_delta) {
+			snprintf(d, sizeof(d), "%+.2f%%", p->delta_pct);
+			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", p->delta_lo_pct, p->delta_hi_pct);
+		}
+		fprintf(f, "%-*s %6llu %3zu %10.2f %7.2f %17s %9s %19s\n", w, p->variant,
+			(unsigned long long)p->batch, p->k, p->mean, p->sd, range, d, dci);
+	}
 }
 
 static void write_csv(FILE *f, const struct sb_results *r)
@@ -249,6 +311,7 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	switch (fmt) {
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
+		table_placements(f, r);
 		break;
 	case SB_FORMAT_SEED:
 		for (size_t i = 0; i < r->n_cells; i++) {

@@ -154,3 +154,42 @@ int sb_bootstrap_ratio(const double *num, const double *den, size_t n, unsigned 
 	free(r);
 	return 0;
 }
+
+int sb_bootstrap_ratio_unpaired(const double *num, size_t n_num, const double *den, size_t n_den,
+				unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi)
+{
+	if (n_num == 0 || n_den == 0)
+		return -1;
+	double sn = 0, sd = 0;
+	for (size_t i = 0; i < n_num; i++)
+		sn += num[i];
+	for (size_t i = 0; i < n_den; i++)
+		sd += den[i];
+	if (!(sd > 0))
+		return -1;
+	*ratio = (sn / (double)n_num) / (sd / (double)n_den);
+	if (n_boot < 2 || (n_num < 2 && n_den < 2)) {
+		*lo = *hi = NAN;
+		return 0;
+	}
+	double *r = malloc(n_boot * sizeof(*r));
+	if (!r)
+		return -1;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, seed);
+	unsigned kept = 0;
+	for (unsigned b = 0; b < n_boot; b++) {
+		double bn = 0, bd = 0;
+		for (size_t i = 0; i < n_num; i++)
+			bn += num[sb_rng_below(&rng, n_num)];
+		for (size_t i = 0; i < n_den; i++)
+			bd += den[sb_rng_below(&rng, n_den)];
+		if (bd > 0)
+			r[kept++] = (bn / (double)n_num) / (bd / (double)n_den);
+	}
+	qsort(r, kept, sizeof(*r), cmp_double);
+	*lo = sb_percentile_sorted(r, kept, 2.5);
+	*hi = sb_percentile_sorted(r, kept, 97.5);
+	free(r);
+	return 0;
+}

@@ -37,6 +37,9 @@ expect 2 "'diagonal'" lab --shape=diagonal
 expect 2 "does not apply to stubbench lab" lab --variant=private
 expect 2 "does not apply to stubbench" --plot=x.svg
 expect 2 "'0'" lab --batch=0
+expect 2 "'0'" --placements=0
+expect 2 "more than 16" --placements=17
+expect 2 "more than 31 arms" --placements=11
 "$sb" --version | grep -q "^stubbench [0-9]" && passes=$((passes + 1)) || { echo "FAIL: --version"; fails=$((fails + 1)); }
 "$sb" --help | grep -q -- "--variant=LIST" && passes=$((passes + 1)) || { echo "FAIL: --help"; fails=$((fails + 1)); }
 # A CPU outside the allowed set, when there is one to pick.

@@ -70,6 +70,18 @@ struct sb_cell {
 	double counters[SB_MAX_COUNTERS];
 };
 
+/* One variant at one batch size across its code placements (--placements):
+ * the spread of its cost over placements and its ratio to the baseline's
+ * placements, which no single placement's CI can show. */
+struct sb_placement_row {
+	char variant[96];         /* the original variant's name */
+	uint64_t batch;
+	size_t k;                 /* placements */
+	double mean, sd, min, max; /* of the placements' mean cycles per iteration */
+	int has_delta;
+	double delta_pct, delta_lo_pct, delta_hi_pct;
+};
+
 struct sb_results {
 	struct sb_timer_info timer;
 	struct sb_cell *cells;    /* measured arm a, batch b at cells[a * n_batches + b];
@@ -83,6 +95,8 @@ struct sb_results {
 	char cpu_desc[256];       /* machine description for JSON/CSV */
 	int cpu;                  /* the CPU pinned to, -1 if not pinned */
 	size_t n_counters;        /* columns of sb_cell.counters in use */
+	struct sb_placement_row *placement_rows; /* filled with --placements, else NULL */
+	size_t n_placement_rows;
 	char counter_names[SB_MAX_COUNTERS][32];
 };
 

@@ -36,4 +36,11 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 int sb_bootstrap_ratio(const double *num, const double *den, size_t n_groups, unsigned n_boot,
 		       uint64_t seed, double *ratio, double *lo, double *hi);
 
+/* Ratio mean(num)/mean(den) of two independent groups (no pairing: for
+ * example the same code at different placements), with a percentile
+ * bootstrap 95 % CI resampling each group on its own. Returns -1 when a
+ * group is empty or the denominator's mean is not positive. */
+int sb_bootstrap_ratio_unpaired(const double *num, size_t n_num, const double *den, size_t n_den,
+				unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi);
+
 #endif

@@ -1,0 +1,224 @@
+/* placement.c: random placement of variants' code; see placement.h. */
+#define _GNU_SOURCE
+#include "stubbench/placement.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "stubbench/jit.h"
+#include "stubbench/listing.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define PAGE 4096UL
+
+struct fsym {
+	uintptr_t addr;
+	size_t size;
+	char *name;
+};
+
+static struct fsym *syms;
+static size_t n_syms;
+static int syms_loaded;
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static void load_symbols(void)
+{
+	syms_loaded = 1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	int fd = open("/proc/self/exe", O_RDONLY);
+	if (fd < 0)
+		return;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+	while (e && (scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; d && i < n; i++) {
+			GElf_Sym s;
+			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size)
+				continue;
+			if (n_syms == cap) {
+				cap = cap ? cap * 2 : 1024;
+				struct fsym *ns = realloc(syms, cap * sizeof(*ns));
+				if (!ns)
+					break;
+				syms = ns;
+			}
+			const char *nm = elf_strptr(e, sh.sh_link, s.st_name);
+			syms[n_syms].addr = s.st_value;
+			syms[n_syms].size = s.st_size;
+			syms[n_syms].name = strdup(nm ? nm : "?");
+			n_syms++;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	qsort(syms, n_syms, sizeof(*syms), cmp_fsym);
+}
+
+size_t sb_code_function_size(uintptr_t addr, const char **name)
+{
+	if (!syms_loaded)
+		load_symbols();
+	size_t lo = 0, hi = n_syms;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n_syms && syms[lo].addr == addr) {
+		if (name)
+			*name = syms[lo].name;
+		return syms[lo].size;
+	}
+	return 0;
+}
+
+static int known(const struct sb_placed_variant *p, uintptr_t addr)
+{
+	for (size_t i = 0; i < p->n_funcs; i++)
+		if (p->old_addr[i] == addr)
+			return 1;
+	return 0;
+}
+
+/* Adds the function at addr and, recursively, what it calls or jumps to
+ * (except return thunks, which stay shared as in the kernel). */
+static int collect(struct sb_placed_variant *p, uintptr_t addr, char *err, size_t errlen)
+{
+	const char *name = NULL;
+	size_t size = sb_code_function_size(addr, &name);
+	if (!size) {
+		snprintf(err, errlen, "%s: no function symbol at %#lx", p->original->name, (unsigned long)addr);
+		return -1;
+	}
+	/* Return thunks are shared kernel text: they stay where they are. */
+	if ((p->n_funcs > 0 && strstr(name, "return_thunk")) || known(p, addr))
+		return 0;
+	if (p->n_funcs == SB_PLACE_MAX_FUNCS) {
+		snprintf(err, errlen, "%s: calls more than %d functions", p->original->name, SB_PLACE_MAX_FUNCS);
+		return -1;
+	}
+	size_t me = p->n_funcs++;
+	p->old_addr[me] = addr;
+	p->len[me] = size;
+
+	struct sb_listing l;
+	char sub[256];
+	if (sb_jit_decode((const uint8_t *)addr, size, name, &l, sub, sizeof(sub)) != 0) {
+		snprintf(err, errlen, "%s: %s", name, sub);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < l.n && rc == 0; i++) {
+		const struct sb_insn *in = &l.insns[i];
+		if (strstr(in->text, "rip")) {
+			snprintf(err, errlen, "%s+%#zx '%s': RIP-relative data cannot move", name, in->off, in->text);
+			rc = -1;
+		} else if (in->len == 5 && (in->bytes[0] == 0xe8 || in->bytes[0] == 0xe9)) {
+			int32_t rel;
+			memcpy(&rel, in->bytes + 1, 4);
+			uintptr_t target = addr + in->off + 5 + (intptr_t)rel;
+			if (target < addr || target >= addr + size)
+				rc = collect(p, target, err, errlen);
+		}
+	}
+	sb_listing_free(&l);
+	return rc;
+}
+
+int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
+		     struct sb_placed_variant *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->original = v;
+	if (collect(out, (uintptr_t)v->main, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < out->n_funcs; i++)
+		if (out->len[i] > PAGE - 128) {
+			snprintf(err, errlen, "%s: a function of %zu bytes does not fit a page", v->name, out->len[i]);
+			return -1;
+		}
+	/* One page per function, within +-1 GiB of the program so that rel32
+	 * calls to the shared thunks still reach. */
+	out->map_len = out->n_funcs * PAGE;
+	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
+	void *m = MAP_FAILED;
+	for (int tries = 0; tries < 64 && m == MAP_FAILED; tries++) {
+		uintptr_t at = near + (0x10000000UL + sb_rng_below(rng, 0x30000) * PAGE);
+		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (m != MAP_FAILED && (uintptr_t)m != at) {
+			munmap(m, out->map_len);
+			m = MAP_FAILED;
+		}
+	}
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "%s: no room for a copy near the program: %s", v->name, strerror(errno));
+		return -1;
+	}
+	out->map = m;
+	memset(m, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
+	struct sb_code_map map[SB_PLACE_MAX_FUNCS];
+	for (size_t i = 0; i < out->n_funcs; i++) {
+		/* A random 64-byte chunk of the page, then a random byte offset
+		 * in it, as the kernel's random start within the first chunk. */
+		size_t room = PAGE - out->len[i] - 64;
+		size_t off = (size_t)sb_rng_below(rng, room / 64) * 64 + (size_t)sb_rng_below(rng, 64);
+		out->new_addr[i] = (uintptr_t)m + i * PAGE + off;
+		map[i] = (struct sb_code_map){out->old_addr[i], out->len[i], out->new_addr[i]};
+	}
+	for (size_t i = 0; i < out->n_funcs; i++) {
+		char sub[256];
+		if (sb_jit_relocate((const uint8_t *)out->old_addr[i], out->len[i], out->old_addr[i],
+				    (uint8_t *)out->new_addr[i], out->new_addr[i], map, out->n_funcs, sub,
+				    sizeof(sub)) != 0) {
+			snprintf(err, errlen, "%s: %s", v->name, sub);
+			sb_place_free(out);
+			return -1;
+		}
+	}
+	if (mprotect(m, out->map_len, PROT_READ | PROT_EXEC) != 0) {
+		snprintf(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
+		sb_place_free(out);
+		return -1;
+	}
+	out->v = *v;
+	out->v.main = (sb_stub_fn)out->new_addr[0];
+	snprintf(out->name, sizeof(out->name), "%s@p%u", v->name, index);
+	snprintf(out->seed_name, sizeof(out->seed_name), "%s@p%u", v->seed_name, index);
+	out->v.name = out->name;
+	out->v.seed_name = out->seed_name;
+	return 0;
+}
+
+void sb_place_free(struct sb_placed_variant *p)
+{
+	if (p->map)
+		munmap(p->map, p->map_len);
+	p->map = NULL;
+}

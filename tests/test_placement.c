@@ -1,0 +1,149 @@
+/* Random code placement: the copies are the same code at other addresses,
+ * calling their own copies of the subprogs, and behave like the original;
+ * the summary across placements is exact on known cells. */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/jit.h"
+#include "stubbench/listing.h"
+#include "stubbench/percpu.h"
+#include "stubbench/placement.h"
+#include "stubbench/placement_stats.h"
+#include "stubbench/stats.h"
+#include "stubbench/variants.h"
+
+uint64_t sb_probe_call_capture_r9(sb_stub_fn fn, uint64_t sentinel);
+
+static void same_code(const struct sb_placed_variant *p)
+{
+	for (size_t f = 0; f < p->n_funcs; f++) {
+		struct sb_listing orig;
+		char err[256], where[256];
+		CHECK(sb_jit_decode((const uint8_t *)p->old_addr[f], p->len[f], "orig", &orig, err,
+				    sizeof(err)) == 0, "%s", err);
+		/* Equal but for call targets (rel32 masked). */
+		CHECK(sb_listing_compare(&orig, (const uint8_t *)p->new_addr[f], p->len[f], where,
+					 sizeof(where)) == -1, "%s function %zu: %s", p->v.name, f, where);
+		/* Every call goes to a copy, never back to the original code. */
+		for (size_t i = 0; i < orig.n; i++) {
+			const uint8_t *c = (const uint8_t *)p->new_addr[f] + orig.insns[i].off;
+			if (orig.insns[i].len != 5 || c[0] != 0xe8)
+				continue;
+			int32_t rel;
+			memcpy(&rel, c + 1, 4);
+			uintptr_t target = (uintptr_t)c + 5 + rel;
+			int to_copy = 0;
+			for (size_t g = 0; g < p->n_funcs; g++)
+				to_copy |= target == p->new_addr[g];
+			CHECK(to_copy, "%s: call at +%#zx goes to %#lx, not to a placed copy", p->v.name,
+			      orig.insns[i].off, (unsigned long)target);
+		}
+		sb_listing_free(&orig);
+	}
+}
+
+static void replicas(void)
+{
+	struct sb_rng rng;
+	sb_rng_seed(&rng, 5);
+	const char *names[] = {"baseline", "private", "hybrid"};
+	for (size_t n = 0; n < 3; n++) {
+		const struct sb_variant *v = sb_variant_find(names[n]);
+		struct sb_placed_variant p[3];
+		char err[512];
+		for (unsigned j = 0; j < 3; j++) {
+			int rc = sb_place_variant(v, j, &rng, &p[j], err, sizeof(err));
+			CHECK(rc == 0, "%s: %s", names[n], err);
+			if (rc)
+				return;
+			/* main prog + one subprog */
+			CHECK(p[j].n_funcs == 2, "%s: %zu functions placed", names[n], p[j].n_funcs);
+			CHECK(p[j].v.main != v->main && (uintptr_t)p[j].v.main == p[j].new_addr[0], "main not moved");
+			CHECK(p[j].v.counter == v->counter, "counter not shared");
+			char want[64];
+			snprintf(want, sizeof(want), "%s@p%u", names[n], j);
+			CHECK(strcmp(p[j].v.name, want) == 0, "name %s", p[j].v.name);
+			same_code(&p[j]);
+			uint64_t before = *v->counter;
+			for (int k = 0; k < 1000; k++)
+				p[j].v.main();
+			CHECK(*v->counter - before == 1000, "%s: counter +%llu", p[j].v.name,
+			      (unsigned long long)(*v->counter - before));
+			/* r9 after a private copy is still the original's frame pointer. */
+			uint64_t r9 = sb_probe_call_capture_r9(p[j].v.main, 0x5e5e);
+			uint64_t want_r9 = sb_probe_call_capture_r9(v->main, 0x5e5e);
+			CHECK(r9 == want_r9, "%s: r9 %#llx, original %#llx", p[j].v.name,
+			      (unsigned long long)r9, (unsigned long long)want_r9);
+		}
+		CHECK(p[0].new_addr[0] != p[1].new_addr[0] && p[1].new_addr[0] != p[2].new_addr[0],
+		      "copies share an address");
+		for (unsigned j = 0; j < 3; j++)
+			sb_place_free(&p[j]);
+	}
+	CHECK(sb_percpu_check_guards() == 0, "guards damaged");
+	CHECK(sb_code_function_size((uintptr_t)sb_seed001_baseline_sub, NULL) == 23,
+	      "baseline subprog symbol size");
+	CHECK(sb_code_function_size((uintptr_t)sb_seed001_baseline_sub + 1, NULL) == 0,
+	      "a size for an address that starts no function");
+}
+
+static struct sb_arm arm(const char *name)
+{
+	struct sb_arm a;
+	memset(&a, 0, sizeof(a));
+	a.name = name;
+	a.seed_name = name;
+	return a;
+}
+
+static void summary(void)
+{
+	struct sb_arm arms[5] = {arm("baseline@p0"), arm("baseline@p1"), arm("x@p0"), arm("x@p1"),
+				 arm("plain")};
+	const double means[5] = {10, 12, 16, 17, 99};
+	struct sb_cell cells[5];
+	memset(cells, 0, sizeof(cells));
+	for (int i = 0; i < 5; i++) {
+		cells[i].arm = &arms[i];
+		cells[i].batch = 64;
+		cells[i].cycles.n = 10;
+		cells[i].cycles.mean = means[i];
+	}
+	struct sb_results r;
+	memset(&r, 0, sizeof(r));
+	r.cells = cells;
+	r.n_cells = 5;
+	r.n_batches = 1;
+	CHECK(sb_placement_summarize(&r, "baseline", 1) == 2, "%zu rows", r.n_placement_rows);
+	if (r.n_placement_rows == 2) {
+		const struct sb_placement_row *b = &r.placement_rows[0], *x = &r.placement_rows[1];
+		CHECK(strcmp(b->variant, "baseline") == 0 && strcmp(x->variant, "x") == 0, "row names");
+		CHECK(b->k == 2 && b->mean == 11 && b->min == 10 && b->max == 12, "baseline row");
+		CHECK(fabs(b->sd - sqrt(2)) < 1e-12, "baseline sd %g", b->sd);
+		CHECK(!b->has_delta, "baseline has a delta");
+		CHECK(x->has_delta && fabs(x->delta_pct - (16.5 / 11 - 1) * 100) < 1e-9, "delta %g", x->delta_pct);
+		CHECK(x->delta_lo_pct <= x->delta_pct && x->delta_pct <= x->delta_hi_pct, "delta outside CI");
+		/* Extreme resamples: 16/12 and 17/10. */
+		CHECK(x->delta_lo_pct >= (16.0 / 12 - 1) * 100 - 1e-9 && x->delta_hi_pct <= 70 + 1e-9,
+		      "CI [%g, %g] outside the possible ratios", x->delta_lo_pct, x->delta_hi_pct);
+	}
+	r.cells = NULL;
+	sb_results_free(&r);
+	CHECK(r.placement_rows == NULL, "rows not freed");
+
+	double ratio, lo, hi;
+	const double a[] = {2, 2, 2}, b[] = {1, 1};
+	CHECK(sb_bootstrap_ratio_unpaired(a, 3, b, 2, 200, 1, &ratio, &lo, &hi) == 0 && ratio == 2 && lo == 2 &&
+	      hi == 2, "constant groups");
+	CHECK(sb_bootstrap_ratio_unpaired(a, 0, b, 2, 200, 1, &ratio, &lo, &hi) == -1, "empty group");
+}
+
+int main(void)
+{
+	char err[256];
+	CHECK(sb_percpu_thread_init(err, sizeof(err)) == 0, "%s", err);
+	replicas();
+	summary();
+	return check_report("test_placement");
+}
