@@ -41,7 +41,7 @@ add_library(stubbench_counters STATIC
   src/perf_counters.c
 )
 target_include_directories(stubbench_counters PUBLIC ${CMAKE_SOURCE_DIR}/include ${SB_PFM_INCLUDE_DIR})
-target_link_libraries(stubbench_counters PUBLIC ${SB_PFM_LIBRARY})
+target_link_libraries(stubbench_counters PUBLIC stubbench_core ${SB_PFM_LIBRARY})
 if(STUBBENCH_LIKWID)
   target_link_libraries(stubbench_counters PUBLIC likwid::likwid)
 endif()
@@ -80,7 +80,7 @@ function(sb_counters_tests)
     target_link_libraries(test_counters_markers PRIVATE stubbench_counters)
     add_test(NAME counters_markers COMMAND test_counters_markers)
     add_executable(test_counters_markers_off ${SB_TESTS}/test_counters_markers.c
-      ${CMAKE_SOURCE_DIR}/src/markers.c)
+      ${CMAKE_SOURCE_DIR}/src/markers.c ${CMAKE_SOURCE_DIR}/src/error.c)
     target_include_directories(test_counters_markers_off PRIVATE ${CMAKE_SOURCE_DIR}/include)
     add_test(NAME counters_markers_without_likwid COMMAND test_counters_markers_off)
 

@@ -1,21 +1,12 @@
 /* jit_decode.c: x86-64 bytes to a listing, with capstone doing the
  * decoding (Intel syntax, as the seeds' listings). */
 #include "stubbench/jit.h"
+#include "stubbench/error.h"
 
 #include <capstone/capstone.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int sb_jit_decode(const uint8_t *code, size_t len, const char *name, struct sb_listing *out,
 		  char *err, size_t errlen)
@@ -23,7 +14,7 @@ int sb_jit_decode(const uint8_t *code, size_t len, const char *name, struct sb_l
 	memset(out, 0, sizeof(*out));
 	csh cs;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
-		set_err(err, errlen, "capstone: cannot open an x86-64 decoder");
+		sb_set_err(err, errlen, "capstone: cannot open an x86-64 decoder");
 		return -1;
 	}
 	cs_insn *ci = cs_malloc(cs);
@@ -35,7 +26,7 @@ int sb_jit_decode(const uint8_t *code, size_t len, const char *name, struct sb_l
 	while (left > 0) {
 		uint64_t at = addr;
 		if (!cs_disasm_iter(cs, &p, &left, &addr, ci)) {
-			set_err(err, errlen, "%s+%#" "llx" ": cannot decode byte %02x", name,
+			sb_set_err(err, errlen, "%s+%#" "llx" ": cannot decode byte %02x", name,
 				(unsigned long long)at, code[at]);
 			rc = -1;
 			break;
@@ -44,7 +35,7 @@ int sb_jit_decode(const uint8_t *code, size_t len, const char *name, struct sb_l
 			cap = cap ? 2 * cap : 32;
 			struct sb_insn *ni = realloc(out->insns, cap * sizeof(*ni));
 			if (!ni) {
-				set_err(err, errlen, "out of memory");
+				sb_set_err(err, errlen, "out of memory");
 				rc = -1;
 				break;
 			}

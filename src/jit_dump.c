@@ -2,22 +2,13 @@
  * JITed function, the listing in the format listing.h parses (so a dump
  * can become test data as it is). */
 #include "stubbench/jit.h"
+#include "stubbench/error.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int sb_jit_write_listing(FILE *f, const struct sb_listing *l)
 {
@@ -60,7 +51,7 @@ static int mkdir_p(const char *dir)
 int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size_t errlen)
 {
 	if (mkdir_p(dir)) {
-		set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
+		sb_set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	for (size_t i = 0; i < img->n; i++) {
@@ -69,13 +60,13 @@ int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size
 		snprintf(path, sizeof(path), "%s/%s.%s.bin", dir, img->prog_name, fn->name);
 		FILE *f = fopen(path, "wb");
 		if (!f || fwrite(fn->bytes, 1, fn->len, f) != fn->len || fclose(f)) {
-			set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+			sb_set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
 			return -1;
 		}
 		struct sb_listing l;
 		char derr[256];
 		if (sb_jit_decode(fn->bytes, fn->len, fn->name, &l, derr, sizeof(derr))) {
-			set_err(err, errlen, "--dump-jit: %s", derr);
+			sb_set_err(err, errlen, "--dump-jit: %s", derr);
 			return -1;
 		}
 		snprintf(path, sizeof(path), "%s/%s.%s.lst", dir, img->prog_name, fn->name);
@@ -89,7 +80,7 @@ int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size
 		}
 		sb_listing_free(&l);
 		if (bad) {
-			set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+			sb_set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
 			return -1;
 		}
 	}

@@ -3,6 +3,7 @@
  * once for the lengths, once for the buffers. Names come from the
  * program's BTF func_info. */
 #include "stubbench/jit.h"
+#include "stubbench/error.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -11,16 +12,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* Names of the functions from BTF; leaves "func<i>" where BTF says nothing. */
 static void name_funcs(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
@@ -49,12 +40,12 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	__u32 len = sizeof(info);
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", strerror(errno));
+		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", strerror(errno));
 		return -1;
 	}
 	snprintf(img->prog_name, sizeof(img->prog_name), "%s", info.name);
 	if (info.jited_prog_len == 0) {
-		set_err(err, errlen, "program %s is not JITed (net.core.bpf_jit_enable=0?)", info.name);
+		sb_set_err(err, errlen, "program %s is not JITed (net.core.bpf_jit_enable=0?)", info.name);
 		return -1;
 	}
 	__u32 prog_len = info.jited_prog_len;
@@ -69,7 +60,7 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	struct bpf_func_info *fi = nfi ? calloc(nfi, sizeof(*fi)) : NULL;
 	img->funcs = calloc(nfuncs, sizeof(*img->funcs));
 	if (!code || !lens || !ksyms || (nfi && !fi) || !img->funcs) {
-		set_err(err, errlen, "out of memory");
+		sb_set_err(err, errlen, "out of memory");
 		goto fail;
 	}
 	memset(&info, 0, sizeof(info));
@@ -89,7 +80,7 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	}
 	len = sizeof(info);
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		set_err(err, errlen, "bpf_obj_get_info_by_fd (buffers): %s", strerror(errno));
+		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd (buffers): %s", strerror(errno));
 		goto fail;
 	}
 	if (nfuncs == 1 && lens[0] == 0)
@@ -98,7 +89,7 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	for (__u32 i = 0; i < prog_len && all_zero; i++)
 		all_zero = code[i] == 0;
 	if (all_zero) {
-		set_err(err, errlen, "JITed bytes of %s read as zeros: no permission to dump them "
+		sb_set_err(err, errlen, "JITed bytes of %s read as zeros: no permission to dump them "
 			"(the kernel shows them where it shows kallsyms addresses: CAP_SYSLOG, "
 			"kernel.kptr_restrict)", img->prog_name);
 		goto fail;
@@ -107,13 +98,13 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	img->n = nfuncs;
 	for (__u32 i = 0; i < nfuncs; i++) {
 		if (off + lens[i] > prog_len) {
-			set_err(err, errlen, "jited_func_lens of %s exceed jited_prog_len %u",
+			sb_set_err(err, errlen, "jited_func_lens of %s exceed jited_prog_len %u",
 				img->prog_name, prog_len);
 			goto fail;
 		}
 		img->funcs[i].bytes = malloc(lens[i] ? lens[i] : 1);
 		if (!img->funcs[i].bytes) {
-			set_err(err, errlen, "out of memory");
+			sb_set_err(err, errlen, "out of memory");
 			goto fail;
 		}
 		memcpy(img->funcs[i].bytes, code + off, lens[i]);

@@ -1,19 +1,10 @@
 /* jit_relocate.c: moving JIT-style code to another address, re-aiming its
  * rel32 calls and jumps (capstone finds the instruction boundaries). */
 #include "stubbench/jit.h"
+#include "stubbench/error.h"
 
 #include <stdarg.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int is_rel8_jump(const struct sb_insn *in)
 {
@@ -42,7 +33,7 @@ int sb_jit_relocate(const uint8_t *code, size_t len, uintptr_t old_addr, uint8_t
 		if (is_rel8_jump(in)) {
 			uintptr_t t = next_old + (intptr_t)(int8_t)in->bytes[1];
 			if (t < old_addr || t >= old_addr + len) {
-				set_err(err, errlen, "+0x%zx: short jump out of the function", in->off);
+				sb_set_err(err, errlen, "+0x%zx: short jump out of the function", in->off);
 				rc = -1;
 			}
 			continue;
@@ -61,7 +52,7 @@ int sb_jit_relocate(const uint8_t *code, size_t len, uintptr_t old_addr, uint8_t
 					nt = map[m].new_addr + (t - map[m].old_addr);
 		intptr_t nrel = (intptr_t)nt - (intptr_t)(new_addr + in->off + in->len);
 		if (nrel != (int32_t)nrel) {
-			set_err(err, errlen, "+0x%zx: target %#lx out of rel32 reach from %#lx", in->off,
+			sb_set_err(err, errlen, "+0x%zx: target %#lx out of rel32 reach from %#lx", in->off,
 				(unsigned long)nt, (unsigned long)new_addr);
 			rc = -1;
 			continue;

@@ -2,6 +2,7 @@
  * bench/bpf/private_stack_shapes.bpf.c) with batch_iters set, runs its
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
 #include "stubbench/kernel.h"
+#include "stubbench/error.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -35,16 +36,6 @@ const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v
 	return prog_names[s][v];
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* libbpf prints the verifier log on failures; keep it for --verbose only. */
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -60,13 +51,13 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status
 	libbpf_set_print(quiet_print);
 	struct sb_kernel_obj *o = calloc(1, sizeof(*o));
 	if (!o) {
-		set_err(err, errlen, "out of memory");
+		sb_set_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	o->batch_iters = batch_iters;
 	o->skel = private_stack_shapes__open();
 	if (!o->skel) {
-		set_err(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
+		sb_set_err(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
 		free(o);
 		return NULL;
 	}
@@ -76,10 +67,10 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status
 		int e = -rc;
 		if (e == EPERM || e == EACCES) {
 			*status = SB_KERNEL_NO_CAP;
-			set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
+			sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
 				strerror(e));
 		} else {
-			set_err(err, errlen, "BPF program load failed with batch_iters=%u: %s "
+			sb_set_err(err, errlen, "BPF program load failed with batch_iters=%u: %s "
 				"(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", batch_iters, strerror(e));
 		}
 		private_stack_shapes__destroy(o->skel);

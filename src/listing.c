@@ -1,5 +1,6 @@
 /* listing.c: parse objdump-style listings and compare code with them. */
 #include "stubbench/listing.h"
+#include "stubbench/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,16 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 void sb_insn_mask_addresses(struct sb_insn *in)
 {
@@ -94,7 +85,7 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 		char buf[512];
 		lineno++;
 		if (ll >= sizeof(buf)) {
-			set_err(err, errlen, "%s:%zu: line too long", name, lineno);
+			sb_set_err(err, errlen, "%s:%zu: line too long", name, lineno);
 			goto fail;
 		}
 		memcpy(buf, line, ll);
@@ -108,11 +99,11 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 		if (r == 0)
 			continue;
 		if (r < 0) {
-			set_err(err, errlen, "%s:%zu: not a listing line: '%s'", name, lineno, buf);
+			sb_set_err(err, errlen, "%s:%zu: not a listing line: '%s'", name, lineno, buf);
 			goto fail;
 		}
 		if (off != out->size) {
-			set_err(err, errlen, "%s:%zu: offset %#zx, expected %#zx after the previous instruction",
+			sb_set_err(err, errlen, "%s:%zu: offset %#zx, expected %#zx after the previous instruction",
 				name, lineno, off, out->size);
 			goto fail;
 		}
@@ -120,7 +111,7 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 			/* Continuation of the previous instruction. */
 			struct sb_insn *prev = &out->insns[out->n - 1];
 			if (prev->len + nb > SB_INSN_MAX) {
-				set_err(err, errlen, "%s:%zu: instruction longer than 15 bytes", name, lineno);
+				sb_set_err(err, errlen, "%s:%zu: instruction longer than 15 bytes", name, lineno);
 				goto fail;
 			}
 			memcpy(prev->bytes + prev->len, bytes, nb);
@@ -130,14 +121,14 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 			continue;
 		}
 		if (text[0] == '\0') {
-			set_err(err, errlen, "%s:%zu: continuation line without an instruction", name, lineno);
+			sb_set_err(err, errlen, "%s:%zu: continuation line without an instruction", name, lineno);
 			goto fail;
 		}
 		if (out->n == cap) {
 			cap = cap ? cap * 2 : 32;
 			struct sb_insn *ni = realloc(out->insns, cap * sizeof(*ni));
 			if (!ni) {
-				set_err(err, errlen, "%s: out of memory", name);
+				sb_set_err(err, errlen, "%s: out of memory", name);
 				goto fail;
 			}
 			out->insns = ni;
@@ -152,7 +143,7 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 		out->size += nb;
 	}
 	if (out->n == 0) {
-		set_err(err, errlen, "%s: no instructions", name);
+		sb_set_err(err, errlen, "%s: no instructions", name);
 		goto fail;
 	}
 	return 0;
@@ -165,7 +156,7 @@ int sb_listing_parse_file(const char *path, struct sb_listing *out, char *err, s
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		sb_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	char *buf = NULL;
@@ -179,7 +170,7 @@ int sb_listing_parse_file(const char *path, struct sb_listing *out, char *err, s
 	fclose(f);
 	fclose(mem);
 	if (rd_err) {
-		set_err(err, errlen, "%s: read error", path);
+		sb_set_err(err, errlen, "%s: read error", path);
 		free(buf);
 		return -1;
 	}
@@ -201,18 +192,18 @@ long sb_listing_compare(const struct sb_listing *l, const uint8_t *code, size_t 
 		const struct sb_insn *in = &l->insns[i];
 		for (size_t k = 0; k < in->len; k++) {
 			if (in->off + k >= len) {
-				set_err(where, wlen, "code ends at %#zx inside '%s' at %#zx", len, in->text, in->off);
+				sb_set_err(where, wlen, "code ends at %#zx inside '%s' at %#zx", len, in->text, in->off);
 				return (long)i;
 			}
 			if (in->cmp[k] && code[in->off + k] != in->bytes[k]) {
-				set_err(where, wlen, "at %#zx '%s': byte %zu is %02x, listing has %02x",
+				sb_set_err(where, wlen, "at %#zx '%s': byte %zu is %02x, listing has %02x",
 					in->off, in->text, k, code[in->off + k], in->bytes[k]);
 				return (long)i;
 			}
 		}
 	}
 	if (len != l->size) {
-		set_err(where, wlen, "code is %zu bytes, listing %zu", len, l->size);
+		sb_set_err(where, wlen, "code is %zu bytes, listing %zu", len, l->size);
 		return (long)l->n;
 	}
 	return -1;

@@ -1,5 +1,6 @@
 /* markers.c: likwid marker regions "<seed name>-<batch>" around samples. */
 #include "stubbench/markers.h"
+#include "stubbench/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,16 +18,6 @@ struct sb_markers {
 	char note[384];
 	char status[384];
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int sb_markers_region_name(char *buf, size_t len, const char *seed_name, uint64_t batch)
 {
@@ -119,7 +110,7 @@ struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
 			free(m->counts);
 		}
 		free(m);
-		set_err(err, errlen, "likwid markers: out of memory for %zu regions", n);
+		sb_set_err(err, errlen, "likwid markers: out of memory for %zu regions", n);
 		return NULL;
 	}
 	m->n_arms = n_arms;
@@ -131,7 +122,7 @@ struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
 		for (size_t b = 0; b < n_batches; b++) {
 			if (sb_markers_region_name(m->names[a * n_batches + b], SB_MARKER_NAME_MAX,
 						   arms[a].seed_name, batches[b])) {
-				set_err(err, errlen, "likwid markers: region name '%s-%llu' is too long",
+				sb_set_err(err, errlen, "likwid markers: region name '%s-%llu' is too long",
 					arms[a].seed_name, (unsigned long long)batches[b]);
 				sb_markers_close(m);
 				return NULL;

@@ -1,6 +1,7 @@
 /* percpu.c: per-thread private stack copies reached through GS; see percpu.h. */
 #define _GNU_SOURCE
 #include "stubbench/percpu.h"
+#include "stubbench/error.h"
 
 #include <asm/prctl.h>
 #include <errno.h>
@@ -36,16 +37,6 @@ static __thread struct {
 	void *slot_pages[MAX_SLOT_PAGES];
 	size_t n_slot_pages;
 } tls;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 size_t sb_percpu_areas(const struct sb_priv_area **areas)
 {
@@ -152,12 +143,12 @@ int sb_percpu_thread_init(char *err, size_t errlen)
 	tls.map_len = rw + 2 * PAGE;
 	tls.map = mmap(NULL, tls.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (tls.map == MAP_FAILED) {
-		set_err(err, errlen, "private stack: mmap of %zu bytes failed: %s",
+		sb_set_err(err, errlen, "private stack: mmap of %zu bytes failed: %s",
 			tls.map_len, strerror(errno));
 		return -1;
 	}
 	if (mprotect(tls.map + PAGE, rw, PROT_READ | PROT_WRITE) != 0) {
-		set_err(err, errlen, "private stack: mprotect failed: %s", strerror(errno));
+		sb_set_err(err, errlen, "private stack: mprotect failed: %s", strerror(errno));
 		munmap(tls.map, tls.map_len);
 		return -1;
 	}
@@ -194,7 +185,7 @@ int sb_percpu_thread_init(char *err, size_t errlen)
 			unmap_slots();
 	}
 	if (!mapped) {
-		set_err(err, errlen, "private stack: cannot map the gs:[this_cpu_off] slots: %s",
+		sb_set_err(err, errlen, "private stack: cannot map the gs:[this_cpu_off] slots: %s",
 			strerror(err_no));
 		munmap(tls.map, tls.map_len);
 		return -1;
@@ -203,7 +194,7 @@ int sb_percpu_thread_init(char *err, size_t errlen)
 		*(volatile uint64_t *)(tls.gs_base + (uintptr_t)disps[i]) = this_cpu_off;
 
 	if (syscall(SYS_arch_prctl, ARCH_SET_GS, tls.gs_base) != 0) {
-		set_err(err, errlen, "private stack: arch_prctl(ARCH_SET_GS, %#lx) failed: %s",
+		sb_set_err(err, errlen, "private stack: arch_prctl(ARCH_SET_GS, %#lx) failed: %s",
 			(unsigned long)tls.gs_base, strerror(errno));
 		unmap_slots();
 		munmap(tls.map, tls.map_len);

@@ -1,5 +1,6 @@
 /* perf_counters.c: --counters=LIST through libpfm4 and perf_event_open. */
 #include "stubbench/perf_counters.h"
+#include "stubbench/error.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -52,16 +53,6 @@ struct sb_counter_set {
 	uint64_t n_samples, n_disturbed;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int pfm_ready(char *err, size_t errlen)
 {
 	static int state; /* 0 not tried, 1 ok, -1 failed */
@@ -71,7 +62,7 @@ static int pfm_ready(char *err, size_t errlen)
 		state = rc == PFM_SUCCESS ? 1 : -1;
 	}
 	if (state < 0)
-		set_err(err, errlen, "--counters: libpfm4 does not initialise: %s", pfm_strerror(rc));
+		sb_set_err(err, errlen, "--counters: libpfm4 does not initialise: %s", pfm_strerror(rc));
 	return state > 0 ? 0 : -1;
 }
 
@@ -90,7 +81,7 @@ static int encode(const char *name, struct event *e, char *err, size_t errlen)
 		int plm = pass == 0 ? PFM_PLM3 : PFM_PLM0 | PFM_PLM3;
 		int rc = pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT, &arg);
 		if (rc != PFM_SUCCESS) {
-			set_err(err, errlen,
+			sb_set_err(err, errlen,
 				"--counters: unknown event '%s' (libpfm4: %s); try cycles, instructions, "
 				"branches, branch-misses, L1-icache-load-misses, iTLB-load-misses, "
 				"task-clock, context-switches, cpu-migrations",
@@ -139,16 +130,16 @@ static int parse_into(const char *list, struct event *ev, size_t max, char *err,
 		if (len == 0) {
 			if (!comma && n == 0 && *list == '\0')
 				return 0; /* "" lists nothing */
-			set_err(err, errlen, "--counters: empty event name in '%s'", list);
+			sb_set_err(err, errlen, "--counters: empty event name in '%s'", list);
 			return -1;
 		}
 		if (len >= SB_COUNTER_NAME_MAX) {
-			set_err(err, errlen, "--counters: event name '%.*s' is longer than %d characters",
+			sb_set_err(err, errlen, "--counters: event name '%.*s' is longer than %d characters",
 				(int)len, p, SB_COUNTER_NAME_MAX - 1);
 			return -1;
 		}
 		if (n == max) {
-			set_err(err, errlen, "--counters: more than %zu events in '%s'", max, list);
+			sb_set_err(err, errlen, "--counters: more than %zu events in '%s'", max, list);
 			return -1;
 		}
 		struct event *e = &ev[n];
@@ -161,7 +152,7 @@ static int parse_into(const char *list, struct event *ev, size_t max, char *err,
 			return -1;
 		for (size_t i = 0; i < n; i++) {
 			if (same_event(&ev[i], e)) {
-				set_err(err, errlen, "--counters: '%s' is listed twice (same event as '%s')",
+				sb_set_err(err, errlen, "--counters: '%s' is listed twice (same event as '%s')",
 					e->name, ev[i].name);
 				return -1;
 			}
@@ -179,7 +170,7 @@ int sb_counters_parse(const char *list, char names[][SB_COUNTER_NAME_MAX], size_
 {
 	struct event *ev = calloc(max ? max : 1, sizeof(*ev));
 	if (!ev) {
-		set_err(err, errlen, "--counters: out of memory");
+		sb_set_err(err, errlen, "--counters: out of memory");
 		return -1;
 	}
 	int n = parse_into(list, ev, max, err, errlen);
@@ -250,7 +241,7 @@ struct sb_counter_set *sb_counters_open(const char *list, char *err, size_t errl
 {
 	struct sb_counter_set *s = calloc(1, sizeof(*s));
 	if (!s) {
-		set_err(err, errlen, "--counters: out of memory");
+		sb_set_err(err, errlen, "--counters: out of memory");
 		return NULL;
 	}
 	int n = parse_into(list, s->ev, SB_MAX_COUNTERS, err, errlen);
@@ -352,7 +343,7 @@ int sb_counters_bind(struct sb_counter_set *s, const struct sb_arm *arms, size_t
 		free(s->batches);
 		s->cells = NULL;
 		s->batches = NULL;
-		set_err(err, errlen, "counters: out of memory for %zu arms x %zu batches", n_arms,
+		sb_set_err(err, errlen, "counters: out of memory for %zu arms x %zu batches", n_arms,
 			n_batches);
 		return -1;
 	}

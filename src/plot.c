@@ -1,6 +1,7 @@
 /* plot.c: cost vs batch size through gnuplot; see plot.h. */
 #define _GNU_SOURCE
 #include "stubbench/plot.h"
+#include "stubbench/error.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,16 +19,6 @@
 #define SHAPES 3
 
 static const char *const shape_title[SHAPES] = {"per-run", "in-loop", "other"};
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 int sb_plot_have_gnuplot(void)
 {
@@ -90,7 +81,7 @@ struct line {
 int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_t errlen)
 {
 	if (!path || !*path) {
-		set_err(err, errlen, "plot: no file name");
+		sb_set_err(err, errlen, "plot: no file name");
 		return -1;
 	}
 	const char *dot = strrchr(path, '.');
@@ -100,19 +91,19 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 	else if (dot && strcmp(dot, ".png") == 0)
 		term = "pngcairo size 1100,900 enhanced font 'sans,10'";
 	else {
-		set_err(err, errlen, "plot: %s: the file name must end in .svg or .png", path);
+		sb_set_err(err, errlen, "plot: %s: the file name must end in .svg or .png", path);
 		return -1;
 	}
 	if (strchr(path, '\n')) {
-		set_err(err, errlen, "plot: the file name has a newline");
+		sb_set_err(err, errlen, "plot: the file name has a newline");
 		return -1;
 	}
 	if (!r || r->n_cells == 0) {
-		set_err(err, errlen, "plot: %s: no results to plot", path);
+		sb_set_err(err, errlen, "plot: %s: no results to plot", path);
 		return -1;
 	}
 	if (!sb_plot_have_gnuplot()) {
-		set_err(err, errlen, "plot: gnuplot not found on PATH (apt-get install gnuplot-nox), "
+		sb_set_err(err, errlen, "plot: gnuplot not found on PATH (apt-get install gnuplot-nox), "
 			"%s not written", path);
 		return -1;
 	}
@@ -131,7 +122,7 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 			lines[n_lines++] = (struct line){name, shape_of(name)};
 	}
 	if (n_lines == 0) {
-		set_err(err, errlen, "plot: %s: no named arms to plot", path);
+		sb_set_err(err, errlen, "plot: %s: no named arms to plot", path);
 		return -1;
 	}
 	int used[SHAPES] = {0, 0, 0}, n_panels = 0;
@@ -144,7 +135,7 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 	 * "non-empty afterwards" means written by this gnuplot run. */
 	FILE *probe = fopen(path, "w");
 	if (!probe) {
-		set_err(err, errlen, "plot: %s: %s", path, strerror(errno));
+		sb_set_err(err, errlen, "plot: %s: %s", path, strerror(errno));
 		return -1;
 	}
 	fclose(probe);
@@ -155,7 +146,7 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 	sigaction(SIGPIPE, &ign, &old);
 	FILE *gp = popen("gnuplot 1>&2", "w");
 	if (!gp) {
-		set_err(err, errlen, "plot: cannot start gnuplot: %s", strerror(errno));
+		sb_set_err(err, errlen, "plot: cannot start gnuplot: %s", strerror(errno));
 		sigaction(SIGPIPE, &old, NULL);
 		return -1;
 	}
@@ -201,11 +192,11 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 	sigaction(SIGPIPE, &old, NULL);
 	struct stat st;
 	if (status != 0) {
-		set_err(err, errlen, "plot: gnuplot failed writing %s (status %d)", path, status);
+		sb_set_err(err, errlen, "plot: gnuplot failed writing %s (status %d)", path, status);
 		return -1;
 	}
 	if (stat(path, &st) != 0 || st.st_size == 0) {
-		set_err(err, errlen, "plot: gnuplot did not write %s", path);
+		sb_set_err(err, errlen, "plot: gnuplot did not write %s", path);
 		return -1;
 	}
 	return 0;
