@@ -55,24 +55,12 @@ static void check_fields(const char *sym, const uint8_t *code, const struct sb_l
 static void golden(const char *sym, void *addr, const char *file, const void *counter,
 		   const char *area, const void *callee)
 {
-	char path[1024], err[512], where[256];
+	char why[768];
 	struct sb_listing l;
-	snprintf(path, sizeof(path), "%s/%s", data_dir, file);
-	int pr = sb_listing_parse_file(path, &l, err, sizeof(err));
-	CHECK(pr == 0, "%s", err);
-	if (pr)
-		return;
-
-	uint64_t value, size;
-	int type;
-	int found = elf_symbol("/proc/self/exe", sym, &value, &size, &type);
-	CHECK(found == 0, "symbol %s not in the program", sym);
-	if (found == 0) {
-		CHECK(type == STT_FUNC, "%s is not an ELF function symbol (type %d)", sym, type);
-		CHECK(value == (uintptr_t)addr, "%s: symbol value %#" PRIx64 " != %p", sym, value, addr);
-		CHECK(size == l.size, "%s: symbol size %" PRIu64 ", listing %zu bytes", sym, size, l.size);
-		long bad = sb_listing_compare(&l, addr, size, where, sizeof(where));
-		CHECK(bad < 0, "%s vs %s: %s", sym, file, where);
+	memset(&l, 0, sizeof(l));
+	int ok = golden_check(data_dir, sym, addr, file, &l, why, sizeof(why)) == 0;
+	CHECK(ok, "%s", why);
+	if (ok) {
 		const void *fp = NULL;
 		if (area) {
 			const struct sb_priv_area *areas;
@@ -83,9 +71,10 @@ static void golden(const char *sym, void *addr, const char *file, const void *co
 			CHECK(fp != NULL, "%s: area not recorded in sb_areas", sym);
 		}
 		check_fields(sym, addr, &l, counter, fp, callee);
-		printf("%-28s %3" PRIu64 " bytes, %2zu instructions match %s\n", sym, size, l.n, file);
+		printf("%-28s %3zu bytes, %2zu instructions match %s\n", sym, l.size, l.n, file);
 	}
-	sb_listing_free(&l);
+	if (l.insns)
+		sb_listing_free(&l);
 }
 
 int main(int argc, char **argv)
