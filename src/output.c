@@ -240,7 +240,7 @@ static void write_csv(FILE *f, const struct sb_results *r)
 	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
 	      "cycles_mean,cycles_ci_lo,cycles_ci_hi,cycles_median,cycles_min,cycles_trimmed_mean,"
 	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,delta_pct,delta_ci_lo,delta_ci_hi,"
-	      "core_ghz,timer,machine",
+	      "core_ghz,timer,tsc_hz,tsc_granularity_ticks,cpuid_rdtscp,rdtscp_executes,machine",
 	      f);
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, ",%s", r->counter_names[k]);
@@ -259,8 +259,10 @@ static void write_csv(FILE *f, const struct sb_results *r)
 			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct, c->delta_lo_pct, c->delta_hi_pct);
 		else
 			fputs(",,,", f);
-		fprintf(f, "%.4f,%s,\"%s\"", r->core_ghz_median, sb_timer_kind_name(r->timer.kind),
-			r->cpu_desc);
+		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
+			sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
+			(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
+			r->timer.facts.rdtscp_executes, r->cpu_desc);
 		for (size_t k = 0; k < r->n_counters; k++)
 			fprintf(f, ",%.4f", c->counters[k]);
 		fputc('\n', f);

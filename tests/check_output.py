@@ -54,6 +54,8 @@ rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))
 check(len(rows) == 6, f"CSV has {len(rows)} rows")
 check(all(r["timer"] in ("rdtscp+lfence", "lfence+rdtsc+lfence") for r in rows), "CSV timer column")
 check(rows and rows[1]["delta_pct"] != "" and rows[0]["delta_pct"] == "", "CSV delta columns")
+check(all(float(r["tsc_hz"]) > 1e8 and int(r["tsc_granularity_ticks"]) >= 1 and
+          r["rdtscp_executes"] in ("0", "1") for r in rows), "CSV probe columns")
 
 # Seed lines: run_common.sh's summarize prints printf "%-20s %s (drops %s)\n"
 # with the bench name "NAME-B: " and hits()/drops() extract, with sed -E,
