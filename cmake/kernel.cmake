@@ -3,8 +3,6 @@
 # JIT reader/comparator (libbpf, capstone), the "twin" replicas of their
 # JITed code, and the tests.
 
-find_package(PkgConfig REQUIRED)
-
 find_program(SB_BPF_CLANG NAMES clang clang-16 clang-15 clang-14)
 if(NOT SB_BPF_CLANG)
   message(FATAL_ERROR "clang not found (it compiles the BPF programs): install it with 'apt-get install clang'")
@@ -13,14 +11,8 @@ find_program(SB_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin)
 if(NOT SB_BPFTOOL)
   message(FATAL_ERROR "bpftool not found (it generates the BPF skeleton): install it with 'apt-get install bpftool'")
 endif()
-pkg_check_modules(LIBBPF libbpf)
-if(NOT LIBBPF_FOUND)
-  message(FATAL_ERROR "libbpf not found: install it with 'apt-get install libbpf-dev'")
-endif()
-pkg_check_modules(CAPSTONE capstone)
-if(NOT CAPSTONE_FOUND)
-  message(FATAL_ERROR "capstone not found (it decodes JITed code): install it with 'apt-get install libcapstone-dev'")
-endif()
+sb_require_pkg(LIBBPF libbpf libbpf-dev)
+sb_require_pkg(CAPSTONE capstone libcapstone-dev "it decodes JITed code")
 
 # BPF objects and skeletons. Only UAPI and libbpf headers: no kernel BTF needed.
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch

@@ -3,15 +3,13 @@
 #include "stubbench/placement.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "stubbench/code_symbols.h"
 #include "stubbench/jit.h"
 #include "stubbench/listing.h"
 
@@ -20,83 +18,6 @@
 #endif
 
 #define PAGE 4096UL
-
-struct fsym {
-	uintptr_t addr;
-	size_t size;
-	char *name;
-};
-
-static struct fsym *syms;
-static size_t n_syms;
-static int syms_loaded;
-
-static int cmp_fsym(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-static void load_symbols(void)
-{
-	syms_loaded = 1;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	int fd = open("/proc/self/exe", O_RDONLY);
-	if (fd < 0)
-		return;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
-	size_t cap = 0;
-	while (e && (scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t i = 0; d && i < n; i++) {
-			GElf_Sym s;
-			if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size)
-				continue;
-			if (n_syms == cap) {
-				cap = cap ? cap * 2 : 1024;
-				struct fsym *ns = realloc(syms, cap * sizeof(*ns));
-				if (!ns)
-					break;
-				syms = ns;
-			}
-			const char *nm = elf_strptr(e, sh.sh_link, s.st_name);
-			syms[n_syms].addr = s.st_value;
-			syms[n_syms].size = s.st_size;
-			syms[n_syms].name = strdup(nm ? nm : "?");
-			n_syms++;
-		}
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-	qsort(syms, n_syms, sizeof(*syms), cmp_fsym);
-}
-
-size_t sb_code_function_size(uintptr_t addr, const char **name)
-{
-	if (!syms_loaded)
-		load_symbols();
-	size_t lo = 0, hi = n_syms;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < n_syms && syms[lo].addr == addr) {
-		if (name)
-			*name = syms[lo].name;
-		return syms[lo].size;
-	}
-	return 0;
-}
 
 static int known(const struct sb_placed_variant *p, uintptr_t addr)
 {

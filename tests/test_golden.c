@@ -1,12 +1,11 @@
 /* Golden bytes: each replica's symbol in the linked program equals the seed
  * listing it copies, byte for byte, with only imm64 and rel32 masked; the
  * masked fields then hold the right addresses. */
-#include <gelf.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "check.h"
-#include "elf_symbols.h"
+#include "golden_check.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
 #include "stubbench/stub.h"

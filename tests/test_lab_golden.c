@@ -2,12 +2,11 @@
  * the listing written by hand from issue 6 (tests/data/lab_*.lst), byte for
  * byte with only movabs imm64 and call/jmp rel32 masked; the masked fields
  * then hold the right counter, batch_iters, frame pointer and targets. */
-#include <gelf.h>
 #include <inttypes.h>
 #include <string.h>
 
 #include "check.h"
-#include "elf_symbols.h"
+#include "golden_check.h"
 #include "stubbench/lab.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"

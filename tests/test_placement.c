@@ -8,6 +8,7 @@
 #include "stubbench/jit.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
+#include "stubbench/code_symbols.h"
 #include "stubbench/placement.h"
 #include "stubbench/placement_stats.h"
 #include "stubbench/stats.h"

@@ -39,9 +39,4 @@ int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *
 		     struct sb_placed_variant *out, char *err, size_t errlen);
 void sb_place_free(struct sb_placed_variant *p);
 
-/* The size of the function symbol starting at addr in the running program
- * (read from /proc/self/exe with libelf), 0 when there is none; its name in
- * *name when found. */
-size_t sb_code_function_size(uintptr_t addr, const char **name);
-
 #endif
