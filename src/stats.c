@@ -117,6 +117,14 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 	return 0;
 }
 
+/* The percentile 95 % interval of n bootstrap replicates (sorts r). */
+static void percentile_ci(double *r, size_t n, double *lo, double *hi)
+{
+	qsort(r, n, sizeof(*r), cmp_double);
+	*lo = sb_percentile_sorted(r, n, 2.5);
+	*hi = sb_percentile_sorted(r, n, 97.5);
+}
+
 int sb_bootstrap_ratio(const double *num, const double *den, size_t n, unsigned n_boot,
 		       uint64_t seed, double *ratio, double *lo, double *hi)
 {
@@ -148,9 +156,7 @@ int sb_bootstrap_ratio(const double *num, const double *den, size_t n, unsigned 
 		if (bd > 0)
 			r[kept++] = bn / bd;
 	}
-	qsort(r, kept, sizeof(*r), cmp_double);
-	*lo = sb_percentile_sorted(r, kept, 2.5);
-	*hi = sb_percentile_sorted(r, kept, 97.5);
+	percentile_ci(r, kept, lo, hi);
 	free(r);
 	return 0;
 }
@@ -187,9 +193,7 @@ int sb_bootstrap_ratio_unpaired(const double *num, size_t n_num, const double *d
 		if (bd > 0)
 			r[kept++] = (bn / (double)n_num) / (bd / (double)n_den);
 	}
-	qsort(r, kept, sizeof(*r), cmp_double);
-	*lo = sb_percentile_sorted(r, kept, 2.5);
-	*hi = sb_percentile_sorted(r, kept, 97.5);
+	percentile_ci(r, kept, lo, hi);
 	free(r);
 	return 0;
 }
