@@ -37,8 +37,8 @@ check_pie_supported(LANGUAGES CXX)
 
 # Markers and perf counters: the harness hooks.
 add_library(stubbench_counters STATIC
-  src/markers.c
-  src/perf_counters.c
+  src/counters/markers.c
+  src/counters/perf_counters.c
 )
 target_include_directories(stubbench_counters PUBLIC ${CMAKE_SOURCE_DIR}/include ${SB_PFM_INCLUDE_DIR})
 target_link_libraries(stubbench_counters PUBLIC stubbench_core ${SB_PFM_LIBRARY})
@@ -47,7 +47,7 @@ if(STUBBENCH_LIKWID)
 endif()
 
 # The C API over libbenchmark.
-add_library(stubbench_gbench_shim STATIC src/gbench_shim.cpp)
+add_library(stubbench_gbench_shim STATIC src/counters/gbench_shim.cpp)
 set_target_properties(stubbench_gbench_shim PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON
   CXX_EXTENSIONS OFF)
 target_compile_options(stubbench_gbench_shim PRIVATE -Wall -Wextra)
@@ -80,7 +80,7 @@ function(sb_counters_tests)
     target_link_libraries(test_counters_markers PRIVATE stubbench_counters)
     add_test(NAME counters_markers COMMAND test_counters_markers)
     add_executable(test_counters_markers_off ${SB_TESTS}/test_counters_markers.c
-      ${CMAKE_SOURCE_DIR}/src/markers.c ${CMAKE_SOURCE_DIR}/src/error.c)
+      ${CMAKE_SOURCE_DIR}/src/counters/markers.c ${CMAKE_SOURCE_DIR}/src/core/error.c)
     target_include_directories(test_counters_markers_off PRIVATE ${CMAKE_SOURCE_DIR}/include)
     add_test(NAME counters_markers_without_likwid COMMAND test_counters_markers_off)
 

@@ -12,7 +12,6 @@ if(NOT SB_BPFTOOL)
   message(FATAL_ERROR "bpftool not found (it generates the BPF skeleton): install it with 'apt-get install bpftool'")
 endif()
 sb_require_pkg(LIBBPF libbpf libbpf-dev)
-sb_require_pkg(CAPSTONE capstone libcapstone-dev "it decodes JITed code")
 
 # BPF objects and skeletons. Only UAPI and libbpf headers: no kernel BTF needed.
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
@@ -47,25 +46,14 @@ set_source_files_properties(${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm PROPERTIES
   OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
 target_sources(stubbench_core PRIVATE
   ${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm
-  ${CMAKE_SOURCE_DIR}/src/twin_variants.c)
+  ${CMAKE_SOURCE_DIR}/src/kernel/twin_variants.c)
 
 # JIT reading, decoding, flavour, comparison, dumps (no BPF needed to
 # decode and compare recorded dumps).
-add_library(stubbench_jit STATIC
-  src/jit_read.c
-  src/jit_decode.c
-  src/jit_flavour.c
-  src/jit_compare.c
-  src/jit_dump.c
-  src/jit_relocate.c
-)
-target_include_directories(stubbench_jit PUBLIC ${CMAKE_SOURCE_DIR}/include
-  PRIVATE ${LIBBPF_INCLUDE_DIRS} ${CAPSTONE_INCLUDE_DIRS})
-target_link_libraries(stubbench_jit PUBLIC stubbench_core ${LIBBPF_LIBRARIES} ${CAPSTONE_LIBRARIES})
 
 # Loader, test runs, arms, the `stubbench kernel` subcommand.
-file(GLOB SB_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernel_*.c)
-list(FILTER SB_KERNEL_SOURCES EXCLUDE REGEX "kernel_standalone_main\\.c$")
+file(GLOB SB_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernel/*.c)
+list(FILTER SB_KERNEL_SOURCES EXCLUDE REGEX "twin_variants\\.c$")
 add_library(stubbench_kernel STATIC ${SB_KERNEL_SOURCES})
 add_dependencies(stubbench_kernel sb_bpf_skeleton)
 target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
@@ -75,7 +63,7 @@ target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIB
 # `stubbench kernel` is sb_kernel_main() in the main program (the CLI
 # dispatches to it), and also a program of its own.
 target_link_libraries(stubbench PRIVATE stubbench_kernel)
-add_executable(stubbench-kernel src/kernel_standalone_main.c)
+add_executable(stubbench-kernel bench/stubbench_kernel.c bench/kernel_command.c)
 target_link_libraries(stubbench-kernel PRIVATE stubbench_kernel)
 
 # Tests. BUILD_TESTING is defined by include(CTest), which the top-level

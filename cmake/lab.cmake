@@ -9,8 +9,8 @@ set_source_files_properties(${SB_LAB_ASM} PROPERTIES
   OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
 target_sources(stubbench_core PRIVATE
   ${SB_LAB_ASM}
-  ${CMAKE_SOURCE_DIR}/src/lab_variants.c
-  ${CMAKE_SOURCE_DIR}/src/plot.c
+  ${CMAKE_SOURCE_DIR}/src/lab/lab_variants.c
+  ${CMAKE_SOURCE_DIR}/src/lab/plot.c
 )
 
 # gnuplot draws --plot=FILE; it is looked up at run time, so the build does
@@ -32,7 +32,7 @@ function(sb_lab_tests)
   # Golden bytes against the hand-written listings tests/data/lab_*.lst.
   add_executable(test_lab_golden ${SB_LAB_TESTS}/test_lab_golden.c ${SB_LAB_TESTS}/golden_check.c)
   target_include_directories(test_lab_golden PRIVATE ${SB_LAB_TESTS})
-  target_link_libraries(test_lab_golden PRIVATE stubbench_core)
+  target_link_libraries(test_lab_golden PRIVATE stubbench_jit)
   add_test(NAME lab_golden_bytes COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
 
   # Behaviour: counters, callee-saved registers, the frame pointer after
