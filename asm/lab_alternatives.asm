@@ -1,4 +1,4 @@
-;; lab_alternatives.asm: the codegen lab (issue 6). Candidate private-stack
+;; lab_alternatives.asm: the codegen lab. Candidate private-stack
 ;; sequences for the x86-64 BPF JIT, next to mainline and a no-private-stack
 ;; baseline, in two shapes:
 ;;
@@ -20,7 +20,7 @@
 ;; function decides on its own and a 0-byte stack keeps the rbp frame, so it
 ;; has no r9 setup (the seed 000 "hybrid" case).
 ;;
-;; Alternatives (<alt>), described in issue 6 and README "Codegen lab":
+;; Alternatives (<alt>), described in docs/codegen-lab.md:
 ;;   baseline     no private stack (bpf_jit_comp.c without priv_frame_ptr)
 ;;   mainline     v6.13+ do_jit(): emit_priv_frame_ptr() after the callee
 ;;                pushes, push r9 / pop r9 around every call

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The harness's performance bar (a benchmark, not a test: it judges timings).
 
-Runs the default sweep RUNS times on one core and reports, against the bar of
-the harness issue:
+Runs the default sweep RUNS times on one core and reports, against the
+harness's bar:
   - each sweep finishes in <= 10 s;
   - at batch >= 64 the private/baseline and hybrid/baseline 95 % CI
     half-widths are <= 0.1 percentage point, and the RUNS runs agree within

@@ -1,5 +1,5 @@
-# counters.cmake: hardware and software counters and Google Benchmark
-# (issue 5): likwid marker regions, perf_event_open through libpfm4 event
+# counters.cmake: hardware and software counters and Google Benchmark:
+# likwid marker regions, perf_event_open through libpfm4 event
 # names, the C shim over libbenchmark and the stubbench-gbench program.
 
 # likwid: optional, on by default. Its package ships likwid-config.cmake;

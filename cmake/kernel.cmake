@@ -1,4 +1,4 @@
-# kernel.cmake: the kernel-side confirmation run (issue 4): the BPF programs
+# kernel.cmake: the kernel-side confirmation run: the BPF programs
 # (clang -target bpf, embedded with a bpftool skeleton), their loader and
 # JIT reader/comparator (libbpf, capstone), the "twin" replicas of their
 # JITed code, and the tests.

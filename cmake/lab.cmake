@@ -1,4 +1,4 @@
-# lab.cmake: the codegen lab (issue 6): alternative private-stack sequences,
+# lab.cmake: the codegen lab: alternative private-stack sequences,
 # their registry family "lab", the gnuplot writer, and their tests.
 
 set(SB_LAB_ASM

@@ -1,5 +1,5 @@
 /* Golden bytes of the codegen lab: each lab stub in the linked program equals
- * the listing written by hand from issue 6 (tests/data/lab_*.lst), byte for
+ * the listing written by hand (tests/data/lab_*.lst), byte for
  * byte with only movabs imm64 and call/jmp rel32 masked; the masked fields
  * then hold the right counter, batch_iters, frame pointer and targets. */
 #include <inttypes.h>

@@ -14,7 +14,7 @@ int main(void)
 	CHECK(i.kind == SB_TIMER_RDTSCP, "reported and working rdtscp not chosen");
 	CHECK(!i.needs_dither, "dither with a 1-tick TSC");
 
-	/* The development VM of the issue: CPUID hides RDTSCP, yet it executes. */
+	/* A development VM seen: CPUID hides RDTSCP, yet it executes. */
 	f.cpuid_rdtscp = 0;
 	sb_timer_decide(&f, &i);
 	CHECK(i.kind == SB_TIMER_LFENCE_RDTSC, "hidden rdtscp relied on");

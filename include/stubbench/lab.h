@@ -1,4 +1,4 @@
-/* lab.h: the codegen lab (issue 6), alternative private-stack sequences.
+/* lab.h: the codegen lab, alternative private-stack sequences.
  *
  * Family "lab" of the registry (src/lab_variants.c): five codegen
  * alternatives and a placement control (the baseline's bytes at other

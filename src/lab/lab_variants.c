@@ -171,11 +171,11 @@ extern const int64_t sb_lab_call_depth_disp;
 #define LSTALT_callee "callee"
 #define LSTALT_spill "spill"
 #define LSTALT_control "baseline"
-#define LISTING_ret(a, s) "issue 6 lab, hand listing tests/data/lab_" LSTALT_##a "_" #s ".lst"
+#define LISTING_ret(a, s) "codegen lab, hand listing tests/data/lab_" LSTALT_##a "_" #s ".lst"
 #define LISTING_rethunk(a, s)                                                \
-	"issue 6 lab: lab_" LSTALT_##a "_" #s ".lst with emit_return()'s jmp x86_return_thunk"
+	"codegen lab: hand listing lab_" LSTALT_##a "_" #s ".lst with emit_return()'s jmp x86_return_thunk"
 #define LISTING_calldepth(a, s)                                              \
-	"issue 6 lab: lab_" LSTALT_##a "_" #s ".lst with x86_call_depth_emit_accounting() and jmp to " \
+	"codegen lab: hand listing lab_" LSTALT_##a "_" #s ".lst with x86_call_depth_emit_accounting() and jmp to " \
 	"call_depth_return_thunk"
 
 /* v->main: the program, or in the call-depth flavour its accounting entry. */
