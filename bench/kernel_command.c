@@ -239,6 +239,8 @@ struct kernel_run {
 	struct sb_placed_arms parms[SB_MAX_COPIES][SB_N_SHAPES];
 	struct sb_results pres[SB_MAX_COPIES][SB_N_SHAPES];
 	int percpu_ready;
+	char *jit_check;    /* the JIT check's lines, for JSON too */
+	char *verdicts;     /* the side-by-side report's lines, for JSON too */
 };
 
 static void release(struct kernel_run *r)
@@ -256,6 +258,9 @@ static void release(struct kernel_run *r)
 	}
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		sb_results_free(&r->tres[s]);
+	free(r->jit_check);
+	free(r->verdicts);
+	r->jit_check = r->verdicts = NULL;
 	if (r->percpu_ready)
 		sb_percpu_thread_fini();
 	r->percpu_ready = 0;
@@ -402,6 +407,86 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 	return SB_KERNEL_OK;
 }
 
+/* What the kernel run found besides timings, for the JSON document: the
+ * programs' ids, the JIT check and flavour, the side-by-side verdicts. */
+struct kernel_findings {
+	const struct kernel_run *r;
+	const struct kernel_opts *o;
+};
+
+static void json_lines(FILE *f, const char *key, const char *text, const char *skip_prefix)
+{
+	fprintf(f, ",\n    \"%s\": [", key);
+	int first = 1;
+	for (const char *p = text ? text : ""; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && !(skip_prefix && strncmp(p, skip_prefix, strlen(skip_prefix)) == 0)) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+			fputs(first ? "\n      " : ",\n      ", f);
+			sb_output_json_string(f, line);
+			first = 0;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	fputs("]", f);
+}
+
+static void json_findings(FILE *f, const void *ctx)
+{
+	const struct kernel_findings *k = ctx;
+	static const char flavour_prefix[] = "jit flavour of this kernel: ";
+	fputs(",\n  \"kernel_run\": {\"jit_flavour\": ", f);
+	const char *fl = k->r->jit_check ? strstr(k->r->jit_check, flavour_prefix) : NULL;
+	if (fl) {
+		char buf[512];
+		fl += strlen(flavour_prefix);
+		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(fl, "\n"), fl);
+		sb_output_json_string(f, buf);
+	} else {
+		fputs("null", f);
+	}
+	json_lines(f, "jit_check", k->r->jit_check, flavour_prefix);
+	fputs(",\n    \"programs\": [", f);
+	int first = 1;
+	for (int c = 0; c < k->o->copies; c++)
+		for (size_t b = 0; b < k->r->n_objs[c]; b++)
+			for (int s = 0; s < SB_N_SHAPES; s++)
+				for (int v = 0; v < SB_N_KVARIANTS; v++) {
+					if (!k->o->shapes[s] || (v != SB_KV_BASELINE && !k->o->want[v]))
+						continue;
+					fprintf(f, "%s{\"load\": %d, \"batch\": %llu, \"shape\": \"%s\", "
+						   "\"variant\": \"%s\", \"prog\": \"%s\", \"id\": %u}",
+						first ? "\n      " : ",\n      ", c + 1,
+						(unsigned long long)k->o->batches[b], sb_kernel_shape_name(s),
+						sb_kernel_variant_name(v), sb_kernel_prog_name(s, v),
+						sb_kernel_prog_id(sb_kernel_prog_fd(k->r->objs[c][b], s, v)));
+					first = 0;
+				}
+	fputs("]", f);
+	json_lines(f, "verdicts", k->r->verdicts, NULL);
+	fputs("}", f);
+}
+
+/* The effective options as a sweep configuration, for the JSON document. */
+static void as_config(const struct kernel_opts *o, struct sb_config *c)
+{
+	sb_config_defaults(c);
+	c->variants[0] = '\0';
+	for (int v = 0; v < SB_N_KVARIANTS; v++)
+		if (o->want[v])
+			snprintf(c->variants + strlen(c->variants), sizeof(c->variants) - strlen(c->variants),
+				 "%s%s", c->variants[0] ? "," : "", sb_kernel_variant_name(v));
+	memcpy(c->batches, o->batches, sizeof(c->batches));
+	c->n_batches = o->n_batches;
+	c->time_s = o->time_s;
+	c->samples = o->samples;
+	c->seed = o->seed;
+	c->cpu = o->cpu;
+	c->format = o->format;
+}
+
 static int run(struct kernel_run *r, const struct kernel_opts *o)
 {
 	char why[512];
@@ -445,7 +530,15 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
 	int rc = SB_KERNEL_OK;
-	st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->dump_dir, info, why, sizeof(why));
+	struct kernel_findings found = {.r = r, .o = o};
+	size_t text_len;
+	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
+	st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->dump_dir, jit_text ? jit_text : info,
+				 why, sizeof(why));
+	if (jit_text) {
+		fclose(jit_text);
+		fputs(r->jit_check, info);
+	}
 	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
@@ -508,11 +601,29 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	all.cpu = cpu;
 	sb_machine_description(all.cpu_desc, sizeof(all.cpu_desc));
+	/* The side-by-side report: into the JSON document, and printed after the results. */
+	FILE *verdicts = open_memstream(&r->verdicts, &text_len);
+	for (int s = 0; s < SB_N_SHAPES && verdicts; s++)
+		if (o->shapes[s]) {
+			const struct sb_results *copies[SB_MAX_COPIES], *placed[SB_MAX_COPIES];
+			for (int c = 0; c < o->copies; c++) {
+				copies[c] = &r->kres[c][s];
+				placed[c] = &r->pres[c][s];
+			}
+			sb_kernel_report_side_by_side(verdicts, s, copies, (size_t)o->copies, &r->tres[s], placed);
+		}
+	if (verdicts)
+		fclose(verdicts);
+	struct sb_config cfg;
+	as_config(o, &cfg);
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel",
 		.version = SB_VERSION,
 		.seed = o->seed,
 		.shape = n_shapes > 1 ? "per-run, in-loop" : sb_kernel_shape_name(o->shapes[0] ? 0 : 1),
+		.config = &cfg,
+		.json_extra = json_findings,
+		.json_extra_ctx = &found,
 	};
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: the kernel's
@@ -533,16 +644,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		sb_output_write(stdout, o->format, &all, &meta);
 	}
 	free(all.cells);
-	for (int s = 0; s < SB_N_SHAPES; s++)
-		if (o->shapes[s])
-		{
-			const struct sb_results *copies[SB_MAX_COPIES], *placed[SB_MAX_COPIES];
-			for (int c = 0; c < o->copies; c++) {
-				copies[c] = &r->kres[c][s];
-				placed[c] = &r->pres[c][s];
-			}
-			sb_kernel_report_side_by_side(info, s, copies, (size_t)o->copies, &r->tres[s], placed);
-		}
+	if (r->verdicts)
+		fputs(r->verdicts, info);
 	return rc;
 }
 

@@ -141,7 +141,8 @@ int sb_lab_command(int argc, char **argv)
 	if (rc == 0 && !per_shape) {
 		/* One document for tools; each variant's name says its shape. */
 		struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
-					      .seed = cli.cfg.seed, .shape = cli.shape};
+					      .seed = cli.cfg.seed, .shape = cli.shape,
+					      .config = &cli.cfg};
 		sb_output_write(stdout, cli.cfg.format, &all, &meta);
 	}
 	if (rc == 0) {
@@ -149,7 +150,8 @@ int sb_lab_command(int argc, char **argv)
 			if (!shape_res[in_loop].n_cells)
 				continue;
 			struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
-						      .seed = cli.cfg.seed, .shape = shape_name(in_loop)};
+						      .seed = cli.cfg.seed, .shape = shape_name(in_loop),
+						      .config = &cli.cfg};
 			sb_output_write(stdout, cli.cfg.format, &shape_res[in_loop], &meta);
 		}
 		if (cli.cfg.format == SB_FORMAT_TABLE)

@@ -16,6 +16,7 @@
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
+#include "stubbench/run_info.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
 #include "stubbench/variants.h"
@@ -101,6 +102,7 @@ int sb_lab_command(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
+	sb_run_info_set_argv(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "kernel") == 0)
 		return sb_kernel_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "lab") == 0)
@@ -160,7 +162,8 @@ int main(int argc, char **argv)
 	static struct sb_variant_arms arms;
 	rc = sb_measure_group(&cli, baseline, vs, n_vs, &arms, &res);
 	if (rc != EXIT_USAGE && res.n_cells) {
-		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed};
+		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed,
+					      .config = &cli.cfg};
 		sb_output_write(stdout, cli.cfg.format, &res, &meta);
 	}
 	sb_results_free(&res);

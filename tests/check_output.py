@@ -35,6 +35,16 @@ for key in ("tool", "version", "machine", "cpu", "seed", "timer", "core_ghz_medi
 for key in ("kind", "reason", "cpuid_rdtscp", "rdtscp_executes", "granularity_ticks", "tsc_hz"):
     check(key in doc["timer"], f"JSON timer lacks {key}")
 check(doc["seed"] == 3, "seed not echoed")
+# How the result was made: schema, date, the exact command line, options, kernel, revision.
+check(doc.get("schema_version") == 2, f"schema_version {doc.get('schema_version')}")
+check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc.get("date", "")) is not None,
+      f"date {doc.get('date')!r} is not ISO 8601 UTC")
+check(doc.get("argv") == [sb, *ARGS, "--format=json"], f"argv {doc.get('argv')}")
+check(doc.get("kernel", "").startswith("Linux "), f"kernel {doc.get('kernel')!r}")
+check(re.fullmatch(r"[0-9a-f]{7,40}|unknown", doc.get("git", "")) is not None, f"git {doc.get('git')!r}")
+cfg = doc.get("config") or {}
+check(cfg.get("batches") == [1, 64] and cfg.get("samples") == 100 and cfg.get("seed") == 3
+      and cfg.get("format") == "json", f"config {cfg}")
 res = doc["results"]
 check([(r["variant"], r["batch"]) for r in res] ==
       [(v, b) for b in (1, 64) for v in VARIANTS], f"results order {[(r['variant'], r['batch']) for r in res]}")
@@ -43,6 +53,8 @@ for r in res:
     check(c["ci95"][0] <= c["mean"] <= c["ci95"][1], f"{r['variant']}-{r['batch']}: mean outside its CI")
     check(c["min"] <= c["median"] <= c["max"], f"{r['variant']}-{r['batch']}: min/median/max order")
     check(r["samples"] + r["outlier_samples"] + r["disturbed_samples"] >= 1, "no samples")
+    # A replica's main prog has a symbol: its size is known, never 0.
+    check(isinstance(r["code_bytes"], int) and r["code_bytes"] > 0, f"{r['variant']}: code_bytes {r['code_bytes']}")
     if r["variant"] == "baseline":
         check("delta_vs_baseline_pct" not in r, "baseline has a delta")
     else:

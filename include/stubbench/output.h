@@ -12,16 +12,26 @@ enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV 
 /* "table", "seed", "json", "csv" -> format; -1 when unknown. */
 int sb_format_parse(const char *s, enum sb_format *out);
 
+struct sb_config;
+
 struct sb_output_meta {
 	const char *tool;      /* "stubbench" or "stubbench lab" ... */
 	const char *version;
 	uint64_t seed;
 	const char *shape;     /* NULL when not relevant */
 	const char *name_suffix; /* appended to seed-format names, e.g. "-in-loop"; may be NULL */
+	const struct sb_config *config; /* the effective options, written into JSON; may be NULL */
+	/* JSON: writes more top-level members (each starting with ",\n  "),
+	 * e.g. the kernel run's JIT check; may be NULL. */
+	void (*json_extra)(FILE *f, const void *ctx);
+	const void *json_extra_ctx;
 };
 
 void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *meta);
+
+/* s as a JSON string, quoted and escaped (NULL: ""). */
+void sb_output_json_string(FILE *f, const char *s);
 
 /* One seed-format line, as upstream's run_common.sh summarize prints it:
  * "%-20s %s (drops %s)" with "NAME-BATCH: " and "X.XXX ± Y.YYYM/s". */

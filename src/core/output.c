@@ -4,6 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "stubbench/config.h"
+#include "stubbench/run_info.h"
+
 int sb_format_parse(const char *s, enum sb_format *out)
 {
 	static const struct { const char *name; enum sb_format f; } names[] = {
@@ -84,6 +87,58 @@ static void json_summary(FILE *f, const struct sb_summary *s)
 
 static void json_placements(FILE *f, const struct sb_results *r);
 
+static const char *format_name(enum sb_format fmt)
+{
+	static const char *const names[] = {"table", "seed", "json", "csv"};
+	return (size_t)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
+}
+
+/* How the result was made: schema, date, command line, options, kernel,
+ * source revision. */
+static void json_run_info(FILE *f, const struct sb_output_meta *m)
+{
+	char buf[512];
+	int argc;
+	char *const *argv;
+	fprintf(f, ",\n  \"schema_version\": %d,\n  \"date\": ", SB_JSON_SCHEMA_VERSION);
+	sb_run_info_date(buf, sizeof(buf));
+	json_str(f, buf);
+	fputs(",\n  \"argv\": [", f);
+	sb_run_info_argv(&argc, &argv);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, argv[i]);
+	}
+	fputs("],\n  \"kernel\": ", f);
+	sb_run_info_kernel(buf, sizeof(buf));
+	json_str(f, buf);
+	fputs(",\n  \"git\": ", f);
+	json_str(f, sb_run_info_git());
+	const struct sb_config *c = m->config;
+	fputs(",\n  \"config\": ", f);
+	if (!c) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"variants\": ", f);
+	json_str(f, c->variants);
+	fputs(", \"batches\": [", f);
+	for (size_t i = 0; i < c->n_batches; i++)
+		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)c->batches[i]);
+	fputs("], \"time_s\": ", f);
+	json_num(f, c->time_s);
+	fprintf(f, ", \"samples\": %llu, \"seed\": %llu, \"cpu\": ", (unsigned long long)c->samples,
+		(unsigned long long)c->seed);
+	if (c->cpu >= 0)
+		fprintf(f, "%d", c->cpu);
+	else
+		fputs("null", f);
+	fputs(", \"format\": ", f);
+	json_str(f, format_name(c->format));
+	fputs("}", f);
+}
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -91,6 +146,7 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	json_str(f, m->tool);
 	fputs(",\n  \"version\": ", f);
 	json_str(f, m->version);
+	json_run_info(f, m);
 	fputs(",\n  \"machine\": ", f);
 	json_str(f, r->cpu_desc);
 	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
@@ -137,9 +193,11 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		fputs(", \"seed_name\": ", f);
 		json_str(f, c->arm->seed_name);
 		fprintf(f, ", \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
-			   "\"outlier_samples\": %zu, \"code_bytes\": %zu, \"overhead_cycles_per_iter\": ",
-			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers,
-			c->arm->code_bytes);
+			   "\"outlier_samples\": %zu, \"code_bytes\": ",
+			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers);
+		/* 0 means unknown: null, not a size. */
+		json_num(f, c->arm->code_bytes ? (double)c->arm->code_bytes : NAN);
+		fputs(", \"overhead_cycles_per_iter\": ", f);
 		json_num(f, c->overhead_cycles);
 		fputs(",\n     \"cycles_per_iter\": ", f);
 		json_summary(f, &c->cycles);
@@ -174,6 +232,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	fputs("\n  ]", f);
 	json_placements(f, r);
+	if (m->json_extra)
+		m->json_extra(f, m->json_extra_ctx);
 	fputs("\n}\n", f);
 }
 
@@ -330,4 +390,9 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		write_csv(f, r);
 		break;
 	}
+}
+
+void sb_output_json_string(FILE *f, const char *s)
+{
+	json_str(f, s);
 }

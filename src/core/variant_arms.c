@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stubbench/code_symbols.h"
 #include "stubbench/timer.h"
 
 static uint64_t sample_variant(void *p, uint64_t batch)
@@ -36,6 +37,8 @@ static int add(struct sb_variant_arms *a, const struct sb_variant *v, int in_loo
 		arm->seed_name = v->seed_name;
 		arm->sample = sample_variant;
 		arm->is_baseline = baseline;
+		/* The main prog's bytes, from its symbol (0, unknown, for a copy). */
+		arm->code_bytes = sb_code_function_size((uintptr_t)v->main, NULL);
 	} else {
 		arm->name = "overhead";
 		arm->seed_name = "overhead";

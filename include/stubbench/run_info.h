@@ -1,0 +1,24 @@
+/* run_info.h: what every saved result says about how it was made: the
+ * command line, when, on which kernel, from which source revision. */
+#ifndef STUBBENCH_RUN_INFO_H
+#define STUBBENCH_RUN_INFO_H
+
+#include <stddef.h>
+
+/* Version of the JSON documents' layout; raised when a field changes
+ * meaning or goes away (new fields do not raise it). */
+#define SB_JSON_SCHEMA_VERSION 2
+
+/* Remembers the command line (call once from main; argv must outlive the
+ * run). Before that, the argv is empty. */
+void sb_run_info_set_argv(int argc, char *const *argv);
+void sb_run_info_argv(int *argc, char *const **argv);
+
+/* The time now, UTC, ISO 8601 ("2026-12-01T05:48:12Z"). */
+void sb_run_info_date(char *buf, size_t len);
+/* The running kernel: "Linux 6.18.0 #1 SMP ..." (uname). */
+void sb_run_info_kernel(char *buf, size_t len);
+/* The source revision baked in at configure time, or "unknown". */
+const char *sb_run_info_git(void);
+
+#endif
