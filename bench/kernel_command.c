@@ -7,6 +7,7 @@
  * replica runs, and prints both and the side-by-side deltas. Every program
  * is unloaded on every way out; nothing is pinned. */
 #include "stubbench/kernel.h"
+#include "stubbench/kernel_htab.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -35,11 +36,12 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: stubbench kernel [--shape=per-run|in-loop|all] [--variant=LIST|all] [--batch=LIST]\n"
+		"usage: stubbench kernel [--shape=per-run|in-loop|all|htab] [--variant=LIST|all] [--batch=LIST]\n"
 		"                        [--cpu=N] [--format=table|seed|json|csv] [--dump-jit=DIR]\n"
 		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
 		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
-		"                   once per run), or all (default)\n"
+		"                   once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
+		"                   program, raw_tp (private stack) vs syscall (none) driver, no twins\n"
 		"  --variant=LIST   baseline, private, hybrid, all (default); baseline always runs\n"
 		"  --batch=LIST     iterations per BPF_PROG_TEST_RUN (default 1,8,64,512,2048,4096)\n"
 		"  --cpu=N          CPU to run on (BPF_F_TEST_RUN_ON_CPU; default: the last core)\n"
@@ -69,19 +71,23 @@ struct kernel_opts {
 	uint64_t seed;
 	int verbose;
 	int copies;
+	int htab;  /* --shape=htab */
 };
 
-static int parse_shape(const char *s, int shapes[SB_N_SHAPES], char *err, size_t errlen)
+static int parse_shape(const char *s, int shapes[SB_N_SHAPES], int *htab, char *err, size_t errlen)
 {
 	shapes[0] = shapes[1] = 0;
-	if (strcmp(s, "all") == 0)
+	*htab = 0;
+	if (strcmp(s, "htab") == 0)
+		*htab = 1;
+	else if (strcmp(s, "all") == 0)
 		shapes[0] = shapes[1] = 1;
 	else if (strcmp(s, "per-run") == 0)
 		shapes[SB_SHAPE_PER_RUN] = 1;
 	else if (strcmp(s, "in-loop") == 0)
 		shapes[SB_SHAPE_IN_LOOP] = 1;
 	else {
-		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all)", s);
+		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all, htab)", s);
 		return -1;
 	}
 	return 0;
@@ -155,7 +161,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		int rc = 0;
 		err[0] = '\0';
 		switch (c) {
-		case OPT_SHAPE: rc = parse_shape(optarg, o->shapes, err, sizeof(err)); break;
+		case OPT_SHAPE: rc = parse_shape(optarg, o->shapes, &o->htab, err, sizeof(err)); break;
 		case OPT_VARIANT: rc = parse_variants(optarg, o->want, err, sizeof(err)); break;
 		case OPT_BATCH: rc = sb_parse_batches("--batch", optarg, o->batches, &o->n_batches, err, sizeof(err)); break;
 		case OPT_CPU: rc = sb_parse_cpu("--cpu", optarg, &o->cpu, err, sizeof(err)); break;
@@ -655,6 +661,16 @@ int sb_kernel_main(int argc, char **argv)
 	int prc = parse_args(argc, argv, &o);
 	if (prc != 0)
 		return prc > 0 ? 0 : SB_KERNEL_USAGE;
+	if (o.htab) {
+		struct sb_htab_opts ho = {o.batches, o.n_batches, o.cpu, (int)o.format, o.dump_dir,
+					  o.time_s, o.samples, o.seed, o.verbose};
+		int rc = sb_kernel_htab_run(&ho);
+		if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+			fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+			rc = SB_KERNEL_INTERRUPTED;
+		}
+		return rc;
+	}
 	struct kernel_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");

@@ -20,7 +20,7 @@ if(NOT SB_MULTIARCH)
   set(SB_MULTIARCH x86_64-linux-gnu)
 endif()
 set(SB_BPF_SKELETONS)
-foreach(name private_stack_shapes fentry_shape)
+foreach(name private_stack_shapes fentry_shape htab_shape)
   set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
@@ -63,7 +63,7 @@ target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIB
 # `stubbench kernel` is sb_kernel_main() in the main program (the CLI
 # dispatches to it), and also a program of its own.
 target_link_libraries(stubbench PRIVATE stubbench_kernel)
-add_executable(stubbench-kernel bench/stubbench_kernel.c bench/kernel_command.c)
+add_executable(stubbench-kernel bench/stubbench_kernel.c bench/kernel_command.c bench/kernel_htab_command.c)
 target_link_libraries(stubbench-kernel PRIVATE stubbench_kernel)
 
 # Tests. BUILD_TESTING is defined by include(CTest), which the top-level
@@ -108,7 +108,15 @@ function(sb_kernel_add_tests)
   # of the six programs and the empty driver), the private ones with r9 setup.
   add_test(NAME kernel_dump_jit COMMAND sh -c
     "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --dump-jit=$d/dump --samples=1 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
-  set_tests_properties(kernel_output_json kernel_output_seed kernel_dump_jit PROPERTIES
+  # --shape=htab: seed lines of both variants, and the r9 frame (r9 setup)
+  # in exactly the functions with a private stack (the body with helpers,
+  # whose calls alone are wrapped in push/pop r9, and the one without).
+  add_test(NAME kernel_htab_seed COMMAND sh -c
+    "out=$($<TARGET_FILE:stubbench-kernel> --shape=htab --format=seed --samples=2 --batch=4 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-4-htab private-stack-4-htab; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
+  add_test(NAME kernel_htab_dump_jit COMMAND sh -c
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --shape=htab --dump-jit=$d/dump --samples=1 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
+  set_tests_properties(kernel_output_json kernel_output_seed kernel_dump_jit
+    kernel_htab_seed kernel_htab_dump_jit PROPERTIES
     SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
 
   # Without capabilities: status 3 and one line naming them. Needs root to
@@ -119,7 +127,7 @@ function(sb_kernel_add_tests)
 
   # Bad input: exit status 2 and a message naming the input, before any
   # BPF is touched (so these run anywhere).
-  foreach(spec "shape;--shape=nope;unknown shape 'nope'"
+  foreach(spec "shape;--shape=nope;unknown shape 'nope' .per-run, in-loop, all, htab."
                "variant;--variant=private,nope;unknown variant 'nope'"
                "batch;--batch=0;--batch"
                "format;--format=xml;unknown format 'xml'"

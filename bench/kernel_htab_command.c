@@ -1,0 +1,136 @@
+/* kernel_htab_command.c: `stubbench kernel --shape=htab`: seed 003's v1
+ * map-helper program with and without a private stack (see
+ * bench/bpf/htab_shape.bpf.c for how the baseline is made). Loads the
+ * programs once per batch size, checks (and with --dump-jit writes) their
+ * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
+ * prints the results and the private - baseline delta per batch. */
+#include "stubbench/kernel_htab.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stubbench/output.h"
+#include "stubbench/parse.h"
+#include "stubbench/percpu.h"
+#include "stubbench/pin.h"
+#include "stubbench/timer.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "?"
+#endif
+
+struct htab_run {
+	struct sb_htab_obj *objs[SB_MAX_BATCHES];
+	size_t n_objs;
+	struct sb_htab_arms arms;
+	struct sb_results res;
+};
+
+static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FILE *info)
+{
+	char why[512];
+	for (size_t i = 0; i < o->n_batches; i++) {
+		enum sb_kernel_status st;
+		r->objs[i] = sb_htab_load((uint32_t)o->batches[i], &st, why, sizeof(why));
+		if (!r->objs[i]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->n_objs++;
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+	}
+	int trc = sb_kernel_test_run(sb_htab_prog_fd(r->objs[0], SB_HTAB_EMPTY_SYSCALL), -1);
+	if (trc == 0)
+		trc = sb_kernel_test_run(sb_htab_prog_fd(r->objs[0], SB_HTAB_EMPTY_RAW_TP), -1);
+	if (trc != 0) {
+		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp or syscall program refused: %s\n",
+			strerror(-trc));
+		return SB_KERNEL_NO_TEST_RUN;
+	}
+	int rc = SB_KERNEL_OK;
+	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], o->dump_dir, info, why, sizeof(why));
+	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	if (st != SB_KERNEL_OK) {
+		/* Unreadable JIT bytes or a variant that is not what it should
+		 * be: measure anyway and exit with the status. */
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		rc = st;
+	}
+	if (o->dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+	const struct sb_timer_info *ti = sb_timer_probe();
+	if (o->verbose)
+		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	struct sb_run_opts ro = {
+		.batches = o->batches,
+		.n_batches = o->n_batches,
+		.time_s = o->time_s,
+		.samples = o->samples,
+		.seed = o->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = o->verbose,
+	};
+	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
+	uint64_t before[2 * SB_MAX_BATCHES];
+	sb_htab_read_counters(&r->arms, before);
+	if (sb_run_interleaved(r->arms.arms, r->arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		for (size_t i = 0; i < r->arms.n; i++)
+			if (r->arms.ctx[i].last_error)
+				snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN failed: %s",
+					 strerror(-r->arms.ctx[i].last_error));
+		fprintf(stderr, "stubbench kernel: htab shape: measurement failed: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	if (sb_htab_check_counters(&r->arms, before, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	fprintf(info, "counters: htab_body ran once per test run, its helper-less twin batch_iters times\n");
+	r->res.cpu = cpu;
+	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
+	struct sb_output_meta meta = {
+		.tool = "stubbench kernel",
+		.version = SB_VERSION,
+		.seed = o->seed,
+		.shape = "htab",
+		.name_suffix = "-htab",
+	};
+	sb_output_write(stdout, (enum sb_format)o->format, &r->res, &meta);
+	sb_htab_report(info, &r->res);
+	return rc;
+}
+
+int sb_kernel_htab_run(const struct sb_htab_opts *o)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	int cpu;
+	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	sb_kernel_install_signals();
+	struct htab_run *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	int rc = measure(r, o, cpu, info);
+	for (size_t i = 0; i < r->n_objs; i++)
+		sb_htab_unload(r->objs[i]);
+	sb_results_free(&r->res);
+	free(r);
+	return rc;
+}

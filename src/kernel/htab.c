@@ -1,0 +1,313 @@
+/* htab.c: loading, arms, JIT check and report of `stubbench kernel
+ * --shape=htab`; see kernel_htab.h and bench/bpf/htab_shape.bpf.c. */
+#include "stubbench/kernel_htab.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/error.h"
+#include "stubbench/jit.h"
+#include "stubbench/timer.h"
+
+#include "htab_shape.skel.h"
+
+struct sb_htab_obj {
+	struct htab_shape *skel;
+	uint32_t batch_iters;
+};
+
+static const char *const prog_names[SB_HTAB_N_PROGS] = {"htab_baseline", "htab_private", "htab_nohelp",
+							 "empty_syscall", "empty_raw_tp"};
+static const char *const body_names[SB_HTAB_N_PROGS] = {"htab_body", "htab_body", "htab_body_nohelp", NULL,
+							 NULL};
+
+const char *sb_htab_prog_name(enum sb_htab_prog p) { return prog_names[p]; }
+const char *sb_htab_body_name(enum sb_htab_prog p) { return body_names[p]; }
+
+struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *status, char *err, size_t errlen)
+{
+	*status = SB_KERNEL_FAILED;
+	struct sb_htab_obj *o = calloc(1, sizeof(*o));
+	if (!o) {
+		sb_set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	o->batch_iters = batch_iters;
+	o->skel = htab_shape__open();
+	if (!o->skel) {
+		sb_set_err(err, errlen, "cannot open the embedded htab BPF object: %s", strerror(errno));
+		free(o);
+		return NULL;
+	}
+	o->skel->rodata->batch_iters = batch_iters;
+	int rc = htab_shape__load(o->skel);
+	if (rc) {
+		int e = -rc;
+		if (e == EPERM || e == EACCES) {
+			*status = SB_KERNEL_NO_CAP;
+			sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
+				   strerror(e));
+		} else {
+			sb_set_err(err, errlen, "htab BPF program load failed with batch_iters=%u: %s "
+				   "(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", batch_iters, strerror(e));
+		}
+		htab_shape__destroy(o->skel);
+		free(o);
+		return NULL;
+	}
+	*status = SB_KERNEL_OK;
+	return o;
+}
+
+void sb_htab_unload(struct sb_htab_obj *o)
+{
+	if (!o)
+		return;
+	htab_shape__destroy(o->skel);
+	free(o);
+}
+
+int sb_htab_prog_fd(const struct sb_htab_obj *o, enum sb_htab_prog p)
+{
+	struct bpf_program *const t[SB_HTAB_N_PROGS] = {o->skel->progs.htab_baseline, o->skel->progs.htab_private,
+							o->skel->progs.htab_nohelp,
+							o->skel->progs.empty_syscall,
+							o->skel->progs.empty_raw_tp};
+	return bpf_program__fd(t[p]);
+}
+
+uint64_t sb_htab_runs(const struct sb_htab_obj *o, enum sb_htab_prog p)
+{
+	if (p == SB_HTAB_BASELINE || p == SB_HTAB_PRIVATE)
+		return o->skel->bss->hits;
+	if (p == SB_HTAB_NOHELP)
+		return o->skel->bss->hits_nohelp;
+	return 0;
+}
+
+uint64_t sb_htab_nohelp_iters(const struct sb_htab_obj *o) { return o->skel->bss->iters_nohelp; }
+
+/* Arms. sb_time_calls() times a stub: the test run goes through this one.
+ * All programs run on the current CPU (the thread is pinned): the syscall
+ * type takes no BPF_F_TEST_RUN_ON_CPU, and raw_tp on the current CPU runs
+ * inline, so both paths are the same shape. */
+static int run_fd = -1, run_rc;
+
+static int test_run_stub(void)
+{
+	run_rc = sb_kernel_test_run(run_fd, -1);
+	return 0;
+}
+
+static uint64_t sample(void *p, uint64_t batch)
+{
+	struct sb_htab_arm_ctx *c = p;
+	size_t bi = 0;
+	while (bi < c->n_batches && c->batches[bi] != batch)
+		bi++;
+	if (bi == c->n_batches || sb_kernel_interrupted())
+		return UINT64_MAX;
+	run_fd = sb_htab_prog_fd(c->objs[bi], c->prog);
+	uint64_t t = sb_time_calls(test_run_stub, 1);
+	if (run_rc != 0) {
+		c->last_error = run_rc;
+		return UINT64_MAX;
+	}
+	c->runs[bi]++;
+	return t;
+}
+
+void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs, const uint64_t *batches,
+			size_t n_batches)
+{
+	/* Display order: overhead, baseline, private, no helpers, syscall path. */
+	static const enum sb_htab_prog order[SB_HTAB_N_PROGS] = {SB_HTAB_EMPTY_RAW_TP, SB_HTAB_BASELINE,
+								 SB_HTAB_PRIVATE, SB_HTAB_NOHELP,
+								 SB_HTAB_EMPTY_SYSCALL};
+	static const char *const names[SB_HTAB_N_PROGS][2] = {
+		[SB_HTAB_BASELINE] = {"baseline-htab", "no-private-stack"},
+		[SB_HTAB_PRIVATE] = {"private-htab", "private-stack"},
+		[SB_HTAB_NOHELP] = {"private-no-helpers-htab", "private-stack-no-helpers"},
+		[SB_HTAB_EMPTY_SYSCALL] = {"syscall-path-htab", "syscall-path"},
+		[SB_HTAB_EMPTY_RAW_TP] = {"empty-driver", "empty-driver"},
+	};
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < SB_HTAB_N_PROGS; i++) {
+		enum sb_htab_prog p = order[i];
+		struct sb_htab_arm_ctx *c = &a->ctx[i];
+		struct sb_arm *arm = &a->arms[i];
+		c->objs = objs;
+		c->batches = batches;
+		c->n_batches = n_batches;
+		c->prog = p;
+		arm->ctx = c;
+		arm->sample = sample;
+		arm->name = names[p][0];
+		arm->seed_name = names[p][1];
+		arm->is_overhead = p == SB_HTAB_EMPTY_RAW_TP;
+		arm->is_baseline = p == SB_HTAB_BASELINE;
+	}
+	a->n = SB_HTAB_N_PROGS;
+}
+
+void sb_htab_read_counters(const struct sb_htab_arms *a, uint64_t *out)
+{
+	const struct sb_htab_arm_ctx *c = &a->ctx[0];
+	for (size_t b = 0; b < c->n_batches; b++) {
+		out[2 * b] = sb_htab_runs(c->objs[b], SB_HTAB_PRIVATE);
+		out[2 * b + 1] = sb_htab_nohelp_iters(c->objs[b]);
+	}
+}
+
+int sb_htab_check_counters(const struct sb_htab_arms *a, const uint64_t *before, char *err, size_t errlen)
+{
+	const struct sb_htab_arm_ctx *c0 = &a->ctx[0];
+	for (size_t b = 0; b < c0->n_batches; b++) {
+		uint64_t runs = 0, nohelp_runs = 0;
+		for (size_t i = 0; i < a->n; i++) {
+			if (a->ctx[i].prog == SB_HTAB_BASELINE || a->ctx[i].prog == SB_HTAB_PRIVATE)
+				runs += a->ctx[i].runs[b];
+			if (a->ctx[i].prog == SB_HTAB_NOHELP)
+				nohelp_runs = a->ctx[i].runs[b];
+		}
+		uint64_t got = sb_htab_runs(c0->objs[b], SB_HTAB_PRIVATE) - before[2 * b];
+		uint64_t got_iters = sb_htab_nohelp_iters(c0->objs[b]) - before[2 * b + 1];
+		if (got != runs) {
+			snprintf(err, errlen, "htab_body (batch %llu): hits advanced by %llu, expected %llu test runs",
+				 (unsigned long long)c0->batches[b], (unsigned long long)got, (unsigned long long)runs);
+			return -1;
+		}
+		if (got_iters != nohelp_runs * c0->batches[b]) {
+			snprintf(err, errlen, "htab_body_nohelp (batch %llu): loop ran %llu times, expected %llu runs x %llu",
+				 (unsigned long long)c0->batches[b], (unsigned long long)got_iters,
+				 (unsigned long long)nohelp_runs, (unsigned long long)c0->batches[b]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Does the function show the private frame: the r9 setup, and push/pop r9
+ * around its calls? */
+static void frame_of(const struct sb_listing *l, int *setup, int *push_r9)
+{
+	*setup = *push_r9 = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sb_insn *in = &l->insns[i];
+		if (sb_jit_is_gs_add_r9(in))
+			*setup = 1;
+		if (in->len == 2 && in->bytes[0] == 0x41 && in->bytes[1] == 0x51)
+			*push_r9 = 1;
+	}
+}
+
+enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char *dump_dir, FILE *f, char *why,
+					size_t whylen)
+{
+	char err[512];
+	enum sb_kernel_status st = SB_KERNEL_OK;
+	snprintf(why, whylen, "ok");
+	for (int p = 0; p < SB_HTAB_N_PROGS; p++) {
+		struct sb_jit_image img;
+		if (sb_jit_read(sb_htab_prog_fd(o, p), &img, err, sizeof(err))) {
+			snprintf(why, whylen, "%s", err);
+			if (strstr(err, "no permission"))
+				return SB_KERNEL_NO_CAP;
+			return strstr(err, "not JITed") ? SB_KERNEL_NO_JIT : SB_KERNEL_FAILED;
+		}
+		if (dump_dir && sb_jit_dump(dump_dir, &img, err, sizeof(err))) {
+			snprintf(why, whylen, "%s", err);
+			st = SB_KERNEL_FAILED;
+		}
+		int have_body = body_names[p] == NULL;
+		for (size_t i = 0; i < img.n; i++) {
+			const struct sb_jit_func *fn = &img.funcs[i];
+			struct sb_listing l;
+			if (sb_jit_decode(fn->bytes, fn->len, fn->name, &l, err, sizeof(err))) {
+				snprintf(why, whylen, "jit %s.%s: %s", img.prog_name, fn->name, err);
+				st = SB_KERNEL_FAILED;
+				continue;
+			}
+			int setup, push;
+			frame_of(&l, &setup, &push);
+			int is_body = body_names[p] && strcmp(fn->name, body_names[p]) == 0;
+			/* The r9 frame belongs in the private body and nowhere else
+			 * (the body without helpers has 96 bytes of stack too, but no
+			 * calls to wrap). */
+			int want = is_body && p != SB_HTAB_BASELINE;
+			int want_push = want && p == SB_HTAB_PRIVATE;
+			have_body |= is_body;
+			fprintf(f, "jit %s.%s: %zu bytes, %zu instructions, %s\n", img.prog_name, fn->name, fn->len, l.n,
+				setup ? (push ? "r9 frame (r9 setup, push/pop r9 around calls)" : "r9 frame (r9 setup)")
+				      : "rbp frame");
+			sb_listing_free(&l);
+			if (want && !setup) {
+				snprintf(why, whylen, "no private stack: %s.%s has 96 bytes of stack but its JIT shows "
+					 "no r9 setup (kernel older than v6.13, or not x86-64)", img.prog_name, fn->name);
+				sb_jit_image_free(&img);
+				return SB_KERNEL_NO_PRIV_STACK;
+			}
+			if (setup != want || push != want_push) {
+				snprintf(why, whylen, "%s.%s: r9 frame %s where it should %s: the variants are not what "
+					 "they should be", img.prog_name, fn->name, setup ? "present" : "absent",
+					 want ? "be" : "not be");
+				st = SB_KERNEL_FAILED;
+			}
+		}
+		if (!have_body && st == SB_KERNEL_OK) {
+			snprintf(why, whylen, "%s has no JITed function %s (functions not named by BTF?)", img.prog_name,
+				 body_names[p]);
+			st = SB_KERNEL_FAILED;
+		}
+		sb_jit_image_free(&img);
+	}
+	return st;
+}
+
+static const struct sb_cell *cell(const struct sb_results *r, const char *name, uint64_t batch)
+{
+	for (size_t i = 0; i < r->n_cells; i++)
+		if (r->cells[i].batch == batch && r->cells[i].arm && strcmp(r->cells[i].arm->name, name) == 0)
+			return &r->cells[i];
+	return NULL;
+}
+
+void sb_htab_report(FILE *f, const struct sb_results *r)
+{
+	fprintf(f, "\n# htab shape: core cycles per iteration (raw_tp test-run path removed; 95 %% CI)\n"
+		   "# delta: private - baseline, from the interleaved ratio as the other shapes;\n"
+		   "# helpers: share of a private iteration outside the JITed body, 1 - no-helpers/private;\n"
+		   "# syscall path: what the baseline's test-run path costs beyond raw_tp's, per iteration;\n"
+		   "# delta + path: the delta with that difference taken out of the baseline (point estimate)\n");
+	fprintf(f, "%-6s %-10s %-10s %-26s %-12s %-12s %-8s %s\n", "batch", "baseline", "private", "delta",
+		"syscall path", "delta + path", "no-helpers", "helpers");
+	for (size_t b = 0; b < r->n_batches; b++) {
+		uint64_t batch = r->cells[b].batch;
+		const struct sb_cell *base = cell(r, "baseline-htab", batch), *priv = cell(r, "private-htab", batch),
+				     *noh = cell(r, "private-no-helpers-htab", batch),
+				     *sys = cell(r, "syscall-path-htab", batch);
+		if (!base || !priv || !base->n_samples || !priv->n_samples)
+			continue;
+		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";
+		double m = base->cycles.mean, dd = m * priv->delta_pct / 100.0;
+		if (priv->has_delta)
+			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd, m * priv->delta_lo_pct / 100.0,
+				 m * priv->delta_hi_pct / 100.0);
+		if (noh && noh->n_samples) {
+			snprintf(nh, sizeof(nh), "%.2f", noh->cycles.mean);
+			if (priv->cycles.mean > 0)
+				snprintf(share, sizeof(share), "%.1f %%",
+					 100.0 * (1.0 - noh->cycles.mean / priv->cycles.mean));
+		}
+		if (sys && sys->n_samples) {
+			snprintf(sp, sizeof(sp), "%+.2f", sys->cycles.mean);
+			if (priv->has_delta)
+				snprintf(dp, sizeof(dp), "%+.2f", dd + sys->cycles.mean);
+		}
+		fprintf(f, "%-6llu %-10.2f %-10.2f %-26s %-12s %-12s %-12s %s\n", (unsigned long long)batch,
+			base->cycles.mean, priv->cycles.mean, d, sp, dp, nh, share);
+	}
+}
