@@ -4,12 +4,33 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stubbench/parse.h"
 
 void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 {
+	if (mode == SB_MODE_COMPARE) {
+		fprintf(f,
+			"usage: stubbench compare A.json B.json [--metric=delta|cycles]\n"
+			"Compares two saved runs (stubbench, lab or kernel --format=json): per variant\n"
+			"and batch, A, B and the change with a 95 %% CI; '*' where the CIs do not overlap.\n"
+			"\n"
+			"  --metric=M       delta (default): %% vs the baseline of the same run, change in\n"
+			"                   percentage points; cycles: core cycles per iteration, change in %%\n"
+			"exit status: 0 compared, 2 bad option or a file that cannot be read or parsed\n");
+		return;
+	}
+	if (mode == SB_MODE_PLOT) {
+		fprintf(f,
+			"usage: stubbench plot RUN.json -o FILE.png|FILE.svg\n"
+			"Plots a saved run (stubbench, lab or kernel --format=json) with gnuplot; the\n"
+			"gnuplot script FILE.gp and data FILE.dat are written beside the image.\n"
+			"exit status: 0 written, 1 gnuplot missing or failed, 2 bad option or a file\n"
+			"that cannot be read or parsed\n");
+		return;
+	}
 	if (mode == SB_MODE_LAB)
 		fprintf(f,
 			"usage: stubbench lab [OPTIONS]\n"
@@ -23,6 +44,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 			"usage: stubbench [OPTIONS]\n"
 			"       stubbench lab [OPTIONS]     (codegen lab: stubbench lab --help)\n"
 			"       stubbench kernel [OPTIONS]  (kernel-side run: stubbench kernel --help)\n"
+			"       stubbench compare A.json B.json, stubbench plot RUN.json -o FILE.png\n"
 			"Measures the replicas of the BPF JIT's private-stack codegen, interleaved.\n"
 			"\n"
 			"  --variant=LIST   baseline, private, hybrid or all (default); comma-separated;\n"
@@ -47,7 +69,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
        OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS };
+       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -65,6 +87,8 @@ static const struct option long_opts[] = {
 	{"shape", required_argument, NULL, OPT_SHAPE},
 	{"plot", required_argument, NULL, OPT_PLOT},
 	{"placements", required_argument, NULL, OPT_PLACEMENTS},
+	{"metric", required_argument, NULL, OPT_METRIC},
+	{"output", required_argument, NULL, OPT_OUTPUT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -73,7 +97,14 @@ static const struct option long_opts[] = {
 /* Options that belong to one mode only. */
 static int allowed(int opt, enum sb_cli_mode mode)
 {
+	/* Saved runs: their own options only. */
+	if (mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT)
+		return opt == OPT_HELP || opt == OPT_VERSION || (opt == OPT_METRIC && mode == SB_MODE_COMPARE) ||
+		       (opt == OPT_OUTPUT && mode == SB_MODE_PLOT);
 	switch (opt) {
+	case OPT_METRIC:
+	case OPT_OUTPUT:
+		return 0;
 	case OPT_VARIANT:
 	case OPT_LIST:
 	case OPT_CALLS:
@@ -91,24 +122,34 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 {
 	char err[768];
 	int c, time_given = 0, samples_given = 0;
-	const char *prog = mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
+	static const char *const progs[] = {"stubbench", "stubbench lab", "stubbench compare", "stubbench plot"};
+	const char *prog = progs[mode];
+	const char *shortopts = mode == SB_MODE_PLOT ? "-o:" : mode == SB_MODE_COMPARE ? "-" : "";
 
 	memset(cli, 0, sizeof(*cli));
 	cli->mode = mode;
 	cli->shape = "all";
+	cli->metric = "delta";
+	cli->files = calloc((size_t)argc, sizeof(*cli->files));
+	if (!cli->files) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_USAGE;
+	}
 	sb_config_defaults(&cli->cfg);
 	opterr = 0;
 	optind = 0;
 	/* Pass 1: the config file, so that flags override it whatever their order. */
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
 		if (c == OPT_CONFIG && sb_config_load(optarg, &cli->cfg, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			return EXIT_USAGE;
 		}
 	}
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
 		int rc = 0;
+		if (c == 'o')
+			c = OPT_OUTPUT;
 		if (c >= OPT_VARIANT && !allowed(c, mode)) {
 			snprintf(err, sizeof(err), "option '%s' does not apply to %s", argv[optind - 1], prog);
 			rc = -1;
@@ -116,6 +157,23 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 		}
 		switch (c) {
 		case 0:
+			break;
+		case 1: /* a saved run named on the command line (compare, plot) */
+			cli->files[cli->n_files++] = optarg;
+			break;
+		case OPT_METRIC:
+			if (strcmp(optarg, "delta") && strcmp(optarg, "cycles")) {
+				snprintf(err, sizeof(err), "--metric: unknown metric '%s' (delta, cycles)", optarg);
+				rc = -1;
+			}
+			cli->metric = optarg;
+			break;
+		case OPT_OUTPUT:
+			if (!*optarg) {
+				snprintf(err, sizeof(err), "-o: empty file name");
+				rc = -1;
+			}
+			cli->output = optarg;
 			break;
 		case OPT_VARIANT:
 			snprintf(cli->cfg.variants, sizeof(cli->cfg.variants), "%s", optarg);
@@ -188,7 +246,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			cli->version = 1;
 			break;
 		default:
-			if (optopt >= OPT_VARIANT)
+			if (optopt >= OPT_VARIANT || optopt == 'o')
 				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
 			else
 				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);

@@ -11,7 +11,7 @@
 
 #define EXIT_USAGE 2
 
-enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB };
+enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT };
 
 struct sb_cli {
 	enum sb_cli_mode mode;
@@ -23,6 +23,10 @@ struct sb_cli {
 	const char *shape;        /* lab: per-run, in-loop or all */
 	const char *plot;         /* lab: --plot=FILE */
 	uint64_t placements;      /* --placements=K: K random code placements per variant */
+	const char *metric;       /* compare: --metric=delta|cycles */
+	const char *output;       /* plot: -o/--output=FILE */
+	char **files;             /* compare, plot: the saved runs named */
+	int n_files;
 	int help, version;
 };
 

@@ -1,0 +1,43 @@
+# report.cmake: saved runs read back (json-c) to compare and plot them.
+sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and plot")
+add_library(stubbench_report STATIC
+  src/report/run_file.c
+  src/report/compare.c
+)
+target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
+  PRIVATE ${JSONC_INCLUDE_DIRS})
+target_link_libraries(stubbench_report PUBLIC stubbench_core ${JSONC_LINK_LIBRARIES} m)
+target_sources(stubbench PRIVATE bench/compare_command.c)
+target_link_libraries(stubbench PRIVATE stubbench_report)
+
+function(sb_report_add_tests)
+  if(NOT BUILD_TESTING)
+    return()
+  endif()
+  add_executable(test_compare ${CMAKE_SOURCE_DIR}/tests/test_compare.c)
+  target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_compare PRIVATE stubbench_report)
+  add_test(NAME compare_runs COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
+  # A file that cannot be read or parsed: one line naming it, status 2.
+  add_test(NAME compare_cli_bad_file COMMAND sh -c
+    "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")
+  set_tests_properties(compare_cli_bad_file PROPERTIES
+    PASS_REGULAR_EXPRESSION "^stubbench compare: /nonexistent/b.json: No such file or directory\nexit=2\n$")
+  add_test(NAME compare_cli_not_json COMMAND sh -c
+    "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/CMakeLists.txt 2>&1; echo \"exit=$?\"")
+  set_tests_properties(compare_cli_not_json PROPERTIES
+    PASS_REGULAR_EXPRESSION "CMakeLists.txt: not JSON.*exit=2")
+  add_test(NAME compare_cli_bad_metric COMMAND sh -c
+    "$<TARGET_FILE:stubbench> compare --metric=ipc a b 2>&1; echo \"exit=$?\"")
+  set_tests_properties(compare_cli_bad_metric PROPERTIES
+    PASS_REGULAR_EXPRESSION "unknown metric 'ipc'.*exit=2")
+  add_test(NAME compare_cli_one_file COMMAND sh -c
+    "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json 2>&1; echo \"exit=$?\"")
+  set_tests_properties(compare_cli_one_file PROPERTIES
+    PASS_REGULAR_EXPRESSION "needs two saved runs.*exit=2")
+  add_test(NAME compare_cli_table COMMAND $<TARGET_FILE:stubbench> compare --metric=cycles
+    ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/tests/data/run_kernel.json)
+  set_tests_properties(compare_cli_table PROPERTIES
+    PASS_REGULAR_EXPRESSION "no variant and batch has the cycles metric in both runs")
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_report_add_tests)

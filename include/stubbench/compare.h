@@ -1,0 +1,36 @@
+/* compare.h: two saved runs side by side: per variant and batch, A, B and
+ * the change with a 95 % CI, flagged where the two CIs do not overlap. */
+#ifndef STUBBENCH_COMPARE_H
+#define STUBBENCH_COMPARE_H
+
+#include <stdio.h>
+
+#include "stubbench/run_file.h"
+
+enum sb_compare_metric {
+	SB_METRIC_DELTA,   /* % vs the baseline of the same run; change in percentage points */
+	SB_METRIC_CYCLES,  /* core cycles per iteration; change in % of A */
+};
+
+/* "delta" or "cycles" -> metric; -1 when unknown. */
+int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out);
+
+struct sb_change {
+	double a, a_lo, a_hi, b, b_lo, b_hi;
+	double change, lo, hi;  /* B - A (delta) or B / A - 1 in % (cycles), 95 % CI */
+	int overlap;            /* the CIs of A and B overlap */
+};
+
+/* The change from a to b in metric m. The CI of the change treats A and
+ * B as independent and adds the two CIs' half-widths (each side) in
+ * quadrature, the normal approximation; for cycles, relative half-widths.
+ * Returns 0, or -1 when either row lacks the metric or its CI. */
+int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
+		      struct sb_change *out);
+
+/* The table of every variant x batch found in both runs (A's order), then
+ * those found in one only. Returns the number of flagged rows. */
+size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
+			enum sb_compare_metric m);
+
+#endif

@@ -1,0 +1,50 @@
+/* run_file.h: a saved run read back: the JSON document of `stubbench`,
+ * `stubbench lab` or `stubbench kernel --format=json`, as rows of one arm
+ * at one batch size, for comparing and plotting runs after the fact. */
+#ifndef STUBBENCH_RUN_FILE_H
+#define STUBBENCH_RUN_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One arm at one batch size. Numbers a file does not carry (null or
+ * absent) are NAN. */
+struct sb_run_row {
+	char variant[128];
+	uint64_t batch;
+	size_t samples;
+	double mean, ci_lo, ci_hi;        /* core cycles per iteration */
+	double delta, delta_lo, delta_hi; /* % vs the baseline, 95 % CI; NAN without */
+};
+
+/* The spread of one variant at one batch over code placements
+ * (--placements: its copies "NAME@pK") or over kernel loads (--loads:
+ * "kernel_run.loads"): the range of its delta vs baseline. */
+struct sb_run_spread {
+	char variant[128];
+	uint64_t batch;
+	size_t k;                         /* placements or loads */
+	double min, max;                  /* of the point estimates of the delta, % */
+};
+
+struct sb_run_file {
+	char path[512];
+	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
+	char machine[256], kernel[256], date[40], git[48];
+	char thunk[256];    /* the kernel JIT's flavour, kernel runs only ("" otherwise) */
+	struct sb_run_row *rows;
+	size_t n_rows;
+	struct sb_run_spread *spread;
+	size_t n_spread;
+	const char *spread_kind; /* "placements" or "loads" (NULL without spread) */
+};
+
+/* Reads path. Returns 0, or -1 with one line naming the file and what is
+ * wrong with it (cannot be read, not JSON, no results). */
+int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_t errlen);
+void sb_run_file_free(struct sb_run_file *f);
+
+/* The row of variant at batch, or NULL. */
+const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch);
+
+#endif

@@ -1,0 +1,122 @@
+/* compare.c: two saved runs side by side; see compare.h. */
+#include "stubbench/compare.h"
+
+#include <math.h>
+#include <string.h>
+
+int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out)
+{
+	if (s && strcmp(s, "delta") == 0)
+		*out = SB_METRIC_DELTA;
+	else if (s && strcmp(s, "cycles") == 0)
+		*out = SB_METRIC_CYCLES;
+	else
+		return -1;
+	return 0;
+}
+
+static void pick(const struct sb_run_row *r, enum sb_compare_metric m, double *v, double *lo, double *hi)
+{
+	if (m == SB_METRIC_DELTA)
+		*v = r->delta, *lo = r->delta_lo, *hi = r->delta_hi;
+	else
+		*v = r->mean, *lo = r->ci_lo, *hi = r->ci_hi;
+}
+
+int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
+		      struct sb_change *c)
+{
+	memset(c, 0, sizeof(*c));
+	pick(a, m, &c->a, &c->a_lo, &c->a_hi);
+	pick(b, m, &c->b, &c->b_lo, &c->b_hi);
+	double v[6] = {c->a, c->a_lo, c->a_hi, c->b, c->b_lo, c->b_hi};
+	for (int i = 0; i < 6; i++)
+		if (!isfinite(v[i]))
+			return -1;
+	if (c->a_lo > c->a || c->a > c->a_hi || c->b_lo > c->b || c->b > c->b_hi)
+		return -1;
+	c->overlap = c->a_lo <= c->b_hi && c->b_lo <= c->a_hi;
+	if (m == SB_METRIC_DELTA) {
+		c->change = c->b - c->a;
+		c->lo = c->change - hypot(c->b - c->b_lo, c->a_hi - c->a);
+		c->hi = c->change + hypot(c->b_hi - c->b, c->a - c->a_lo);
+		return 0;
+	}
+	if (!(c->a > 0) || !(c->b > 0))
+		return -1;
+	double ratio = c->b / c->a;
+	c->change = (ratio - 1) * 100;
+	c->lo = (ratio * (1 - hypot((c->b - c->b_lo) / c->b, (c->a_hi - c->a) / c->a)) - 1) * 100;
+	c->hi = (ratio * (1 + hypot((c->b_hi - c->b) / c->b, (c->a - c->a_lo) / c->a)) - 1) * 100;
+	return 0;
+}
+
+static void header(FILE *f, const char *which, const struct sb_run_file *r)
+{
+	fprintf(f, "# %s: %s (%s, %s; %s; %s; git %s)\n", which, r->path, r->tool[0] ? r->tool : "?",
+		r->machine[0] ? r->machine : "machine unknown", r->kernel[0] ? r->kernel : "kernel unknown",
+		r->date[0] ? r->date : "date unknown", r->git[0] ? r->git : "unknown");
+}
+
+static void only_in(FILE *f, const char *which, const struct sb_run_file *r, const struct sb_run_file *other)
+{
+	int first = 1;
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct sb_run_row *row = &r->rows[i];
+		if (sb_run_file_find(other, row->variant, row->batch))
+			continue;
+		fprintf(f, "%s%s-%llu", first ? (which[0] == 'A' ? "# only in A: " : "# only in B: ") : ", ",
+			row->variant, (unsigned long long)row->batch);
+		first = 0;
+	}
+	if (!first)
+		fputc('\n', f);
+}
+
+size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
+			enum sb_compare_metric m)
+{
+	header(f, "A", a);
+	header(f, "B", b);
+	if (m == SB_METRIC_DELTA)
+		fprintf(f, "# delta: cost vs the baseline of the same run, %%, 95 %% CI; change: B - A in\n"
+			   "# percentage points\n");
+	else
+		fprintf(f, "# cycles: core cycles per iteration, 95 %% CI; change: B / A - 1, %%\n");
+	fprintf(f, "# change CI: the two CIs' half-widths added in quadrature (A, B independent);\n"
+		   "# '*': the CIs of A and B do not overlap\n");
+	int w = 16;
+	for (size_t i = 0; i < a->n_rows; i++)
+		if ((int)strlen(a->rows[i].variant) > w)
+			w = (int)strlen(a->rows[i].variant);
+	fprintf(f, "%-*s %6s %26s %26s %28s\n", w, "variant", "batch", "A", "B", "change");
+	size_t flagged = 0, shown = 0;
+	const char *unit = m == SB_METRIC_DELTA ? "%" : "";
+	for (size_t i = 0; i < a->n_rows; i++) {
+		const struct sb_run_row *ra = &a->rows[i];
+		const struct sb_run_row *rb = sb_run_file_find(b, ra->variant, ra->batch);
+		struct sb_change c;
+		if (!rb || sb_compare_change(ra, rb, m, &c) != 0)
+			continue;
+		char sa[48], sbb[48], sc[48];
+		snprintf(sa, sizeof(sa), "%+.2f%s [%+.2f, %+.2f]", c.a, unit, c.a_lo, c.a_hi);
+		snprintf(sbb, sizeof(sbb), "%+.2f%s [%+.2f, %+.2f]", c.b, unit, c.b_lo, c.b_hi);
+		if (m == SB_METRIC_CYCLES) {
+			snprintf(sa, sizeof(sa), "%.2f [%.2f, %.2f]", c.a, c.a_lo, c.a_hi);
+			snprintf(sbb, sizeof(sbb), "%.2f [%.2f, %.2f]", c.b, c.b_lo, c.b_hi);
+		}
+		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change, m == SB_METRIC_DELTA ? "pp" : "%",
+			 c.lo, c.hi);
+		fprintf(f, "%-*s %6llu %26s %26s %28s%s\n", w, ra->variant, (unsigned long long)ra->batch, sa, sbb,
+			sc, c.overlap ? "" : " *");
+		flagged += !c.overlap;
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "# no variant and batch has the %s metric in both runs\n",
+			m == SB_METRIC_DELTA ? "delta" : "cycles");
+	only_in(f, "A", a, b);
+	only_in(f, "B", b, a);
+	fprintf(f, "# %zu of %zu compared rows differ (CIs do not overlap)\n", flagged, shown);
+	return flagged;
+}

@@ -1,0 +1,235 @@
+/* run_file.c: saved runs read back with json-c; see run_file.h. */
+#include "stubbench/run_file.h"
+#include "stubbench/error.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NAN;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static double at(json_object *arr, size_t i)
+{
+	if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) <= i)
+		return NAN;
+	json_object *v = json_object_array_get_idx(arr, i);
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static void str(json_object *o, const char *key, char *buf, size_t len)
+{
+	json_object *v = member(o, key);
+	snprintf(buf, len, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+}
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		sb_set_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		char *bigger = realloc(buf, 2 * cap + 1);
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		sb_set_err(err, errlen, "%s: %s", path, bad ? "read error" : "out of memory");
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static int spread_add(struct sb_run_file *f, const char *variant, uint64_t batch, double delta)
+{
+	for (size_t i = 0; i < f->n_spread; i++) {
+		struct sb_run_spread *s = &f->spread[i];
+		if (s->batch == batch && strcmp(s->variant, variant) == 0) {
+			s->min = fmin(s->min, delta);
+			s->max = fmax(s->max, delta);
+			s->k++;
+			return 0;
+		}
+	}
+	struct sb_run_spread *grown = realloc(f->spread, (f->n_spread + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	f->spread = grown;
+	struct sb_run_spread *s = &f->spread[f->n_spread++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->variant, sizeof(s->variant), "%s", variant);
+	s->batch = batch;
+	s->k = 1;
+	s->min = s->max = delta;
+	return 0;
+}
+
+int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	sb_set_err(err, errlen, "%s", "");
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	char *text = slurp(path, err, errlen);
+	if (!text)
+		return -1;
+	enum json_tokener_error jerr = json_tokener_success;
+	json_object *doc = json_tokener_parse_verbose(text, &jerr);
+	free(text);
+	if (!doc) {
+		sb_set_err(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
+		return -1;
+	}
+	json_object *results = member(doc, "results");
+	if (!json_object_is_type(doc, json_type_object) || !results ||
+	    !json_object_is_type(results, json_type_array)) {
+		sb_set_err(err, errlen, "%s: no \"results\" array: not a stubbench JSON run", path);
+		json_object_put(doc);
+		return -1;
+	}
+	str(doc, "tool", out->tool, sizeof(out->tool));
+	str(doc, "machine", out->machine, sizeof(out->machine));
+	str(doc, "kernel", out->kernel, sizeof(out->kernel));
+	str(doc, "date", out->date, sizeof(out->date));
+	str(doc, "git", out->git, sizeof(out->git));
+	str(member(doc, "kernel_run"), "jit_flavour", out->thunk, sizeof(out->thunk));
+	size_t n = json_object_array_length(results);
+	out->rows = calloc(n ? n : 1, sizeof(*out->rows));
+	int rc = out->rows ? 0 : -1;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		json_object *r = json_object_array_get_idx(results, i);
+		json_object *name = member(r, "variant");
+		double batch = num(r, "batch");
+		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1)) {
+			sb_set_err(err, errlen, "%s: result %zu has no variant name or batch", path, i + 1);
+			rc = -1;
+			break;
+		}
+		struct sb_run_row *row = &out->rows[out->n_rows++];
+		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		row->batch = (uint64_t)batch;
+		double samples = num(r, "samples");
+		row->samples = isfinite(samples) ? (size_t)samples : 0;
+		json_object *cyc = member(r, "cycles_per_iter");
+		row->mean = num(cyc, "mean");
+		row->ci_lo = at(member(cyc, "ci95"), 0);
+		row->ci_hi = at(member(cyc, "ci95"), 1);
+		row->delta = num(r, "delta_vs_baseline_pct");
+		row->delta_lo = at(member(r, "delta_ci95_pct"), 0);
+		row->delta_hi = at(member(r, "delta_ci95_pct"), 1);
+	}
+	/* A --placements run: each variant also as one row over its placements
+	 * (mean cost, delta of the placements' means), comparable with a run
+	 * without placements. */
+	json_object *across = member(doc, "across_placements");
+	size_t n_across = across && json_object_is_type(across, json_type_array) ? json_object_array_length(across) : 0;
+	if (rc == 0 && n_across) {
+		struct sb_run_row *grown = realloc(out->rows, (out->n_rows + n_across) * sizeof(*grown));
+		if (!grown)
+			rc = -1;
+		else
+			out->rows = grown;
+	}
+	for (size_t i = 0; i < n_across && rc == 0; i++) {
+		json_object *p = json_object_array_get_idx(across, i);
+		json_object *name = member(p, "variant");
+		double batch = num(p, "batch");
+		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1) ||
+		    sb_run_file_find(out, json_object_get_string(name), (uint64_t)batch))
+			continue;
+		struct sb_run_row *row = &out->rows[out->n_rows++];
+		memset(row, 0, sizeof(*row));
+		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		row->batch = (uint64_t)batch;
+		row->mean = num(member(p, "cycles_per_iter"), "mean");
+		row->ci_lo = row->ci_hi = NAN; /* the spread over placements is no CI */
+		row->delta = num(p, "delta_vs_baseline_pct");
+		row->delta_lo = at(member(p, "delta_ci95_pct"), 0);
+		row->delta_hi = at(member(p, "delta_ci95_pct"), 1);
+	}
+	/* Spread over placements (main, lab: the copies "NAME@pK" of a variant,
+	 * each with its delta) or over kernel loads ("kernel_run.loads"). */
+	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
+		const struct sb_run_row *row = &out->rows[i];
+		const char *at_p = strstr(row->variant, "@p");
+		if (!at_p || !isfinite(row->delta) || at_p[2] < '0' || at_p[2] > '9')
+			continue;
+		char base[128];
+		snprintf(base, sizeof(base), "%.*s", (int)(at_p - row->variant), row->variant);
+		out->spread_kind = "placements";
+		rc = spread_add(out, base, row->batch, row->delta);
+	}
+	json_object *loads = member(member(doc, "kernel_run"), "loads");
+	if (rc == 0 && !out->spread_kind && loads && json_object_is_type(loads, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(loads) && rc == 0; i++) {
+			json_object *l = json_object_array_get_idx(loads, i);
+			json_object *name = member(l, "variant");
+			double d = num(l, "delta_vs_baseline_pct");
+			if (name && json_object_is_type(name, json_type_string) && isfinite(d)) {
+				out->spread_kind = "loads";
+				rc = spread_add(out, json_object_get_string(name), (uint64_t)num(l, "batch"), d);
+			}
+		}
+	}
+	json_object_put(doc);
+	if (rc == 0 && out->n_rows == 0) {
+		sb_set_err(err, errlen, "%s: no results in the run", path);
+		rc = -1;
+	} else if (rc != 0 && (!err || !err[0])) {
+		sb_set_err(err, errlen, "%s: out of memory", path);
+	}
+	if (rc != 0)
+		sb_run_file_free(out);
+	return rc;
+}
+
+void sb_run_file_free(struct sb_run_file *f)
+{
+	free(f->rows);
+	free(f->spread);
+	f->rows = NULL;
+	f->spread = NULL;
+	f->n_rows = f->n_spread = 0;
+}
+
+const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch)
+{
+	for (size_t i = 0; i < f->n_rows; i++)
+		if (f->rows[i].batch == batch && strcmp(f->rows[i].variant, variant) == 0)
+			return &f->rows[i];
+	return NULL;
+}

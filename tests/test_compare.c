@@ -1,0 +1,94 @@
+/* test_compare.c: saved runs read back (main, --placements, kernel with
+ * loads) and the change between two runs, on synthetic documents whose
+ * answers are known. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/compare.h"
+#include "stubbench/run_file.h"
+
+#define OK(cond) CHECK(cond, "%s", "")
+
+static int near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_compare DATA_DIR\n");
+		return 2;
+	}
+	char pa[1024], pb[1024], pk[1024], err[1024];
+	snprintf(pa, sizeof(pa), "%s/run_a.json", argv[1]);
+	snprintf(pb, sizeof(pb), "%s/run_b.json", argv[1]);
+	snprintf(pk, sizeof(pk), "%s/run_kernel.json", argv[1]);
+	struct sb_run_file a, b, k;
+	OK(sb_run_file_load(pa, &a, err, sizeof(err)) == 0);
+	OK(sb_run_file_load(pb, &b, err, sizeof(err)) == 0);
+	OK(sb_run_file_load(pk, &k, err, sizeof(err)) == 0);
+
+	/* Metadata and rows; nulls are NAN. */
+	OK(strcmp(a.tool, "stubbench") == 0 && strcmp(a.git, "0123456789ab") == 0);
+	OK(strcmp(a.date, "2026-12-01T06:00:00Z") == 0 && strcmp(a.kernel, "Linux 6.18.0") == 0);
+	OK(a.n_rows == 3 && a.n_spread == 0 && a.spread_kind == NULL);
+	const struct sb_run_row *base = sb_run_file_find(&a, "baseline", 8);
+	OK(base && near(base->mean, 10) && near(base->ci_lo, 9) && isnan(base->delta));
+	const struct sb_run_row *hyb = sb_run_file_find(&a, "hybrid", 8);
+	OK(hyb && near(hyb->delta, 5) && isnan(hyb->delta_lo) && isnan(hyb->ci_hi));
+	OK(sb_run_file_find(&a, "private", 64) == NULL);
+
+	/* --placements: the copies, one row per variant over them, and the
+	 * spread of the copies' deltas. */
+	OK(b.n_rows == 6);
+	const struct sb_run_row *bp = sb_run_file_find(&b, "private", 8);
+	OK(bp && near(bp->delta, 25) && near(bp->delta_lo, 24) && isnan(bp->ci_lo) && near(bp->mean, 12.5));
+	OK(b.spread_kind && strcmp(b.spread_kind, "placements") == 0 && b.n_spread == 1);
+	OK(strcmp(b.spread[0].variant, "private") == 0 && b.spread[0].k == 2);
+	OK(near(b.spread[0].min, 24) && near(b.spread[0].max, 26));
+
+	/* Kernel: the flavour and the range of the delta over loads. */
+	OK(strcmp(k.thunk, "return thunk") == 0);
+	OK(k.spread_kind && strcmp(k.spread_kind, "loads") == 0 && k.n_spread == 1 && k.spread[0].k == 3);
+	OK(near(k.spread[0].min, 9) && near(k.spread[0].max, 18));
+
+	/* Delta metric: change in percentage points, CI sides in quadrature. */
+	struct sb_change c;
+	const struct sb_run_row *ap = sb_run_file_find(&a, "private", 8);
+	OK(sb_compare_change(ap, bp, SB_METRIC_DELTA, &c) == 0);
+	OK(near(c.change, 5) && near(c.lo, 5 - hypot(1, 3)) && near(c.hi, 5 + hypot(1, 3)));
+	OK(c.overlap == 0); /* [17, 23] vs [24, 26] */
+	/* Without a CI there is no change to report; baseline has no delta. */
+	OK(sb_compare_change(hyb, hyb, SB_METRIC_DELTA, &c) == -1);
+	OK(sb_compare_change(base, base, SB_METRIC_DELTA, &c) == -1);
+	/* Cycles metric: B / A - 1 in %, relative half-widths in quadrature. */
+	const struct sb_run_row *bb = sb_run_file_find(&b, "baseline@p0", 8);
+	OK(sb_compare_change(base, bb, SB_METRIC_CYCLES, &c) == 0);
+	OK(near(c.change, 0) && near(c.lo, -100 * hypot(0.05, 0.1)) && near(c.hi, 100 * hypot(0.05, 0.1)));
+	OK(c.overlap == 1);
+	enum sb_compare_metric m;
+	OK(sb_compare_metric_parse("cycles", &m) == 0 && m == SB_METRIC_CYCLES);
+	OK(sb_compare_metric_parse("nope", &m) == -1);
+
+	/* The table: one compared row (private-8), flagged. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	OK(sb_compare_write(f, &a, &b, SB_METRIC_DELTA) == 1);
+	fclose(f);
+	OK(strstr(text, "+5.00pp") && strstr(text, "1 of 1 compared rows differ"));
+	OK(strstr(text, "# only in A: hybrid-8"));
+	free(text);
+
+	/* Bad files: one line naming the file. */
+	sb_run_file_free(&a);
+	OK(sb_run_file_load("/nonexistent/run.json", &a, err, sizeof(err)) == -1);
+	OK(strstr(err, "/nonexistent/run.json: No such file"));
+	sb_run_file_free(&b);
+	sb_run_file_free(&k);
+	return check_report("compare");
+}
