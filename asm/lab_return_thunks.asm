@@ -14,8 +14,7 @@
 ;; stuff it with 16 calls and credit the depth (CREDIT_CALL_DEPTH).
 
 %include "jit_macros.inc"
-
-FLAVOUR_V6_18_NOIBT_RETURN calldepth
+%include "flavours/v6_18_noibt_calldepth.inc"
 
 ;; The depth word lives at gs:[FL_CALL_DEPTH_DISP]; recording it makes
 ;; sb_percpu_thread_init() map it (and start it at this_cpu_off, a non-zero
@@ -28,18 +27,10 @@ align 8
 global sb_lab_call_depth_disp:data 8
 sb_lab_call_depth_disp: dq FL_CALL_DEPTH_DISP
 
-section .text
-align 64, int3
-times 32 int3                               ; ITS: upper half of the cache line
-global sb_x86_return_thunk:function (sb_x86_return_thunk.end - sb_x86_return_thunk)
-sb_x86_return_thunk:
-    ret                                     ; c3
-    int3                                    ; cc
-.end:
+JIT_ITS_RETURN_THUNK sb_x86_return_thunk
+SB_FUNCTION_RECORD sb_x86_return_thunk, "lab_return_thunk.lst"
 
-align 64, int3
-global sb_call_depth_return_thunk:function (sb_call_depth_return_thunk.end - sb_call_depth_return_thunk)
-sb_call_depth_return_thunk:
+SB_FUNC sb_call_depth_return_thunk
     shl qword [gs:abs dword FL_CALL_DEPTH_DISP], 5 ; 65 48 c1 24 25 disp32 05
     jz .stuff                               ; 74 rel8
     ret
@@ -53,6 +44,7 @@ sb_call_depth_return_thunk:
     mov qword [gs:abs dword FL_CALL_DEPTH_DISP], -1 ; CREDIT_CALL_DEPTH
     ret
     int3
-.end:
+SB_ENDFUNC
+SB_FUNCTION_RECORD sb_call_depth_return_thunk, "lab_call_depth_return_thunk.lst"
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -14,9 +14,7 @@
 ;; with func1() { return 0; }.
 
 %include "jit_macros.inc"
-
-FLAVOUR_SEED_V2_JUL2024
-
+%include "flavours/seed_v2_jul2024_ibt.inc"
 ;; The v2 patch enabled the private stack for any stack depth; these functions
 ;; use no stack. The areas get 64 bytes, the smallest depth for which mainline
 ;; (v6.13+, BPF_PRIV_STACK_MIN_SIZE) enables the private stack.
@@ -28,44 +26,83 @@ SB_COUNTER sb_seed001_baseline_hits
 SB_COUNTER sb_seed001_private_hits
 SB_COUNTER sb_seed001_hybrid_hits
 
+;; The main prog of each variant: hits++ and three calls of a subprog.
+%macro SEED001_MAIN 4                       ; name, area|none, counter, subprog
+JIT_FUNC %1, %2
+  JIT_INC_COUNTER %3
+  JIT_CALL %4
+  JIT_CALL %4
+  JIT_CALL %4
+  JIT_MOV32_ZERO eax
+  JIT_EXIT
+JIT_ENDFUNC
+%endmacro
+
 ;; Seed 001, "jited code ... without private stack", subprog (0x17 bytes).
 JIT_FUNC sb_seed001_baseline_sub, none
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
+SB_FUNCTION_RECORD sb_seed001_baseline_sub, "seed001_baseline_sub.lst"
 
 ;; Seed 001, "without private stack", main prog (0x3c bytes).
-JIT_FUNC sb_seed001_baseline_main, none
-  JIT_INC_COUNTER sb_seed001_baseline_hits
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_EXIT
-JIT_ENDFUNC
+SEED001_MAIN sb_seed001_baseline_main, none, sb_seed001_baseline_hits, sb_seed001_baseline_sub
+%define V_NAME "baseline"
+%define V_FAMILY "replica"
+%define V_SHAPE "per-run"
+%define V_SEED_NAME "no-private-stack"
+%define V_DESCRIPTION "rbp frame: main prog bumps a counter and calls a do-nothing subprog 3 times"
+%define V_LISTING 'seed 001 v2, "jited code ... without private stack" (subprog + main prog)'
+%define V_LISTING_FILE "seed001_baseline_main.lst"
+%define V_ENTRY sb_seed001_baseline_main
+%define V_COUNTER sb_seed001_baseline_hits
+%define V_BATCH_ITERS 0
+%define V_CALLEE sb_seed001_baseline_sub
+%define V_INSNS_PER_CALL 16 + 3 * 9        ; main prog 16, subprog 9
+SB_VARIANT
 
 ;; Seed 001, "jited progs with private stack", subprog (0x2a bytes).
 JIT_FUNC sb_seed001_private_sub, sb_seed001_private_sub_area
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
+SB_FUNCTION_RECORD sb_seed001_private_sub, "seed001_private_sub.lst", sb_seed001_private_sub_area
 
 ;; Seed 001, "jited progs with private stack", main prog (0x5b bytes).
-JIT_FUNC sb_seed001_private_main, sb_seed001_private_main_area
-  JIT_INC_COUNTER sb_seed001_private_hits
-  JIT_CALL sb_seed001_private_sub
-  JIT_CALL sb_seed001_private_sub
-  JIT_CALL sb_seed001_private_sub
-  JIT_EXIT
-JIT_ENDFUNC
+SEED001_MAIN sb_seed001_private_main, sb_seed001_private_main_area, sb_seed001_private_hits, sb_seed001_private_sub
+%define V_NAME "private"
+%define V_FAMILY "replica"
+%define V_SHAPE "per-run"
+%define V_SEED_NAME "private-stack"
+%define V_DESCRIPTION "private stack in main prog and subprog: r9 setup in both, push/pop r9 around calls"
+%define V_LISTING 'seed 001 v2, "jited progs with private stack" (subprog + main prog)'
+%define V_LISTING_FILE "seed001_private_main.lst"
+%define V_ENTRY sb_seed001_private_main
+%define V_COUNTER sb_seed001_private_hits
+%define V_BATCH_ITERS 0
+%define V_CALLEE sb_seed001_private_sub
+%define V_AREA sb_seed001_private_main_area
+%define V_INSNS_PER_CALL 24 + 3 * 11       ; main prog 24, subprog 11
+SB_VARIANT
 
 ;; Seed 000, Alexei's request: the private-stack main prog of seed 001
 ;; (0x5b bytes, same bytes) calling the baseline subprog, which has no r9
 ;; setup ("a big function with a large stack ... calls a subprog without a
 ;; private stack").
-JIT_FUNC sb_seed001_hybrid_main, sb_seed001_hybrid_main_area
-  JIT_INC_COUNTER sb_seed001_hybrid_hits
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_CALL sb_seed001_baseline_sub
-  JIT_EXIT
-JIT_ENDFUNC
+SEED001_MAIN sb_seed001_hybrid_main, sb_seed001_hybrid_main_area, sb_seed001_hybrid_hits, sb_seed001_baseline_sub
+%define V_NAME "hybrid"
+%define V_FAMILY "replica"
+%define V_SHAPE "per-run"
+%define V_SEED_NAME "hybrid"
+%define V_DESCRIPTION "private-stack main prog (r9, push/pop) calling the baseline subprog (no r9 setup)"
+%define V_LISTING "seed 000 review request: seed 001 private main prog + baseline subprog"
+%define V_LISTING_FILE "seed001_private_main.lst"
+%define V_ENTRY sb_seed001_hybrid_main
+%define V_COUNTER sb_seed001_hybrid_hits
+%define V_BATCH_ITERS 0
+%define V_CALLEE sb_seed001_baseline_sub
+%define V_AREA sb_seed001_hybrid_main_area
+%define V_INSNS_PER_CALL 24 + 3 * 9        ; main prog 24, subprog 9
+SB_VARIANT
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -40,13 +40,9 @@ foreach(name private_stack_shapes fentry_shape htab_shape)
 endforeach()
 add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKELETONS})
 
-# The twins: replicas of this machine's JITed programs, family "twin" of
-# the registry (src/registry.c), so they live in the core library.
-set_source_files_properties(${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm PROPERTIES
-  OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
-target_sources(stubbench_core PRIVATE
-  ${CMAKE_SOURCE_DIR}/asm/twins_v6_18.asm
-  ${CMAKE_SOURCE_DIR}/src/kernel/twin_variants.c)
+# The twins: replicas of this machine's JITed programs (asm/twins_v6_18.asm,
+# family "twin" of the registry), so their lookup lives in the core library.
+target_sources(stubbench_core PRIVATE ${CMAKE_SOURCE_DIR}/src/kernel/twin_variants.c)
 
 # JIT reading, decoding, flavour, comparison, dumps (no BPF needed to
 # decode and compare recorded dumps).

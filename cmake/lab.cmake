@@ -1,14 +1,9 @@
 # lab.cmake: the codegen lab: alternative private-stack sequences,
 # their registry family "lab", the gnuplot writer, and their tests.
 
-set(SB_LAB_ASM
-  ${CMAKE_SOURCE_DIR}/asm/lab_alternatives.asm
-  ${CMAKE_SOURCE_DIR}/asm/lab_return_thunks.asm
-)
-set_source_files_properties(${SB_LAB_ASM} PROPERTIES
-  OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
+# The lab's stubs and records are asm/lab_alternatives.asm and
+# asm/lab_return_thunks.asm (built with every asm/*.asm file).
 target_sources(stubbench_core PRIVATE
-  ${SB_LAB_ASM}
   ${CMAKE_SOURCE_DIR}/src/lab/lab_variants.c
   ${CMAKE_SOURCE_DIR}/src/lab/plot.c
 )
@@ -38,7 +33,7 @@ function(sb_lab_tests)
   # Behaviour: counters, callee-saved registers, the frame pointer after
   # setup and calls (also when the callee clobbers r9), call depth balance.
   set_source_files_properties(${SB_LAB_TESTS}/lab_r9_probes.asm PROPERTIES
-    OBJECT_DEPENDS ${CMAKE_SOURCE_DIR}/asm/jit_macros.inc)
+    OBJECT_DEPENDS "${SB_ASM_INCLUDES}")
   add_executable(test_lab_behaviour ${SB_LAB_TESTS}/test_lab_behaviour.c
     ${SB_LAB_TESTS}/lab_r9_probes.asm)
   target_include_directories(test_lab_behaviour PRIVATE ${SB_LAB_TESTS})

@@ -7,7 +7,7 @@
 
 %include "jit_macros.inc"
 
-FLAVOUR_V6_18_NOIBT_RETURN ret
+%include "flavours/v6_18_noibt.inc"
 
 section .bss
 alignb 64
@@ -16,8 +16,7 @@ sb_lab_probe_fp: resq 8                     ; [0..2] caller's fp, [3] the privat
 
 ;; A subprog that clobbers r9 and every other caller-saved register, as a
 ;; helper or kfunc may.
-SB_FUNC sb_lab_probe_clobber_sub
-  JIT_PROLOGUE
+JIT_FUNC sb_lab_probe_clobber_sub, none
     mov r9, -1
     mov rdi, -1
     mov rsi, -1
@@ -26,42 +25,31 @@ SB_FUNC sb_lab_probe_clobber_sub
     mov r8, -1
     mov r10, -1
     mov r11, -1
-    xor eax, eax
-    leave
-  JIT_RET_FLAVOUR
-SB_ENDFUNC
+  JIT_MOV32_ZERO eax
+  JIT_EXIT
+JIT_ENDFUNC
 
 ;; A private-stack subprog (mainline setup) recording its r9 in slot 3.
 PRIV_AREA sb_lab_probe_sub_area, 128
-SB_FUNC sb_lab_probe_private_sub
-  JIT_PROLOGUE
-  LAB_FP_SETUP mainline, sb_lab_probe_sub_area
+LAB_FUNC sb_lab_probe_private_sub, mainline, sb_lab_probe_sub_area, 0
     mov [sb_lab_probe_fp + 24], r9
-    xor eax, eax
-    leave
-  JIT_RET_FLAVOUR
-SB_ENDFUNC
+  JIT_MOV32_ZERO eax
+  JIT_EXIT
+LAB_ENDFUNC
 
 ;; sb_lab_probe_<alt>: fp after setup (slot 0), after the clobbering call
 ;; (slot 1), after the private-stack call (slot 2).
 %macro LAB_PROBE 2                          ; alt, fp register
   PRIV_AREA sb_lab_probe_%1_area, 64
-  %define SB_LAB_AREA sb_lab_probe_%1_area
-SB_FUNC sb_lab_probe_%1
-  JIT_PROLOGUE
-  LAB_PROLOGUE %1
-  LAB_FP_SETUP %1, sb_lab_probe_%1_area
+LAB_FUNC sb_lab_probe_%1, %1, sb_lab_probe_%1_area, 0
     mov [sb_lab_probe_fp + 0], %2
   LAB_CALL %1, sb_lab_probe_clobber_sub
     mov [sb_lab_probe_fp + 8], %2
   LAB_CALL %1, sb_lab_probe_private_sub
     mov [sb_lab_probe_fp + 16], %2
-    xor eax, eax
-  LAB_EPILOGUE %1
-    leave
-  JIT_RET_FLAVOUR
-SB_ENDFUNC
-  %undef SB_LAB_AREA
+  JIT_MOV32_ZERO eax
+  JIT_EXIT
+LAB_ENDFUNC
 %endmacro
 
 LAB_PROBE mainline, r9

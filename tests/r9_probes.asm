@@ -25,19 +25,21 @@ sb_probe_call_capture_r9:
     ret
 .end:
 
-FLAVOUR_SEED_V2_JUL2024
+%include "flavours/seed_v2_jul2024_ibt.inc"
 PRIV_AREA sb_probe_main_area, 64
 PRIV_AREA sb_probe_sub_area, 128
 
 ;; A subprog that clobbers r9, as any callee may.
 JIT_FUNC sb_probe_clobber_sub, none
     mov r9, -1
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
 
 ;; A private-stack subprog recording its own r9 in slot 3.
 JIT_FUNC sb_probe_private_sub, sb_probe_sub_area
     mov [sb_probe_r9 + 24], r9
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
 
@@ -49,10 +51,11 @@ JIT_FUNC sb_probe_private_main, sb_probe_main_area
     mov [sb_probe_r9 + 8], r9
   JIT_CALL sb_probe_private_sub
     mov [sb_probe_r9 + 16], r9
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
 
-FLAVOUR_V6_18_NOIBT
+%include "flavours/v6_18_noibt.inc"
 PRIV_AREA sb_probe_v618_area, 56
 
 ;; The same r9 setup in the v6.18 flavour, recording r9 in slot 4.
@@ -60,6 +63,7 @@ JIT_FUNC sb_probe_v618_main, sb_probe_v618_area
     mov [sb_probe_r9 + 32], r9
   JIT_CALL sb_probe_clobber_sub
     mov [sb_probe_r9 + 40], r9
+  JIT_MOV32_ZERO eax
   JIT_EXIT
 JIT_ENDFUNC
 

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "stubbench/percpu.h"
-#include "stubbench/stub.h"
+#include "stubbench/seed001.h"
 #include "stubbench/variants.h"
 
 extern volatile uint64_t sb_probe_r9[8];

@@ -8,7 +8,7 @@
 #include "golden_check.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
-#include "stubbench/stub.h"
+#include "stubbench/seed001.h"
 
 static const char *data_dir;
 

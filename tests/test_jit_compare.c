@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "stubbench/jit.h"
-#include "stubbench/stub.h"
+#include "stubbench/seed001.h"
 #include "stubbench/twin.h"
 
 static const char *data_dir;
@@ -54,16 +54,15 @@ static void dumps_vs_twins(void)
 		{"loop_private", "sub_big", 1},      {"loop_hybrid", "loop_hybrid", 1},
 		{"loop_hybrid", "sub_small", 0},
 	};
-	const struct sb_twin_record *recs;
-	CHECK(sb_twin_records(&recs) == sizeof(funcs) / sizeof(funcs[0]), "%zu twin records",
-	      sb_twin_records(&recs));
+	CHECK(sb_twin_count() == sizeof(funcs) / sizeof(funcs[0]), "%zu twin records",
+	      sb_twin_count());
 	for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++) {
 		char file[256];
 		snprintf(file, sizeof(file), "jit_v6_18_%s.%s.lst", funcs[i].prog, funcs[i].func);
 		struct sb_listing k, t;
 		if (load(file, &k))
 			continue;
-		const struct sb_twin_record *r = sb_twin_find(funcs[i].prog, funcs[i].func);
+		const struct sb_function *r = sb_twin_find(funcs[i].prog, funcs[i].func);
 		CHECK(r != NULL, "no twin for %s.%s", funcs[i].prog, funcs[i].func);
 		if (r && decode_mem(r->addr, r->size, funcs[i].func, &t) == 0) {
 			struct sb_jit_cmp c;
@@ -302,8 +301,8 @@ static void raw_and_dump_writer(void)
  * two refusals. */
 static void relocation(void)
 {
-	const struct sb_twin_record *loop = sb_twin_find("loop_private", "loop_private");
-	const struct sb_twin_record *sub = sb_twin_find("loop_private", "sub_big");
+	const struct sb_function *loop = sb_twin_find("loop_private", "loop_private");
+	const struct sb_function *sub = sb_twin_find("loop_private", "sub_big");
 	CHECK(loop && sub, "twin records");
 	if (!loop || !sub)
 		return;

@@ -12,6 +12,7 @@
 #include "stubbench/placement.h"
 #include "stubbench/placement_stats.h"
 #include "stubbench/stats.h"
+#include "stubbench/seed001.h"
 #include "stubbench/variants.h"
 
 uint64_t sb_probe_call_capture_r9(sb_stub_fn fn, uint64_t sentinel);

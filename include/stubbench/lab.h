@@ -1,12 +1,13 @@
 /* lab.h: the codegen lab, alternative private-stack sequences.
  *
- * Family "lab" of the registry (src/lab_variants.c): five codegen
- * alternatives and a placement control (the baseline's bytes at other
- * addresses) x three kinds of function return x two shapes, every one a
- * struct sb_variant the harness runs like any other. This header adds what
- * the registry has no field for: which alternative, flavour and shape a lab
- * variant is, what it costs in code bytes, its fixed instructions per run,
- * and where its frame pointer lives (for the behaviour tests).
+ * Family "lab" of the registry: five codegen alternatives and a placement
+ * control (the baseline's bytes at other addresses) x three kinds of
+ * function return x two shapes, every one a struct sb_variant the harness
+ * runs like any other. asm/lab_alternatives.asm declares each with its
+ * struct sb_lab_info (the variant's family_info), what the registry has no
+ * field for: which alternative, flavour and shape a lab variant is, what it
+ * costs in code bytes, and where its frame pointer lives (for the behaviour
+ * tests). The enums' values are the asm's LAB_ENUM_* and LAB_RET_ENUM_*.
  */
 #ifndef STUBBENCH_LAB_H
 #define STUBBENCH_LAB_H
@@ -17,7 +18,7 @@
 #include "stubbench/variants.h"
 
 enum sb_lab_alt {
-	SB_LAB_BASELINE,     /* no private stack */
+	SB_LAB_BASELINE = 0, /* no private stack */
 	SB_LAB_MAINLINE,     /* v6.13+: r9 set up once, push/pop r9 around calls */
 	SB_LAB_RELOAD,       /* movabs r9 + add r9, gs:[..] again after every call */
 	SB_LAB_CALLEE_SAVED, /* frame pointer in r12, saved in prologue, bare calls */
@@ -28,7 +29,7 @@ enum sb_lab_alt {
 };
 
 enum sb_lab_return {
-	SB_LAB_RET,          /* ret */
+	SB_LAB_RET = 0,          /* ret */
 	SB_LAB_RETHUNK,      /* jmp x86_return_thunk (its_return_thunk) */
 	SB_LAB_CALLDEPTH,    /* call depth accounting + call_depth_return_thunk */
 	SB_LAB_N_RETURNS

@@ -1,25 +1,19 @@
 /* twin.h: the "twin" replicas of this machine's JITed kernel programs
- * (asm/twins_v6_18.asm, family "twin" of the registry) and the records
- * saying which kernel function each one copies. */
+ * (asm/twins_v6_18.asm, family "twin" of the registry) and the function
+ * records saying which kernel function each one copies. */
 #ifndef STUBBENCH_TWIN_H
 #define STUBBENCH_TWIN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct sb_variant;
+#include "stubbench/variants.h"
 
-/* One record of section sb_twins (asm SB_TWIN_RECORD). */
-struct sb_twin_record {
-	const char *prog;   /* BPF program: "run_private" */
-	const char *func;   /* JITed function of it: "sub_big" */
-	const void *addr;   /* the twin's code */
-	uint64_t size;      /* its bytes */
-};
-
-size_t sb_twin_records(const struct sb_twin_record **out);
-/* The twin of function func of program prog, or NULL. */
-const struct sb_twin_record *sb_twin_find(const char *prog, const char *func);
+/* How many functions are twins of a kernel function (records with prog). */
+size_t sb_twin_count(void);
+/* The twin of function func of program prog (addr, size, prog, func), or
+ * NULL. */
+const struct sb_function *sb_twin_find(const char *prog, const char *func);
 /* The registry variant twinning a kernel arm: ("per-run", "private"). */
 const struct sb_variant *sb_twin_variant(const char *shape, const char *variant);
 

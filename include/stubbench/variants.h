@@ -1,5 +1,11 @@
-/* variants.h: the registry every front end draws from (CLI, tests, later the
- * timing harness, likwid regions and Google Benchmark). */
+/* variants.h: the registry every front end draws from (CLI, harness, tests,
+ * likwid regions, Google Benchmark, the twins).
+ *
+ * Each variant is declared once, in the .asm file beside its code: the
+ * SB_VARIANT macro (asm/records.inc) emits a struct sb_variant into section
+ * sb_variants, and SB_FUNCTION_RECORD a struct sb_function into section
+ * sb_functions; the registry walks both. The layouts below are those
+ * records': change them together (the asm checks the sizes). */
 #ifndef STUBBENCH_VARIANTS_H
 #define STUBBENCH_VARIANTS_H
 
@@ -9,36 +15,60 @@
 #include "stubbench/stub.h"
 
 struct sb_variant {
-	const char *name;        /* "private": what --variant= takes */
-	const char *seed_name;   /* "private-stack": the seeds' bench name */
-	const char *description; /* one line */
-	const char *listing;     /* which listing it reproduces */
-	const char *flavour;     /* kernel version and codegen flavour */
-	const char *shape;       /* "per-run" or "in-loop" */
-	sb_stub_fn main;         /* the stub the harness calls */
+	const char *name;         /* "private": what --variant= takes */
+	const char *seed_name;    /* "private-stack": the seeds' bench name */
+	const char *family;       /* "replica", "twin", "lab", ... */
+	const char *shape;        /* "per-run" or "in-loop" */
+	const char *description;  /* one line */
+	const char *listing;      /* which listing it reproduces */
+	const char *listing_file; /* that listing under tests/data, or NULL */
+	const char *flavour;      /* kernel version and codegen flavour, one line */
+	const char *flavour_name; /* the flavour file's short name ("v6.18-noibt") */
+	const char *symbol;       /* ELF symbol of the program */
+	sb_stub_fn main;          /* the stub the harness calls */
+	sb_stub_fn program;       /* the program as JITed: main, or what main leads to */
 	volatile uint64_t *counter; /* incremented once per iteration */
 	/* in-loop stubs: the iteration count the stub reads (like the BPF
 	 * program's batch_iters); the harness sets it to the batch and calls
 	 * the stub once. NULL for per-run stubs, which the harness calls
 	 * batch times. */
 	volatile uint64_t *batch_iters;
-	unsigned insns_per_call; /* instructions per iteration, from the listing */
-	int uses_private_stack;  /* needs sb_percpu_thread_init() */
+	const void *callee;       /* the function the program's calls go to, or NULL */
+	const void *area;         /* the program's private stack template, or NULL */
+	const void *return_thunk; /* where its returns jump (rethunk flavours), or NULL */
+	const void *family_info;  /* the family's own record (lab: struct sb_lab_info) */
+	unsigned insns_per_call;  /* instructions per iteration, from the listing */
+	unsigned insns_fixed;     /* in-loop: instructions once per run; per-run: 0 */
+	unsigned code_bytes;      /* bytes of the program */
+	int uses_private_stack;   /* needs sb_percpu_thread_init() */
 };
 
-/* A family of variants, defined beside its stubs (one table per file). */
-struct sb_variant_table {
-	const char *family;      /* "replica", "lab", "twin", ... */
-	const struct sb_variant *variants;
-	size_t n;
+/* A function that is not a variant's program (a subprog, a thunk, a
+ * driver), for the golden tests, and for a twin the kernel function it
+ * copies. */
+struct sb_function {
+	const char *name;         /* ELF symbol */
+	const void *addr;
+	uint64_t size;            /* its bytes */
+	const char *listing_file; /* under tests/data, or NULL */
+	const void *area;         /* its private stack template, or NULL */
+	const void *callee;       /* where its calls go, or NULL */
+	const void *jmp_target;   /* where its rel32 jumps go, or NULL */
+	const char *prog;         /* twins: the BPF program ("run_private"), or NULL */
+	const char *func;         /* twins: its JITed function ("sub_big") */
 };
 
-/* All variants of all families, in display order. */
+/* All variants of all families, in display order (family by family:
+ * replica, twin, lab, then any other, each in declaration order). */
 size_t sb_variant_count(void);
 const struct sb_variant *sb_variant_at(size_t i);
 /* The family a variant belongs to. */
 const char *sb_variant_family(const struct sb_variant *v);
 /* Looks up by name or seed name; NULL when unknown. */
 const struct sb_variant *sb_variant_find(const char *name);
+
+/* The function records. */
+size_t sb_function_count(void);
+const struct sb_function *sb_function_at(size_t i);
 
 #endif

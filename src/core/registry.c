@@ -1,56 +1,92 @@
-/* registry.c: every family of variants, for the CLI, tests and front ends.
- * A new family defines its struct sb_variant_table beside its stubs and
- * adds one line here. */
+/* registry.c: every variant, as its .asm file declares it.
+ *
+ * SB_VARIANT (asm/records.inc) puts one struct sb_variant per variant into
+ * section sb_variants and SB_FUNCTION_RECORD one struct sb_function per
+ * described function into sb_functions; the linker concatenates the
+ * sections of every object and marks them with __start_ and __stop_
+ * symbols. The asm objects are linked into every program as objects (not
+ * from an archive, see CMakeLists.txt), so no variant can be left out, and
+ * these references keep the sections under --gc-sections. */
 #include "stubbench/variants.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-extern const struct sb_variant_table sb_replica_variants;
-extern const struct sb_variant_table sb_twin_variants;
-extern const struct sb_variant_table sb_lab_variants;
+extern const struct sb_variant __start_sb_variants[] __attribute__((weak));
+extern const struct sb_variant __stop_sb_variants[] __attribute__((weak));
+extern const struct sb_function __start_sb_functions[] __attribute__((weak));
+extern const struct sb_function __stop_sb_functions[] __attribute__((weak));
 
-static const struct sb_variant_table *const tables[] = {
-	&sb_replica_variants,
-	&sb_twin_variants,
-	&sb_lab_variants,
-};
+/* The record sizes the asm emits (SB_VARIANT_RECORD_SIZE,
+ * SB_FUNCTION_RECORD_SIZE in asm/records.inc). */
+_Static_assert(sizeof(struct sb_variant) == 160, "struct sb_variant is the SB_VARIANT record");
+_Static_assert(sizeof(struct sb_function) == 72, "struct sb_function is the SB_FUNCTION_RECORD record");
 
-#define N_TABLES (sizeof(tables) / sizeof(tables[0]))
+/* Display order of the families; others follow in section order. */
+static const char *const family_order[] = {"replica", "twin", "lab"};
+#define N_FAMILY_ORDER (sizeof(family_order) / sizeof(family_order[0]))
+
+static const struct sb_variant **order;
+static size_t n_variants;
+
+static size_t family_rank(const struct sb_variant *v)
+{
+	for (size_t i = 0; i < N_FAMILY_ORDER; i++)
+		if (v->family && strcmp(v->family, family_order[i]) == 0)
+			return i;
+	return N_FAMILY_ORDER;
+}
+
+/* Runs before main, so the order is there before any thread looks. */
+__attribute__((constructor)) static void sb_registry_init(void)
+{
+	if (!__start_sb_variants)
+		return;
+	size_t n = (size_t)(__stop_sb_variants - __start_sb_variants);
+	order = malloc(n * sizeof(*order));
+	if (!order)
+		return;
+	for (size_t rank = 0; rank <= N_FAMILY_ORDER; rank++)
+		for (size_t i = 0; i < n; i++)
+			if (family_rank(&__start_sb_variants[i]) == rank)
+				order[n_variants++] = &__start_sb_variants[i];
+}
 
 size_t sb_variant_count(void)
 {
-	size_t n = 0;
-	for (size_t t = 0; t < N_TABLES; t++)
-		n += tables[t]->n;
-	return n;
+	return n_variants;
 }
 
 const struct sb_variant *sb_variant_at(size_t i)
 {
-	for (size_t t = 0; t < N_TABLES; t++) {
-		if (i < tables[t]->n)
-			return &tables[t]->variants[i];
-		i -= tables[t]->n;
-	}
-	return NULL;
+	return i < n_variants ? order[i] : NULL;
 }
 
 const char *sb_variant_family(const struct sb_variant *v)
 {
-	for (size_t t = 0; t < N_TABLES; t++)
-		if (v >= tables[t]->variants && v < tables[t]->variants + tables[t]->n)
-			return tables[t]->family;
-	return NULL;
+	return v ? v->family : NULL;
 }
 
 const struct sb_variant *sb_variant_find(const char *name)
 {
 	if (!name)
 		return NULL;
-	for (size_t i = 0; i < sb_variant_count(); i++) {
-		const struct sb_variant *v = sb_variant_at(i);
+	for (size_t i = 0; i < n_variants; i++) {
+		const struct sb_variant *v = order[i];
 		if (strcmp(v->name, name) == 0 || (v->seed_name && strcmp(v->seed_name, name) == 0))
 			return v;
 	}
 	return NULL;
+}
+
+size_t sb_function_count(void)
+{
+	if (!__start_sb_functions)
+		return 0;
+	return (size_t)(__stop_sb_functions - __start_sb_functions);
+}
+
+const struct sb_function *sb_function_at(size_t i)
+{
+	return i < sb_function_count() ? &__start_sb_functions[i] : NULL;
 }

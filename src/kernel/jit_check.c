@@ -43,7 +43,7 @@ static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *
 		return -1;
 	}
 	sb_jit_detect_flavour(&k, flavour);
-	const struct sb_twin_record *r = sb_twin_find(img->prog_name, fn->name);
+	const struct sb_function *r = sb_twin_find(img->prog_name, fn->name);
 	int rc = 0;
 	if (!r) {
 		fprintf(f, "jit %s.%s: no twin to compare with\n", img->prog_name, fn->name);

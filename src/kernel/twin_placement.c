@@ -54,7 +54,7 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 		       int load, struct sb_twin_placement *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	const struct sb_twin_record *thunk_ref = sb_twin_find("run_baseline", "sub_small");
+	const struct sb_function *thunk_ref = sb_twin_find("run_baseline", "sub_small");
 	if (!thunk_ref) {
 		set_err(err, errlen, "no twin records");
 		return -1;
@@ -82,7 +82,7 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 			goto fail;
 		}
 		struct sb_code_map map[FUNCS];
-		const struct sb_twin_record *rec[FUNCS];
+		const struct sb_function *rec[FUNCS];
 		for (int f = 0; f < FUNCS; f++) {
 			const struct sb_jit_func *kf = sb_jit_find(&img, funcs[f]);
 			rec[f] = sb_twin_find(prog, funcs[f]);
