@@ -36,6 +36,37 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 int sb_bootstrap_ratio(const double *num, const double *den, size_t n_groups, unsigned n_boot,
 		       uint64_t seed, double *ratio, double *lo, double *hi);
 
+/* Ratio over blocks that ran in re-rolled states (placed copies, loads):
+ * group[i] in [0, n) names the state of block i (NULL: one state). The
+ * estimate is mean over states of the state's mean num, divided by the
+ * same of den (each state weighs the same: the expected cost over states).
+ * The 95 % CI is a two-level percentile bootstrap: resample the states,
+ * then the blocks within each drawn state. Returns -1 when the
+ * denominator is not positive or n == 0. */
+int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t *group, size_t n,
+			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi);
+
+/* Paired difference a - b over the blocks with use[i] (NULL: all): the
+ * median of the blocks' differences, with the same two-level bootstrap CI
+ * as sb_bootstrap_ratio_nested. Returns -1 when no block is used. */
+int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *group, const char *use,
+			     size_t n, unsigned n_boot, uint64_t seed, double *diff, double *lo, double *hi);
+
+/* Steady states in a set of values (block means of one arm). Sorted
+ * values are split at a gap when the gap is at least min_sep and at least
+ * 4 robust SDs (1.4826 MAD) of either side, and each side holds at least
+ * 5 % of the values; the widest such gap first, then within each side.
+ * Modes come out sorted by value, each with the median of its values and
+ * its share; label (may be NULL) gets each value's mode index. Returns the
+ * number of modes (at most max_modes; 0 when n == 0). */
+#define SB_MAX_MODES 4
+struct sb_mode {
+	double cycles; /* median of the mode's values */
+	double share;  /* fraction of the values in it */
+};
+size_t sb_find_modes(const double *x, size_t n, double min_sep, struct sb_mode *modes, size_t max_modes,
+		     size_t *label);
+
 /* Ratio mean(num)/mean(den) of two independent groups (no pairing: for
  * example the same code at different placements), with a percentile
  * bootstrap 95 % CI resampling each group on its own. Returns -1 when a

@@ -128,37 +128,7 @@ static void percentile_ci(double *r, size_t n, double *lo, double *hi)
 int sb_bootstrap_ratio(const double *num, const double *den, size_t n, unsigned n_boot,
 		       uint64_t seed, double *ratio, double *lo, double *hi)
 {
-	double sn = 0, sd = 0;
-	for (size_t i = 0; i < n; i++) {
-		sn += num[i];
-		sd += den[i];
-	}
-	if (n == 0 || !(sd > 0))
-		return -1;
-	*ratio = sn / sd;
-	if (n < 2 || n_boot < 2) {
-		*lo = *hi = NAN;
-		return 0;
-	}
-	double *r = malloc(n_boot * sizeof(*r));
-	if (!r)
-		return -1;
-	struct sb_rng rng;
-	sb_rng_seed(&rng, seed);
-	unsigned kept = 0;
-	for (unsigned b = 0; b < n_boot; b++) {
-		double bn = 0, bd = 0;
-		for (size_t i = 0; i < n; i++) {
-			size_t k = (size_t)sb_rng_below(&rng, n);
-			bn += num[k];
-			bd += den[k];
-		}
-		if (bd > 0)
-			r[kept++] = bn / bd;
-	}
-	percentile_ci(r, kept, lo, hi);
-	free(r);
-	return 0;
+	return sb_bootstrap_ratio_nested(num, den, NULL, n, n_boot, seed, ratio, lo, hi);
 }
 
 int sb_bootstrap_ratio_unpaired(const double *num, size_t n_num, const double *den, size_t n_den,
@@ -196,4 +166,263 @@ int sb_bootstrap_ratio_unpaired(const double *num, size_t n_num, const double *d
 	percentile_ci(r, kept, lo, hi);
 	free(r);
 	return 0;
+}
+
+/* States of n blocks (group NULL: one state) as lists of block indices:
+ * idx holds the blocks state by state, start[s]..start[s + 1] those of
+ * state s; only blocks with use[i] (use NULL: all) count and states with
+ * no block are left out. Returns the number of states, 0 on failure. */
+static size_t states_of(const size_t *group, const char *use, size_t n, size_t **idx_out,
+			size_t **start_out)
+{
+	size_t max = 0;
+	for (size_t i = 0; i < n; i++)
+		if (group && group[i] > max)
+			max = group[i];
+	size_t *count = calloc(max + 2, sizeof(*count));
+	size_t *idx = malloc((n + 1) * sizeof(*idx));
+	size_t *start = malloc((max + 2) * sizeof(*start));
+	if (!count || !idx || !start) {
+		free(count), free(idx), free(start);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!use || use[i])
+			count[group ? group[i] : 0]++;
+	size_t k = 0, *pos = count; /* count becomes the write position */
+	size_t n_states = 0;
+	for (size_t s = 0; s <= max; s++) {
+		size_t c = count[s];
+		if (!c)
+			continue;
+		start[n_states++] = k;
+		pos[s] = k;
+		k += c;
+	}
+	start[n_states] = k;
+	for (size_t i = 0; i < n; i++)
+		if (!use || use[i])
+			idx[pos[group ? group[i] : 0]++] = i;
+	free(count);
+	*idx_out = idx;
+	*start_out = start;
+	return n_states;
+}
+
+int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t *group, size_t n,
+			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi)
+{
+	size_t *idx, *start;
+	if (n == 0)
+		return -1;
+	size_t g = states_of(group, NULL, n, &idx, &start);
+	if (!g)
+		return -1;
+	double sn = 0, sd = 0;
+	for (size_t s = 0; s < g; s++) {
+		double a = 0, b = 0;
+		size_t m = start[s + 1] - start[s];
+		for (size_t k = start[s]; k < start[s + 1]; k++) {
+			a += num[idx[k]];
+			b += den[idx[k]];
+		}
+		sn += a / (double)m;
+		sd += b / (double)m;
+	}
+	int rc = 0;
+	double *r = NULL;
+	if (!(sd > 0)) {
+		rc = -1;
+		goto out;
+	}
+	*ratio = sn / sd;
+	*lo = *hi = NAN;
+	if (n < 2 || n_boot < 2)
+		goto out;
+	r = malloc(n_boot * sizeof(*r));
+	if (!r) {
+		rc = -1;
+		goto out;
+	}
+	struct sb_rng rng;
+	sb_rng_seed(&rng, seed);
+	unsigned kept = 0;
+	for (unsigned bt = 0; bt < n_boot; bt++) {
+		double bn = 0, bd = 0;
+		for (size_t j = 0; j < g; j++) {
+			size_t s = g > 1 ? (size_t)sb_rng_below(&rng, g) : 0;
+			size_t m = start[s + 1] - start[s];
+			double a = 0, b = 0;
+			for (size_t k = 0; k < m; k++) {
+				size_t i = idx[start[s] + (size_t)sb_rng_below(&rng, m)];
+				a += num[i];
+				b += den[i];
+			}
+			bn += a / (double)m;
+			bd += b / (double)m;
+		}
+		if (bd > 0)
+			r[kept++] = bn / bd;
+	}
+	if (kept > 1)
+		percentile_ci(r, kept, lo, hi);
+out:
+	free(r);
+	free(idx);
+	free(start);
+	return rc;
+}
+
+int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *group, const char *use,
+			     size_t n, unsigned n_boot, uint64_t seed, double *diff, double *lo, double *hi)
+{
+	size_t *idx, *start;
+	if (n == 0)
+		return -1;
+	size_t g = states_of(group, use, n, &idx, &start);
+	if (!g) {
+		return -1;
+	}
+	size_t used = start[g], maxm = 0;
+	for (size_t s = 0; s < g; s++)
+		if (start[s + 1] - start[s] > maxm)
+			maxm = start[s + 1] - start[s];
+	double *d = malloc((g * maxm + 1) * sizeof(*d));
+	double *r = malloc((n_boot + 1) * sizeof(*r));
+	int rc = 0;
+	if (!d || !r) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < used; k++)
+		d[k] = a[idx[k]] - b[idx[k]];
+	*diff = sb_median(d, used);
+	*lo = *hi = NAN;
+	if (used < 2 || n_boot < 2)
+		goto out;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, seed);
+	for (unsigned bt = 0; bt < n_boot; bt++) {
+		size_t k = 0;
+		for (size_t j = 0; j < g; j++) {
+			size_t s = g > 1 ? (size_t)sb_rng_below(&rng, g) : 0;
+			size_t m = start[s + 1] - start[s];
+			for (size_t t = 0; t < m; t++) {
+				size_t i = idx[start[s] + (size_t)sb_rng_below(&rng, m)];
+				d[k++] = a[i] - b[i];
+			}
+		}
+		qsort(d, k, sizeof(*d), cmp_double);
+		r[bt] = sb_percentile_sorted(d, k, 50);
+	}
+	percentile_ci(r, n_boot, lo, hi);
+out:
+	free(d);
+	free(r);
+	free(idx);
+	free(start);
+	return rc;
+}
+
+/* 1.4826 x the median absolute deviation of sorted values s[0..m). */
+static double robust_sd_sorted(const double *s, size_t m, double *work)
+{
+	if (m < 2)
+		return 0;
+	double med = sb_percentile_sorted(s, m, 50);
+	for (size_t i = 0; i < m; i++)
+		work[i] = fabs(s[i] - med);
+	qsort(work, m, sizeof(*work), cmp_double);
+	return 1.4826 * sb_percentile_sorted(work, m, 50);
+}
+
+#define MODE_GAP_SDS 4.0
+#define MODE_MIN_SHARE 0.05
+#define MODE_MAX_GAPS 16 /* widest gaps tried per segment */
+
+/* Splits s[lo..hi) recursively; cuts[] collects the split positions. */
+static void split_modes(const double *s, size_t lo, size_t hi, size_t n, double min_sep, size_t *cuts,
+			size_t *n_cuts, size_t max_cuts, double *work)
+{
+	size_t min_count = (size_t)ceil(MODE_MIN_SHARE * (double)n);
+	if (min_count < 2)
+		min_count = 2;
+	if (*n_cuts >= max_cuts || hi - lo < 2 * min_count)
+		return;
+	/* The widest gaps (at least min_sep) with enough values on each side. */
+	size_t best[MODE_MAX_GAPS], nb = 0;
+	for (size_t k = lo + min_count; k + min_count <= hi; k++) {
+		double gap = s[k] - s[k - 1];
+		if (gap < min_sep)
+			continue;
+		size_t at = nb < MODE_MAX_GAPS ? nb++ : MODE_MAX_GAPS;
+		if (at == MODE_MAX_GAPS) {
+			if (gap <= s[best[MODE_MAX_GAPS - 1]] - s[best[MODE_MAX_GAPS - 1] - 1])
+				continue;
+			at = MODE_MAX_GAPS - 1;
+		}
+		while (at > 0 && s[best[at - 1]] - s[best[at - 1] - 1] < gap) {
+			best[at] = best[at - 1];
+			at--;
+		}
+		best[at] = k;
+	}
+	for (size_t j = 0; j < nb; j++) {
+		size_t k = best[j];
+		double gap = s[k] - s[k - 1];
+		double sl = robust_sd_sorted(s + lo, k - lo, work), sr = robust_sd_sorted(s + k, hi - k, work);
+		if (gap < MODE_GAP_SDS * (sl > sr ? sl : sr))
+			continue;
+		cuts[(*n_cuts)++] = k;
+		split_modes(s, lo, k, n, min_sep, cuts, n_cuts, max_cuts, work);
+		split_modes(s, k, hi, n, min_sep, cuts, n_cuts, max_cuts, work);
+		return;
+	}
+}
+
+static const double *sort_key;
+static int cmp_index(const void *a, const void *b)
+{
+	double x = sort_key[*(const size_t *)a], y = sort_key[*(const size_t *)b];
+	return (x > y) - (x < y);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+size_t sb_find_modes(const double *x, size_t n, double min_sep, struct sb_mode *modes, size_t max_modes,
+		     size_t *label)
+{
+	if (n == 0 || max_modes == 0)
+		return 0;
+	size_t *order = malloc(n * sizeof(*order));
+	double *s = malloc(n * sizeof(*s)), *work = malloc(n * sizeof(*work));
+	size_t cuts[SB_MAX_MODES + 1], n_cuts = 0;
+	if (!order || !s || !work) {
+		free(order), free(s), free(work);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_key = x;
+	qsort(order, n, sizeof(*order), cmp_index);
+	for (size_t i = 0; i < n; i++)
+		s[i] = x[order[i]];
+	size_t max_cuts = (max_modes < SB_MAX_MODES ? max_modes : SB_MAX_MODES) - 1;
+	split_modes(s, 0, n, n, min_sep, cuts, &n_cuts, max_cuts, work);
+	qsort(cuts, n_cuts, sizeof(*cuts), cmp_size);
+	size_t from = 0;
+	for (size_t m = 0; m <= n_cuts; m++) {
+		size_t to = m < n_cuts ? cuts[m] : n;
+		modes[m].cycles = sb_percentile_sorted(s + from, to - from, 50);
+		modes[m].share = (double)(to - from) / (double)n;
+		for (size_t k = from; label && k < to; k++)
+			label[order[k]] = m;
+		from = to;
+	}
+	free(order), free(s), free(work);
+	return n_cuts + 1;
 }

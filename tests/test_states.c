@@ -1,0 +1,177 @@
+/* Re-rolled states on synthetic data (seeded, so every count is exact from
+ * run to run): steady states found with the right values and shares, none
+ * found in one noisy state, and the two-level bootstrap covering the true
+ * delta when the states differ from one another. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "stubbench/rng.h"
+#include "stubbench/stats.h"
+
+static double normal(struct sb_rng *r)
+{
+	double u1 = sb_rng_unit(r), u2 = sb_rng_unit(r);
+	if (u1 < 1e-300)
+		u1 = 1e-300;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Two states 3 cycles apart (as seen on a Zen 4 core), 30 % and 70 %,
+ * shuffled: two modes, at the states, with their shares. */
+static void bimodal(void)
+{
+	struct sb_rng r;
+	sb_rng_seed(&r, 3);
+	enum { N = 400 };
+	double x[N];
+	size_t label[N];
+	int low[N];
+	for (int i = 0; i < N; i++) {
+		low[i] = i < 120;
+		x[i] = (low[i] ? 17.0 : 20.0) + 0.1 * normal(&r);
+	}
+	for (int i = N - 1; i > 0; i--) { /* shuffle */
+		int j = (int)sb_rng_below(&r, (uint64_t)i + 1);
+		double t = x[i];
+		x[i] = x[j];
+		x[j] = t;
+		int l = low[i];
+		low[i] = low[j];
+		low[j] = l;
+	}
+	struct sb_mode m[SB_MAX_MODES];
+	size_t n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, label);
+	CHECK(n == 2, "%zu modes, want 2", n);
+	CHECK(fabs(m[0].cycles - 17) < 0.05 && fabs(m[1].cycles - 20) < 0.05, "modes at %.3f and %.3f",
+	      m[0].cycles, m[1].cycles);
+	CHECK(m[0].share == 0.30 && m[1].share == 0.70, "shares %.3f and %.3f", m[0].share, m[1].share);
+	int wrong = 0;
+	for (int i = 0; i < N; i++)
+		wrong += (label[i] == 0) != low[i];
+	CHECK(wrong == 0, "%d values in the wrong mode", wrong);
+
+	/* Three states, one of them 10 %: all three, in order. */
+	for (int i = 0; i < N; i++)
+		x[i] = (i < 40 ? 14.0 : i < 160 ? 17.0 : 20.0) + 0.1 * normal(&r);
+	n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, NULL);
+	CHECK(n == 3 && m[0].share == 0.10 && m[1].share == 0.30 && m[2].share == 0.60,
+	      "%zu modes, shares %.2f %.2f %.2f", n, m[0].share, m[1].share, m[2].share);
+}
+
+/* One state with noise, or with a long right tail (interference on a
+ * shared machine), or one lone outlier: a single mode. */
+static void unimodal(void)
+{
+	struct sb_rng r;
+	sb_rng_seed(&r, 4);
+	enum { N = 400 };
+	double x[N];
+	struct sb_mode m[SB_MAX_MODES];
+	for (int i = 0; i < N; i++)
+		x[i] = 20 + 0.5 * normal(&r);
+	size_t n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, NULL);
+	CHECK(n == 1 && m[0].share == 1.0, "normal noise: %zu modes", n);
+	for (int i = 0; i < N; i++)
+		x[i] = 20 + 0.2 * normal(&r) - 2.0 * log(1 - sb_rng_unit(&r));
+	n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, NULL);
+	CHECK(n == 1, "long tail: %zu modes", n);
+	for (int i = 0; i < N; i++)
+		x[i] = 20 + 0.1 * normal(&r);
+	x[7] = 90;
+	n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, NULL);
+	CHECK(n == 1, "one outlier: %zu modes", n);
+	/* Two states closer than min_sep are one. */
+	for (int i = 0; i < N; i++)
+		x[i] = (i & 1 ? 20.0 : 20.3) + 0.01 * normal(&r);
+	n = sb_find_modes(x, N, 0.5, m, SB_MAX_MODES, NULL);
+	CHECK(n == 1, "below min_sep: %zu modes", n);
+	CHECK(sb_find_modes(x, 0, 0.5, m, SB_MAX_MODES, NULL) == 0, "empty set has modes");
+}
+
+/* G placements, each in the low state (3 cycles below) with probability
+ * 1/3 independently for variant and baseline, B blocks each. True ratio
+ * (21 + 2) / (20 + 2). Blocks alone (one state) would claim a precision the
+ * next set of placements does not respect. */
+static void nested_coverage(void)
+{
+	enum { G = 16, B = 30, N = G * B, REPS = 200 };
+	const double truth = 23.0 / 22.0;
+	double num[N], den[N];
+	size_t group[N];
+	struct sb_rng r;
+	sb_rng_seed(&r, 11);
+	int covered = 0, covered_flat = 0;
+	for (int k = 0; k < REPS; k++) {
+		for (int g = 0; g < G; g++) {
+			double sv = sb_rng_below(&r, 3) == 0 ? 0 : 3, sb = sb_rng_below(&r, 3) == 0 ? 0 : 3;
+			for (int b = 0; b < B; b++) {
+				int i = g * B + b;
+				double drift = 0.3 * normal(&r); /* shared by the pair: same moment */
+				num[i] = 18 + sv + drift + 0.2 * normal(&r);
+				den[i] = 17 + sb + drift + 0.2 * normal(&r);
+				group[i] = (size_t)g;
+			}
+		}
+		double ratio, lo, hi;
+		CHECK(sb_bootstrap_ratio_nested(num, den, group, N, 400, (uint64_t)k, &ratio, &lo, &hi) == 0,
+		      "nested bootstrap");
+		covered += lo <= truth && truth <= hi;
+		sb_bootstrap_ratio_nested(num, den, NULL, N, 400, (uint64_t)k, &ratio, &lo, &hi);
+		covered_flat += lo <= truth && truth <= hi;
+	}
+	double cov = (double)covered / REPS, flat = (double)covered_flat / REPS;
+	printf("two-level bootstrap coverage %.3f, blocks only %.3f\n", cov, flat);
+	CHECK(cov >= 0.90, "two-level coverage %.3f below 0.90", cov);
+	CHECK(flat < 0.6, "blocks-only coverage %.3f: the synthetic states do not differ", flat);
+
+	/* Equal weight per state: two states of 1 and 3 blocks. */
+	const double a[] = {2, 4, 4, 4}, b[] = {1, 1, 1, 1};
+	const size_t gr[] = {0, 1, 1, 1};
+	double ratio, lo, hi;
+	CHECK(sb_bootstrap_ratio_nested(a, b, gr, 4, 100, 1, &ratio, &lo, &hi) == 0 && ratio == 3.0,
+	      "per-state weights: ratio %g", ratio);
+}
+
+/* The matched difference: the median of paired differences over the used
+ * blocks, and a CI covering the true difference. */
+static void matched(void)
+{
+	const double a[] = {21, 22, 23, 50, 21.5}, b[] = {20, 21, 22, 20, 20.5};
+	const char use[] = {1, 1, 1, 0, 1};
+	double d, lo, hi;
+	CHECK(sb_bootstrap_diff_nested(a, b, NULL, use, 5, 200, 1, &d, &lo, &hi) == 0 && d == 1.0,
+	      "matched difference %g", d);
+	CHECK(lo == 1.0 && hi == 1.0, "constant differences give [%g, %g]", lo, hi);
+	const char none[] = {0, 0, 0, 0, 0};
+	CHECK(sb_bootstrap_diff_nested(a, b, NULL, none, 5, 200, 1, &d, &lo, &hi) == -1, "no block used");
+
+	enum { G = 8, B = 40, N = G * B, REPS = 200 };
+	double x[N], y[N];
+	size_t group[N];
+	struct sb_rng r;
+	sb_rng_seed(&r, 12);
+	int covered = 0;
+	for (int k = 0; k < REPS; k++) {
+		for (int i = 0; i < N; i++) {
+			double drift = normal(&r);
+			y[i] = 20 + drift + 0.1 * normal(&r);
+			x[i] = 21 + drift + 0.1 * normal(&r);
+			group[i] = (size_t)(i / B);
+		}
+		sb_bootstrap_diff_nested(x, y, group, NULL, N, 300, (uint64_t)k, &d, &lo, &hi);
+		covered += lo <= 1.0 && 1.0 <= hi;
+	}
+	double cov = (double)covered / REPS;
+	printf("matched difference coverage %.3f\n", cov);
+	CHECK(cov >= 0.90, "matched coverage %.3f below 0.90", cov);
+}
+
+int main(void)
+{
+	bimodal();
+	unimodal();
+	nested_coverage();
+	matched();
+	return check_report("test_states");
+}
