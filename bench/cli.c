@@ -63,13 +63,16 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
 		"  --placements=K   measure every variant at K random code placements and report\n"
 		"                   the spread over placements (K x variants <= 32 arms)\n"
+		"  --states=K       re-rolled states per arm: each block runs the next of K copies\n"
+		"                   of the code at random placements (default 16; 0: the\n"
+		"                   program's own code only), at a random stack offset\n"
 		"  --verbose        say what the timer probe chose and why, per-batch details\n"
 		"  --help, --version\n");
 }
 
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
        OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT };
+       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -89,6 +92,7 @@ static const struct option long_opts[] = {
 	{"placements", required_argument, NULL, OPT_PLACEMENTS},
 	{"metric", required_argument, NULL, OPT_METRIC},
 	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"states", required_argument, NULL, OPT_STATES},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -135,6 +139,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_USAGE;
 	}
+	cli->states = SB_DEFAULT_STATES;
 	sb_config_defaults(&cli->cfg);
 	opterr = 0;
 	optind = 0;
@@ -236,6 +241,13 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			rc = sb_parse_u64("--placements", optarg, 1, &cli->placements, err, sizeof(err));
 			if (rc == 0 && cli->placements > 16) {
 				snprintf(err, sizeof(err), "--placements: '%s' is more than 16", optarg);
+				rc = -1;
+			}
+			break;
+		case OPT_STATES:
+			rc = sb_parse_u64("--states", optarg, 0, &cli->states, err, sizeof(err));
+			if (rc == 0 && cli->states > SB_MAX_STATES) {
+				snprintf(err, sizeof(err), "--states: '%s' is more than %d", optarg, SB_MAX_STATES);
 				rc = -1;
 			}
 			break;

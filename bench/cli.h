@@ -10,6 +10,8 @@
 #include "stubbench/variant_arms.h"
 
 #define EXIT_USAGE 2
+#define SB_DEFAULT_STATES 16
+#define SB_MAX_STATES 64
 
 enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT };
 
@@ -27,6 +29,7 @@ struct sb_cli {
 	const char *output;       /* plot: -o/--output=FILE */
 	char **files;             /* compare, plot: the saved runs named */
 	int n_files;
+	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
 	int help, version;
 };
 

@@ -45,6 +45,7 @@ static void hooks_after(void *p, size_t arm, size_t bi)
 static struct placed_pool {
 	struct sb_placed_variant *p;
 	size_t n;
+	const struct sb_variant **copies;
 	struct placed_pool *next;
 } *pools;
 
@@ -55,6 +56,7 @@ static void free_pools(void)
 		for (size_t i = 0; i < pools->n; i++)
 			sb_place_free(&pools->p[i]);
 		free(pools->p);
+		free(pools->copies);
 		free(pools);
 		pools = next;
 	}
@@ -115,6 +117,56 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 	return 0;
 }
 
+/* The re-rolled states of every arm: cli->states placed copies of each
+ * variant, kept in a pool until the program ends. A variant whose code
+ * cannot be copied keeps its own code, said in one line. */
+static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
+{
+	size_t k = cli->states;
+	if (!k || cli->placements)
+		return 0;
+	struct placed_pool *pool = calloc(1, sizeof(*pool));
+	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
+	if (pool)
+		pool->p = calloc(a->n * k + 1, sizeof(*pool->p));
+	if (!pool || !pool->p || !copies) {
+		if (pool)
+			free(pool->p);
+		free(pool);
+		free(copies);
+		fprintf(stderr, "stubbench: out of memory\n");
+		return 1;
+	}
+	if (!pools)
+		atexit(free_pools);
+	pool->copies = copies;
+	pool->next = pools;
+	pools = pool;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, cli->cfg.seed * 104729 + 3);
+	char err[512];
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_variant *v = a->ctx[i].v;
+		if (!v)
+			continue;
+		const struct sb_variant **mine = copies + i * k;
+		size_t made = 0;
+		for (unsigned j = 0; j < k; j++) {
+			struct sb_placed_variant *p = &pool->p[pool->n];
+			if (sb_place_variant(v, j, &rng, p, err, sizeof(err)) != 0)
+				break;
+			pool->n++;
+			mine[made++] = &p->v;
+		}
+		if (made < k) {
+			fprintf(stderr, "stubbench: %s keeps its own code, no re-rolled placements: %s\n", v->name, err);
+			continue;
+		}
+		sb_variant_arms_set_states(a, v, mine, k);
+	}
+	return 0;
+}
+
 int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
 		     const struct sb_variant *const *others, size_t n_others,
 		     struct sb_variant_arms *arms_out, struct sb_results *res)
@@ -161,6 +213,9 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		fprintf(stderr, "stubbench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	int src = give_states(cli, a);
+	if (src)
+		return src;
 	struct sample_hooks hooks = {NULL, NULL};
 	if (cli->counters) {
 		hooks.counters = sb_counters_open(cli->counters, err, sizeof(err));

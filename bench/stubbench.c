@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed,
 					      .config = &cli.cfg};
 		sb_output_write(stdout, cli.cfg.format, &res, &meta);
+		sb_output_multimodal_line(stderr, "stubbench", &res);
 	}
 	sb_results_free(&res);
 	sb_percpu_thread_fini();

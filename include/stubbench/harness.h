@@ -7,6 +7,12 @@
  * delay before each sample, measures the core clock beside every block,
  * removes the cost of the overhead arm (the empty stub loop, the empty BPF
  * driver), flags disturbed blocks, and computes the statistics.
+ *
+ * A single process sees one point of the machine's hidden state (where the
+ * code sits, the stack's offset, the predictors' history). Each block
+ * therefore runs in a re-rolled state: the next of the arms' states (see
+ * sb_arm.n_states) and a random stack offset, after one unrecorded round.
+ * The CIs resample states, then blocks within them.
  */
 #ifndef STUBBENCH_HARNESS_H
 #define STUBBENCH_HARNESS_H
@@ -30,6 +36,13 @@ struct sb_arm {
 	int is_overhead;        /* 1: the harness's own cost, subtracted from the others */
 	int is_baseline;        /* 1: the arm the others are compared with */
 	size_t code_bytes;      /* code size per iteration path, 0 if unknown (lab) */
+	/* Re-rolled states: an arm that can run its code in n_states > 1
+	 * different states (placed copies, loads of a program) gets
+	 * set_state(ctx, j) before each block, j in [0, n_states); the
+	 * harness rotates the states block by block so that every cell is
+	 * measured across all of them. */
+	size_t n_states;
+	void (*set_state)(void *ctx, size_t state);
 };
 
 struct sb_run_opts {
@@ -64,6 +77,16 @@ struct sb_cell {
 	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI. */
 	int has_delta;
 	double delta_pct, delta_lo_pct, delta_hi_pct;
+	/* Steady states of this cell's block means (sb_find_modes), lowest
+	 * first, and the number of re-rolled states it ran in. */
+	struct sb_mode modes[SB_MAX_MODES];
+	size_t n_modes, n_states;
+	/* The cost in a matched state: the median over blocks in which this
+	 * arm and the baseline both sat in their lowest mode of this arm's
+	 * block mean minus the baseline's (same block: same moment, same
+	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
+	int has_matched;
+	double matched_cycles, matched_lo, matched_hi;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
 	/* Hardware/software counters per iteration (filled by the counters
 	 * front end after the run; names in sb_results.counter_names). */

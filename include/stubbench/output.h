@@ -32,6 +32,14 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 
 /* s as a JSON string, quoted and escaped (NULL: ""). */
 void sb_output_json_string(FILE *f, const char *s);
+/* Under the table: "# " lines saying in how many re-rolled states each
+ * arm ran, what 'matched' is, and each multimodal cell's modes. */
+void sb_output_states_note(FILE *f, const struct sb_results *r);
+/* One line, when some cell has several steady states, naming the cells and
+ * the batches where the state shares differ between variants; nothing
+ * otherwise. Goes to stderr so that seed-format stdout stays parseable.
+ * Returns 1 when it printed the line. */
+int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r);
 
 /* One seed-format line, as upstream's run_common.sh summarize prints it:
  * "%-20s %s (drops %s)" with "NAME-BATCH: " and "X.XXX ± Y.YYYM/s". */

@@ -19,6 +19,8 @@ struct sb_variant_arms {
 	struct sb_variant_arm_ctx {
 		const struct sb_variant *v;   /* NULL for the overhead arm */
 		int in_loop;
+		const struct sb_variant *cur; /* the code a sample runs: v or one of its copies */
+		const struct sb_variant *const *copies; /* re-rolled states (sb_arm.n_states) */
 		uint64_t iterations;          /* iterations run so far */
 		uint64_t counter_start;
 	} ctx[SB_MAX_ARMS + 1];
@@ -30,6 +32,12 @@ struct sb_variant_arms {
 int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *baseline,
 			  const struct sb_variant *const *others, size_t n_others, char *err,
 			  size_t errlen);
+
+/* Gives the arm of variant v n re-rolled states: copies of its code
+ * (placed copies that share its counter), rotated by the harness block by
+ * block. copies must outlive the run. Returns 0, or -1 when v has no arm. */
+int sb_variant_arms_set_states(struct sb_variant_arms *a, const struct sb_variant *v,
+			       const struct sb_variant *const *copies, size_t n);
 
 /* Checks that every variant's counter advanced by exactly the iterations its
  * arm ran. Returns 0, or -1 naming the first variant that did not. */

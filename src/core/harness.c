@@ -29,6 +29,8 @@
 #define DISTURBED_CANARY 0.90      /* below this fraction of the median canary */
 #define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define N_BOOT 1000
+#define MODE_MIN_SEP 0.5           /* cycles per iteration: closer states are one */
+#define STACK_STEPS 32             /* random stack offsets: 0 .. 31 x 16 bytes */
 
 struct block {
 	size_t first_round, n_rounds;
@@ -36,6 +38,7 @@ struct block {
 	double canary;             /* independent adds per core cycle */
 	long csw;                  /* context switches during the block */
 	int disturbed;
+	size_t state;              /* the arms' re-rolled state in this block */
 };
 
 struct batch_data {
@@ -81,13 +84,37 @@ static double measure_canary(double cpt)
 	return cpt > 0 && t > 0 ? (double)(CAL_LOOPS * 64) / ((double)t * cpt) : 0;
 }
 
-/* Runs one block of rounds; returns -1 when an arm failed. */
+/* One sample with the stack moved down by pad bytes: where the stubs'
+ * frames fall in the cache lines and sets is part of the hidden state. */
+static __attribute__((noinline)) uint64_t sample_with_stack(const struct sb_arm *arm, uint64_t batch,
+							     size_t pad)
+{
+	volatile char room[pad + 16];
+	room[0] = 0;
+	uint64_t t = arm->sample(arm->ctx, batch);
+	room[pad] = room[0];
+	return t;
+}
+
+/* Runs one block of rounds in re-rolled state `state` (every arm with
+ * states gets state mod its count) after one unrecorded round; returns -1
+ * when an arm failed. */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
-		     size_t rounds, const struct sb_run_opts *o, struct sb_rng *rng,
+		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
 {
 	struct block b;
 	memset(&b, 0, sizeof(b));
+	b.state = state;
+	size_t pad = (size_t)sb_rng_below(rng, STACK_STEPS) * 16;
+	for (size_t a = 0; a < n_arms; a++) {
+		if (arms[a].set_state && arms[a].n_states > 0)
+			arms[a].set_state(arms[a].ctx, state % arms[a].n_states);
+		if (sample_with_stack(&arms[a], batch, pad) == UINT64_MAX) {
+			*failed_arm = a;
+			return -1;
+		}
+	}
 	long csw0 = context_switches();
 	b.cpt = sb_core_cycles_per_tick(CAL_LOOPS);
 	b.canary = measure_canary(b.cpt);
@@ -100,7 +127,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 			sb_spin(sb_rng_below(rng, delay_max));
 			if (o->before_sample)
 				o->before_sample(o->hook_ctx, a, bi);
-			uint64_t t = arms[a].sample(arms[a].ctx, batch);
+			uint64_t t = sample_with_stack(&arms[a], batch, pad);
 			if (o->after_sample)
 				o->after_sample(o->hook_ctx, a, bi);
 			if (t == UINT64_MAX) {
@@ -123,6 +150,15 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	}
 	d->blocks[d->n_blocks++] = b;
 	return 0;
+}
+
+static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)sb_rng_below(rng, i), t = x[i - 1];
+		x[i - 1] = x[j];
+		x[j] = t;
+	}
 }
 
 static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
@@ -230,10 +266,41 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	size_t n_kept_blocks = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++)
 		n_kept_blocks += bcnt[bl] > 0;
-	double *gm = malloc((n_kept_blocks + 1) * sizeof(*gm));
-	double *num = malloc((n_kept_blocks + 1) * sizeof(*num));
-	double *den = malloc((n_kept_blocks + 1) * sizeof(*den));
-	double *mps = malloc((n_kept_blocks + 1) * sizeof(*mps));
+	size_t nk = n_kept_blocks + 1;
+	double *gm = malloc(nk * sizeof(*gm));
+	double *mps = malloc(nk * sizeof(*mps));
+	double *bm = malloc(n_arms * nk * sizeof(*bm));     /* block means [arm][kept block] */
+	size_t *bstate = malloc(nk * sizeof(*bstate));     /* state of each kept block */
+	size_t *label = malloc(n_arms * nk * sizeof(*label)); /* mode of each block mean */
+	size_t max_state = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		if (d->blocks[bl].state > max_state)
+			max_state = d->blocks[bl].state;
+	double *smean = calloc(max_state + 1, sizeof(*smean)); /* per state: sum, then mean */
+	size_t *scount = calloc(max_state + 1, sizeof(*scount));
+	char *use = malloc(nk);
+	if (!gm || !mps || !bm || !bstate || !label || !smean || !scount || !use) {
+		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
+		free(gm), free(mps), free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
+		return -1;
+	}
+	size_t g = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		if (bcnt[bl] > 0) {
+			bstate[g] = d->blocks[bl].state;
+			for (size_t a = 0; a < n_arms; a++)
+				bm[a * nk + g] = bsum[a * d->n_blocks + bl] / bcnt[bl];
+			g++;
+		}
+	size_t n_states_seen = 0;
+	for (size_t k = 0; k < g; k++)
+		if (scount[bstate[k]]++ == 0)
+			n_states_seen++;
+	for (size_t a = 0; a < n_arms; a++) {
+		struct sb_mode modes[SB_MAX_MODES];
+		if (g && sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) == 0)
+			memset(label + a * nk, 0, g * sizeof(*label));
+	}
 
 	size_t ci = 0;
 	for (size_t a = 0; a < n_arms; a++) {
@@ -245,6 +312,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		c->batch = batch;
 		c->overhead_cycles = ovh_cycles / (double)batch;
 		c->n_outliers = outliers;
+		c->n_states = n_states_seen;
 		size_t m = 0;
 		for (size_t bl = 0; bl < d->n_blocks; bl++)
 			if (d->blocks[bl].disturbed)
@@ -253,48 +321,60 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			if (keep[r])
 				tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
 		c->n_samples = m;
-		size_t g = 0;
-		for (size_t bl = 0; bl < d->n_blocks; bl++)
-			if (bcnt[bl] > 0)
-				gm[g++] = bsum[a * d->n_blocks + bl] / bcnt[bl];
-		sb_summarize(tmp, m, gm, g, &c->cycles);
+		/* The CI of the cycles: over the states' means when the arm ran
+		 * in several states, else over the blocks' means. */
+		size_t ng = 0;
+		if (n_states_seen > 1) {
+			memset(smean, 0, (max_state + 1) * sizeof(*smean));
+			for (size_t k = 0; k < g; k++)
+				smean[bstate[k]] += bm[a * nk + k];
+			for (size_t st = 0; st <= max_state; st++)
+				if (scount[st])
+					gm[ng++] = smean[st] / (double)scount[st];
+		} else {
+			for (size_t k = 0; k < g; k++)
+				gm[ng++] = bm[a * nk + k];
+		}
+		sb_summarize(tmp, m, gm, ng, &c->cycles);
+		c->n_modes = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, c->modes, SB_MAX_MODES, NULL) : 0;
 		m = 0;
 		for (size_t r = 0; r < n; r++)
 			if (keep[r])
 				tmp[m++] = (d->ticks[a * d->cap + r] / tsc_hz * 1e9 - ovh_ns) / (double)batch;
-		g = 0;
+		size_t gg = 0;
 		for (size_t bl = 0; bl < d->n_blocks; bl++)
 			if (bcnt[bl] > 0) {
-				gm[g] = bns[a * d->n_blocks + bl] / bcnt[bl];
-				mps[g] = gm[g] > 0 ? 1e3 / gm[g] : 0; /* M iterations per second */
-				g++;
+				gm[gg] = bns[a * d->n_blocks + bl] / bcnt[bl];
+				mps[gg] = gm[gg] > 0 ? 1e3 / gm[gg] : 0; /* M iterations per second */
+				gg++;
 			}
-		sb_summarize(tmp, m, gm, g, &c->ns);
+		sb_summarize(tmp, m, gm, gg, &c->ns);
 		struct sb_summary ms;
-		if (sb_summarize(mps, g, NULL, 0, &ms) == 0) {
+		if (sb_summarize(mps, gg, NULL, 0, &ms) == 0) {
 			c->runs_per_s_mean = ms.mean;
 			c->runs_per_s_sd = ms.sd;
 		}
-		if (base >= 0 && (long)a != base) {
-			g = 0;
-			for (size_t bl = 0; bl < d->n_blocks; bl++)
-				if (bcnt[bl] > 0) {
-					num[g] = bsum[a * d->n_blocks + bl];
-					den[g] = bsum[base * d->n_blocks + bl];
-					g++;
-				}
+		if (base >= 0 && (long)a != base && g) {
 			double ratio, lo, hi;
-			if (sb_bootstrap_ratio(num, den, g, N_BOOT, seed ^ (a * 7919 + bi), &ratio, &lo,
-					       &hi) == 0) {
+			uint64_t s = seed ^ (a * 7919 + bi);
+			if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, s, &ratio,
+						      &lo, &hi) == 0) {
 				c->has_delta = 1;
 				c->delta_pct = (ratio - 1) * 100;
 				c->delta_lo_pct = (lo - 1) * 100;
 				c->delta_hi_pct = (hi - 1) * 100;
 			}
+			/* Matched: blocks where both arms sit in their lowest mode. */
+			for (size_t k = 0; k < g; k++)
+				use[k] = label[a * nk + k] == 0 && label[base * nk + k] == 0;
+			if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, s + 1,
+						     &c->matched_cycles, &c->matched_lo, &c->matched_hi) == 0)
+				c->has_matched = 1;
 		}
 	}
+	free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
 	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-	free(gm), free(num), free(den), free(mps);
+	free(gm), free(mps);
 	return 0;
 }
 
@@ -327,6 +407,19 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	}
 	struct sb_rng rng;
 	sb_rng_seed(&rng, o->seed);
+	/* The re-rolled states: blocks go through them in a new random order
+	 * every n_states blocks. */
+	size_t n_states = 1;
+	for (size_t a = 0; a < n_arms; a++)
+		if (arms[a].set_state && arms[a].n_states > n_states)
+			n_states = arms[a].n_states;
+	size_t *order = malloc(n_states * sizeof(*order));
+	if (!order) {
+		set_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
+	for (size_t j = 0; j < n_states; j++)
+		order[j] = j;
 	/* Random delay: a few TSC granules' worth of core cycles, at least 64. */
 	double cpt0 = sb_core_cycles_per_tick(CAL_LOOPS);
 	uint64_t delay_max = (uint64_t)(4.0 * (double)ti->facts.granularity * (cpt0 > 0 ? cpt0 : 2));
@@ -365,7 +458,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		/* One warm-up block, discarded. */
 		struct batch_data warm;
 		memset(&warm, 0, sizeof(warm));
-		rc = run_block(arms, n_arms, batch, bi, block_rounds, o, &rng, delay_max, &warm, &failed);
+		rc = run_block(arms, n_arms, batch, bi, block_rounds, 0, o, &rng, delay_max, &warm, &failed);
 		free(warm.ticks);
 		free(warm.blocks);
 		if (rc) {
@@ -385,7 +478,10 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			} else if (__rdtsc() - tb >= budget_ticks || d.n_rounds >= MAX_ROUNDS_PER_BATCH) {
 				break;
 			}
-			if (run_block(arms, n_arms, batch, bi, rounds, o, &rng, delay_max, &d, &failed)) {
+			if (d.n_blocks % n_states == 0)
+				shuffle(order, n_states, &rng);
+			if (run_block(arms, n_arms, batch, bi, rounds, order[d.n_blocks % n_states], o, &rng,
+				      delay_max, &d, &failed)) {
 				set_err(err, errlen, "sample failed", arms[failed].name);
 				rc = -1;
 				break;
@@ -434,6 +530,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	}
 	free(ghz);
 	free(canaries);
+	free(order);
 	return rc;
 }
 

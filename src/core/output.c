@@ -139,6 +139,29 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	fputs("}", f);
 }
 
+/* The cell's steady states and its cost in a matched state. */
+static void json_states(FILE *f, const struct sb_cell *c)
+{
+	fputs(",\n     \"modes\": [", f);
+	for (size_t k = 0; k < c->n_modes; k++) {
+		fputs(k ? ", {\"cycles\": " : "{\"cycles\": ", f);
+		json_num(f, c->modes[k].cycles);
+		fputs(", \"share\": ", f);
+		json_num(f, c->modes[k].share);
+		fputs("}", f);
+	}
+	fputs("]", f);
+	if (c->has_matched) {
+		fputs(", \"matched_delta_cycles\": ", f);
+		json_num(f, c->matched_cycles);
+		fputs(", \"matched_ci95\": [", f);
+		json_num(f, c->matched_lo);
+		fputs(", ", f);
+		json_num(f, c->matched_hi);
+		fputs("]", f);
+	}
+}
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -217,6 +240,7 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 			json_num(f, c->delta_hi_pct);
 			fputs("]", f);
 		}
+		json_states(f, c);
 		if (r->n_counters) {
 			fputs(", \"counters_per_iter\": {", f);
 			for (size_t k = 0; k < r->n_counters; k++) {
@@ -343,8 +367,8 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)
 			w = (int)strlen(r->cells[i].arm->name);
-	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s %9s %19s", w, "variant", "batch", "cyc/iter",
-		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI");
+	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s %9s %19s %8s %17s", w, "variant", "batch", "cyc/iter",
+		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI", "matched", "95% CI");
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
 	fputc('\n', f);
@@ -358,9 +382,14 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			snprintf(d, sizeof(d), "%+.2f%%", c->delta_pct);
 			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", c->delta_lo_pct, c->delta_hi_pct);
 		}
-		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s", w, c->arm->name,
+		char md[16] = "", mci[40] = "";
+		if (c->has_matched) {
+			snprintf(md, sizeof(md), "%+.2f", c->matched_cycles);
+			snprintf(mci, sizeof(mci), "[%+.2f, %+.2f]", c->matched_lo, c->matched_hi);
+		}
+		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s %8s %17s", w, c->arm->name,
 			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
-			c->overhead_cycles, d, dci);
+			c->overhead_cycles, d, dci, md, mci);
 		for (size_t k = 0; k < r->n_counters; k++)
 			fprintf(f, " %14.3f", c->counters[k]);
 		fputc('\n', f);
@@ -373,6 +402,7 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	switch (fmt) {
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
+		sb_output_states_note(f, r);
 		table_placements(f, r);
 		break;
 	case SB_FORMAT_SEED:

@@ -11,7 +11,26 @@ static uint64_t sample_variant(void *p, uint64_t batch)
 {
 	struct sb_variant_arm_ctx *c = p;
 	c->iterations += batch;
-	return sb_time_variant(c->v, batch);
+	return sb_time_variant(c->cur, batch);
+}
+
+static void select_copy(void *p, size_t state)
+{
+	struct sb_variant_arm_ctx *c = p;
+	c->cur = c->copies[state];
+}
+
+int sb_variant_arms_set_states(struct sb_variant_arms *a, const struct sb_variant *v,
+			       const struct sb_variant *const *copies, size_t n)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->ctx[i].v == v) {
+			a->ctx[i].copies = copies;
+			a->arms[i].n_states = n;
+			a->arms[i].set_state = n ? select_copy : NULL;
+			return 0;
+		}
+	return -1;
 }
 
 static uint64_t sample_overhead(void *p, uint64_t batch)
@@ -29,6 +48,7 @@ static int add(struct sb_variant_arms *a, const struct sb_variant *v, int in_loo
 	memset(c, 0, sizeof(*c));
 	memset(arm, 0, sizeof(*arm));
 	c->v = v;
+	c->cur = v;
 	c->in_loop = in_loop;
 	arm->ctx = c;
 	if (v) {

@@ -1,0 +1,93 @@
+/* output_states.c: what the output says about re-rolled states and modes;
+ * see output.h. */
+#include <math.h>
+#include <string.h>
+
+#include "stubbench/output.h"
+
+/* The share of the lowest of a cell's modes (1 when unimodal). */
+static double low_share(const struct sb_cell *c)
+{
+	return c->n_modes ? c->modes[0].share : 1;
+}
+
+/* Do the cells of this batch spend different shares of their blocks in
+ * their lowest state (by more than 10 points)? */
+static int shares_differ(const struct sb_results *r, uint64_t batch, double *lo, double *hi)
+{
+	*lo = 2, *hi = -1;
+	int multi = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || c->batch != batch || !c->n_samples)
+			continue;
+		double s = low_share(c);
+		*lo = fmin(*lo, s);
+		*hi = fmax(*hi, s);
+		multi |= c->n_modes > 1;
+	}
+	return multi && *hi - *lo > 0.10;
+}
+
+void sb_output_states_note(FILE *f, const struct sb_results *r)
+{
+	size_t states = 0, multi = 0;
+	for (size_t i = 0; i < r->n_cells; i++)
+		if (r->cells[i].arm) {
+			if (r->cells[i].n_states > states)
+				states = r->cells[i].n_states;
+			multi += r->cells[i].n_modes > 1;
+		}
+	fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n"
+		   "# matched: cycles per iteration vs the baseline with both in their lowest steady state\n",
+		states, states == 1 ? "" : "s");
+	if (!multi) {
+		fprintf(f, "# steady states: one per cell\n");
+		return;
+	}
+	fprintf(f, "# multimodal (steady states: cycles per iteration, share of blocks):");
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || c->n_modes < 2)
+			continue;
+		fprintf(f, " %s@%llu", c->arm->name, (unsigned long long)c->batch);
+		for (size_t k = 0; k < c->n_modes; k++)
+			fprintf(f, "%s%.1f (%.0f%%)", k ? " / " : " ", c->modes[k].cycles, 100 * c->modes[k].share);
+		fputc(';', f);
+	}
+	fputc('\n', f);
+}
+
+int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r)
+{
+	size_t multi = 0, cells = 0;
+	for (size_t i = 0; i < r->n_cells; i++)
+		if (r->cells[i].arm) {
+			cells++;
+			multi += r->cells[i].n_modes > 1;
+		}
+	if (!multi)
+		return 0;
+	fprintf(f, "%s: multimodal: %zu of %zu cells have several steady states (", tool, multi, cells);
+	size_t said = 0;
+	for (size_t i = 0; i < r->n_cells && said < 6; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (c->arm && c->n_modes > 1)
+			fprintf(f, "%s%s@%llu", said++ ? ", " : "", c->arm->name, (unsigned long long)c->batch);
+	}
+	fprintf(f, "%s); state shares differ between variants at batch", multi > said ? ", ..." : "");
+	size_t differ = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		int seen = 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = r->cells[k].batch == c->batch;
+		double lo, hi;
+		if (!c->arm || seen || !shares_differ(r, c->batch, &lo, &hi))
+			continue;
+		fprintf(f, "%s %llu (lowest state %.0f-%.0f%% of blocks)", differ++ ? "," : "",
+			(unsigned long long)c->batch, 100 * lo, 100 * hi);
+	}
+	fprintf(f, "%s; see 'modes' and 'matched'\n", differ ? "" : " none");
+	return 1;
+}
