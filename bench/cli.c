@@ -59,7 +59,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		"  --time=SECONDS   time for the whole sweep (default 8)\n"
 		"  --samples=N      rounds per batch size instead of --time\n"
 		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
-		"  --format=FMT     table (default), seed, json or csv\n"
+		"  --format=FMT     table (default), seed, json, csv or gbench (Google Benchmark's JSON)\n"
 		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
 		"  --placements=K   measure every variant at K random code placements and report\n"
 		"                   the spread over placements (K x variants <= 32 arms)\n"
@@ -203,7 +203,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			break;
 		case OPT_FORMAT:
 			if (sb_format_parse(optarg, &cli->cfg.format) != 0) {
-				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv)",
+				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv, gbench)",
 					 optarg);
 				rc = -1;
 			}

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: stubbench kernel [--shape=per-run|in-loop|all|htab] [--variant=LIST|all] [--batch=LIST]\n"
-		"                        [--cpu=N] [--format=table|seed|json|csv] [--dump-jit=DIR]\n"
+		"                        [--cpu=N] [--format=table|seed|json|csv|gbench] [--dump-jit=DIR]\n"
 		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
 		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
 		"                   once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
@@ -45,7 +45,7 @@ static void usage(FILE *f)
 		"  --variant=LIST   baseline, private, hybrid, all (default); baseline always runs\n"
 		"  --batch=LIST     iterations per BPF_PROG_TEST_RUN (default 1,8,64,512,2048,4096)\n"
 		"  --cpu=N          CPU to run on (BPF_F_TEST_RUN_ON_CPU; default: the last core)\n"
-		"  --format=F       table (default), seed, json, csv\n"
+		"  --format=F       table (default), seed, json, csv, gbench (Google Benchmark's JSON)\n"
 		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
 		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
 		"                   address, and compare the twin with the kernel's spread (default 1)\n"
@@ -167,7 +167,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		case OPT_CPU: rc = sb_parse_cpu("--cpu", optarg, &o->cpu, err, sizeof(err)); break;
 		case OPT_FORMAT:
 			if (sb_format_parse(optarg, &o->format) != 0) {
-				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv)", optarg);
+				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv, gbench)", optarg);
 				rc = -1;
 			}
 			break;

@@ -39,5 +39,8 @@ function(sb_report_add_tests)
     ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/tests/data/run_kernel.json)
   set_tests_properties(compare_cli_table PROPERTIES
     PASS_REGULAR_EXPRESSION "no variant and batch has the cycles metric in both runs")
+  # --format=gbench: Google Benchmark's JSON schema, field by field.
+  add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench_schema.py
+    $<TARGET_FILE:stubbench>)
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_report_add_tests)

@@ -24,6 +24,7 @@
 #include "stubbench/timer.h"
 
 #define SB_MAX_COUNTERS 8
+#define SB_MAX_REPS 32
 
 struct sb_arm {
 	const char *name;       /* "private" (table, JSON, CSV) */
@@ -91,6 +92,12 @@ struct sb_cell {
 	/* Hardware/software counters per iteration (filled by the counters
 	 * front end after the run; names in sb_results.counter_names). */
 	double counters[SB_MAX_COUNTERS];
+	/* Repetitions, as Google Benchmark reports them (--format=gbench): the
+	 * undisturbed blocks cut into n_reps consecutive slices (at most
+	 * SB_MAX_REPS), each slice's cost per iteration and iterations run. */
+	size_t n_reps;
+	double rep_cycles[SB_MAX_REPS], rep_ns[SB_MAX_REPS];
+	uint64_t rep_iterations[SB_MAX_REPS];
 };
 
 /* One variant at one batch size across its code placements (--placements):

@@ -7,9 +7,9 @@
 
 #include "stubbench/harness.h"
 
-enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV };
+enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV, SB_FORMAT_GBENCH };
 
-/* "table", "seed", "json", "csv" -> format; -1 when unknown. */
+/* "table", "seed", "json", "csv", "gbench" -> format; -1 when unknown. */
 int sb_format_parse(const char *s, enum sb_format *out);
 
 struct sb_config;
@@ -29,6 +29,9 @@ struct sb_output_meta {
 
 void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *meta);
+
+/* Google Benchmark's JSON (output_gbench.c). */
+void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
 
 /* s as a JSON string, quoted and escaped (NULL: ""). */
 void sb_output_json_string(FILE *f, const char *s);

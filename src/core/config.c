@@ -60,7 +60,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	} else if (strcmp(section, "output") == 0) {
 		if (strcmp(name, "format") == 0) {
 			if (sb_format_parse(value, &x->c->format) != 0) {
-				snprintf(sub, sizeof(sub), "%s: unknown format '%s' (table, seed, json, csv)",
+				snprintf(sub, sizeof(sub), "%s: unknown format '%s' (table, seed, json, csv, gbench)",
 					 opt, value);
 				rc = -1;
 			}

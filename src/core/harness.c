@@ -187,6 +187,29 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 }
 
 /* Statistics of one batch into cells. */
+/* The kept blocks of one arm cut into at most SB_MAX_REPS consecutive
+ * slices: each slice's mean cost per iteration and its iterations. */
+static void repetitions(const struct batch_data *d, const double *bsum, const double *bns,
+			const double *bcnt, uint64_t batch, struct sb_cell *c)
+{
+	size_t kept[d->n_blocks + 1], g = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		if (bcnt[bl] > 0)
+			kept[g++] = bl;
+	c->n_reps = g < SB_MAX_REPS ? g : SB_MAX_REPS;
+	for (size_t r = 0; r < c->n_reps; r++) {
+		double sum = 0, ns = 0, cnt = 0;
+		for (size_t k = r * g / c->n_reps; k < (r + 1) * g / c->n_reps; k++) {
+			sum += bsum[kept[k]];
+			ns += bns[kept[k]];
+			cnt += bcnt[kept[k]];
+		}
+		c->rep_cycles[r] = sum / cnt;
+		c->rep_ns[r] = ns / cnt;
+		c->rep_iterations[r] = (uint64_t)cnt * batch;
+	}
+}
+
 static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, long base,
 			   uint64_t batch, size_t bi, size_t n_batches, const struct batch_data *d,
 			   double tsc_hz, uint64_t seed, struct sb_results *out)
@@ -349,6 +372,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 				gg++;
 			}
 		sb_summarize(tmp, m, gm, gg, &c->ns);
+		repetitions(d, bsum + a * d->n_blocks, bns + a * d->n_blocks, bcnt, batch, c);
 		struct sb_summary ms;
 		if (sb_summarize(mps, gg, NULL, 0, &ms) == 0) {
 			c->runs_per_s_mean = ms.mean;

@@ -12,6 +12,7 @@ int sb_format_parse(const char *s, enum sb_format *out)
 	static const struct { const char *name; enum sb_format f; } names[] = {
 		{"table", SB_FORMAT_TABLE}, {"seed", SB_FORMAT_SEED},
 		{"json", SB_FORMAT_JSON},   {"csv", SB_FORMAT_CSV},
+		{"gbench", SB_FORMAT_GBENCH},
 	};
 	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(s, names[i].name) == 0) {
@@ -89,7 +90,7 @@ static void json_placements(FILE *f, const struct sb_results *r);
 
 static const char *format_name(enum sb_format fmt)
 {
-	static const char *const names[] = {"table", "seed", "json", "csv"};
+	static const char *const names[] = {"table", "seed", "json", "csv", "gbench"};
 	return (size_t)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
 }
 
@@ -418,6 +419,9 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		break;
 	case SB_FORMAT_CSV:
 		write_csv(f, r);
+		break;
+	case SB_FORMAT_GBENCH:
+		sb_output_write_gbench(f, r, m);
 		break;
 	}
 }
