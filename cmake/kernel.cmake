@@ -85,13 +85,6 @@ function(sb_kernel_add_tests)
   # Both load BPF programs and the second measures: not beside each other.
   set_tests_properties(kernel_run kernel_sigint PROPERTIES RESOURCE_LOCK bpf_programs)
 
-  # Exact instructions of the twins under callgrind (SKIP without valgrind).
-  add_executable(test_kernel_twin_insns ${CMAKE_SOURCE_DIR}/tests/test_kernel_twin_insns.c)
-  target_include_directories(test_kernel_twin_insns PRIVATE ${CMAKE_SOURCE_DIR}/tests)
-  target_link_libraries(test_kernel_twin_insns PRIVATE stubbench_core)
-  add_test(NAME kernel_twin_insns COMMAND test_kernel_twin_insns)
-  set_tests_properties(kernel_twin_insns PROPERTIES SKIP_RETURN_CODE 77)
-
   # Output formats of a short real run (SKIP, 77, where BPF is missing: the
   # command's statuses 3-6). JSON: one document with every arm of both
   # shapes; seed: the shape after the batch in the kernel's names.

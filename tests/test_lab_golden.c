@@ -114,39 +114,41 @@ static const void *thunk_of(enum sb_lab_return ret)
 	       : ret == SB_LAB_CALLDEPTH ? (void *)sb_call_depth_return_thunk : NULL;
 }
 
-/* A lab program against its listing. */
-static void program(enum sb_lab_alt alt, enum sb_lab_return ret, int in_loop, const char *file)
+/* A lab program against the listing its record names. */
+static void program(const struct sb_lab_info *li)
 {
-	const struct sb_lab_info *li = find(alt, ret, in_loop);
-	CHECK(li != NULL, "no lab variant %d/%d/%d", alt, ret, in_loop);
-	if (!li)
-		return;
-	char sym[96];
-	static const char *const asm_alt[] = {"baseline", "mainline", "reload", "callee", "spill",
-					      "control"};
-	snprintf(sym, sizeof(sym), "sb_lab_%s_%s_%s", asm_alt[alt], sb_lab_return_name(ret),
-		 in_loop ? "inloop" : "perrun");
+	const struct sb_variant *v = li->variant;
 	struct expect e = {
 		.area = li->area,
-		.call = sub_of(ret),
-		.jmp = thunk_of(ret),
+		.call = sub_of(li->ret),
+		.jmp = thunk_of(li->ret),
 		.n_calls = 3,
 		/* setup once, and after each of the 3 calls for reload */
-		.n_fp = alt == SB_LAB_BASELINE || alt == SB_LAB_PLACEMENT_CONTROL ? 0
-		       : alt == SB_LAB_RELOAD ? 4 : 1,
+		.n_fp = li->alt == SB_LAB_BASELINE || li->alt == SB_LAB_PLACEMENT_CONTROL ? 0
+		       : li->alt == SB_LAB_RELOAD ? 4 : 1,
 	};
-	if (in_loop) {
-		e.rdi[0] = (const void *)li->variant->batch_iters;
-		e.rdi[1] = (const void *)li->variant->counter;
+	if (li->in_loop) {
+		e.rdi[0] = (const void *)v->batch_iters;
+		e.rdi[1] = (const void *)v->counter;
 	} else {
-		e.rdi[0] = (const void *)li->variant->counter;
+		e.rdi[0] = (const void *)v->counter;
 	}
-	golden(sym, (const void *)li->program, file, &e);
+	golden(v->symbol, (const void *)li->program, v->listing_file, &e);
 	/* The registry's main: the program itself, or the accounting entry. */
-	if (ret == SB_LAB_CALLDEPTH)
-		CHECK((void *)li->variant->main != (void *)li->program, "%s: no entry", sym);
+	if (li->ret == SB_LAB_CALLDEPTH)
+		CHECK((void *)v->main != (void *)li->program, "%s: no entry", v->symbol);
 	else
-		CHECK((void *)li->variant->main == (void *)li->program, "%s: main is not the program", sym);
+		CHECK((void *)v->main == (void *)li->program, "%s: main is not the program", v->symbol);
+}
+
+/* The listing a function's record names. */
+static const char *listing_of(const void *addr)
+{
+	for (size_t i = 0; i < sb_function_count(); i++)
+		if (sb_function_at(i)->addr == addr && sb_function_at(i)->listing_file)
+			return sb_function_at(i)->listing_file;
+	CHECK(0, "function %p has no record with a listing", addr);
+	return "none";
 }
 
 int main(int argc, char **argv)
@@ -157,41 +159,44 @@ int main(int argc, char **argv)
 	}
 	data_dir = argv[1];
 	struct expect sub = {.n_calls = 0}, thunk = {.n_calls = 0};
-	golden("sb_lab_sub_ret", (void *)sb_lab_sub_ret, "lab_sub_ret.lst", &sub);
+	golden("sb_lab_sub_ret", (void *)sb_lab_sub_ret, listing_of((void *)sb_lab_sub_ret), &sub);
 	sub.jmp = (void *)sb_x86_return_thunk;
-	golden("sb_lab_sub_rethunk", (void *)sb_lab_sub_rethunk, "lab_sub_rethunk.lst", &sub);
+	golden("sb_lab_sub_rethunk", (void *)sb_lab_sub_rethunk, listing_of((void *)sb_lab_sub_rethunk), &sub);
 	sub.jmp = (void *)sb_call_depth_return_thunk;
-	golden("sb_lab_sub_calldepth", (void *)sb_lab_sub_calldepth, "lab_sub_rethunk.lst", &sub);
+	golden("sb_lab_sub_calldepth", (void *)sb_lab_sub_calldepth,
+	       listing_of((void *)sb_lab_sub_calldepth), &sub);
 
-	static const char *const perrun[] = {"lab_baseline_perrun.lst", "lab_mainline_perrun.lst",
-					     "lab_reload_perrun.lst", "lab_callee_perrun.lst",
-					     "lab_spill_perrun.lst", "lab_baseline_perrun.lst"};
-	static const char *const inloop[] = {"lab_baseline_inloop.lst", "lab_mainline_inloop.lst",
-					     "lab_reload_inloop.lst", "lab_callee_inloop.lst",
-					     "lab_spill_inloop.lst", "lab_baseline_inloop.lst"};
-	for (int a = 0; a < SB_LAB_N_ALTS; a++) {
-		program(a, SB_LAB_RET, 0, perrun[a]);
-		program(a, SB_LAB_RET, 1, inloop[a]);
+	/* Every lab program whose record names a listing: all of the ret
+	 * flavour, and some of the others. */
+	size_t n_ret = 0, n_other = 0;
+	for (size_t i = 0; i < sb_lab_count(); i++) {
+		const struct sb_lab_info *li = sb_lab_at(i);
+		if (!li->variant->listing_file)
+			continue;
+		program(li);
+		if (li->ret == SB_LAB_RET)
+			n_ret++;
+		else
+			n_other++;
 	}
+	CHECK(n_ret == 2 * SB_LAB_N_ALTS, "%zu ret-flavour programs with listings, want every one", n_ret);
+	CHECK(n_other >= 4, "%zu rethunk and call-depth programs with listings", n_other);
 	/* The control has the baseline's bytes, at another address. */
 	CHECK((void *)find(SB_LAB_PLACEMENT_CONTROL, SB_LAB_RET, 0)->program !=
 		      (void *)find(SB_LAB_BASELINE, SB_LAB_RET, 0)->program,
 	      "the placement control is the baseline itself");
-	program(SB_LAB_MAINLINE, SB_LAB_RETHUNK, 0, "lab_mainline_rethunk_perrun.lst");
-	program(SB_LAB_MAINLINE, SB_LAB_CALLDEPTH, 0, "lab_mainline_calldepth_perrun.lst");
-	program(SB_LAB_SPILL_ONCE, SB_LAB_CALLDEPTH, 1, "lab_spill_calldepth_inloop.lst");
-	program(SB_LAB_RELOAD, SB_LAB_CALLDEPTH, 1, "lab_reload_calldepth_inloop.lst");
 
 	struct expect entry = {.jmp = (void *)find(SB_LAB_MAINLINE, SB_LAB_CALLDEPTH, 0)->program};
 	golden("sb_lab_mainline_calldepth_perrun_entry", (void *)sb_lab_mainline_calldepth_perrun_entry,
-	       "lab_calldepth_entry.lst", &entry);
-	golden("sb_x86_return_thunk", (void *)sb_x86_return_thunk, "lab_return_thunk.lst", &thunk);
+	       listing_of((void *)sb_lab_mainline_calldepth_perrun_entry), &entry);
+	golden("sb_x86_return_thunk", (void *)sb_x86_return_thunk, listing_of((void *)sb_x86_return_thunk),
+	       &thunk);
 	CHECK(((uintptr_t)sb_x86_return_thunk & 63) >= 32,
 	      "its_return_thunk must sit in the upper half of a cache line (%p)",
 	      (void *)sb_x86_return_thunk);
 	thunk.call = NULL; /* the RSB stuffing calls the next instruction + 1 */
 	thunk.n_calls = 16;
 	golden("sb_call_depth_return_thunk", (void *)sb_call_depth_return_thunk,
-	       "lab_call_depth_return_thunk.lst", &thunk);
+	       listing_of((void *)sb_call_depth_return_thunk), &thunk);
 	return check_report("test_lab_golden");
 }
