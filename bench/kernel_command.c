@@ -27,7 +27,8 @@
 #include "stubbench/variants.h"
 
 /* --loads: copies of the programs, each at a code address of its own. */
-#define SB_MAX_COPIES 8
+#define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
+#define DEFAULT_LOADS 4
 
 #ifndef SB_VERSION
 #define SB_VERSION "?"
@@ -48,7 +49,8 @@ static void usage(FILE *f)
 		"  --format=F       table (default), seed, json, csv, gbench (Google Benchmark's JSON)\n"
 		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
 		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
-		"                   address, and compare the twin with the kernel's spread (default 1)\n"
+		"                   address; every cell is measured over all loads, block by block,\n"
+		"                   and its CI resamples loads, then blocks (default 4)\n"
 		"  --time=S         wall time for all measurements (default 8), or\n"
 		"  --samples=N      rounds per batch size and run\n"
 		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
@@ -152,7 +154,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 	o->format = SB_FORMAT_TABLE;
 	o->time_s = defaults.time_s;
 	o->seed = defaults.seed;
-	o->copies = 1;
+	o->copies = DEFAULT_LOADS;
 	int time_given = 0, samples_given = 0, c;
 	char err[512];
 	opterr = 0;
@@ -237,13 +239,14 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 struct kernel_run {
 	struct sb_kernel_obj *objs[SB_MAX_COPIES][SB_MAX_BATCHES];
 	size_t n_objs[SB_MAX_COPIES];
-	struct sb_kernel_arms karms[SB_MAX_COPIES][SB_N_SHAPES];
+	struct sb_kernel_arms karms[SB_N_SHAPES];
 	struct sb_variant_arms tarms[SB_N_SHAPES];
-	struct sb_results kres[SB_MAX_COPIES][SB_N_SHAPES], tres[SB_N_SHAPES];
+	/* Kernel arms and placed twins are each measured over all loads. */
+	struct sb_results kres[SB_N_SHAPES], tres[SB_N_SHAPES];
 	/* The twins placed like each load's JITed functions, per batch. */
-	struct sb_twin_placement placed[SB_MAX_COPIES][SB_N_SHAPES][SB_MAX_BATCHES];
-	struct sb_placed_arms parms[SB_MAX_COPIES][SB_N_SHAPES];
-	struct sb_results pres[SB_MAX_COPIES][SB_N_SHAPES];
+	struct sb_twin_placement placed[SB_N_SHAPES][SB_MAX_COPIES][SB_MAX_BATCHES];
+	struct sb_placed_arms parms[SB_N_SHAPES];
+	struct sb_results pres[SB_N_SHAPES];
 	int percpu_ready;
 	char *jit_check;    /* the JIT check's lines, for JSON too */
 	char *verdicts;     /* the side-by-side report's lines, for JSON too */
@@ -255,15 +258,15 @@ static void release(struct kernel_run *r)
 		for (size_t i = 0; i < r->n_objs[c]; i++)
 			sb_kernel_unload(r->objs[c][i]);
 		r->n_objs[c] = 0;
-		for (int s = 0; s < SB_N_SHAPES; s++) {
-			sb_results_free(&r->kres[c][s]);
-			sb_results_free(&r->pres[c][s]);
+		for (int s = 0; s < SB_N_SHAPES; s++)
 			for (int b = 0; b < SB_MAX_BATCHES; b++)
-				sb_twin_placement_free(&r->placed[c][s][b]);
-		}
+				sb_twin_placement_free(&r->placed[s][c][b]);
 	}
-	for (int s = 0; s < SB_N_SHAPES; s++)
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		sb_results_free(&r->kres[s]);
+		sb_results_free(&r->pres[s]);
 		sb_results_free(&r->tres[s]);
+	}
 	free(r->jit_check);
 	free(r->verdicts);
 	r->jit_check = r->verdicts = NULL;
@@ -272,8 +275,8 @@ static void release(struct kernel_run *r)
 	r->percpu_ready = 0;
 }
 
-/* All results in one document, shape by shape: kernel arms (first load),
- * the twins, the twins placed like the first load. */
+/* All results in one document, shape by shape: kernel arms (over the
+ * loads), the twins, the twins placed like the loads. */
 static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
 		 struct sb_results *out)
 {
@@ -281,9 +284,9 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	const struct sb_results *first = NULL;
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (shapes[s]) {
-			n += r->kres[0][s].n_cells + r->tres[s].n_cells + r->pres[0][s].n_cells;
+			n += r->kres[s].n_cells + r->tres[s].n_cells + r->pres[s].n_cells;
 			if (!first)
-				first = &r->kres[0][s];
+				first = &r->kres[s];
 		}
 	*out = *first;
 	out->cells = calloc(n ? n : 1, sizeof(*out->cells));
@@ -295,7 +298,7 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!shapes[s])
 			continue;
-		const struct sb_results *parts[3] = {&r->kres[0][s], &r->tres[s], &r->pres[0][s]};
+		const struct sb_results *parts[3] = {&r->kres[s], &r->tres[s], &r->pres[s]};
 		for (int p = 0; p < 3; p++) {
 			memcpy(out->cells + out->n_cells, parts[p]->cells, parts[p]->n_cells * sizeof(*out->cells));
 			out->n_cells += parts[p]->n_cells;
@@ -328,15 +331,16 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
 	fputc('\n', stderr);
 }
 
-static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, int copy, enum sb_kernel_shape s,
+static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
 			  int both_shapes, int cpu, const struct sb_run_opts *ro, FILE *info)
 {
 	char err[512];
-	struct sb_kernel_arms *ka = &r->karms[copy][s];
-	sb_kernel_arms_build(ka, r->objs[copy], o->batches, o->n_batches, s, o->want, cpu, both_shapes);
-	uint64_t before[SB_MAX_BATCHES * SB_N_KVARIANTS];
+	struct sb_kernel_arms *ka = &r->karms[s];
+	sb_kernel_arms_build(ka, r->objs, (size_t)o->copies, o->batches, o->n_batches, s, o->want, cpu,
+			     both_shapes);
+	static uint64_t before[SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
 	sb_kernel_arms_read_counters(ka, before);
-	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[copy][s], err, sizeof(err)) != 0) {
+	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		for (size_t i = 0; i < ka->n; i++)
@@ -346,33 +350,34 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, int
 		fprintf(stderr, "stubbench kernel: %s shape: measurement failed: %s\n", sb_kernel_shape_name(s), err);
 		return SB_KERNEL_FAILED;
 	}
-	r->kres[copy][s].cpu = cpu;
+	r->kres[s].cpu = cpu;
 	if (sb_kernel_arms_check_counters(ka, before, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", err);
 		return SB_KERNEL_FAILED;
 	}
-	fprintf(info, "counters: every %s program of load %d advanced by exactly runs x batch_iters\n",
-		sb_kernel_shape_name(s), copy + 1);
+	fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
+		sb_kernel_shape_name(s), o->copies, o->copies == 1 ? "" : "s");
 	return SB_KERNEL_OK;
 }
 
-static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, int copy, enum sb_kernel_shape s,
+static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
 			  const struct sb_run_opts *ro)
 {
 	char err[512];
-	for (size_t b = 0; b < o->n_batches; b++)
-		if (sb_twin_place_like(r->objs[copy][b], s, o->want, copy + 1, &r->placed[copy][s][b], err,
-				       sizeof(err)) != 0) {
-			fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
-			return SB_KERNEL_FAILED;
-		}
-	struct sb_placed_arms *pa = &r->parms[copy][s];
-	sb_placed_arms_build(pa, r->placed[copy][s], o->batches, o->n_batches, s, o->want);
-	if (sb_run_interleaved(pa->arms, pa->n, ro, &r->pres[copy][s], err, sizeof(err)) != 0) {
+	for (int copy = 0; copy < o->copies; copy++)
+		for (size_t b = 0; b < o->n_batches; b++)
+			if (sb_twin_place_like(r->objs[copy][b], s, o->want, copy + 1, &r->placed[s][copy][b], err,
+					       sizeof(err)) != 0) {
+				fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
+				return SB_KERNEL_FAILED;
+			}
+	struct sb_placed_arms *pa = &r->parms[s];
+	sb_placed_arms_build(pa, r->placed[s], (size_t)o->copies, o->batches, o->n_batches, s, o->want);
+	if (sb_run_interleaved(pa->arms, pa->n, ro, &r->pres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
-		fprintf(stderr, "stubbench kernel: %s twins placed like load %d: %s\n", sb_kernel_shape_name(s),
-			copy + 1, err);
+		fprintf(stderr, "stubbench kernel: %s twins placed like the loads: %s\n", sb_kernel_shape_name(s),
+			err);
 		return SB_KERNEL_FAILED;
 	}
 	if (sb_placed_arms_check_counters(pa, err, sizeof(err)) != 0) {
@@ -576,7 +581,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	struct sb_run_opts ro = {
 		.batches = o->batches,
 		.n_batches = o->n_batches,
-		.time_s = o->time_s / ((1.0 + 2.0 * o->copies) * n_shapes),
+		.time_s = o->time_s / (3.0 * n_shapes),
 		.samples = o->samples,
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
@@ -585,14 +590,11 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!o->shapes[s])
 			continue;
-		for (int c = 0; c < o->copies; c++) {
-			int mrc = measure_kernel(r, o, c, s, n_shapes > 1, cpu, &ro, info);
-			if (mrc == SB_KERNEL_OK && can_place)
-				mrc = measure_placed(r, o, c, s, &ro);
-			if (mrc != SB_KERNEL_OK)
-				return mrc;
-		}
-		int mrc = measure_twins(r, o, s, &ro);
+		int mrc = measure_kernel(r, o, s, n_shapes > 1, cpu, &ro, info);
+		if (mrc == SB_KERNEL_OK && can_place)
+			mrc = measure_placed(r, o, s, &ro);
+		if (mrc == SB_KERNEL_OK)
+			mrc = measure_twins(r, o, s, &ro);
 		if (mrc != SB_KERNEL_OK)
 			return mrc;
 	}
@@ -611,12 +613,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	FILE *verdicts = open_memstream(&r->verdicts, &text_len);
 	for (int s = 0; s < SB_N_SHAPES && verdicts; s++)
 		if (o->shapes[s]) {
-			const struct sb_results *copies[SB_MAX_COPIES], *placed[SB_MAX_COPIES];
-			for (int c = 0; c < o->copies; c++) {
-				copies[c] = &r->kres[c][s];
-				placed[c] = &r->pres[c][s];
-			}
-			sb_kernel_report_side_by_side(verdicts, s, copies, (size_t)o->copies, &r->tres[s], placed);
+			const struct sb_results *k = &r->kres[s], *p = &r->pres[s];
+			sb_kernel_report_side_by_side(verdicts, s, &k, 1, &r->tres[s], &p);
 		}
 	if (verdicts)
 		fclose(verdicts);
@@ -631,6 +629,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.json_extra = json_findings,
 		.json_extra_ctx = &found,
 	};
+	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: the kernel's
 		 * names get the shape after the batch where both shapes run
@@ -641,10 +640,10 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			struct sb_output_meta m = meta;
 			m.shape = sb_kernel_shape_name(s);
 			m.name_suffix = n_shapes > 1 ? (s == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : NULL;
-			sb_output_write(stdout, o->format, &r->kres[0][s], &m);
+			sb_output_write(stdout, o->format, &r->kres[s], &m);
 			m.name_suffix = NULL;
 			sb_output_write(stdout, o->format, &r->tres[s], &m);
-			sb_output_write(stdout, o->format, &r->pres[0][s], &m);
+			sb_output_write(stdout, o->format, &r->pres[s], &m);
 		}
 	} else {
 		sb_output_write(stdout, o->format, &all, &meta);

@@ -14,7 +14,12 @@
 #include <stdio.h>
 
 #include "stubbench/harness.h"
+#include "stubbench/parse.h"
 #include "stubbench/variants.h"
+
+/* Loads of the programs a run may hold (--loads), each at its own code
+ * address: the kernel side's re-rolled states. */
+#define SB_KERNEL_MAX_LOADS 8
 
 /* Exit statuses of `stubbench kernel` (documented in README.md). */
 enum sb_kernel_status {
@@ -75,23 +80,27 @@ void sb_kernel_install_signals(void);
 int sb_kernel_interrupted(void);
 
 /* Harness arms running the BPF programs (kernel_arms.c). One loaded object
- * per batch size (batch_iters is frozen at load); sample(ctx, batch) runs
- * the program of the object whose batch_iters == batch once with
- * BPF_PROG_TEST_RUN and returns the TSC ticks around the syscall (timed
- * with the harness's timer, sb_time_calls). The overhead arm runs the empty
- * driver: the syscall and dispatch cost, removed by the harness. */
+ * per load and batch size (batch_iters is frozen at load); sample(ctx,
+ * batch) runs the program of the current load's object whose batch_iters
+ * == batch once with BPF_PROG_TEST_RUN and returns the TSC ticks around
+ * the syscall (timed with the harness's timer, sb_time_calls). The loads
+ * are the arms' re-rolled states: the harness moves every arm to the next
+ * load block by block, so each cell is measured over all loads. The
+ * overhead arm runs the empty driver: the syscall and dispatch cost,
+ * removed by the harness. */
 struct sb_kernel_arms {
 	struct sb_arm arms[1 + SB_N_KVARIANTS];
 	size_t n;
 	struct sb_kernel_arm_ctx {
-		struct sb_kernel_obj *const *objs; /* one per batch */
+		struct sb_kernel_obj *const (*objs)[SB_MAX_BATCHES]; /* [load][batch] */
+		size_t n_loads, load;              /* load: the current state */
 		const uint64_t *batches;
 		size_t n_batches;
 		int empty;                         /* the overhead arm */
 		enum sb_kernel_shape shape;
 		enum sb_kernel_variant variant;
 		int cpu;
-		uint64_t runs[32];                 /* test runs per batch (SB_MAX_BATCHES) */
+		uint64_t runs[SB_KERNEL_MAX_LOADS][SB_MAX_BATCHES]; /* test runs per load and batch */
 		int last_error;                    /* -errno of a failed run */
 	} ctx[1 + SB_N_KVARIANTS];
 	char names[SB_N_KVARIANTS][2][48];    /* arm names with a shape suffix */
@@ -99,15 +108,15 @@ struct sb_kernel_arms {
 
 /* Builds the overhead arm and one arm per selected variant (baseline first,
  * always). with_suffix appends "-per-run"/"-in-loop" to the names. */
-void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const *objs,
-			  const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const (*objs)[SB_MAX_BATCHES],
+			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
 			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix);
 /* Every program's counter advanced by exactly runs x batch_iters. Returns 0,
  * or -1 naming the first program that did not. */
 int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t *hits_before,
 				  char *err, size_t errlen);
 /* The counters of the arms' programs in every object, before a run
- * (n_batches x SB_N_KVARIANTS values). */
+ * (n_loads x n_batches x SB_N_KVARIANTS values). */
 void sb_kernel_arms_read_counters(const struct sb_kernel_arms *a, uint64_t *out);
 
 /* JIT check (kernel_jit_check.c): reads every selected program's JIT,
@@ -140,21 +149,26 @@ void sb_twin_placement_free(struct sb_twin_placement *p);
 
 /* Harness arms over placed twins: an overhead arm (the empty stub, as the
  * replica harness's) and one arm per variant; sample(ctx, batch) runs the
- * twins placed like the kernel object of that batch (placed[batch index]). */
+ * twins placed like the current load's kernel object of that batch
+ * (placed[load][batch index]); the loads are the arms' re-rolled states,
+ * as for the kernel arms. */
 struct sb_placed_arms {
 	struct sb_arm arms[1 + SB_N_KVARIANTS];
 	size_t n;
 	struct sb_placed_arm_ctx {
-		struct sb_twin_placement *placed; /* one per batch */
+		struct sb_twin_placement (*placed)[SB_MAX_BATCHES]; /* [load][batch] */
+		size_t n_loads, load;
 		const uint64_t *batches;
 		size_t n_batches;
 		int empty, in_loop;
 		enum sb_kernel_variant variant;
 		uint64_t iterations, counter_start;
 	} ctx[1 + SB_N_KVARIANTS];
+	char names[SB_N_KVARIANTS][64];       /* "twin-in-loop-private@loads" */
 };
-void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement *placed, const uint64_t *batches,
-			  size_t n_batches, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS]);
+void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
+			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+			  const int want[SB_N_KVARIANTS]);
 /* Each variant's twin counter advanced by exactly the iterations run. */
 int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen);
 

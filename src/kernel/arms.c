@@ -30,7 +30,7 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	long bi = batch_index(c, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
-	const struct sb_kernel_obj *o = c->objs[bi];
+	const struct sb_kernel_obj *o = c->objs[c->load][bi];
 	run_fd = c->empty ? sb_kernel_empty_fd(o) : sb_kernel_prog_fd(o, c->shape, c->variant);
 	run_cpu = c->cpu;
 	uint64_t t = sb_time_calls(test_run_stub, 1);
@@ -38,12 +38,18 @@ static uint64_t sample(void *ctx, uint64_t batch)
 		c->last_error = run_rc;
 		return UINT64_MAX;
 	}
-	c->runs[bi]++;
+	c->runs[c->load][bi]++;
 	return t;
 }
 
-void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const *objs,
-			  const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+static void select_load(void *ctx, size_t state)
+{
+	struct sb_kernel_arm_ctx *c = ctx;
+	c->load = state;
+}
+
+void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const (*objs)[SB_MAX_BATCHES],
+			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
 			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix)
 {
 	memset(a, 0, sizeof(*a));
@@ -53,6 +59,7 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 		struct sb_kernel_arm_ctx *c = &a->ctx[a->n];
 		struct sb_arm *arm = &a->arms[a->n];
 		c->objs = objs;
+		c->n_loads = n_loads;
 		c->batches = batches;
 		c->n_batches = n_batches;
 		c->empty = v < 0;
@@ -61,6 +68,8 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 		c->cpu = cpu;
 		arm->ctx = c;
 		arm->sample = sample;
+		arm->n_states = n_loads;
+		arm->set_state = select_load;
 		if (v < 0) {
 			arm->name = arm->seed_name = "empty-driver";
 			arm->is_overhead = 1;
@@ -79,9 +88,11 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 void sb_kernel_arms_read_counters(const struct sb_kernel_arms *a, uint64_t *out)
 {
 	const struct sb_kernel_arm_ctx *c = &a->ctx[0];
-	for (size_t b = 0; b < c->n_batches; b++)
-		for (int v = 0; v < SB_N_KVARIANTS; v++)
-			out[b * SB_N_KVARIANTS + v] = sb_kernel_hits(c->objs[b], c->shape, v);
+	for (size_t l = 0; l < c->n_loads; l++)
+		for (size_t b = 0; b < c->n_batches; b++)
+			for (int v = 0; v < SB_N_KVARIANTS; v++)
+				out[(l * c->n_batches + b) * SB_N_KVARIANTS + v] =
+					sb_kernel_hits(c->objs[l][b], c->shape, v);
 }
 
 int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t *before, char *err,
@@ -91,18 +102,20 @@ int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t
 		const struct sb_kernel_arm_ctx *c = &a->ctx[i];
 		if (c->empty)
 			continue;
-		for (size_t b = 0; b < c->n_batches; b++) {
-			uint64_t now = sb_kernel_hits(c->objs[b], c->shape, c->variant);
-			uint64_t want = c->runs[b] * c->batches[b];
-			uint64_t got = now - before[b * SB_N_KVARIANTS + c->variant];
-			if (got != want) {
-				snprintf(err, errlen, "%s (batch %llu): counter advanced by %llu, expected %llu runs x %llu",
-					 sb_kernel_prog_name(c->shape, c->variant), (unsigned long long)c->batches[b],
-					 (unsigned long long)got, (unsigned long long)c->runs[b],
-					 (unsigned long long)c->batches[b]);
-				return -1;
+		for (size_t l = 0; l < c->n_loads; l++)
+			for (size_t b = 0; b < c->n_batches; b++) {
+				uint64_t now = sb_kernel_hits(c->objs[l][b], c->shape, c->variant);
+				uint64_t want = c->runs[l][b] * c->batches[b];
+				uint64_t got = now - before[(l * c->n_batches + b) * SB_N_KVARIANTS + c->variant];
+				if (got != want) {
+					snprintf(err, errlen,
+						 "%s (load %zu, batch %llu): counter advanced by %llu, expected %llu runs x %llu",
+						 sb_kernel_prog_name(c->shape, c->variant), l + 1,
+						 (unsigned long long)c->batches[b], (unsigned long long)got,
+						 (unsigned long long)c->runs[l][b], (unsigned long long)c->batches[b]);
+					return -1;
+				}
 			}
-		}
 	}
 	return 0;
 }

@@ -149,7 +149,7 @@ static uint64_t sample_placed(void *p, uint64_t batch)
 		return UINT64_MAX;
 	if (c->empty)
 		return sb_time_calls(sb_empty_stub, c->in_loop ? 1 : batch);
-	const struct sb_variant *v = &c->placed[bi].variants[c->variant];
+	const struct sb_variant *v = &c->placed[c->load][bi].variants[c->variant];
 	c->iterations += batch;
 	if (c->in_loop) {
 		*v->batch_iters = batch;
@@ -158,8 +158,15 @@ static uint64_t sample_placed(void *p, uint64_t batch)
 	return sb_time_calls(v->main, batch);
 }
 
-void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement *placed, const uint64_t *batches,
-			  size_t n_batches, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS])
+static void select_load(void *p, size_t state)
+{
+	struct sb_placed_arm_ctx *c = p;
+	c->load = state;
+}
+
+void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
+			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+			  const int want[SB_N_KVARIANTS])
 {
 	memset(a, 0, sizeof(*a));
 	for (int v = -1; v < SB_N_KVARIANTS; v++) {
@@ -168,6 +175,7 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement *pl
 		struct sb_placed_arm_ctx *c = &a->ctx[a->n];
 		struct sb_arm *arm = &a->arms[a->n];
 		c->placed = placed;
+		c->n_loads = n_loads;
 		c->batches = batches;
 		c->n_batches = n_batches;
 		c->empty = v < 0;
@@ -175,14 +183,18 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement *pl
 		c->variant = v < 0 ? SB_KV_BASELINE : (enum sb_kernel_variant)v;
 		arm->ctx = c;
 		arm->sample = sample_placed;
+		arm->n_states = n_loads;
+		arm->set_state = select_load;
 		if (v < 0) {
 			arm->name = arm->seed_name = "overhead";
 			arm->is_overhead = 1;
 		} else {
-			arm->name = placed[0].variants[v].name;
-			arm->seed_name = placed[0].variants[v].seed_name;
+			const struct sb_variant *pv = &placed[0][0].variants[v];
+			size_t base = strcspn(pv->name, "@");
+			snprintf(a->names[v], sizeof(a->names[v]), "%.*s@loads", (int)base, pv->name);
+			arm->name = arm->seed_name = a->names[v];
 			arm->is_baseline = v == SB_KV_BASELINE;
-			c->counter_start = *placed[0].variants[v].counter;
+			c->counter_start = *pv->counter;
 		}
 		a->n++;
 	}
@@ -194,7 +206,7 @@ int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, siz
 		const struct sb_placed_arm_ctx *c = &a->ctx[i];
 		if (c->empty)
 			continue;
-		const struct sb_variant *v = &c->placed[0].variants[c->variant];
+		const struct sb_variant *v = &c->placed[0][0].variants[c->variant];
 		uint64_t got = *v->counter - c->counter_start;
 		if (got != c->iterations) {
 			set_err(err, errlen, "%s: counter advanced by %llu, expected %llu", v->name,
