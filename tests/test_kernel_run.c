@@ -14,6 +14,9 @@
 #include "check.h"
 #include "stubbench/jit.h"
 #include "stubbench/kernel.h"
+#include "stubbench/twin.h"
+#include "stubbench/code_symbols.h"
+#include "stubbench/perf_map.h"
 #include "stubbench/percpu.h"
 
 #define SKIP 77
@@ -141,10 +144,25 @@ static void check_placed_twins(const struct sb_kernel_obj *o)
 			}
 			CHECK(*pv->counter - before == 100, "%s: counter advanced by %llu", pv->name,
 			      (unsigned long long)(*pv->counter - before));
+			/* perf names the placed entry "<twin symbol>@load1" at its address. */
+			const char *sym = NULL;
+			size_t len = sb_code_function_size((uintptr_t)sb_twin_variant(sb_kernel_shape_name(s),
+							    sb_kernel_variant_name(v))->main, &sym);
+			char want_line[256], line[256];
+			snprintf(want_line, sizeof(want_line), "%lx %zx %s@load1\n", (unsigned long)(uintptr_t)pv->main, len,
+				 sym ? sym : "?");
+			int found = 0;
+			FILE *map = fopen(sb_perf_map_path(), "r");
+			while (map && fgets(line, sizeof(line), map))
+				found |= strcmp(line, want_line) == 0;
+			if (map)
+				fclose(map);
+			CHECK(found, "%s: no perf map line '%.*s'", pv->name, (int)strlen(want_line) - 1, want_line);
 		}
 		sb_twin_placement_free(&p);
 	}
 	CHECK(sb_percpu_check_guards() == 0, "guard words overwritten by placed twins");
+	unlink(sb_perf_map_path());
 	sb_percpu_thread_fini();
 }
 

@@ -3,11 +3,13 @@
  * the summary across placements is exact on known cells. */
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "stubbench/jit.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
+#include "stubbench/perf_map.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/placement.h"
 #include "stubbench/placement_stats.h"
@@ -45,6 +47,37 @@ static void same_code(const struct sb_placed_variant *p)
 	}
 }
 
+/* The line of the perf map naming [start, start + len), or "" when none. */
+static void perf_map_line(uintptr_t start, size_t len, char *out, size_t outlen)
+{
+	char line[512];
+	out[0] = '\0';
+	FILE *f = fopen(sb_perf_map_path(), "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long s, n;
+		char name[256];
+		if (sscanf(line, "%lx %lx %255s", &s, &n, name) == 3 && s == start && n == len)
+			snprintf(out, outlen, "%s", name);
+	}
+	fclose(f);
+}
+
+/* Every copied function is named in the perf map, at its address and size. */
+static void perf_map_names(const struct sb_placed_variant *p, unsigned j)
+{
+	for (size_t f = 0; f < p->n_funcs; f++) {
+		const char *sym = NULL;
+		char got[256], want[256];
+		sb_code_function_size(p->old_addr[f], &sym);
+		snprintf(want, sizeof(want), "%s@p%u", sym ? sym : "?", j);
+		perf_map_line(p->new_addr[f], p->len[f], got, sizeof(got));
+		CHECK(strcmp(got, want) == 0, "perf map at %#lx+%zu: '%s', want '%s'", (unsigned long)p->new_addr[f],
+		      p->len[f], got, want);
+	}
+}
+
 static void replicas(void)
 {
 	struct sb_rng rng;
@@ -67,6 +100,7 @@ static void replicas(void)
 			snprintf(want, sizeof(want), "%s@p%u", names[n], j);
 			CHECK(strcmp(p[j].v.name, want) == 0, "name %s", p[j].v.name);
 			same_code(&p[j]);
+			perf_map_names(&p[j], j);
 			uint64_t before = *v->counter;
 			for (int k = 0; k < 1000; k++)
 				p[j].v.main();
@@ -84,6 +118,7 @@ static void replicas(void)
 			sb_place_free(&p[j]);
 	}
 	CHECK(sb_percpu_check_guards() == 0, "guards damaged");
+	unlink(sb_perf_map_path());
 	CHECK(sb_code_function_size((uintptr_t)sb_seed001_baseline_sub, NULL) == 23,
 	      "baseline subprog symbol size");
 	CHECK(sb_code_function_size((uintptr_t)sb_seed001_baseline_sub + 1, NULL) == 0,

@@ -12,6 +12,7 @@
 #include "stubbench/code_symbols.h"
 #include "stubbench/jit.h"
 #include "stubbench/listing.h"
+#include "stubbench/perf_map.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -130,6 +131,15 @@ int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *
 	}
 	out->v = *v;
 	out->v.main = (sb_stub_fn)out->new_addr[0];
+	/* perf names every copied function "<symbol>@p<index>". */
+	for (size_t i = 0; i < out->n_funcs; i++) {
+		const char *sym = NULL;
+		char name[160], sub[256];
+		sb_code_function_size(out->old_addr[i], &sym);
+		snprintf(name, sizeof(name), "%s@p%u", sym ? sym : v->name, index);
+		if (sb_perf_map_add(out->new_addr[i], out->len[i], name, sub, sizeof(sub)) != 0)
+			fprintf(stderr, "stubbench: %s\n", sub);
+	}
 	snprintf(out->name, sizeof(out->name), "%s@p%u", v->name, index);
 	snprintf(out->seed_name, sizeof(out->seed_name), "%s@p%u", v->seed_name, index);
 	out->v.name = out->name;

@@ -4,12 +4,15 @@
  * a random offset of its first 64-byte chunk (bpf_jit_binary_pack_alloc()),
  * and that offset alone moves the cost of a program by cycles per
  * iteration; the twins in asm/twins_v6_18.asm are 64-byte aligned. */
+#include "stubbench/code_symbols.h"
 #include "stubbench/jit.h"
 #include "stubbench/kernel.h"
+#include "stubbench/perf_map.h"
 #include "stubbench/timer.h"
 #include "stubbench/twin.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -114,6 +117,15 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 		out->variants[v].name = out->names[v];
 		out->variants[v].seed_name = out->names[v];
 		out->variants[v].main = (sb_stub_fn)map[0].new_addr;
+		/* perf names each copy "<twin symbol>@load<N>". */
+		for (int f = 0; f < FUNCS; f++) {
+			const char *sym = NULL;
+			char name[160], sub[256];
+			sb_code_function_size((uintptr_t)rec[f]->addr, &sym);
+			snprintf(name, sizeof(name), "%s@load%d", sym ? sym : prog, load);
+			if (sb_perf_map_add(map[f].new_addr, map[f].len, name, sub, sizeof(sub)) != 0)
+				fprintf(stderr, "stubbench kernel: %s\n", sub);
+		}
 		out->have[v] = 1;
 	}
 	if (mprotect(out->mem, out->mem_size, PROT_READ | PROT_EXEC) != 0) {
