@@ -63,6 +63,15 @@ static void variants(void)
 		CHECK(strcmp(sb_variant_family(v), "lab") == 0, "%s: family %s", v->name,
 		      sb_variant_family(v));
 		CHECK(sb_lab_info_of(v) == li, "%s: sb_lab_info_of", v->name);
+		/* the asm's alternative and return numbers are lab.h's enums */
+		char name[96];
+		snprintf(name, sizeof(name), "lab-%s%s%s-%s", sb_lab_alt_name(li->alt),
+			 li->ret == SB_LAB_RET ? "" : "-", li->ret == SB_LAB_RET ? "" : sb_lab_return_name(li->ret),
+			 li->in_loop ? "inloop" : "perrun");
+		CHECK(strcmp(v->name, name) == 0, "%s: the enums say %s", v->name, name);
+		CHECK(li->insns_fixed == v->insns_fixed, "%s: fixed instructions %u, variant %u", v->name,
+		      li->insns_fixed, v->insns_fixed);
+		CHECK(li->program == v->program, "%s: program", v->name);
 		CHECK(strcmp(v->shape, li->in_loop ? "in-loop" : "per-run") == 0, "%s: shape %s",
 		      v->name, v->shape);
 		CHECK((v->batch_iters != NULL) == li->in_loop, "%s: batch_iters", v->name);
