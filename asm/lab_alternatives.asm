@@ -34,7 +34,7 @@
 
 %include "jit_macros.inc"
 
-extern sb_x86_return_thunk, sb_call_depth_return_thunk ; lab_return_thunks.asm
+extern sb_its_return_thunk, sb_call_depth_return_thunk ; return_thunks.asm
 
 ;; ---------------------------------------------------------------------------
 ;; What each alternative is (<alt>): its name, description, the hand listing

@@ -25,7 +25,7 @@
 %include "jit_macros.inc"
 %include "flavours/v6_18_noibt_its.inc"
 
-JIT_ITS_RETURN_THUNK sb_twin_its_return_thunk
+extern sb_its_return_thunk               ; return_thunks.asm
 
 ;; The listing of kernel function func of program prog, in tests/data.
 %define TWIN_LST(prog, func) %strcat("jit_v6_18_", %str(prog), ".", %str(func), ".lst")

@@ -560,6 +560,16 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		rc = st;
 	}
+	/* Where the JIT's returns go, and the thunk replicas against the
+	 * kernel's own code. */
+	struct sb_return_thunk thunk;
+	sb_kernel_return_thunk(r->objs[0][0], o->shapes, o->want, o->verbose, info, &thunk);
+	fprintf(info, "returns: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
+	if (o->verbose)
+		fprintf(stderr, "stubbench kernel: mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
+			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk.mit.spectre_v2,
+			thunk.mit.retbleed, thunk.mit.spec_rstack_overflow, thunk.mit.indirect_target_selection);
+	sb_kernel_check_thunks(info);
 	/* Placing the twins like the kernel needs the JIT's addresses and names. */
 	int can_place = st != SB_KERNEL_NO_CAP;
 	if (!can_place)
@@ -628,6 +638,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.config = &cfg,
 		.json_extra = json_findings,
 		.json_extra_ctx = &found,
+		.thunk = &thunk,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	if (o->format == SB_FORMAT_SEED) {

@@ -165,8 +165,14 @@ int main(int argc, char **argv)
 	static struct sb_variant_arms arms;
 	rc = sb_measure_group(&cli, baseline, vs, n_vs, &arms, &res);
 	if (rc != EXIT_USAGE && res.n_cells) {
+		/* No BPF here: the host's thunk as sysfs implies it. */
+		struct sb_return_thunk thunk;
+		sb_return_thunk_from_sysfs(&thunk);
+		if (cli.verbose)
+			fprintf(stderr, "stubbench: returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk),
+				thunk.how);
 		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed,
-					      .config = &cli.cfg};
+					      .config = &cli.cfg, .thunk = &thunk};
 		sb_output_write(stdout, cli.cfg.format, &res, &meta);
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 	}

@@ -20,7 +20,7 @@ if(NOT SB_MULTIARCH)
   set(SB_MULTIARCH x86_64-linux-gnu)
 endif()
 set(SB_BPF_SKELETONS)
-foreach(name private_stack_shapes fentry_shape htab_shape)
+foreach(name private_stack_shapes fentry_shape htab_shape kernel_text)
   set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
@@ -104,7 +104,12 @@ function(sb_kernel_add_tests)
     "out=$($<TARGET_FILE:stubbench-kernel> --shape=htab --format=seed --samples=2 --batch=4 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-4-htab private-stack-4-htab; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
   add_test(NAME kernel_htab_dump_jit COMMAND sh -c
     "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --shape=htab --dump-jit=$d/dump --samples=1 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
-  set_tests_properties(kernel_output_json kernel_output_seed kernel_dump_jit
+  # The thunk the JIT's returns reach, named through kallsyms, and every
+  # thunk replica the same as the kernel's own code (or one line saying why
+  # it could not be read).
+  add_test(NAME kernel_return_thunk COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_return_thunk.sh
+    $<TARGET_FILE:stubbench-kernel>)
+  set_tests_properties(kernel_return_thunk kernel_output_json kernel_output_seed kernel_dump_jit
     kernel_htab_seed kernel_htab_dump_jit PROPERTIES
     SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
 

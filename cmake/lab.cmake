@@ -2,7 +2,7 @@
 # their registry family "lab", the gnuplot writer, and their tests.
 
 # The lab's stubs and records are asm/lab_alternatives.asm and
-# asm/lab_return_thunks.asm (built with every asm/*.asm file).
+# asm/return_thunks.asm (built with every asm/*.asm file).
 target_sources(stubbench_core PRIVATE
   ${CMAKE_SOURCE_DIR}/src/lab/lab_variants.c
   ${CMAKE_SOURCE_DIR}/src/lab/plot.c

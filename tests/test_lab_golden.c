@@ -12,7 +12,7 @@
 #include "stubbench/percpu.h"
 
 int sb_lab_sub_ret(void), sb_lab_sub_rethunk(void), sb_lab_sub_calldepth(void);
-int sb_x86_return_thunk(void), sb_call_depth_return_thunk(void);
+int sb_its_return_thunk(void), sb_call_depth_return_thunk(void);
 int sb_lab_mainline_calldepth_perrun_entry(void);
 
 static const char *data_dir;
@@ -110,7 +110,7 @@ static const void *sub_of(enum sb_lab_return ret)
 
 static const void *thunk_of(enum sb_lab_return ret)
 {
-	return ret == SB_LAB_RETHUNK ? (void *)sb_x86_return_thunk
+	return ret == SB_LAB_RETHUNK ? (void *)sb_its_return_thunk
 	       : ret == SB_LAB_CALLDEPTH ? (void *)sb_call_depth_return_thunk : NULL;
 }
 
@@ -158,9 +158,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	data_dir = argv[1];
-	struct expect sub = {.n_calls = 0}, thunk = {.n_calls = 0};
+	struct expect sub = {.n_calls = 0};
 	golden("sb_lab_sub_ret", (void *)sb_lab_sub_ret, listing_of((void *)sb_lab_sub_ret), &sub);
-	sub.jmp = (void *)sb_x86_return_thunk;
+	sub.jmp = (void *)sb_its_return_thunk;
 	golden("sb_lab_sub_rethunk", (void *)sb_lab_sub_rethunk, listing_of((void *)sb_lab_sub_rethunk), &sub);
 	sub.jmp = (void *)sb_call_depth_return_thunk;
 	golden("sb_lab_sub_calldepth", (void *)sb_lab_sub_calldepth,
@@ -189,14 +189,5 @@ int main(int argc, char **argv)
 	struct expect entry = {.jmp = (void *)find(SB_LAB_MAINLINE, SB_LAB_CALLDEPTH, 0)->program};
 	golden("sb_lab_mainline_calldepth_perrun_entry", (void *)sb_lab_mainline_calldepth_perrun_entry,
 	       listing_of((void *)sb_lab_mainline_calldepth_perrun_entry), &entry);
-	golden("sb_x86_return_thunk", (void *)sb_x86_return_thunk, listing_of((void *)sb_x86_return_thunk),
-	       &thunk);
-	CHECK(((uintptr_t)sb_x86_return_thunk & 63) >= 32,
-	      "its_return_thunk must sit in the upper half of a cache line (%p)",
-	      (void *)sb_x86_return_thunk);
-	thunk.call = NULL; /* the RSB stuffing calls the next instruction + 1 */
-	thunk.n_calls = 16;
-	golden("sb_call_depth_return_thunk", (void *)sb_call_depth_return_thunk,
-	       listing_of((void *)sb_call_depth_return_thunk), &thunk);
 	return check_report("test_lab_golden");
 }

@@ -15,6 +15,7 @@
 
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
+#include "stubbench/thunks.h"
 #include "stubbench/variants.h"
 
 /* Loads of the programs a run may hold (--loads), each at its own code
@@ -128,6 +129,17 @@ void sb_kernel_arms_read_counters(const struct sb_kernel_arms *a, uint64_t *out)
 enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const int shapes[SB_N_SHAPES],
 					  const int want[SB_N_KVARIANTS], const char *dump_dir, FILE *f,
 					  char *why, size_t whylen);
+
+/* Return thunk (return_thunk.c): resolves every call/jmp rel32 of the
+ * selected programs' JITed functions through jited_ksyms and
+ * /proc/kallsyms (printing them to stderr with verbose) and names the thunk
+ * their returns reach; without kernel pointers it says so in one line on f
+ * and infers the thunk from sysfs. rt also gets the sysfs mitigations. */
+void sb_kernel_return_thunk(const struct sb_kernel_obj *o, const int shapes[SB_N_SHAPES],
+			    const int want[SB_N_KVARIANTS], int verbose, FILE *f, struct sb_return_thunk *rt);
+/* Compares each return thunk replica with the kernel's own code of the
+ * same name, read through BPF; one line on f, saying so when refused. */
+void sb_kernel_check_thunks(FILE *f);
 
 /* Twins placed like a kernel load (kernel_twin_placement.c): copies of the
  * twins of one shape whose functions start at the same page offset (hence

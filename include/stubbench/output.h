@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "stubbench/harness.h"
+#include "stubbench/thunks.h"
 
 enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV, SB_FORMAT_GBENCH };
 
@@ -25,6 +26,7 @@ struct sb_output_meta {
 	 * e.g. the kernel run's JIT check; may be NULL. */
 	void (*json_extra)(FILE *f, const void *ctx);
 	const void *json_extra_ctx;
+	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
 };
 
 void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,

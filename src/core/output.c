@@ -163,6 +163,25 @@ static void json_states(FILE *f, const struct sb_cell *c)
 	}
 }
 
+/* "return_thunk" and "mitigations": where returns go on this host and the
+ * sysfs lines behind it. */
+static void json_thunk(FILE *f, const struct sb_return_thunk *t)
+{
+	fputs("  \"return_thunk\": {\"name\": ", f);
+	json_str(f, sb_thunk_name(t->thunk));
+	fputs(", \"how\": ", f);
+	json_str(f, t->how);
+	fputs("},\n  \"mitigations\": {\"spectre_v2\": ", f);
+	json_str(f, t->mit.spectre_v2);
+	fputs(", \"retbleed\": ", f);
+	json_str(f, t->mit.retbleed);
+	fputs(", \"spec_rstack_overflow\": ", f);
+	json_str(f, t->mit.spec_rstack_overflow);
+	fputs(", \"indirect_target_selection\": ", f);
+	json_str(f, t->mit.indirect_target_selection);
+	fputs("},\n", f);
+}
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -179,6 +198,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		json_str(f, m->shape);
 		fputs(",\n", f);
 	}
+	if (m->thunk)
+		json_thunk(f, m->thunk);
 	fprintf(f,
 		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));
 	json_str(f, t->reason);
@@ -364,6 +385,11 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		r->elapsed_s, r->n_blocks, r->n_disturbed_blocks);
 	if (m->shape)
 		fprintf(f, "# shape: %s\n", m->shape);
+	if (m->thunk)
+		fprintf(f, "# returns: %s (%s)\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
+			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n",
+			sb_thunk_name(m->thunk->thunk), m->thunk->how, m->thunk->mit.spectre_v2, m->thunk->mit.retbleed,
+			m->thunk->mit.spec_rstack_overflow, m->thunk->mit.indirect_target_selection);
 	int w = 16;
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)

@@ -1,0 +1,28 @@
+#!/bin/sh
+# kernel_return_thunk.sh STUBBENCH_KERNEL: the JSON names the thunk the
+# JIT's returns reach (resolved through kallsyms, or inferred from sysfs and
+# saying so), and the thunk replicas match the kernel's own code (or one
+# line says why they could not be read). SKIP (77) without BPF.
+out=$(mktemp) err=$(mktemp)
+"$1" --format=json --samples=1 --batch=8 >"$out" 2>"$err"
+rc=$?
+if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; rm -f "$out" "$err"; exit 77; fi
+ok=1
+[ $rc -eq 0 ] || { echo "exit status $rc"; ok=0; }
+line=$(grep '^thunk replicas' "$err")
+echo "$line"
+[ -n "$line" ] || { echo "no thunk replicas line"; ok=0; }
+case "$line" in *DIFFERS*) echo "a thunk replica differs from the kernel's code"; ok=0 ;; esac
+python3 - "$out" <<'PY' || ok=0
+import json, sys
+d = json.load(open(sys.argv[1]))
+t, m = d["return_thunk"], d["mitigations"]
+print(t)
+names = ["ret", "its_return_thunk", "srso_return_thunk", "srso_alias_return_thunk",
+         "retbleed_return_thunk", "call_depth_return_thunk", "__x86_return_thunk", "unknown"]
+assert t["name"] in names, t
+assert "kallsyms" in t["how"] or "inferred" in t["how"], t
+assert sorted(m) == ["indirect_target_selection", "retbleed", "spec_rstack_overflow", "spectre_v2"], m
+PY
+rm -f "$out" "$err"
+[ $ok -eq 1 ]
