@@ -62,6 +62,57 @@ align 16
 .end:
 %endmacro
 
+;; uint64_t sb_timed_round_robin_<kind>(const sb_stub_fn *table, uint64_t n_fns,
+;;                                        uint64_t *cursor, uint64_t n)
+;; n calls, call k going to table[(*cursor + k) % n_fns]: each call runs
+;; the next of n_fns placed copies (stubbench footprint). *cursor is read
+;; before and written after the timed region, so successive samples go on
+;; round the table.
+%macro DEFINE_TIMED_ROUND_ROBIN 2
+section .text
+align 64
+global sb_timed_round_robin_%1:function (sb_timed_round_robin_%1.end - sb_timed_round_robin_%1)
+sb_timed_round_robin_%1:
+    push rbx
+    push rbp
+    push r12
+    push r13
+    push r14
+    push r15
+    sub rsp, 8                   ; 6 pushes + 8: rsp 16-byte aligned for the calls
+    mov rbx, rdi                 ; table
+    mov rbp, rsi                 ; n_fns
+    mov r15, rdx                 ; cursor
+    mov r12, rcx                 ; calls left
+    mov r14, [r15]               ; index of the next copy
+    %2 r13
+    test r12, r12
+    jz .done
+align 16
+.loop:
+    call [rbx + r14*8]
+    inc r14
+    xor eax, eax
+    cmp r14, rbp
+    cmovae r14, rax              ; wrap without a branch
+    dec r12
+    jnz .loop
+.done:
+    %2 r12
+    mov [r15], r14
+    mov rax, r12
+    sub rax, r13
+    add rsp, 8
+    pop r15
+    pop r14
+    pop r13
+    pop r12
+    pop rbp
+    pop rbx
+    ret
+.end:
+%endmacro
+
 ;; uint64_t sb_timed_dep_adds_<kind>(uint64_t n): n x 64 dependent adds,
 ;; one core cycle each: ticks -> core cycles calibration. Register operands:
 ;; recent Intel cores fold "add reg, imm" chains at rename and run several
@@ -135,6 +186,8 @@ align 16
 
 DEFINE_TIMED_CALLS rdtscp, TSC_RDTSCP
 DEFINE_TIMED_CALLS lfence, TSC_LFENCE
+DEFINE_TIMED_ROUND_ROBIN rdtscp, TSC_RDTSCP
+DEFINE_TIMED_ROUND_ROBIN lfence, TSC_LFENCE
 DEFINE_DEP_ADDS rdtscp, TSC_RDTSCP
 DEFINE_DEP_ADDS lfence, TSC_LFENCE
 DEFINE_INDEP_ADDS rdtscp, TSC_RDTSCP

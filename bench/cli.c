@@ -45,6 +45,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 			"       stubbench lab [OPTIONS]     (codegen lab: stubbench lab --help)\n"
 			"       stubbench kernel [OPTIONS]  (kernel-side run: stubbench kernel --help)\n"
 			"       stubbench compare A.json B.json, stubbench plot RUN.json -o FILE.png\n"
+			"       stubbench footprint [OPTIONS]  (cost vs placed copies: stubbench footprint --help)\n"
 			"Measures the replicas of the BPF JIT's private-stack codegen, interleaved.\n"
 			"\n"
 			"  --variant=LIST   baseline, private, hybrid or all (default); comma-separated;\n"
@@ -72,7 +73,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
        OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES };
+       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES, OPT_COPIES, OPT_LAYOUT };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -93,6 +94,8 @@ static const struct option long_opts[] = {
 	{"metric", required_argument, NULL, OPT_METRIC},
 	{"output", required_argument, NULL, OPT_OUTPUT},
 	{"states", required_argument, NULL, OPT_STATES},
+	{"copies", required_argument, NULL, OPT_COPIES},
+	{"layout", required_argument, NULL, OPT_LAYOUT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -105,7 +108,13 @@ static int allowed(int opt, enum sb_cli_mode mode)
 	if (mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT)
 		return opt == OPT_HELP || opt == OPT_VERSION || (opt == OPT_METRIC && mode == SB_MODE_COMPARE) ||
 		       (opt == OPT_OUTPUT && mode == SB_MODE_PLOT);
+	if (mode == SB_MODE_FOOTPRINT)
+		return opt != OPT_LIST && opt != OPT_CALLS && opt != OPT_COUNTERS && opt != OPT_SHAPE &&
+		       opt != OPT_PLACEMENTS && opt != OPT_BATCH && opt != OPT_CONFIG && opt != OPT_METRIC &&
+		       opt != OPT_OUTPUT && opt != OPT_STATES;
 	switch (opt) {
+	case OPT_COPIES:
+	case OPT_LAYOUT:
 	case OPT_METRIC:
 	case OPT_OUTPUT:
 		return 0;
@@ -126,7 +135,8 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 {
 	char err[768];
 	int c, time_given = 0, samples_given = 0;
-	static const char *const progs[] = {"stubbench", "stubbench lab", "stubbench compare", "stubbench plot"};
+	static const char *const progs[] = {"stubbench", "stubbench lab", "stubbench compare", "stubbench plot",
+						    "stubbench footprint"};
 	const char *prog = progs[mode];
 	const char *shortopts = mode == SB_MODE_PLOT ? "-o:" : mode == SB_MODE_COMPARE ? "-" : "";
 
@@ -140,6 +150,10 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 		return EXIT_USAGE;
 	}
 	cli->states = SB_DEFAULT_STATES;
+	cli->layout = "packed,spread";
+	static const uint64_t default_copies[] = {1, 10, 100, 1000, 10000};
+	memcpy(cli->copies, default_copies, sizeof(default_copies));
+	cli->n_copies = sizeof(default_copies) / sizeof(default_copies[0]);
 	sb_config_defaults(&cli->cfg);
 	opterr = 0;
 	optind = 0;
@@ -250,6 +264,12 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 				snprintf(err, sizeof(err), "--states: '%s' is more than %d", optarg, SB_MAX_STATES);
 				rc = -1;
 			}
+			break;
+		case OPT_COPIES:
+			rc = sb_parse_batches("--copies", optarg, cli->copies, &cli->n_copies, err, sizeof(err));
+			break;
+		case OPT_LAYOUT:
+			cli->layout = optarg;
 			break;
 		case OPT_HELP:
 			cli->help = 1;

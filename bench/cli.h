@@ -7,13 +7,14 @@
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
+#include "stubbench/parse.h"
 #include "stubbench/variant_arms.h"
 
 #define EXIT_USAGE 2
 #define SB_DEFAULT_STATES 16
 #define SB_MAX_STATES 64
 
-enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT };
+enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT, SB_MODE_FOOTPRINT };
 
 struct sb_cli {
 	enum sb_cli_mode mode;
@@ -31,6 +32,10 @@ struct sb_cli {
 	int n_files;
 	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
 	int help, version;
+	/* footprint: --copies=LIST and --layout=LIST */
+	uint64_t copies[SB_MAX_BATCHES];
+	size_t n_copies;
+	const char *layout;
 };
 
 /* Parses argv (argv[0] is the program or subcommand name). Returns 0, or

@@ -100,6 +100,7 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 int sb_kernel_main(int argc, char **argv);
 int sb_lab_command(int argc, char **argv);
 int sb_compare_command(int argc, char **argv);
+int sb_footprint_command(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -110,6 +111,8 @@ int main(int argc, char **argv)
 		return sb_lab_command(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return sb_compare_command(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "footprint") == 0)
+		return sb_footprint_command(argc - 1, argv + 1);
 
 	struct sb_cli cli;
 	char err[768];

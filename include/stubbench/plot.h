@@ -15,6 +15,14 @@
  * or failing, bad extension, nothing to plot, file not written). */
 int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_t errlen);
 
+/* The same with other words on it: the title, the axes, and the panel of
+ * arms that are no registry variant (x stays log 2, y core cycles). */
+struct sb_plot_labels {
+	const char *title, *xlabel, *ylabel, *other_panel;
+};
+int sb_plot_write_labelled(const struct sb_results *r, const char *path, const struct sb_plot_labels *labels,
+			   char *err, size_t errlen);
+
 /* Non-zero when a gnuplot executable is on PATH. */
 int sb_plot_have_gnuplot(void);
 

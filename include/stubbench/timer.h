@@ -54,6 +54,9 @@ uint64_t sb_time_indep_adds(uint64_t n); /* n x 64 independent adds */
 /* batch iterations of a variant: per-run stubs are called batch times,
  * in-loop stubs once with *batch_iters = batch. */
 uint64_t sb_time_variant(const struct sb_variant *v, uint64_t batch);
+/* n calls round a table of n_fns stubs, starting at *cursor and leaving
+ * *cursor at the next one (stubbench footprint). */
+uint64_t sb_time_round_robin(const sb_stub_fn *table, uint64_t n_fns, uint64_t *cursor, uint64_t n);
 
 /* Core cycles per TSC tick, measured now with dependent adds (n x 64). */
 double sb_core_cycles_per_tick(uint64_t n);
@@ -64,6 +67,8 @@ void sb_spin(uint64_t n);
 /* The asm loops themselves (asm/timed_loop.asm). */
 uint64_t sb_timed_calls_rdtscp(sb_stub_fn fn, uint64_t n);
 uint64_t sb_timed_calls_lfence(sb_stub_fn fn, uint64_t n);
+uint64_t sb_timed_round_robin_rdtscp(const sb_stub_fn *table, uint64_t n_fns, uint64_t *cursor, uint64_t n);
+uint64_t sb_timed_round_robin_lfence(const sb_stub_fn *table, uint64_t n_fns, uint64_t *cursor, uint64_t n);
 uint64_t sb_timed_dep_adds_rdtscp(uint64_t n);
 uint64_t sb_timed_dep_adds_lfence(uint64_t n);
 uint64_t sb_timed_indep_adds_rdtscp(uint64_t n);

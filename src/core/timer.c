@@ -148,6 +148,12 @@ uint64_t sb_time_calls(sb_stub_fn fn, uint64_t n)
 							 : sb_timed_calls_lfence(fn, n);
 }
 
+uint64_t sb_time_round_robin(const sb_stub_fn *table, uint64_t n_fns, uint64_t *cursor, uint64_t n)
+{
+	return sb_timer_probe()->kind == SB_TIMER_RDTSCP ? sb_timed_round_robin_rdtscp(table, n_fns, cursor, n)
+							 : sb_timed_round_robin_lfence(table, n_fns, cursor, n);
+}
+
 uint64_t sb_time_dep_adds(uint64_t n)
 {
 	return sb_timer_probe()->kind == SB_TIMER_RDTSCP ? sb_timed_dep_adds_rdtscp(n)

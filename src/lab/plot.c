@@ -80,6 +80,17 @@ struct line {
 
 int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_t errlen)
 {
+	return sb_plot_write_labelled(r, path, NULL, err, errlen);
+}
+
+int sb_plot_write_labelled(const struct sb_results *r, const char *path, const struct sb_plot_labels *labels,
+			   char *err, size_t errlen)
+{
+	static const struct sb_plot_labels batch_labels = {
+		"stubbench: cost per iteration vs batch size (mean, 95% CI; solid ret, dashed rethunk, dotted call depth)",
+		"batch (iterations per sample)", "core cycles per iteration", "other"};
+	if (!labels)
+		labels = &batch_labels;
 	if (!path || !*path) {
 		sb_set_err(err, errlen, "plot: no file name");
 		return -1;
@@ -165,14 +176,19 @@ int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_
 		}
 		fprintf(gp, "EOD\n");
 	}
-	fprintf(gp, "set multiplot layout %d,1 title 'stubbench: cost per iteration vs batch size "
-		"(mean, 95%% CI; solid ret, dashed rethunk, dotted call depth)'\n", n_panels);
-	fprintf(gp, "set logscale x 2\nset grid\nset key outside right top noenhanced\n"
-		"set xlabel 'batch (iterations per sample)'\nset ylabel 'core cycles per iteration'\n");
+	fprintf(gp, "set multiplot layout %d,1 title ", n_panels);
+	put_quoted(gp, labels->title);
+	fprintf(gp, " noenhanced\nset logscale x 2\nset grid\nset key outside right top noenhanced\nset xlabel ");
+	put_quoted(gp, labels->xlabel);
+	fprintf(gp, "\nset ylabel ");
+	put_quoted(gp, labels->ylabel);
+	fputc('\n', gp);
 	for (int s = 0; s < SHAPES; s++) {
 		if (!used[s])
 			continue;
-		fprintf(gp, "set title '%s'\nplot ", shape_title[s]);
+		fprintf(gp, "set title ");
+		put_quoted(gp, s == SHAPES - 1 ? labels->other_panel : shape_title[s]);
+		fprintf(gp, " noenhanced\nplot ");
 		int first = 1;
 		for (size_t l = 0; l < n_lines; l++) {
 			if (lines[l].shape != s)

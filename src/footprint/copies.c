@@ -1,0 +1,248 @@
+/* copies.c: many placed copies of a variant; see footprint.h. */
+#define _GNU_SOURCE
+#include "stubbench/footprint.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "stubbench/code_symbols.h"
+#include "stubbench/error.h"
+#include "stubbench/jit.h"
+#include "stubbench/perf_map.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << 26)
+#endif
+
+static const char *const layout_names[SB_FP_N_LAYOUTS] = {"packed", "spread"};
+
+const char *sb_fp_layout_name(enum sb_fp_layout l) { return layout_names[l]; }
+
+int sb_fp_layout_parse(const char *s, int want[SB_FP_N_LAYOUTS], char *err, size_t errlen)
+{
+	char buf[128];
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(want, 0, SB_FP_N_LAYOUTS * sizeof(int));
+	int any = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+		for (int l = 0; l < SB_FP_N_LAYOUTS; l++)
+			if (strcmp(t, layout_names[l]) == 0)
+				want[l] = found = any = 1;
+		if (!found) {
+			sb_set_err(err, errlen, "--layout: unknown layout '%s' (packed, spread)", t);
+			return -1;
+		}
+	}
+	if (!any) {
+		sb_set_err(err, errlen, "--layout: empty list");
+		return -1;
+	}
+	return 0;
+}
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
+size_t sb_fp_bytes(size_t n, size_t copy_size, enum sb_fp_layout layout)
+{
+	if (layout == SB_FP_SPREAD)
+		return n * SB_FP_PAGE;
+	return round_up(n * copy_size, SB_FP_PACK);
+}
+
+/* A region within rel32 reach of the program (the copies still call the
+ * shared return thunks), aligned to align. */
+static void *map_near(uintptr_t near, size_t len, size_t align, int flags, struct sb_rng *rng)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		uintptr_t at = (near & ~(align - 1)) + 0x10000000UL + sb_rng_below(rng, 0x30000000UL / align) * align;
+		void *m = mmap((void *)at, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | flags, -1, 0);
+		if (m == MAP_FAILED) {
+			if (errno != EEXIST)
+				return MAP_FAILED;
+			continue;
+		}
+		if ((uintptr_t)m == at)
+			return m;
+		munmap(m, len);
+	}
+	errno = EEXIST;
+	return MAP_FAILED;
+}
+
+/* AnonHugePages of the mapping at addr, from /proc/self/smaps, in kB (-1
+ * when it cannot be read). */
+static long anon_huge_kb(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	int in = 0;
+	long kb = -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+			continue;
+		}
+		if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+static int map_region(struct sb_fp_copies *fc, struct sb_rng *rng, char *err, size_t errlen)
+{
+	uintptr_t near = fc->old_addr[0];
+	fc->mem_len = sb_fp_bytes(fc->n_copies, fc->copy_size, fc->layout);
+	if (fc->mem_len > SB_FP_MAX_BYTES) {
+		sb_set_err(err, errlen, "%zu copies of %s take %zu MiB in the %s layout, more than %lu MiB",
+			   fc->n_copies, fc->original->name, fc->mem_len >> 20, layout_names[fc->layout],
+			   SB_FP_MAX_BYTES >> 20);
+		return -1;
+	}
+	void *m = MAP_FAILED;
+	if (fc->layout == SB_FP_PACKED) {
+		m = map_near(near, fc->mem_len, SB_FP_PACK, MAP_HUGETLB | MAP_HUGE_2MB, rng);
+		if (m != MAP_FAILED) {
+			fc->pages = SB_FP_PAGES_HUGETLB;
+			snprintf(fc->pages_note, sizeof(fc->pages_note), "packed copies on 2 MiB hugetlb pages");
+		}
+	}
+	if (m == MAP_FAILED) {
+		m = map_near(near, fc->mem_len, fc->layout == SB_FP_PACKED ? SB_FP_PACK : SB_FP_PAGE, 0, rng);
+		if (m == MAP_FAILED) {
+			sb_set_err(err, errlen, "%s: no room for %zu bytes of copies near the program: %s",
+				   fc->original->name, fc->mem_len, strerror(errno));
+			return -1;
+		}
+		/* Spread copies stay on 4 KiB pages as module_alloc's did;
+		 * packed ones ask for transparent huge pages. */
+		madvise(m, fc->mem_len, fc->layout == SB_FP_PACKED ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	}
+	fc->mem = m;
+	memset(m, 0xcc, fc->mem_len); /* int3 around the copies, as the JIT fills holes */
+	if (fc->layout == SB_FP_PACKED && fc->pages != SB_FP_PAGES_HUGETLB) {
+		long kb = anon_huge_kb(m);
+		if (kb >= (long)(SB_FP_PACK >> 10)) {
+			fc->pages = SB_FP_PAGES_THP;
+			snprintf(fc->pages_note, sizeof(fc->pages_note), "packed copies on transparent huge pages");
+		} else {
+			snprintf(fc->pages_note, sizeof(fc->pages_note),
+				 "packed copies on 4 KiB pages: MAP_HUGETLB refused (no 2 MiB pages reserved) and no "
+				 "transparent huge page given (AnonHugePages %ld kB)", kb);
+		}
+	}
+	return 0;
+}
+
+int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, struct sb_rng *rng,
+	       struct sb_fp_copies *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->original = v;
+	out->layout = layout;
+	out->n_copies = n;
+	if (n == 0) {
+		sb_set_err(err, errlen, "%s: no copies asked for", v->name);
+		return -1;
+	}
+	if (v->batch_iters) {
+		sb_set_err(err, errlen, "%s: an in-loop variant; footprint calls per-run main progs", v->name);
+		return -1;
+	}
+	/* The placement engine finds the functions (main prog and what it
+	 * calls, return thunks excluded) and checks that they can move. */
+	struct sb_placed_variant probe;
+	if (sb_place_variant(v, 0, rng, &probe, err, errlen) != 0)
+		return -1;
+	out->n_funcs = probe.n_funcs;
+	for (size_t f = 0; f < probe.n_funcs; f++) {
+		out->old_addr[f] = probe.old_addr[f];
+		out->len[f] = probe.len[f];
+		sb_code_function_size(probe.old_addr[f], &out->func_name[f]);
+		out->func_off[f] = out->copy_size;
+		out->copy_size += round_up(probe.len[f], SB_FP_CHUNK);
+	}
+	sb_place_free(&probe);
+	if (out->copy_size > SB_FP_PAGE) {
+		sb_set_err(err, errlen, "%s: a copy of %zu bytes does not fit a 4 KiB page", v->name, out->copy_size);
+		return -1;
+	}
+	out->start = calloc(n, sizeof(*out->start));
+	out->mains = calloc(n, sizeof(*out->mains));
+	if (!out->start || !out->mains) {
+		sb_set_err(err, errlen, "out of memory for %zu copies", n);
+		sb_fp_free(out);
+		return -1;
+	}
+	if (map_region(out, rng, err, errlen) != 0) {
+		sb_fp_free(out);
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++) {
+		uintptr_t base = (uintptr_t)out->mem;
+		if (layout == SB_FP_PACKED)
+			out->start[c] = base + c * out->copy_size;
+		else
+			out->start[c] = base + c * SB_FP_PAGE + (size_t)sb_rng_below(rng, SB_FP_PAGE - out->copy_size + 1);
+		struct sb_code_map map[SB_PLACE_MAX_FUNCS];
+		for (size_t f = 0; f < out->n_funcs; f++)
+			map[f] = (struct sb_code_map){out->old_addr[f], out->len[f], sb_fp_func_addr(out, c, f)};
+		for (size_t f = 0; f < out->n_funcs; f++) {
+			char sub[256];
+			if (sb_jit_relocate((const uint8_t *)out->old_addr[f], out->len[f], out->old_addr[f],
+					    (uint8_t *)map[f].new_addr, map[f].new_addr, map, out->n_funcs, sub,
+					    sizeof(sub)) != 0) {
+				sb_set_err(err, errlen, "%s copy %zu: %s", v->name, c, sub);
+				sb_fp_free(out);
+				return -1;
+			}
+		}
+		out->mains[c] = (sb_stub_fn)sb_fp_func_addr(out, c, 0);
+	}
+	if (mprotect(out->mem, out->mem_len, PROT_READ | PROT_EXEC) != 0) {
+		sb_set_err(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
+		sb_fp_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+uintptr_t sb_fp_func_addr(const struct sb_fp_copies *fc, size_t c, size_t f)
+{
+	return fc->start[c] + fc->func_off[f];
+}
+
+int sb_fp_perf_map(const struct sb_fp_copies *fc, char *err, size_t errlen)
+{
+	for (size_t c = 0; c < fc->n_copies; c++)
+		for (size_t f = 0; f < fc->n_funcs; f++) {
+			char name[256];
+			snprintf(name, sizeof(name), "%s.%s#%zu@%s", fc->original->name,
+				 fc->func_name[f] ? fc->func_name[f] : "func", c, layout_names[fc->layout]);
+			if (sb_perf_map_add(sb_fp_func_addr(fc, c, f), fc->len[f], name, err, errlen) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+void sb_fp_free(struct sb_fp_copies *fc)
+{
+	if (fc->mem && fc->mem != MAP_FAILED)
+		munmap(fc->mem, fc->mem_len);
+	fc->mem = NULL;
+	free(fc->start);
+	free(fc->mains);
+	fc->start = NULL;
+	fc->mains = NULL;
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""footprint_cli: stubbench footprint end to end.
+
+usage: footprint_cli.py STUBBENCH
+
+A short run (--copies=1,3, both layouts, two variants, --format=json):
+  - exit 0; one JSON document with a row per variant x copies x layout,
+    each with variant, copies, layout, cycles_per_iter and the delta
+    fields (null for the baseline, numbers for the other variant);
+  - /tmp/perf-<pid>.map holds one line per function of every copy:
+    (1 + 3) copies x 2 layouts x 2 variants x 2 functions, each named
+    "<variant>.<function>#<copy>@<layout>" with its size;
+  - bad input exits 2 with one line naming it.
+No timing is compared with anything.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg)
+
+
+exe = sys.argv[1]
+# The pid of the run names its perf map: exec keeps the shell's pid.
+p = subprocess.run(["sh", "-c", 'echo $$; exec "$0" footprint --copies=1,3 --samples=3 --format=json', exe],
+                   capture_output=True, text=True)
+check(p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr))
+pid, _, doc = p.stdout.partition("\n")
+rows = []
+try:
+    rows = json.loads(doc)["rows"]
+except (ValueError, KeyError) as e:
+    check(False, "no JSON document with rows: %s" % e)
+want = {(v, c, l) for v in ["twin-per-run-baseline", "twin-per-run-private"] for c in [1, 3]
+        for l in ["packed", "spread"]}
+got = {(r["variant"], r["copies"], r["layout"]) for r in rows}
+check(got == want and len(rows) == 8, "rows %s" % sorted(got))
+for r in rows:
+    check(isinstance(r["cycles_per_iter"], float), "cycles_per_iter of %s" % r)
+    if r["variant"] == "twin-per-run-baseline":
+        check(r["delta_cycles"] is None, "baseline with a delta: %s" % r)
+    else:
+        # The CI may be null with three samples; the estimates are not.
+        check(all(isinstance(r[k], float) for k in ["delta_cycles", "delta_pct"]) and
+              all(r[k] is None or isinstance(r[k], float) for k in ["delta_ci_lo", "delta_ci_hi"]),
+              "private without a delta: %s" % r)
+path = "/tmp/perf-%s.map" % pid.strip()
+lines = []
+if os.path.exists(path):
+    lines = open(path).read().splitlines()
+    os.remove(path)
+check(len(lines) == 32, "%s: %d lines, want 32" % (path, len(lines)))
+pat = re.compile(r"^[0-9a-f]+ [0-9a-f]+ twin-per-run-(baseline|private)\.\S+#[0-9]+@(packed|spread)$")
+check(all(pat.match(l) for l in lines), "perf map line format: %s" % lines[:2])
+for copy in range(3):
+    check(sum(("#%d@spread" % copy) in l for l in lines) == 4 * (2 if copy == 0 else 1),
+          "copy %d of the spread layout named for each function and variant" % copy)
+
+for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown layout 'dense'"),
+                  (["--format=seed"], "--format"), (["--batch=8"], "does not apply"),
+                  (["--variant=twin-in-loop-private"], "in-loop variant"),
+                  (["--variant=nope"], "unknown variant 'nope'"),
+                  (["--copies=200000"], "more than 1 GiB")]:
+    p = subprocess.run([exe, "footprint"] + args, capture_output=True, text=True)
+    check(p.returncode == 2 and msg in p.stderr and p.stderr.count("\n") == 1,
+          "%s: exit %d, %r" % (args, p.returncode, p.stderr))
+print("footprint_cli: %d failures" % failures)
+sys.exit(1 if failures else 0)

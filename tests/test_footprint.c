@@ -1,0 +1,166 @@
+/* Footprint copies: how many, where (packed back to back in 64-byte
+ * chunks, spread one per 4 KiB page), that each is the original's bytes
+ * but for the re-aimed rel32 of calls and jumps, and that the round-robin
+ * loop calls every copy in turn. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/footprint.h"
+#include "stubbench/jit.h"
+#include "stubbench/listing.h"
+#include "stubbench/timer.h"
+#include "stubbench/variants.h"
+
+int sb_test_fp_probe(void);
+extern uint64_t sb_test_fp_log[];
+extern volatile uint64_t sb_test_fp_calls;
+
+static const struct sb_variant probe = {
+	.name = "fp-probe",
+	.seed_name = "fp-probe",
+	.shape = "per-run",
+	.main = sb_test_fp_probe,
+	.counter = &sb_test_fp_calls,
+};
+
+/* Which original function holds addr, or -1. */
+static long func_of(const struct sb_fp_copies *fc, uintptr_t addr)
+{
+	for (size_t f = 0; f < fc->n_funcs; f++)
+		if (addr >= fc->old_addr[f] && addr < fc->old_addr[f] + fc->len[f])
+			return (long)f;
+	return -1;
+}
+
+/* Copy c is the original byte for byte, except the rel32 of call/jmp
+ * leaving its function: into a function of the variant it lands at the
+ * same place in this copy's function, elsewhere (return thunks) at the same
+ * address as the original's. */
+static void same_bytes(const struct sb_fp_copies *fc, size_t c)
+{
+	for (size_t f = 0; f < fc->n_funcs; f++) {
+		const uint8_t *orig = (const uint8_t *)fc->old_addr[f];
+		const uint8_t *copy = (const uint8_t *)sb_fp_func_addr(fc, c, f);
+		struct sb_listing l;
+		char err[256];
+		CHECK(sb_jit_decode(orig, fc->len[f], "orig", &l, err, sizeof(err)) == 0, "%s", err);
+		uint8_t *masked = calloc(fc->len[f], 1);
+		memcpy(masked, copy, fc->len[f]);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct sb_insn *in = &l.insns[i];
+			if (in->len != 5 || (in->bytes[0] != 0xe8 && in->bytes[0] != 0xe9))
+				continue;
+			int32_t ro, rc;
+			memcpy(&ro, orig + in->off + 1, 4);
+			memcpy(&rc, copy + in->off + 1, 4);
+			uintptr_t to = fc->old_addr[f] + in->off + 5 + (intptr_t)ro;
+			uintptr_t tc = (uintptr_t)copy + in->off + 5 + (intptr_t)rc;
+			long g = func_of(fc, to);
+			uintptr_t want = g < 0 ? to : sb_fp_func_addr(fc, c, (size_t)g) + (to - fc->old_addr[g]);
+			CHECK(tc == want, "%s copy %zu function %zu +%#zx: rel32 goes to %#lx, want %#lx", fc->original->name,
+			      c, f, in->off, (unsigned long)tc, (unsigned long)want);
+			memcpy(masked + in->off + 1, orig + in->off + 1, 4);
+		}
+		CHECK(memcmp(masked, orig, fc->len[f]) == 0, "%s copy %zu function %zu: bytes differ beyond rel32",
+		      fc->original->name, c, f);
+		free(masked);
+		sb_listing_free(&l);
+	}
+}
+
+static void layout_exact(const struct sb_fp_copies *fc, size_t n, enum sb_fp_layout layout)
+{
+	CHECK(fc->n_copies == n, "%zu copies, want %zu", fc->n_copies, n);
+	size_t off = 0;
+	for (size_t f = 0; f < fc->n_funcs; f++) {
+		CHECK(fc->func_off[f] == off, "function %zu at +%zu in a copy, want +%zu", f, fc->func_off[f], off);
+		off += (fc->len[f] + SB_FP_CHUNK - 1) / SB_FP_CHUNK * SB_FP_CHUNK;
+	}
+	CHECK(fc->copy_size == off, "copy of %zu bytes, want %zu", fc->copy_size, off);
+	uintptr_t base = (uintptr_t)fc->mem;
+	for (size_t c = 0; c < n; c++) {
+		if (layout == SB_FP_PACKED) {
+			CHECK(fc->start[c] == base + c * fc->copy_size, "packed copy %zu at +%#lx, want +%#lx", c,
+			      (unsigned long)(fc->start[c] - base), (unsigned long)(c * fc->copy_size));
+		} else {
+			uintptr_t page = base + c * SB_FP_PAGE;
+			CHECK(fc->start[c] >= page && fc->start[c] + fc->copy_size <= page + SB_FP_PAGE,
+			      "spread copy %zu at +%#lx is not inside page %zu", c, (unsigned long)(fc->start[c] - base), c);
+		}
+		CHECK(fc->mains[c] == (sb_stub_fn)sb_fp_func_addr(fc, c, 0), "copy %zu: table entry is not its main", c);
+	}
+	if (layout == SB_FP_PACKED)
+		CHECK(base % SB_FP_PACK == 0 && fc->mem_len % SB_FP_PACK == 0, "packed region not in whole 2 MiB packs");
+	else
+		CHECK(fc->mem_len == n * SB_FP_PAGE, "spread region of %zu bytes for %zu copies", fc->mem_len, n);
+}
+
+int main(void)
+{
+	struct sb_rng rng;
+	sb_rng_seed(&rng, 7);
+	char err[512];
+	const size_t ns[] = {1, 37, 300};
+	for (int l = 0; l < SB_FP_N_LAYOUTS; l++)
+		for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+			size_t n = ns[k];
+			struct sb_fp_copies fc;
+			CHECK(sb_fp_make(&probe, n, l, &rng, &fc, err, sizeof(err)) == 0, "%s", err);
+			if (!fc.mem)
+				continue;
+			CHECK(fc.n_funcs == 1, "probe: %zu functions, want 1", fc.n_funcs);
+			layout_exact(&fc, n, l);
+			for (size_t c = 0; c < n; c++)
+				same_bytes(&fc, c);
+			/* Round-robin: 3n + 5 calls from copy 0 reach copy i % n
+			 * at call i, and leave the cursor at (3n + 5) % n. */
+			sb_test_fp_log[0] = 0;
+			uint64_t calls0 = sb_test_fp_calls;
+			uint64_t cursor = 0, calls = 3 * n + 5;
+			sb_time_round_robin(fc.mains, n, &cursor, calls);
+			CHECK(sb_test_fp_log[0] == calls, "%llu calls logged, want %llu", (unsigned long long)sb_test_fp_log[0],
+			      (unsigned long long)calls);
+			CHECK(sb_test_fp_calls - calls0 == calls, "counter advanced by %llu",
+			      (unsigned long long)(sb_test_fp_calls - calls0));
+			CHECK(cursor == calls % n, "cursor %llu, want %llu", (unsigned long long)cursor,
+			      (unsigned long long)(calls % n));
+			size_t wrong = 0;
+			for (uint64_t i = 0; i < calls; i++)
+				wrong += sb_test_fp_log[1 + i] != (uint64_t)fc.start[i % n] + 5;
+			CHECK(wrong == 0, "%s, %zu copies: %zu calls ran another copy than the next in turn",
+			      sb_fp_layout_name(l), n, wrong);
+			sb_fp_free(&fc);
+		}
+
+	/* A real variant: main prog and subprog, return thunk shared. */
+	const struct sb_variant *twin = sb_variant_find("twin-per-run-private");
+	CHECK(twin != NULL, "no twin-per-run-private in the registry");
+	if (twin) {
+		for (int l = 0; l < SB_FP_N_LAYOUTS; l++) {
+			struct sb_fp_copies fc;
+			CHECK(sb_fp_make(twin, 50, l, &rng, &fc, err, sizeof(err)) == 0, "%s", err);
+			if (!fc.mem)
+				continue;
+			CHECK(fc.n_funcs == 2, "%s: %zu functions copied, want main prog and subprog", twin->name, fc.n_funcs);
+			layout_exact(&fc, 50, l);
+			for (size_t c = 0; c < 50; c++)
+				same_bytes(&fc, c);
+			sb_fp_free(&fc);
+		}
+	}
+
+	/* Bad input and limits: one clear line each. */
+	int want[SB_FP_N_LAYOUTS];
+	CHECK(sb_fp_layout_parse("packed,spread", want, err, sizeof(err)) == 0 && want[0] && want[1], "both layouts");
+	CHECK(sb_fp_layout_parse("spread", want, err, sizeof(err)) == 0 && !want[0] && want[1], "spread alone");
+	CHECK(sb_fp_layout_parse("dense", want, err, sizeof(err)) == -1 && strstr(err, "unknown layout 'dense'"),
+	      "bad layout: %s", err);
+	struct sb_fp_copies big;
+	CHECK(sb_fp_make(&probe, 300000, SB_FP_SPREAD, &rng, &big, err, sizeof(err)) == -1 &&
+	      strstr(err, "more than 1024 MiB"), "over 1 GiB: %s", err);
+	const struct sb_variant *in_loop = sb_variant_find("twin-in-loop-private");
+	CHECK(in_loop && sb_fp_make(in_loop, 2, SB_FP_PACKED, &rng, &big, err, sizeof(err)) == -1 &&
+	      strstr(err, "in-loop"), "in-loop variant: %s", err);
+	return check_report("footprint");
+}
