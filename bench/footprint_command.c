@@ -188,9 +188,12 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		r->baseline = vars[0]->name;
 		r->copies = n;
 		r->layout = layout;
-		r->cycles = c->cycles;
 		r->n_samples = c->n_samples;
-		if (v > 0 && c->has_delta) {
+		/* No number without samples behind it (every block disturbed). */
+		r->cycles = c->cycles;
+		if (!c->n_samples)
+			r->cycles.mean = r->cycles.ci_lo = r->cycles.ci_hi = NAN;
+		if (v > 0 && c->has_delta && c->n_samples && base->n_samples) {
 			double m = base->cycles.mean;
 			r->has_delta = 1;
 			r->delta_pct = c->delta_pct;
@@ -263,9 +266,12 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 			   "delta_ci_lo,delta_ci_hi,delta_pct\n");
 		for (size_t i = 0; i < n; i++) {
 			const struct fp_row *r = &rows[i];
-			fprintf(f, "%s,%llu,%s,%.4f,%.4f,%.4f,%zu,%s,", r->variant, (unsigned long long)r->copies,
-				sb_fp_layout_name(r->layout), r->cycles.mean, r->cycles.ci_lo, r->cycles.ci_hi,
-				r->n_samples, r->baseline);
+			fprintf(f, "%s,%llu,%s,", r->variant, (unsigned long long)r->copies, sb_fp_layout_name(r->layout));
+			if (r->n_samples)
+				fprintf(f, "%.4f,%.4f,%.4f,", r->cycles.mean, r->cycles.ci_lo, r->cycles.ci_hi);
+			else
+				fprintf(f, ",,,");
+			fprintf(f, "%zu,%s,", r->n_samples, r->baseline);
 			if (r->has_delta)
 				fprintf(f, "%.4f,%.4f,%.4f,%.3f\n", r->delta, r->delta_lo, r->delta_hi, r->delta_pct);
 			else
@@ -285,6 +291,11 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", r->cycles.ci_lo, r->cycles.ci_hi);
 		if (r->has_delta)
 			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->delta, r->delta_lo, r->delta_hi);
+		if (!r->n_samples) {
+			fprintf(f, "%-8s %7llu  %-24s  no undisturbed samples\n", sb_fp_layout_name(r->layout),
+				(unsigned long long)r->copies, r->variant);
+			continue;
+		}
 		fprintf(f, "%-8s %7llu  %-24s %9.2f  %-20s %-28s\n", sb_fp_layout_name(r->layout),
 			(unsigned long long)r->copies, r->variant, r->cycles.mean, ci, d);
 	}
@@ -305,7 +316,7 @@ static int plot(const char *path, const struct fp_row *rows, size_t n, char *err
 	for (size_t i = 0; i < n; i++) {
 		snprintf(names[i], sizeof(names[i]), "%s %s", rows[i].variant, sb_fp_layout_name(rows[i].layout));
 		arms[i].name = names[i];
-		cells[i].arm = &arms[i];
+		cells[i].arm = rows[i].n_samples ? &arms[i] : NULL;
 		cells[i].batch = rows[i].copies;
 		cells[i].cycles = rows[i].cycles;
 		cells[i].n_samples = rows[i].n_samples;
