@@ -2,7 +2,7 @@
  * lays out many loaded BPF programs (stubbench footprint).
  *
  * A copy is the variant's main prog and every function it calls (found and
- * re-aimed by the placement engine: sb_place_variant, sb_jit_relocate);
+ * re-aimed by the placement engine: sb_place_collect, sb_jit_relocate);
  * return thunks stay shared. Two layouts:
  *
  *   packed  like bpf_prog_pack (v5.18+): every function in 64-byte chunks,

@@ -38,5 +38,9 @@ struct sb_placed_variant {
 int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
 		     struct sb_placed_variant *out, char *err, size_t errlen);
 void sb_place_free(struct sb_placed_variant *p);
+/* The functions a copy of v holds (main prog first, then what it calls;
+ * return thunks excluded), in out->old_addr/len/n_funcs, nothing placed:
+ * for callers that lay copies out themselves (footprint). 0, or -1 with err. */
+int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, char *err, size_t errlen);
 
 #endif

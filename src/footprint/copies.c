@@ -163,8 +163,13 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 	/* The placement engine finds the functions (main prog and what it
 	 * calls, return thunks excluded) and checks that they can move. */
 	struct sb_placed_variant probe;
-	if (sb_place_variant(v, 0, rng, &probe, err, errlen) != 0)
+	if (sb_place_collect(v, &probe, err, errlen) != 0)
 		return -1;
+	for (size_t f = 0; f < probe.n_funcs; f++)
+		if (probe.len[f] > SB_FP_PAGE) {
+			sb_set_err(err, errlen, "%s: a function of %zu bytes does not fit a page", v->name, probe.len[f]);
+			return -1;
+		}
 	out->n_funcs = probe.n_funcs;
 	for (size_t f = 0; f < probe.n_funcs; f++) {
 		out->old_addr[f] = probe.old_addr[f];
@@ -173,7 +178,6 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 		out->func_off[f] = out->copy_size;
 		out->copy_size += round_up(probe.len[f], SB_FP_CHUNK);
 	}
-	sb_place_free(&probe);
 	if (out->copy_size > SB_FP_PAGE) {
 		sb_set_err(err, errlen, "%s: a copy of %zu bytes does not fit a 4 KiB page", v->name, out->copy_size);
 		return -1;

@@ -73,12 +73,17 @@ static int collect(struct sb_placed_variant *p, uintptr_t addr, char *err, size_
 	return rc;
 }
 
-int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
-		     struct sb_placed_variant *out, char *err, size_t errlen)
+int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	out->original = v;
-	if (collect(out, (uintptr_t)v->main, err, errlen) != 0)
+	return collect(out, (uintptr_t)v->main, err, errlen);
+}
+
+int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
+		     struct sb_placed_variant *out, char *err, size_t errlen)
+{
+	if (sb_place_collect(v, out, err, errlen) != 0)
 		return -1;
 	for (size_t i = 0; i < out->n_funcs; i++)
 		if (out->len[i] > PAGE - 128) {
