@@ -53,7 +53,9 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 			"  --counters=LIST  perf_event counters per variant and batch, e.g.\n"
 			"                   cycles,instructions,branches,context-switches (libpfm4 names)\n"
 			"  --list           print the variants and the listings they reproduce\n"
-			"  --calls=N        no measurement: call each main prog N times, check its counter\n");
+			"  --calls=N        no measurement: call each main prog N times, check its counter\n"
+			"  --plot=FILE      cost and delta vs batch per variant (.svg or .png, gnuplot;\n"
+			"                   FILE.gp and FILE.dat beside it)\n");
 	fprintf(f,
 		"  --batch=LIST     iterations per sample (default 1,8,64,512,2048,4096)\n"
 		"  --cpu=N          pin to CPU N (default: the last core of the allowed set)\n"
@@ -123,8 +125,9 @@ static int allowed(int opt, enum sb_cli_mode mode)
 	case OPT_CALLS:
 	case OPT_COUNTERS:
 		return mode == SB_MODE_REPLICAS;
-	case OPT_SHAPE:
 	case OPT_PLOT:
+		return mode == SB_MODE_LAB || mode == SB_MODE_REPLICAS;
+	case OPT_SHAPE:
 		return mode == SB_MODE_LAB;
 	default:
 		return 1;

@@ -52,4 +52,9 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		     const struct sb_variant *const *others, size_t n_others,
 		     struct sb_variant_arms *arms, struct sb_results *res);
 
+/* --plot=FILE of a run just measured, through the same writer as
+ * `stubbench plot` (plot_command.c); says on stderr what it wrote or why
+ * not. tool: "stubbench", "stubbench lab". */
+void sb_plot_results(const struct sb_results *r, const char *tool, const char *path);
+
 #endif

@@ -9,7 +9,6 @@
 #include "stubbench/lab.h"
 #include "stubbench/output.h"
 #include "stubbench/percpu.h"
-#include "stubbench/plot.h"
 
 #define MAX_GROUPS (2 * SB_LAB_N_RETURNS)
 
@@ -156,13 +155,8 @@ int sb_lab_command(int argc, char **argv)
 		}
 		if (cli.cfg.format == SB_FORMAT_TABLE)
 			print_code_sizes(stdout);
-		if (cli.plot) {
-			char err[512];
-			if (sb_plot_write(&all, cli.plot, err, sizeof(err)) != 0)
-				fprintf(stderr, "stubbench lab: no plot: %s\n", err);
-			else
-				fprintf(stderr, "stubbench lab: plot written to %s\n", cli.plot);
-		}
+		if (cli.plot)
+			sb_plot_results(&all, "stubbench lab", cli.plot);
 	}
 	for (int k = 0; k < 2; k++)
 		sb_results_free(&shape_res[k]);

@@ -101,6 +101,7 @@ int sb_kernel_main(int argc, char **argv);
 int sb_lab_command(int argc, char **argv);
 int sb_compare_command(int argc, char **argv);
 int sb_footprint_command(int argc, char **argv);
+int sb_plot_command(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 		return sb_compare_command(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "footprint") == 0)
 		return sb_footprint_command(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "plot") == 0)
+		return sb_plot_command(argc - 1, argv + 1);
 
 	struct sb_cli cli;
 	char err[768];
@@ -178,6 +181,8 @@ int main(int argc, char **argv)
 					      .config = &cli.cfg, .thunk = &thunk};
 		sb_output_write(stdout, cli.cfg.format, &res, &meta);
 		sb_output_multimodal_line(stderr, "stubbench", &res);
+		if (cli.plot && rc == 0)
+			sb_plot_results(&res, "stubbench", cli.plot);
 	}
 	sb_results_free(&res);
 	sb_percpu_thread_fini();

@@ -3,11 +3,12 @@ sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and p
 add_library(stubbench_report STATIC
   src/report/run_file.c
   src/report/compare.c
+  src/report/run_plot.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})
 target_link_libraries(stubbench_report PUBLIC stubbench_core ${JSONC_LINK_LIBRARIES} m)
-target_sources(stubbench PRIVATE bench/compare_command.c)
+target_sources(stubbench PRIVATE bench/compare_command.c bench/plot_command.c)
 target_link_libraries(stubbench PRIVATE stubbench_report)
 
 function(sb_report_add_tests)
@@ -39,6 +40,9 @@ function(sb_report_add_tests)
     ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/tests/data/run_kernel.json)
   set_tests_properties(compare_cli_table PROPERTIES
     PASS_REGULAR_EXPRESSION "no variant and batch has the cycles metric in both runs")
+  # stubbench plot: image, script and data of main, kernel and lab runs.
+  add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # --format=gbench: Google Benchmark's JSON schema, field by field.
   add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench_schema.py
     $<TARGET_FILE:stubbench>)

@@ -35,7 +35,7 @@ expect 2 "'bogus'" --counters=bogus
 # The lab subcommand shares the parser; options of one mode are refused in the other.
 expect 2 "'diagonal'" lab --shape=diagonal
 expect 2 "does not apply to stubbench lab" lab --variant=private
-expect 2 "does not apply to stubbench" --plot=x.svg
+expect 2 "does not apply to stubbench" --shape=per-run
 expect 2 "'0'" lab --batch=0
 expect 2 "'0'" --placements=0
 expect 2 "more than 16" --placements=17

@@ -15,11 +15,14 @@ struct sb_run_row {
 	size_t samples;
 	double mean, ci_lo, ci_hi;        /* core cycles per iteration */
 	double delta, delta_lo, delta_hi; /* % vs the baseline, 95 % CI; NAN without */
+	size_t n_modes;                   /* steady states found over placements or loads */
+	double mode_min, mode_max;        /* their cycles per iteration (NAN without) */
 };
 
 /* The spread of one variant at one batch over code placements
- * (--placements: its copies "NAME@pK") or over kernel loads (--loads:
- * "kernel_run.loads"): the range of its delta vs baseline. */
+ * (--placements: its copies "NAME@pK"): the range of its delta vs
+ * baseline. (Steady states over re-rolled placements or kernel loads are
+ * each row's modes.) */
 struct sb_run_spread {
 	char variant[128];
 	uint64_t batch;
@@ -36,13 +39,19 @@ struct sb_run_file {
 	size_t n_rows;
 	struct sb_run_spread *spread;
 	size_t n_spread;
-	const char *spread_kind; /* "placements" or "loads" (NULL without spread) */
+	const char *spread_kind; /* "placements" (NULL without spread) */
 };
 
 /* Reads path. Returns 0, or -1 with one line naming the file and what is
  * wrong with it (cannot be read, not JSON, no results). */
 int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_t errlen);
 void sb_run_file_free(struct sb_run_file *f);
+
+struct sb_results;
+/* The same rows from results in memory (a run being written), so that one
+ * plot writer serves saved and live runs. tool names the mode. Returns 0,
+ * or -1 when out of memory. */
+int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out);
 
 /* The row of variant at batch, or NULL. */
 const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch);

@@ -1,6 +1,8 @@
 /* run_file.c: saved runs read back with json-c; see run_file.h. */
 #include "stubbench/run_file.h"
 #include "stubbench/error.h"
+#include "stubbench/harness.h"
+#include "stubbench/run_info.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -151,6 +153,17 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		row->delta = num(r, "delta_vs_baseline_pct");
 		row->delta_lo = at(member(r, "delta_ci95_pct"), 0);
 		row->delta_hi = at(member(r, "delta_ci95_pct"), 1);
+		row->mode_min = row->mode_max = NAN;
+		json_object *modes = member(r, "modes");
+		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
+				   k < json_object_array_length(modes); k++) {
+			double m = num(json_object_array_get_idx(modes, k), "cycles");
+			if (!isfinite(m))
+				continue;
+			row->mode_min = row->n_modes ? fmin(row->mode_min, m) : m;
+			row->mode_max = row->n_modes ? fmax(row->mode_max, m) : m;
+			row->n_modes++;
+		}
 	}
 	/* A --placements run: each variant also as one row over its placements
 	 * (mean cost, delta of the placements' means), comparable with a run
@@ -177,12 +190,13 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		row->batch = (uint64_t)batch;
 		row->mean = num(member(p, "cycles_per_iter"), "mean");
 		row->ci_lo = row->ci_hi = NAN; /* the spread over placements is no CI */
+		row->mode_min = row->mode_max = NAN;
 		row->delta = num(p, "delta_vs_baseline_pct");
 		row->delta_lo = at(member(p, "delta_ci95_pct"), 0);
 		row->delta_hi = at(member(p, "delta_ci95_pct"), 1);
 	}
 	/* Spread over placements (main, lab: the copies "NAME@pK" of a variant,
-	 * each with its delta) or over kernel loads ("kernel_run.loads"). */
+	 * each with its delta). */
 	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
 		const struct sb_run_row *row = &out->rows[i];
 		const char *at_p = strstr(row->variant, "@p");
@@ -192,18 +206,6 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		snprintf(base, sizeof(base), "%.*s", (int)(at_p - row->variant), row->variant);
 		out->spread_kind = "placements";
 		rc = spread_add(out, base, row->batch, row->delta);
-	}
-	json_object *loads = member(member(doc, "kernel_run"), "loads");
-	if (rc == 0 && !out->spread_kind && loads && json_object_is_type(loads, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(loads) && rc == 0; i++) {
-			json_object *l = json_object_array_get_idx(loads, i);
-			json_object *name = member(l, "variant");
-			double d = num(l, "delta_vs_baseline_pct");
-			if (name && json_object_is_type(name, json_type_string) && isfinite(d)) {
-				out->spread_kind = "loads";
-				rc = spread_add(out, json_object_get_string(name), (uint64_t)num(l, "batch"), d);
-			}
-		}
 	}
 	json_object_put(doc);
 	if (rc == 0 && out->n_rows == 0) {
@@ -232,4 +234,48 @@ const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const cha
 		if (f->rows[i].batch == batch && strcmp(f->rows[i].variant, variant) == 0)
 			return &f->rows[i];
 	return NULL;
+}
+
+static double finite_or_nan(int have, double v)
+{
+	return have && isfinite(v) ? v : NAN;
+}
+
+int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "(this run)");
+	snprintf(out->tool, sizeof(out->tool), "%s", tool);
+	snprintf(out->machine, sizeof(out->machine), "%s", r->cpu_desc);
+	sb_run_info_kernel(out->kernel, sizeof(out->kernel));
+	sb_run_info_date(out->date, sizeof(out->date));
+	snprintf(out->git, sizeof(out->git), "%s", sb_run_info_git());
+	out->rows = calloc(r->n_cells ? r->n_cells : 1, sizeof(*out->rows));
+	if (!out->rows)
+		return -1;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || !c->arm->name)
+			continue;
+		struct sb_run_row *row = &out->rows[out->n_rows++];
+		snprintf(row->variant, sizeof(row->variant), "%s", c->arm->name);
+		row->batch = c->batch;
+		row->samples = c->n_samples;
+		row->mean = finite_or_nan(c->n_samples > 0, c->cycles.mean);
+		row->ci_lo = finite_or_nan(c->n_samples > 1, c->cycles.ci_lo);
+		row->ci_hi = finite_or_nan(c->n_samples > 1, c->cycles.ci_hi);
+		row->delta = finite_or_nan(c->has_delta, c->delta_pct);
+		row->delta_lo = finite_or_nan(c->has_delta, c->delta_lo_pct);
+		row->delta_hi = finite_or_nan(c->has_delta, c->delta_hi_pct);
+		row->mode_min = row->mode_max = NAN;
+		for (size_t k = 0; k < c->n_modes; k++) {
+			double m = c->modes[k].cycles;
+			if (!isfinite(m))
+				continue;
+			row->mode_min = row->n_modes ? fmin(row->mode_min, m) : m;
+			row->mode_max = row->n_modes ? fmax(row->mode_max, m) : m;
+			row->n_modes++;
+		}
+	}
+	return 0;
 }

@@ -1,0 +1,384 @@
+/* run_plot.c: runs drawn by gnuplot; see run_plot.h. */
+#define _GNU_SOURCE
+#include "stubbench/run_plot.h"
+#include "stubbench/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_PANELS 9
+#define MAX_SERIES 96
+
+enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB };
+enum metric { METRIC_CYCLES, METRIC_DELTA };
+
+struct panel {
+	char title[96];
+	enum metric metric;
+};
+
+struct series {
+	const char *name;
+	int panel;
+};
+
+static const char *const kernel_shapes[] = {"per-run", "in-loop", "htab"};
+static const char *const lab_shapes[] = {"perrun", "inloop"};
+static const char *const lab_flavours[] = {"ret", "rethunk", "calldepth"};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Lab names: lab-<alternative>[-rethunk|-calldepth]-<perrun|inloop>. */
+static int lab_panel(const char *name)
+{
+	int shape = ends_with(name, "-inloop") ? 1 : ends_with(name, "-perrun") ? 0 : -1;
+	if (shape < 0)
+		return -1;
+	int flavour = strstr(name, "-rethunk-") ? 1 : strstr(name, "-calldepth-") ? 2 : 0;
+	return shape * 3 + flavour;
+}
+
+static int kernel_panel(const char *name)
+{
+	for (int s = 0; s < 3; s++)
+		if (strstr(name, kernel_shapes[s]))
+			return s;
+	return 3;
+}
+
+/* gnuplot single-quoted string: '' is a quote. */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void put_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.6g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/* One data row: batch, value, CI low, CI high, range low, range high. */
+static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, enum metric m)
+{
+	double v, lo, hi, rlo = NAN, rhi = NAN;
+	if (m == METRIC_CYCLES) {
+		v = r->mean, lo = r->ci_lo, hi = r->ci_hi;
+		if (r->n_modes > 1)
+			rlo = r->mode_min, rhi = r->mode_max;
+	} else {
+		v = r->delta, lo = r->delta_lo, hi = r->delta_hi;
+		/* The steady states against the baseline's mean (its cost from the ratio). */
+		double base = isfinite(r->mean) ? r->mean / (1 + r->delta / 100) : NAN;
+		if (r->n_modes > 1 && base > 0)
+			rlo = (r->mode_min / base - 1) * 100, rhi = (r->mode_max / base - 1) * 100;
+		/* Copies at other placements ("NAME@pK"): the range of their deltas. */
+		for (size_t i = 0; i < run->n_spread; i++)
+			if (run->spread[i].batch == r->batch && strcmp(run->spread[i].variant, r->variant) == 0 &&
+			    run->spread[i].k > 1)
+				rlo = run->spread[i].min, rhi = run->spread[i].max;
+	}
+	if (!isfinite(v))
+		return 0;
+	fprintf(f, "%llu", (unsigned long long)r->batch);
+	put_num(f, v);
+	put_num(f, isfinite(lo) ? lo : v);
+	put_num(f, isfinite(hi) ? hi : v);
+	put_num(f, rlo);
+	put_num(f, rhi);
+	fputc('\n', f);
+	return isfinite(rlo) ? 2 : 1;
+}
+
+/* The same colour for the same line in every panel: lab alternatives by
+ * their name without shape and flavour, everything else by its name. */
+static void legend_name(enum kind kind, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", kind == KIND_LAB && strncmp(name, "lab-", 4) == 0 ? name + 4 : name);
+	if (kind != KIND_LAB)
+		return;
+	static const char *const drop[] = {"-perrun", "-inloop", "-rethunk", "-calldepth"};
+	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
+		char *at = strstr(buf, drop[i]);
+		if (at)
+			memmove(at, at + strlen(drop[i]), strlen(at + strlen(drop[i])) + 1);
+	}
+}
+
+static int colour_of(const struct series *series, size_t k)
+{
+	/* 1 + the rank of its legend text among the distinct ones so far. */
+	char names[MAX_SERIES][128];
+	int n = 0;
+	for (size_t i = 0; i <= k; i++) {
+		char label[128];
+		int j;
+		legend_name(KIND_LAB, series[i].name, label, sizeof(label));
+		for (j = 0; j < n && strcmp(names[j], label); j++)
+			;
+		if (j == n)
+			snprintf(names[n++], sizeof(names[0]), "%s", label);
+		if (i == k)
+			return j + 1;
+	}
+	return 1;
+}
+
+/* "out.png" -> "out.gp" (ext with its dot). */
+static void beside(const char *image, const char *ext, char *buf, size_t len)
+{
+	const char *dot = strrchr(image, '.');
+	size_t stem = dot ? (size_t)(dot - image) : strlen(image);
+	snprintf(buf, len, "%.*s%s", (int)stem, image, ext);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The first two words of the kernel's uname ("Linux 6.18.0"). */
+static void kernel_release(const char *kernel, char *buf, size_t len)
+{
+	const char *sp = strchr(kernel, ' ');
+	sp = sp ? strchr(sp + 1, ' ') : NULL;
+	snprintf(buf, len, "%.*s", sp ? (int)(sp - kernel) : (int)strlen(kernel), kernel);
+}
+
+static int have_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		return 0;
+	char *dirs = strdup(path), *save = NULL;
+	int found = 0;
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char exe[4096];
+		snprintf(exe, sizeof(exe), "%s/gnuplot", *d ? d : ".");
+		found = access(exe, X_OK) == 0;
+	}
+	free(dirs);
+	return found;
+}
+
+/* gnuplot SCRIPT in DIR (the script names its files relative to it). */
+static int run_gnuplot(const char *dir, const char *script)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (chdir(dir) != 0)
+			_exit(127);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen)
+{
+	const char *dot = image ? strrchr(image, '.') : NULL;
+	const char *term;
+	if (dot && strcmp(dot, ".svg") == 0)
+		term = "svg size 1400,%d dynamic enhanced font 'sans,10'";
+	else if (dot && strcmp(dot, ".png") == 0)
+		term = "pngcairo size 1400,%d enhanced font 'sans,10'";
+	else {
+		sb_set_err(err, errlen, "plot: %s: the file name must end in .png or .svg", image ? image : "");
+		return 2;
+	}
+	if (strchr(image, '\n') || strchr(image, '\'')) {
+		sb_set_err(err, errlen, "plot: %s: the file name has a newline or a quote", image);
+		return 2;
+	}
+	enum kind kind = strstr(run->tool, "kernel") ? KIND_KERNEL : strstr(run->tool, "lab") ? KIND_LAB : KIND_MAIN;
+
+	/* Panels and the series in each. */
+	struct panel panels[MAX_PANELS];
+	int n_panels = 0, cols = 1;
+	if (kind == KIND_MAIN) {
+		panels[0] = (struct panel){"cost per iteration (mean, 95% CI; band: steady states)", METRIC_CYCLES};
+		panels[1] = (struct panel){"cost vs baseline, % (95% CI; band: spread over placements or states)",
+					   METRIC_DELTA};
+		n_panels = 2, cols = 2;
+	} else if (kind == KIND_KERNEL) {
+		for (int s = 0; s < 4; s++) {
+			panels[s].metric = METRIC_DELTA;
+			snprintf(panels[s].title, sizeof(panels[s].title),
+				 "%s: cost added to baseline, %% (kernel, twin, twin placed like the loads; band: loads)",
+				 s < 3 ? kernel_shapes[s] : "other");
+		}
+		n_panels = 4, cols = 1;
+	} else {
+		for (int s = 0; s < 2; s++)
+			for (int fl = 0; fl < 3; fl++) {
+				struct panel *p = &panels[s * 3 + fl];
+				p->metric = METRIC_CYCLES;
+				snprintf(p->title, sizeof(p->title), "%s, %s", lab_shapes[s], lab_flavours[fl]);
+			}
+		panels[6] = (struct panel){"other", METRIC_CYCLES};
+		n_panels = 7, cols = 3;
+	}
+	struct series series[MAX_SERIES];
+	size_t n_series = 0;
+	int used[MAX_PANELS] = {0};
+	for (int p = 0; p < n_panels; p++)
+		for (size_t i = 0; i < run->n_rows; i++) {
+			const struct sb_run_row *r = &run->rows[i];
+			if (kind == KIND_MAIN && strstr(r->variant, "@p"))
+				continue; /* copies: shown as the spread of their variant */
+			int panel = kind == KIND_MAIN ? p : kind == KIND_KERNEL ? kernel_panel(r->variant) : lab_panel(r->variant);
+			if (panel < 0)
+				panel = n_panels - 1;
+			double v = panels[p].metric == METRIC_CYCLES ? r->mean : r->delta;
+			if (panel != p || !isfinite(v))
+				continue;
+			size_t k;
+			for (k = 0; k < n_series && !(series[k].panel == p && strcmp(series[k].name, r->variant) == 0); k++)
+				;
+			if (k == n_series && n_series < MAX_SERIES) {
+				series[n_series++] = (struct series){r->variant, p};
+				used[p] = 1;
+			}
+		}
+	if (n_series == 0) {
+		sb_set_err(err, errlen, "plot: %s: no result with a number to plot", run->path);
+		return 2;
+	}
+	int n_used = 0;
+	for (int p = 0; p < n_panels; p++)
+		n_used += used[p];
+	if (cols > n_used)
+		cols = n_used;
+	int rows = (n_used + cols - 1) / cols;
+
+	char gp_path[4096], dat_path[4096], dir[4096];
+	beside(image, ".gp", gp_path, sizeof(gp_path));
+	beside(image, ".dat", dat_path, sizeof(dat_path));
+	const char *slash = strrchr(image, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - image + (slash == image)) : 1, slash ? image : ".");
+
+	/* The data: one block per series (gnuplot's index), with its name. */
+	FILE *dat = fopen(dat_path, "w");
+	if (!dat) {
+		sb_set_err(err, errlen, "plot: %s: %s", dat_path, strerror(errno));
+		return 2;
+	}
+	int has_range[MAX_SERIES] = {0};
+	fprintf(dat, "# %s: %s\n# columns: batch, value, CI low, CI high, range low, range high (NaN: none)\n",
+		run->tool, run->path);
+	for (size_t k = 0; k < n_series; k++) {
+		fprintf(dat, "%s# %s (%s)\n", k ? "\n\n" : "", series[k].name,
+			panels[series[k].panel].metric == METRIC_CYCLES ? "core cycles per iteration" : "% vs baseline");
+		for (size_t i = 0; i < run->n_rows; i++)
+			if (strcmp(run->rows[i].variant, series[k].name) == 0)
+				has_range[k] |= write_row(dat, run, &run->rows[i], panels[series[k].panel].metric) == 2;
+	}
+	if (fclose(dat) != 0) {
+		sb_set_err(err, errlen, "plot: %s: %s", dat_path, strerror(errno));
+		return 2;
+	}
+
+	/* The script. */
+	FILE *gp = fopen(gp_path, "w");
+	if (!gp) {
+		sb_set_err(err, errlen, "plot: %s: %s", gp_path, strerror(errno));
+		return 2;
+	}
+	char release[128], title[1024];
+	kernel_release(run->kernel, release, sizeof(release));
+	/* The JIT flavour's last clause says how JITed code returns. */
+	const char *thunk = strrchr(run->thunk, ',');
+	thunk = thunk ? thunk + 1 + (thunk[1] == ' ') : run->thunk;
+	snprintf(title, sizeof(title), "%s: %s; %s%s%s; %s", run->tool[0] ? run->tool : "stubbench",
+		 run->machine[0] ? run->machine : "machine unknown", release[0] ? release : "kernel unknown",
+		 thunk[0] ? "; JIT returns: " : "", thunk, run->date[0] ? run->date : "date unknown");
+	fprintf(gp, "# %s, drawn from %s by stubbench plot; rerun: gnuplot %s\nset terminal ", run->tool,
+		run->path, base_name(gp_path));
+	fprintf(gp, term, 260 + 380 * rows);
+	fputs("\nset output ", gp);
+	put_quoted(gp, base_name(image));
+	fprintf(gp, "\nset datafile missing 'NaN'\nset logscale x 2\nset grid\nset xlabel 'batch (iterations per sample)'\n"
+		    "set key below noenhanced\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\nset style fill transparent solid 0.15 noborder\n"
+		    "set multiplot layout %d,%d title ", rows, cols);
+	put_quoted(gp, title);
+	fputs(" noenhanced\n", gp);
+	for (int p = 0; p < n_panels; p++) {
+		if (!used[p])
+			continue;
+		fputs("set title ", gp);
+		put_quoted(gp, panels[p].title);
+		fprintf(gp, " noenhanced\nset ylabel '%s'\n",
+			panels[p].metric == METRIC_CYCLES ? "core cycles per iteration" : "% vs baseline");
+		fputs(panels[p].metric == METRIC_DELTA ? "set xzeroaxis lt -1\n" : "unset xzeroaxis\n", gp);
+		fputs("plot ", gp);
+		int first = 1;
+		for (size_t k = 0; k < n_series; k++) {
+			if (series[k].panel != p)
+				continue;
+			int colour = colour_of(series, k);
+			if (has_range[k]) {
+				fprintf(gp, "%s'%s' index %zu using 1:5:6 with filledcurves lc %d notitle", first ? "" : ", \\\n     ",
+					base_name(dat_path), k, colour);
+				first = 0;
+			}
+			fprintf(gp, "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc %d lw 1.5 pt 7 ps 0.6 title ",
+				first ? "" : ", \\\n     ", base_name(dat_path), k, colour);
+			char label[128];
+			legend_name(kind, series[k].name, label, sizeof(label));
+			put_quoted(gp, label);
+			first = 0;
+		}
+		fputc('\n', gp);
+	}
+	fputs("unset multiplot\nset output\n", gp);
+	if (fclose(gp) != 0) {
+		sb_set_err(err, errlen, "plot: %s: %s", gp_path, strerror(errno));
+		return 2;
+	}
+	if (!have_gnuplot()) {
+		sb_set_err(err, errlen, "plot: gnuplot not found on PATH (apt-get install gnuplot-nox): %s not drawn; "
+			   "%s and %s written", image, gp_path, dat_path);
+		return 1;
+	}
+	/* Truncate first: "non-empty afterwards" then means written by this gnuplot. */
+	FILE *probe = fopen(image, "w");
+	if (!probe) {
+		sb_set_err(err, errlen, "plot: %s: %s", image, strerror(errno));
+		return 2;
+	}
+	fclose(probe);
+	int rc = run_gnuplot(dir, base_name(gp_path));
+	struct stat st;
+	if (rc != 0 || stat(image, &st) != 0 || st.st_size == 0) {
+		sb_set_err(err, errlen, "plot: gnuplot failed on %s (status %d), %s not written", gp_path, rc, image);
+		return 1;
+	}
+	return 0;
+}
