@@ -27,7 +27,7 @@ grep -q "test machine; Linux 6.18.0; 2026-12-01T06:10:00Z" "$d/main.gp" || no "t
 "$sb" plot "$data/run_kernel.json" -o "$d/kernel.png" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "kernel plot exited $rc: $(cat "$d/err")"
 grep -q "per-run: cost added to baseline" "$d/kernel.gp" || no "kernel.gp has no per-run panel"
-grep -q "JIT returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
+grep -q "returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
 grep -qx "64 15 10 20 5 25" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta with its range over the loads' states"
 
 # Lab: a panel per shape and flavour, legend below, steady states as a band.

@@ -34,7 +34,7 @@ struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
-	char thunk[256];    /* the kernel JIT's flavour, kernel runs only ("" otherwise) */
+	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	struct sb_run_row *rows;
 	size_t n_rows;
 	struct sb_run_spread *spread;

@@ -128,7 +128,9 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 	str(doc, "kernel", out->kernel, sizeof(out->kernel));
 	str(doc, "date", out->date, sizeof(out->date));
 	str(doc, "git", out->git, sizeof(out->git));
-	str(member(doc, "kernel_run"), "jit_flavour", out->thunk, sizeof(out->thunk));
+	str(member(doc, "return_thunk"), "name", out->thunk, sizeof(out->thunk));
+	if (!out->thunk[0])
+		str(member(doc, "kernel_run"), "jit_flavour", out->thunk, sizeof(out->thunk));
 	size_t n = json_object_array_length(results);
 	out->rows = calloc(n ? n : 1, sizeof(*out->rows));
 	int rc = out->rows ? 0 : -1;

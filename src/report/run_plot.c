@@ -318,7 +318,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 	thunk = thunk ? thunk + 1 + (thunk[1] == ' ') : run->thunk;
 	snprintf(title, sizeof(title), "%s: %s; %s%s%s; %s", run->tool[0] ? run->tool : "stubbench",
 		 run->machine[0] ? run->machine : "machine unknown", release[0] ? release : "kernel unknown",
-		 thunk[0] ? "; JIT returns: " : "", thunk, run->date[0] ? run->date : "date unknown");
+		 thunk[0] ? "; returns: " : "", thunk, run->date[0] ? run->date : "date unknown");
 	fprintf(gp, "# %s, drawn from %s by stubbench plot; rerun: gnuplot %s\nset terminal ", run->tool,
 		run->path, base_name(gp_path));
 	fprintf(gp, term, 260 + 380 * rows);
