@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Do the numbers reproduce? Runs K fresh processes of the default sweep
+(and of `stubbench kernel` with its default loads), then per cell: the
+spread of each estimate across the runs, the coverage (share of runs whose
+95 % CI contains the median of the K runs), the CI half-widths, and the
+wall time of each run. A benchmark, not a test: it judges timings.
+
+  bench/reproducibility.py [--stubbench=build/stubbench] [-k 5] [--kernel]
+                           [--min-batch=64] [--save=DIR] [-- extra stubbench args]
+
+The bar it prints: every run's delta CI contains the K-run median in at
+least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
+0.1 cycles across runs, the default sweep <= 15 s; kernel: CIs contain the
+median in at least 90 % of the cells.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(cmd):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode not in (0,):
+        sys.exit(f"reproducibility: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-300:]}")
+    multimodal = [ln for ln in p.stderr.splitlines() if "multimodal" in ln]
+    return json.loads(p.stdout), wall, multimodal
+
+
+def cells(doc, min_batch):
+    """(variant, batch) -> (delta, lo, hi, matched, mlo, mhi) for every cell with a delta."""
+    out = {}
+    for r in doc["results"]:
+        if "delta_vs_baseline_pct" not in r or r["batch"] < min_batch:
+            continue
+        lo, hi = r["delta_ci95_pct"]
+        m = r.get("matched_delta_cycles")
+        mlo, mhi = r.get("matched_ci95", [None, None])
+        out[(r["variant"], r["batch"])] = (r["delta_vs_baseline_pct"], lo, hi, m, mlo, mhi)
+    return out
+
+
+def covers(lo, hi, x):
+    return lo is not None and hi is not None and lo <= x <= hi
+
+
+def report(title, docs, walls, min_batch, is_sweep):
+    k = len(docs)
+    per_run = [cells(d, min_batch) for d in docs]
+    keys = [c for c in per_run[0] if all(c in r for r in per_run)]
+    print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
+    print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
+    hdr = (f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
+           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}")
+    print(hdr)
+    run_cov = [0] * k
+    run_mcov = [0] * k
+    worst_hw = 0.0
+    worst_mspread = 0.0
+    n_matched = 0
+    for key in keys:
+        vals = [r[key] for r in per_run]
+        d = [v[0] for v in vals]
+        dmed = statistics.median(d)
+        dcov = [covers(v[1], v[2], dmed) for v in vals]
+        hw = [(v[2] - v[1]) / 2 for v in vals]
+        worst_hw = max(worst_hw, max(hw))
+        for i, c in enumerate(dcov):
+            run_cov[i] += c
+        line = (f"{key[0] + '@' + str(key[1]):34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
+                f"{sum(dcov):>2}/{k:<2} {statistics.mean(hw):7.2f}")
+        if all(v[3] is not None for v in vals):
+            n_matched += 1
+            m = [v[3] for v in vals]
+            mmed = statistics.median(m)
+            mcov = [covers(v[4], v[5], mmed) for v in vals]
+            mhw = [(v[5] - v[4]) / 2 for v in vals]
+            worst_mspread = max(worst_mspread, max(m) - min(m))
+            for i, c in enumerate(mcov):
+                run_mcov[i] += c
+            line += f" {mmed:+11.2f} {max(m) - min(m):7.2f} {sum(mcov):>2}/{k:<2} {statistics.mean(mhw):7.2f}"
+        print(line)
+    n = len(keys)
+    if not n:
+        print("no cells")
+        return
+    covs = [c / n for c in run_cov]
+    print(f"delta: share of cells whose CI contains the {k}-run median, per run: "
+          + ", ".join(f"{100 * c:.0f} %" for c in covs) + f"; widest half-width {worst_hw:.2f} pp")
+    if n_matched:
+        mcovs = [c / n_matched for c in run_mcov]
+        print("matched: the same share per run: " + ", ".join(f"{100 * c:.0f} %" for c in mcovs)
+              + f"; largest spread across runs {worst_mspread:.2f} cycles")
+    ok_cov = min(covs) >= 0.9
+    if is_sweep:
+        print(f"bar: coverage >= 90 % in every run: {'yes' if ok_cov else 'NO'}; "
+              f"half-widths <= 2 pp: {'yes' if worst_hw <= 2 else 'NO'}; "
+              f"matched within 0.1 cycles: {'yes' if n_matched and worst_mspread <= 0.1 else 'NO'}; "
+              f"wall <= 15 s: {'yes' if max(walls) <= 15 else 'NO'}")
+    else:
+        print(f"bar: coverage >= 90 % in every run: {'yes' if ok_cov else 'NO'}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--stubbench", default=os.path.join(os.path.dirname(__file__), "..", "build", "stubbench"))
+    ap.add_argument("-k", type=int, default=5, help="fresh processes per command (default 5)")
+    ap.add_argument("--kernel", action="store_true", help="also `stubbench kernel` (needs CAP_BPF)")
+    ap.add_argument("--no-sweep", action="store_true", help="only the kernel side")
+    ap.add_argument("--min-batch", type=int, default=64)
+    ap.add_argument("--save", help="keep every run's JSON in this directory")
+    ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
+    a = ap.parse_args()
+    if a.k < 2:
+        sys.exit("reproducibility: -k must be at least 2")
+    jobs = []
+    if not a.no_sweep:
+        jobs.append(("default sweep", [a.stubbench, "--format=json", *a.extra], True))
+    if a.kernel:
+        jobs.append(("stubbench kernel", [a.stubbench, "kernel", "--format=json", *a.extra], False))
+    for title, cmd, is_sweep in jobs:
+        docs, walls, notes = [], [], []
+        for i in range(a.k):
+            doc, wall, mm = run_once(cmd)
+            docs.append(doc)
+            walls.append(wall)
+            notes += mm
+            if a.save:
+                os.makedirs(a.save, exist_ok=True)
+                name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
+                with open(os.path.join(a.save, name), "w") as f:
+                    json.dump(doc, f)
+        print(f"# {' '.join(cmd)}; machine: {docs[0].get('machine')}")
+        report(title, docs, walls, a.min_batch, is_sweep)
+        print(f"multimodal runs: {len(notes)} of {a.k}" + (f" (e.g. {notes[0]})" if notes else ""))
+
+
+if __name__ == "__main__":
+    main()
