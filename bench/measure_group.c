@@ -101,7 +101,8 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 			continue;
 		for (unsigned j = 0; j < k; j++) {
 			struct sb_placed_variant *p = &pool->p[pool->n];
-			if (sb_place_variant(v, j, &rng, p, err, sizeof(err)) != 0) {
+			struct sb_place_policy random = {.rng = &rng};
+			if (sb_place(v, &random, j, p, err, sizeof(err)) != 0) {
 				fprintf(stderr, "stubbench: --placements: %s\n", err);
 				return 1;
 			}
@@ -153,7 +154,8 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 		size_t made = 0;
 		for (unsigned j = 0; j < k; j++) {
 			struct sb_placed_variant *p = &pool->p[pool->n];
-			if (sb_place_variant(v, j, &rng, p, err, sizeof(err)) != 0)
+			struct sb_place_policy random = {.rng = &rng};
+			if (sb_place(v, &random, j, p, err, sizeof(err)) != 0)
 				break;
 			pool->n++;
 			mine[made++] = &p->v;

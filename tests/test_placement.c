@@ -88,7 +88,8 @@ static void replicas(void)
 		struct sb_placed_variant p[3];
 		char err[512];
 		for (unsigned j = 0; j < 3; j++) {
-			int rc = sb_place_variant(v, j, &rng, &p[j], err, sizeof(err));
+			struct sb_place_policy random = {.rng = &rng};
+			int rc = sb_place(v, &random, j, &p[j], err, sizeof(err));
 			CHECK(rc == 0, "%s: %s", names[n], err);
 			if (rc)
 				return;

@@ -15,6 +15,7 @@
 
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
+#include "stubbench/placement.h"
 #include "stubbench/thunks.h"
 #include "stubbench/variants.h"
 
@@ -148,8 +149,7 @@ void sb_kernel_check_thunks(FILE *f);
  * a random offset of its first 64-byte chunk), as registry-like variants
  * the replica harness can run. */
 struct sb_twin_placement {
-	void *mem;                                   /* the executable copies */
-	size_t mem_size;
+	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
 	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
 	char names[SB_N_KVARIANTS][64];              /* "twin-in-loop-private@load2" */
 	int have[SB_N_KVARIANTS];

@@ -31,12 +31,31 @@ struct sb_placed_variant {
 	size_t len[SB_PLACE_MAX_FUNCS];
 };
 
-/* Places a copy of v (its main prog and the functions it calls, found by
- * decoding; thunks stay) at random offsets drawn from rng; the copy is
- * named "<name>@p<index>". Returns 0, or -1 with a one-line reason in err
- * (no symbol for the code, RIP-relative data, no room near the program). */
-int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
-		     struct sb_placed_variant *out, char *err, size_t errlen);
+/* Where the copy's functions start. Functions are numbered main first,
+ * then the functions it calls, in the order of the calls. */
+struct sb_place_policy {
+	/* Random offsets: function i at a random 64-byte chunk of its own
+	 * page, then a random byte in it (the kernel's random start within
+	 * the first chunk). Also picks the pages. May be NULL when every
+	 * function has an offset below. */
+	struct sb_rng *rng;
+	/* Offsets like a kernel load: function i starts at page_offsets[i]
+	 * in its page, as the kernel put the same function (address mod
+	 * 4096); NULL or fewer than the functions: the rest are random. */
+	const unsigned *page_offsets;
+	size_t n_offsets;
+	/* The copy and its functions are named "<name>@<tag><index>" (in
+	 * the results and in perf's map); NULL: "p". */
+	const char *tag;
+};
+
+/* The one place copies of code are made: places a copy of v (its main prog
+ * and the functions it calls, found by decoding; thunks stay) where the
+ * policy says (named as the policy's tag says). Returns 0, or -1 with a
+ * one-line reason in err (no symbol for the code, RIP-relative data, a
+ * function larger than a page, no room near the program). */
+int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, unsigned index,
+	     struct sb_placed_variant *out, char *err, size_t errlen);
 void sb_place_free(struct sb_placed_variant *p);
 /* The functions a copy of v holds (main prog first, then what it calls;
  * return thunks excluded), in out->old_addr/len/n_funcs, nothing placed:

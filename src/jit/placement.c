@@ -19,6 +19,7 @@
 #endif
 
 #define PAGE 4096UL
+#define SLOT (2 * PAGE) /* room per function */
 
 static int known(const struct sb_placed_variant *p, uintptr_t addr)
 {
@@ -80,23 +81,31 @@ int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, 
 	return collect(out, (uintptr_t)v->main, err, errlen);
 }
 
-int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *rng,
-		     struct sb_placed_variant *out, char *err, size_t errlen)
+int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, unsigned index,
+	     struct sb_placed_variant *out, char *err, size_t errlen)
 {
+	struct sb_rng *rng = policy->rng;
 	if (sb_place_collect(v, out, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < out->n_funcs; i++)
+	for (size_t i = 0; i < out->n_funcs; i++) {
 		if (out->len[i] > PAGE - 128) {
 			snprintf(err, errlen, "%s: a function of %zu bytes does not fit a page", v->name, out->len[i]);
 			return -1;
 		}
-	/* One page per function, within +-1 GiB of the program so that rel32
-	 * calls to the shared thunks still reach. */
-	out->map_len = out->n_funcs * PAGE;
+		if (!rng && (i >= policy->n_offsets || !policy->page_offsets)) {
+			snprintf(err, errlen, "%s: no offset for function %zu and no random generator", v->name, i);
+			return -1;
+		}
+	}
+	/* Two pages per function (an offset like a kernel load's may start
+	 * near the end of the first), within +-1 GiB of the program so that
+	 * rel32 calls to the shared thunks still reach. */
+	out->map_len = out->n_funcs * SLOT;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
 	void *m = MAP_FAILED;
 	for (int tries = 0; tries < 64 && m == MAP_FAILED; tries++) {
-		uintptr_t at = near + (0x10000000UL + sb_rng_below(rng, 0x30000) * PAGE);
+		uint64_t page = rng ? sb_rng_below(rng, 0x30000) : (uint64_t)tries * 0x400;
+		uintptr_t at = near + (0x10000000UL + page * PAGE);
 		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (m != MAP_FAILED && (uintptr_t)m != at) {
@@ -112,11 +121,17 @@ int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *
 	memset(m, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
 	struct sb_code_map map[SB_PLACE_MAX_FUNCS];
 	for (size_t i = 0; i < out->n_funcs; i++) {
-		/* A random 64-byte chunk of the page, then a random byte offset
-		 * in it, as the kernel's random start within the first chunk. */
-		size_t room = PAGE - out->len[i] - 64;
-		size_t off = (size_t)sb_rng_below(rng, room / 64) * 64 + (size_t)sb_rng_below(rng, 64);
-		out->new_addr[i] = (uintptr_t)m + i * PAGE + off;
+		size_t off;
+		if (policy->page_offsets && i < policy->n_offsets) {
+			off = policy->page_offsets[i] % PAGE;
+		} else {
+			/* A random 64-byte chunk of the page, then a random byte
+			 * offset in it, as the kernel's random start within the
+			 * first chunk. */
+			size_t room = PAGE - out->len[i] - 64;
+			off = (size_t)sb_rng_below(rng, room / 64) * 64 + (size_t)sb_rng_below(rng, 64);
+		}
+		out->new_addr[i] = (uintptr_t)m + i * SLOT + off;
 		map[i] = (struct sb_code_map){out->old_addr[i], out->len[i], out->new_addr[i]};
 	}
 	for (size_t i = 0; i < out->n_funcs; i++) {
@@ -136,17 +151,18 @@ int sb_place_variant(const struct sb_variant *v, unsigned index, struct sb_rng *
 	}
 	out->v = *v;
 	out->v.main = (sb_stub_fn)out->new_addr[0];
-	/* perf names every copied function "<symbol>@p<index>". */
+	/* perf names every copied function "<symbol>@<tag><index>". */
+	const char *tag = policy->tag ? policy->tag : "p";
 	for (size_t i = 0; i < out->n_funcs; i++) {
 		const char *sym = NULL;
 		char name[160], sub[256];
 		sb_code_function_size(out->old_addr[i], &sym);
-		snprintf(name, sizeof(name), "%s@p%u", sym ? sym : v->name, index);
+		snprintf(name, sizeof(name), "%s@%s%u", sym ? sym : v->name, tag, index);
 		if (sb_perf_map_add(out->new_addr[i], out->len[i], name, sub, sizeof(sub)) != 0)
 			fprintf(stderr, "stubbench: %s\n", sub);
 	}
-	snprintf(out->name, sizeof(out->name), "%s@p%u", v->name, index);
-	snprintf(out->seed_name, sizeof(out->seed_name), "%s@p%u", v->seed_name, index);
+	snprintf(out->name, sizeof(out->name), "%s@%s%u", v->name, tag, index);
+	snprintf(out->seed_name, sizeof(out->seed_name), "%s@%s%u", v->seed_name, tag, index);
 	out->v.name = out->name;
 	out->v.seed_name = out->seed_name;
 	return 0;

@@ -1,23 +1,20 @@
-/* kernel_twin_placement.c: the twins of one shape copied so that each
- * function starts at the same page offset (so also the same offset in its
- * 64-byte cache line) as the kernel put the same function in one load. The kernel starts every JITed image at
- * a random offset of its first 64-byte chunk (bpf_jit_binary_pack_alloc()),
- * and that offset alone moves the cost of a program by cycles per
- * iteration; the twins in asm/twins_v6_18.asm are 64-byte aligned. */
-#include "stubbench/code_symbols.h"
+/* twin_placement.c: the twins of one shape copied (by sb_place(), with
+ * offsets like a kernel load) so that each function starts at the same
+ * page offset (so also the same offset in its 64-byte cache line) as the
+ * kernel put the same function in one load. The kernel starts every JITed
+ * image at a random offset of its first 64-byte chunk
+ * (bpf_jit_binary_pack_alloc()), and that offset alone moves the cost of a
+ * program by cycles per iteration; the twins in asm/twins_v6_18.asm are
+ * 64-byte aligned. */
 #include "stubbench/jit.h"
 #include "stubbench/kernel.h"
-#include "stubbench/perf_map.h"
 #include "stubbench/timer.h"
 #include "stubbench/twin.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define PLACE_MOD 4096  /* functions start at the kernel's address mod this (page offset) */
-#define SLOT (2 * PLACE_MOD) /* bytes per placed function: a page offset plus the function */
 #define FUNCS 2         /* entry (prog_<v> or loop_<v>) and its subprog */
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -28,109 +25,56 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *sub_of(enum sb_kernel_variant v)
-{
-	return v == SB_KV_PRIVATE ? "sub_big" : "sub_small";
-}
-
-/* Executable memory within rel32 reach of the twins' return thunk: the
- * first free range from 256 MiB above it, taken with MAP_FIXED_NOREPLACE. */
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
-static void *map_near(size_t size, const void *near)
-{
-	uintptr_t start = (((uintptr_t)near & ~(uintptr_t)0xfffff) + (256u << 20));
-	for (uintptr_t at = start; at < start + (512u << 20); at += size) {
-		void *p = mmap((void *)at, size, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-		if (p == MAP_FAILED)
-			continue;
-		if ((uintptr_t)p == at)
-			return p;
-		munmap(p, size); /* a kernel without MAP_FIXED_NOREPLACE took it as a hint */
-	}
-	return NULL;
-}
-
 int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, const int want[SB_N_KVARIANTS],
 		       int load, struct sb_twin_placement *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	const struct sb_function *thunk_ref = sb_twin_find("run_baseline", "sub_small");
-	if (!thunk_ref) {
-		set_err(err, errlen, "no twin records");
-		return -1;
-	}
-	out->mem_size = (size_t)SB_N_KVARIANTS * FUNCS * SLOT; /* a multiple of the page size */
-	out->mem = map_near(out->mem_size, thunk_ref->addr);
-	if (!out->mem) {
-		set_err(err, errlen, "no executable memory near the twins");
-		return -1;
-	}
-	uint8_t *mem = out->mem;
 	for (int v = 0; v < SB_N_KVARIANTS; v++) {
 		if (v != SB_KV_BASELINE && !want[v])
 			continue;
 		const char *prog = sb_kernel_prog_name(s, v);
+		const struct sb_variant *reg = sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v));
+		if (!reg) {
+			set_err(err, errlen, "twin variant of %s missing", prog);
+			goto fail;
+		}
+		/* The kernel's functions in the order sb_place() numbers the
+		 * twin's: the entry, then the subprog it calls. */
 		const char *funcs[FUNCS] = {s == SB_SHAPE_PER_RUN ? (v == SB_KV_BASELINE ? "prog_baseline"
 								 : v == SB_KV_PRIVATE ? "prog_private"
 										      : "prog_hybrid")
 							    : prog,
-					    sub_of(v)};
+					    v == SB_KV_PRIVATE ? "sub_big" : "sub_small"};
 		struct sb_jit_image img;
 		char jerr[256];
 		if (sb_jit_read(sb_kernel_prog_fd(o, s, v), &img, jerr, sizeof(jerr))) {
 			set_err(err, errlen, "%s", jerr);
 			goto fail;
 		}
-		struct sb_code_map map[FUNCS];
-		const struct sb_function *rec[FUNCS];
 		for (int f = 0; f < FUNCS; f++) {
 			const struct sb_jit_func *kf = sb_jit_find(&img, funcs[f]);
-			rec[f] = sb_twin_find(prog, funcs[f]);
-			if (!kf || !rec[f] || rec[f]->size > PLACE_MOD) {
-				set_err(err, errlen, "%s.%s: no kernel function or twin to place", prog, funcs[f]);
+			if (!kf) {
+				set_err(err, errlen, "%s.%s: no kernel function to place the twin like", prog, funcs[f]);
 				sb_jit_image_free(&img);
 				goto fail;
 			}
-			unsigned off = (unsigned)(kf->ksym % PLACE_MOD);
-			out->offsets[v][f] = off;
-			map[f].old_addr = (uintptr_t)rec[f]->addr;
-			map[f].len = rec[f]->size;
-			map[f].new_addr = (uintptr_t)(mem + ((size_t)v * FUNCS + f) * SLOT + off);
+			out->offsets[v][f] = (unsigned)(kf->ksym % PLACE_MOD);
 		}
 		sb_jit_image_free(&img);
-		/* Filler as the JIT's: int3 around the images. */
-		memset(mem + (size_t)v * FUNCS * SLOT, 0xcc, FUNCS * SLOT);
-		for (int f = 0; f < FUNCS; f++)
-			if (sb_jit_relocate(rec[f]->addr, rec[f]->size, map[f].old_addr, (uint8_t *)map[f].new_addr,
-					    map[f].new_addr, map, FUNCS, err, errlen))
-				goto fail;
-		const struct sb_variant *reg = sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v));
-		if (!reg) {
-			set_err(err, errlen, "twin variant of %s missing", prog);
+		/* perf names each copy "<twin symbol>@load<N>". */
+		struct sb_place_policy like_load = {.page_offsets = out->offsets[v], .n_offsets = FUNCS, .tag = "load"};
+		if (sb_place(reg, &like_load, (unsigned)load, &out->copies[v], err, errlen) != 0)
+			goto fail;
+		if (out->copies[v].n_funcs != FUNCS) {
+			set_err(err, errlen, "%s: the twin has %zu functions, the kernel %d", prog, out->copies[v].n_funcs,
+				FUNCS);
 			goto fail;
 		}
-		out->variants[v] = *reg;
+		out->variants[v] = out->copies[v].v;
 		snprintf(out->names[v], sizeof(out->names[v]), "%s@load%d", reg->name, load);
 		out->variants[v].name = out->names[v];
 		out->variants[v].seed_name = out->names[v];
-		out->variants[v].main = (sb_stub_fn)map[0].new_addr;
-		/* perf names each copy "<twin symbol>@load<N>". */
-		for (int f = 0; f < FUNCS; f++) {
-			const char *sym = NULL;
-			char name[160], sub[256];
-			sb_code_function_size((uintptr_t)rec[f]->addr, &sym);
-			snprintf(name, sizeof(name), "%s@load%d", sym ? sym : prog, load);
-			if (sb_perf_map_add(map[f].new_addr, map[f].len, name, sub, sizeof(sub)) != 0)
-				fprintf(stderr, "stubbench kernel: %s\n", sub);
-		}
 		out->have[v] = 1;
-	}
-	if (mprotect(out->mem, out->mem_size, PROT_READ | PROT_EXEC) != 0) {
-		set_err(err, errlen, "mprotect of the placed twins failed");
-		goto fail;
 	}
 	return 0;
 fail:
@@ -140,8 +84,8 @@ fail:
 
 void sb_twin_placement_free(struct sb_twin_placement *p)
 {
-	if (p->mem)
-		munmap(p->mem, p->mem_size);
+	for (int v = 0; v < SB_N_KVARIANTS; v++)
+		sb_place_free(&p->copies[v]);
 	memset(p, 0, sizeof(*p));
 }
 
