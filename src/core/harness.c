@@ -185,9 +185,13 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	 * median: on a shared core a busy sibling thread can take most of a
 	 * run, and its blocks run in a different state (on a Xeon VM the
 	 * baseline cost 16.6 cycles in quiet blocks, 21-28 beside a busy
-	 * sibling, the canary 3.8 and 2-3.2 adds per cycle). */
+	 * sibling, the canary 3.8 and 2-3.2 adds per cycle). When even that
+	 * would leave fewer than a quarter of the blocks, the busy level is
+	 * all there is: judge against the median then. */
 	qsort(v, d->n_blocks, sizeof(*v), cmp_double);
 	double mc = sb_percentile_sorted(v, d->n_blocks, QUIET_CANARY_PCT), mk = sb_median(c, d->n_blocks);
+	if (sb_percentile_sorted(v, d->n_blocks, 75) < DISTURBED_CANARY * mc)
+		mc = sb_percentile_sorted(v, d->n_blocks, 50);
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
 		b->disturbed = b->csw > 0 || b->canary < DISTURBED_CANARY * mc ||
