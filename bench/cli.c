@@ -67,7 +67,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		"  --placements=K   measure every variant at K random code placements and report\n"
 		"                   the spread over placements (K x variants <= 32 arms)\n"
 		"  --states=K       re-rolled states per arm: each block runs the next of K copies\n"
-		"                   of the code at random placements (default 16; 0: the\n"
+		"                   of the code at random placements (default 256; 0: the\n"
 		"                   program's own code only), at a random stack offset\n"
 		"  --verbose        say what the timer probe chose and why, per-batch details\n"
 		"  --help, --version\n");

@@ -11,8 +11,8 @@
 #include "stubbench/variant_arms.h"
 
 #define EXIT_USAGE 2
-#define SB_DEFAULT_STATES 16
-#define SB_MAX_STATES 64
+#define SB_DEFAULT_STATES 256
+#define SB_MAX_STATES 1024
 
 enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT, SB_MODE_FOOTPRINT };
 

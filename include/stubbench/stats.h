@@ -53,8 +53,9 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 			     size_t n, unsigned n_boot, uint64_t seed, double *diff, double *lo, double *hi);
 
 /* Steady states in a set of values (block means of one arm). Sorted
- * values are split at a gap when the gap is at least min_sep and at least
- * 4 robust SDs (1.4826 MAD) of either side, and each side holds at least
+ * values are split at a gap when the gap is at least min_sep, at least 4
+ * robust SDs (1.4826 MAD) of the tighter side and one of the broader side
+ * (a tight state beside a spread of others), and each side holds at least
  * 5 % of the values; the widest such gap first, then within each side.
  * Modes come out sorted by value, each with the median of its values and
  * its share; label (may be NULL) gets each value's mode index. Returns the

@@ -30,7 +30,7 @@
 #define QUIET_CANARY_PCT 95        /* the quiet level: this percentile of the blocks' canaries */
 #define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define N_BOOT 1000
-#define MODE_MIN_SEP 0.5           /* cycles per iteration: closer states are one */
+#define MODE_MIN_SEP 0.3           /* cycles per iteration: closer states are one */
 #define STACK_STEPS 32             /* random stack offsets: 0 .. 31 x 16 bytes */
 
 struct block {

@@ -371,7 +371,8 @@ static void split_modes(const double *s, size_t lo, size_t hi, size_t n, double 
 		size_t k = best[j];
 		double gap = s[k] - s[k - 1];
 		double sl = robust_sd_sorted(s + lo, k - lo, work), sr = robust_sd_sorted(s + k, hi - k, work);
-		if (gap < MODE_GAP_SDS * (sl > sr ? sl : sr))
+		double tight = sl < sr ? sl : sr, broad = sl < sr ? sr : sl;
+		if (gap < MODE_GAP_SDS * tight || gap < broad)
 			continue;
 		cuts[(*n_cuts)++] = k;
 		split_modes(s, lo, k, n, min_sep, cuts, n_cuts, max_cuts, work);

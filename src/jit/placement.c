@@ -19,7 +19,6 @@
 #endif
 
 #define PAGE 4096UL
-#define SLOT (2 * PAGE) /* room per function */
 
 static int known(const struct sb_placed_variant *p, uintptr_t addr)
 {
@@ -97,14 +96,15 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			return -1;
 		}
 	}
-	/* Two pages per function (an offset like a kernel load's may start
-	 * near the end of the first), within +-1 GiB of the program so that
-	 * rel32 calls to the shared thunks still reach. */
-	out->map_len = out->n_funcs * SLOT;
+	/* A page per function (two for offsets like a kernel load's, which
+	 * may start near the end of the first), 256 MiB to 1.75 GiB above the
+	 * program so that rel32 calls to the shared thunks still reach. */
+	size_t slot = policy->page_offsets ? 2 * PAGE : PAGE;
+	out->map_len = out->n_funcs * slot;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
 	void *m = MAP_FAILED;
 	for (int tries = 0; tries < 64 && m == MAP_FAILED; tries++) {
-		uint64_t page = rng ? sb_rng_below(rng, 0x30000) : (uint64_t)tries * 0x400;
+		uint64_t page = rng ? sb_rng_below(rng, 0x60000) : (uint64_t)tries * 0x400;
 		uintptr_t at = near + (0x10000000UL + page * PAGE);
 		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
@@ -131,7 +131,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			size_t room = PAGE - out->len[i] - 64;
 			off = (size_t)sb_rng_below(rng, room / 64) * 64 + (size_t)sb_rng_below(rng, 64);
 		}
-		out->new_addr[i] = (uintptr_t)m + i * SLOT + off;
+		out->new_addr[i] = (uintptr_t)m + i * slot + off;
 		map[i] = (struct sb_code_map){out->old_addr[i], out->len[i], out->new_addr[i]};
 	}
 	for (size_t i = 0; i < out->n_funcs; i++) {
