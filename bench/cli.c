@@ -65,7 +65,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		"  --format=FMT     table (default), seed, json, csv or gbench (Google Benchmark's JSON)\n"
 		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
 		"  --placements=K   measure every variant at K random code placements and report\n"
-		"                   the spread over placements (K x variants <= 32 arms)\n"
+		"                   the spread over placements (K x variants <= 31 arms)\n"
 		"  --states=K       re-rolled states per arm: each block runs the next of K copies\n"
 		"                   of the code at random placements (default 256; 0: the\n"
 		"                   program's own code only), at a random stack offset\n"
@@ -212,7 +212,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			time_given = 1;
 			break;
 		case OPT_SAMPLES:
-			rc = sb_parse_u64("--samples", optarg, 1, &cli->cfg.samples, err, sizeof(err));
+			rc = sb_parse_samples("--samples", optarg, 1, &cli->cfg.samples, err, sizeof(err));
 			samples_given = 1;
 			break;
 		case OPT_SEED:
@@ -234,7 +234,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			cli->list = 1;
 			break;
 		case OPT_CALLS:
-			rc = sb_parse_u64("--calls", optarg, 1, &cli->calls, err, sizeof(err));
+			rc = sb_parse_calls("--calls", optarg, &cli->calls, err, sizeof(err));
 			break;
 		case OPT_COUNTERS:
 			cli->counters = optarg;

@@ -185,7 +185,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 			time_given = 1;
 			break;
 		case OPT_SAMPLES:
-			rc = sb_parse_u64("--samples", optarg, 1, &o->samples, err, sizeof(err));
+			rc = sb_parse_samples("--samples", optarg, 1, &o->samples, err, sizeof(err));
 			samples_given = 1;
 			break;
 		case OPT_SEED: rc = sb_parse_u64("--seed", optarg, 0, &o->seed, err, sizeof(err)); break;
@@ -223,9 +223,10 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		return -1;
 	}
 	for (size_t i = 0; i < o->n_batches; i++)
-		if (o->batches[i] > UINT32_MAX) {
-			fprintf(stderr, "stubbench kernel: --batch: %llu does not fit batch_iters (u32)\n",
-				(unsigned long long)o->batches[i]);
+		if (o->batches[i] > SB_KERNEL_MAX_BATCH) {
+			fprintf(stderr, "stubbench kernel: --batch: %llu is above the maximum %u for BPF programs "
+				"(the verifier walks every iteration)\n",
+				(unsigned long long)o->batches[i], SB_KERNEL_MAX_BATCH);
 			return -1;
 		}
 	if (samples_given)
@@ -340,9 +341,14 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enu
 			     both_shapes);
 	static uint64_t before[SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
 	sb_kernel_arms_read_counters(ka, before);
-	if (sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err)) != 0) {
+	int rrc = sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err));
+	if (rrc != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
+		if (rrc == SB_RUN_TOO_SHORT) {
+			fprintf(stderr, "stubbench kernel: --time: %s\n", err);
+			return SB_KERNEL_USAGE;
+		}
 		for (size_t i = 0; i < ka->n; i++)
 			if (ka->ctx[i].last_error)
 				snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
@@ -501,6 +507,10 @@ static void as_config(const struct kernel_opts *o, struct sb_config *c)
 static int run(struct kernel_run *r, const struct kernel_opts *o)
 {
 	char why[512];
+	if (o->dump_dir && sb_jit_dump_prepare(o->dump_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
 	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
@@ -508,7 +518,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	int cpu;
 	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
+		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_USAGE;
 	}
 	sb_kernel_install_signals();
@@ -574,8 +584,6 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	int can_place = st != SB_KERNEL_NO_CAP;
 	if (!can_place)
 		fprintf(info, "placed twins: not measured (the JIT of this kernel cannot be read)\n");
-	if (o->dump_dir)
-		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
 	sb_kernel_fentry_available(why, sizeof(why));
 	fprintf(info, "%s\n", why);
 
@@ -596,6 +604,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
 		.verbose = o->verbose,
+		.stop = sb_kernel_interrupted,
 	};
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!o->shapes[s])
@@ -612,6 +621,9 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fprintf(stderr, "stubbench kernel: private stack guard words of the twins were overwritten\n");
 		rc = SB_KERNEL_FAILED;
 	}
+	/* Interrupted after the last measurement: still no results. */
+	if (sb_kernel_interrupted())
+		return SB_KERNEL_INTERRUPTED;
 	struct sb_results all;
 	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
@@ -641,6 +653,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.thunk = &thunk,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
+	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: the kernel's
 		 * names get the shape after the batch where both shapes run
@@ -651,14 +664,16 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			struct sb_output_meta m = meta;
 			m.shape = sb_kernel_shape_name(s);
 			m.name_suffix = n_shapes > 1 ? (s == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : NULL;
-			sb_output_write(stdout, o->format, &r->kres[s], &m);
+			orc |= sb_output_report(stdout, o->format, &r->kres[s], &m, "stubbench kernel");
 			m.name_suffix = NULL;
-			sb_output_write(stdout, o->format, &r->tres[s], &m);
-			sb_output_write(stdout, o->format, &r->pres[s], &m);
+			orc |= sb_output_report(stdout, o->format, &r->tres[s], &m, "stubbench kernel");
+			orc |= sb_output_report(stdout, o->format, &r->pres[s], &m, "stubbench kernel");
 		}
 	} else {
-		sb_output_write(stdout, o->format, &all, &meta);
+		orc = sb_output_report(stdout, o->format, &all, &meta, "stubbench kernel");
 	}
+	if (orc && rc == SB_KERNEL_OK)
+		rc = SB_KERNEL_FAILED;
 	free(all.cells);
 	if (r->verdicts)
 		fputs(r->verdicts, info);

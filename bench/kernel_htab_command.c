@@ -74,6 +74,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
 		.verbose = o->verbose,
+		.stop = sb_kernel_interrupted,
 	};
 	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
 	uint64_t before[2 * SB_MAX_BATCHES];
@@ -93,6 +94,8 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		return SB_KERNEL_FAILED;
 	}
 	fprintf(info, "counters: htab_body ran once per test run, its helper-less twin batch_iters times\n");
+	if (sb_kernel_interrupted()) /* after the last block: still no results */
+		return SB_KERNEL_INTERRUPTED;
 	r->res.cpu = cpu;
 	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
 	struct sb_output_meta meta = {
@@ -102,7 +105,9 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		.shape = "htab",
 		.name_suffix = "-htab",
 	};
-	sb_output_write(stdout, (enum sb_format)o->format, &r->res, &meta);
+	if (sb_output_report(stdout, (enum sb_format)o->format, &r->res, &meta, "stubbench kernel") &&
+	    rc == SB_KERNEL_OK)
+		rc = SB_KERNEL_FAILED;
 	sb_htab_report(info, &r->res);
 	return rc;
 }

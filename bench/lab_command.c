@@ -47,10 +47,12 @@ static int merge(struct sb_results *all, const struct sb_results *g)
 		all->n_blocks = all->n_disturbed_blocks = 0;
 		all->elapsed_s = 0;
 	}
-	memcpy(all->cells + all->n_cells, g->cells, g->n_cells * sizeof(*c));
+	if (g->n_cells)
+		memcpy(all->cells + all->n_cells, g->cells, g->n_cells * sizeof(*c));
 	all->n_cells += g->n_cells;
-	memcpy(all->placement_rows + all->n_placement_rows, g->placement_rows,
-	       g->n_placement_rows * sizeof(*p));
+	if (g->n_placement_rows)
+		memcpy(all->placement_rows + all->n_placement_rows, g->placement_rows,
+		       g->n_placement_rows * sizeof(*p));
 	all->n_placement_rows += g->n_placement_rows;
 	all->n_blocks += g->n_blocks;
 	all->n_disturbed_blocks += g->n_disturbed_blocks;
@@ -89,6 +91,10 @@ int sb_lab_command(int argc, char **argv)
 		printf("stubbench %s\n", SB_VERSION);
 		return 0;
 	}
+
+	/* The plot's file is checked before anything is measured. */
+	if (sb_plot_check_option("stubbench lab", &cli.plot))
+		return EXIT_USAGE;
 
 	/* Groups: shape x return flavour; the time budget is for the whole lab. */
 	struct group {
@@ -142,7 +148,7 @@ int sb_lab_command(int argc, char **argv)
 		struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
 					      .seed = cli.cfg.seed, .shape = cli.shape,
 					      .config = &cli.cfg};
-		sb_output_write(stdout, cli.cfg.format, &all, &meta);
+		rc = sb_output_report(stdout, cli.cfg.format, &all, &meta, "stubbench lab");
 	}
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {
@@ -151,12 +157,13 @@ int sb_lab_command(int argc, char **argv)
 			struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
 						      .seed = cli.cfg.seed, .shape = shape_name(in_loop),
 						      .config = &cli.cfg};
-			sb_output_write(stdout, cli.cfg.format, &shape_res[in_loop], &meta);
+			rc |= sb_output_report(stdout, cli.cfg.format, &shape_res[in_loop], &meta,
+					       "stubbench lab");
 		}
 		if (cli.cfg.format == SB_FORMAT_TABLE)
 			print_code_sizes(stdout);
 		if (cli.plot)
-			sb_plot_results(&all, "stubbench lab", cli.plot);
+			rc |= sb_plot_results(&all, "stubbench lab", cli.plot);
 	}
 	for (int k = 0; k < 2; k++)
 		sb_results_free(&shape_res[k]);

@@ -68,6 +68,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
+	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
 	size_t k = cli->placements, n_vars = n_others;
 	int baseline_in_others = 0;
 	for (size_t i = 0; i < n_others; i++)
@@ -75,7 +76,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 	if (*baseline && !baseline_in_others)
 		n_vars++;
 	if (k * n_vars > SB_MAX_ARMS - 1) {
-		fprintf(stderr, "stubbench: --placements=%zu x %zu variants is more than %d arms\n", k,
+		fprintf(stderr, "%s: --placements=%zu x %zu variants is more than %d arms\n", prog, k,
 			n_vars, SB_MAX_ARMS - 1);
 		return EXIT_USAGE;
 	}
@@ -84,7 +85,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 		pool->p = calloc(k * n_vars, sizeof(*pool->p));
 	if (!pool || !pool->p) {
 		free(pool);
-		fprintf(stderr, "stubbench: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	if (!pools)
@@ -103,7 +104,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 			struct sb_placed_variant *p = &pool->p[pool->n];
 			struct sb_place_policy random = {.rng = &rng};
 			if (sb_place(v, &random, j, p, err, sizeof(err)) != 0) {
-				fprintf(stderr, "stubbench: --placements: %s\n", err);
+				fprintf(stderr, "%s: --placements: %s\n", prog, err);
 				return 1;
 			}
 			pool->n++;
@@ -123,6 +124,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
  * cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 {
+	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
 	size_t k = cli->states;
 	if (!k || cli->placements)
 		return 0;
@@ -135,7 +137,7 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 			free(pool->p);
 		free(pool);
 		free(copies);
-		fprintf(stderr, "stubbench: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	if (!pools)
@@ -161,7 +163,7 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 			mine[made++] = &p->v;
 		}
 		if (made < k) {
-			fprintf(stderr, "stubbench: %s keeps its own code, no re-rolled placements: %s\n", v->name, err);
+			fprintf(stderr, "%s: %s keeps its own code, no re-rolled placements: %s\n", prog, v->name, err);
 			continue;
 		}
 		sb_variant_arms_set_states(a, v, mine, k);
@@ -175,6 +177,7 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 {
 	static int said_timer, said_markers, said_counters;
 	const struct sb_config *cfg = &cli->cfg;
+	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
 	char err[768];
 	int cpu;
 
@@ -182,21 +185,21 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 	if (cli->counters) {
 		char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
 		if (sb_counters_parse(cli->counters, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
-			fprintf(stderr, "stubbench: %s\n", err);
+			fprintf(stderr, "%s: %s\n", prog, err);
 			return EXIT_USAGE;
 		}
 	}
 	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench: %s\n", err);
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
 	}
 	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench: %s\n", err);
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cli->verbose && !said_timer++)
-		fprintf(stderr, "stubbench: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n",
+		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
 
@@ -212,7 +215,7 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 	}
 	struct sb_variant_arms *a = arms_out;
 	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench: %s\n", err);
+		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
 	}
 	int src = give_states(cli, a);
@@ -224,19 +227,19 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		if (!hooks.counters ||
 		    sb_counters_bind(hooks.counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
 				     sizeof(err)) != 0) {
-			fprintf(stderr, "stubbench: %s\n", err);
+			fprintf(stderr, "%s: %s\n", prog, err);
 			return EXIT_USAGE;
 		}
 		if (sb_counters_note(hooks.counters) && !said_counters++)
-			fprintf(stderr, "stubbench: %s\n", sb_counters_note(hooks.counters));
+			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks.counters));
 	}
 	hooks.markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
 	if (!hooks.markers)
-		fprintf(stderr, "stubbench: likwid markers off: %s\n", err);
+		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
 	else if (sb_markers_note(hooks.markers) && !said_markers++)
-		fprintf(stderr, "stubbench: %s\n", sb_markers_note(hooks.markers));
+		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks.markers));
 	else if (cli->verbose && !said_markers++)
-		fprintf(stderr, "stubbench: %s\n", sb_markers_status(hooks.markers));
+		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks.markers));
 
 	struct sb_run_opts ro = {
 		.batches = cfg->batches,
@@ -250,15 +253,18 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		.after_sample = hooks_after,
 		.hook_ctx = &hooks,
 	};
-	int rc = 0;
-	if (sb_run_interleaved(a->arms, a->n, &ro, res, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench: measurement failed: %s\n", err);
+	int rc = 0, rrc = sb_run_interleaved(a->arms, a->n, &ro, res, err, sizeof(err));
+	if (rrc == SB_RUN_TOO_SHORT) {
+		fprintf(stderr, "%s: --time: %s\n", prog, err);
+		rc = EXIT_USAGE;
+	} else if (rrc != 0) {
+		fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
 		rc = 1;
 	}
 	res->cpu = cpu;
 	sb_machine_description(res->cpu_desc, sizeof(res->cpu_desc));
 	if (cli->placements && rc == 0 && sb_placement_summarize(res, baseline_name, cfg->seed) < 0) {
-		fprintf(stderr, "stubbench: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", prog);
 		rc = 1;
 	}
 	if (hooks.counters) {
@@ -268,11 +274,11 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 	if (hooks.markers)
 		sb_markers_close(hooks.markers);
 	if (sb_variant_arms_check_counters(a, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench: %s\n", err);
+		fprintf(stderr, "%s: %s\n", prog, err);
 		rc = 1;
 	}
 	if (sb_percpu_check_guards() != 0) {
-		fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
+		fprintf(stderr, "%s: private stack guard words were overwritten\n", prog);
 		rc = 1;
 	}
 	return rc;

@@ -54,13 +54,16 @@ static int select_variants(const char *list, const struct sb_variant **out, size
 				out[(*n)++] = sb_variant_at(i);
 		return 0;
 	}
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", list);
-	char *save = NULL;
+	char *buf = strdup(list), *save = NULL;
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		const struct sb_variant *v = sb_variant_find(tok);
 		if (!v) {
 			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
+			free(buf);
 			return -1;
 		}
 		int dup = 0;
@@ -69,6 +72,7 @@ static int select_variants(const char *list, const struct sb_variant **out, size
 		if (!dup && *n < SB_MAX_ARMS - 1)
 			out[(*n)++] = v;
 	}
+	free(buf);
 	if (*n == 0) {
 		snprintf(err, errlen, "--variant: '%s' names no variant", list);
 		return -1;
@@ -106,6 +110,11 @@ int sb_plot_command(int argc, char **argv);
 int main(int argc, char **argv)
 {
 	sb_run_info_set_argv(argc, argv);
+	const char *sub = argc > 1 ? argv[1] : "";
+	sb_check_stdout_at_exit(strcmp(sub, "kernel") == 0    ? "stubbench kernel"
+				: strcmp(sub, "lab") == 0     ? "stubbench lab"
+				: strcmp(sub, "compare") == 0 ? "stubbench compare"
+							      : "stubbench");
 	if (argc > 1 && strcmp(argv[1], "kernel") == 0)
 		return sb_kernel_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "lab") == 0)
@@ -140,6 +149,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stubbench: %s\n", err);
 		return EXIT_USAGE;
 	}
+	if (sb_plot_check_option("stubbench", &cli.plot))
+		return EXIT_USAGE;
 	if (cli.calls) {
 		int cpu;
 		if (sb_pin_thread(cli.cfg.cpu, &cpu, err, sizeof(err)) != 0) {
@@ -179,10 +190,12 @@ int main(int argc, char **argv)
 				thunk.how);
 		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed,
 					      .config = &cli.cfg, .thunk = &thunk};
-		sb_output_write(stdout, cli.cfg.format, &res, &meta);
+		int orc = sb_output_report(stdout, cli.cfg.format, &res, &meta, "stubbench");
+		if (rc == 0)
+			rc = orc;
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		if (cli.plot && rc == 0)
-			sb_plot_results(&res, "stubbench", cli.plot);
+			rc = sb_plot_results(&res, "stubbench", cli.plot);
 	}
 	sb_results_free(&res);
 	sb_percpu_thread_fini();

@@ -25,13 +25,15 @@
 #include <string.h>
 
 #include "stubbench/gbench_shim.h"
+#include "stubbench/output.h"
+#include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/timer.h"
 #include "stubbench/variants.h"
 
 #define EXIT_USAGE 2
-#define MAX_BATCHES 32
+#define MAX_BATCHES SB_MAX_BATCHES
 /* The core clock calibration: the fastest of CALIBRATION_RUNS runs of
  * CALIBRATION_BLOCKS x 64 dependent adds (an interruption only adds ticks,
  * so the most cycles per tick is the least disturbed run). */
@@ -102,33 +104,17 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 	}
 }
 
-/* Parses "1,8,64" into batches; returns the count, or -1 with a message. */
-static int parse_batches(const char *s, uint64_t *out, size_t max)
+/* Parses "1,8,64" into batches (the shared parser: the same bounds as
+ * stubbench's --batch); returns the count, or -1 with a message. */
+static int parse_batches(const char *s, uint64_t *out)
 {
-	size_t n = 0;
-	const char *p = s;
-	while (*p) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			goto bad;
-		errno = 0;
-		unsigned long long v = strtoull(p, &end, 10);
-		if (errno || v == 0 || end == p || (*end && *end != ',') || n == max)
-			goto bad;
-		out[n++] = v;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			goto bad;
+	char err[512];
+	size_t n;
+	if (sb_parse_batches("--batches", s, out, &n, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench-gbench: %s\n", err);
+		return -1;
 	}
-	if (n == 0)
-		goto bad;
 	return (int)n;
-bad:
-	fprintf(stderr,
-		"stubbench-gbench: --batches: '%s' is not a list of up to %zu positive whole numbers "
-		"(e.g. 1,8,64)\n",
-		s, max);
-	return -1;
 }
 
 /* Takes --batches=LIST and --counters=LIST out of argv; returns 0, or -1
@@ -148,7 +134,7 @@ static int take_own_flags(int *argc, char **argv, uint64_t *batches, size_t *n_b
 			continue;
 		}
 		if (strncmp(argv[i], "--batches=", 10) == 0) {
-			int n = parse_batches(argv[i] + 10, batches, MAX_BATCHES);
+			int n = parse_batches(argv[i] + 10, batches);
 			if (n < 0)
 				return -1;
 			*n_batches = (size_t)n;
@@ -168,6 +154,7 @@ int main(int argc, char **argv)
 	const char *counters = NULL;
 	char err[512];
 
+	sb_check_stdout_at_exit("stubbench-gbench");
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			printf("usage: stubbench-gbench [--batches=LIST] [--benchmark_* flags]\n"

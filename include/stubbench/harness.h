@@ -60,6 +60,9 @@ struct sb_run_opts {
 	void (*before_sample)(void *hook_ctx, size_t arm, size_t batch_idx);
 	void (*after_sample)(void *hook_ctx, size_t arm, size_t batch_idx);
 	void *hook_ctx;
+	/* Polled before every block (about a millisecond): non-zero stops the
+	 * run with "interrupted" (SIGINT/SIGTERM). May be NULL. */
+	int (*stop)(void);
 };
 
 /* One arm at one batch size. Per-iteration figures have the overhead arm's
@@ -98,6 +101,9 @@ struct sb_cell {
 	size_t n_reps;
 	double rep_cycles[SB_MAX_REPS], rep_ns[SB_MAX_REPS];
 	uint64_t rep_iterations[SB_MAX_REPS];
+	/* Empty when the cell has samples; otherwise why it has none (every
+	 * block disturbed ...), and no figure of the cell means anything. */
+	char no_samples[96];
 };
 
 /* One variant at one batch size across its code placements (--placements):
@@ -130,7 +136,10 @@ struct sb_results {
 	char counter_names[SB_MAX_COUNTERS][32];
 };
 
-/* Runs the arms; returns 0, or -1 with a one-line reason in err. */
+/* Runs the arms; returns 0, or -1 with a one-line reason in err, or
+ * SB_RUN_TOO_SHORT when time_s cannot hold one round of a batch size (bad
+ * input: the message says so). */
+#define SB_RUN_TOO_SHORT (-2)
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *opts,
 		       struct sb_results *out, char *err, size_t errlen);
 void sb_results_free(struct sb_results *r);

@@ -87,6 +87,9 @@ void sb_jit_compare(const struct sb_listing *kernel, const struct sb_listing *re
  * (objdump-style, the format listing.h parses) for every function; creates
  * dir. Returns 0, or -1 with the path that failed in err. */
 int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size_t errlen);
+/* Before anything is loaded: creates dir and checks that a file can be
+ * written in it. Returns 0, or -1 with a reason naming dir in err. */
+int sb_jit_dump_prepare(const char *dir, char *err, size_t errlen);
 /* Writes one decoded function as an objdump-style listing to f. */
 int sb_jit_write_listing(FILE *f, const struct sb_listing *l);
 

@@ -35,6 +35,12 @@ enum sb_kernel_status {
 	SB_KERNEL_INTERRUPTED = 130,    /* SIGINT/SIGTERM: programs unloaded, then exit */
 };
 
+/* Iterations per BPF_PROG_TEST_RUN (batch_iters, --batch of `stubbench
+ * kernel`): the loop bound is frozen at load and the verifier walks every
+ * iteration. On Linux 6.18 a load of 16384 takes about a second; 65536
+ * runs into the verifier's 1M-instruction limit (E2BIG) after 20 s. */
+#define SB_KERNEL_MAX_BATCH 16384u
+
 enum sb_kernel_shape { SB_SHAPE_PER_RUN, SB_SHAPE_IN_LOOP, SB_N_SHAPES };
 enum sb_kernel_variant { SB_KV_BASELINE, SB_KV_PRIVATE, SB_KV_HYBRID, SB_N_KVARIANTS };
 

@@ -29,8 +29,26 @@ struct sb_output_meta {
 	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
 };
 
-void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
-		     const struct sb_output_meta *meta);
+/* Writes r; a cell with no usable samples is "n/a" in the table with a
+ * line saying why, null with a "no_samples_reason" in JSON, empty fields in
+ * CSV, and left out of the seed lines with a line on stderr instead.
+ * Returns 0, or -1 when writing f failed (errno says why). */
+int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		    const struct sb_output_meta *meta);
+
+/* Cells of r measured but with no usable samples (sb_cell.no_samples). */
+size_t sb_results_count_empty(const struct sb_results *r);
+
+/* sb_output_write, then one line on stderr (prefixed with prog) when
+ * writing failed or when a cell has no usable samples. Returns 0, or 1 in
+ * either case: the exit status. */
+int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		     const struct sb_output_meta *meta, const char *prog);
+
+/* At exit, closes stdout and checks it: a write error ends the program with
+ * "PROG: cannot write the results to standard output: REASON" and status 1.
+ * Call once, first thing in main. */
+void sb_check_stdout_at_exit(const char *prog);
 
 /* Google Benchmark's JSON (output_gbench.c). */
 void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);

@@ -23,6 +23,12 @@ struct sb_plot_labels {
 int sb_plot_write_labelled(const struct sb_results *r, const char *path, const struct sb_plot_labels *labels,
 			   char *err, size_t errlen);
 
+/* Before measuring: is path a plot file this run can write? Returns 0; -1
+ * with a reason (not .svg or .png, cannot be created: bad input); or 1
+ * when gnuplot is missing (the run can go on without the plot). Leaves no
+ * file behind. */
+int sb_plot_check_path(const char *path, char *err, size_t errlen);
+
 /* Non-zero when a gnuplot executable is on PATH. */
 int sb_plot_have_gnuplot(void);
 

@@ -48,7 +48,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		} else if (strcmp(name, "time") == 0) {
 			rc = sb_parse_seconds(opt, value, &x->c->time_s, sub, sizeof(sub));
 		} else if (strcmp(name, "samples") == 0) {
-			rc = sb_parse_u64(opt, value, 0, &x->c->samples, sub, sizeof(sub));
+			rc = sb_parse_samples(opt, value, 0, &x->c->samples, sub, sizeof(sub));
 		} else if (strcmp(name, "seed") == 0) {
 			rc = sb_parse_u64(opt, value, 0, &x->c->seed, sub, sizeof(sub));
 		} else if (strcmp(name, "cpu") == 0) {

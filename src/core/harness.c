@@ -20,11 +20,12 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "stubbench/parse.h"
 #include "stubbench/rng.h"
 
 #define CAL_LOOPS 300              /* x 64 adds: about 6 us per calibration */
 #define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
-#define MAX_ROUNDS_PER_BATCH 400000
+#define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 #define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */
 #define DISTURBED_CANARY 0.90      /* below this fraction of the quiet canary level */
 #define QUIET_CANARY_PCT 95        /* the quiet level: this percentile of the blocks' canaries */
@@ -71,7 +72,7 @@ static int grow(struct batch_data *d, size_t n_arms)
 	double *t = calloc(cap * n_arms, sizeof(*t));
 	if (!t)
 		return -1;
-	for (size_t a = 0; a < n_arms; a++)
+	for (size_t a = 0; a < n_arms && d->n_rounds; a++)
 		memcpy(t + a * cap, d->ticks + a * d->cap, d->n_rounds * sizeof(*t));
 	free(d->ticks);
 	d->ticks = t;
@@ -168,6 +169,14 @@ static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
 	}
 }
 
+/* STUBBENCH_TEST_DISTURB_ALL=1 flags every block disturbed: the tests of
+ * what a run with no usable samples reports, made exact. */
+static int disturb_all(void)
+{
+	const char *e = getenv("STUBBENCH_TEST_DISTURB_ALL");
+	return e && strcmp(e, "1") == 0;
+}
+
 static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 {
 	double *v = malloc((d->n_blocks + 1) * sizeof(*v));
@@ -195,7 +204,7 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
 		b->disturbed = b->csw > 0 || b->canary < DISTURBED_CANARY * mc ||
-			       b->cpt < DISTURBED_CLOCK * mk;
+			       b->cpt < DISTURBED_CLOCK * mk || disturb_all();
 		if (b->disturbed)
 			(*n_disturbed)++;
 	}
@@ -372,6 +381,18 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			if (keep[r])
 				tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
 		c->n_samples = m;
+		if (m == 0) {
+			size_t nd = 0;
+			for (size_t bl = 0; bl < d->n_blocks; bl++)
+				nd += d->blocks[bl].disturbed != 0;
+			if (nd == d->n_blocks)
+				snprintf(c->no_samples, sizeof(c->no_samples),
+					 "all %zu blocks disturbed (CPU busy or thread switched out)", nd);
+			else
+				snprintf(c->no_samples, sizeof(c->no_samples),
+					 "every kept round held an outlier (%zu of %zu blocks disturbed)", nd,
+					 d->n_blocks);
+		}
 		/* The CI of the cycles: over the states' means when the arm ran
 		 * in several states, else over the blocks' means. */
 		size_t ng = 0;
@@ -507,6 +528,16 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		/* A fixed sample count still gets enough blocks for the CIs. */
 		if (o->samples && block_rounds > (o->samples + 15) / 16)
 			block_rounds = (o->samples + 15) / 16 < 4 ? 4 : (o->samples + 15) / 16;
+		double budget_s = o->time_s / (double)o->n_batches;
+		if (!o->samples && budget_s * tsc_hz < round_ticks) {
+			if (err && errlen)
+				snprintf(err, errlen,
+					 "%.3g s per batch size cannot hold one round of batch %llu (%.3g s): "
+					 "give more --time or use --samples",
+					 budget_s, (unsigned long long)batch, round_ticks / tsc_hz);
+			rc = SB_RUN_TOO_SHORT;
+			break;
+		}
 		/* One warm-up block, discarded. */
 		struct batch_data warm;
 		memset(&warm, 0, sizeof(warm));
@@ -517,17 +548,27 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			set_err(err, errlen, "sample failed", arms[failed].name);
 			break;
 		}
-		uint64_t budget_ticks = o->samples ? UINT64_MAX
-						   : (uint64_t)(o->time_s / (double)o->n_batches * tsc_hz);
+		uint64_t budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz);
 		uint64_t tb = __rdtsc();
 		for (;;) {
 			size_t rounds = block_rounds;
+			if (o->stop && o->stop()) {
+				set_err(err, errlen, "interrupted", NULL);
+				rc = -1;
+				break;
+			}
 			if (o->samples) {
 				if (d.n_rounds >= o->samples)
 					break;
 				if (o->samples - d.n_rounds < rounds)
 					rounds = o->samples - d.n_rounds;
-			} else if (__rdtsc() - tb >= budget_ticks || d.n_rounds >= MAX_ROUNDS_PER_BATCH) {
+			} else if (__rdtsc() - tb >= budget_ticks) {
+				break;
+			} else if (d.n_rounds >= MAX_ROUNDS_PER_BATCH) {
+				fprintf(stderr, "%sstubbench: batch %llu: stopped at %zu rounds, the most kept per "
+					"batch size, after %.2f s of its %.2f s\n", o->progress ? "\r" : "",
+					(unsigned long long)batch, d.n_rounds,
+					(double)(__rdtsc() - tb) / tsc_hz, budget_s);
 				break;
 			}
 			if (d.n_blocks % n_states == 0)
@@ -544,6 +585,16 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 				fprintf(stderr, "\rstubbench: batch %llu (%zu/%zu) %3.0f%%  ",
 					(unsigned long long)batch, bi + 1, o->n_batches,
 					100.0 * (done > 1 ? 1 : done));
+			}
+		}
+		if (rc == 0 && d.n_blocks == 0) {
+			for (size_t a = 0, ci = 0; a < n_arms; a++) {
+				if ((long)a == ovh)
+					continue;
+				struct sb_cell *c = &out->cells[ci++ * o->n_batches + bi];
+				c->arm = &arms[a];
+				c->batch = batch;
+				snprintf(c->no_samples, sizeof(c->no_samples), "no rounds ran");
 			}
 		}
 		if (rc == 0 && d.n_blocks > 0) {

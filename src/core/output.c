@@ -1,8 +1,14 @@
 /* output.c: table, seed lines, JSON and CSV; see output.h. */
+#define _GNU_SOURCE
 #include "stubbench/output.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stubbench/config.h"
 #include "stubbench/run_info.h"
@@ -29,6 +35,24 @@ void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *
 	snprintf(label, sizeof(label), "%s-%llu%s: ", name, (unsigned long long)batch,
 		 suffix ? suffix : "");
 	fprintf(f, "%-20s %.3f \xc2\xb1 %.3fM/s (drops 0.000 \xc2\xb1 0.000M/s)\n", label, mean, sd);
+}
+
+/* A cell with no usable samples: its seed line is left out of the results
+ * and said on stderr instead, in the same shape. */
+static void seed_line_empty(const char *name, uint64_t batch, const char *suffix, const char *why)
+{
+	char label[96];
+	snprintf(label, sizeof(label), "%s-%llu%s: ", name, (unsigned long long)batch,
+		 suffix ? suffix : "");
+	fprintf(stderr, "%-20s n/a (no usable samples: %s)\n", label, why);
+}
+
+size_t sb_results_count_empty(const struct sb_results *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_cells; i++)
+		n += r->cells[i].arm && r->cells[i].no_samples[0];
+	return n;
 }
 
 /* Cells in batch-major order (all variants of batch 1, then of batch 8 ...),
@@ -243,7 +267,14 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		/* 0 means unknown: null, not a size. */
 		json_num(f, c->arm->code_bytes ? (double)c->arm->code_bytes : NAN);
 		fputs(", \"overhead_cycles_per_iter\": ", f);
-		json_num(f, c->overhead_cycles);
+		json_num(f, c->no_samples[0] ? NAN : c->overhead_cycles);
+		if (c->no_samples[0]) {
+			fputs(",\n     \"cycles_per_iter\": null, \"ns_per_iter\": null, \"runs_per_s_M\": null, "
+			      "\"no_samples_reason\": ", f);
+			json_str(f, c->no_samples);
+			fputs("}", f);
+			continue;
+		}
 		fputs(",\n     \"cycles_per_iter\": ", f);
 		json_summary(f, &c->cycles);
 		fputs(",\n     \"ns_per_iter\": ", f);
@@ -355,6 +386,18 @@ static void write_csv(FILE *f, const struct sb_results *r)
 		const struct sb_cell *c = cell_at(r, i);
 		if (!c->arm)
 			continue;
+		if (c->no_samples[0]) { /* no figures: empty fields */
+			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%zu,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
+				c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
+				c->n_disturbed, c->n_outliers, c->arm->code_bytes, r->core_ghz_median,
+				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
+				(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
+				r->timer.facts.rdtscp_executes, r->cpu_desc);
+			for (size_t k = 0; k < r->n_counters; k++)
+				fputc(',', f);
+			fputc('\n', f);
+			continue;
+		}
 		fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
 			c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
 			c->n_disturbed, c->n_outliers, c->arm->code_bytes, c->cycles.mean,
@@ -403,6 +446,12 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		const struct sb_cell *c = cell_at(r, i);
 		if (!c->arm)
 			continue;
+		if (c->no_samples[0]) {
+			fprintf(f, "%-*s %6llu %10s\n# n/a: %s at batch %llu has no usable samples: %s\n", w,
+				c->arm->name, (unsigned long long)c->batch, "n/a", c->arm->name,
+				(unsigned long long)c->batch, c->no_samples);
+			continue;
+		}
 		char ci[40], d[16] = "", dci[40] = "";
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
 		if (c->has_delta) {
@@ -423,8 +472,8 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 	}
 }
 
-void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
-		     const struct sb_output_meta *m)
+int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		    const struct sb_output_meta *m)
 {
 	switch (fmt) {
 	case SB_FORMAT_TABLE:
@@ -435,7 +484,9 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	case SB_FORMAT_SEED:
 		for (size_t i = 0; i < r->n_cells; i++) {
 			const struct sb_cell *c = cell_at(r, i);
-			if (c->arm)
+			if (c->arm && c->no_samples[0])
+				seed_line_empty(c->arm->seed_name, c->batch, m->name_suffix, c->no_samples);
+			else if (c->arm)
 				sb_output_seed_line(f, c->arm->seed_name, c->batch, m->name_suffix,
 						    c->runs_per_s_mean, c->runs_per_s_sd);
 		}
@@ -450,6 +501,73 @@ void sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		sb_output_write_gbench(f, r, m);
 		break;
 	}
+	return ferror(f) || fflush(f) != 0 ? -1 : 0;
+}
+
+/* A failed write to stdout already said: the exit check only sets the status. */
+static int stdout_failure_said;
+
+int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
+		     const struct sb_output_meta *m, const char *prog)
+{
+	if (sb_output_write(f, fmt, r, m) != 0) {
+		fprintf(stderr, "%s: cannot write the results: %s\n", prog, strerror(errno));
+		if (f == stdout)
+			stdout_failure_said = 1;
+		return 1;
+	}
+	size_t empty = sb_results_count_empty(r);
+	if (empty) {
+		fprintf(stderr, "%s: %zu of %zu results have no usable samples (n/a above)\n", prog, empty,
+			r->n_cells);
+		return 1;
+	}
+	return 0;
+}
+
+/* Checked at exit: a full disk, a closed stdout or a reader gone must not
+ * pass for success. Like gnulib's close_stdout: a stdout that was closed
+ * before the program started and never written to is fine. */
+static const char *close_stdout_prog = "stubbench";
+
+static void close_stdout(void)
+{
+	int pending = __fpending(stdout) > 0;
+	int had_error = ferror(stdout);
+	errno = 0;
+	if (fclose(stdout) != 0 && (had_error || pending || errno != EBADF)) {
+		if (stdout_failure_said)
+			_exit(1);
+		fprintf(stderr, "%s: cannot write the results to standard output: %s\n", close_stdout_prog,
+			errno ? strerror(errno) : "write error");
+		_exit(1);
+	}
+	if (had_error) {
+		if (stdout_failure_said)
+			_exit(1);
+		fprintf(stderr, "%s: cannot write the results to standard output\n", close_stdout_prog);
+		_exit(1);
+	}
+}
+
+void sb_check_stdout_at_exit(const char *prog)
+{
+	close_stdout_prog = prog;
+	/* A closed stdin or stderr gets /dev/null, so that no file opened later
+	 * (a perf map, a dump) takes its number and receives messages. A closed
+	 * stdout is a failure now: the results would have nowhere to go. */
+	if (fcntl(STDIN_FILENO, F_GETFD) < 0 && errno == EBADF)
+		(void)!open("/dev/null", O_RDONLY);
+	if (fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF)
+			_exit(1); /* nowhere to say anything */
+		(void)!dup2(open("/dev/null", O_WRONLY), STDERR_FILENO);
+	}
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
+		fprintf(stderr, "%s: cannot write the results to standard output: it is closed\n", prog);
+		exit(1);
+	}
+	atexit(close_stdout);
 }
 
 void sb_output_json_string(FILE *f, const char *s)

@@ -38,13 +38,54 @@ int sb_parse_u64(const char *opt, const char *s, uint64_t min, uint64_t *out, ch
 	return 0;
 }
 
+int sb_parse_u64_range(const char *opt, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		       char *err, size_t errlen)
+{
+	uint64_t v;
+	char sub[512];
+	if (sb_parse_u64(opt, s, min, &v, sub, sizeof(sub)) != 0) {
+		/* A number too large for 64 bits is above the bound too. */
+		if (strstr(sub, "is too large"))
+			snprintf(err, errlen, "%s: '%s' is above the maximum %llu", opt, s,
+				 (unsigned long long)max);
+		else
+			snprintf(err, errlen, "%s", sub);
+		return -1;
+	}
+	if (v > max) {
+		snprintf(err, errlen, "%s: '%s' is above the maximum %llu", opt, s, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int sb_parse_samples(const char *opt, const char *s, uint64_t min, uint64_t *out, char *err,
+		     size_t errlen)
+{
+	return sb_parse_u64_range(opt, s, min, SB_MAX_SAMPLES, out, err, errlen);
+}
+
+int sb_parse_calls(const char *opt, const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	return sb_parse_u64_range(opt, s, 1, SB_MAX_CALLS, out, err, errlen);
+}
+
 int sb_parse_seconds(const char *opt, const char *s, double *out, char *err, size_t errlen)
 {
 	char *end;
 	errno = 0;
 	double v = s && *s ? strtod(s, &end) : NAN;
-	if (!s || !*s || *end || errno || !isfinite(v) || v <= 0) {
+	if (!s || !*s || *end || (errno && errno != ERANGE) || isnan(v) || v <= 0) {
 		snprintf(err, errlen, "%s: '%s' is not a positive number of seconds", opt, s ? s : "");
+		return -1;
+	}
+	if (!isfinite(v) || v > SB_MAX_TIME_S) {
+		snprintf(err, errlen, "%s: '%s' is above the maximum %.0f seconds", opt, s, SB_MAX_TIME_S);
+		return -1;
+	}
+	if (errno == ERANGE) { /* underflow: closer to 0 than any double */
+		snprintf(err, errlen, "%s: '%s' is too small to be a time", opt, s);
 		return -1;
 	}
 	*out = v;
@@ -66,26 +107,50 @@ int sb_parse_cpu(const char *opt, const char *s, int *out, char *err, size_t err
 
 int sb_parse_batches(const char *opt, const char *s, uint64_t *out, size_t *n, char *err, size_t errlen)
 {
-	char buf[512];
-	if (!s || strlen(s) >= sizeof(buf)) {
-		snprintf(err, errlen, "%s: missing or too long", opt);
+	if (!s) {
+		snprintf(err, errlen, "%s: missing", opt);
 		return -1;
 	}
-	strcpy(buf, s);
 	size_t k = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+	const char *p = s;
+	int after_comma = 0;
+	for (;;) {
+		p += strspn(p, " \t");
+		if (*p == ',' || (!*p && after_comma)) {
+			snprintf(err, errlen, "%s: '%s' has an empty batch size", opt, s);
+			return -1;
+		}
+		if (!*p)
+			break;
+		size_t len = strcspn(p, ", \t");
+		char tok[64];
+		if (len >= sizeof(tok)) {
+			snprintf(err, errlen, "%s: batch size '%.*s...' in '%s' is not a whole number in [1, %llu]",
+				 opt, 20, p, s, (unsigned long long)SB_MAX_BATCH);
+			return -1;
+		}
+		memcpy(tok, p, len);
+		tok[len] = '\0';
+		p += len;
 		if (k == SB_MAX_BATCHES) {
 			snprintf(err, errlen, "%s: more than %d batch sizes", opt, SB_MAX_BATCHES);
 			return -1;
 		}
-		char sub[600];
-		if (sb_parse_u64(opt, tok, 1, &out[k], sub, sizeof(sub)) != 0) {
-			snprintf(err, errlen, "%s: batch size '%s' in '%s' is not a whole number >= 1", opt,
-				 tok, s);
+		char sub[256];
+		uint64_t v;
+		if (sb_parse_u64_range(opt, tok, 1, SB_MAX_BATCH, &v, sub, sizeof(sub)) != 0) {
+			if (strstr(sub, "maximum"))
+				snprintf(err, errlen, "%s: batch size '%s' is above the maximum %llu", opt, tok,
+					 (unsigned long long)SB_MAX_BATCH);
+			else
+				snprintf(err, errlen, "%s: batch size '%s' in '%s' is not a whole number >= 1",
+					 opt, tok, s);
 			return -1;
 		}
-		k++;
+		out[k++] = v;
+		p += strspn(p, " \t");
+		after_comma = *p == ',';
+		p += after_comma;
 	}
 	if (k == 0) {
 		snprintf(err, errlen, "%s: '%s' holds no batch size", opt, s);

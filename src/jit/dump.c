@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int sb_jit_write_listing(FILE *f, const struct sb_listing *l)
 {
@@ -45,6 +46,24 @@ static int mkdir_p(const char *dir)
 	}
 	if (mkdir(tmp, 0755) && errno != EEXIST)
 		return -1;
+	return 0;
+}
+
+int sb_jit_dump_prepare(const char *dir, char *err, size_t errlen)
+{
+	if (mkdir_p(dir)) {
+		sb_set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	char probe[4096];
+	snprintf(probe, sizeof(probe), "%s/.stubbench-XXXXXX", dir);
+	int fd = mkstemp(probe);
+	if (fd < 0) {
+		sb_set_err(err, errlen, "--dump-jit: cannot write in '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 

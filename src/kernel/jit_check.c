@@ -77,12 +77,16 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 	int have_flavour = 0;
 	memset(&agg, 0, sizeof(agg));
 	char err[512];
+	int dump_failed = 0;
 	snprintf(why, whylen, "ok");
 	if (dump_dir) {
 		struct sb_jit_image img;
 		if (sb_jit_read(sb_kernel_empty_fd(o), &img, err, sizeof(err)) == 0) {
-			if (sb_jit_dump(dump_dir, &img, err, sizeof(err)))
-				fprintf(f, "%s\n", err);
+			if (sb_jit_dump(dump_dir, &img, err, sizeof(err))) {
+				snprintf(why, whylen, "%s", err);
+				st = SB_KERNEL_FAILED;
+				dump_failed = 1;
+			}
 			sb_jit_image_free(&img);
 		}
 	}
@@ -99,9 +103,10 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 					return SB_KERNEL_NO_CAP;
 				return strstr(err, "not JITed") ? SB_KERNEL_NO_JIT : SB_KERNEL_FAILED;
 			}
-			if (dump_dir && sb_jit_dump(dump_dir, &img, err, sizeof(err))) {
+			if (dump_dir && !dump_failed && sb_jit_dump(dump_dir, &img, err, sizeof(err))) {
 				snprintf(why, whylen, "%s", err);
 				st = SB_KERNEL_FAILED;
+				dump_failed = 1;
 			}
 			int have_frame_func = 0;
 			for (size_t i = 0; i < img.n; i++) {
@@ -139,6 +144,8 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 			sb_jit_image_free(&img);
 		}
 	}
+	if (dump_dir && !dump_failed)
+		fprintf(f, "jit: dumps written to %s\n", dump_dir);
 	if (have_flavour) {
 		char desc[256];
 		sb_jit_flavour_describe(&agg, desc, sizeof(desc));

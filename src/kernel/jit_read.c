@@ -13,17 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names of the functions from BTF; leaves "func<i>" where BTF says nothing. */
-static void name_funcs(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
-		       struct sb_jit_image *img)
+/* Names of the functions from BTF; leaves "func<i>" where BTF says nothing.
+ * Returns -1 when the BTF is there but this process may not read it (the
+ * names would be wrong, and every comparison by name a false mismatch). */
+static int name_funcs(const struct bpf_prog_info *info, const struct bpf_func_info *fi,
+		      struct sb_jit_image *img, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < img->n; i++)
 		snprintf(img->funcs[i].name, sizeof(img->funcs[i].name), "func%zu", i);
 	if (!info->btf_id || !fi || info->nr_func_info != img->n)
-		return;
+		return 0;
 	struct btf *btf = btf__load_from_kernel_by_id(info->btf_id);
-	if (!btf)
-		return;
+	if (!btf) {
+		if (errno == EPERM || errno == EACCES) {
+			sb_set_err(err, errlen, "no permission to read the BTF of %s, which names its JITed "
+				   "functions: reading BTF by id needs CAP_SYS_ADMIN", img->prog_name);
+			return -1;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < img->n; i++) {
 		const struct btf_type *t = btf__type_by_id(btf, fi[i].type_id);
 		const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
@@ -31,6 +39,7 @@ static void name_funcs(const struct bpf_prog_info *info, const struct bpf_func_i
 			snprintf(img->funcs[i].name, sizeof(img->funcs[i].name), "%s", n);
 	}
 	btf__free(btf);
+	return 0;
 }
 
 int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
@@ -112,7 +121,8 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 		img->funcs[i].ksym = i < nksyms ? ksyms[i] : 0;
 		off += lens[i];
 	}
-	name_funcs(&info, fi, img);
+	if (name_funcs(&info, fi, img, err, errlen) != 0)
+		goto fail;
 	free(code);
 	free(lens);
 	free(ksyms);

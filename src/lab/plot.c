@@ -4,6 +4,7 @@
 #include "stubbench/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,6 +79,49 @@ struct line {
 	int shape;
 };
 
+/* The gnuplot terminal for path's extension, or NULL with a reason. */
+static const char *terminal_of(const char *path, char *err, size_t errlen)
+{
+	if (!path || !*path) {
+		sb_set_err(err, errlen, "plot: no file name");
+		return NULL;
+	}
+	if (strchr(path, '\n')) {
+		sb_set_err(err, errlen, "plot: the file name has a newline");
+		return NULL;
+	}
+	const char *dot = strrchr(path, '.');
+	if (dot && strcmp(dot, ".svg") == 0)
+		return "svg size 1100,900 dynamic enhanced font 'sans,10'";
+	if (dot && strcmp(dot, ".png") == 0)
+		return "pngcairo size 1100,900 enhanced font 'sans,10'";
+	sb_set_err(err, errlen, "plot: %s: the file name must end in .svg or .png", path);
+	return NULL;
+}
+
+int sb_plot_check_path(const char *path, char *err, size_t errlen)
+{
+	if (!terminal_of(path, err, errlen))
+		return -1;
+	/* Open it for writing without truncating it; remove it again if it
+	 * was not there (a file the run will not write must not be left). */
+	int existed = access(path, F_OK) == 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		sb_set_err(err, errlen, "plot: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (!existed)
+		unlink(path);
+	if (!sb_plot_have_gnuplot()) {
+		sb_set_err(err, errlen, "plot: gnuplot not found on PATH (apt-get install gnuplot-nox), "
+			"%s will not be written", path);
+		return 1;
+	}
+	return 0;
+}
+
 int sb_plot_write(const struct sb_results *r, const char *path, char *err, size_t errlen)
 {
 	return sb_plot_write_labelled(r, path, NULL, err, errlen);
@@ -91,24 +135,9 @@ int sb_plot_write_labelled(const struct sb_results *r, const char *path, const s
 		"batch (iterations per sample)", "core cycles per iteration", "other"};
 	if (!labels)
 		labels = &batch_labels;
-	if (!path || !*path) {
-		sb_set_err(err, errlen, "plot: no file name");
+	const char *term = terminal_of(path, err, errlen);
+	if (!term)
 		return -1;
-	}
-	const char *dot = strrchr(path, '.');
-	const char *term;
-	if (dot && strcmp(dot, ".svg") == 0)
-		term = "svg size 1100,900 dynamic enhanced font 'sans,10'";
-	else if (dot && strcmp(dot, ".png") == 0)
-		term = "pngcairo size 1100,900 enhanced font 'sans,10'";
-	else {
-		sb_set_err(err, errlen, "plot: %s: the file name must end in .svg or .png", path);
-		return -1;
-	}
-	if (strchr(path, '\n')) {
-		sb_set_err(err, errlen, "plot: the file name has a newline");
-		return -1;
-	}
 	if (!r || r->n_cells == 0) {
 		sb_set_err(err, errlen, "plot: %s: no results to plot", path);
 		return -1;
@@ -124,7 +153,7 @@ int sb_plot_write_labelled(const struct sb_results *r, const char *path, const s
 	size_t n_lines = 0;
 	for (size_t c = 0; c < r->n_cells; c++) {
 		const char *name = r->cells[c].arm ? r->cells[c].arm->name : NULL;
-		if (!name)
+		if (!name || r->cells[c].no_samples[0])
 			continue;
 		size_t l;
 		for (l = 0; l < n_lines && strcmp(lines[l].name, name); l++)
@@ -169,7 +198,8 @@ int sb_plot_write_labelled(const struct sb_results *r, const char *path, const s
 		fprintf(gp, "$d%zu << EOD\n", l);
 		for (size_t c = 0; c < r->n_cells; c++) {
 			const struct sb_cell *cell = &r->cells[c];
-			if (!cell->arm || !cell->arm->name || strcmp(cell->arm->name, lines[l].name))
+			if (!cell->arm || !cell->arm->name || strcmp(cell->arm->name, lines[l].name) ||
+			    cell->no_samples[0])
 				continue;
 			fprintf(gp, "%llu %.6g %.6g %.6g\n", (unsigned long long)cell->batch,
 				cell->cycles.mean, cell->cycles.ci_lo, cell->cycles.ci_hi);

@@ -1,0 +1,139 @@
+#!/bin/sh
+# Bad input and hostile conditions: each case ends within 20 s with the
+# status it should have and a message on stderr naming the problem, and no
+# case prints a number that has no samples behind it.
+# usage: hostile_inputs.sh STUBBENCH STUBBENCH-GBENCH
+set -u
+SB=$1
+GB=$2
+export SB GB
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export tmp
+fails=0 passes=0 skips=0
+is_root=0
+[ "$(id -u)" = 0 ] && is_root=1
+
+# case NAME STATUS NEEDLE COMMAND: runs COMMAND with sh -c (at most 20 s);
+# the status must be STATUS and stderr must hold NEEDLE (a fixed string;
+# empty: stderr is not looked at).
+case_() {
+    name=$1 want=$2 needle=$3 cmd=$4
+    timeout 20 sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -eq 124 ]; then
+        echo "FAIL: $name: still running after 20 s"
+        fails=$((fails + 1))
+    elif [ "$got" -ne "$want" ] || { [ -n "$needle" ] && ! grep -qF -- "$needle" "$tmp/err"; }; then
+        echo "FAIL: $name: status $got (want $want), stderr (want '$needle'):"
+        sed 's/^/    /' "$tmp/err" | head -5
+        fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+}
+# out_has NAME FIXED-STRING / out_lacks NAME EXTENDED-REGEX: on the stdout
+# of the case before.
+out_has() {
+    if grep -qF -- "$2" "$tmp/out"; then passes=$((passes + 1)); else
+        echo "FAIL: $1: stdout lacks '$2'"; fails=$((fails + 1)); fi
+}
+out_lacks() {
+    if grep -qE -- "$2" "$tmp/out"; then
+        echo "FAIL: $1: stdout has '$2':"; grep -E -- "$2" "$tmp/out" | head -3
+        fails=$((fails + 1))
+    else passes=$((passes + 1)); fi
+}
+skip() { echo "SKIP: $1"; skips=$((skips + 1)); }
+
+# Upper bounds, checked when parsed: never a hang.
+case_ batch_2e63 2 "above the maximum 1048576" '$SB --batch=9223372036854775808'
+case_ batch_2e32 2 "above the maximum 1048576" '$SB --batch=1,4294967296'
+case_ samples_2e64 2 "above the maximum 400000" '$SB --samples=18446744073709551615'
+case_ samples_overflow 2 "above the maximum 400000" '$SB --samples=99999999999999999999999'
+case_ calls_2e63 2 "above the maximum 100000000" '$SB --calls=9223372036854775808'
+case_ time_huge 2 "above the maximum 86400 seconds" '$SB --time=1e11'
+case_ time_inf 2 "--time: 'inf'" '$SB --time=inf'
+case_ lab_batch_2e63 2 "above the maximum 1048576" '$SB lab --batch=9223372036854775808'
+case_ kernel_batch_1e6 2 "above the maximum 16384" '$SB kernel --batch=1000000'
+case_ kernel_samples_huge 2 "above the maximum 400000" '$SB kernel --samples=18446744073709551615'
+case_ gbench_batches_2e63 2 "above the maximum 1048576" '$GB --batches=9223372036854775808'
+# A time that cannot hold one round: said, status 2, nothing printed.
+case_ time_tiny 2 "cannot hold one round" '$SB --cpu=1 --batch=8 --time=1e-9'
+out_lacks time_tiny_out '[0-9]'
+# Lists of any length: nothing cut.
+long=$(i=0; while [ $i -lt 60 ]; do printf 'baseline,'; i=$((i + 1)); done)
+case_ variant_long 2 "unknown variant 'bas'" "\$SB --variant=${long}bas"
+case_ kernel_variant_long 2 "unknown variant 'bas'" "\$SB kernel --variant=${long}bas"
+
+# No usable samples (every block flagged disturbed by the test hook): n/a,
+# null, no seed line, and status 1, never a number.
+nos='STUBBENCH_TEST_DISTURB_ALL=1 $SB --cpu=1 --samples=8 --batch=1,8 --variant=private'
+case_ nosamples_table 1 "no usable samples" "$nos"
+out_has nosamples_table_na "n/a"
+out_lacks nosamples_table_numbers '^(baseline|private) +[0-9]+ +[0-9]'
+case_ nosamples_seed 1 "private-stack-8:     n/a (no usable samples" "$nos --format=seed"
+out_lacks nosamples_seed_lines 'M/s'
+case_ nosamples_json 1 "no usable samples" "$nos --format=json"
+out_has nosamples_json_null '"cycles_per_iter": null'
+out_has nosamples_json_reason '"no_samples_reason": "all'
+case_ nosamples_lab 1 "no usable samples" "STUBBENCH_TEST_DISTURB_ALL=1 \$SB lab --cpu=1 --samples=4 --batch=8 --shape=in-loop"
+
+# Write errors: one line, status 1.
+case_ full_list 1 "No space left on device" '$SB --list >/dev/full'
+case_ full_help 1 "No space left on device" '$SB --help >/dev/full'
+case_ full_run 1 "No space left on device" '$SB --cpu=1 --samples=4 --batch=1 >/dev/full'
+case_ closed_run 1 "to standard output: it is closed" '$SB --cpu=1 --samples=4 --batch=1 >&-'
+case_ closed_calls 1 "to standard output: it is closed" '$SB --cpu=1 --calls=10 >&-'
+case_ closed_kernel 1 "to standard output: it is closed" '$SB kernel --samples=1 >&-'
+case_ closed_stderr_run 0 "" '$SB --cpu=1 --samples=4 --batch=1 2>&- >/dev/null'
+case_ full_lab 1 "No space left on device" '$SB lab --cpu=1 --samples=4 --batch=8 --shape=in-loop >/dev/full'
+case_ full_kernel_help 1 "No space left on device" '$SB kernel --help >/dev/full'
+case_ full_gbench 1 "cannot write the results" '$GB --benchmark_filter=^baseline/batch:1/ --benchmark_min_time=0.001 >/dev/full'
+
+# Output paths checked before anything is measured.
+case_ plot_extension 2 "must end in .svg or .png" '$SB lab --plot=$tmp/x.pdf'
+case_ plot_directory 2 "No such file or directory" '$SB lab --plot=$tmp/none/x.svg'
+case_ dump_jit_directory 2 "--dump-jit: cannot create directory" '$SB kernel --dump-jit=/proc/nope/dir --samples=1'
+
+# Cosmetic: the arm limit in --help is the one enforced.
+"$SB" --help | grep -q "<= 31 arms" && passes=$((passes + 1)) || { echo "FAIL: --help arms"; fails=$((fails + 1)); }
+case_ placements_arms 2 "more than 31 arms" '$SB --placements=11'
+
+# Kernel side: needs root and BPF.
+if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
+    # A capability missing is named, never a JIT mismatch.
+    if command -v setpriv >/dev/null; then
+        caps='+bpf,+perfmon,+syslog'
+        case_ kernel_no_sys_admin 3 "needs CAP_SYS_ADMIN" "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,$caps --ambient-caps=$caps --bounding-set=-all,$caps \$SB kernel --samples=1 --batch=8 --shape=in-loop"
+        if grep -q "differs from its twin\|MISMATCH" "$tmp/err" "$tmp/out"; then
+            echo "FAIL: kernel_no_sys_admin reported as a JIT mismatch"; fails=$((fails + 1))
+        fi
+    else
+        skip "kernel_no_sys_admin: no setpriv"
+    fi
+    # SIGTERM and SIGINT mid-run: stopped within a second, status 130, no results.
+    for sig in INT TERM; do
+        for after in 2 5; do
+            "$SB" kernel --time=60 --shape=in-loop --batch=64 >"$tmp/out" 2>"$tmp/err" &
+            pid=$!
+            sleep $after
+            kill -$sig $pid
+            t0=$(date +%s%N)
+            wait $pid
+            got=$?
+            ms=$((($(date +%s%N) - t0) / 1000000))
+            if [ $got -ne 130 ] || [ $ms -gt 1000 ] || ! grep -q "interrupted" "$tmp/err"; then
+                echo "FAIL: kernel SIG$sig after ${after}s: status $got, stopped in $ms ms"; fails=$((fails + 1))
+            else
+                passes=$((passes + 1))
+            fi
+            out_lacks kernel_sig${sig}_results '^(baseline|private|hybrid|twin-)'
+        done
+    done
+else
+    skip "kernel cases: not root or no BPF here"
+fi
+
+echo "$passes passed, $fails failed, $skips skipped"
+[ "$fails" -eq 0 ]
