@@ -7,6 +7,7 @@
  * replica runs, and prints both and the side-by-side deltas. Every program
  * is unloaded on every way out; nothing is pinned. */
 #include "stubbench/kernel.h"
+#include "kernel_obj_command.h"
 #include "stubbench/kernel_htab.h"
 
 #include <getopt.h>
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 		"usage: stubbench kernel [--shape=per-run|in-loop|all|htab] [--variant=LIST|all] [--batch=LIST]\n"
 		"                        [--cpu=N] [--format=table|seed|json|csv|gbench] [--dump-jit=DIR]\n"
 		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
+		"       stubbench kernel --obj=FILE.bpf.o --prog=NAME[,NAME...] [--batch=LIST] [--dump-jit=DIR] ...\n"
 		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
 		"                   once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
 		"                   program, raw_tp (private stack) vs syscall (none) driver, no twins\n"
@@ -51,6 +53,9 @@ static void usage(FILE *f)
 		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
 		"                   address; every cell is measured over all loads, block by block,\n"
 		"                   and its CI resamples loads, then blocks (default 4)\n"
+		"  --obj=FILE       a BPF object of your own (libbpf): its --prog programs run with\n"
+		"                   BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
+		"                   if any, set per batch); the first program is the baseline\n"
 		"  --time=S         wall time for all measurements (default 8), or\n"
 		"  --samples=N      rounds per batch size and run\n"
 		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
@@ -58,7 +63,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_SHAPE = 1000, OPT_VARIANT, OPT_BATCH, OPT_CPU, OPT_FORMAT, OPT_DUMP, OPT_TIME, OPT_SAMPLES,
-       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS };
+       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS, OPT_OBJ, OPT_PROG };
 
 struct kernel_opts {
 	int shapes[SB_N_SHAPES];
@@ -74,6 +79,8 @@ struct kernel_opts {
 	int verbose;
 	int copies;
 	int htab;  /* --shape=htab */
+	struct sb_kernel_obj_opts user; /* --obj, --prog */
+	char prog_list[512];
 };
 
 static int parse_shape(const char *s, int shapes[SB_N_SHAPES], int *htab, char *err, size_t errlen)
@@ -139,6 +146,8 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"loads", required_argument, NULL, OPT_LOADS},
+		{"obj", required_argument, NULL, OPT_OBJ},
+		{"prog", required_argument, NULL, OPT_PROG},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -201,6 +210,30 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 			o->copies = (int)k;
 			break;
 		}
+		case OPT_OBJ:
+			if (!*optarg) {
+				snprintf(err, sizeof(err), "--obj: empty file name");
+				rc = -1;
+			}
+			o->user.obj = optarg;
+			break;
+		case OPT_PROG:
+			o->user.n_progs = 0;
+			snprintf(o->prog_list, sizeof(o->prog_list), "%s", optarg);
+			for (char *save = NULL, *t = strtok_r(o->prog_list, ",", &save); t && rc == 0;
+			     t = strtok_r(NULL, ",", &save)) {
+				if (o->user.n_progs == SB_USER_MAX_PROGS) {
+					snprintf(err, sizeof(err), "--prog: more than %d programs", SB_USER_MAX_PROGS);
+					rc = -1;
+				} else {
+					o->user.progs[o->user.n_progs++] = t;
+				}
+			}
+			if (rc == 0 && o->user.n_progs == 0) {
+				snprintf(err, sizeof(err), "--prog: no program named");
+				rc = -1;
+			}
+			break;
 		case OPT_HELP: usage(stdout); return 1;
 		default:
 			if (optopt >= OPT_SHAPE)
@@ -231,6 +264,11 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		}
 	if (samples_given)
 		o->time_s = 0;
+	if (!o->user.obj != !o->user.n_progs) {
+		fprintf(stderr, "stubbench kernel: %s\n", o->user.obj ? "--obj needs --prog=NAME[,NAME...]"
+								      : "--prog needs --obj=FILE");
+		return -1;
+	}
 	return 0;
 }
 
@@ -686,6 +724,21 @@ int sb_kernel_main(int argc, char **argv)
 	int prc = parse_args(argc, argv, &o);
 	if (prc != 0)
 		return prc > 0 ? 0 : SB_KERNEL_USAGE;
+	if (o.user.obj) {
+		struct sb_config cfg;
+		as_config(&o, &cfg);
+		o.user.batches = o.batches;
+		o.user.n_batches = o.n_batches;
+		o.user.cpu = o.cpu;
+		o.user.format = o.format;
+		o.user.dump_dir = o.dump_dir;
+		o.user.time_s = o.time_s;
+		o.user.samples = o.samples;
+		o.user.seed = o.seed;
+		o.user.verbose = o.verbose;
+		o.user.config = &cfg;
+		return sb_kernel_obj_run(&o.user);
+	}
 	if (o.htab) {
 		struct sb_htab_opts ho = {o.batches, o.n_batches, o.cpu, (int)o.format, o.dump_dir,
 					  o.time_s, o.samples, o.seed, o.verbose};

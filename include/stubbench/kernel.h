@@ -54,6 +54,10 @@ const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v
  * Returns SB_KERNEL_OK or the status, with one line saying why in why. */
 enum sb_kernel_status sb_kernel_probe(char *why, size_t whylen);
 
+/* libbpf's own messages (the verifier log on a failed load) only with
+ * STUBBENCH_BPF_VERBOSE=1 in the environment: our one line says what failed. */
+void sb_kernel_libbpf_quiet(void);
+
 /* One loaded copy of the object, with batch_iters fixed at load. */
 struct sb_kernel_obj;
 

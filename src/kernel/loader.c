@@ -44,11 +44,16 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
+void sb_kernel_libbpf_quiet(void)
+{
+	libbpf_set_print(quiet_print);
+}
+
 struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
 	*status = SB_KERNEL_FAILED;
-	libbpf_set_print(quiet_print);
+	sb_kernel_libbpf_quiet();
 	struct sb_kernel_obj *o = calloc(1, sizeof(*o));
 	if (!o) {
 		sb_set_err(err, errlen, "out of memory");

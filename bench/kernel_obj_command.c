@@ -1,0 +1,263 @@
+/* kernel_obj_command.c: `stubbench kernel --obj=FILE --prog=NAME,...`: a
+ * user's BPF object measured like the project's own programs. Loaded once
+ * per batch size (batch_iters set before load when the object has it), its
+ * programs run with BPF_PROG_TEST_RUN, interleaved, the test-run cost of an
+ * empty raw_tp program removed; the JIT of each program read back: flavour,
+ * whether each function got a private stack (r9 frame), --dump-jit. */
+#include "kernel_obj_command.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/jit.h"
+#include "stubbench/output.h"
+#include "stubbench/pin.h"
+#include "stubbench/timer.h"
+#include "stubbench/user_obj.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "?"
+#endif
+
+struct obj_run {
+	const struct sb_kernel_obj_opts *o;
+	struct sb_user_obj *objs[SB_MAX_BATCHES];
+	size_t n_objs;
+	struct sb_kernel_obj *empty;
+	uint64_t batches[SB_MAX_BATCHES];
+	size_t n_batches;
+	int has_batch_iters;
+	char *jit_text;        /* what the JIT check found, one line per function */
+	struct sb_results res;
+};
+
+static void release(struct obj_run *r)
+{
+	for (size_t i = 0; i < r->n_objs; i++)
+		sb_user_obj_unload(r->objs[i]);
+	sb_kernel_unload(r->empty);
+	sb_results_free(&r->res);
+	free(r->jit_text);
+}
+
+/* Each program's JIT: its flavour, and per function its size and whether
+ * it sets up r9 (a private stack). Lines into f; JSON into j. */
+static int check_jit(struct obj_run *r, FILE *f, FILE *j)
+{
+	char err[512];
+	int rc = 0;
+	fputs(",\n  \"user_object\": {\"path\": ", j);
+	sb_output_json_string(j, r->o->obj);
+	fprintf(j, ", \"batch_iters\": %s, \"programs\": [", r->has_batch_iters ? "true" : "false");
+	for (size_t p = 0; p < r->o->n_progs; p++) {
+		int fd = sb_user_obj_prog_fd(r->objs[0], r->o->progs[p]);
+		struct sb_jit_image img;
+		fprintf(j, "%s\n    {\"name\": ", p ? "," : "");
+		sb_output_json_string(j, r->o->progs[p]);
+		fprintf(j, ", \"id\": %u, \"functions\": [", sb_kernel_prog_id(fd));
+		if (sb_jit_read(fd, &img, err, sizeof(err)) != 0) {
+			fprintf(f, "jit %s: %s\n", r->o->progs[p], err);
+			fputs("], \"jit_flavour\": null}", j);
+			rc = -1;
+			continue;
+		}
+		if (r->o->dump_dir && sb_jit_dump(r->o->dump_dir, &img, err, sizeof(err)) != 0) {
+			fprintf(f, "jit %s: %s\n", r->o->progs[p], err);
+			rc = -1;
+		}
+		char desc[256] = "unknown";
+		for (size_t i = 0; i < img.n; i++) {
+			struct sb_listing l;
+			struct sb_jit_flavour fl;
+			memset(&fl, 0, sizeof(fl));
+			int decoded = sb_jit_decode(img.funcs[i].bytes, img.funcs[i].len, img.funcs[i].name, &l, err,
+						    sizeof(err)) == 0;
+			if (decoded) {
+				sb_jit_detect_flavour(&l, &fl);
+				if (i == 0) {
+					struct sb_jit_flavour shown = fl;
+					shown.private_stack = 0;
+					sb_jit_flavour_describe(&shown, desc, sizeof(desc));
+				}
+				sb_listing_free(&l);
+			}
+			fprintf(f, "jit %s.%s: %zu bytes, %s\n", img.prog_name, img.funcs[i].name, img.funcs[i].len,
+				!decoded ? "not decodable" : fl.private_stack ? "private stack (r9 frame)" : "no private stack");
+			fprintf(j, "%s{\"name\": ", i ? ", " : "");
+			sb_output_json_string(j, img.funcs[i].name);
+			fprintf(j, ", \"bytes\": %zu, \"private_stack\": %s}", img.funcs[i].len,
+				!decoded ? "null" : fl.private_stack ? "true" : "false");
+		}
+		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
+		fputs("], \"jit_flavour\": ", j);
+		sb_output_json_string(j, desc);
+		fputs("}", j);
+		sb_jit_image_free(&img);
+	}
+	fputs("]", j);
+	return rc;
+}
+
+/* Cost per run (per iteration x batch_iters), for the JSON and the table. */
+static void per_run(const struct obj_run *r, FILE *f, int json)
+{
+	if (json)
+		fputs(",\n    \"cycles_per_run\": [", f);
+	else
+		fprintf(f, "# core cycles per run (per iteration x batch_iters), 95 %% CI\n");
+	int first = 1;
+	for (size_t i = 0; i < r->res.n_cells; i++) {
+		const struct sb_cell *c = &r->res.cells[i];
+		if (!c->arm || c->n_samples == 0)
+			continue;
+		double k = (double)c->batch;
+		if (json) {
+			fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
+			sb_output_json_string(f, c->arm->name);
+			fprintf(f, ", \"batch\": %llu, \"mean\": %.6g, \"ci95\": [%.6g, %.6g]}", (unsigned long long)c->batch,
+				c->cycles.mean * k, c->cycles.ci_lo * k, c->cycles.ci_hi * k);
+		} else {
+			fprintf(f, "%-24s %6llu %10.2f [%.2f, %.2f]\n", c->arm->name, (unsigned long long)c->batch,
+				c->cycles.mean * k, c->cycles.ci_lo * k, c->cycles.ci_hi * k);
+		}
+		first = 0;
+	}
+	if (json)
+		fputs("]}", f);
+}
+
+struct json_ctx {
+	const struct obj_run *r;
+	const char *jit_json;
+};
+
+static void json_extra(FILE *f, const void *ctx)
+{
+	const struct json_ctx *c = ctx;
+	fputs(c->jit_json, f);
+	per_run(c->r, f, 1);
+}
+
+static int run(struct obj_run *r)
+{
+	const struct sb_kernel_obj_opts *o = r->o;
+	char why[1024];
+	enum sb_kernel_status st;
+	if (sb_user_obj_check(o->obj, (const char *const *)o->progs, o->n_progs, &r->has_batch_iters, why,
+			      sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	int cpu;
+	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	/* Without batch_iters a run's work is fixed: one "batch" of one run. */
+	if (r->has_batch_iters) {
+		memcpy(r->batches, o->batches, o->n_batches * sizeof(*o->batches));
+		r->n_batches = o->n_batches;
+	} else {
+		r->batches[0] = 1;
+		r->n_batches = 1;
+		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", o->obj);
+	}
+	sb_kernel_install_signals();
+	for (size_t b = 0; b < r->n_batches; b++) {
+		r->objs[b] = sb_user_obj_load(o->obj, (uint32_t)r->batches[b], &st, why, sizeof(why));
+		if (!r->objs[b]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->n_objs++;
+	}
+	r->empty = sb_kernel_load(1, &st, why, sizeof(why));
+	if (!r->empty) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->empty), cpu);
+	if (trc != 0) {
+		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n", cpu,
+			strerror(-trc));
+		return SB_KERNEL_NO_TEST_RUN;
+	}
+	char *jit_json = NULL;
+	size_t len;
+	FILE *j = open_memstream(&jit_json, &len);
+	if (!j) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	int rc = check_jit(r, info, j) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
+	fclose(j);
+	if (o->dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+	static struct sb_user_arms arms;
+	sb_user_arms_build(&arms, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
+			   sb_kernel_empty_fd(r->empty), cpu);
+	sb_timer_probe();
+	struct sb_run_opts ro = {
+		.batches = r->batches,
+		.n_batches = r->n_batches,
+		.time_s = o->time_s,
+		.samples = o->samples,
+		.seed = o->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = o->verbose,
+	};
+	if (sb_run_interleaved(arms.arms, arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
+		free(jit_json);
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		for (size_t i = 0; i < arms.n; i++)
+			if (arms.ctx[i].last_error)
+				snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN of %s failed: %s",
+					 arms.ctx[i].prog ? arms.ctx[i].prog : "the empty driver",
+					 strerror(-arms.ctx[i].last_error));
+		fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", o->obj, why);
+		return SB_KERNEL_FAILED;
+	}
+	r->res.cpu = cpu;
+	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
+	struct json_ctx jc = {r, jit_json};
+	struct sb_output_meta meta = {
+		.tool = "stubbench kernel --obj",
+		.version = SB_VERSION,
+		.seed = o->seed,
+		.config = o->config,
+		.json_extra = json_extra,
+		.json_extra_ctx = &jc,
+	};
+	sb_output_write(stdout, o->format, &r->res, &meta);
+	if (o->format == SB_FORMAT_TABLE)
+		per_run(r, stdout, 0);
+	free(jit_json);
+	return rc;
+}
+
+int sb_kernel_obj_run(const struct sb_kernel_obj_opts *o)
+{
+	struct obj_run *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	r->o = o;
+	int rc = run(r);
+	release(r);
+	free(r);
+	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+		rc = SB_KERNEL_INTERRUPTED;
+	}
+	return rc;
+}

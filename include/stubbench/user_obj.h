@@ -1,0 +1,53 @@
+/* user_obj.h: a user's BPF object (`stubbench kernel --obj=FILE
+ * --prog=NAME,...`): opened and loaded with libbpf, once per batch size
+ * when it has a `batch_iters` read-only global (set before load, as the
+ * project's own programs do), and its programs run with BPF_PROG_TEST_RUN
+ * through harness arms. */
+#ifndef STUBBENCH_USER_OBJ_H
+#define STUBBENCH_USER_OBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/kernel.h"
+
+#define SB_USER_MAX_PROGS 8
+
+struct sb_user_obj;
+
+/* Opens path without loading it and checks that every name in progs is a
+ * program of it. *has_batch_iters: whether it has the global. Returns 0,
+ * or -1 with one line naming the file or the program (and the programs
+ * it has) in err. */
+int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs, int *has_batch_iters,
+		      char *err, size_t errlen);
+
+/* Opens and loads path with batch_iters set (when it has the global).
+ * Returns NULL with one line in err and the status to exit with. */
+struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enum sb_kernel_status *status,
+				     char *err, size_t errlen);
+void sb_user_obj_unload(struct sb_user_obj *o);
+/* The fd of program name, or -1. */
+int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
+
+/* Harness arms: the overhead arm (an empty raw_tp program's test run: the
+ * syscall and dispatch cost) and one arm per program; sample(ctx, batch)
+ * runs the program of the object loaded for that batch once. */
+struct sb_user_arms {
+	struct sb_arm arms[1 + SB_USER_MAX_PROGS];
+	size_t n;
+	struct sb_user_arm_ctx {
+		struct sb_user_obj *const *objs;   /* one per batch */
+		const uint64_t *batches;
+		size_t n_batches;
+		int empty_fd;                      /* >= 0: the overhead arm */
+		const char *prog;
+		int cpu;
+		int last_error;
+	} ctx[1 + SB_USER_MAX_PROGS];
+};
+void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, const uint64_t *batches,
+			size_t n_batches, const char *const *progs, size_t n_progs, int empty_fd, int cpu);
+
+#endif

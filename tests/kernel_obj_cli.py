@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""kernel_obj_cli: `stubbench kernel --obj=FILE --prog=NAME,...` on a BPF
+object built from tests/data/user_prog.bpf.c. Bad input (a file libbpf
+cannot open, an unknown program) gives one line and status 2 anywhere;
+where BPF runs (else SKIP, 77): every program at every batch, batch_iters
+set per batch, the private stack found in the function that has one, the
+cost per run, and --dump-jit.
+
+usage: kernel_obj_cli.py STUBBENCH USER_PROG_BPF_O"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sb, obj = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def run(*args):
+    return subprocess.run([sb, "kernel", *args], capture_output=True, text=True)
+
+
+def one_line_usage(p, want, what):
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and want in p.stderr,
+          f"{what}: exit {p.returncode}, stderr {p.stderr!r}, want one line with {want!r}")
+
+
+one_line_usage(run(f"--obj={obj}", "--prog=with_frame,nope"), f"{obj} has no program 'nope' (it has: ", "unknown program")
+one_line_usage(run("--obj=/nonexistent/x.bpf.o", "--prog=a"), "/nonexistent/x.bpf.o: No such file", "missing object")
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "user_prog.bpf.c")
+one_line_usage(run(f"--obj={src}", "--prog=a"), "not a BPF object libbpf can open", "not an object")
+one_line_usage(run("--prog=with_frame"), "--prog needs --obj=FILE", "--prog alone")
+one_line_usage(run(f"--obj={obj}"), "--obj needs --prog=NAME", "--obj alone")
+
+with tempfile.TemporaryDirectory() as d:
+    p = run(f"--obj={obj}", "--prog=no_frame,with_frame", "--samples=5", "--batch=1,64", "--format=json",
+            f"--dump-jit={d}/dump")
+    if 3 <= p.returncode <= 6:
+        print("SKIP: stubbench kernel exited", p.returncode, p.stderr.strip())
+        if failures:
+            print("\n".join("FAIL " + f for f in failures))
+            sys.exit(1)
+        sys.exit(77)
+    check(p.returncode == 0, f"run exited {p.returncode}: {p.stderr}")
+    doc = json.loads(p.stdout) if p.returncode == 0 else {"results": [], "user_object": {"programs": []}}
+    cells = [(r["variant"], r["batch"]) for r in doc["results"]]
+    check(sorted(cells) == sorted((v, b) for v in ("no_frame", "with_frame") for b in (1, 64)), f"cells {cells}")
+    u = doc.get("user_object", {})
+    check(u.get("path") == obj and u.get("batch_iters") is True, f"user_object {u.get('path')} {u.get('batch_iters')}")
+    funcs = {(p["name"], f["name"]): f for p in u.get("programs", []) for f in p["functions"]}
+    check(funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is True, "sum_big: no private stack found")
+    check(funcs.get(("no_frame", "sum_small"), {}).get("private_stack") is False, "sum_small: a private stack found")
+    check(all(f["bytes"] > 0 for f in funcs.values()) and len(funcs) == 4, f"functions {sorted(funcs)}")
+    check(all(p["id"] > 0 and p["jit_flavour"] for p in u.get("programs", [])), "program ids or flavour")
+    per_iter = {(r["variant"], r["batch"]): r["cycles_per_iter"]["mean"] for r in doc["results"]}
+    for e in u.get("cycles_per_run", []):
+        want = per_iter.get((e["prog"], e["batch"]), 0) * e["batch"]
+        check(abs(e["mean"] - want) <= 1e-3 * max(abs(want), 1), f"{e['prog']}-{e['batch']}: per run {e['mean']} vs {want}")
+    check(len(u.get("cycles_per_run", [])) == 4, "cycles_per_run entries")
+    for name in ("with_frame.sum_big", "no_frame.no_frame"):
+        check(os.path.getsize(f"{d}/dump/{name}.bin") > 0 and os.path.exists(f"{d}/dump/{name}.lst"), f"dump {name}")
+    check("r9" in open(f"{d}/dump/with_frame.sum_big.lst").read(), "sum_big's listing has no r9")
+
+for f in failures:
+    print("FAIL", f)
+print(f"kernel_obj: {len(failures)} failed")
+sys.exit(1 if failures else 0)
