@@ -113,6 +113,13 @@ int main(void)
 			layout_exact(&fc, n, l);
 			for (size_t c = 0; c < n; c++)
 				same_bytes(&fc, c);
+			/* Packed: one line saying what pages the region got, and
+			 * "4 KiB pages" in it exactly when no huge page was given. */
+			if (l == SB_FP_PACKED)
+				CHECK(fc.pages_note[0] && (fc.pages == SB_FP_PAGES_4K) == (strstr(fc.pages_note, "4 KiB pages") != NULL),
+				      "pages %d, note '%s'", (int)fc.pages, fc.pages_note);
+			else
+				CHECK(fc.pages == SB_FP_PAGES_4K && !fc.pages_note[0], "spread copies on %d pages", (int)fc.pages);
 			/* Round-robin: 3n + 5 calls from copy 0 reach copy i % n
 			 * at call i, and leave the cursor at (3n + 5) % n. */
 			sb_test_fp_log[0] = 0;
