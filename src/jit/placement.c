@@ -102,9 +102,12 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	size_t slot = policy->page_offsets ? 2 * PAGE : PAGE;
 	out->map_len = out->n_funcs * slot;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
+	/* Random pages with a generator; without one, the first free range
+	 * upward. */
 	void *m = MAP_FAILED;
-	for (int tries = 0; tries < 64 && m == MAP_FAILED; tries++) {
-		uint64_t page = rng ? sb_rng_below(rng, 0x60000) : (uint64_t)tries * 0x400;
+	size_t map_pages = out->map_len / PAGE;
+	for (uint64_t tries = 0; m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < 0x60000); tries++) {
+		uint64_t page = rng ? sb_rng_below(rng, 0x60000) : tries * map_pages;
 		uintptr_t at = near + (0x10000000UL + page * PAGE);
 		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
