@@ -6,6 +6,7 @@
  * whether each function got a private stack (r9 frame), --dump-jit. */
 #include "kernel_obj_command.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,7 +101,16 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 	return rc;
 }
 
-/* Cost per run (per iteration x batch_iters), for the JSON and the table. */
+static void num_or_null(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+/* Cost per run (per iteration x batch_iters), for the JSON and the table;
+ * no number where a cell has no samples behind it. */
 static void per_run(const struct obj_run *r, FILE *f, int json)
 {
 	if (json)
@@ -110,14 +120,21 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 	int first = 1;
 	for (size_t i = 0; i < r->res.n_cells; i++) {
 		const struct sb_cell *c = &r->res.cells[i];
-		if (!c->arm || c->n_samples == 0)
+		if (!c->arm)
 			continue;
 		double k = (double)c->batch;
 		if (json) {
 			fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
 			sb_output_json_string(f, c->arm->name);
-			fprintf(f, ", \"batch\": %llu, \"mean\": %.6g, \"ci95\": [%.6g, %.6g]}", (unsigned long long)c->batch,
-				c->cycles.mean * k, c->cycles.ci_lo * k, c->cycles.ci_hi * k);
+			fprintf(f, ", \"batch\": %llu, \"mean\": ", (unsigned long long)c->batch);
+			num_or_null(f, c->n_samples ? c->cycles.mean * k : NAN);
+			fputs(", \"ci95\": [", f);
+			num_or_null(f, c->n_samples > 1 ? c->cycles.ci_lo * k : NAN);
+			fputs(", ", f);
+			num_or_null(f, c->n_samples > 1 ? c->cycles.ci_hi * k : NAN);
+			fputs("]}", f);
+		} else if (c->n_samples == 0) {
+			fprintf(f, "%-24s %6llu %10s\n", c->arm->name, (unsigned long long)c->batch, "-");
 		} else {
 			fprintf(f, "%-24s %6llu %10.2f [%.2f, %.2f]\n", c->arm->name, (unsigned long long)c->batch,
 				c->cycles.mean * k, c->cycles.ci_lo * k, c->cycles.ci_hi * k);

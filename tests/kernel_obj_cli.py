@@ -59,9 +59,14 @@ with tempfile.TemporaryDirectory() as d:
     check(funcs.get(("no_frame", "sum_small"), {}).get("private_stack") is False, "sum_small: a private stack found")
     check(all(f["bytes"] > 0 for f in funcs.values()) and len(funcs) == 4, f"functions {sorted(funcs)}")
     check(all(p["id"] > 0 and p["jit_flavour"] for p in u.get("programs", [])), "program ids or flavour")
-    per_iter = {(r["variant"], r["batch"]): r["cycles_per_iter"]["mean"] for r in doc["results"]}
+    # A cell whose blocks were all disturbed has no number (null): no check.
+    per_iter = {(r["variant"], r["batch"]): r["cycles_per_iter"]["mean"] for r in doc["results"]
+                if r.get("cycles_per_iter") and r["cycles_per_iter"].get("mean") is not None}
     for e in u.get("cycles_per_run", []):
-        want = per_iter.get((e["prog"], e["batch"]), 0) * e["batch"]
+        if e["mean"] is None or (e["prog"], e["batch"]) not in per_iter:
+            check(e["mean"] is None and (e["prog"], e["batch"]) not in per_iter, f"{e}: a number without samples")
+            continue
+        want = per_iter[(e["prog"], e["batch"])] * e["batch"]
         check(abs(e["mean"] - want) <= 1e-3 * max(abs(want), 1), f"{e['prog']}-{e['batch']}: per run {e['mean']} vs {want}")
     check(len(u.get("cycles_per_run", [])) == 4, "cycles_per_run entries")
     for name in ("with_frame.sum_big", "no_frame.no_frame"):
