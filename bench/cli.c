@@ -198,7 +198,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			cli->output = optarg;
 			break;
 		case OPT_VARIANT:
-			snprintf(cli->cfg.variants, sizeof(cli->cfg.variants), "%s", optarg);
+			cli->cfg.variants = optarg;
 			break;
 		case OPT_BATCH:
 			rc = sb_parse_batches("--batch", optarg, cli->cfg.batches, &cli->cfg.n_batches, err,

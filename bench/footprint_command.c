@@ -80,27 +80,26 @@ static uint64_t sample(void *p, uint64_t batch)
 
 static int pick_variants(const char *list, const struct sb_variant **out, size_t *n)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", strcmp(list, "all") == 0 ? "twin-per-run-baseline,twin-per-run-private"
-								   : list);
+	char *buf = strdup(strcmp(list, "all") == 0 ? "twin-per-run-baseline,twin-per-run-private" : list);
+	int rc = buf ? 0 : -1;
 	*n = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (char *save = NULL, *t = buf ? strtok_r(buf, ",", &save) : NULL; t && rc == 0;
+	     t = strtok_r(NULL, ",", &save)) {
 		const struct sb_variant *v = sb_variant_find(t);
-		if (!v) {
+		rc = -1;
+		if (!v)
 			fprintf(stderr, "stubbench footprint: --variant: unknown variant '%s' (see stubbench --list)\n", t);
-			return -1;
-		}
-		if (v->batch_iters) {
+		else if (v->batch_iters)
 			fprintf(stderr, "stubbench footprint: --variant: '%s' is an in-loop variant; footprint calls "
 				"per-run main progs\n", t);
-			return -1;
-		}
-		if (*n == FP_MAX_VARIANTS) {
+		else if (*n == FP_MAX_VARIANTS)
 			fprintf(stderr, "stubbench footprint: --variant: more than %d variants\n", FP_MAX_VARIANTS);
-			return -1;
-		}
-		out[(*n)++] = v;
+		else
+			out[(*n)++] = v, rc = 0;
 	}
+	free(buf);
+	if (rc)
+		return -1;
 	if (*n == 0) {
 		fprintf(stderr, "stubbench footprint: --variant: empty list\n");
 		return -1;

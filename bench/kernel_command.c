@@ -104,8 +104,11 @@ static int parse_shape(const char *s, int shapes[SB_N_SHAPES], int *htab, char *
 
 static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, size_t errlen)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", s);
+	char *buf = strdup(s);
+	if (!buf) {
+		snprintf(err, errlen, "--variant: out of memory");
+		return -1;
+	}
 	memset(want, 0, SB_N_KVARIANTS * sizeof(int));
 	want[SB_KV_BASELINE] = 1;
 	int any = 0;
@@ -122,9 +125,11 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 				want[v] = found = 1;
 		if (!found) {
 			snprintf(err, errlen, "--variant: unknown variant '%s' (baseline, private, hybrid, all)", t);
+			free(buf);
 			return -1;
 		}
 	}
+	free(buf);
 	if (!any) {
 		snprintf(err, errlen, "--variant: empty list");
 		return -1;
@@ -527,12 +532,14 @@ static void json_findings(FILE *f, const void *ctx)
 /* The effective options as a sweep configuration, for the JSON document. */
 static void as_config(const struct kernel_opts *o, struct sb_config *c)
 {
+	static char names[SB_N_KVARIANTS * 16];
 	sb_config_defaults(c);
-	c->variants[0] = '\0';
+	names[0] = '\0';
 	for (int v = 0; v < SB_N_KVARIANTS; v++)
 		if (o->want[v])
-			snprintf(c->variants + strlen(c->variants), sizeof(c->variants) - strlen(c->variants),
-				 "%s%s", c->variants[0] ? "," : "", sb_kernel_variant_name(v));
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? "," : "",
+				 sb_kernel_variant_name(v));
+	c->variants = names;
 	memcpy(c->batches, o->batches, sizeof(c->batches));
 	c->n_batches = o->n_batches;
 	c->time_s = o->time_s;

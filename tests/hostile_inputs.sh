@@ -63,8 +63,27 @@ case_ time_tiny 2 "cannot hold one round" '$SB --cpu=1 --batch=8 --time=1e-9'
 out_lacks time_tiny_out '[0-9]'
 # Lists of any length: nothing cut.
 long=$(i=0; while [ $i -lt 60 ]; do printf 'baseline,'; i=$((i + 1)); done)
-case_ variant_long 2 "unknown variant 'bas'" "\$SB --variant=${long}bas"
-case_ kernel_variant_long 2 "unknown variant 'bas'" "\$SB kernel --variant=${long}bas"
+case_ variant_long 2 "unknown variant 'nope'" "\$SB --variant=${long}nope"
+case_ kernel_variant_long 2 "unknown variant 'nope'" "\$SB kernel --variant=${long}nope"
+case_ variant_long_runs 0 "" "\$SB --variant=${long}private --calls=3"
+out_has variant_long_private "private "
+
+# Config files: a line libinih would split, a key given twice, a directory,
+# an unreadable file, a bad variant: file, line and key named, status 2.
+x200=$(i=0; while [ $i -lt 25 ]; do printf 'xxxxxxxxxx'; i=$((i + 1)); done)
+printf '[sweep]\n; %s batches = 4096\nbatches = 8\n' "$x200" >"$tmp/long_comment.ini"
+printf '[sweep]\nbatches = 8%s,64\n' "$(printf '%200s' '')" >"$tmp/long_value.ini"
+printf '[sweep]\nbatches = 8\ntime = 1\nbatches = 64\n' >"$tmp/dup.ini"
+printf '[sweep]\nvariants = private, nope\n' >"$tmp/variant.ini"
+printf '[sweep]\nsamples = 18446744073709551615\n' >"$tmp/samples.ini"
+case_ config_long_comment 2 "long_comment.ini:2: line of 267 characters" '$SB --config=$tmp/long_comment.ini --calls=1'
+case_ config_long_value 2 "long_value.ini:2: line of" '$SB --config=$tmp/long_value.ini --calls=1'
+case_ config_duplicate 2 "dup.ini:4: [sweep] batches: given again (first on line 2" '$SB --config=$tmp/dup.ini --calls=1'
+case_ config_variant 2 "variant.ini:2: [sweep] variants: unknown variant 'nope'" '$SB --config=$tmp/variant.ini --calls=1'
+case_ config_samples 2 "samples.ini:2: [sweep] samples: '18446744073709551615' is above the maximum" '$SB --config=$tmp/samples.ini'
+case_ config_directory 2 "cannot read config: it is a directory" '$SB --config=$tmp --calls=1'
+case_ config_unreadable 2 "/proc/self/mem: cannot read config: Input/output error" '$SB --config=/proc/self/mem --calls=1'
+case_ lab_config_directory 2 "it is a directory" '$SB lab --config=$tmp'
 
 # No usable samples (every block flagged disturbed by the test hook): n/a,
 # null, no seed line, and status 1, never a number.

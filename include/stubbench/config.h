@@ -19,8 +19,12 @@
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 
+/* The longest line a config file may have, in characters (libinih's line
+ * buffer; a longer line is an error naming it, never split). */
+#define SB_CONFIG_MAX_LINE 197
+
 struct sb_config {
-	char variants[256];
+	const char *variants;    /* "all" or names; not owned (argv, or kept by the loader) */
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
 	double time_s;
@@ -33,8 +37,10 @@ struct sb_config {
 /* The built-in defaults (the same as configs/default.ini). */
 void sb_config_defaults(struct sb_config *c);
 
-/* Reads a file over c. Returns 0, or -1 with a message naming the file and
- * line (unknown section or key, bad value, unreadable file). */
+/* Reads a file over c. Returns 0, or -1 with a message naming the file,
+ * the line and the key: unknown section or key, bad value (an unknown
+ * variant too), a key given twice, a line longer than SB_CONFIG_MAX_LINE,
+ * a directory or an unreadable file. */
 int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen);
 
 #endif

@@ -1,16 +1,47 @@
-/* config.c: sweep files with libinih; see config.h. */
+/* config.c: sweep files with libinih; see config.h.
+ *
+ * The file is read whole first, so that a line too long for libinih's
+ * line buffer (which would split it: the rest of a comment becoming a
+ * setting) is an error naming its line, a directory or an unreadable file
+ * is an error, and libinih then reads the lines through a reader of ours
+ * that knows which line it is on. */
 #include "stubbench/config.h"
 
 #include <errno.h>
 #include <ini.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "stubbench/variants.h"
+
+_Static_assert(SB_CONFIG_MAX_LINE + 3 <= INI_MAX_LINE, "a line, CR, LF and NUL fit libinih's buffer");
+
+/* Values of `variants =` outlive the load (a config struct is copied
+ * around): kept here for the life of the program. */
+static struct kept_string {
+	struct kept_string *next;
+	char s[];
+} *kept_strings;
+
+static const char *keep_string(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct kept_string *k = malloc(sizeof(*k) + n);
+	if (!k)
+		return NULL;
+	memcpy(k->s, s, n);
+	k->next = kept_strings;
+	kept_strings = k;
+	return k->s;
+}
 
 void sb_config_defaults(struct sb_config *c)
 {
 	static const uint64_t batches[] = {1, 8, 64, 512, 2048, 4096};
 	memset(c, 0, sizeof(*c));
-	snprintf(c->variants, sizeof(c->variants), "all");
+	c->variants = "all";
 	memcpy(c->batches, batches, sizeof(batches));
 	c->n_batches = sizeof(batches) / sizeof(batches[0]);
 	c->time_s = 8;
@@ -20,29 +51,97 @@ void sb_config_defaults(struct sb_config *c)
 	c->format = SB_FORMAT_TABLE;
 }
 
+#define MAX_KEYS 64
+
 struct load_ctx {
 	struct sb_config *c;
 	const char *path;
 	char *err;
 	size_t errlen;
-	int failed;
+	int failed, failed_line;
 	char msg[512];
+	/* the reader: the file's text, where it is, which line it gave last */
+	const char *text, *pos;
+	int line;
+	/* keys seen, "section\0name", and their lines */
+	char keys[MAX_KEYS][96];
+	int key_line[MAX_KEYS];
+	size_t n_keys;
 };
+
+/* libinih's fgets-like reader over the text; lines were checked to fit. */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct load_ctx *x = stream;
+	if (!*x->pos)
+		return NULL;
+	size_t len = strcspn(x->pos, "\n");
+	if (x->pos[len] == '\n')
+		len++;
+	if (len + 1 > (size_t)num) /* cannot happen after the length check */
+		len = (size_t)num - 1;
+	memcpy(str, x->pos, len);
+	str[len] = '\0';
+	x->pos += len;
+	x->line++;
+	return str;
+}
+
+/* Each key once per file: a second one would silently win. */
+static int check_duplicate(struct load_ctx *x, const char *opt, const char *section, const char *name,
+			   char *sub, size_t sublen)
+{
+	char key[96];
+	snprintf(key, sizeof(key), "%s]%s", section, name);
+	for (size_t i = 0; i < x->n_keys; i++)
+		if (strcmp(x->keys[i], key) == 0) {
+			snprintf(sub, sublen, "%s: given again (first on line %d; a line that starts with a "
+				 "space continues the value above)", opt, x->key_line[i]);
+			return -1;
+		}
+	if (x->n_keys < MAX_KEYS) {
+		snprintf(x->keys[x->n_keys], sizeof(x->keys[0]), "%s", key);
+		x->key_line[x->n_keys++] = x->line;
+	}
+	return 0;
+}
+
+/* `variants =`: "all" or names the registry knows, checked here so that a
+ * bad name is reported with the file and the line. */
+static int parse_variants(const char *opt, const char *value, const char **out, char *sub, size_t sublen)
+{
+	if (!*value) {
+		snprintf(sub, sublen, "%s: empty", opt);
+		return -1;
+	}
+	char *buf = strdup(value), *save = NULL;
+	if (!buf) {
+		snprintf(sub, sublen, "%s: out of memory", opt);
+		return -1;
+	}
+	int rc = 0;
+	for (char *t = strtok_r(buf, ", \t", &save); t && rc == 0; t = strtok_r(NULL, ", \t", &save))
+		if (strcmp(t, "all") != 0 && !sb_variant_find(t)) {
+			snprintf(sub, sublen, "%s: unknown variant '%s' (see stubbench --list)", opt, t);
+			rc = -1;
+		}
+	free(buf);
+	if (rc == 0 && !(*out = keep_string(value))) {
+		snprintf(sub, sublen, "%s: out of memory", opt);
+		rc = -1;
+	}
+	return rc;
+}
 
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *x = user;
 	char opt[128], sub[512];
 	snprintf(opt, sizeof(opt), "[%s] %s", section, name);
-	int rc = 0;
-	if (strcmp(section, "sweep") == 0) {
+	int rc = check_duplicate(x, opt, section, name, sub, sizeof(sub));
+	if (rc == 0 && strcmp(section, "sweep") == 0) {
 		if (strcmp(name, "variants") == 0) {
-			if (strlen(value) >= sizeof(x->c->variants) || !*value) {
-				snprintf(sub, sizeof(sub), "%s: empty or too long", opt);
-				rc = -1;
-			} else {
-				snprintf(x->c->variants, sizeof(x->c->variants), "%s", value);
-			}
+			rc = parse_variants(opt, value, &x->c->variants, sub, sizeof(sub));
 		} else if (strcmp(name, "batches") == 0) {
 			rc = sb_parse_batches(opt, value, x->c->batches, &x->c->n_batches, sub, sizeof(sub));
 		} else if (strcmp(name, "time") == 0) {
@@ -57,7 +156,7 @@ static int handler(void *user, const char *section, const char *name, const char
 			snprintf(sub, sizeof(sub), "unknown key '%s' in [sweep]", name);
 			rc = -1;
 		}
-	} else if (strcmp(section, "output") == 0) {
+	} else if (rc == 0 && strcmp(section, "output") == 0) {
 		if (strcmp(name, "format") == 0) {
 			if (sb_format_parse(value, &x->c->format) != 0) {
 				snprintf(sub, sizeof(sub), "%s: unknown format '%s' (table, seed, json, csv, gbench)",
@@ -68,34 +167,103 @@ static int handler(void *user, const char *section, const char *name, const char
 			snprintf(sub, sizeof(sub), "unknown key '%s' in [output]", name);
 			rc = -1;
 		}
-	} else {
+	} else if (rc == 0) {
 		snprintf(sub, sizeof(sub), "unknown section [%s]", section);
 		rc = -1;
 	}
 	if (rc != 0 && !x->failed) {
 		x->failed = 1;
+		x->failed_line = x->line;
 		snprintf(x->msg, sizeof(x->msg), "%s", sub);
 	}
 	return rc == 0; /* 0 makes ini_parse_file return this line's number */
 }
 
-int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen)
+/* The whole file as a string; NULL with a reason in err. */
+static char *read_file(const char *path, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot read config: %s", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
-	struct load_ctx x = {.c = c, .path = path, .err = err, .errlen = errlen};
-	int r = ini_parse_file(f, handler, &x);
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: cannot read config: it is a directory", path);
+		fclose(f);
+		return NULL;
+	}
+	size_t len = 0, cap = 4096;
+	char *text = malloc(cap);
+	while (text) {
+		len += fread(text + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		char *t = realloc(text, cap * 2);
+		if (!t) {
+			free(text);
+			text = NULL;
+			break;
+		}
+		text = t;
+		cap *= 2;
+	}
+	int bad = ferror(f);
+	int e = errno;
 	fclose(f);
-	if (x.failed) {
-		snprintf(err, errlen, "%s:%d: %s", path, r, x.msg);
+	if (!text || bad) {
+		snprintf(err, errlen, "%s: cannot read config: %s", path, text ? strerror(e) : "out of memory");
+		free(text);
+		return NULL;
+	}
+	text[len] = '\0';
+	if (strlen(text) != len) {
+		snprintf(err, errlen, "%s: cannot read config: it holds a NUL byte (not a text file)", path);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen)
+{
+	char *text = read_file(path, err, errlen);
+	if (!text)
+		return -1;
+	/* Lines libinih would split are refused, never cut. */
+	int line = 1;
+	for (const char *p = text; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		size_t chars = len && p[len - 1] == '\r' ? len - 1 : len;
+		if (chars > SB_CONFIG_MAX_LINE) {
+			snprintf(err, errlen, "%s:%d: line of %zu characters, more than the %d a config line may have",
+				 path, line, chars, SB_CONFIG_MAX_LINE);
+			free(text);
+			return -1;
+		}
+		p += len + (p[len] == '\n');
+	}
+	struct load_ctx *x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		free(text);
 		return -1;
 	}
-	if (r != 0) {
+	*x = (struct load_ctx){.c = c, .path = path, .err = err, .errlen = errlen, .text = text, .pos = text};
+	int r = ini_parse_stream(read_line, x, handler, x);
+	int rc = 0;
+	/* The first error: a syntax error (r, its line) or a bad key or value. */
+	if (r > 0 && (!x->failed || r < x->failed_line)) {
 		snprintf(err, errlen, "%s:%d: not valid INI syntax", path, r);
-		return -1;
+		rc = -1;
+	} else if (x->failed) {
+		snprintf(err, errlen, "%s:%d: %s", path, x->failed_line, x->msg);
+		rc = -1;
+	} else if (r != 0) {
+		snprintf(err, errlen, "%s: cannot read config (libinih status %d)", path, r);
+		rc = -1;
 	}
-	return 0;
+	free(x);
+	free(text);
+	return rc;
 }
