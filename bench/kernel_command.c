@@ -292,6 +292,7 @@ struct kernel_run {
 	struct sb_placed_arms parms[SB_N_SHAPES];
 	struct sb_results pres[SB_N_SHAPES];
 	int percpu_ready;
+	char twin_names[SB_N_SHAPES][SB_N_KVARIANTS][2][64]; /* the twins' arm names */
 	char *jit_check;    /* the JIT check's lines, for JSON too */
 	char *verdicts;     /* the side-by-side report's lines, for JSON too */
 };
@@ -376,12 +377,11 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
 }
 
 static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
-			  int both_shapes, int cpu, const struct sb_run_opts *ro, FILE *info)
+			  int cpu, const struct sb_run_opts *ro, FILE *info)
 {
 	char err[512];
 	struct sb_kernel_arms *ka = &r->karms[s];
-	sb_kernel_arms_build(ka, r->objs, (size_t)o->copies, o->batches, o->n_batches, s, o->want, cpu,
-			     both_shapes);
+	sb_kernel_arms_build(ka, r->objs, (size_t)o->copies, o->batches, o->n_batches, s, o->want, cpu);
 	static uint64_t before[SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
 	sb_kernel_arms_read_counters(ka, before);
 	int rrc = sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err));
@@ -453,8 +453,17 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 			return SB_KERNEL_FAILED;
 		}
 	struct sb_variant_arms *ta = &r->tarms[s];
-	if (sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) != 0 ||
-	    sb_run_interleaved(ta->arms, ta->n, ro, &r->tres[s], err, sizeof(err)) != 0) {
+	int built = sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) == 0;
+	/* The twins' arms carry the kernel run's names ("private-per-run-twin"). */
+	for (size_t i = 0; built && i < ta->n; i++)
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			if (ta->ctx[i].v && ta->ctx[i].v == sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v))) {
+				sb_kernel_arm_name(v, s, "twin", 0, r->twin_names[s][v][0], sizeof(r->twin_names[s][v][0]));
+				sb_kernel_arm_name(v, s, "twin", 1, r->twin_names[s][v][1], sizeof(r->twin_names[s][v][1]));
+				ta->arms[i].name = r->twin_names[s][v][0];
+				ta->arms[i].seed_name = r->twin_names[s][v][1];
+			}
+	if (!built || sb_run_interleaved(ta->arms, ta->n, ro, &r->tres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
@@ -654,7 +663,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!o->shapes[s])
 			continue;
-		int mrc = measure_kernel(r, o, s, n_shapes > 1, cpu, &ro, info);
+		int mrc = measure_kernel(r, o, s, cpu, &ro, info);
 		if (mrc == SB_KERNEL_OK && can_place)
 			mrc = measure_placed(r, o, s, &ro);
 		if (mrc == SB_KERNEL_OK)
@@ -700,17 +709,14 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
-		/* Line by line, as the seeds' run script prints: the kernel's
-		 * names get the shape after the batch where both shapes run
-		 * ("no-private-stack-8-in-loop"); the twins' names carry it. */
+		/* Line by line, as the seeds' run script prints: "NAME-BATCH",
+		 * every name carrying its shape and side. */
 		for (int s = 0; s < SB_N_SHAPES; s++) {
 			if (!o->shapes[s])
 				continue;
 			struct sb_output_meta m = meta;
 			m.shape = sb_kernel_shape_name(s);
-			m.name_suffix = n_shapes > 1 ? (s == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : NULL;
 			orc |= sb_output_report(stdout, o->format, &r->kres[s], &m, "stubbench kernel");
-			m.name_suffix = NULL;
 			orc |= sb_output_report(stdout, o->format, &r->tres[s], &m, "stubbench kernel");
 			orc |= sb_output_report(stdout, o->format, &r->pres[s], &m, "stubbench kernel");
 		}

@@ -47,6 +47,14 @@ enum sb_kernel_variant { SB_KV_BASELINE, SB_KV_PRIVATE, SB_KV_HYBRID, SB_N_KVARI
 const char *sb_kernel_shape_name(enum sb_kernel_shape s);     /* "per-run", "in-loop" */
 const char *sb_kernel_variant_name(enum sb_kernel_variant v); /* "baseline", ... */
 const char *sb_kernel_variant_seed_name(enum sb_kernel_variant v); /* "no-private-stack", ... */
+/* The one name of a kernel-run arm, in every format:
+ * "<variant>-<shape>[-<side>]", side NULL for the kernel's programs, "twin"
+ * for their replicas, "twin@loads" for the replicas placed like the loads:
+ * "private-per-run", "private-per-run-twin", "private-per-run-twin@loads".
+ * seed: the seeds' variant name instead ("private-stack-per-run-twin"),
+ * to which --format=seed appends "-<batch>" as upstream does. */
+void sb_kernel_arm_name(enum sb_kernel_variant v, enum sb_kernel_shape s, const char *side, int seed, char *buf,
+			size_t len);
 /* The BPF program name: "run_private", "loop_hybrid". */
 const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v);
 
@@ -115,14 +123,14 @@ struct sb_kernel_arms {
 		uint64_t runs[SB_KERNEL_MAX_LOADS][SB_MAX_BATCHES]; /* test runs per load and batch */
 		int last_error;                    /* -errno of a failed run */
 	} ctx[1 + SB_N_KVARIANTS];
-	char names[SB_N_KVARIANTS][2][48];    /* arm names with a shape suffix */
+	char names[SB_N_KVARIANTS][2][48];    /* sb_kernel_arm_name(): name, seed name */
 };
 
 /* Builds the overhead arm and one arm per selected variant (baseline first,
- * always). with_suffix appends "-per-run"/"-in-loop" to the names. */
+ * always), named by sb_kernel_arm_name(). */
 void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const (*objs)[SB_MAX_BATCHES],
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
-			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix);
+			  const int want[SB_N_KVARIANTS], int cpu);
 /* Every program's counter advanced by exactly runs x batch_iters. Returns 0,
  * or -1 naming the first program that did not. */
 int sb_kernel_arms_check_counters(const struct sb_kernel_arms *a, const uint64_t *hits_before,
@@ -186,7 +194,7 @@ struct sb_placed_arms {
 		enum sb_kernel_variant variant;
 		uint64_t iterations, counter_start;
 	} ctx[1 + SB_N_KVARIANTS];
-	char names[SB_N_KVARIANTS][64];       /* "twin-in-loop-private@loads" */
+	char names[SB_N_KVARIANTS][2][64];    /* "private-in-loop-twin@loads", seed name */
 };
 void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,

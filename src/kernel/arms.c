@@ -50,7 +50,7 @@ static void select_load(void *ctx, size_t state)
 
 void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const (*objs)[SB_MAX_BATCHES],
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
-			  const int want[SB_N_KVARIANTS], int cpu, int with_suffix)
+			  const int want[SB_N_KVARIANTS], int cpu)
 {
 	memset(a, 0, sizeof(*a));
 	for (int v = -1; v < SB_N_KVARIANTS; v++) {
@@ -74,9 +74,8 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 			arm->name = arm->seed_name = "empty-driver";
 			arm->is_overhead = 1;
 		} else {
-			const char *sfx = with_suffix ? (shape == SB_SHAPE_PER_RUN ? "-per-run" : "-in-loop") : "";
-			snprintf(a->names[v][0], sizeof(a->names[v][0]), "%s%s", sb_kernel_variant_name(v), sfx);
-			snprintf(a->names[v][1], sizeof(a->names[v][1]), "%s", sb_kernel_variant_seed_name(v));
+			sb_kernel_arm_name(v, shape, NULL, 0, a->names[v][0], sizeof(a->names[v][0]));
+			sb_kernel_arm_name(v, shape, NULL, 1, a->names[v][1], sizeof(a->names[v][1]));
 			arm->name = a->names[v][0];
 			arm->seed_name = a->names[v][1];
 			arm->is_baseline = v == SB_KV_BASELINE;

@@ -31,6 +31,13 @@ static const char *const prog_names[SB_N_SHAPES][SB_N_KVARIANTS] = {
 const char *sb_kernel_shape_name(enum sb_kernel_shape s) { return shape_names[s]; }
 const char *sb_kernel_variant_name(enum sb_kernel_variant v) { return variant_names[v]; }
 const char *sb_kernel_variant_seed_name(enum sb_kernel_variant v) { return variant_seed_names[v]; }
+void sb_kernel_arm_name(enum sb_kernel_variant v, enum sb_kernel_shape s, const char *side, int seed, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "%s-%s%s%s", seed ? variant_seed_names[v] : variant_names[v], shape_names[s],
+		 side ? "-" : "", side ? side : "");
+}
+
 const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v)
 {
 	return prog_names[s][v];

@@ -68,7 +68,7 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	const char *sh = sb_kernel_shape_name(shape);
 	char twin_prefix[SB_N_KVARIANTS][48];
 	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		snprintf(twin_prefix[v], sizeof(twin_prefix[v]), "twin-%s-%s", sh, sb_kernel_variant_name(v));
+		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	fprintf(f, "\n# %s shape: cost added to baseline, core cycles per iteration (95 %% CI)\n", sh);
 	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
 		   "# functions, over the loads; kernel: over the loads (each load at its own address);\n"

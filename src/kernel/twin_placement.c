@@ -146,9 +146,10 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 			arm->is_overhead = 1;
 		} else {
 			const struct sb_variant *pv = &placed[0][0].variants[v];
-			size_t base = strcspn(pv->name, "@");
-			snprintf(a->names[v], sizeof(a->names[v]), "%.*s@loads", (int)base, pv->name);
-			arm->name = arm->seed_name = a->names[v];
+			sb_kernel_arm_name(v, shape, "twin@loads", 0, a->names[v][0], sizeof(a->names[v][0]));
+			sb_kernel_arm_name(v, shape, "twin@loads", 1, a->names[v][1], sizeof(a->names[v][1]));
+			arm->name = a->names[v][0];
+			arm->seed_name = a->names[v][1];
 			arm->is_baseline = v == SB_KV_BASELINE;
 			c->counter_start = *pv->counter;
 		}
