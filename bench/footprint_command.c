@@ -129,8 +129,6 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 			fprintf(stderr, "stubbench footprint: %s\n", err);
 			goto out;
 		}
-		if (sb_fp_perf_map(&fc[made], err, sizeof(err)) != 0)
-			fprintf(stderr, "stubbench footprint: perf map: %s\n", err);
 		if (fc[made].pages_note[0] && !strstr(notes, fc[made].pages_note)) {
 			/* One line per distinct fact about the pages. */
 			size_t used = strlen(notes);

@@ -2,7 +2,8 @@
  * lays out many loaded BPF programs (stubbench footprint).
  *
  * A copy is the variant's main prog and every function it calls (found and
- * re-aimed by the placement engine: sb_place_collect, sb_jit_relocate);
+ * re-aimed at the layout's addresses by the placement engine, sb_place,
+ * which also names each in /tmp/perf-<pid>.map as "<symbol>@<layout><copy>");
  * return thunks stay shared. Two layouts:
  *
  *   packed  like bpf_prog_pack (v5.18+): every function in 64-byte chunks,
@@ -44,7 +45,6 @@ struct sb_fp_copies {
 	size_t n_copies, n_funcs;
 	uintptr_t old_addr[SB_PLACE_MAX_FUNCS]; /* the original functions, main first */
 	size_t len[SB_PLACE_MAX_FUNCS];
-	const char *func_name[SB_PLACE_MAX_FUNCS];
 	size_t func_off[SB_PLACE_MAX_FUNCS];    /* offset of each function in a copy */
 	size_t copy_size;                       /* bytes of one copy (64-byte chunks) */
 	uintptr_t *start;                       /* where each copy starts */
@@ -58,15 +58,13 @@ struct sb_fp_copies {
 
 /* The bytes n copies of a copy_size-byte copy take in a layout. */
 size_t sb_fp_bytes(size_t n, size_t copy_size, enum sb_fp_layout layout);
-/* Makes n copies of v (a per-run variant) in layout; offsets of spread
+/* Makes n copies of v (a per-run variant) in layout, each named in perf's
+ * map ("<symbol>@packed<copy>", "<symbol>@spread<copy>"); offsets of spread
  * copies are drawn from rng. Returns 0, or -1 with a one-line reason. */
 int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, struct sb_rng *rng,
 	       struct sb_fp_copies *out, char *err, size_t errlen);
 /* Where function f of copy c runs. */
 uintptr_t sb_fp_func_addr(const struct sb_fp_copies *fc, size_t c, size_t f);
-/* Names every function of every copy in /tmp/perf-<pid>.map
- * ("<variant>.<function>#<copy>@<layout>"). */
-int sb_fp_perf_map(const struct sb_fp_copies *fc, char *err, size_t errlen);
 void sb_fp_free(struct sb_fp_copies *fc);
 
 #endif

@@ -44,6 +44,12 @@ struct sb_place_policy {
 	 * 4096); NULL or fewer than the functions: the rest are random. */
 	const unsigned *page_offsets;
 	size_t n_offsets;
+	/* Addresses given by the caller: function i goes to at[i], in
+	 * writable memory the caller owns and later makes executable (many
+	 * copies laid out together: footprint's packed and spread layouts).
+	 * NULL: the copy gets pages of its own, as above. */
+	const uintptr_t *at;
+	size_t n_at;
 	/* The copy and its functions are named "<name>@<tag><index>" (in
 	 * the results and in perf's map); NULL: "p". */
 	const char *tag;

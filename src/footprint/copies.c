@@ -8,10 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "stubbench/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/jit.h"
-#include "stubbench/perf_map.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -174,7 +171,6 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 	for (size_t f = 0; f < probe.n_funcs; f++) {
 		out->old_addr[f] = probe.old_addr[f];
 		out->len[f] = probe.len[f];
-		sb_code_function_size(probe.old_addr[f], &out->func_name[f]);
 		out->func_off[f] = out->copy_size;
 		out->copy_size += round_up(probe.len[f], SB_FP_CHUNK);
 	}
@@ -199,20 +195,19 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 			out->start[c] = base + c * out->copy_size;
 		else
 			out->start[c] = base + c * SB_FP_PAGE + (size_t)sb_rng_below(rng, SB_FP_PAGE - out->copy_size + 1);
-		struct sb_code_map map[SB_PLACE_MAX_FUNCS];
+		/* The placement engine copies and re-aims the functions at the
+		 * addresses of the layout, and names them for perf
+		 * ("<symbol>@<layout><copy>"). */
+		uintptr_t at[SB_PLACE_MAX_FUNCS];
 		for (size_t f = 0; f < out->n_funcs; f++)
-			map[f] = (struct sb_code_map){out->old_addr[f], out->len[f], sb_fp_func_addr(out, c, f)};
-		for (size_t f = 0; f < out->n_funcs; f++) {
-			char sub[256];
-			if (sb_jit_relocate((const uint8_t *)out->old_addr[f], out->len[f], out->old_addr[f],
-					    (uint8_t *)map[f].new_addr, map[f].new_addr, map, out->n_funcs, sub,
-					    sizeof(sub)) != 0) {
-				sb_set_err(err, errlen, "%s copy %zu: %s", v->name, c, sub);
-				sb_fp_free(out);
-				return -1;
-			}
+			at[f] = sb_fp_func_addr(out, c, f);
+		struct sb_place_policy policy = {.at = at, .n_at = out->n_funcs, .tag = layout_names[layout]};
+		struct sb_placed_variant placed;
+		if (sb_place(v, &policy, (unsigned)c, &placed, err, errlen) != 0) {
+			sb_fp_free(out);
+			return -1;
 		}
-		out->mains[c] = (sb_stub_fn)sb_fp_func_addr(out, c, 0);
+		out->mains[c] = placed.v.main;
 	}
 	if (mprotect(out->mem, out->mem_len, PROT_READ | PROT_EXEC) != 0) {
 		sb_set_err(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
@@ -225,19 +220,6 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 uintptr_t sb_fp_func_addr(const struct sb_fp_copies *fc, size_t c, size_t f)
 {
 	return fc->start[c] + fc->func_off[f];
-}
-
-int sb_fp_perf_map(const struct sb_fp_copies *fc, char *err, size_t errlen)
-{
-	for (size_t c = 0; c < fc->n_copies; c++)
-		for (size_t f = 0; f < fc->n_funcs; f++) {
-			char name[256];
-			snprintf(name, sizeof(name), "%s.%s#%zu@%s", fc->original->name,
-				 fc->func_name[f] ? fc->func_name[f] : "func", c, layout_names[fc->layout]);
-			if (sb_perf_map_add(sb_fp_func_addr(fc, c, f), fc->len[f], name, err, errlen) != 0)
-				return -1;
-		}
-	return 0;
 }
 
 void sb_fp_free(struct sb_fp_copies *fc)

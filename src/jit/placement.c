@@ -91,7 +91,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			snprintf(err, errlen, "%s: a function of %zu bytes does not fit a page", v->name, out->len[i]);
 			return -1;
 		}
-		if (!rng && (i >= policy->n_offsets || !policy->page_offsets)) {
+		if (!policy->at && !rng && (i >= policy->n_offsets || !policy->page_offsets)) {
 			snprintf(err, errlen, "%s: no offset for function %zu and no random generator", v->name, i);
 			return -1;
 		}
@@ -100,13 +100,18 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	 * may start near the end of the first), 256 MiB to 1.75 GiB above the
 	 * program so that rel32 calls to the shared thunks still reach. */
 	size_t slot = policy->page_offsets ? 2 * PAGE : PAGE;
-	out->map_len = out->n_funcs * slot;
+	if (policy->at && policy->n_at < out->n_funcs) {
+		snprintf(err, errlen, "%s: %zu addresses given for %zu functions", v->name, policy->n_at, out->n_funcs);
+		return -1;
+	}
+	out->map_len = policy->at ? 0 : out->n_funcs * slot;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
 	/* Random pages with a generator; without one, the first free range
 	 * upward. */
 	void *m = MAP_FAILED;
 	size_t map_pages = out->map_len / PAGE;
-	for (uint64_t tries = 0; m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < 0x60000); tries++) {
+	for (uint64_t tries = 0; !policy->at && m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < 0x60000);
+	     tries++) {
 		uint64_t page = rng ? sb_rng_below(rng, 0x60000) : tries * map_pages;
 		uintptr_t at = near + (0x10000000UL + page * PAGE);
 		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
@@ -116,15 +121,22 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			m = MAP_FAILED;
 		}
 	}
-	if (m == MAP_FAILED) {
+	if (m == MAP_FAILED && !policy->at) {
 		snprintf(err, errlen, "%s: no room for a copy near the program: %s", v->name, strerror(errno));
 		return -1;
 	}
-	out->map = m;
-	memset(m, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
+	if (!policy->at) {
+		out->map = m;
+		memset(m, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
+	}
 	struct sb_code_map map[SB_PLACE_MAX_FUNCS];
 	for (size_t i = 0; i < out->n_funcs; i++) {
 		size_t off;
+		if (policy->at) {
+			out->new_addr[i] = policy->at[i];
+			map[i] = (struct sb_code_map){out->old_addr[i], out->len[i], out->new_addr[i]};
+			continue;
+		}
 		if (policy->page_offsets && i < policy->n_offsets) {
 			off = policy->page_offsets[i] % PAGE;
 		} else {
@@ -147,7 +159,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			return -1;
 		}
 	}
-	if (mprotect(m, out->map_len, PROT_READ | PROT_EXEC) != 0) {
+	if (!policy->at && mprotect(m, out->map_len, PROT_READ | PROT_EXEC) != 0) {
 		snprintf(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
 		sb_place_free(out);
 		return -1;
