@@ -399,7 +399,6 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enu
 		fprintf(stderr, "stubbench kernel: %s shape: measurement failed: %s\n", sb_kernel_shape_name(s), err);
 		return SB_KERNEL_FAILED;
 	}
-	r->kres[s].cpu = cpu;
 	if (sb_kernel_arms_check_counters(ka, before, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", err);
 		return SB_KERNEL_FAILED;
@@ -683,8 +682,6 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return SB_KERNEL_FAILED;
 	}
-	all.cpu = cpu;
-	sb_machine_description(all.cpu_desc, sizeof(all.cpu_desc));
 	/* The side-by-side report: into the JSON document, and printed after the results. */
 	FILE *verdicts = open_memstream(&r->verdicts, &text_len);
 	for (int s = 0; s < SB_N_SHAPES && verdicts; s++)

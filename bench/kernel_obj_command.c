@@ -243,8 +243,6 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", o->obj, why);
 		return SB_KERNEL_FAILED;
 	}
-	r->res.cpu = cpu;
-	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
 	struct json_ctx jc = {r, jit_json};
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel --obj",

@@ -261,8 +261,6 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
 		rc = 1;
 	}
-	res->cpu = cpu;
-	sb_machine_description(res->cpu_desc, sizeof(res->cpu_desc));
 	if (cli->placements && rc == 0 && sb_placement_summarize(res, baseline_name, cfg->seed) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		rc = 1;

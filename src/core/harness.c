@@ -18,7 +18,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <sched.h>
 #include <x86intrin.h>
+
+#include "stubbench/pin.h"
 
 #include "stubbench/parse.h"
 #include "stubbench/rng.h"
@@ -455,7 +458,10 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		       struct sb_results *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
-	out->cpu = -1;
+	/* The results say where they were measured: the CPU this (pinned)
+	 * thread runs on and the machine. */
+	out->cpu = sched_getcpu();
+	sb_machine_description(out->cpu_desc, sizeof(out->cpu_desc));
 	if (n_arms == 0 || o->n_batches == 0) {
 		set_err(err, errlen, "nothing to measure", NULL);
 		return -1;
