@@ -15,6 +15,7 @@
 
 %include "jit_macros.inc"
 %include "flavours/seed_v2_jul2024_ibt.inc"
+%include "seed001_programs.inc"
 ;; The v2 patch enabled the private stack for any stack depth; these functions
 ;; use no stack. The areas get 64 bytes, the smallest depth for which mainline
 ;; (v6.13+, BPF_PRIV_STACK_MIN_SIZE) enables the private stack.
@@ -26,23 +27,8 @@ SB_COUNTER sb_seed001_baseline_hits
 SB_COUNTER sb_seed001_private_hits
 SB_COUNTER sb_seed001_hybrid_hits
 
-;; The main prog of each variant: hits++ and three calls of a subprog.
-%macro SEED001_MAIN 4                       ; name, area|none, counter, subprog
-JIT_FUNC %1, %2
-  JIT_INC_COUNTER %3
-  JIT_CALL %4
-  JIT_CALL %4
-  JIT_CALL %4
-  JIT_MOV32_ZERO eax
-  JIT_EXIT
-JIT_ENDFUNC
-%endmacro
-
 ;; Seed 001, "jited code ... without private stack", subprog (0x17 bytes).
-JIT_FUNC sb_seed001_baseline_sub, none
-  JIT_MOV32_ZERO eax
-  JIT_EXIT
-JIT_ENDFUNC
+SEED001_SUB sb_seed001_baseline_sub, none
 SB_FUNCTION_RECORD sb_seed001_baseline_sub, "seed001_baseline_sub.lst"
 
 ;; Seed 001, "without private stack", main prog (0x3c bytes).
@@ -62,10 +48,7 @@ SEED001_MAIN sb_seed001_baseline_main, none, sb_seed001_baseline_hits, sb_seed00
 SB_VARIANT
 
 ;; Seed 001, "jited progs with private stack", subprog (0x2a bytes).
-JIT_FUNC sb_seed001_private_sub, sb_seed001_private_sub_area
-  JIT_MOV32_ZERO eax
-  JIT_EXIT
-JIT_ENDFUNC
+SEED001_SUB sb_seed001_private_sub, sb_seed001_private_sub_area
 SB_FUNCTION_RECORD sb_seed001_private_sub, "seed001_private_sub.lst", sb_seed001_private_sub_area
 
 ;; Seed 001, "jited progs with private stack", main prog (0x5b bytes).

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stubbench/parse.h"
+#include "stubbench/thunks.h"
 
 void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 {
@@ -55,7 +56,14 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 			"  --list           print the variants and the listings they reproduce\n"
 			"  --calls=N        no measurement: call each main prog N times, check its counter\n"
 			"  --plot=FILE      cost and delta vs batch per variant (.svg or .png, gnuplot;\n"
-			"                   FILE.gp and FILE.dat beside it)\n");
+			"                   FILE.gp and FILE.dat beside it)\n"
+			"  --flavour=LIST   seed001 (default: the seed's July 2024 codegen), host (the same\n"
+			"                   programs as this kernel JITs them, returning through the replica\n"
+			"                   of its return thunk), or both: seed001,host\n"
+			"  --thunk=NAME     with --flavour=host: return through this thunk's replica instead\n"
+			"                   of the host's: its_return_thunk, srso_return_thunk,\n"
+			"                   srso_alias_return_thunk, retbleed_return_thunk,\n"
+			"                   call_depth_return_thunk or ret\n");
 	fprintf(f,
 		"  --batch=LIST     iterations per sample (default 1,8,64,512,2048,4096)\n"
 		"  --cpu=N          pin to CPU N (default: the last core of the allowed set)\n"
@@ -75,7 +83,8 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 
 enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
        OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES, OPT_COPIES, OPT_LAYOUT };
+       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES, OPT_COPIES, OPT_LAYOUT,
+       OPT_FLAVOUR, OPT_THUNK };
 
 static const struct option long_opts[] = {
 	{"variant", required_argument, NULL, OPT_VARIANT},
@@ -98,6 +107,8 @@ static const struct option long_opts[] = {
 	{"states", required_argument, NULL, OPT_STATES},
 	{"copies", required_argument, NULL, OPT_COPIES},
 	{"layout", required_argument, NULL, OPT_LAYOUT},
+	{"flavour", required_argument, NULL, OPT_FLAVOUR},
+	{"thunk", required_argument, NULL, OPT_THUNK},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -124,6 +135,8 @@ static int allowed(int opt, enum sb_cli_mode mode)
 	case OPT_LIST:
 	case OPT_CALLS:
 	case OPT_COUNTERS:
+	case OPT_FLAVOUR:
+	case OPT_THUNK:
 		return mode == SB_MODE_REPLICAS;
 	case OPT_PLOT:
 		return mode == SB_MODE_LAB || mode == SB_MODE_REPLICAS;
@@ -157,6 +170,7 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 	static const uint64_t default_copies[] = {1, 10, 100, 1000, 10000};
 	memcpy(cli->copies, default_copies, sizeof(default_copies));
 	cli->n_copies = sizeof(default_copies) / sizeof(default_copies[0]);
+	cli->flavour_seed = 1;
 	sb_config_defaults(&cli->cfg);
 	opterr = 0;
 	optind = 0;
@@ -273,6 +287,35 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 			break;
 		case OPT_LAYOUT:
 			cli->layout = optarg;
+			break;
+		case OPT_FLAVOUR: {
+			char buf[64];
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			cli->flavour_seed = cli->flavour_host = 0;
+			for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+				if (strcmp(t, "seed001") == 0)
+					cli->flavour_seed = 1;
+				else if (strcmp(t, "host") == 0)
+					cli->flavour_host = 1;
+				else {
+					snprintf(err, sizeof(err), "--flavour: unknown flavour '%s' (seed001, host)", t);
+					rc = -1;
+				}
+			}
+			if (rc == 0 && !cli->flavour_seed && !cli->flavour_host) {
+				snprintf(err, sizeof(err), "--flavour: empty list");
+				rc = -1;
+			}
+			break;
+		}
+		case OPT_THUNK:
+			if (strcmp(optarg, "ret") != 0 && sb_thunk_from_symbol(optarg) == SB_THUNK_UNKNOWN) {
+				snprintf(err, sizeof(err), "--thunk: unknown return thunk '%s' (its_return_thunk, "
+					 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
+					 "call_depth_return_thunk, ret)", optarg);
+				rc = -1;
+			}
+			cli->thunk = optarg;
 			break;
 		case OPT_HELP:
 			cli->help = 1;

@@ -31,6 +31,8 @@ struct sb_cli {
 	char **files;             /* compare, plot: the saved runs named */
 	int n_files;
 	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
+	int flavour_seed, flavour_host; /* --flavour=seed001,host: which flavours of the replicas */
+	const char *thunk;        /* --thunk=NAME: the host flavour's return thunk instead of the host's */
 	int help, version;
 	/* footprint: --copies=LIST and --layout=LIST */
 	uint64_t copies[SB_MAX_BATCHES];

@@ -21,6 +21,7 @@
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
+#include "stubbench/return_thunks.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/twin.h"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
 		"usage: stubbench kernel [--shape=per-run|in-loop|all|htab] [--variant=LIST|all] [--batch=LIST]\n"
 		"                        [--cpu=N] [--format=table|seed|json|csv|gbench] [--dump-jit=DIR]\n"
 		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
+		"                        [--thunk=NAME]\n"
 		"       stubbench kernel --obj=FILE.bpf.o --prog=NAME[,NAME...] [--batch=LIST] [--dump-jit=DIR] ...\n"
 		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
 		"                   once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
@@ -56,6 +58,10 @@ static void usage(FILE *f)
 		"  --obj=FILE       a BPF object of your own (libbpf): its --prog programs run with\n"
 		"                   BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
 		"                   if any, set per batch); the first program is the baseline\n"
+		"  --thunk=NAME     the twins return through this thunk's replica instead of the one\n"
+		"                   the JIT's returns reach (its_return_thunk, srso_return_thunk,\n"
+		"                   srso_alias_return_thunk, retbleed_return_thunk,\n"
+		"                   call_depth_return_thunk, ret): what the twins would cost there\n"
 		"  --time=S         wall time for all measurements (default 8), or\n"
 		"  --samples=N      rounds per batch size and run\n"
 		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
@@ -63,7 +69,7 @@ static void usage(FILE *f)
 }
 
 enum { OPT_SHAPE = 1000, OPT_VARIANT, OPT_BATCH, OPT_CPU, OPT_FORMAT, OPT_DUMP, OPT_TIME, OPT_SAMPLES,
-       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS, OPT_OBJ, OPT_PROG };
+       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS, OPT_OBJ, OPT_PROG, OPT_THUNK };
 
 struct kernel_opts {
 	int shapes[SB_N_SHAPES];
@@ -78,6 +84,7 @@ struct kernel_opts {
 	uint64_t seed;
 	int verbose;
 	int copies;
+	const char *thunk;   /* --thunk: the twins' thunk instead of the kernel's */
 	int htab;  /* --shape=htab */
 	struct sb_kernel_obj_opts user; /* --obj, --prog */
 	char prog_list[512];
@@ -153,6 +160,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		{"loads", required_argument, NULL, OPT_LOADS},
 		{"obj", required_argument, NULL, OPT_OBJ},
 		{"prog", required_argument, NULL, OPT_PROG},
+		{"thunk", required_argument, NULL, OPT_THUNK},
 		{"help", no_argument, NULL, OPT_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -238,6 +246,15 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 				snprintf(err, sizeof(err), "--prog: no program named");
 				rc = -1;
 			}
+			break;
+		case OPT_THUNK:
+			if (strcmp(optarg, "ret") != 0 && sb_thunk_from_symbol(optarg) == SB_THUNK_UNKNOWN) {
+				snprintf(err, sizeof(err), "--thunk: unknown return thunk '%s' (its_return_thunk, "
+					 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
+					 "call_depth_return_thunk, ret)", optarg);
+				rc = -1;
+			}
+			o->thunk = optarg;
 			break;
 		case OPT_HELP: usage(stdout); return 1;
 		default:
@@ -633,6 +650,24 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk.mit.spectre_v2,
 			thunk.mit.retbleed, thunk.mit.spec_rstack_overflow, thunk.mit.indirect_target_selection);
 	sb_kernel_check_thunks(info);
+	/* The twins copy this kernel: their returns go to the replica of the
+	 * thunk the JIT's returns reach. */
+	static const char *const twin_family[] = {"twin"};
+	enum sb_thunk twin_thunk = thunk.thunk;
+	if (o->thunk)
+		twin_thunk = strcmp(o->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(o->thunk);
+	if (twin_thunk == SB_THUNK_UNKNOWN || twin_thunk == SB_THUNK_X86) {
+		fprintf(info, "twins: returns stay on its_return_thunk's replica (no replica of %s)\n",
+			sb_thunk_name(twin_thunk));
+	} else {
+		int n = sb_thunk_apply(twin_thunk, twin_family, 1, why, sizeof(why));
+		if (n < 0)
+			fprintf(info, "twins: returns stay on %s's replica: %s\n", sb_thunk_name(sb_thunk_applied()), why);
+		else
+			fprintf(info, "twins: returns reach the replica of %s, %s%s\n", sb_thunk_name(twin_thunk),
+				o->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+				n ? " (re-aimed in place)" : "");
+	}
 	/* Placing the twins like the kernel needs the JIT's addresses and names. */
 	int can_place = st != SB_KERNEL_NO_CAP;
 	if (!can_place)

@@ -14,6 +14,7 @@
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
+#include "stubbench/return_thunks.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
 #include "stubbench/run_info.h"
@@ -101,6 +102,44 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
+/* --flavour: the seed replicas in the seed's flavour, in this host's (the
+ * "host-" variants, returning through the replica of the host's thunk), or
+ * both side by side. */
+static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thunk *thunk,
+			   const struct sb_variant **vs, size_t *n)
+{
+	if (!cli->flavour_host)
+		return;
+	static const char *const host_family[] = {"replica-host"};
+	char err[512];
+	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
+		fprintf(stderr, "stubbench: --flavour=host: this kernel's return thunk is %s (%s); the host "
+			"replicas keep its_return_thunk's replica\n", sb_thunk_name(thunk->thunk), thunk->how);
+	else if (sb_thunk_apply(thunk->thunk, host_family, 1, err, sizeof(err)) < 0)
+		fprintf(stderr, "stubbench: --flavour=host: the host replicas keep %s's replica: %s\n",
+			sb_thunk_name(sb_thunk_applied()), err);
+	else if (cli->verbose)
+		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
+			sb_thunk_name(thunk->thunk), thunk->how);
+	const struct sb_variant *out[SB_MAX_ARMS];
+	size_t m = 0;
+	for (size_t i = 0; i < *n && m < SB_MAX_ARMS - 1; i++) {
+		if (!in_family(vs[i], "replica")) {
+			out[m++] = vs[i];
+			continue;
+		}
+		if (cli->flavour_seed)
+			out[m++] = vs[i];
+		char name[96];
+		snprintf(name, sizeof(name), "host-%s", vs[i]->name);
+		const struct sb_variant *h = sb_variant_find(name);
+		if (h)
+			out[m++] = h;
+	}
+	memcpy(vs, out, m * sizeof(*out));
+	*n = m;
+}
+
 int sb_kernel_main(int argc, char **argv);
 int sb_lab_command(int argc, char **argv);
 int sb_compare_command(int argc, char **argv);
@@ -151,6 +190,26 @@ int main(int argc, char **argv)
 	}
 	if (sb_plot_check_option("stubbench", &cli.plot))
 		return EXIT_USAGE;
+	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
+	struct sb_return_thunk thunk;
+	sb_return_thunk_from_sysfs(&thunk);
+	if (cli.verbose)
+		fprintf(stderr, "stubbench: returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
+	/* The host flavour's thunk: the host's, or the one --thunk names (the
+	 * output still names the host's). */
+	struct sb_return_thunk chosen = thunk;
+	if (cli.thunk) {
+		if (!cli.flavour_host) {
+			fprintf(stderr, "stubbench: --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
+			return EXIT_USAGE;
+		}
+		chosen.thunk = strcmp(cli.thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(cli.thunk);
+		snprintf(chosen.how, sizeof(chosen.how), "chosen with --thunk; this kernel's: %s",
+			 sb_thunk_name(thunk.thunk));
+		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
+			sb_thunk_name(chosen.thunk), chosen.how);
+	}
+	apply_flavours(&cli, &chosen, vs, &n_vs);
 	if (cli.calls) {
 		int cpu;
 		if (sb_pin_thread(cli.cfg.cpu, &cpu, err, sizeof(err)) != 0) {
@@ -175,19 +234,13 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n_vs && !baseline; i++)
 		if (strcmp(vs[i]->name, "baseline") == 0)
 			baseline = vs[i];
-	if (!baseline && in_family(vs[0], "replica"))
-		baseline = sb_variant_find("baseline");
+	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
+		baseline = sb_variant_find(cli.flavour_seed ? "baseline" : "host-baseline");
 
 	struct sb_results res;
 	static struct sb_variant_arms arms;
 	rc = sb_measure_group(&cli, baseline, vs, n_vs, &arms, &res);
 	if (rc != EXIT_USAGE && res.n_cells) {
-		/* No BPF here: the host's thunk as sysfs implies it. */
-		struct sb_return_thunk thunk;
-		sb_return_thunk_from_sysfs(&thunk);
-		if (cli.verbose)
-			fprintf(stderr, "stubbench: returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk),
-				thunk.how);
 		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli.cfg.seed,
 					      .config = &cli.cfg, .thunk = &thunk};
 		int orc = sb_output_report(stdout, cli.cfg.format, &res, &meta, "stubbench");

@@ -127,6 +127,7 @@ function(sb_kernel_add_tests)
                "format;--format=xml;unknown format 'xml'"
                "cpu;--cpu=abc;--cpu"
                "option;--frobnicate;unknown option '--frobnicate'"
+               "thunk;--thunk=nope;unknown return thunk 'nope'"
                "time_and_samples;--time=1 --samples=3;exclude each other")
     list(GET spec 0 name)
     list(GET spec 1 args)

@@ -24,5 +24,9 @@ assert t["name"] in names, t
 assert "kallsyms" in t["how"] or "inferred" in t["how"], t
 assert sorted(m) == ["indirect_target_selection", "retbleed", "spec_rstack_overflow", "spectre_v2"], m
 PY
+# --thunk: the twins (placed ones included) run through another replica.
+"$1" --thunk=srso_alias_return_thunk --samples=1 --batch=8 --loads=2 >"$out" 2>"$err" || { echo "--thunk run failed"; cat "$err"; ok=0; }
+grep '^twins:' "$out"
+grep -q '^twins: returns reach the replica of srso_alias_return_thunk, chosen with --thunk' "$out" || ok=0
 rm -f "$out" "$err"
 [ $ok -eq 1 ]

@@ -12,6 +12,7 @@
 #include "check.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
+#include "stubbench/variants.h"
 
 unsigned sb_test_return_via(const void *code);
 extern const int64_t sb_lab_call_depth_disp;
@@ -123,6 +124,50 @@ int main(int argc, char **argv)
 	for (int s = 0; s < 64 && !credited; s += 5)
 		credited = depth == (~0ull << s);
 	CHECK(credited, "call depth %#llx: the RSB stuffing path never ran", (unsigned long long)depth);
+
+	/* The host's thunk applied to the twins in place: every return of
+	 * every twin function re-aimed, the twins still run and count, and
+	 * the lab's ITS flavour is left alone. */
+	static const char *const twins[] = {"twin"};
+	const enum sb_thunk order[] = {SB_THUNK_SRSO, SB_THUNK_SRSO_ALIAS, SB_THUNK_RETBLEED, SB_THUNK_CALL_DEPTH,
+				       SB_THUNK_RET};
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		int n = sb_thunk_apply(order[k], twins, 1, err, sizeof(err));
+		CHECK(n >= 15, "apply %s: %d returns re-aimed, want one per twin function (%s)", sb_thunk_name(order[k]), n, err);
+		CHECK(sb_thunk_applied() == order[k], "applied thunk is %s", sb_thunk_name(sb_thunk_applied()));
+		const void *want = order[k] == SB_THUNK_RET ? NULL : sb_thunk_entry(order[k], err, sizeof(err));
+		for (size_t i = 0; i < sb_variant_count(); i++) {
+			const struct sb_variant *v = sb_variant_at(i);
+			if (strcmp(v->family, "twin") != 0)
+				continue;
+			/* The program's last instruction: its return. */
+			const uint8_t *end = (const uint8_t *)v->program + v->code_bytes - 5;
+			if (want) {
+				branch_to(v->name, end, 0, want);
+			} else {
+				CHECK(end[0] == 0xc3 && end[1] == 0xcc && end[4] == 0xcc, "%s: no ret; int3 at its end",
+				      v->name);
+			}
+			uint64_t before = *v->counter;
+			if (v->batch_iters)
+				*v->batch_iters = 3;
+			for (int r = 0; r < (v->batch_iters ? 1 : 3); r++)
+				v->main();
+			CHECK(*v->counter - before == 3, "%s under %s: counter +%llu, want 3", v->name,
+			      sb_thunk_name(order[k]), (unsigned long long)(*v->counter - before));
+		}
+	}
+	for (size_t i = 0; i < sb_variant_count(); i++) {
+		const struct sb_variant *v = sb_variant_at(i);
+		if (strcmp(v->family, "lab") != 0 || v->return_thunk != (const void *)sb_its_return_thunk)
+			continue;
+		const uint8_t *end = (const uint8_t *)v->program + v->code_bytes - 5;
+		branch_to(v->name, end, 0, sb_its_return_thunk);
+		break;
+	}
+	err[0] = '\0';
+	CHECK(sb_thunk_apply(SB_THUNK_ITS, twins, 1, err, sizeof(err)) == -1 && strstr(err, "ret"),
+	      "after ret, no thunk can be applied: '%s'", err);
 	sb_percpu_thread_fini();
 	return check_report("test_return_thunks");
 }

@@ -56,4 +56,29 @@ const struct sb_srso_alias_placed *sb_srso_alias_place(char *err, size_t errlen)
  * replica (unknown, __x86_return_thunk). */
 const void *sb_thunk_entry(enum sb_thunk t, char *err, size_t errlen);
 
+/* Is addr the entry of a thunk replica (the placed SRSO alias copy
+ * included)? Code placement leaves those where they are, as the kernel's
+ * thunks stay in its text while JITed code moves. */
+int sb_thunk_is_replica(uintptr_t addr);
+
+/* In code (writable, running at address at), every "jmp rel32" to from
+ * re-aimed at to, or with to NULL overwritten by "ret; int3 int3 int3
+ * int3" as apply_returns() does on a kernel without return thunks.
+ * Returns how many, or -1 with one line in err (undecodable code, a target
+ * out of rel32 reach). */
+int sb_jit_retarget_returns(uint8_t *code, size_t len, uintptr_t at, const void *from, const void *to, char *err,
+			    size_t errlen);
+
+/* The host's thunk for code that copies the running kernel: every
+ * function of the variants of the given families (their programs and
+ * subprogs, and for twins the drivers their records name) is patched in
+ * place, as the kernel patches its returns at boot, so that its returns
+ * reach the replica of thunk t; placed copies made afterwards copy that.
+ * The asm jumps to sb_its_return_thunk until then. Returns how many
+ * returns now go to t, or -1 with one line in err (no replica of t, the
+ * text cannot be made writable, returns already turned into ret). */
+int sb_thunk_apply(enum sb_thunk t, const char *const *families, size_t n_families, char *err, size_t errlen);
+/* The thunk sb_thunk_apply() last applied (SB_THUNK_ITS before). */
+enum sb_thunk sb_thunk_applied(void);
+
 #endif

@@ -12,6 +12,7 @@
 #include "stubbench/code_symbols.h"
 #include "stubbench/jit.h"
 #include "stubbench/listing.h"
+#include "stubbench/return_thunks.h"
 #include "stubbench/perf_map.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -32,14 +33,16 @@ static int known(const struct sb_placed_variant *p, uintptr_t addr)
  * (except return thunks, which stay shared as in the kernel). */
 static int collect(struct sb_placed_variant *p, uintptr_t addr, char *err, size_t errlen)
 {
+	/* Return thunks are shared kernel text: they stay where they are. */
+	if (p->n_funcs > 0 && sb_thunk_is_replica(addr))
+		return 0;
 	const char *name = NULL;
 	size_t size = sb_code_function_size(addr, &name);
 	if (!size) {
 		snprintf(err, errlen, "%s: no function symbol at %#lx", p->original->name, (unsigned long)addr);
 		return -1;
 	}
-	/* Return thunks are shared kernel text: they stay where they are. */
-	if ((p->n_funcs > 0 && strstr(name, "return_thunk")) || known(p, addr))
+	if (known(p, addr))
 		return 0;
 	if (p->n_funcs == SB_PLACE_MAX_FUNCS) {
 		snprintf(err, errlen, "%s: calls more than %d functions", p->original->name, SB_PLACE_MAX_FUNCS);

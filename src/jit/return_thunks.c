@@ -88,6 +88,16 @@ const struct sb_srso_alias_placed *sb_srso_alias_place(char *err, size_t errlen)
 	return &alias;
 }
 
+int sb_thunk_is_replica(uintptr_t addr)
+{
+	if (alias.map && (addr == alias.return_thunk || addr == alias.safe_ret || addr == alias.untrain_ret))
+		return 1;
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if ((uintptr_t)codes[i].addr == addr)
+			return 1;
+	return addr == (uintptr_t)sb_srso_safe_ret || addr == (uintptr_t)sb_retbleed_return_thunk;
+}
+
 const void *sb_thunk_entry(enum sb_thunk t, char *err, size_t errlen)
 {
 	switch (t) {
