@@ -217,7 +217,10 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	sb_gbench_run();
+	if (sb_gbench_run() == 0) { /* the library said which filter matched nothing */
+		fprintf(stderr, "stubbench-gbench: no benchmark ran\n");
+		return EXIT_USAGE;
+	}
 
 	int rc = 0;
 	if (sb_percpu_check_guards() != 0) {

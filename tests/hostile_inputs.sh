@@ -110,6 +110,19 @@ case_ full_lab 1 "No space left on device" '$SB lab --cpu=1 --samples=4 --batch=
 case_ full_kernel_help 1 "No space left on device" '$SB kernel --help >/dev/full'
 case_ full_gbench 1 "cannot write the results" '$GB --benchmark_filter=^baseline/batch:1/ --benchmark_min_time=0.001 >/dev/full'
 
+# stubbench-gbench: the flags libbenchmark takes on trust are checked first.
+case_ gbench_repetitions_negative 2 "--benchmark_repetitions: '-1'" '$GB --benchmark_repetitions=-1'
+case_ gbench_filter_regex 2 "--benchmark_filter: '([' is not a regular expression" '$GB "--benchmark_filter=(["'
+case_ gbench_filter_nomatch 2 "no benchmark ran" '$GB --benchmark_filter=nomatch'
+case_ gbench_format 2 "--benchmark_format: unknown format 'xml'" '$GB --benchmark_format=xml'
+case_ gbench_out_format 2 "--benchmark_out_format: unknown format 'xml'" '$GB --benchmark_out_format=xml'
+case_ gbench_min_time 2 "--benchmark_min_time: 'abc' is not a number of seconds" '$GB --benchmark_min_time=abc'
+if grep -q "unknown argument" "$tmp/err"; then
+    echo "FAIL: gbench_min_time: a second, wrong line"; fails=$((fails + 1))
+fi
+case_ gbench_min_time_huge 2 "--benchmark_min_time: '1e9'" '$GB --benchmark_min_time=1e9'
+case_ gbench_out 2 "--benchmark_out: cannot write" '$GB --benchmark_out=$tmp/none/x.json'
+
 # Output paths checked before anything is measured.
 case_ plot_extension 2 "must end in .svg or .png" '$SB lab --plot=$tmp/x.pdf'
 case_ plot_directory 2 "No such file or directory" '$SB lab --plot=$tmp/none/x.svg'

@@ -68,10 +68,19 @@ enum {
 int sb_gbench_register(const char *name, sb_gbench_fn fn, void *ctx,
 		       const struct sb_gbench_opts *opts);
 
-/* Hands argv to the library, which takes out every --benchmark_* flag it
- * knows (and exits 0 after printing help for --help). Returns 0 when
- * nothing else is left, or -1 with the first leftover argument named in err
- * (the program should exit 2). */
+/* Bounds of the flags sb_gbench_init() checks before the library sees them. */
+#define SB_GBENCH_MAX_REPETITIONS 1000
+#define SB_GBENCH_MAX_MIN_TIME_S 3600.0
+
+/* Checks the flags the library takes on trust (--benchmark_repetitions
+ * from 0 to SB_GBENCH_MAX_REPETITIONS, --benchmark_min_time a plain number
+ * of seconds up to SB_GBENCH_MAX_MIN_TIME_S, --benchmark_format and
+ * --benchmark_out_format console, json or csv, --benchmark_filter a regex
+ * that compiles, --benchmark_out a file that can be written), then hands
+ * argv to the library, which takes out every --benchmark_* flag it knows
+ * (and exits 0 after printing help for --help). Returns 0 when nothing
+ * else is left, or -1 with the bad flag or the first leftover argument
+ * named in err (the program should exit 2). */
 int sb_gbench_init(int *argc, char **argv, char *err, size_t errlen);
 
 /* Runs the benchmarks the filter selects, then shuts the library down.
