@@ -7,12 +7,18 @@
 #   per-run:  total = 7 + CALLS*B*(3 + per_iter)            (fixed = 0)
 #   in-loop:  total = 7 + CALLS*(3 + fixed + B*per_iter)
 # usage: count_insns.sh DRIVER VARIANT
-# Exits 77 (ctest SKIP) when valgrind is not installed.
+# Exits 77 (ctest SKIP) when valgrind is not installed, or when the driver
+# is built with AddressSanitizer (STUBBENCH_SANITIZE=ON), which valgrind
+# cannot run.
 set -u
 driver=$1 variant=$2
 calls=10
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "SKIP: valgrind is not installed (apt-get install valgrind)"
+    exit 77
+fi
+if grep -qa __asan_init "$driver"; then
+    echo "SKIP: $driver is built with AddressSanitizer, which valgrind cannot run"
     exit 77
 fi
 out=$(mktemp)

@@ -12,6 +12,6 @@ string(REPLACE "\n" ";" names "${out}")
 set(content "")
 foreach(name IN LISTS names)
   string(APPEND content "add_test(insn_count_${name} \"${SCRIPT}\" \"${DRIVER}\" \"${name}\")\n"
-    "set_tests_properties(insn_count_${name} PROPERTIES SKIP_RETURN_CODE 77)\n")
+    "set_tests_properties(insn_count_${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS valgrind)\n")
 endforeach()
 file(WRITE ${OUT} "${content}")
