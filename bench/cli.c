@@ -160,8 +160,10 @@ int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cl
 	cli->mode = mode;
 	cli->shape = "all";
 	cli->metric = "delta";
-	cli->files = calloc((size_t)argc, sizeof(*cli->files));
-	if (!cli->files) {
+	/* Saved runs are named only to compare and plot, which free the list. */
+	if (mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT)
+		cli->files = calloc((size_t)argc, sizeof(*cli->files));
+	if ((mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT) && !cli->files) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_USAGE;
 	}

@@ -204,6 +204,11 @@ static size_t states_of(const size_t *group, const char *use, size_t n, size_t *
 		if (!use || use[i])
 			idx[pos[group ? group[i] : 0]++] = i;
 	free(count);
+	if (n_states == 0) { /* nothing to hand back: the caller frees only on success */
+		free(idx);
+		free(start);
+		return 0;
+	}
 	*idx_out = idx;
 	*start_out = start;
 	return n_states;
