@@ -178,6 +178,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 	o->seed = defaults.seed;
 	o->copies = DEFAULT_LOADS;
 	int time_given = 0, samples_given = 0, c;
+	const char *not_htab = NULL; /* an option --shape=htab does not take */
 	char err[512];
 	opterr = 0;
 	optind = 1;
@@ -186,7 +187,10 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 		err[0] = '\0';
 		switch (c) {
 		case OPT_SHAPE: rc = parse_shape(optarg, o->shapes, &o->htab, err, sizeof(err)); break;
-		case OPT_VARIANT: rc = parse_variants(optarg, o->want, err, sizeof(err)); break;
+		case OPT_VARIANT:
+			rc = parse_variants(optarg, o->want, err, sizeof(err));
+			not_htab = "--variant";
+			break;
 		case OPT_BATCH: rc = sb_parse_batches("--batch", optarg, o->batches, &o->n_batches, err, sizeof(err)); break;
 		case OPT_CPU: rc = sb_parse_cpu("--cpu", optarg, &o->cpu, err, sizeof(err)); break;
 		case OPT_FORMAT:
@@ -221,6 +225,7 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 				rc = -1;
 			}
 			o->copies = (int)k;
+			not_htab = "--loads";
 			break;
 		}
 		case OPT_OBJ:
@@ -289,6 +294,11 @@ static int parse_args(int argc, char **argv, struct kernel_opts *o)
 	if (!o->user.obj != !o->user.n_progs) {
 		fprintf(stderr, "stubbench kernel: %s\n", o->user.obj ? "--obj needs --prog=NAME[,NAME...]"
 								      : "--prog needs --obj=FILE");
+		return -1;
+	}
+	if (o->htab && (not_htab || o->user.obj)) {
+		fprintf(stderr, "stubbench kernel: --shape=htab takes no %s (it runs its own baseline and private "
+			"programs, loaded once)\n", not_htab ? not_htab : "--obj");
 		return -1;
 	}
 	return 0;

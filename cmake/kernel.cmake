@@ -123,6 +123,7 @@ function(sb_kernel_add_tests)
   # BPF is touched (so these run anywhere).
   foreach(spec "shape;--shape=nope;unknown shape 'nope' .per-run, in-loop, all, htab."
                "variant;--variant=private,nope;unknown variant 'nope'"
+               "htab_loads;--shape=htab --loads=2;--shape=htab takes no --loads"
                "batch;--batch=0;--batch"
                "format;--format=xml;unknown format 'xml'"
                "cpu;--cpu=abc;--cpu"
