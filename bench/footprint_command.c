@@ -24,7 +24,8 @@
 #include "stubbench/percpu.h"
 #include "stubbench/perf_map.h"
 #include "stubbench/pin.h"
-#include "stubbench/plot.h"
+#include "stubbench/run_file.h"
+#include "stubbench/run_plot.h"
 #include "stubbench/timer.h"
 
 #define FP_MAX_VARIANTS 4
@@ -301,8 +302,8 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 	}
 }
 
-/* Cost vs copies through the project's plot writer: a line per variant
- * and layout, x = copies. */
+/* Cost vs copies through the project's plot writer (run_plot.c): a line
+ * per variant and layout, x = copies. */
 static int plot(const char *path, const struct fp_row *rows, size_t n, char *err, size_t errlen)
 {
 	struct sb_arm *arms = calloc(n, sizeof(*arms));
@@ -322,10 +323,15 @@ static int plot(const char *path, const struct fp_row *rows, size_t n, char *err
 		cells[i].n_samples = rows[i].n_samples;
 	}
 	struct sb_results r = {.cells = cells, .n_cells = n, .n_batches = 1};
-	static const struct sb_plot_labels labels = {
-		"stubbench footprint: cost per call vs placed copies, called round-robin (mean, 95% CI)",
-		"copies of each variant", "core cycles per call", "packed (as bpf_prog_pack) and spread (a 4 KiB page each)"};
-	int rc = sb_plot_write_labelled(&r, path, &labels, err, errlen);
+	sb_machine_description(r.cpu_desc, sizeof(r.cpu_desc));
+	struct sb_run_file run;
+	int rc = -1;
+	if (sb_run_file_from_results(&r, "stubbench footprint", &run) != 0) {
+		snprintf(err, errlen, "out of memory");
+	} else {
+		rc = sb_run_plot(&run, path, err, errlen) == 0 ? 0 : -1;
+		sb_run_file_free(&run);
+	}
 	free(arms), free(names), free(cells);
 	return rc;
 }

@@ -5,7 +5,6 @@
 
 #include "cli.h"
 #include "stubbench/run_file.h"
-#include "stubbench/plot.h"
 #include "stubbench/run_plot.h"
 
 int sb_plot_results(const struct sb_results *r, const char *tool, const char *path)
@@ -32,7 +31,7 @@ int sb_plot_results(const struct sb_results *r, const char *tool, const char *pa
 int sb_plot_check_option(const char *tool, const char **path)
 {
 	char err[1024];
-	int rc = *path ? sb_plot_check_path(*path, err, sizeof(err)) : 0;
+	int rc = *path ? sb_run_plot_check_path(*path, err, sizeof(err)) : 0;
 	if (rc < 0) {
 		fprintf(stderr, "%s: %s\n", tool, err);
 		return 2;

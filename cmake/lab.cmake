@@ -1,11 +1,11 @@
 # lab.cmake: the codegen lab: alternative private-stack sequences,
-# their registry family "lab", the gnuplot writer, and their tests.
+# their registry family "lab", and their tests (its plots go through
+# src/report/run_plot.c, as every run's do).
 
 # The lab's stubs and records are asm/lab_alternatives.asm and
 # asm/return_thunks.asm (built with every asm/*.asm file).
 target_sources(stubbench_core PRIVATE
   ${CMAKE_SOURCE_DIR}/src/lab/lab_variants.c
-  ${CMAKE_SOURCE_DIR}/src/lab/plot.c
 )
 
 # gnuplot draws --plot=FILE; it is looked up at run time, so the build does
@@ -43,7 +43,7 @@ function(sb_lab_tests)
   # The plot writer on synthetic results (with and without gnuplot on PATH).
   add_executable(test_lab_plot ${SB_LAB_TESTS}/test_lab_plot.c)
   target_include_directories(test_lab_plot PRIVATE ${SB_LAB_TESTS})
-  target_link_libraries(test_lab_plot PRIVATE stubbench_core)
+  target_link_libraries(test_lab_plot PRIVATE stubbench_report)
   add_test(NAME lab_plot COMMAND test_lab_plot)
 
   # Exact instructions per iteration: insn_count_lab-* (tests/CMakeLists.txt),

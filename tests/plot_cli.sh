@@ -46,7 +46,7 @@ out=$(env PATH=/nonexistent "$sb" plot "$data/run_b.json" -o "$d/main.png" 2>&1)
 
 # Bad input: status 2 and one line naming it.
 out=$("$sb" plot "$data/run_b.json" -o "$d/x.txt" 2>&1); rc=$?
-[ $rc = 2 ] && printf '%s' "$out" | grep -q "x.txt: the file name must end in .png or .svg" || no "bad extension: $rc '$out'"
+[ $rc = 2 ] && printf '%s' "$out" | grep -q "x.txt: the file name must end in .svg or .png" || no "bad extension: $rc '$out'"
 out=$("$sb" plot /nonexistent/run.json -o "$d/x.png" 2>&1); rc=$?
 [ $rc = 2 ] && printf '%s' "$out" | grep -q "/nonexistent/run.json: No such file" || no "missing run: $rc '$out'"
 out=$("$sb" plot "$data/run_b.json" 2>&1); rc=$?

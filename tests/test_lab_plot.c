@@ -1,7 +1,8 @@
-/* The plot writer on synthetic results: an SVG and a PNG are written and
- * hold what they should when gnuplot is there; without gnuplot on PATH, a
- * bad extension, nothing to plot or an unwritable path give a clear error
- * naming the cause and leave no plot behind. */
+/* The plot writer (run_plot.c) on synthetic lab results: an SVG and a PNG
+ * are written and hold what they should when gnuplot is there, a panel
+ * per shape and flavour; without gnuplot on PATH, a bad extension, nothing
+ * to plot or an unwritable path give a clear error naming the cause and
+ * leave no plot behind. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/plot.h"
+#include "stubbench/harness.h"
+#include "stubbench/run_file.h"
+#include "stubbench/run_plot.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -41,10 +44,21 @@ static off_t file_size(const char *path)
 	return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
-/* Whether gnuplot is on PATH, looked up independently of plot.c. */
+/* Whether gnuplot is on PATH, looked up independently of run_plot.c. */
 static int have_gnuplot(void)
 {
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Results as `stubbench lab --plot` draws them: 0, 1 (gnuplot) or 2 (input). */
+static int plot(const struct sb_results *r, const char *path, char *err, size_t errlen)
+{
+	struct sb_run_file run;
+	if (sb_run_file_from_results(r, "stubbench lab", &run) != 0)
+		return -1;
+	int rc = sb_run_plot(&run, path, err, errlen);
+	sb_run_file_free(&run);
+	return rc;
 }
 
 int main(void)
@@ -65,6 +79,7 @@ int main(void)
 			struct sb_cell *c = &cells[a * N_B + b];
 			c->arm = &arms[a];
 			c->batch = batches[b];
+			c->n_samples = 10;
 			c->cycles.mean = 20.0 + a + 10.0 / (double)(b + 1);
 			c->cycles.ci_lo = c->cycles.mean - 0.5;
 			c->cycles.ci_hi = c->cycles.mean + 0.5;
@@ -86,23 +101,23 @@ int main(void)
 	char err[512];
 
 	int gp = have_gnuplot();
-	CHECK(sb_plot_have_gnuplot() == gp, "sb_plot_have_gnuplot() says %d, PATH says %d",
-	      sb_plot_have_gnuplot(), gp);
+	/* The legend names the alternative; the panel says shape and flavour. */
+	static const char *const legends[] = {"baseline", "mainline", "reload", "spill-once", "not-a-variant"};
 	if (gp) {
 		err[0] = 0;
-		CHECK(sb_plot_write(&r, svg, err, sizeof(err)) == 0, "svg: %s", err);
+		CHECK(plot(&r, svg, err, sizeof(err)) == 0, "svg: %s", err);
 		size_t len = 0;
 		char *s = slurp(svg, &len);
 		CHECK(s && len > 0, "svg not written");
 		if (s) {
 			CHECK(strstr(s, "<svg") != NULL, "not an SVG");
-			for (int a = 0; a < N_ARMS; a++)
-				CHECK(strstr(s, names[a]) != NULL, "SVG has no line titled %s", names[a]);
-			CHECK(strstr(s, "per-run") && strstr(s, "in-loop") && strstr(s, "other"),
-			      "SVG lacks a shape panel");
+			for (size_t a = 0; a < sizeof(legends) / sizeof(legends[0]); a++)
+				CHECK(strstr(s, legends[a]) != NULL, "SVG has no line titled %s", legends[a]);
+			CHECK(strstr(s, "perrun, ret") && strstr(s, "perrun, rethunk") && strstr(s, "inloop, calldepth") &&
+			      strstr(s, "other"), "SVG lacks a shape and flavour panel");
 		}
 		free(s);
-		CHECK(sb_plot_write(&r, png, err, sizeof(err)) == 0, "png: %s", err);
+		CHECK(plot(&r, png, err, sizeof(err)) == 0, "png: %s", err);
 		s = slurp(png, &len);
 		CHECK(s && len > 8 && memcmp(s, "\x89PNG", 4) == 0, "not a PNG");
 		free(s);
@@ -110,11 +125,12 @@ int main(void)
 		printf("gnuplot not installed: checking the error path only\n");
 	}
 
-	/* Without gnuplot on PATH: a one-line reason, no file. */
+	/* Without gnuplot on PATH: a one-line reason, status 1, no image (the
+	 * script and data are written). */
 	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
 	setenv("PATH", dir, 1);
 	unlink(svg);
-	CHECK(sb_plot_write(&r, svg, err, sizeof(err)) == -1, "plot without gnuplot succeeded");
+	CHECK(plot(&r, svg, err, sizeof(err)) == 1, "plot without gnuplot did not say 1");
 	CHECK(strstr(err, "gnuplot not found") && strstr(err, svg) && !strchr(err, '\n'),
 	      "unclear message without gnuplot: '%s'", err);
 	CHECK(file_size(svg) == -1, "a plot file appeared without gnuplot");
@@ -123,19 +139,20 @@ int main(void)
 	free(old);
 
 	/* Bad input: extension, nothing to plot, unwritable path. */
-	CHECK(sb_plot_write(&r, txt, err, sizeof(err)) == -1 && strstr(err, txt) &&
-	      strstr(err, ".svg or .png"), "bad extension: '%s'", err);
+	CHECK(plot(&r, txt, err, sizeof(err)) == 2 && strstr(err, txt) && strstr(err, ".svg or .png"),
+	      "bad extension: '%s'", err);
 	CHECK(file_size(txt) == -1, "a .txt file was written");
 	struct sb_results empty;
 	memset(&empty, 0, sizeof(empty));
-	CHECK(sb_plot_write(&empty, svg, err, sizeof(err)) == -1 && strstr(err, "no results"),
-	      "empty results: '%s'", err);
-	if (gp)
-		CHECK(sb_plot_write(&r, bad, err, sizeof(err)) == -1 && strstr(err, bad),
-		      "unwritable path: '%s'", err);
+	CHECK(plot(&empty, svg, err, sizeof(err)) == 2 && strstr(err, "no result"), "empty results: '%s'", err);
+	CHECK(plot(&r, bad, err, sizeof(err)) == 2 && strstr(err, "/no/such/dir/lab."), "unwritable path: '%s'", err);
 
-	unlink(svg);
-	unlink(png);
+	static const char *const side[] = {"lab.svg", "lab.png", "lab.gp", "lab.dat"};
+	for (size_t i = 0; i < sizeof(side) / sizeof(side[0]); i++) {
+		char path[300];
+		snprintf(path, sizeof(path), "%s/%s", dir, side[i]);
+		unlink(path);
+	}
 	rmdir(dir);
 	return check_report("test_lab_plot");
 }

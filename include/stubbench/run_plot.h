@@ -20,4 +20,9 @@
  * line saying why in err. */
 int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen);
 
+/* Before measuring: can this run write image? Returns 0; -1 with a reason
+ * (not .png or .svg, cannot be created: bad input); 1 when gnuplot is
+ * missing (the run can go on without the plot). Leaves no file behind. */
+int sb_run_plot_check_path(const char *image, char *err, size_t errlen);
+
 #endif

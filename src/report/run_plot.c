@@ -4,6 +4,7 @@
 #include "stubbench/error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +16,11 @@
 #define MAX_PANELS 9
 #define MAX_SERIES 96
 
-enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB };
+enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB, KIND_FOOTPRINT };
 enum metric { METRIC_CYCLES, METRIC_DELTA };
 
 struct panel {
-	char title[96];
+	char title[192];
 	enum metric metric;
 };
 
@@ -201,23 +202,57 @@ static int run_gnuplot(const char *dir, const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen)
+/* The gnuplot terminal for the image's extension (a printf format taking
+ * the height), or NULL with a reason. */
+static const char *terminal_of(const char *image, char *err, size_t errlen)
 {
 	const char *dot = image ? strrchr(image, '.') : NULL;
-	const char *term;
+	if (!image || strchr(image, '\n') || strchr(image, '\'')) {
+		sb_set_err(err, errlen, "plot: %s: the file name has a newline or a quote", image ? image : "(none)");
+		return NULL;
+	}
 	if (dot && strcmp(dot, ".svg") == 0)
-		term = "svg size 1400,%d dynamic enhanced font 'sans,10'";
-	else if (dot && strcmp(dot, ".png") == 0)
-		term = "pngcairo size 1400,%d enhanced font 'sans,10'";
-	else {
-		sb_set_err(err, errlen, "plot: %s: the file name must end in .png or .svg", image ? image : "");
-		return 2;
+		return "svg size 1400,%d dynamic enhanced font 'sans,10'";
+	if (dot && strcmp(dot, ".png") == 0)
+		return "pngcairo size 1400,%d enhanced font 'sans,10'";
+	sb_set_err(err, errlen, "plot: %s: the file name must end in .svg or .png", image);
+	return NULL;
+}
+
+int sb_run_plot_check_path(const char *image, char *err, size_t errlen)
+{
+	if (!terminal_of(image, err, errlen))
+		return -1;
+	/* Open it for writing without truncating it; remove it again if it
+	 * was not there (a file the run will not write must not be left). */
+	int existed = access(image, F_OK) == 0;
+	int fd = open(image, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		sb_set_err(err, errlen, "plot: %s: %s", image, strerror(errno));
+		return -1;
 	}
-	if (strchr(image, '\n') || strchr(image, '\'')) {
-		sb_set_err(err, errlen, "plot: %s: the file name has a newline or a quote", image);
-		return 2;
+	close(fd);
+	if (!existed)
+		unlink(image);
+	if (!have_gnuplot()) {
+		sb_set_err(err, errlen, "plot: gnuplot not found on PATH (apt-get install gnuplot-nox), "
+			   "%s will not be written", image);
+		return 1;
 	}
-	enum kind kind = strstr(run->tool, "kernel") ? KIND_KERNEL : strstr(run->tool, "lab") ? KIND_LAB : KIND_MAIN;
+	return 0;
+}
+
+int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen)
+{
+	const char *term = terminal_of(image, err, errlen);
+	if (!term)
+		return 2;
+	enum kind kind = strstr(run->tool, "kernel")      ? KIND_KERNEL
+			 : strstr(run->tool, "lab")       ? KIND_LAB
+			 : strstr(run->tool, "footprint") ? KIND_FOOTPRINT
+							  : KIND_MAIN;
+	/* footprint: x is the number of placed copies, not the batch. */
+	const char *xname = kind == KIND_FOOTPRINT ? "copies" : "batch";
 
 	/* Panels and the series in each. */
 	struct panel panels[MAX_PANELS];
@@ -235,6 +270,10 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 				 s < 3 ? kernel_shapes[s] : "other");
 		}
 		n_panels = 4, cols = 1;
+	} else if (kind == KIND_FOOTPRINT) {
+		panels[0] = (struct panel){"cost per call vs placed copies, called round-robin (mean, 95% CI); "
+					   "packed as bpf_prog_pack, or spread a 4 KiB page each", METRIC_CYCLES};
+		n_panels = 1, cols = 1;
 	} else {
 		for (int s = 0; s < 2; s++)
 			for (int fl = 0; fl < 3; fl++) {
@@ -253,7 +292,9 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 			const struct sb_run_row *r = &run->rows[i];
 			if (kind == KIND_MAIN && strstr(r->variant, "@p"))
 				continue; /* copies: shown as the spread of their variant */
-			int panel = kind == KIND_MAIN ? p : kind == KIND_KERNEL ? kernel_panel(r->variant) : lab_panel(r->variant);
+			int panel = kind == KIND_MAIN || kind == KIND_FOOTPRINT ? p
+				    : kind == KIND_KERNEL			   ? kernel_panel(r->variant)
+										   : lab_panel(r->variant);
 			if (panel < 0)
 				panel = n_panels - 1;
 			double v = panels[p].metric == METRIC_CYCLES ? r->mean : r->delta;
@@ -291,8 +332,8 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 		return 2;
 	}
 	int has_range[MAX_SERIES] = {0};
-	fprintf(dat, "# %s: %s\n# columns: batch, value, CI low, CI high, range low, range high (NaN: none)\n",
-		run->tool, run->path);
+	fprintf(dat, "# %s: %s\n# columns: %s, value, CI low, CI high, range low, range high (NaN: none)\n",
+		run->tool, run->path, xname);
 	for (size_t k = 0; k < n_series; k++) {
 		fprintf(dat, "%s# %s (%s)\n", k ? "\n\n" : "", series[k].name,
 			panels[series[k].panel].metric == METRIC_CYCLES ? "core cycles per iteration" : "% vs baseline");
@@ -324,9 +365,10 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 	fprintf(gp, term, 260 + 380 * rows);
 	fputs("\nset output ", gp);
 	put_quoted(gp, base_name(image));
-	fprintf(gp, "\nset datafile missing 'NaN'\nset logscale x 2\nset grid\nset xlabel 'batch (iterations per sample)'\n"
+	fprintf(gp, "\nset datafile missing 'NaN'\nset logscale x 2\nset grid\nset xlabel '%s'\n"
 		    "set key below noenhanced\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\nset style fill transparent solid 0.15 noborder\n"
-		    "set multiplot layout %d,%d title ", rows, cols);
+		    "set multiplot layout %d,%d title ",
+		kind == KIND_FOOTPRINT ? "copies of each variant" : "batch (iterations per sample)", rows, cols);
 	put_quoted(gp, title);
 	fputs(" noenhanced\n", gp);
 	for (int p = 0; p < n_panels; p++) {
