@@ -8,17 +8,19 @@ _stubbench()
     case $cur in
         --format=*) COMPREPLY=($(compgen -W "table seed json csv gbench" -- "${cur#--format=}")); return ;;
         --metric=*) COMPREPLY=($(compgen -W "delta cycles" -- "${cur#--metric=}")); return ;;
+        --layout=*) COMPREPLY=($(compgen -W "packed spread packed,spread" -- "${cur#--layout=}")); return ;;
         --shape=*) COMPREPLY=($(compgen -W "per-run in-loop all htab" -- "${cur#--shape=}")); return ;;
         --variant=*) COMPREPLY=($(compgen -W "baseline private hybrid all" -- "${cur#--variant=}")); return ;;
         --config=*|--plot=*|--dump-jit=*|--obj=*|--output=*) return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "lab kernel compare plot $common --variant= --list --calls= --counters= --placements=" -- "$cur"))
+        COMPREPLY=($(compgen -W "lab kernel footprint compare plot $common --variant= --list --calls= --counters= --placements=" -- "$cur"))
         return
     fi
     case $sub in
         lab) COMPREPLY=($(compgen -W "$common --shape= --plot=" -- "$cur")) ;;
         kernel) COMPREPLY=($(compgen -W "$common --shape= --variant= --loads= --dump-jit= --obj= --prog=" -- "$cur")) ;;
+        footprint) COMPREPLY=($(compgen -W "--copies= --layout= --variant= --plot= --format= --cpu= --time= --samples= --seed= --verbose --help" -- "$cur")) ;;
         compare) COMPREPLY=($(compgen -f -W "--metric= --help" -- "$cur")) ;;
         plot) [ "$prev" = -o ] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
               COMPREPLY=($(compgen -f -W "-o --output= --help" -- "$cur")) ;;
