@@ -372,7 +372,9 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 			continue;
 		const struct sb_results *parts[3] = {&r->kres[s], &r->tres[s], &r->pres[s]};
 		for (int p = 0; p < 3; p++) {
-			memcpy(out->cells + out->n_cells, parts[p]->cells, parts[p]->n_cells * sizeof(*out->cells));
+			if (parts[p]->n_cells) /* the placed twins are not measured where the JIT is unreadable */
+				memcpy(out->cells + out->n_cells, parts[p]->cells,
+				       parts[p]->n_cells * sizeof(*out->cells));
 			out->n_cells += parts[p]->n_cells;
 			out->n_blocks += parts[p]->n_blocks;
 			out->n_disturbed_blocks += parts[p]->n_disturbed_blocks;

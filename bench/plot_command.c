@@ -47,8 +47,10 @@ int sb_plot_command(int argc, char **argv)
 {
 	struct sb_cli cli;
 	int rc = sb_cli_parse(argc, argv, SB_MODE_PLOT, &cli);
-	if (rc)
+	if (rc) {
+		free(cli.files);
 		return rc;
+	}
 	if (cli.help || cli.version) {
 		if (cli.help)
 			sb_cli_usage(stdout, SB_MODE_PLOT);

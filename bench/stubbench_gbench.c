@@ -217,12 +217,11 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	int rc = 0;
 	if (sb_gbench_run() == 0) { /* the library said which filter matched nothing */
 		fprintf(stderr, "stubbench-gbench: no benchmark ran\n");
-		return EXIT_USAGE;
+		rc = EXIT_USAGE;
 	}
-
-	int rc = 0;
 	if (sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench-gbench: private stack guard words were overwritten\n");
 		rc = 1;

@@ -10,4 +10,6 @@ if(STUBBENCH_SANITIZE)
     add_compile_options($<$<COMPILE_LANGUAGE:C,CXX>:${flag}>)
   endforeach()
   add_link_options(-fsanitize=address,undefined)
+  # A sanitized libstubbench.a needs the runtimes where it is linked.
+  set(SB_PC_SANITIZE "-fsanitize=address,undefined")
 endif()
