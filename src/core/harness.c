@@ -35,7 +35,7 @@
 #define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define N_BOOT 1000
 #define MODE_MIN_SEP 0.3           /* cycles per iteration: closer states are one */
-#define STACK_STEPS 32             /* random stack offsets: 0 .. 31 x 16 bytes */
+#define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
 
 struct block {
 	size_t first_round, n_rounds;
