@@ -117,7 +117,9 @@ function(sb_kernel_add_tests)
   # drop to nobody with setpriv (util-linux); SKIP otherwise.
   add_test(NAME kernel_no_caps COMMAND sh -c
     "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench-kernel> --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
-  set_tests_properties(kernel_no_caps PROPERTIES SKIP_RETURN_CODE 77)
+  add_test(NAME kernel_htab_no_caps COMMAND sh -c
+    "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench-kernel> --shape=htab --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
+  set_tests_properties(kernel_no_caps kernel_htab_no_caps PROPERTIES SKIP_RETURN_CODE 77)
 
   # Bad input: exit status 2 and a message naming the input, before any
   # BPF is touched (so these run anywhere).

@@ -10,6 +10,7 @@ A short run (--copies=1,3, both layouts, two variants, --format=json):
   - /tmp/perf-<pid>.map holds one line per function of every copy:
     (1 + 3) copies x 2 layouts x 2 variants x 2 functions, each named
     "<symbol>@<layout><copy>" with its size, at 32 distinct addresses;
+  - without gnuplot on PATH, --plot says so in one line and the run exits 0;
   - bad input exits 2 with one line naming it.
 No timing is compared with anything.
 """
@@ -71,6 +72,13 @@ for copy in range(3):
     check(sum(l.endswith("@spread%d" % copy) for l in lines) == 4 * (2 if copy == 0 else 1),
           "copy %d of the spread layout named for each function and variant" % copy)
 check(len({l.split()[0] for l in lines}) == 32, "perf map: 32 distinct addresses")
+
+# Without gnuplot: one line saying so, the run goes on and exits 0.
+p = subprocess.run([exe, "footprint", "--copies=2", "--layout=packed", "--samples=3", "--plot=/tmp/unused.png"],
+                   capture_output=True, text=True, env={"PATH": "/nonexistent"})
+check(p.returncode == 0 and p.stderr.count("gnuplot not found") == 1 and "packed" in p.stdout,
+      "no gnuplot: exit %d, %r" % (p.returncode, p.stderr))
+check(not os.path.exists("/tmp/unused.png"), "a plot written without gnuplot")
 
 for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown layout 'dense'"),
                   (["--format=seed"], "--format"), (["--batch=8"], "does not apply"),
