@@ -386,10 +386,13 @@ static void write_csv(FILE *f, const struct sb_results *r)
 		const struct sb_cell *c = cell_at(r, i);
 		if (!c->arm)
 			continue;
+		char code_bytes[24] = ""; /* unknown: empty, not 0 */
+		if (c->arm->code_bytes)
+			snprintf(code_bytes, sizeof(code_bytes), "%zu", c->arm->code_bytes);
 		if (c->no_samples[0]) { /* no figures: empty fields */
-			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%zu,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
+			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
 				c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
-				c->n_disturbed, c->n_outliers, c->arm->code_bytes, r->core_ghz_median,
+				c->n_disturbed, c->n_outliers, code_bytes, r->core_ghz_median,
 				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
 				(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
 				r->timer.facts.rdtscp_executes, r->cpu_desc);
@@ -398,9 +401,9 @@ static void write_csv(FILE *f, const struct sb_results *r)
 			fputc('\n', f);
 			continue;
 		}
-		fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+		fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
 			c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
-			c->n_disturbed, c->n_outliers, c->arm->code_bytes, c->cycles.mean,
+			c->n_disturbed, c->n_outliers, code_bytes, c->cycles.mean,
 			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
 			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
 			c->ns.median);
