@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
+#include "stubbench/interrupt.h"
 #include "stubbench/markers.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
@@ -150,10 +151,14 @@ int main(int argc, char **argv)
 {
 	sb_run_info_set_argv(argc, argv);
 	const char *sub = argc > 1 ? argv[1] : "";
-	sb_check_stdout_at_exit(strcmp(sub, "kernel") == 0    ? "stubbench kernel"
+	const char *prog = strcmp(sub, "kernel") == 0    ? "stubbench kernel"
 				: strcmp(sub, "lab") == 0     ? "stubbench lab"
 				: strcmp(sub, "compare") == 0 ? "stubbench compare"
-							      : "stubbench");
+				: strcmp(sub, "plot") == 0    ? "stubbench plot"
+				: strcmp(sub, "footprint") == 0 ? "stubbench footprint"
+							      : "stubbench";
+	sb_check_stdout_at_exit(prog);
+	sb_exit_on_signals(prog);
 	if (argc > 1 && strcmp(argv[1], "kernel") == 0)
 		return sb_kernel_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "lab") == 0)

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "stubbench/gbench_shim.h"
+#include "stubbench/interrupt.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
 	char err[512];
 
 	sb_check_stdout_at_exit("stubbench-gbench");
+	sb_exit_on_signals("stubbench-gbench");
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			printf("usage: stubbench-gbench [--batches=LIST] [--benchmark_* flags]\n"

@@ -45,6 +45,27 @@ out_lacks() {
     else passes=$((passes + 1)); fi
 }
 skip() { echo "SKIP: $1"; skips=$((skips + 1)); }
+# sig_case NAME SIGNAL AFTER COMMAND...: the signal AFTER seconds into the
+# run stops it within a second, with status 130, "interrupted" on stderr
+# and nothing on stdout that looks like a result.
+sig_case() {
+    name=$1 sig=$2 after=$3
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    sleep "$after"
+    kill -"$sig" $pid
+    t0=$(date +%s%N)
+    wait $pid
+    got=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    if [ $got -ne 130 ] || [ $ms -gt 1000 ] || ! grep -q "interrupted" "$tmp/err"; then
+        echo "FAIL: $name: SIG$sig after ${after}s: status $got, stopped in $ms ms"; fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+    out_lacks "$name" '^(baseline|private|hybrid|twin-|lab-)|M/s'
+}
 
 # Upper bounds, checked when parsed: never a hang.
 case_ batch_2e63 2 "above the maximum 1048576" '$SB --batch=9223372036854775808'
@@ -132,6 +153,12 @@ case_ dump_jit_directory 2 "--dump-jit: cannot create directory" '$SB kernel --d
 "$SB" --help | grep -q "<= 31 arms" && passes=$((passes + 1)) || { echo "FAIL: --help arms"; fails=$((fails + 1)); }
 case_ placements_arms 2 "more than 31 arms" '$SB --placements=11'
 
+# Signals: every mode stops at once, status 130, no results.
+sig_case sigint_replicas INT 1 "$SB" --cpu=1 --time=30
+sig_case sigterm_replicas TERM 1 "$SB" --cpu=1 --time=30 --format=seed
+sig_case sigterm_lab TERM 1 "$SB" lab --cpu=1 --time=30
+sig_case sigint_gbench INT 1 "$GB" --benchmark_min_time=5
+
 # Kernel side: needs root and BPF.
 if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
     # A capability missing is named, never a JIT mismatch.
@@ -144,23 +171,10 @@ if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --va
     else
         skip "kernel_no_sys_admin: no setpriv"
     fi
-    # SIGTERM and SIGINT mid-run: stopped within a second, status 130, no results.
+    # SIGTERM and SIGINT mid-run, in the first phases and in the later ones.
     for sig in INT TERM; do
         for after in 2 5; do
-            "$SB" kernel --time=60 --shape=in-loop --batch=64 >"$tmp/out" 2>"$tmp/err" &
-            pid=$!
-            sleep $after
-            kill -$sig $pid
-            t0=$(date +%s%N)
-            wait $pid
-            got=$?
-            ms=$((($(date +%s%N) - t0) / 1000000))
-            if [ $got -ne 130 ] || [ $ms -gt 1000 ] || ! grep -q "interrupted" "$tmp/err"; then
-                echo "FAIL: kernel SIG$sig after ${after}s: status $got, stopped in $ms ms"; fails=$((fails + 1))
-            else
-                passes=$((passes + 1))
-            fi
-            out_lacks kernel_sig${sig}_results '^(baseline|private|hybrid|twin-)'
+            sig_case kernel_sig$sig$after $sig $after "$SB" kernel --time=60 --shape=in-loop --batch=64
         done
     done
 else

@@ -1,0 +1,28 @@
+/* interrupt.c: see interrupt.h. */
+#include "stubbench/interrupt.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *interrupt_prog = "stubbench";
+
+static void exit_interrupted(int sig)
+{
+	(void)sig;
+	/* write(2) only: async-signal-safe. */
+	(void)!write(STDERR_FILENO, interrupt_prog, strlen(interrupt_prog));
+	(void)!write(STDERR_FILENO, ": interrupted\n", 14);
+	_exit(SB_EXIT_INTERRUPTED);
+}
+
+void sb_exit_on_signals(const char *prog)
+{
+	interrupt_prog = prog;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = exit_interrupted;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
