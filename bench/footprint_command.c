@@ -4,7 +4,8 @@
  *
  * For each layout (packed like bpf_prog_pack, spread one copy per 4 KiB
  * page like module_alloc before it) and each number of copies N, every
- * variant is copied N times (src/footprint/copies.c) and the copies are
+ * variant is copied N times into one region, the variants' copies
+ * interleaved (src/footprint/copies.c), and the copies are
  * called round-robin, so that each call runs a different copy. The
  * overhead arm runs the same loop over a table of N pointers to one empty
  * stub: the loop and its table loads are removed, the cost of reaching a
@@ -29,10 +30,15 @@
 #include "stubbench/timer.h"
 
 #define FP_MAX_VARIANTS 4
-/* Calls per sample, whatever the number of copies: the cursor carries on
+/* Calls per sample: 2048, fewer beyond 1000 copies (down to 256 at 8000
+ * and more), where a call costs hundreds of cycles; the cursor carries on
  * from sample to sample, so every copy is called in turn, and a sample
  * stays short enough (well under a scheduler tick) to be undisturbed. */
-#define FP_CALLS 2048
+static uint64_t calls_per_sample(uint64_t copies)
+{
+	uint64_t c = copies <= 1000 ? 2048 : 2048 * 1000 / copies;
+	return c < 256 ? 256 : c;
+}
 
 static void usage(FILE *f)
 {
@@ -79,6 +85,14 @@ static uint64_t sample(void *p, uint64_t batch)
 	return sb_time_round_robin(c->table, c->n, &c->cursor, batch);
 }
 
+static int listed(const struct sb_variant *const *vars, size_t n, const struct sb_variant *v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (vars[i] == v)
+			return 1;
+	return 0;
+}
+
 static int pick_variants(const char *list, const struct sb_variant **out, size_t *n)
 {
 	char *buf = strdup(strcmp(list, "all") == 0 ? "twin-per-run-baseline,twin-per-run-private" : list);
@@ -93,6 +107,8 @@ static int pick_variants(const char *list, const struct sb_variant **out, size_t
 		else if (v->batch_iters)
 			fprintf(stderr, "stubbench footprint: --variant: '%s' is an in-loop variant; footprint calls "
 				"per-run main progs\n", t);
+		else if (listed(out, *n, v))
+			fprintf(stderr, "stubbench footprint: --variant: '%s' listed twice\n", t);
 		else if (*n == FP_MAX_VARIANTS)
 			fprintf(stderr, "stubbench footprint: --variant: more than %d variants\n", FP_MAX_VARIANTS);
 		else
@@ -125,16 +141,15 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 	for (uint64_t i = 0; i < n; i++)
 		empty[i] = sb_empty_stub;
 	size_t made = 0;
-	for (; made < n_vars; made++) {
-		if (sb_fp_make(vars[made], n, layout, rng, &fc[made], err, sizeof(err)) != 0) {
-			fprintf(stderr, "stubbench footprint: %s\n", err);
-			goto out;
-		}
-		if (fc[made].pages_note[0] && !strstr(notes, fc[made].pages_note)) {
-			/* One line per distinct fact about the pages. */
-			size_t used = strlen(notes);
-			snprintf(notes + used, notes_len - used, "%s\n", fc[made].pages_note);
-		}
+	if (sb_fp_make_group(vars, n_vars, n, layout, rng, fc, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench footprint: %s\n", err);
+		goto out;
+	}
+	made = n_vars;
+	if (fc[0].pages_note[0] && !strstr(notes, fc[0].pages_note)) {
+		/* One line per distinct fact about the pages. */
+		size_t used = strlen(notes);
+		snprintf(notes + used, notes_len - used, "%s\n", fc[0].pages_note);
 	}
 	struct sb_arm arms[1 + FP_MAX_VARIANTS];
 	struct fp_arm_ctx ctx[1 + FP_MAX_VARIANTS];
@@ -153,7 +168,7 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 					      .code_bytes = fc[v].copy_size};
 		counter_start[v] = *vars[v]->counter;
 	}
-	uint64_t calls = FP_CALLS;
+	uint64_t calls = calls_per_sample(n);
 	struct sb_run_opts ro = {
 		.batches = &calls,
 		.n_batches = 1,

@@ -84,6 +84,7 @@ for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown la
                   (["--format=seed"], "--format"), (["--batch=8"], "does not apply"),
                   (["--variant=twin-in-loop-private"], "in-loop variant"),
                   (["--variant=nope"], "unknown variant 'nope'"),
+                  (["--variant=twin-per-run-private,twin-per-run-private"], "listed twice"),
                   (["--copies=200000"], "more than 1 GiB")]:
     p = subprocess.run([exe, "footprint"] + args, capture_output=True, text=True)
     check(p.returncode == 2 and msg in p.stderr and p.stderr.count("\n") == 1,

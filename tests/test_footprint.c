@@ -157,6 +157,36 @@ int main(void)
 		}
 	}
 
+	/* A group: baseline and private twins interleaved in one region,
+	 * copy c of variant g in slot 2c + g. */
+	const struct sb_variant *pair[2] = {sb_variant_find("twin-per-run-baseline"), twin};
+	CHECK(pair[0] != NULL, "no twin-per-run-baseline in the registry");
+	if (pair[0] && twin) {
+		for (int l = 0; l < SB_FP_N_LAYOUTS; l++) {
+			struct sb_fp_copies g[2];
+			CHECK(sb_fp_make_group(pair, 2, 20, l, &rng, g, err, sizeof(err)) == 0, "%s", err);
+			if (!g[0].mem)
+				continue;
+			size_t slot = l == SB_FP_SPREAD ? SB_FP_PAGE
+							: (g[0].copy_size > g[1].copy_size ? g[0].copy_size : g[1].copy_size);
+			CHECK(g[0].slot == slot && g[1].slot == slot && !g[1].mem && g[1].region == (uintptr_t)g[0].mem,
+			      "group: slot %zu/%zu, want %zu; one region", g[0].slot, g[1].slot, slot);
+			for (size_t c = 0; c < 20; c++)
+				for (int k = 0; k < 2; k++) {
+					uintptr_t want = g[0].region + (2 * c + (size_t)k) * slot;
+					int ok = l == SB_FP_PACKED ? g[k].start[c] == want
+								   : g[k].start[c] >= want &&
+									     g[k].start[c] + g[k].copy_size <= want + SB_FP_PAGE;
+					CHECK(ok, "%s group: copy %zu of variant %d at +%#lx, slot at +%#lx", sb_fp_layout_name(l),
+					      c, k, (unsigned long)(g[k].start[c] - g[0].region),
+					      (unsigned long)(want - g[0].region));
+					same_bytes(&g[k], c);
+				}
+			sb_fp_free(&g[1]);
+			sb_fp_free(&g[0]);
+		}
+	}
+
 	/* Bad input and limits: one clear line each. */
 	int want[SB_FP_N_LAYOUTS];
 	CHECK(sb_fp_layout_parse("packed,spread", want, err, sizeof(err)) == 0 && want[0] && want[1], "both layouts");

@@ -46,13 +46,6 @@ int sb_fp_layout_parse(const char *s, int want[SB_FP_N_LAYOUTS], char *err, size
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-size_t sb_fp_bytes(size_t n, size_t copy_size, enum sb_fp_layout layout)
-{
-	if (layout == SB_FP_SPREAD)
-		return n * SB_FP_PAGE;
-	return round_up(n * copy_size, SB_FP_PACK);
-}
-
 /* A region within rel32 reach of the program (the copies still call the
  * shared return thunks), aligned to align. */
 static void *map_near(uintptr_t near, size_t len, size_t align, int flags, struct sb_rng *rng)
@@ -97,13 +90,13 @@ static long anon_huge_kb(const void *addr)
 	return kb;
 }
 
-static int map_region(struct sb_fp_copies *fc, struct sb_rng *rng, char *err, size_t errlen)
+static int map_region(struct sb_fp_copies *fc, size_t len, struct sb_rng *rng, char *err, size_t errlen)
 {
 	uintptr_t near = fc->old_addr[0];
-	fc->mem_len = sb_fp_bytes(fc->n_copies, fc->copy_size, fc->layout);
+	fc->mem_len = len;
 	if (fc->mem_len > SB_FP_MAX_BYTES) {
-		sb_set_err(err, errlen, "%zu copies of %s take %zu MiB in the %s layout, more than %lu MiB",
-			   fc->n_copies, fc->original->name, fc->mem_len >> 20, layout_names[fc->layout],
+		sb_set_err(err, errlen, "%zu copies of %zu variant(s) take %zu MiB in the %s layout, more than %lu MiB",
+			   fc->n_copies, fc->n_group, fc->mem_len >> 20, layout_names[fc->layout],
 			   SB_FP_MAX_BYTES >> 20);
 		return -1;
 	}
@@ -142,8 +135,9 @@ static int map_region(struct sb_fp_copies *fc, struct sb_rng *rng, char *err, si
 	return 0;
 }
 
-int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, struct sb_rng *rng,
-	       struct sb_fp_copies *out, char *err, size_t errlen)
+/* The functions of v and the size of a copy; the tables of n copies. */
+static int prepare(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, struct sb_fp_copies *out,
+		   char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	out->original = v;
@@ -162,11 +156,6 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 	struct sb_placed_variant probe;
 	if (sb_place_collect(v, &probe, err, errlen) != 0)
 		return -1;
-	for (size_t f = 0; f < probe.n_funcs; f++)
-		if (probe.len[f] > SB_FP_PAGE) {
-			sb_set_err(err, errlen, "%s: a function of %zu bytes does not fit a page", v->name, probe.len[f]);
-			return -1;
-		}
 	out->n_funcs = probe.n_funcs;
 	for (size_t f = 0; f < probe.n_funcs; f++) {
 		out->old_addr[f] = probe.old_addr[f];
@@ -185,36 +174,75 @@ int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, s
 		sb_fp_free(out);
 		return -1;
 	}
-	if (map_region(out, rng, err, errlen) != 0) {
-		sb_fp_free(out);
-		return -1;
-	}
-	for (size_t c = 0; c < n; c++) {
-		uintptr_t base = (uintptr_t)out->mem;
-		if (layout == SB_FP_PACKED)
-			out->start[c] = base + c * out->copy_size;
-		else
-			out->start[c] = base + c * SB_FP_PAGE + (size_t)sb_rng_below(rng, SB_FP_PAGE - out->copy_size + 1);
+	return 0;
+}
+
+/* Copies every copy of fc into its slot of the region. */
+static int fill(struct sb_fp_copies *fc, struct sb_rng *rng, char *err, size_t errlen)
+{
+	for (size_t c = 0; c < fc->n_copies; c++) {
+		uintptr_t slot = fc->region + (c * fc->n_group + fc->group_index) * fc->slot;
+		fc->start[c] = fc->layout == SB_FP_PACKED
+				       ? slot
+				       : slot + (size_t)sb_rng_below(rng, SB_FP_PAGE - fc->copy_size + 1);
 		/* The placement engine copies and re-aims the functions at the
 		 * addresses of the layout, and names them for perf
 		 * ("<symbol>@<layout><copy>"). */
 		uintptr_t at[SB_PLACE_MAX_FUNCS];
-		for (size_t f = 0; f < out->n_funcs; f++)
-			at[f] = sb_fp_func_addr(out, c, f);
-		struct sb_place_policy policy = {.at = at, .n_at = out->n_funcs, .tag = layout_names[layout]};
+		for (size_t f = 0; f < fc->n_funcs; f++)
+			at[f] = sb_fp_func_addr(fc, c, f);
+		struct sb_place_policy policy = {.at = at, .n_at = fc->n_funcs, .tag = layout_names[fc->layout]};
 		struct sb_placed_variant placed;
-		if (sb_place(v, &policy, (unsigned)c, &placed, err, errlen) != 0) {
-			sb_fp_free(out);
+		if (sb_place(fc->original, &policy, (unsigned)c, &placed, err, errlen) != 0)
 			return -1;
-		}
-		out->mains[c] = placed.v.main;
-	}
-	if (mprotect(out->mem, out->mem_len, PROT_READ | PROT_EXEC) != 0) {
-		sb_set_err(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
-		sb_fp_free(out);
-		return -1;
+		fc->mains[c] = placed.v.main;
 	}
 	return 0;
+}
+
+int sb_fp_make_group(const struct sb_variant *const *vars, size_t n_vars, size_t n, enum sb_fp_layout layout,
+		     struct sb_rng *rng, struct sb_fp_copies *out, char *err, size_t errlen)
+{
+	memset(out, 0, n_vars * sizeof(*out));
+	size_t slot = layout == SB_FP_SPREAD ? SB_FP_PAGE : 0;
+	for (size_t v = 0; v < n_vars; v++) {
+		if (prepare(vars[v], n, layout, &out[v], err, errlen) != 0)
+			goto fail;
+		if (layout == SB_FP_PACKED && out[v].copy_size > slot)
+			slot = out[v].copy_size;
+	}
+	for (size_t v = 0; v < n_vars; v++) {
+		out[v].n_group = n_vars;
+		out[v].group_index = v;
+		out[v].slot = slot;
+	}
+	size_t len = layout == SB_FP_SPREAD ? n * n_vars * SB_FP_PAGE : round_up(n * n_vars * slot, SB_FP_PACK);
+	/* One region for the group: out[0] owns it. */
+	if (map_region(&out[0], len, rng, err, errlen) != 0)
+		goto fail;
+	for (size_t v = 0; v < n_vars; v++) {
+		out[v].region = (uintptr_t)out[0].mem;
+		out[v].pages = out[0].pages;
+		memcpy(out[v].pages_note, out[0].pages_note, sizeof(out[v].pages_note));
+	}
+	for (size_t v = 0; v < n_vars; v++)
+		if (fill(&out[v], rng, err, errlen) != 0)
+			goto fail;
+	if (mprotect(out[0].mem, out[0].mem_len, PROT_READ | PROT_EXEC) != 0) {
+		sb_set_err(err, errlen, "%s: mprotect: %s", vars[0]->name, strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	for (size_t v = 0; v < n_vars; v++)
+		sb_fp_free(&out[v]);
+	return -1;
+}
+
+int sb_fp_make(const struct sb_variant *v, size_t n, enum sb_fp_layout layout, struct sb_rng *rng,
+	       struct sb_fp_copies *out, char *err, size_t errlen)
+{
+	return sb_fp_make_group(&v, 1, n, layout, rng, out, err, errlen);
 }
 
 uintptr_t sb_fp_func_addr(const struct sb_fp_copies *fc, size_t c, size_t f)
