@@ -30,7 +30,7 @@
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
-#define DEFAULT_LOADS 4
+#define DEFAULT_LOADS 8
 
 #ifndef SB_VERSION
 #define SB_VERSION "?"
@@ -54,7 +54,7 @@ static void usage(FILE *f)
 		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
 		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
 		"                   address; every cell is measured over all loads, block by block,\n"
-		"                   and its CI resamples loads, then blocks (default 4)\n"
+		"                   and its CI resamples loads, then blocks (default 8)\n"
 		"  --obj=FILE       a BPF object of your own (libbpf): its --prog programs run with\n"
 		"                   BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
 		"                   if any, set per batch); the first program is the baseline\n"

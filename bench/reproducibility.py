@@ -68,7 +68,7 @@ def report(title, docs, walls, min_batch, is_sweep):
         d = [v[0] for v in vals]
         dmed = statistics.median(d)
         dcov = [covers(v[1], v[2], dmed) for v in vals]
-        hw = [(v[2] - v[1]) / 2 for v in vals]
+        hw = [(v[2] - v[1]) / 2 for v in vals if v[1] is not None and v[2] is not None] or [float("nan")]
         worst_hw = max(worst_hw, max(hw))
         for i, c in enumerate(dcov):
             run_cov[i] += c
@@ -79,7 +79,7 @@ def report(title, docs, walls, min_batch, is_sweep):
             m = [v[3] for v in vals]
             mmed = statistics.median(m)
             mcov = [covers(v[4], v[5], mmed) for v in vals]
-            mhw = [(v[5] - v[4]) / 2 for v in vals]
+            mhw = [(v[5] - v[4]) / 2 for v in vals if v[4] is not None and v[5] is not None] or [float("nan")]
             worst_mspread = max(worst_mspread, max(m) - min(m))
             for i, c in enumerate(mcov):
                 run_mcov[i] += c
@@ -114,6 +114,7 @@ def main():
     ap.add_argument("--no-sweep", action="store_true", help="only the kernel side")
     ap.add_argument("--min-batch", type=int, default=64)
     ap.add_argument("--save", help="keep every run's JSON in this directory")
+    ap.add_argument("--load", help="no runs: report on the JSON files a --save left in this directory")
     ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
     a = ap.parse_args()
     if a.k < 2:
@@ -125,6 +126,19 @@ def main():
         jobs.append(("stubbench kernel", [a.stubbench, "kernel", "--format=json", *a.extra], False))
     for title, cmd, is_sweep in jobs:
         docs, walls, notes = [], [], []
+        if a.load:
+            prefix = "sweep" if is_sweep else "kernel"
+            for i in range(a.k):
+                path = os.path.join(a.load, f"{prefix}-{i + 1}.json")
+                if os.path.exists(path):
+                    with open(path) as f:
+                        docs.append(json.load(f))
+                    walls.append(docs[-1].get("elapsed_s") or float("nan"))
+            if len(docs) < 2:
+                continue
+            print(f"# saved runs in {a.load} (wall: the harness's elapsed_s)")
+            report(title, docs, walls, a.min_batch, is_sweep)
+            continue
         for i in range(a.k):
             doc, wall, mm = run_once(cmd)
             docs.append(doc)

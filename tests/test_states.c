@@ -150,6 +150,34 @@ static void nested_coverage(void)
 	      "per-state weights: ratio %g", ratio);
 }
 
+/* Four states (as four kernel loads): the widened interval still covers. */
+static void few_states_coverage(void)
+{
+	enum { G = 4, B = 40, N = G * B, REPS = 300 };
+	double num[N], den[N];
+	size_t group[N];
+	struct sb_rng r;
+	sb_rng_seed(&r, 21);
+	int covered = 0;
+	for (int k = 0; k < REPS; k++) {
+		for (int g = 0; g < G; g++) {
+			double sv = 2 * normal(&r), sb = 2 * normal(&r); /* between loads */
+			for (int b = 0; b < B; b++) {
+				int i = g * B + b;
+				num[i] = 21 + sv + 0.3 * normal(&r);
+				den[i] = 20 + sb + 0.3 * normal(&r);
+				group[i] = (size_t)g;
+			}
+		}
+		double ratio, lo, hi;
+		sb_bootstrap_ratio_nested(num, den, group, N, 400, (uint64_t)k, &ratio, &lo, &hi);
+		covered += lo <= 21.0 / 20.0 && 21.0 / 20.0 <= hi;
+	}
+	double cov = (double)covered / REPS;
+	printf("four-state coverage %.3f\n", cov);
+	CHECK(cov >= 0.90, "four-state coverage %.3f below 0.90", cov);
+}
+
 /* The matched difference: the median of paired differences over the used
  * blocks, and a CI covering the true difference. */
 static void matched(void)
@@ -190,6 +218,7 @@ int main(void)
 	unimodal();
 	tight_beside_broad();
 	nested_coverage();
+	few_states_coverage();
 	matched();
 	return check_report("test_states");
 }

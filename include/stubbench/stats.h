@@ -41,7 +41,9 @@ int sb_bootstrap_ratio(const double *num, const double *den, size_t n_groups, un
  * estimate is mean over states of the state's mean num, divided by the
  * same of den (each state weighs the same: the expected cost over states).
  * The 95 % CI is a two-level percentile bootstrap: resample the states,
- * then the blocks within each drawn state. Returns -1 when the
+ * then the blocks within each drawn state, widened about the estimate by
+ * t(g - 1) / 1.96 x sqrt(g / (g - 1)) for g states (few states: a percentile
+ * bootstrap alone is too narrow). Returns -1 when the
  * denominator is not positive or n == 0. */
 int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t *group, size_t n,
 			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi);

@@ -214,6 +214,19 @@ static size_t states_of(const size_t *group, const char *use, size_t n, size_t *
 	return n_states;
 }
 
+/* With few states the percentile interval of a two-level bootstrap is too
+ * narrow (it resamples g states as if they were the population): widen it
+ * about the estimate by t(g - 1) / 1.96 x sqrt(g / (g - 1)), which tends to
+ * 1 as the states grow. */
+static void widen_for_few_states(size_t g, double est, double *lo, double *hi)
+{
+	if (g < 2 || !isfinite(*lo) || !isfinite(*hi))
+		return;
+	double f = sb_t95(g - 1) / 1.96 * sqrt((double)g / (double)(g - 1));
+	*lo = est - (est - *lo) * f;
+	*hi = est + (*hi - est) * f;
+}
+
 int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t *group, size_t n,
 			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi)
 {
@@ -269,8 +282,11 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 		if (bd > 0)
 			r[kept++] = bn / bd;
 	}
-	if (kept > 1)
+	if (kept > 1) {
 		percentile_ci(r, kept, lo, hi);
+		if (group)
+			widen_for_few_states(g, *ratio, lo, hi);
+	}
 out:
 	free(r);
 	free(idx);
@@ -321,6 +337,8 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 		r[bt] = sb_percentile_sorted(d, k, 50);
 	}
 	percentile_ci(r, n_boot, lo, hi);
+	if (group)
+		widen_for_few_states(g, *diff, lo, hi);
 out:
 	free(d);
 	free(r);
