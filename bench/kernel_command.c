@@ -561,8 +561,13 @@ static void json_findings(FILE *f, const void *ctx)
 						sb_kernel_prog_id(sb_kernel_prog_fd(k->r->objs[c][b], s, v)));
 					first = 0;
 				}
+	fputs("],\n    \"verdicts\": [", f);
+	first = 1;
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (k->o->shapes[s])
+			sb_kernel_report_json(f, s, &k->r->kres[s], &k->r->tres[s], &k->r->pres[s], &first);
 	fputs("]", f);
-	json_lines(f, "verdicts", k->r->verdicts, NULL);
+	json_lines(f, "side_by_side", k->r->verdicts, NULL);
 	fputs("}", f);
 }
 

@@ -138,3 +138,64 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 		}
 	}
 }
+
+static void json_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.6g", v);
+	else
+		fputs("null", f);
+}
+
+static void json_delta(FILE *f, const char *key, int ok, double d, double lo, double hi)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (!ok) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"delta_cycles\": ", f);
+	json_num(f, d);
+	fputs(", \"ci95\": [", f);
+	json_num(f, lo);
+	fputs(", ", f);
+	json_num(f, hi);
+	fputs("]}", f);
+}
+
+void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
+			   const struct sb_results *t, const struct sb_results *placed, int *first)
+{
+	char twin_prefix[SB_N_KVARIANTS][48];
+	for (int v = 0; v < SB_N_KVARIANTS; v++)
+		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
+	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
+		for (size_t b = 0; b < kernel->n_batches && b < kernel->n_cells; b++) {
+			uint64_t batch = kernel->cells[b].batch;
+			double d[3][3] = {{0}};
+			int ok[3];
+			ok[0] = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &d[0][0],
+				      &d[0][1], &d[0][2]) == 0;
+			ok[1] = placed && delta(find(placed, twin_prefix[v], batch),
+						find(placed, twin_prefix[SB_KV_BASELINE], batch), &d[1][0], &d[1][1],
+						&d[1][2]) == 0;
+			ok[2] = delta(find(kernel, sb_kernel_variant_name(v), batch),
+				      find(kernel, sb_kernel_variant_name(SB_KV_BASELINE), batch), &d[2][0], &d[2][1],
+				      &d[2][2]) == 0;
+			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
+				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
+			*first = 0;
+			json_delta(f, "twin", ok[0], d[0][0], d[0][1], d[0][2]);
+			json_delta(f, "placed", ok[1], d[1][0], d[1][1], d[1][2]);
+			json_delta(f, "kernel", ok[2], d[2][0], d[2][1], d[2][2]);
+			/* As the table's verdict: placed twin vs kernel, CIs overlap. */
+			int have = ok[1] && ok[2] && isfinite(d[1][1]) && isfinite(d[1][2]) && isfinite(d[2][1]) &&
+				   isfinite(d[2][2]);
+			fputs(", \"verdict\": ", f);
+			if (!have)
+				fputs("null", f);
+			else
+				fputs(d[2][1] <= d[1][2] && d[1][1] <= d[2][2] ? "\"agree\"" : "\"disagree\"", f);
+			fputs("}", f);
+		}
+}
