@@ -105,6 +105,9 @@ case_ config_samples 2 "samples.ini:2: [sweep] samples: '18446744073709551615' i
 case_ config_directory 2 "cannot read config: it is a directory" '$SB --config=$tmp --calls=1'
 case_ config_unreadable 2 "/proc/self/mem: cannot read config: Input/output error" '$SB --config=/proc/self/mem --calls=1'
 case_ lab_config_directory 2 "it is a directory" '$SB lab --config=$tmp'
+case_ config_endless 2 "/dev/zero: cannot read config: larger than 1048576 bytes" '$SB --config=/dev/zero --calls=1'
+case_ compare_endless 2 "/dev/zero: larger than" '$SB compare /dev/zero /dev/zero'
+case_ plot_endless 2 "/dev/zero: larger than" '$SB plot /dev/zero -o $tmp/x.png'
 
 # No usable samples (every block flagged disturbed by the test hook): n/a,
 # null, no seed line, and status 1, never a number.

@@ -22,6 +22,8 @@
 /* The longest line a config file may have, in characters (libinih's line
  * buffer; a longer line is an error naming it, never split). */
 #define SB_CONFIG_MAX_LINE 197
+/* The largest config file, in bytes (a sweep file is a few hundred). */
+#define SB_CONFIG_MAX_BYTES (1u << 20)
 
 struct sb_config {
 	const char *variants;    /* "all" or names; not owned (argv, or kept by the loader) */

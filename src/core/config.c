@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "stubbench/read_file.h"
 #include "stubbench/variants.h"
 
 _Static_assert(SB_CONFIG_MAX_LINE + 3 <= INI_MAX_LINE, "a line, CR, LF and NUL fit libinih's buffer");
@@ -180,43 +180,15 @@ static int handler(void *user, const char *section, const char *name, const char
 }
 
 /* The whole file as a string; NULL with a reason in err. */
-static char *read_file(const char *path, char *err, size_t errlen)
+static char *read_config(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read config: %s", path, strerror(errno));
+	char why[256];
+	size_t len;
+	char *text = sb_read_file(path, SB_CONFIG_MAX_BYTES, &len, why, sizeof(why));
+	if (!text) {
+		snprintf(err, errlen, "%s: cannot read config: %s", path, why);
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s: cannot read config: it is a directory", path);
-		fclose(f);
-		return NULL;
-	}
-	size_t len = 0, cap = 4096;
-	char *text = malloc(cap);
-	while (text) {
-		len += fread(text + len, 1, cap - len - 1, f);
-		if (len < cap - 1)
-			break;
-		char *t = realloc(text, cap * 2);
-		if (!t) {
-			free(text);
-			text = NULL;
-			break;
-		}
-		text = t;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	int e = errno;
-	fclose(f);
-	if (!text || bad) {
-		snprintf(err, errlen, "%s: cannot read config: %s", path, text ? strerror(e) : "out of memory");
-		free(text);
-		return NULL;
-	}
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		snprintf(err, errlen, "%s: cannot read config: it holds a NUL byte (not a text file)", path);
 		free(text);
@@ -227,7 +199,7 @@ static char *read_file(const char *path, char *err, size_t errlen)
 
 int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen)
 {
-	char *text = read_file(path, err, errlen);
+	char *text = read_config(path, err, errlen);
 	if (!text)
 		return -1;
 	/* Lines libinih would split are refused, never cut. */

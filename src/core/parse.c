@@ -125,7 +125,7 @@ int sb_parse_batches(const char *opt, const char *s, uint64_t *out, size_t *n, c
 		size_t len = strcspn(p, ", \t");
 		char tok[64];
 		if (len >= sizeof(tok)) {
-			snprintf(err, errlen, "%s: batch size '%.*s...' in '%s' is not a whole number in [1, %llu]",
+			snprintf(err, errlen, "%s: '%.*s...' in '%s' is not a whole number in [1, %llu]",
 				 opt, 20, p, s, (unsigned long long)SB_MAX_BATCH);
 			return -1;
 		}
@@ -140,11 +140,10 @@ int sb_parse_batches(const char *opt, const char *s, uint64_t *out, size_t *n, c
 		uint64_t v;
 		if (sb_parse_u64_range(opt, tok, 1, SB_MAX_BATCH, &v, sub, sizeof(sub)) != 0) {
 			if (strstr(sub, "maximum"))
-				snprintf(err, errlen, "%s: batch size '%s' is above the maximum %llu", opt, tok,
+				snprintf(err, errlen, "%s: '%s' is above the maximum %llu", opt, tok,
 					 (unsigned long long)SB_MAX_BATCH);
 			else
-				snprintf(err, errlen, "%s: batch size '%s' in '%s' is not a whole number >= 1",
-					 opt, tok, s);
+				snprintf(err, errlen, "%s: '%s' in '%s' is not a whole number >= 1", opt, tok, s);
 			return -1;
 		}
 		out[k++] = v;

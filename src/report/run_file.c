@@ -1,6 +1,7 @@
 /* run_file.c: saved runs read back with json-c; see run_file.h. */
 #include "stubbench/run_file.h"
 #include "stubbench/error.h"
+#include "stubbench/read_file.h"
 #include "stubbench/harness.h"
 #include "stubbench/run_info.h"
 
@@ -43,37 +44,15 @@ static void str(json_object *o, const char *key, char *buf, size_t len)
 	snprintf(buf, len, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
+/* Saved runs are JSON of a few hundred kilobytes; /dev/zero is not one. */
+#define RUN_FILE_MAX_BYTES (64u << 20)
+
 static char *slurp(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		sb_set_err(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		char *bigger = realloc(buf, 2 * cap + 1);
-		if (!bigger) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = bigger;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		sb_set_err(err, errlen, "%s: %s", path, bad ? "read error" : "out of memory");
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
+	char why[256];
+	char *buf = sb_read_file(path, RUN_FILE_MAX_BYTES, NULL, why, sizeof(why));
+	if (!buf)
+		sb_set_err(err, errlen, "%s: %s", path, why);
 	return buf;
 }
 
