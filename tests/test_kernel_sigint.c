@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	uint32_t ids[MAX_IDS];
 	size_t n_ids = 0, loaded_lines = 0;
 	char line[2048];
-	char all[8192] = "";
+	char all[65536] = ""; /* eight loads print many verbose lines */
 	while (loaded_lines < 2 && fgets(line, sizeof(line), err)) {
 		strncat(all, line, sizeof(all) - strlen(all) - 1);
 		if (!strstr(line, "loaded batch_iters="))
