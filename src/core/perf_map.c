@@ -23,7 +23,9 @@ int sb_perf_map_add(uintptr_t start, size_t size, const char *name, char *err, s
 	/* Kept open for the process (a fork gets a file of its own); every
 	 * line is flushed so that perf sees it whenever it reads. */
 	if (!map_file || map_pid != getpid()) {
-		map_file = fopen(sb_perf_map_path(), "a");
+		/* "w": a file left by an earlier process with the same pid
+		 * is not this process's map. */
+		map_file = fopen(sb_perf_map_path(), "w");
 		if (!map_file) {
 			sb_set_err(err, errlen, "%s: %s", map_path, strerror(errno));
 			return -1;
