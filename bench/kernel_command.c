@@ -789,6 +789,13 @@ int sb_kernel_main(int argc, char **argv)
 	if (o.user.obj) {
 		struct sb_config cfg;
 		as_config(&o, &cfg);
+		/* The programs measured, not the built-in variants. */
+		static char progs[sizeof(o.prog_list) + SB_USER_MAX_PROGS];
+		progs[0] = '\0';
+		for (size_t i = 0; i < o.user.n_progs; i++)
+			snprintf(progs + strlen(progs), sizeof(progs) - strlen(progs), "%s%s", i ? "," : "",
+				 o.user.progs[i]);
+		cfg.variants = progs;
 		o.user.batches = o.batches;
 		o.user.n_batches = o.n_batches;
 		o.user.cpu = o.cpu;

@@ -54,6 +54,7 @@ with tempfile.TemporaryDirectory() as d:
     check(sorted(cells) == sorted((v, b) for v in ("no_frame", "with_frame") for b in (1, 64)), f"cells {cells}")
     u = doc.get("user_object", {})
     check(u.get("path") == obj and u.get("batch_iters") is True, f"user_object {u.get('path')} {u.get('batch_iters')}")
+    check(doc.get("config", {}).get("variants") == "no_frame,with_frame", f"config {doc.get('config')}")
     funcs = {(p["name"], f["name"]): f for p in u.get("programs", []) for f in p["functions"]}
     check(funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is True, "sum_big: no private stack found")
     check(funcs.get(("no_frame", "sum_small"), {}).get("private_stack") is False, "sum_small: a private stack found")
