@@ -184,7 +184,10 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 	memset(res, 0, sizeof(*res));
 	if (cli->counters) {
 		char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
-		if (sb_counters_parse(cli->counters, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
+		int n = sb_counters_parse(cli->counters, names, SB_MAX_COUNTERS, err, sizeof(err));
+		if (n <= 0) {
+			if (n == 0)
+				snprintf(err, sizeof(err), "--counters: '%s' names no event", cli->counters);
 			fprintf(stderr, "%s: %s\n", prog, err);
 			return EXIT_USAGE;
 		}

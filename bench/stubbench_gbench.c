@@ -127,7 +127,10 @@ static int take_own_flags(int *argc, char **argv, uint64_t *batches, size_t *n_b
 	for (int i = 1; i < *argc; i++) {
 		if (strncmp(argv[i], "--counters=", 11) == 0) {
 			char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX], err[512];
-			if (sb_counters_parse(argv[i] + 11, names, SB_MAX_COUNTERS, err, sizeof(err)) < 0) {
+			int n = sb_counters_parse(argv[i] + 11, names, SB_MAX_COUNTERS, err, sizeof(err));
+			if (n <= 0) {
+				if (n == 0)
+					snprintf(err, sizeof(err), "--counters: '%s' names no event", argv[i] + 11);
 				fprintf(stderr, "stubbench-gbench: %s\n", err);
 				return -1;
 			}

@@ -147,6 +147,9 @@ fi
 case_ gbench_min_time_huge 2 "--benchmark_min_time: '1e9'" '$GB --benchmark_min_time=1e9'
 case_ gbench_out 2 "--benchmark_out: cannot write" '$GB --benchmark_out=$tmp/none/x.json'
 
+case_ counters_empty 2 "--counters: '' names no event" '$SB --counters= --samples=1'
+case_ gbench_counters_empty 2 "--counters: '' names no event" '$GB --counters='
+
 # Output paths checked before anything is measured.
 case_ plot_extension 2 "must end in .svg or .png" '$SB lab --plot=$tmp/x.pdf'
 case_ plot_directory 2 "No such file or directory" '$SB lab --plot=$tmp/none/x.svg'
