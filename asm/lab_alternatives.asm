@@ -12,10 +12,12 @@
 ;;            each iteration does hits++ and three calls of the subprog.
 ;;
 ;; Kernel: v6.18 codegen without IBT (nop3 padding, relative per-CPU offsets,
-;; gs:0xffffffff83b0c028), the flavour of this project's machines, with three
+;; gs:0xffffffff83b0c028), the flavour of this project's machines, with five
 ;; kinds of return (<ret>): ret, rethunk (jmp its_return_thunk, as this 6.18
-;; Xeon VM's ITS mitigation makes the JIT emit) and calldepth (call depth
-;; tracking accounting before every call + call_depth_return_thunk).
+;; Xeon VM's ITS mitigation makes the JIT emit), calldepth (call depth
+;; tracking accounting before every call + call_depth_return_thunk), srso
+;; and srsoalias (jmp srso_return_thunk / srso_alias_return_thunk, AMD's
+;; Safe RET: every return mispredicted on purpose).
 ;; The subprog is the seed 001 "func1" with no stack: since v6.13 each
 ;; function decides on its own and a 0-byte stack keeps the rbp frame, so it
 ;; has no r9 setup (the seed 000 "hybrid" case).
@@ -35,6 +37,7 @@
 %include "jit_macros.inc"
 
 extern sb_its_return_thunk, sb_call_depth_return_thunk ; return_thunks.asm
+extern sb_srso_return_thunk, sb_srso_alias_return_thunk
 
 ;; ---------------------------------------------------------------------------
 ;; What each alternative is (<alt>): its name, description, the hand listing
@@ -127,33 +130,53 @@ extern sb_its_return_thunk, sb_call_depth_return_thunk ; return_thunks.asm
 %define LAB_RET_ENUM_ret 0                  ; enum sb_lab_return (include/stubbench/lab.h)
 %define LAB_RET_ENUM_rethunk 1
 %define LAB_RET_ENUM_calldepth 2
+%define LAB_RET_ENUM_srso 3
+%define LAB_RET_ENUM_srsoalias 4
 %define LAB_RSUF_ret ""
 %define LAB_RSUF_rethunk "-rethunk"
 %define LAB_RSUF_calldepth "-calldepth"
+%define LAB_RSUF_srso "-srso"
+%define LAB_RSUF_srsoalias "-srso-alias"
 %define LAB_FLSIZE_ret ""
 %define LAB_FLSIZE_rethunk "; rethunk: +4 B/return"
 %define LAB_FLSIZE_calldepth "; call depth: +4 B/return, +10 B/call site"
+%define LAB_FLSIZE_srso "; SRSO Safe RET: +4 B/return"
+%define LAB_FLSIZE_srsoalias "; SRSO alias Safe RET: +4 B/return"
 %define LAB_SUB_INSNS_ret 7
 %define LAB_SUB_INSNS_rethunk 8
 %define LAB_SUB_INSNS_calldepth 10
+%define LAB_SUB_INSNS_srso 10                ; jmp; call safe_ret; lea; ret
+%define LAB_SUB_INSNS_srsoalias 10
 %define LAB_RET_INSNS_ret 0
 %define LAB_RET_INSNS_rethunk 1
 %define LAB_RET_INSNS_calldepth 3
+%define LAB_RET_INSNS_srso 3
+%define LAB_RET_INSNS_srsoalias 3
 %define LAB_SITE_INSNS_ret 0
 %define LAB_SITE_INSNS_rethunk 0
 %define LAB_SITE_INSNS_calldepth 1
+%define LAB_SITE_INSNS_srso 0
+%define LAB_SITE_INSNS_srsoalias 0
 %define LAB_ENTRY_INSNS_ret 0
 %define LAB_ENTRY_INSNS_rethunk 0
 %define LAB_ENTRY_INSNS_calldepth 2
+%define LAB_ENTRY_INSNS_srso 0
+%define LAB_ENTRY_INSNS_srsoalias 0
 %define LAB_RET_BYTES_ret 0
 %define LAB_RET_BYTES_rethunk 4             ; e9 rel32 instead of c3
 %define LAB_RET_BYTES_calldepth 4
+%define LAB_RET_BYTES_srso 4
+%define LAB_RET_BYTES_srsoalias 4
 %define LAB_SITE_FL_BYTES_ret 0
 %define LAB_SITE_FL_BYTES_rethunk 0
 %define LAB_SITE_FL_BYTES_calldepth 10      ; sar qword gs:[__x86_call_depth], 5
+%define LAB_SITE_FL_BYTES_srso 0
+%define LAB_SITE_FL_BYTES_srsoalias 0
 %define LAB_LISTING_ret(lst) %strcat("codegen lab, hand listing tests/data/lab_", lst, ".lst")
 %define LAB_LISTING_rethunk(lst) %strcat("codegen lab: hand listing lab_", lst, ".lst with emit_return()'s jmp x86_return_thunk")
 %define LAB_LISTING_calldepth(lst) %strcat("codegen lab: hand listing lab_", lst, ".lst with x86_call_depth_emit_accounting() and jmp to call_depth_return_thunk")
+%define LAB_LISTING_srso(lst) %strcat("codegen lab: hand listing lab_", lst, ".lst with emit_return()'s jmp to srso_return_thunk")
+%define LAB_LISTING_srsoalias(lst) %strcat("codegen lab: hand listing lab_", lst, ".lst with emit_return()'s jmp to srso_alias_return_thunk")
 ;; Hand listings of other flavours than ret, in tests/data.
 %define LAB_FILE_mainline_rethunk_perrun "lab_mainline_rethunk_perrun.lst"
 %define LAB_FILE_mainline_calldepth_perrun "lab_mainline_calldepth_perrun.lst"
@@ -361,5 +384,9 @@ LAB_FLAVOUR ret, "lab_sub_ret.lst"
 LAB_FLAVOUR rethunk, "lab_sub_rethunk.lst"
 %include "flavours/v6_18_noibt_calldepth.inc"
 LAB_FLAVOUR calldepth, "lab_sub_rethunk.lst"    ; the same bytes, another thunk
+%include "flavours/v6_18_noibt_srso.inc"
+LAB_FLAVOUR srso, "lab_sub_rethunk.lst"
+%include "flavours/v6_18_noibt_srso_alias.inc"
+LAB_FLAVOUR srsoalias, "lab_sub_rethunk.lst"
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -36,7 +36,7 @@ void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
 		fprintf(f,
 			"usage: stubbench lab [OPTIONS]\n"
 			"Measures baseline, the mainline private stack and the alternative sequences\n"
-			"(reload, callee-saved, spill-once; ret, rethunk and call-depth returns).\n"
+			"(reload, callee-saved, spill-once; ret, rethunk, call-depth and SRSO returns).\n"
 			"\n"
 			"  --shape=SHAPE    per-run, in-loop or all (default)\n"
 			"  --plot=FILE      cost vs batch size per alternative and shape (.svg or .png, gnuplot)\n");

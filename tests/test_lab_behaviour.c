@@ -54,8 +54,8 @@ static uint64_t run(const struct sb_lab_info *li, uint64_t batch)
 
 static void variants(void)
 {
-	CHECK(sb_lab_count() == 36,
-	      "%zu lab variants, want (5 alternatives + control) x 3 returns x 2 shapes", sb_lab_count());
+	CHECK(sb_lab_count() == 6 * SB_LAB_N_RETURNS * 2 && SB_LAB_N_RETURNS == 5,
+	      "%zu lab variants, want (5 alternatives + control) x 5 returns x 2 shapes", sb_lab_count());
 	for (size_t i = 0; i < sb_lab_count(); i++) {
 		const struct sb_lab_info *li = sb_lab_at(i);
 		const struct sb_variant *v = li->variant;

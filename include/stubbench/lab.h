@@ -32,6 +32,8 @@ enum sb_lab_return {
 	SB_LAB_RET = 0,          /* ret */
 	SB_LAB_RETHUNK,      /* jmp x86_return_thunk (its_return_thunk) */
 	SB_LAB_CALLDEPTH,    /* call depth accounting + call_depth_return_thunk */
+	SB_LAB_SRSO,         /* jmp srso_return_thunk (AMD Zen 1/2 Safe RET) */
+	SB_LAB_SRSO_ALIAS,   /* jmp srso_alias_return_thunk (AMD Zen 3/4 Safe RET) */
 	SB_LAB_N_RETURNS
 };
 
@@ -67,7 +69,7 @@ const struct sb_lab_info *sb_lab_info_of(const struct sb_variant *v);
 /* "baseline", "mainline", "reload", "callee-saved", "spill-once",
  * "placement-control". */
 const char *sb_lab_alt_name(enum sb_lab_alt alt);
-/* "ret", "rethunk", "calldepth". */
+/* "ret", "rethunk", "calldepth", "srso", "srso-alias". */
 const char *sb_lab_return_name(enum sb_lab_return ret);
 
 /* The per-CPU call depth word the call-depth flavour shifts

@@ -69,6 +69,8 @@ const char *sb_lab_return_name(enum sb_lab_return ret)
 		[SB_LAB_RET] = "ret",
 		[SB_LAB_RETHUNK] = "rethunk",
 		[SB_LAB_CALLDEPTH] = "calldepth",
+		[SB_LAB_SRSO] = "srso",
+		[SB_LAB_SRSO_ALIAS] = "srso-alias",
 	};
 	return (unsigned)ret < SB_LAB_N_RETURNS ? names[ret] : "?";
 }
