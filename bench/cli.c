@@ -1,351 +1,520 @@
-/* cli.c: option parsing for every mode; see cli.h. */
+/* cli.c: the one option parser of every stubbench program, and the shared
+ * option groups; see cli.h. */
 #define _GNU_SOURCE
 #include "cli.h"
 
 #include <getopt.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/interrupt.h"
+#include "stubbench/output.h"
 #include "stubbench/parse.h"
-#include "stubbench/thunks.h"
+#include "stubbench/perf_counters.h"
+#include "stubbench/run_info.h"
 
-void sb_cli_usage(FILE *f, enum sb_cli_mode mode)
+#ifndef SB_VERSION
+#define SB_VERSION "unknown"
+#endif
+
+#define OPT_BASE 256
+#define HELP_COLUMN 19
+
+/* ---- the shared groups ---- */
+
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE };
+
+static const char *default_batches(char *buf, size_t len)
 {
-	if (mode == SB_MODE_COMPARE) {
-		fprintf(f,
-			"usage: stubbench compare A.json B.json [--metric=delta|cycles]\n"
-			"Compares two saved runs (stubbench, lab or kernel --format=json): per variant\n"
-			"and batch, A, B and the change with a 95 %% CI; '*' where the CIs do not overlap.\n"
-			"\n"
-			"  --metric=M       delta (default): %% vs the baseline of the same run, change in\n"
-			"                   percentage points; cycles: core cycles per iteration, change in %%\n"
-			"exit status: 0 compared, 2 bad option or a file that cannot be read or parsed\n");
-		return;
-	}
-	if (mode == SB_MODE_PLOT) {
-		fprintf(f,
-			"usage: stubbench plot RUN.json -o FILE.png|FILE.svg\n"
-			"Plots a saved run (stubbench, lab or kernel --format=json) with gnuplot; the\n"
-			"gnuplot script FILE.gp and data FILE.dat are written beside the image.\n"
-			"exit status: 0 written, 1 gnuplot missing or failed, 2 bad option or a file\n"
-			"that cannot be read or parsed\n");
-		return;
-	}
-	if (mode == SB_MODE_LAB)
-		fprintf(f,
-			"usage: stubbench lab [OPTIONS]\n"
-			"Measures baseline, the mainline private stack and the alternative sequences\n"
-			"(reload, callee-saved, spill-once; ret, rethunk, call-depth and SRSO returns).\n"
-			"\n"
-			"  --shape=SHAPE    per-run, in-loop or all (default)\n"
-			"  --plot=FILE      cost vs batch size per alternative and shape (.svg or .png, gnuplot)\n");
-	else
-		fprintf(f,
-			"usage: stubbench [OPTIONS]\n"
-			"       stubbench lab [OPTIONS]     (codegen lab: stubbench lab --help)\n"
-			"       stubbench kernel [OPTIONS]  (kernel-side run: stubbench kernel --help)\n"
-			"       stubbench compare A.json B.json, stubbench plot RUN.json -o FILE.png\n"
-			"       stubbench footprint [OPTIONS]  (cost vs placed copies: stubbench footprint --help)\n"
-			"Measures the replicas of the BPF JIT's private-stack codegen, interleaved.\n"
-			"\n"
-			"  --variant=LIST   baseline, private, hybrid or all (default); comma-separated;\n"
-			"                   the seeds' no-private-stack and private-stack work too\n"
-			"  --counters=LIST  perf_event counters per variant and batch, e.g.\n"
-			"                   cycles,instructions,branches,context-switches (libpfm4 names)\n"
-			"  --list           print the variants and the listings they reproduce\n"
-			"  --calls=N        no measurement: call each main prog N times, check its counter\n"
-			"  --plot=FILE      cost and delta vs batch per variant (.svg or .png, gnuplot;\n"
-			"                   FILE.gp and FILE.dat beside it)\n"
-			"  --flavour=LIST   seed001 (default: the seed's July 2024 codegen), host (the same\n"
-			"                   programs as this kernel JITs them, returning through the replica\n"
-			"                   of its return thunk), or both: seed001,host\n"
-			"  --thunk=NAME     with --flavour=host: return through this thunk's replica instead\n"
-			"                   of the host's: its_return_thunk, srso_return_thunk,\n"
-			"                   srso_alias_return_thunk, retbleed_return_thunk,\n"
-			"                   call_depth_return_thunk or ret\n");
-	fprintf(f,
-		"  --batch=LIST     iterations per sample (default 1,8,64,512,2048,4096)\n"
-		"  --cpu=N          pin to CPU N (default: the last core of the allowed set)\n"
-		"  --time=SECONDS   time for the whole sweep (default 8)\n"
-		"  --samples=N      rounds per batch size instead of --time\n"
-		"  --seed=N         seed of the random delays and the bootstrap (default 1)\n"
-		"  --format=FMT     table (default), seed, json, csv or gbench (Google Benchmark's JSON)\n"
-		"  --config=FILE    read a sweep file (configs/*.ini); flags override it\n"
-		"  --placements=K   measure every variant at K random code placements and report\n"
-		"                   the spread over placements (K x variants <= 31 arms)\n"
-		"  --states=K       re-rolled states per arm: each block runs the next of K copies\n"
-		"                   of the code at random placements (default 256; 0: the\n"
-		"                   program's own code only), at a random stack offset\n"
-		"  --verbose        say what the timer probe chose and why, per-batch details\n"
-		"  --help, --version\n");
+	struct sb_config d;
+	sb_config_defaults(&d);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < d.n_batches && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%llu", i ? "," : "",
+					 (unsigned long long)d.batches[i]);
+	return buf;
 }
 
-enum { OPT_VARIANT = 256, OPT_BATCH, OPT_CPU, OPT_TIME, OPT_SAMPLES, OPT_SEED, OPT_FORMAT,
-       OPT_CONFIG, OPT_VERBOSE, OPT_LIST, OPT_CALLS, OPT_HELP, OPT_VERSION, OPT_COUNTERS,
-       OPT_SHAPE, OPT_PLOT, OPT_PLACEMENTS, OPT_METRIC, OPT_OUTPUT, OPT_STATES, OPT_COPIES, OPT_LAYOUT,
-       OPT_FLAVOUR, OPT_THUNK };
+static int parse_batch(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	return sb_parse_batches("--batch", arg, cli->cfg.batches, &cli->cfg.n_batches, err, errlen);
+}
 
-static const struct option long_opts[] = {
-	{"variant", required_argument, NULL, OPT_VARIANT},
-	{"batch", required_argument, NULL, OPT_BATCH},
-	{"cpu", required_argument, NULL, OPT_CPU},
-	{"time", required_argument, NULL, OPT_TIME},
-	{"samples", required_argument, NULL, OPT_SAMPLES},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"format", required_argument, NULL, OPT_FORMAT},
-	{"config", required_argument, NULL, OPT_CONFIG},
-	{"verbose", no_argument, NULL, OPT_VERBOSE},
-	{"list", no_argument, NULL, OPT_LIST},
-	{"calls", required_argument, NULL, OPT_CALLS},
-	{"counters", required_argument, NULL, OPT_COUNTERS},
-	{"shape", required_argument, NULL, OPT_SHAPE},
-	{"plot", required_argument, NULL, OPT_PLOT},
-	{"placements", required_argument, NULL, OPT_PLACEMENTS},
-	{"metric", required_argument, NULL, OPT_METRIC},
-	{"output", required_argument, NULL, OPT_OUTPUT},
-	{"states", required_argument, NULL, OPT_STATES},
-	{"copies", required_argument, NULL, OPT_COPIES},
-	{"layout", required_argument, NULL, OPT_LAYOUT},
-	{"flavour", required_argument, NULL, OPT_FLAVOUR},
-	{"thunk", required_argument, NULL, OPT_THUNK},
-	{"help", no_argument, NULL, OPT_HELP},
-	{"version", no_argument, NULL, OPT_VERSION},
-	{NULL, 0, NULL, 0},
+const struct sb_cli_group sb_cli_batch_group = {
+	.title = "Batches",
+	.options = (const struct sb_cli_option[]){
+		{"batch", "LIST", K_BATCH, "iterations per sample, comma-separated (default %B)"},
+		{NULL},
+	},
+	.parse = parse_batch,
 };
 
-/* Options that belong to one mode only. */
-static int allowed(int opt, enum sb_cli_mode mode)
+static int parse_cpu(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	/* Saved runs: their own options only. */
-	if (mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT)
-		return opt == OPT_HELP || opt == OPT_VERSION || (opt == OPT_METRIC && mode == SB_MODE_COMPARE) ||
-		       (opt == OPT_OUTPUT && mode == SB_MODE_PLOT);
-	if (mode == SB_MODE_FOOTPRINT)
-		return opt != OPT_LIST && opt != OPT_CALLS && opt != OPT_COUNTERS && opt != OPT_SHAPE &&
-		       opt != OPT_PLACEMENTS && opt != OPT_BATCH && opt != OPT_CONFIG && opt != OPT_METRIC &&
-		       opt != OPT_OUTPUT && opt != OPT_STATES;
-	switch (opt) {
-	case OPT_COPIES:
-	case OPT_LAYOUT:
-	case OPT_METRIC:
-	case OPT_OUTPUT:
-		return 0;
-	case OPT_VARIANT:
-	case OPT_LIST:
-	case OPT_CALLS:
-	case OPT_COUNTERS:
-	case OPT_FLAVOUR:
-	case OPT_THUNK:
-		return mode == SB_MODE_REPLICAS;
-	case OPT_PLOT:
-		return mode == SB_MODE_LAB || mode == SB_MODE_REPLICAS;
-	case OPT_SHAPE:
-		return mode == SB_MODE_LAB;
-	default:
-		return 1;
-	}
+	(void)key;
+	return sb_parse_cpu("--cpu", arg, &cli->cfg.cpu, err, errlen);
 }
 
-int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cli)
-{
-	char err[768];
-	int c, time_given = 0, samples_given = 0;
-	static const char *const progs[] = {"stubbench", "stubbench lab", "stubbench compare", "stubbench plot",
-						    "stubbench footprint"};
-	const char *prog = progs[mode];
-	const char *shortopts = mode == SB_MODE_PLOT ? "-o:" : mode == SB_MODE_COMPARE ? "-" : "";
+const struct sb_cli_group sb_cli_cpu_group = {
+	.title = "CPU",
+	.options = (const struct sb_cli_option[]){
+		{"cpu", "N", K_CPU, "pin to CPU N with hwloc (default: the last core of the allowed set)"},
+		{NULL},
+	},
+	.parse = parse_cpu,
+};
 
-	memset(cli, 0, sizeof(*cli));
-	cli->mode = mode;
-	cli->shape = "all";
-	cli->metric = "delta";
-	/* Saved runs are named only to compare and plot, which free the list. */
-	if (mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT)
-		cli->files = calloc((size_t)argc, sizeof(*cli->files));
-	if ((mode == SB_MODE_COMPARE || mode == SB_MODE_PLOT) && !cli->files) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return EXIT_USAGE;
+static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	switch (key) {
+	case K_TIME:
+		cli->time_given = 1;
+		return sb_parse_seconds("--time", arg, &cli->cfg.time_s, err, errlen);
+	case K_SAMPLES:
+		cli->samples_given = 1;
+		return sb_parse_samples("--samples", arg, 1, &cli->cfg.samples, err, errlen);
+	case K_SEED:
+		return sb_parse_u64("--seed", arg, 0, &cli->cfg.seed, err, errlen);
+	case K_FORMAT:
+		if (sb_format_parse(arg, &cli->cfg.format) == 0)
+			return 0;
+		snprintf(err, errlen, "--format: unknown format '%s' (table, seed, json, csv, gbench)", arg);
+		return -1;
+	case K_VERBOSE:
+		cli->verbose = 1;
+		return 0;
 	}
-	cli->states = SB_DEFAULT_STATES;
-	cli->layout = "packed,spread";
-	static const uint64_t default_copies[] = {1, 10, 100, 1000, 10000};
-	memcpy(cli->copies, default_copies, sizeof(default_copies));
-	cli->n_copies = sizeof(default_copies) / sizeof(default_copies[0]);
-	cli->flavour_seed = 1;
-	sb_config_defaults(&cli->cfg);
-	opterr = 0;
-	optind = 0;
-	/* Pass 1: the config file, so that flags override it whatever their order. */
-	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
-		if (c == OPT_CONFIG && sb_config_load(optarg, &cli->cfg, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_USAGE;
-		}
+	return -1;
+}
+
+static int finish_sweep(struct sb_cli *cli, char *err, size_t errlen)
+{
+	if (cli->time_given && cli->samples_given) {
+		snprintf(err, errlen, "--time and --samples exclude each other");
+		return -1;
 	}
-	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) != -1) {
-		int rc = 0;
-		if (c == 'o')
-			c = OPT_OUTPUT;
-		if (c >= OPT_VARIANT && !allowed(c, mode)) {
-			snprintf(err, sizeof(err), "option '%s' does not apply to %s", argv[optind - 1], prog);
-			rc = -1;
-			c = 0;
-		}
-		switch (c) {
-		case 0:
-			break;
-		case 1: /* a saved run named on the command line (compare, plot) */
-			cli->files[cli->n_files++] = optarg;
-			break;
-		case OPT_METRIC:
-			if (strcmp(optarg, "delta") && strcmp(optarg, "cycles")) {
-				snprintf(err, sizeof(err), "--metric: unknown metric '%s' (delta, cycles)", optarg);
-				rc = -1;
-			}
-			cli->metric = optarg;
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg) {
-				snprintf(err, sizeof(err), "-o: empty file name");
-				rc = -1;
-			}
-			cli->output = optarg;
-			break;
-		case OPT_VARIANT:
-			cli->cfg.variants = optarg;
-			break;
-		case OPT_BATCH:
-			rc = sb_parse_batches("--batch", optarg, cli->cfg.batches, &cli->cfg.n_batches, err,
-					      sizeof(err));
-			break;
-		case OPT_CPU:
-			rc = sb_parse_cpu("--cpu", optarg, &cli->cfg.cpu, err, sizeof(err));
-			break;
-		case OPT_TIME:
-			rc = sb_parse_seconds("--time", optarg, &cli->cfg.time_s, err, sizeof(err));
-			time_given = 1;
-			break;
-		case OPT_SAMPLES:
-			rc = sb_parse_samples("--samples", optarg, 1, &cli->cfg.samples, err, sizeof(err));
-			samples_given = 1;
-			break;
-		case OPT_SEED:
-			rc = sb_parse_u64("--seed", optarg, 0, &cli->cfg.seed, err, sizeof(err));
-			break;
-		case OPT_FORMAT:
-			if (sb_format_parse(optarg, &cli->cfg.format) != 0) {
-				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv, gbench)",
-					 optarg);
-				rc = -1;
-			}
-			break;
-		case OPT_CONFIG:
-			break;
-		case OPT_VERBOSE:
-			cli->verbose = 1;
-			break;
-		case OPT_LIST:
-			cli->list = 1;
-			break;
-		case OPT_CALLS:
-			rc = sb_parse_calls("--calls", optarg, &cli->calls, err, sizeof(err));
-			break;
-		case OPT_COUNTERS:
-			cli->counters = optarg;
-			break;
-		case OPT_SHAPE:
-			if (strcmp(optarg, "per-run") && strcmp(optarg, "in-loop") && strcmp(optarg, "all")) {
-				snprintf(err, sizeof(err), "--shape: unknown shape '%s' (per-run, in-loop, all)",
-					 optarg);
-				rc = -1;
-			}
-			cli->shape = optarg;
-			break;
-		case OPT_PLOT:
-			if (!*optarg) {
-				snprintf(err, sizeof(err), "--plot: empty file name");
-				rc = -1;
-			}
-			cli->plot = optarg;
-			break;
-		case OPT_PLACEMENTS:
-			rc = sb_parse_u64("--placements", optarg, 1, &cli->placements, err, sizeof(err));
-			if (rc == 0 && cli->placements > 16) {
-				snprintf(err, sizeof(err), "--placements: '%s' is more than 16", optarg);
-				rc = -1;
-			}
-			break;
-		case OPT_STATES:
-			rc = sb_parse_u64("--states", optarg, 0, &cli->states, err, sizeof(err));
-			if (rc == 0 && cli->states > SB_MAX_STATES) {
-				snprintf(err, sizeof(err), "--states: '%s' is more than %d", optarg, SB_MAX_STATES);
-				rc = -1;
-			}
-			break;
-		case OPT_COPIES:
-			rc = sb_parse_batches("--copies", optarg, cli->copies, &cli->n_copies, err, sizeof(err));
-			break;
-		case OPT_LAYOUT:
-			cli->layout = optarg;
-			break;
-		case OPT_FLAVOUR: {
-			char buf[64];
-			snprintf(buf, sizeof(buf), "%s", optarg);
-			cli->flavour_seed = cli->flavour_host = 0;
-			for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-				if (strcmp(t, "seed001") == 0)
-					cli->flavour_seed = 1;
-				else if (strcmp(t, "host") == 0)
-					cli->flavour_host = 1;
-				else {
-					snprintf(err, sizeof(err), "--flavour: unknown flavour '%s' (seed001, host)", t);
-					rc = -1;
-				}
-			}
-			if (rc == 0 && !cli->flavour_seed && !cli->flavour_host) {
-				snprintf(err, sizeof(err), "--flavour: empty list");
-				rc = -1;
-			}
-			break;
-		}
-		case OPT_THUNK:
-			if (strcmp(optarg, "ret") != 0 && sb_thunk_from_symbol(optarg) == SB_THUNK_UNKNOWN) {
-				snprintf(err, sizeof(err), "--thunk: unknown return thunk '%s' (its_return_thunk, "
-					 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
-					 "call_depth_return_thunk, ret)", optarg);
-				rc = -1;
-			}
-			cli->thunk = optarg;
-			break;
-		case OPT_HELP:
-			cli->help = 1;
-			break;
-		case OPT_VERSION:
-			cli->version = 1;
-			break;
-		default:
-			if (optopt >= OPT_VARIANT || optopt == 'o')
-				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
-			else
-				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
-			rc = -1;
-		}
-		if (rc != 0) {
-			fprintf(stderr, "%s: %s (see --help)\n", prog, err);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (time_given && samples_given) {
-		fprintf(stderr, "%s: --time and --samples exclude each other\n", prog);
-		return EXIT_USAGE;
-	}
-	if (time_given)
+	if (cli->time_given)
 		cli->cfg.samples = 0;
 	return 0;
+}
+
+const struct sb_cli_group sb_cli_sweep_group = {
+	.title = "Sweep",
+	.options = (const struct sb_cli_option[]){
+		{"time", "SECONDS", K_TIME, "time for the whole sweep (default 8)"},
+		{"samples", "N", K_SAMPLES, "rounds per batch size instead of --time"},
+		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
+		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
+		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
+		{NULL},
+	},
+	.parse = parse_sweep,
+	.finish = finish_sweep,
+};
+
+static int parse_config(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	return sb_config_load(arg, &cli->cfg, err, errlen);
+}
+
+/* sb_cli_main applies it before every other option, whatever the order. */
+const struct sb_cli_group sb_cli_config_group = {
+	.title = "Sweep file",
+	.options = (const struct sb_cli_option[]){
+		{"config", "FILE", K_CONFIG, "read a sweep file (configs/*.ini) first; flags override it"},
+		{NULL},
+	},
+	.parse = parse_config,
+};
+
+static int parse_plot(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	if (!*arg) {
+		snprintf(err, errlen, "--plot: empty file name");
+		return -1;
+	}
+	cli->plot = arg;
+	return 0;
+}
+
+const struct sb_cli_group sb_cli_plot_group = {
+	.title = "Plot",
+	.options = (const struct sb_cli_option[]){
+		{"plot", "FILE", 0, "draw the results with gnuplot (.svg or .png; FILE.gp and FILE.dat\n"
+				    "beside it)"},
+		{NULL},
+	},
+	.parse = parse_plot,
+};
+
+static int parse_variant(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	if (!*arg) {
+		snprintf(err, errlen, "--variant: empty list");
+		return -1;
+	}
+	cli->cfg.variants = arg;
+	return 0;
+}
+
+const struct sb_cli_group sb_cli_variant_group = {
+	.title = "Variants",
+	.options = (const struct sb_cli_option[]){
+		{"variant", "LIST", 0, "baseline, private, hybrid or all (default); comma-separated;\n"
+				       "the seeds' no-private-stack and private-stack work too"},
+		{NULL},
+	},
+	.parse = parse_variant,
+};
+
+static int parse_shape(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)key;
+	if (strcmp(arg, "per-run") && strcmp(arg, "in-loop") && strcmp(arg, "all")) {
+		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all)", arg);
+		return -1;
+	}
+	cli->shape = arg;
+	return 0;
+}
+
+const struct sb_cli_group sb_cli_shape_group = {
+	.title = "Shapes",
+	.options = (const struct sb_cli_option[]){
+		{"shape", "SHAPE", 0, "per-run (seed 001: r9 set up every iteration), in-loop\n"
+				      "(seed 003: once per run) or all (default)"},
+		{NULL},
+	},
+	.parse = parse_shape,
+};
+
+static int parse_counters(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
+	(void)key;
+	int n = sb_counters_parse(arg, names, SB_MAX_COUNTERS, err, errlen);
+	if (n == 0)
+		snprintf(err, errlen, "--counters: '%s' names no event", arg);
+	if (n <= 0)
+		return -1;
+	cli->counters = arg;
+	return 0;
+}
+
+const struct sb_cli_group sb_cli_counters_group = {
+	.title = "Counters",
+	.options = (const struct sb_cli_option[]){
+		{"counters", "LIST", 0, "perf_event counters per variant and batch, e.g.\n"
+					"cycles,instructions,branches,context-switches (libpfm4 names)"},
+		{NULL},
+	},
+	.parse = parse_counters,
+};
+
+enum { K_PLACEMENTS, K_STATES };
+
+static int parse_placements(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	if (key == K_STATES) {
+		if (sb_parse_u64("--states", arg, 0, &cli->states, err, errlen) != 0)
+			return -1;
+		if (cli->states > SB_MAX_STATES) {
+			snprintf(err, errlen, "--states: '%s' is more than %d", arg, SB_MAX_STATES);
+			return -1;
+		}
+		return 0;
+	}
+	if (sb_parse_u64("--placements", arg, 1, &cli->placements, err, errlen) != 0)
+		return -1;
+	if (cli->placements > 16) {
+		snprintf(err, errlen, "--placements: '%s' is more than 16", arg);
+		return -1;
+	}
+	return 0;
+}
+
+const struct sb_cli_group sb_cli_placements_group = {
+	.title = "Code placement",
+	.options = (const struct sb_cli_option[]){
+		{"placements", "K", K_PLACEMENTS, "measure every variant at K random code placements and report\n"
+						  "the spread over placements (K x variants <= 31 arms)"},
+		{"states", "K", K_STATES, "re-rolled states per arm: each block runs the next of K copies\n"
+					  "of the code at random placements (default 256; 0: the\n"
+					  "program's own code only), at a random stack offset"},
+		{NULL},
+	},
+	.parse = parse_placements,
+};
+
+/* ---- help ---- */
+
+static void print_option(FILE *f, const struct sb_cli_option *o)
+{
+	char head[64], batches[128];
+	if (!o->name[1])
+		snprintf(head, sizeof(head), "  -%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(head, sizeof(head), "  --%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
+	fprintf(f, "%-*s", HELP_COLUMN - 1, head);
+	if (strlen(head) >= HELP_COLUMN - 1)
+		fprintf(f, "\n%-*s", HELP_COLUMN - 1, "");
+	fputc(' ', f);
+	for (const char *p = o->help; *p; p++) {
+		if (*p == '\n')
+			fprintf(f, "\n%-*s", HELP_COLUMN, "");
+		else if (p[0] == '%' && p[1] == 'B') {
+			fputs(default_batches(batches, sizeof(batches)), f);
+			p++;
+		} else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+}
+
+static void usage(FILE *f, const struct sb_program *p, const struct sb_subcommand *cmd)
+{
+	if (cmd->name) {
+		fprintf(f, "usage: %s %s [OPTIONS]%s%s\n%s\n", p->name, cmd->name, cmd->operands ? " " : "",
+			cmd->operands ? cmd->operands : "", cmd->summary);
+	} else {
+		fprintf(f, "usage: %s [OPTIONS]\n", p->name);
+		for (const struct sb_cli_slot *s = p->subs; s && s->name; s++) {
+			char head[64];
+			snprintf(head, sizeof(head), "%s %s [OPTIONS]%s%s", p->name, s->name,
+				 s->cmd && s->cmd->operands ? " " : "", s->cmd && s->cmd->operands ? s->cmd->operands : "");
+			fprintf(f, "       %s", head);
+			if (strlen(head) >= 30)
+				fprintf(f, "\n       ");
+			fprintf(f, "%*s", strlen(head) >= 30 ? 31 : 31 - (int)strlen(head), "");
+			if (s->cmd)
+				fprintf(f, "%.*s\n", (int)strcspn(s->cmd->summary, "\n"), s->cmd->summary);
+			else
+				fprintf(f, "(not built: %s=OFF)\n", s->part);
+		}
+		fprintf(f, "%s\n", cmd->summary);
+		if (p->subs)
+			fprintf(f, "Each subcommand has its own --help.\n");
+	}
+	for (size_t g = 0; cmd->groups[g]; g++) {
+		fprintf(f, "\n%s:\n", cmd->groups[g]->title);
+		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name; o++)
+			print_option(f, o);
+	}
+	fprintf(f, "\n  --help, --version\n");
+	if (cmd->epilog)
+		fprintf(f, "\n%s", cmd->epilog);
+}
+
+/* ---- parsing ---- */
+
+/* An option of the command line: which group's, which entry. */
+struct opt_ref {
+	const struct sb_cli_group *group;
+	const struct sb_cli_option *opt;
+};
+
+enum { IDX_HELP = 0, IDX_VERSION = 1, IDX_FIRST_GROUP = 2 };
+
+/* Does another command of the program take an option called name? */
+static int known_elsewhere(const struct sb_program *p, const char *name)
+{
+	const struct sb_subcommand *cmds[64];
+	size_t n = 0;
+	cmds[n++] = p->own;
+	for (const struct sb_cli_slot *s = p->subs; s && s->name && n < 64; s++)
+		if (s->cmd)
+			cmds[n++] = s->cmd;
+	for (size_t c = 0; c < n; c++)
+		for (size_t g = 0; cmds[c]->groups[g]; g++)
+			for (const struct sb_cli_option *o = cmds[c]->groups[g]->options; o->name; o++)
+				if (strcmp(o->name, name) == 0)
+					return 1;
+	return 0;
+}
+
+/* The option's name as written, without "--" and "=VALUE". */
+static void written_name(const char *arg, char *out, size_t len)
+{
+	while (*arg == '-')
+		arg++;
+	snprintf(out, len, "%.*s", (int)strcspn(arg, "="), arg);
+}
+
+static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, struct sb_cli *cli,
+		 int argc, char **argv, int *help, int *version)
+{
+	size_t n_opts = 2;
+	for (size_t g = 0; cmd->groups[g]; g++)
+		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name; o++)
+			n_opts++;
+	struct option *longopts = calloc(n_opts + 1, sizeof(*longopts));
+	struct opt_ref *refs = calloc(n_opts, sizeof(*refs));
+	/* getopt's short options: ':' first (a missing value is reported as
+	 * such), then one "x:" per letter. */
+	char *shortopts = calloc(2 * n_opts + 2, 1);
+	/* What was given, in order: applied after the loop, the options that
+	 * read a file first, so that flags override the file. */
+	struct given { size_t idx; const char *arg; } *given = calloc((size_t)argc + 1, sizeof(*given));
+	char err[768], name[64];
+	int rc = 0, c, longindex;
+	size_t n_given = 0;
+	if (!longopts || !refs || !given || !shortopts) {
+		fprintf(stderr, "%s: out of memory\n", cli->prog);
+		rc = 1;
+		goto out;
+	}
+	longopts[IDX_HELP] = (struct option){"help", no_argument, NULL, OPT_BASE + IDX_HELP};
+	longopts[IDX_VERSION] = (struct option){"version", no_argument, NULL, OPT_BASE + IDX_VERSION};
+	size_t k = IDX_FIRST_GROUP, n_short = 0;
+	shortopts[n_short++] = ':';
+	for (size_t g = 0; cmd->groups[g]; g++)
+		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name; o++, k++) {
+			longopts[k] = (struct option){o->name, o->arg ? required_argument : no_argument,
+						      NULL, OPT_BASE + (int)k};
+			refs[k] = (struct opt_ref){cmd->groups[g], o};
+			if (!o->name[1]) {
+				shortopts[n_short++] = o->name[0];
+				if (o->arg)
+					shortopts[n_short++] = ':';
+			}
+		}
+
+	opterr = 0;
+	optind = 0;
+	err[0] = '\0';
+	while ((c = getopt_long(argc, argv, shortopts, longopts, &longindex)) != -1) {
+		for (size_t i = IDX_FIRST_GROUP; c > 0 && c < OPT_BASE && i < n_opts; i++)
+			if (refs[i].opt->name[0] == c && !refs[i].opt->name[1])
+				c = OPT_BASE + (int)i; /* -o is --output */
+		if (c >= OPT_BASE + IDX_FIRST_GROUP) {
+			given[n_given++] = (struct given){(size_t)(c - OPT_BASE), optarg};
+		} else if (c == OPT_BASE + IDX_HELP) {
+			*help = 1;
+		} else if (c == OPT_BASE + IDX_VERSION) {
+			*version = 1;
+		} else {
+			written_name(argv[optind - 1], name, sizeof(name));
+			if (c == ':' && optopt > 0 && optopt < OPT_BASE)
+				snprintf(err, sizeof(err), "option '-%c' needs a value", optopt);
+			else if (c == ':')
+				snprintf(err, sizeof(err), "option '--%s' needs a value", name);
+			else if (optopt >= OPT_BASE)
+				snprintf(err, sizeof(err), "option '--%s' takes no value", name);
+			else if (known_elsewhere(p, name))
+				snprintf(err, sizeof(err), "option '--%s' does not apply to %s", name, cli->prog);
+			else
+				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+	}
+	if (!err[0] && optind < argc && !cmd->operands)
+		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[optind]);
+	if (!err[0]) {
+		cli->operands = argv + optind;
+		cli->n_operands = argc - optind;
+	}
+	if (err[0]) {
+		fprintf(stderr, "%s: %s (see --help)\n", cli->prog, err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (*help || *version)
+		goto out;
+	for (int pass = 0; pass < 2 && rc == 0; pass++)
+		for (size_t i = 0; i < n_given && rc == 0; i++) {
+			const struct opt_ref *r = &refs[given[i].idx];
+			int reads_file = r->group == &sb_cli_config_group;
+			if (reads_file != (pass == 0))
+				continue;
+			if (r->group->parse(cli, r->opt->key, given[i].arg, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s: %s\n", cli->prog, err);
+				rc = EXIT_USAGE;
+			}
+		}
+	for (size_t g = 0; cmd->groups[g] && rc == 0; g++)
+		if (cmd->groups[g]->finish && cmd->groups[g]->finish(cli, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", cli->prog, err);
+			rc = EXIT_USAGE;
+		}
+out:
+	free(longopts);
+	free(refs);
+	free(given);
+	free(shortopts);
+	return rc;
+}
+
+/* Moves the arguments with cmd's passthrough prefix out of argv (keeping
+ * argv[0] first in both); returns 0 or -1 when memory runs out. */
+static int split_passthrough(const struct sb_subcommand *cmd, struct sb_cli *cli, int *argc, char **argv)
+{
+	if (!cmd->passthrough_prefix)
+		return 0;
+	size_t plen = strlen(cmd->passthrough_prefix);
+	cli->passthrough = calloc((size_t)*argc + 1, sizeof(char *));
+	if (!cli->passthrough)
+		return -1;
+	cli->passthrough[cli->n_passthrough++] = argv[0];
+	int kept = 1;
+	for (int i = 1; i < *argc; i++) {
+		if (strncmp(argv[i], cmd->passthrough_prefix, plen) == 0)
+			cli->passthrough[cli->n_passthrough++] = argv[i];
+		else
+			argv[kept++] = argv[i];
+	}
+	argv[kept] = NULL;
+	*argc = kept;
+	return 0;
+}
+
+int sb_cli_main(const struct sb_program *p, int argc, char **argv)
+{
+	const struct sb_subcommand *cmd = p->own;
+	sb_run_info_set_argv(argc, argv);
+	static char prog[128]; /* kept: the check of stdout at exit names it */
+	snprintf(prog, sizeof(prog), "%s", p->name);
+	if (argc > 1)
+		for (const struct sb_cli_slot *s = p->subs; s && s->name; s++) {
+			if (strcmp(argv[1], s->name) != 0)
+				continue;
+			if (!s->cmd) {
+				fprintf(stderr, "%s: '%s' was not built: the part %s was off when this "
+						"build was configured (the configure step said why)\n",
+					p->name, s->name, s->part);
+				return EXIT_USAGE;
+			}
+			cmd = s->cmd;
+			snprintf(prog, sizeof(prog), "%s %s", p->name, s->name);
+			argc--;
+			argv++;
+			break;
+		}
+
+	sb_check_stdout_at_exit(prog);
+	sb_exit_on_signals(prog);
+	struct sb_cli cli;
+	memset(&cli, 0, sizeof(cli));
+	cli.prog = prog;
+	cli.shape = "all";
+	cli.states = SB_DEFAULT_STATES;
+	sb_config_defaults(&cli.cfg);
+	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	int help = 0, version = 0;
+	int rc = parse(p, cmd, &cli, argc, argv, &help, &version);
+	if (rc == 0 && help)
+		usage(stdout, p, cmd);
+	else if (rc == 0 && version)
+		printf("%s %s\n", p->name, SB_VERSION);
+	else if (rc == 0)
+		rc = cmd->run(&cli);
+	free(cli.passthrough);
+	return rc;
 }

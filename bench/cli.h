@@ -1,49 +1,119 @@
-/* cli.h: the options of stubbench and its subcommands, parsed in one place
- * so that every mode names bad input the same way (exit status 2). */
+/* cli.h: the one command line of every stubbench program.
+ *
+ * Options come in groups, each owned by the family that uses it (in the
+ * spirit of argp's children): a group lists its options and has one parser
+ * that stores their values. A subcommand is a list of groups and an entry
+ * function; a program is its own command (what runs without a subcommand)
+ * and a table of subcommands. sb_cli_main() dispatches, parses argv with
+ * the one getopt_long loop of the project, answers --help and --version,
+ * and calls the entry. Bad input: one line naming it, exit status 2.
+ * docs/command-line.md says how to add a subcommand. */
 #ifndef STUBBENCH_BENCH_CLI_H
 #define STUBBENCH_BENCH_CLI_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
-#include "stubbench/parse.h"
 #include "stubbench/variant_arms.h"
 
 #define EXIT_USAGE 2
+#define SB_CLI_MAX_GROUPS 16
 #define SB_DEFAULT_STATES 256
 #define SB_MAX_STATES 1024
 
-enum sb_cli_mode { SB_MODE_REPLICAS, SB_MODE_LAB, SB_MODE_COMPARE, SB_MODE_PLOT, SB_MODE_FOOTPRINT };
-
+/* The values of the shared groups (sb_cli_*_group below). A subcommand's
+ * own group keeps its values where its entry function reads them. */
 struct sb_cli {
-	enum sb_cli_mode mode;
-	struct sb_config cfg;
+	const char *prog;         /* "stubbench", "stubbench lab", "stubbench-gbench" */
+	struct sb_config cfg;     /* batch, cpu, time, samples, seed, format, config, variant */
 	int verbose;
-	int list;
-	uint64_t calls;           /* --calls: no measurement */
+	int time_given, samples_given;
+	const char *shape;        /* per-run, in-loop or all */
 	const char *counters;     /* --counters=LIST */
-	const char *shape;        /* lab: per-run, in-loop or all */
-	const char *plot;         /* lab: --plot=FILE */
+	const char *plot;         /* --plot=FILE */
 	uint64_t placements;      /* --placements=K: K random code placements per variant */
-	const char *metric;       /* compare: --metric=delta|cycles */
-	const char *output;       /* plot: -o/--output=FILE */
-	char **files;             /* compare, plot: the saved runs named */
-	int n_files;
 	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
-	int flavour_seed, flavour_host; /* --flavour=seed001,host: which flavours of the replicas */
-	const char *thunk;        /* --thunk=NAME: the host flavour's return thunk instead of the host's */
-	int help, version;
-	/* footprint: --copies=LIST and --layout=LIST */
-	uint64_t copies[SB_MAX_BATCHES];
-	size_t n_copies;
-	const char *layout;
+	/* The operands (arguments that are not options), for a subcommand
+	 * that takes them (compare: the saved runs). */
+	int n_operands;
+	char **operands;
+	/* Arguments handed on untouched (the subcommand's passthrough prefix). */
+	int n_passthrough;
+	char **passthrough;
 };
 
-/* Parses argv (argv[0] is the program or subcommand name). Returns 0, or
- * EXIT_USAGE after printing one line naming the bad input. */
-int sb_cli_parse(int argc, char **argv, enum sb_cli_mode mode, struct sb_cli *cli);
-void sb_cli_usage(FILE *f, enum sb_cli_mode mode);
+struct sb_cli_option {
+	const char *name;  /* long name, without "--" */
+	const char *arg;   /* the value's name in --help ("LIST"); NULL: a flag */
+	int key;           /* handed to the group's parser */
+	const char *help;  /* '\n' starts an indented continuation line */
+};
+/* A one-letter name is a short option (-o FILE); give the long form its
+ * own entry with the same key. */
+
+/* A family of options with one parser. parse stores option key's value
+ * (arg is NULL for a flag) and returns 0, or -1 with err naming the option
+ * and the value. finish, when set, runs after every option was parsed
+ * (also when none of the group's was given) to check them together. */
+struct sb_cli_group {
+	const char *title;
+	const struct sb_cli_option *options; /* ends with {NULL} */
+	int (*parse)(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen);
+	int (*finish)(struct sb_cli *cli, char *err, size_t errlen);
+};
+
+struct sb_subcommand {
+	const char *name;        /* "lab"; NULL: the program's own command */
+	const char *summary;     /* its --help; the first line also in the program's */
+	const struct sb_cli_group *groups[SB_CLI_MAX_GROUPS]; /* NULL-terminated */
+	const char *epilog;      /* printed after the options by --help, or NULL */
+	/* The operands it takes, as --help shows them ("A.json B.json"); NULL:
+	 * none, and an operand is bad input. The entry checks their number. */
+	const char *operands;
+	/* Arguments starting with this go to cli->passthrough, not to the
+	 * parser (stubbench-gbench: "--benchmark_"). */
+	const char *passthrough_prefix;
+	int (*run)(struct sb_cli *cli);
+};
+
+/* One row of a program's subcommand table. cmd is NULL when the part that
+ * provides it was not built (a weak reference); part then names the CMake
+ * option that builds it. */
+struct sb_cli_slot {
+	const char *name;
+	const struct sb_subcommand *cmd;
+	const char *part;
+};
+
+struct sb_program {
+	const char *name;                 /* "stubbench" */
+	const struct sb_subcommand *own;  /* runs without a subcommand */
+	const struct sb_cli_slot *subs;   /* ends with {NULL}; may be NULL */
+};
+
+/* Dispatches argv[1] to a subcommand (or the program's own command),
+ * parses, and runs. Returns the exit status. */
+int sb_cli_main(const struct sb_program *p, int argc, char **argv);
+
+/* The shared groups. */
+extern const struct sb_cli_group sb_cli_batch_group;     /* --batch */
+extern const struct sb_cli_group sb_cli_cpu_group;       /* --cpu */
+extern const struct sb_cli_group sb_cli_sweep_group;     /* --time, --samples, --seed, --format, --verbose */
+extern const struct sb_cli_group sb_cli_config_group;    /* --config */
+extern const struct sb_cli_group sb_cli_plot_group;      /* --plot */
+extern const struct sb_cli_group sb_cli_variant_group;   /* --variant */
+extern const struct sb_cli_group sb_cli_shape_group;     /* --shape */
+extern const struct sb_cli_group sb_cli_counters_group;  /* --counters */
+extern const struct sb_cli_group sb_cli_placements_group; /* --placements, --states */
+
+/* The subcommands of stubbench (bench/stubbench.c holds the table). */
+extern const struct sb_subcommand sb_sweep_command; /* the replica sweep: stubbench [OPTIONS] */
+extern const struct sb_subcommand sb_lab_command;
+extern const struct sb_subcommand sb_compare_command;
+extern const struct sb_subcommand sb_plot_command;
+extern const struct sb_subcommand sb_footprint_command;
 
 /* Measures baseline (may be NULL) and others interleaved with the options
  * of cli: pins, sets up the private stacks, opens counters and markers,

@@ -2,42 +2,53 @@
  * side by side (src/report/compare.c). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "stubbench/compare.h"
 #include "stubbench/run_file.h"
 
-int sb_compare_command(int argc, char **argv)
+/* The compare group's value. */
+static const char *metric_name = "delta";
+
+static int parse_compare(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	struct sb_cli cli;
-	int rc = sb_cli_parse(argc, argv, SB_MODE_COMPARE, &cli);
-	if (rc) {
-		free(cli.files);
-		return rc;
+	(void)cli;
+	(void)key;
+	if (strcmp(arg, "delta") && strcmp(arg, "cycles")) {
+		snprintf(err, errlen, "--metric: unknown metric '%s' (delta, cycles)", arg);
+		return -1;
 	}
-	if (cli.help || cli.version) {
-		if (cli.help)
-			sb_cli_usage(stdout, SB_MODE_COMPARE);
-		else
-			printf("stubbench %s\n", SB_VERSION);
-		free(cli.files);
-		return 0;
-	}
-	if (cli.n_files != 2) {
+	metric_name = arg;
+	return 0;
+}
+
+static const struct sb_cli_group compare_group = {
+	.title = "Compare",
+	.options = (const struct sb_cli_option[]){
+		{"metric", "M", 0, "delta (default): % vs the baseline of the same run, change in\n"
+				   "percentage points; cycles: core cycles per iteration, change in %"},
+		{NULL},
+	},
+	.parse = parse_compare,
+};
+
+static int run_compare(struct sb_cli *cli)
+{
+	if (cli->n_operands != 2) {
 		fprintf(stderr, "stubbench compare: needs two saved runs, A.json and B.json, got %d (see --help)\n",
-			cli.n_files);
-		free(cli.files);
+			cli->n_operands);
 		return EXIT_USAGE;
 	}
 	enum sb_compare_metric metric;
-	sb_compare_metric_parse(cli.metric, &metric);
+	sb_compare_metric_parse(metric_name, &metric);
 	struct sb_run_file a, b;
 	char err[1024];
-	rc = 0;
-	if (sb_run_file_load(cli.files[0], &a, err, sizeof(err)) != 0) {
+	int rc = 0;
+	if (sb_run_file_load(cli->operands[0], &a, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench compare: %s\n", err);
 		rc = EXIT_USAGE;
-	} else if (sb_run_file_load(cli.files[1], &b, err, sizeof(err)) != 0) {
+	} else if (sb_run_file_load(cli->operands[1], &b, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench compare: %s\n", err);
 		sb_run_file_free(&a);
 		rc = EXIT_USAGE;
@@ -46,6 +57,16 @@ int sb_compare_command(int argc, char **argv)
 		sb_run_file_free(&a);
 		sb_run_file_free(&b);
 	}
-	free(cli.files);
 	return rc;
 }
+
+const struct sb_subcommand sb_compare_command = {
+	.name = "compare",
+	.summary = "Compares two saved runs (stubbench, lab or kernel --format=json).\n"
+		   "Per variant and batch: A, B and the change with a 95 % CI; '*' where the CIs\n"
+		   "do not overlap.",
+	.operands = "A.json B.json",
+	.groups = {&compare_group},
+	.epilog = "exit status: 0 compared, 2 bad option or a file that cannot be read or parsed\n",
+	.run = run_compare,
+};

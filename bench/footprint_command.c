@@ -40,24 +40,38 @@ static uint64_t calls_per_sample(uint64_t copies)
 	return c < 256 ? 256 : c;
 }
 
-static void usage(FILE *f)
+/* The footprint group's values. */
+static struct {
+	uint64_t copies[SB_MAX_BATCHES];
+	size_t n_copies;
+	const char *layout;
+} fp = {{1, 10, 100, 1000, 10000}, 5, "packed,spread"};
+
+enum { K_COPIES, K_LAYOUT };
+
+static int parse_footprint(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	fprintf(f,
-		"usage: stubbench footprint [--copies=LIST] [--layout=packed|spread|packed,spread]\n"
-		"                           [--variant=LIST] [--plot=FILE] [--format=table|json|csv]\n"
-		"                           [--cpu=N] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
-		"Calls N placed copies of each variant round-robin (each call runs another copy) and\n"
-		"reports core cycles per call, and the cost the private stack adds, as N grows.\n"
-		"  --copies=LIST    copies of each variant (default 1,10,100,1000,10000)\n"
-		"  --layout=LIST    packed: back to back in 2 MiB regions, huge pages where the system\n"
-		"                   gives them (as bpf_prog_pack); spread: one copy per 4 KiB page\n"
-		"                   (as module_alloc before it); default both\n"
-		"  --variant=LIST   per-run variants, the first is the baseline\n"
-		"                   (default twin-per-run-baseline,twin-per-run-private)\n"
-		"  --plot=FILE      cost per call vs copies, a line per variant and layout (.svg/.png)\n"
-		"  --format=F       table (default), json or csv: a row per variant, copies and layout\n"
-		"Every copy is named in /tmp/perf-<pid>.map for perf.\n");
+	(void)cli;
+	if (key == K_COPIES)
+		return sb_parse_batches("--copies", arg, fp.copies, &fp.n_copies, err, errlen);
+	int want[SB_FP_N_LAYOUTS];
+	if (sb_fp_layout_parse(arg, want, err, errlen) != 0)
+		return -1;
+	fp.layout = arg;
+	return 0;
 }
+
+static const struct sb_cli_group footprint_group = {
+	.title = "Footprint",
+	.options = (const struct sb_cli_option[]){
+		{"copies", "LIST", K_COPIES, "copies of each variant (default 1,10,100,1000,10000)"},
+		{"layout", "LIST", K_LAYOUT, "packed: back to back in 2 MiB regions, huge pages where the system\n"
+					     "gives them (as bpf_prog_pack); spread: one copy per 4 KiB page\n"
+					     "(as module_alloc before it); default both"},
+		{NULL},
+	},
+	.parse = parse_footprint,
+};
 
 /* One measured row. */
 struct fp_row {
@@ -355,19 +369,12 @@ static int plot(const char *path, const struct fp_row *rows, size_t n, char *err
 	return rc;
 }
 
-int sb_footprint_command(int argc, char **argv)
+static int run_footprint(struct sb_cli *clip)
 {
-	struct sb_cli cli;
-	int prc = sb_cli_parse(argc, argv, SB_MODE_FOOTPRINT, &cli);
-	if (prc != 0)
-		return prc;
-	if (cli.help) {
-		usage(stdout);
-		return 0;
-	}
+	const struct sb_cli cli = *clip;
 	char err[512];
 	int want[SB_FP_N_LAYOUTS];
-	if (sb_fp_layout_parse(cli.layout, want, err, sizeof(err)) != 0) {
+	if (sb_fp_layout_parse(fp.layout, want, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -380,10 +387,10 @@ int sb_footprint_command(int argc, char **argv)
 	size_t n_vars;
 	if (pick_variants(cli.cfg.variants, vars, &n_vars) != 0)
 		return EXIT_USAGE;
-	for (size_t i = 0; i < cli.n_copies; i++)
-		if (cli.copies[i] * SB_FP_PAGE * n_vars > SB_FP_MAX_BYTES) {
+	for (size_t i = 0; i < fp.n_copies; i++)
+		if (fp.copies[i] * SB_FP_PAGE * n_vars > SB_FP_MAX_BYTES) {
 			fprintf(stderr, "stubbench footprint: --copies: %llu copies of %zu variants would take more "
-				"than 1 GiB spread\n", (unsigned long long)cli.copies[i], n_vars);
+				"than 1 GiB spread\n", (unsigned long long)fp.copies[i], n_vars);
 			return EXIT_USAGE;
 		}
 	int cpu;
@@ -399,8 +406,8 @@ int sb_footprint_command(int argc, char **argv)
 		return 1;
 	}
 	size_t n_layouts = (size_t)(want[0] + want[1]);
-	double time_s = cli.cfg.samples ? 0 : cli.cfg.time_s / (double)(n_layouts * cli.n_copies);
-	struct fp_row *rows = calloc(n_layouts * cli.n_copies * n_vars, sizeof(*rows));
+	double time_s = cli.cfg.samples ? 0 : cli.cfg.time_s / (double)(n_layouts * fp.n_copies);
+	struct fp_row *rows = calloc(n_layouts * fp.n_copies * n_vars, sizeof(*rows));
 	size_t n_rows = 0;
 	struct sb_results first;
 	memset(&first, 0, sizeof(first));
@@ -411,8 +418,8 @@ int sb_footprint_command(int argc, char **argv)
 	for (int l = 0; l < SB_FP_N_LAYOUTS && rc == 0; l++) {
 		if (!want[l])
 			continue;
-		for (size_t i = 0; i < cli.n_copies && rc == 0; i++)
-			rc = measure_one(&cli, vars, n_vars, (enum sb_fp_layout)l, cli.copies[i], &rng, time_s, rows,
+		for (size_t i = 0; i < fp.n_copies && rc == 0; i++)
+			rc = measure_one(&cli, vars, n_vars, (enum sb_fp_layout)l, fp.copies[i], &rng, time_s, rows,
 					 &n_rows, &first, notes, sizeof(notes));
 	}
 	if (need_percpu && sb_percpu_check_guards() != 0) {
@@ -439,3 +446,16 @@ int sb_footprint_command(int argc, char **argv)
 		sb_percpu_thread_fini();
 	return rc;
 }
+
+const struct sb_subcommand sb_footprint_command = {
+	.name = "footprint",
+	.summary = "Cost per call vs placed copies, packed or spread.\n"
+		   "Calls N placed copies of each variant round-robin (each call runs another copy) and\n"
+		   "reports core cycles per call, and the cost the private stack adds, as N grows.\n"
+		   "--variant: per-run variants, the first is the baseline (default\n"
+		   "twin-per-run-baseline,twin-per-run-private); --format: table, json or csv.",
+	.groups = {&footprint_group, &sb_cli_variant_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
+		   &sb_cli_plot_group},
+	.epilog = "Every copy is named in /tmp/perf-<pid>.map for perf.\n",
+	.run = run_footprint,
+};

@@ -1,4 +1,4 @@
-/* kernel_main.c: `stubbench kernel`, the kernel-side confirmation run.
+/* kernel_command.c: `stubbench kernel`, the kernel-side confirmation run.
  *
  * Loads the programs of bench/bpf/private_stack_shapes.bpf.c once per batch
  * size, checks their JITed code against the twins (always), then for each
@@ -10,11 +10,11 @@
 #include "kernel_obj_command.h"
 #include "stubbench/kernel_htab.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/jit.h"
@@ -36,40 +36,7 @@
 #define SB_VERSION "?"
 #endif
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: stubbench kernel [--shape=per-run|in-loop|all|htab] [--variant=LIST|all] [--batch=LIST]\n"
-		"                        [--cpu=N] [--format=table|seed|json|csv|gbench] [--dump-jit=DIR]\n"
-		"                        [--loads=K] [--time=SECONDS | --samples=N] [--seed=N] [--verbose]\n"
-		"                        [--thunk=NAME]\n"
-		"       stubbench kernel --obj=FILE.bpf.o --prog=NAME[,NAME...] [--batch=LIST] [--dump-jit=DIR] ...\n"
-		"  --shape=S        per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
-		"                   once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
-		"                   program, raw_tp (private stack) vs syscall (none) driver, no twins\n"
-		"  --variant=LIST   baseline, private, hybrid, all (default); baseline always runs\n"
-		"  --batch=LIST     iterations per BPF_PROG_TEST_RUN (default 1,8,64,512,2048,4096)\n"
-		"  --cpu=N          CPU to run on (BPF_F_TEST_RUN_ON_CPU; default: the last core)\n"
-		"  --format=F       table (default), seed, json, csv, gbench (Google Benchmark's JSON)\n"
-		"  --dump-jit=DIR   write every JITed function: DIR/<prog>.<func>.bin and .lst\n"
-		"  --loads=K        load the programs K times (at most 8), each copy at its own code\n"
-		"                   address; every cell is measured over all loads, block by block,\n"
-		"                   and its CI resamples loads, then blocks (default 8)\n"
-		"  --obj=FILE       a BPF object of your own (libbpf): its --prog programs run with\n"
-		"                   BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
-		"                   if any, set per batch); the first program is the baseline\n"
-		"  --thunk=NAME     the twins return through this thunk's replica instead of the one\n"
-		"                   the JIT's returns reach (its_return_thunk, srso_return_thunk,\n"
-		"                   srso_alias_return_thunk, retbleed_return_thunk,\n"
-		"                   call_depth_return_thunk, ret): what the twins would cost there\n"
-		"  --time=S         wall time for all measurements (default 8), or\n"
-		"  --samples=N      rounds per batch size and run\n"
-		"exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
-		"  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 no private-stack support, 130 interrupted\n");
-}
-
-enum { OPT_SHAPE = 1000, OPT_VARIANT, OPT_BATCH, OPT_CPU, OPT_FORMAT, OPT_DUMP, OPT_TIME, OPT_SAMPLES,
-       OPT_SEED, OPT_VERBOSE, OPT_HELP, OPT_LOADS, OPT_OBJ, OPT_PROG, OPT_THUNK };
+enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK };
 
 struct kernel_opts {
 	int shapes[SB_N_SHAPES];
@@ -86,6 +53,7 @@ struct kernel_opts {
 	int copies;
 	const char *thunk;   /* --thunk: the twins' thunk instead of the kernel's */
 	int htab;  /* --shape=htab */
+	int loads_given;
 	struct sb_kernel_obj_opts user; /* --obj, --prog */
 	char prog_list[512];
 };
@@ -113,7 +81,7 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 {
 	char *buf = strdup(s);
 	if (!buf) {
-		snprintf(err, errlen, "--variant: out of memory");
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	memset(want, 0, SB_N_KVARIANTS * sizeof(int));
@@ -144,165 +112,125 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct kernel_opts *o)
+/* The kernel group's values, and what finish_kernel takes from the shared
+ * groups'. */
+static struct kernel_opts kopts = {.shapes = {1, 1}, .copies = DEFAULT_LOADS};
+
+static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{"shape", required_argument, NULL, OPT_SHAPE},
-		{"variant", required_argument, NULL, OPT_VARIANT},
-		{"batch", required_argument, NULL, OPT_BATCH},
-		{"cpu", required_argument, NULL, OPT_CPU},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"dump-jit", required_argument, NULL, OPT_DUMP},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"samples", required_argument, NULL, OPT_SAMPLES},
-		{"seed", required_argument, NULL, OPT_SEED},
-		{"verbose", no_argument, NULL, OPT_VERBOSE},
-		{"loads", required_argument, NULL, OPT_LOADS},
-		{"obj", required_argument, NULL, OPT_OBJ},
-		{"prog", required_argument, NULL, OPT_PROG},
-		{"thunk", required_argument, NULL, OPT_THUNK},
-		{"help", no_argument, NULL, OPT_HELP},
-		{NULL, 0, NULL, 0},
-	};
-	struct sb_config defaults;
-	sb_config_defaults(&defaults);
-	memset(o, 0, sizeof(*o));
-	o->shapes[0] = o->shapes[1] = 1;
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		o->want[v] = 1;
-	memcpy(o->batches, defaults.batches, sizeof(o->batches));
-	o->n_batches = defaults.n_batches;
-	o->cpu = -1;
-	o->format = SB_FORMAT_TABLE;
-	o->time_s = defaults.time_s;
-	o->seed = defaults.seed;
-	o->copies = DEFAULT_LOADS;
-	int time_given = 0, samples_given = 0, c;
-	const char *not_htab = NULL; /* an option --shape=htab does not take */
-	char err[512];
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		int rc = 0;
-		err[0] = '\0';
-		switch (c) {
-		case OPT_SHAPE: rc = parse_shape(optarg, o->shapes, &o->htab, err, sizeof(err)); break;
-		case OPT_VARIANT:
-			rc = parse_variants(optarg, o->want, err, sizeof(err));
-			not_htab = "--variant";
-			break;
-		case OPT_BATCH: rc = sb_parse_batches("--batch", optarg, o->batches, &o->n_batches, err, sizeof(err)); break;
-		case OPT_CPU: rc = sb_parse_cpu("--cpu", optarg, &o->cpu, err, sizeof(err)); break;
-		case OPT_FORMAT:
-			if (sb_format_parse(optarg, &o->format) != 0) {
-				snprintf(err, sizeof(err), "--format: unknown format '%s' (table, seed, json, csv, gbench)", optarg);
-				rc = -1;
-			}
-			break;
-		case OPT_DUMP:
-			if (!*optarg) {
-				snprintf(err, sizeof(err), "--dump-jit: empty directory name");
-				rc = -1;
-			}
-			o->dump_dir = optarg;
-			break;
-		case OPT_TIME:
-			rc = sb_parse_seconds("--time", optarg, &o->time_s, err, sizeof(err));
-			time_given = 1;
-			break;
-		case OPT_SAMPLES:
-			rc = sb_parse_samples("--samples", optarg, 1, &o->samples, err, sizeof(err));
-			samples_given = 1;
-			break;
-		case OPT_SEED: rc = sb_parse_u64("--seed", optarg, 0, &o->seed, err, sizeof(err)); break;
-		case OPT_VERBOSE: o->verbose = 1; break;
-		case OPT_LOADS: {
-			uint64_t k;
-			rc = sb_parse_u64("--loads", optarg, 1, &k, err, sizeof(err));
-			if (rc == 0 && k > SB_MAX_COPIES) {
-				snprintf(err, sizeof(err), "--loads: %llu is more than %d", (unsigned long long)k,
-					 SB_MAX_COPIES);
-				rc = -1;
-			}
-			o->copies = (int)k;
-			not_htab = "--loads";
-			break;
-		}
-		case OPT_OBJ:
-			if (!*optarg) {
-				snprintf(err, sizeof(err), "--obj: empty file name");
-				rc = -1;
-			}
-			o->user.obj = optarg;
-			break;
-		case OPT_PROG:
-			o->user.n_progs = 0;
-			snprintf(o->prog_list, sizeof(o->prog_list), "%s", optarg);
-			for (char *save = NULL, *t = strtok_r(o->prog_list, ",", &save); t && rc == 0;
-			     t = strtok_r(NULL, ",", &save)) {
-				if (o->user.n_progs == SB_USER_MAX_PROGS) {
-					snprintf(err, sizeof(err), "--prog: more than %d programs", SB_USER_MAX_PROGS);
-					rc = -1;
-				} else {
-					o->user.progs[o->user.n_progs++] = t;
-				}
-			}
-			if (rc == 0 && o->user.n_progs == 0) {
-				snprintf(err, sizeof(err), "--prog: no program named");
-				rc = -1;
-			}
-			break;
-		case OPT_THUNK:
-			if (strcmp(optarg, "ret") != 0 && sb_thunk_from_symbol(optarg) == SB_THUNK_UNKNOWN) {
-				snprintf(err, sizeof(err), "--thunk: unknown return thunk '%s' (its_return_thunk, "
-					 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
-					 "call_depth_return_thunk, ret)", optarg);
-				rc = -1;
-			}
-			o->thunk = optarg;
-			break;
-		case OPT_HELP: usage(stdout); return 1;
-		default:
-			if (optopt >= OPT_SHAPE)
-				snprintf(err, sizeof(err), "option '%s' needs a value", argv[optind - 1]);
-			else
-				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
-			rc = -1;
-		}
-		if (rc != 0) {
-			fprintf(stderr, "stubbench kernel: %s (see --help)\n", err);
+	(void)cli;
+	if (key == K_SHAPE)
+		return parse_shape(arg, kopts.shapes, &kopts.htab, err, errlen);
+	if (key == K_THUNK) {
+		if (strcmp(arg, "ret") != 0 && sb_thunk_from_symbol(arg) == SB_THUNK_UNKNOWN) {
+			snprintf(err, errlen, "--thunk: unknown return thunk '%s' (its_return_thunk, "
+				 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
+				 "call_depth_return_thunk, ret)", arg);
 			return -1;
 		}
+		kopts.thunk = arg;
+		return 0;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "stubbench kernel: unexpected argument '%s' (see --help)\n", argv[optind]);
-		return -1;
-	}
-	if (time_given && samples_given) {
-		fprintf(stderr, "stubbench kernel: --time and --samples exclude each other\n");
-		return -1;
-	}
-	for (size_t i = 0; i < o->n_batches; i++)
-		if (o->batches[i] > SB_KERNEL_MAX_BATCH) {
-			fprintf(stderr, "stubbench kernel: --batch: %llu is above the maximum %u for BPF programs "
-				"(the verifier walks every iteration)\n",
-				(unsigned long long)o->batches[i], SB_KERNEL_MAX_BATCH);
+	if (key == K_OBJ) {
+		if (!*arg) {
+			snprintf(err, errlen, "--obj: empty file name");
 			return -1;
 		}
-	if (samples_given)
-		o->time_s = 0;
-	if (!o->user.obj != !o->user.n_progs) {
-		fprintf(stderr, "stubbench kernel: %s\n", o->user.obj ? "--obj needs --prog=NAME[,NAME...]"
-								      : "--prog needs --obj=FILE");
+		kopts.user.obj = arg;
+		return 0;
+	}
+	if (key == K_PROG) {
+		kopts.user.n_progs = 0;
+		snprintf(kopts.prog_list, sizeof(kopts.prog_list), "%s", arg);
+		for (char *save = NULL, *t = strtok_r(kopts.prog_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (kopts.user.n_progs == SB_USER_MAX_PROGS) {
+				snprintf(err, errlen, "--prog: more than %d programs", SB_USER_MAX_PROGS);
+				return -1;
+			}
+			kopts.user.progs[kopts.user.n_progs++] = t;
+		}
+		if (kopts.user.n_progs == 0) {
+			snprintf(err, errlen, "--prog: no program named");
+			return -1;
+		}
+		return 0;
+	}
+	if (key == K_DUMP) {
+		if (!*arg) {
+			snprintf(err, errlen, "--dump-jit: empty directory name");
+			return -1;
+		}
+		kopts.dump_dir = arg;
+		return 0;
+	}
+	uint64_t k;
+	if (sb_parse_u64("--loads", arg, 1, &k, err, errlen) != 0)
+		return -1;
+	if (k > SB_MAX_COPIES) {
+		snprintf(err, errlen, "--loads: %llu is more than %d", (unsigned long long)k, SB_MAX_COPIES);
 		return -1;
 	}
-	if (o->htab && (not_htab || o->user.obj)) {
-		fprintf(stderr, "stubbench kernel: --shape=htab takes no %s (it runs its own baseline and private "
-			"programs, loaded once)\n", not_htab ? not_htab : "--obj");
-		return -1;
-	}
+	kopts.copies = (int)k;
+	kopts.loads_given = 1;
 	return 0;
 }
+
+/* The shared groups' values as the kernel run needs them. */
+static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
+{
+	struct kernel_opts *o = &kopts;
+	if (o->htab && (o->loads_given || o->user.obj || strcmp(cli->cfg.variants, "all") != 0)) {
+		snprintf(err, errlen, "--shape=htab takes no %s (it runs its own baseline and private programs, "
+			 "loaded once)", o->loads_given ? "--loads" : o->user.obj ? "--obj" : "--variant");
+		return -1;
+	}
+	if (!o->user.obj != !o->user.n_progs) {
+		snprintf(err, errlen, "%s", o->user.obj ? "--obj needs --prog=NAME[,NAME...]" : "--prog needs --obj=FILE");
+		return -1;
+	}
+	if (parse_variants(cli->cfg.variants, o->want, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < cli->cfg.n_batches; i++)
+		if (cli->cfg.batches[i] > SB_KERNEL_MAX_BATCH) {
+			snprintf(err, errlen, "--batch: %llu is above the maximum %u for BPF programs "
+				 "(the verifier walks every iteration)",
+				 (unsigned long long)cli->cfg.batches[i], SB_KERNEL_MAX_BATCH);
+			return -1;
+		}
+	memcpy(o->batches, cli->cfg.batches, sizeof(o->batches));
+	o->n_batches = cli->cfg.n_batches;
+	o->cpu = cli->cfg.cpu;
+	o->format = cli->cfg.format;
+	o->time_s = cli->cfg.samples ? 0 : cli->cfg.time_s;
+	o->samples = cli->cfg.samples;
+	o->seed = cli->cfg.seed;
+	o->verbose = cli->verbose;
+	return 0;
+}
+
+static const struct sb_cli_group kernel_group = {
+	.title = "Kernel",
+	.options = (const struct sb_cli_option[]){
+		{"shape", "S", K_SHAPE, "per-run (seed 001: r9 set up every iteration), in-loop (seed 003:\n"
+					"once per run), or all (default: both); htab: seed 003's v1 map-helper\n"
+					"program, raw_tp (private stack) vs syscall (none) driver, no twins"},
+		{"dump-jit", "DIR", K_DUMP, "write every JITed function: DIR/<prog>.<func>.bin and .lst"},
+		{"loads", "K", K_LOADS, "load the programs K times (at most 8), each copy at its own code\n"
+					"address; every cell is measured over all loads, block by block,\n"
+					"and its CI resamples loads, then blocks (default 8)"},
+		{"obj", "FILE", K_OBJ, "a BPF object of your own (libbpf): its --prog programs run with\n"
+				       "BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
+				       "if any, set per batch); the first program is the baseline"},
+		{"prog", "NAME[,NAME...]", K_PROG, "the programs of --obj to run"},
+		{"thunk", "NAME", K_THUNK, "the twins return through this thunk's replica instead of the one\n"
+					   "the JIT's returns reach (its_return_thunk, srso_return_thunk,\n"
+					   "srso_alias_return_thunk, retbleed_return_thunk,\n"
+					   "call_depth_return_thunk, ret): what the twins would cost there"},
+		{NULL},
+	},
+	.parse = parse_kernel,
+	.finish = finish_kernel,
+};
 
 /* Everything loaded or allocated, released in one place. Copy c of the
  * programs (one object per batch size) is objs[c]; all copies stay loaded
@@ -780,12 +708,10 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	return rc;
 }
 
-int sb_kernel_main(int argc, char **argv)
+static int run_kernel(struct sb_cli *cli)
 {
-	struct kernel_opts o;
-	int prc = parse_args(argc, argv, &o);
-	if (prc != 0)
-		return prc > 0 ? 0 : SB_KERNEL_USAGE;
+	(void)cli; /* finish_kernel took the shared values into kopts */
+	struct kernel_opts o = kopts;
 	if (o.user.obj) {
 		struct sb_config cfg;
 		as_config(&o, &cfg);
@@ -832,3 +758,15 @@ int sb_kernel_main(int argc, char **argv)
 	}
 	return rc;
 }
+
+const struct sb_subcommand sb_kernel_command = {
+	.name = "kernel",
+	.summary = "The kernel-side run: BPF programs against their twins.\n"
+		   "Loads the seeds' BPF programs, checks their JIT against the twins, and measures\n"
+		   "them (BPF_PROG_TEST_RUN) beside the twins, interleaved.",
+	.groups = {&sb_cli_variant_group, &kernel_group, &sb_cli_batch_group, &sb_cli_cpu_group,
+		   &sb_cli_sweep_group, &sb_cli_config_group},
+	.epilog = "exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
+		  "  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 no private-stack support, 130 interrupted\n",
+	.run = run_kernel,
+};

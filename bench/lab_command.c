@@ -77,20 +77,10 @@ static void print_code_sizes(FILE *f)
 	}
 }
 
-int sb_lab_command(int argc, char **argv)
+static int run_lab(struct sb_cli *clip)
 {
-	struct sb_cli cli;
-	int rc = sb_cli_parse(argc, argv, SB_MODE_LAB, &cli);
-	if (rc)
-		return rc;
-	if (cli.help) {
-		sb_cli_usage(stdout, SB_MODE_LAB);
-		return 0;
-	}
-	if (cli.version) {
-		printf("stubbench %s\n", SB_VERSION);
-		return 0;
-	}
+	struct sb_cli cli = *clip;
+	int rc = 0;
 
 	/* The plot's file is checked before anything is measured. */
 	if (sb_plot_check_option("stubbench lab", &cli.plot))
@@ -171,3 +161,13 @@ int sb_lab_command(int argc, char **argv)
 	sb_percpu_thread_fini();
 	return rc;
 }
+
+const struct sb_subcommand sb_lab_command = {
+	.name = "lab",
+	.summary = "The codegen lab: alternative private-stack sequences.\n"
+		   "Measures baseline, the mainline private stack and the alternative sequences\n"
+		   "(reload, callee-saved, spill-once; ret, rethunk, call-depth and SRSO returns).",
+	.groups = {&sb_cli_shape_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
+		   &sb_cli_config_group, &sb_cli_placements_group, &sb_cli_plot_group},
+	.run = run_lab,
+};

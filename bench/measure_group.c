@@ -68,7 +68,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
-	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
+	const char *prog = cli->prog;
 	size_t k = cli->placements, n_vars = n_others;
 	int baseline_in_others = 0;
 	for (size_t i = 0; i < n_others; i++)
@@ -124,7 +124,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
  * cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 {
-	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
+	const char *prog = cli->prog;
 	size_t k = cli->states;
 	if (!k || cli->placements)
 		return 0;
@@ -177,21 +177,11 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 {
 	static int said_timer, said_markers, said_counters;
 	const struct sb_config *cfg = &cli->cfg;
-	const char *prog = cli->mode == SB_MODE_LAB ? "stubbench lab" : "stubbench";
+	const char *prog = cli->prog;
 	char err[768];
 	int cpu;
 
 	memset(res, 0, sizeof(*res));
-	if (cli->counters) {
-		char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
-		int n = sb_counters_parse(cli->counters, names, SB_MAX_COUNTERS, err, sizeof(err));
-		if (n <= 0) {
-			if (n == 0)
-				snprintf(err, sizeof(err), "--counters: '%s' names no event", cli->counters);
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_USAGE;
-		}
-	}
 	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;

@@ -43,40 +43,59 @@ int sb_plot_check_option(const char *tool, const char **path)
 	return 0;
 }
 
-int sb_plot_command(int argc, char **argv)
+/* The plot group's value. */
+static const char *output; /* -o/--output=FILE */
+
+static int parse_plot_output(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	struct sb_cli cli;
-	int rc = sb_cli_parse(argc, argv, SB_MODE_PLOT, &cli);
-	if (rc) {
-		free(cli.files);
-		return rc;
+	(void)cli;
+	(void)key;
+	if (!*arg) {
+		snprintf(err, errlen, "-o: empty file name");
+		return -1;
 	}
-	if (cli.help || cli.version) {
-		if (cli.help)
-			sb_cli_usage(stdout, SB_MODE_PLOT);
-		else
-			printf("stubbench %s\n", SB_VERSION);
-		free(cli.files);
-		return 0;
-	}
-	if (cli.n_files != 1 || !cli.output) {
+	output = arg;
+	return 0;
+}
+
+static const struct sb_cli_group plot_output_group = {
+	.title = "Output",
+	.options = (const struct sb_cli_option[]){
+		{"o", "FILE", 0, "the image: FILE.png or FILE.svg (also --output=FILE)"},
+		{"output", "FILE", 0, "the same as -o"},
+		{NULL},
+	},
+	.parse = parse_plot_output,
+};
+
+static int run_plot(struct sb_cli *cli)
+{
+	if (cli->n_operands != 1 || !output) {
 		fprintf(stderr, "stubbench plot: needs one saved run and -o FILE.png|FILE.svg (see --help)\n");
-		free(cli.files);
 		return EXIT_USAGE;
 	}
 	struct sb_run_file run;
 	char err[1024];
-	if (sb_run_file_load(cli.files[0], &run, err, sizeof(err)) != 0) {
+	if (sb_run_file_load(cli->operands[0], &run, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench plot: %s\n", err);
-		free(cli.files);
 		return EXIT_USAGE;
 	}
-	rc = sb_run_plot(&run, cli.output, err, sizeof(err));
+	int rc = sb_run_plot(&run, output, err, sizeof(err));
 	if (rc != 0)
 		fprintf(stderr, "stubbench %s\n", err);
 	else
-		fprintf(stderr, "stubbench plot: %s written (script and data beside it)\n", cli.output);
+		fprintf(stderr, "stubbench plot: %s written (script and data beside it)\n", output);
 	sb_run_file_free(&run);
-	free(cli.files);
 	return rc;
 }
+
+const struct sb_subcommand sb_plot_command = {
+	.name = "plot",
+	.summary = "Plots a saved run (stubbench, lab or kernel --format=json) with gnuplot.\n"
+		   "The gnuplot script FILE.gp and data FILE.dat are written beside the image.",
+	.operands = "RUN.json",
+	.groups = {&plot_output_group},
+	.epilog = "exit status: 0 written, 1 gnuplot missing or failed, 2 bad option or a file\n"
+		  "that cannot be read or parsed\n",
+	.run = run_plot,
+};

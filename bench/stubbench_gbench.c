@@ -1,45 +1,52 @@
 /* stubbench-gbench: every variant x batch under Google Benchmark's harness.
  *
  * One benchmark per variant and batch, named "<variant>/batch:<batch>", to
- * which the library adds "/manual_time" (baseline/batch:64/manual_time). Each benchmark iteration is one sample of the
- * stubbench timed loop (sb_time_variant: batch main-prog calls between two
- * TSC reads); the library's time is that TSC time (manual time), and the
- * counters are per main-prog call:
+ * which the library adds "/manual_time" (baseline/batch:64/manual_time).
+ * Each benchmark iteration is one sample of the stubbench timed loop
+ * (sb_time_variant: batch main-prog calls between two TSC reads); the
+ * library's time is that TSC time (manual time), and the counters are per
+ * main-prog call:
  *   tsc_cycles_per_call   TSC ticks per call
  *   core_cycles_per_call  the same in core cycles, converted with the
  *                         dependent-add calibration run after the samples
  *                         (the fastest of 7 short runs)
  *   core_ghz              that calibration's core clock
  *   items_per_second      main-prog calls per second
+ *   disturbed_reruns      samples during which the thread was switched out
+ *                         (getrusage, as the harness checks its blocks),
+ *                         thrown away and taken again
+ *   disturbed_kept        samples kept although switched out (still
+ *                         disturbed after MAX_RERUNS tries)
  * The figures are raw: they include the timed loop's call/dec/jnz and, at
  * small batches, the timer reads; stubbench itself subtracts those.
  *
- * Every --benchmark_* flag works; --batches=LIST replaces the default
- * batches 1,8,64,512,2048,4096. --counters=LIST (perf_counters.h) adds
- * "<event>_per_call" counters read with perf_event_open around every sample
- * (libbenchmark's own perf counters do nothing in Debian's build).
+ * The command line is stubbench's (bench/cli.c): --batch, --cpu (pinned
+ * with hwloc, as stubbench is), --counters=LIST (perf_counters.h:
+ * "<event>_per_call" counters read around every sample). Every
+ * --benchmark_* flag goes to the library; random interleaving
+ * (--benchmark_enable_random_interleaving) is on unless that flag says
+ * false.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "stubbench/gbench_shim.h"
-#include "stubbench/interrupt.h"
-#include "stubbench/output.h"
-#include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
+#include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/variants.h"
 
-#define EXIT_USAGE 2
-#define MAX_BATCHES SB_MAX_BATCHES
 /* The core clock calibration: the fastest of CALIBRATION_RUNS runs of
  * CALIBRATION_BLOCKS x 64 dependent adds (an interruption only adds ticks,
  * so the most cycles per tick is the least disturbed run). */
 #define CALIBRATION_BLOCKS 4096
 #define CALIBRATION_RUNS 7
+/* A sample during which the thread was switched out is taken again, at
+ * most this many times; the last try is kept and counted. */
+#define MAX_RERUNS 8
 
 struct bench_case {
 	const struct sb_variant *variant;
@@ -49,10 +56,31 @@ struct bench_case {
 static double tsc_hz;
 static struct sb_counter_set *counter_set; /* NULL without --counters */
 
+/* One undisturbed sample if it can be had: its ticks, or UINT64_MAX. */
+static uint64_t sample(const struct bench_case *c, uint64_t *calls, uint64_t *reruns, uint64_t *kept)
+{
+	for (int attempt = 0;; attempt++) {
+		long csw = sb_context_switches();
+		if (counter_set)
+			sb_counters_before_sample(counter_set, 0, 0);
+		uint64_t t = sb_time_variant(c->variant, c->batch);
+		if (counter_set)
+			sb_counters_after_sample(counter_set, 0, 0);
+		*calls += c->batch;
+		if (t == UINT64_MAX || sb_context_switches() == csw)
+			return t;
+		if (attempt == MAX_RERUNS) {
+			(*kept)++;
+			return t;
+		}
+		(*reruns)++;
+	}
+}
+
 static void bench_variant(struct sb_gbench_state *st, void *ctx)
 {
 	const struct bench_case *c = ctx;
-	uint64_t hits_before = *c->variant->counter;
+	uint64_t hits_before = *c->variant->counter, calls = 0, reruns = 0, kept = 0;
 	double ticks = 0;
 	char err[160];
 	/* One cell (arm 0, batch 0) per run: binding again starts it empty. */
@@ -62,11 +90,7 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 		return;
 	}
 	while (sb_gbench_keep_running(st)) {
-		if (counter_set)
-			sb_counters_before_sample(counter_set, 0, 0);
-		uint64_t t = sb_time_variant(c->variant, c->batch);
-		if (counter_set)
-			sb_counters_after_sample(counter_set, 0, 0);
+		uint64_t t = sample(c, &calls, &reruns, &kept);
 		if (t == UINT64_MAX) {
 			sb_gbench_skip_with_error(st, "the timed loop failed");
 			return;
@@ -74,7 +98,6 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 		ticks += (double)t;
 		sb_gbench_set_iteration_time(st, (double)t / tsc_hz);
 	}
-	uint64_t calls = sb_gbench_iterations(st) * c->batch;
 	uint64_t hits = *c->variant->counter - hits_before;
 	if (hits != calls) {
 		char msg[160];
@@ -89,13 +112,16 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 		if (r > core_per_tick)
 			core_per_tick = r;
 	}
-	double tsc_per_call = calls ? ticks / (double)calls : 0;
+	/* The calls of the kept samples: one batch per benchmark iteration. */
+	uint64_t kept_calls = sb_gbench_iterations(st) * c->batch;
+	double tsc_per_call = kept_calls ? ticks / (double)kept_calls : 0;
 	sb_gbench_set_counter(st, "tsc_cycles_per_call", tsc_per_call, SB_GBENCH_COUNTER_DEFAULT);
 	sb_gbench_set_counter(st, "core_cycles_per_call", tsc_per_call * core_per_tick,
 			      SB_GBENCH_COUNTER_DEFAULT);
-	sb_gbench_set_counter(st, "core_ghz", core_per_tick * tsc_hz / 1e9,
-			      SB_GBENCH_COUNTER_DEFAULT);
-	sb_gbench_set_items_processed(st, (int64_t)calls);
+	sb_gbench_set_counter(st, "core_ghz", core_per_tick * tsc_hz / 1e9, SB_GBENCH_COUNTER_DEFAULT);
+	sb_gbench_set_counter(st, "disturbed_reruns", (double)reruns, SB_GBENCH_COUNTER_DEFAULT);
+	sb_gbench_set_counter(st, "disturbed_kept", (double)kept, SB_GBENCH_COUNTER_DEFAULT);
+	sb_gbench_set_items_processed(st, (int64_t)kept_calls);
 	double per_call[SB_MAX_COUNTERS];
 	size_t n = counter_set ? sb_counters_cell(counter_set, 0, 0, per_call, SB_MAX_COUNTERS) : 0;
 	for (size_t i = 0; i < n && i < SB_MAX_COUNTERS; i++) {
@@ -105,80 +131,48 @@ static void bench_variant(struct sb_gbench_state *st, void *ctx)
 	}
 }
 
-/* Parses "1,8,64" into batches (the shared parser: the same bounds as
- * stubbench's --batch); returns the count, or -1 with a message. */
-static int parse_batches(const char *s, uint64_t *out)
+/* The library's argv: random interleaving first, so that a flag of the
+ * user's (later in argv) can turn it off. */
+static char **library_argv(const struct sb_cli *cli, int *argc)
 {
-	char err[512];
-	size_t n;
-	if (sb_parse_batches("--batches", s, out, &n, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench-gbench: %s\n", err);
-		return -1;
-	}
-	return (int)n;
+	static char interleave[] = "--benchmark_enable_random_interleaving=true";
+	char **av = calloc((size_t)cli->n_passthrough + 2, sizeof(*av));
+	if (!av)
+		return NULL;
+	int n = 0;
+	av[n++] = cli->passthrough[0];
+	av[n++] = interleave;
+	for (int i = 1; i < cli->n_passthrough; i++)
+		av[n++] = cli->passthrough[i];
+	av[n] = NULL;
+	*argc = n;
+	return av;
 }
 
-/* Takes --batches=LIST and --counters=LIST out of argv; returns 0, or -1
- * on a bad list. */
-static int take_own_flags(int *argc, char **argv, uint64_t *batches, size_t *n_batches,
-			  const char **counters)
+static int run_gbench(struct sb_cli *cli)
 {
-	int kept = 1;
-	for (int i = 1; i < *argc; i++) {
-		if (strncmp(argv[i], "--counters=", 11) == 0) {
-			char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX], err[512];
-			int n = sb_counters_parse(argv[i] + 11, names, SB_MAX_COUNTERS, err, sizeof(err));
-			if (n <= 0) {
-				if (n == 0)
-					snprintf(err, sizeof(err), "--counters: '%s' names no event", argv[i] + 11);
-				fprintf(stderr, "stubbench-gbench: %s\n", err);
-				return -1;
-			}
-			*counters = argv[i] + 11;
-			continue;
-		}
-		if (strncmp(argv[i], "--batches=", 10) == 0) {
-			int n = parse_batches(argv[i] + 10, batches);
-			if (n < 0)
-				return -1;
-			*n_batches = (size_t)n;
-			continue;
-		}
-		argv[kept++] = argv[i];
-	}
-	argv[kept] = NULL;
-	*argc = kept;
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	uint64_t batches[MAX_BATCHES] = {1, 8, 64, 512, 2048, 4096};
-	size_t n_batches = 6;
-	const char *counters = NULL;
+	const struct sb_config *cfg = &cli->cfg;
 	char err[512];
-
-	sb_check_stdout_at_exit("stubbench-gbench");
-	sb_exit_on_signals("stubbench-gbench");
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			printf("usage: stubbench-gbench [--batches=LIST] [--benchmark_* flags]\n"
-			       "  one benchmark per variant x batch, \"<variant>/batch:<batch>\";\n"
-			       "  counters per main-prog call: tsc_cycles_per_call, core_cycles_per_call\n"
-			       "  --batches=LIST  batches (default 1,8,64,512,2048,4096)\n"
-			       "  --counters=LIST perf events per call (cycles,instructions,branches,\n"
-			       "                  task-clock,context-switches,cpu-migrations,...)\n"
-			       "Google Benchmark's own flags follow.\n\n");
-			break;
-		}
+	int argc, cpu, rc = 0;
+	char **argv = library_argv(cli, &argc);
+	if (!argv) {
+		fprintf(stderr, "stubbench-gbench: out of memory\n");
+		return 1;
 	}
-	if (take_own_flags(&argc, argv, batches, &n_batches, &counters))
-		return EXIT_USAGE;
 	if (sb_gbench_init(&argc, argv, err, sizeof(err))) {
 		fprintf(stderr, "stubbench-gbench: %s\n", err);
+		free(argv);
 		return EXIT_USAGE;
 	}
-
+	free(argv);
+	/* libbenchmark runs a single-threaded benchmark on the calling thread. */
+	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench-gbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	char cpu_text[16];
+	snprintf(cpu_text, sizeof(cpu_text), "%d", cpu);
+	sb_gbench_add_context("stubbench_cpu", cpu_text);
 	if (sb_percpu_thread_init(err, sizeof(err))) {
 		fprintf(stderr, "stubbench-gbench: %s\n", err);
 		return 1;
@@ -188,9 +182,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stubbench-gbench: the TSC frequency could not be measured\n");
 		return 1;
 	}
-
-	if (counters) {
-		counter_set = sb_counters_open(counters, err, sizeof(err));
+	if (cli->counters) {
+		counter_set = sb_counters_open(cli->counters, err, sizeof(err));
 		if (!counter_set) {
 			fprintf(stderr, "stubbench-gbench: %s\n", err);
 			return EXIT_USAGE;
@@ -200,33 +193,34 @@ int main(int argc, char **argv)
 	}
 
 	size_t n_variants = sb_variant_count();
-	struct bench_case *cases = calloc(n_variants * n_batches, sizeof(*cases));
+	struct bench_case *cases = calloc(n_variants * cfg->n_batches, sizeof(*cases));
 	if (!cases) {
 		fprintf(stderr, "stubbench-gbench: out of memory\n");
 		return 1;
 	}
 	for (size_t i = 0; i < n_variants; i++) {
-		for (size_t b = 0; b < n_batches; b++) {
-			struct bench_case *c = &cases[i * n_batches + b];
+		for (size_t b = 0; b < cfg->n_batches; b++) {
+			struct bench_case *c = &cases[i * cfg->n_batches + b];
 			c->variant = sb_variant_at(i);
-			c->batch = batches[b];
+			c->batch = cfg->batches[b];
 			struct sb_gbench_opts o = {
-				.arg = (int64_t)batches[b],
+				.arg = (int64_t)cfg->batches[b],
 				.has_arg = 1,
 				.arg_name = "batch",
 				.manual_time = 1,
 			};
 			if (sb_gbench_register(c->variant->name, bench_variant, c, &o)) {
 				fprintf(stderr, "stubbench-gbench: cannot register %s\n", c->variant->name);
+				free(cases);
 				return 1;
 			}
 		}
 	}
-	int rc = 0;
 	if (sb_gbench_run() == 0) { /* the library said which filter matched nothing */
 		fprintf(stderr, "stubbench-gbench: no benchmark ran\n");
 		rc = EXIT_USAGE;
 	}
+
 	if (sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench-gbench: private stack guard words were overwritten\n");
 		rc = 1;
@@ -235,4 +229,23 @@ int main(int argc, char **argv)
 	sb_counters_close(counter_set);
 	free(cases);
 	return rc;
+}
+
+static const struct sb_subcommand gbench_command = {
+	.summary = "Every variant x batch under Google Benchmark, \"<variant>/batch:<batch>\", with\n"
+		   "counters per main-prog call (tsc_cycles_per_call, core_cycles_per_call, ...).",
+	.groups = {&sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_counters_group},
+	.epilog = "Every --benchmark_* flag goes to Google Benchmark (--benchmark_filter,\n"
+		  "--benchmark_repetitions, --benchmark_format, --benchmark_out, ...). Random\n"
+		  "interleaving is on; --benchmark_enable_random_interleaving=false turns it off.\n"
+		  "A sample during which the thread was switched out is taken again (counter\n"
+		  "disturbed_reruns), at most 8 times (then kept: counter disturbed_kept).\n",
+	.passthrough_prefix = "--benchmark_",
+	.run = run_gbench,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct sb_program gbench = {"stubbench-gbench", &gbench_command, NULL};
+	return sb_cli_main(&gbench, argc, argv);
 }

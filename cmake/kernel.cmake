@@ -1,17 +1,27 @@
-# kernel.cmake: the kernel-side confirmation run: the BPF programs
-# (clang -target bpf, embedded with a bpftool skeleton), their loader and
-# JIT reader/comparator (libbpf, capstone), the "twin" replicas of their
-# JITed code, and the tests.
+# kernel.cmake: the kernel-side confirmation run: the BPF programs (clang
+# -target bpf, embedded with a bpftool skeleton), their loader and JIT
+# reader/comparator (libbpf, capstone), `stubbench kernel`, the lookup of
+# the twins (replicas of this machine's JITed code, in asm/ with the
+# others), and the tests.
 
-find_program(SB_BPF_CLANG NAMES clang clang-16 clang-15 clang-14)
-if(NOT SB_BPF_CLANG)
-  message(FATAL_ERROR "clang not found (it compiles the BPF programs): install it with 'apt-get install clang'")
+# The kernel part (STUBBENCH_KERNEL, on by default): switched off with one
+# line when a tool or library it needs is missing; `stubbench kernel` then
+# says it was not built.
+if(STUBBENCH_KERNEL)
+  find_program(SB_BPF_CLANG NAMES clang clang-16 clang-15 clang-14)
+  find_program(SB_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin)
+  pkg_check_modules(LIBBPF QUIET libbpf)
+  if(NOT SB_BPF_CLANG)
+    sb_part_off(STUBBENCH_KERNEL "clang not found (it compiles the BPF programs): apt-get install clang")
+  elseif(NOT SB_BPFTOOL)
+    sb_part_off(STUBBENCH_KERNEL "bpftool not found (it generates the BPF skeleton): apt-get install bpftool")
+  elseif(NOT LIBBPF_FOUND)
+    sb_part_off(STUBBENCH_KERNEL "libbpf not found (it loads the BPF programs): apt-get install libbpf-dev")
+  endif()
 endif()
-find_program(SB_BPFTOOL NAMES bpftool PATHS /usr/sbin /sbin)
-if(NOT SB_BPFTOOL)
-  message(FATAL_ERROR "bpftool not found (it generates the BPF skeleton): install it with 'apt-get install bpftool'")
+if(NOT STUBBENCH_KERNEL)
+  return()
 endif()
-sb_require_pkg(LIBBPF libbpf libbpf-dev)
 
 # BPF objects and skeletons. Only UAPI and libbpf headers: no kernel BTF needed.
 execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
@@ -56,11 +66,11 @@ target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
 target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
 
-# `stubbench kernel` is sb_kernel_main() in the main program (the CLI
-# dispatches to it), and also a program of its own.
+# `stubbench kernel`: its entry is in the main program's subcommand table
+# as a weak reference (bench/stubbench.c), present only in this part.
+target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/kernel_command.c
+  ${CMAKE_SOURCE_DIR}/bench/kernel_htab_command.c)
 target_link_libraries(stubbench PRIVATE stubbench_kernel)
-add_executable(stubbench-kernel bench/stubbench_kernel.c bench/kernel_command.c bench/kernel_htab_command.c)
-target_link_libraries(stubbench-kernel PRIVATE stubbench_kernel)
 
 # Tests. BUILD_TESTING is defined by include(CTest), which the top-level
 # CMakeLists.txt runs after this file: add them once it has.
@@ -80,7 +90,7 @@ function(sb_kernel_add_tests)
     target_link_libraries(test_${t} PRIVATE stubbench_kernel)
   endforeach()
   add_test(NAME kernel_run COMMAND test_kernel_run)
-  add_test(NAME kernel_sigint COMMAND test_kernel_sigint $<TARGET_FILE:stubbench-kernel>)
+  add_test(NAME kernel_sigint COMMAND test_kernel_sigint $<TARGET_FILE:stubbench>)
   set_tests_properties(kernel_run kernel_sigint PROPERTIES SKIP_RETURN_CODE 77)
   # Both load BPF programs and the second measures: not beside each other.
   set_tests_properties(kernel_run kernel_sigint PROPERTIES RESOURCE_LOCK bpf_programs)
@@ -90,25 +100,25 @@ function(sb_kernel_add_tests)
   # shapes; seed: one naming scheme, "<variant>-<shape>[-twin[@loads]]-<batch>".
   set(sb_kernel_skip [=[rc=$?; if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi; [ $rc -eq 0 ] || exit 1]=])
   add_test(NAME kernel_output_json COMMAND sh -c
-    "out=$($<TARGET_FILE:stubbench-kernel> --format=json --samples=64 --batch=8,64 --loads=2 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+'-'+s+x for s in ['per-run','in-loop'] for p in v for x in ['','-twin','-twin@loads']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); k=d['kernel_run']; progs=k['programs']; found=bool(k['jit_flavour']) and any('same as its twin' in l for l in k['jit_check']) and len(progs)==24 and all(p['id']>0 for p in progs) and any(l.startswith('private ') for l in k['side_by_side']) and len(k['verdicts'])==8 and all(x['verdict'] in ('agree','disagree',None) and x['variant'] in ('private','hybrid') for x in k['verdicts']) and any(x['kernel'] and x['twin'] for x in k['verdicts']) and d['config']['batches']==[8,64]; print('kernel_run:', 'ok' if found else k); sys.exit(1 if missing or len(names)!=36 or not found else 0)\"")
+    "out=$($<TARGET_FILE:stubbench> kernel --format=json --samples=64 --batch=8,64 --loads=2 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+'-'+s+x for s in ['per-run','in-loop'] for p in v for x in ['','-twin','-twin@loads']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); k=d['kernel_run']; progs=k['programs']; found=bool(k['jit_flavour']) and any('same as its twin' in l for l in k['jit_check']) and len(progs)==24 and all(p['id']>0 for p in progs) and any(l.startswith('private ') for l in k['side_by_side']) and len(k['verdicts'])==8 and all(x['verdict'] in ('agree','disagree',None) and x['variant'] in ('private','hybrid') for x in k['verdicts']) and any(x['kernel'] and x['twin'] for x in k['verdicts']) and d['config']['batches']==[8,64]; print('kernel_run:', 'ok' if found else k); sys.exit(1 if missing or len(names)!=36 or not found else 0)\"")
   add_test(NAME kernel_output_seed COMMAND sh -c
-    "out=$($<TARGET_FILE:stubbench-kernel> --format=seed --samples=64 --batch=8 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-per-run-8 private-stack-per-run-8 hybrid-per-run-8 no-private-stack-in-loop-8 private-stack-in-loop-8 hybrid-in-loop-8 no-private-stack-per-run-twin-8 hybrid-in-loop-twin-8 private-stack-per-run-twin@loads-8 hybrid-in-loop-twin@loads-8; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
+    "out=$($<TARGET_FILE:stubbench> kernel --format=seed --samples=64 --batch=8 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-per-run-8 private-stack-per-run-8 hybrid-per-run-8 no-private-stack-in-loop-8 private-stack-in-loop-8 hybrid-in-loop-8 no-private-stack-per-run-twin-8 hybrid-in-loop-twin-8 private-stack-per-run-twin@loads-8 hybrid-in-loop-twin@loads-8; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
   # --dump-jit: raw bytes and a listing per JITed function (15 functions
   # of the six programs and the empty driver), the private ones with r9 setup.
   add_test(NAME kernel_dump_jit COMMAND sh -c
-    "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --dump-jit=$d/dump --samples=1 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --dump-jit=$d/dump --samples=1 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
   # --shape=htab: seed lines of both variants, and the r9 frame (r9 setup)
   # in exactly the functions with a private stack (the body with helpers,
   # whose calls alone are wrapped in push/pop r9, and the one without).
   add_test(NAME kernel_htab_seed COMMAND sh -c
-    "out=$($<TARGET_FILE:stubbench-kernel> --shape=htab --format=seed --samples=64 --batch=4 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-4-htab private-stack-4-htab; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
+    "out=$($<TARGET_FILE:stubbench> kernel --shape=htab --format=seed --samples=64 --batch=4 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-4-htab private-stack-4-htab; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
   add_test(NAME kernel_htab_dump_jit COMMAND sh -c
-    "d=$(mktemp -d); $<TARGET_FILE:stubbench-kernel> --shape=htab --dump-jit=$d/dump --samples=1 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --shape=htab --dump-jit=$d/dump --samples=1 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
   # The thunk the JIT's returns reach, named through kallsyms, and every
   # thunk replica the same as the kernel's own code (or one line saying why
   # it could not be read).
   add_test(NAME kernel_return_thunk COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_return_thunk.sh
-    $<TARGET_FILE:stubbench-kernel>)
+    $<TARGET_FILE:stubbench>)
   set_tests_properties(kernel_return_thunk kernel_output_json kernel_output_seed kernel_dump_jit
     kernel_htab_seed kernel_htab_dump_jit PROPERTIES
     SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
@@ -116,9 +126,9 @@ function(sb_kernel_add_tests)
   # Without capabilities: status 3 and one line naming them. Needs root to
   # drop to nobody with setpriv (util-linux); SKIP otherwise.
   add_test(NAME kernel_no_caps COMMAND sh -c
-    "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench-kernel> --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
+    "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench> kernel --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
   add_test(NAME kernel_htab_no_caps COMMAND sh -c
-    "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench-kernel> --shape=htab --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
+    "if [ \"$(id -u)\" != 0 ] || ! command -v setpriv >/dev/null; then echo 'SKIP: needs root and setpriv'; exit 77; fi; out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all $<TARGET_FILE:stubbench> kernel --shape=htab --samples=1 --batch=1 2>&1); rc=$?; echo \"$out\"; [ $rc -eq 3 ] && [ $(printf '%s\\n' \"$out\" | wc -l) -eq 1 ] && printf '%s' \"$out\" | grep -q 'no CAP_BPF or CAP_SYS_ADMIN'")
   set_tests_properties(kernel_no_caps kernel_htab_no_caps PROPERTIES SKIP_RETURN_CODE 77)
 
   # Bad input: exit status 2 and a message naming the input, before any
@@ -136,9 +146,18 @@ function(sb_kernel_add_tests)
     list(GET spec 1 args)
     list(GET spec 2 msg)
     add_test(NAME kernel_cli_bad_${name}
-      COMMAND sh -c "$<TARGET_FILE:stubbench-kernel> ${args} 2>&1; echo \"exit=$?\"")
+      COMMAND sh -c "$<TARGET_FILE:stubbench> kernel ${args} 2>&1; echo \"exit=$?\"")
     set_tests_properties(kernel_cli_bad_${name} PROPERTIES
       PASS_REGULAR_EXPRESSION "${msg}.*exit=2")
   endforeach()
+  # --help and --version answer with status 0.
+  add_test(NAME kernel_cli_help
+    COMMAND sh -c "$<TARGET_FILE:stubbench> kernel --help; echo \"exit=$?\"")
+  set_tests_properties(kernel_cli_help PROPERTIES
+    PASS_REGULAR_EXPRESSION "usage: stubbench kernel .*--dump-jit=DIR.*exit status: 0 ok.*exit=0")
+  add_test(NAME kernel_cli_version
+    COMMAND sh -c "$<TARGET_FILE:stubbench> kernel --version; echo \"exit=$?\"")
+  set_tests_properties(kernel_cli_version PROPERTIES
+    PASS_REGULAR_EXPRESSION "^stubbench [0-9]+\\.[0-9]+\\.[0-9]+\nexit=0")
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_kernel_add_tests)

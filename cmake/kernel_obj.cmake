@@ -1,8 +1,7 @@
 # kernel_obj.cmake: `stubbench kernel --obj=FILE --prog=NAME`, a user's BPF
 # object, and its tests on an object built from tests/data (a source
-# outside the project's own programs).
+# outside the project's own programs). Part of STUBBENCH_KERNEL.
 target_sources(stubbench PRIVATE bench/kernel_obj_command.c)
-target_sources(stubbench-kernel PRIVATE bench/kernel_obj_command.c)
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
 add_custom_command(

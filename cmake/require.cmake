@@ -11,3 +11,12 @@ macro(sb_require_pkg prefix module package)
     endif()
   endif()
 endmacro()
+
+# sb_part_off(PART WHY): switches the optional part PART (STUBBENCH_KERNEL,
+# STUBBENCH_GBENCH, STUBBENCH_COUNTERS) off for this configure, with one
+# line saying why. A plain variable shadows the cache option, so the next
+# configure looks again (after the package is installed).
+macro(sb_part_off part why)
+  message(STATUS "${part} off: ${why}")
+  set(${part} OFF)
+endmacro()

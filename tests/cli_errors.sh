@@ -40,8 +40,27 @@ expect 2 "'0'" lab --batch=0
 expect 2 "'0'" --placements=0
 expect 2 "more than 16" --placements=17
 expect 2 "more than 31 arms" --placements=11
-"$sb" --version | grep -q "^stubbench [0-9]" && passes=$((passes + 1)) || { echo "FAIL: --version"; fails=$((fails + 1)); }
-"$sb" --help | grep -q -- "--variant=LIST" && passes=$((passes + 1)) || { echo "FAIL: --help"; fails=$((fails + 1)); }
+expect 2 "'--list' takes no value" --list=3
+expect 2 "'--shape' does not apply to stubbench" --shape=in-loop
+expect 2 "--plot: empty file name" lab --plot=
+# --help and --version: status 0 on the program and on every subcommand.
+answers() { # answers NEEDLE ARGS...
+    needle=$1
+    shift
+    out=$("$sb" "$@" 2>&1)
+    got=$?
+    if [ "$got" -eq 0 ] && printf '%s' "$out" | grep -q -- "$needle"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: stubbench $* -> status $got, output: $out (want '$needle')"
+        fails=$((fails + 1))
+    fi
+}
+answers "^stubbench [0-9]" --version
+answers "^stubbench [0-9]" lab --version
+answers "--variant=LIST" --help
+answers "stubbench lab \[OPTIONS\]" --help
+answers "--plot=FILE" lab --help
 # A CPU outside the allowed set, when there is one to pick.
 if command -v taskset >/dev/null 2>&1 && [ "$(nproc --all)" -gt 1 ]; then
     err=$(taskset -c 0 "$sb" --cpu=1 --calls=1 2>&1 >/dev/null)

@@ -10,8 +10,13 @@ first line), so the test follows the registry. Checks, with a tiny
     (1 8 64 512 2048 4096), named "<variant>/batch:<batch>/manual_time", with
     iterations and positive tsc_cycles_per_call, core_cycles_per_call,
     core_ghz and items_per_second, and no error;
-  - a filtered run with --batches and repetitions: only the selected
+  - a filtered run with --batch and repetitions: only the selected
     variant, its batches, and mean/median/stddev aggregates;
+  - --cpu: the CPU pinned to is in the context; random interleaving on by
+    default (benchmarks done in a random order), off on request;
+  - the disturbance check: two runs pinned to one CPU switch each other
+    out, and the samples hit are counted (disturbed_reruns/_kept);
+  - --help and --version exit 0;
   - --counters: software events per call always, cycles per call or one
     line saying why not;
   - bad input exits 2 with a message naming it.
@@ -25,6 +30,7 @@ import tempfile
 
 DEFAULT_BATCHES = [1, 8, 64, 512, 2048, 4096]
 COUNTERS = ["tsc_cycles_per_call", "core_cycles_per_call", "core_ghz", "items_per_second"]
+DISTURBANCE = ["disturbed_reruns", "disturbed_kept"]
 
 failures = 0
 
@@ -72,6 +78,11 @@ def check_iteration(b):
     for c in COUNTERS:
         v = b.get(c)
         check(isinstance(v, (int, float)) and v > 0, "%s: counter %s = %r" % (b["name"], c, v))
+    for c in DISTURBANCE:
+        v = b.get(c)
+        check(isinstance(v, (int, float)) and v >= 0, "%s: counter %s = %r" % (b["name"], c, v))
+
+
 
 
 def main():
@@ -91,10 +102,12 @@ def main():
     for b in doc["benchmarks"]:
         check_iteration(b)
         check(b.get("run_name") == b["name"], "%s: run_name %s" % (b["name"], b.get("run_name")))
+    check(str(doc["context"].get("stubbench_cpu", "")).isdigit(),
+          "context lacks the pinned CPU: %r" % doc["context"].get("stubbench_cpu"))
 
     # Filtered run, own batches, repetitions with aggregates.
     v = names[-1]
-    doc = run_json(gbench, ["--batches=2,16", "--benchmark_filter=^%s/" % v,
+    doc = run_json(gbench, ["--batch=2,16", "--benchmark_filter=^%s/" % v,
                             "--benchmark_repetitions=2"])
     its = [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
     aggs = [b for b in doc["benchmarks"] if b.get("run_type") == "aggregate"]
@@ -113,7 +126,7 @@ def main():
     # --counters: perf events per call; cycles either counted or explained
     # in one line (no PMU here), software events always counted.
     err = []
-    doc = run_json(gbench, ["--batches=64", "--benchmark_filter=^%s/" % v,
+    doc = run_json(gbench, ["--batch=64", "--benchmark_filter=^%s/" % v,
                             "--counters=cycles,task-clock,context-switches"], err)
     notes = [l for l in err if l.startswith("stubbench-gbench: counters: ")]
     check(len(notes) <= 1, "more than one counters note: %s" % notes)
@@ -132,13 +145,65 @@ def main():
             check(b.get("cycles_per_call", 0) > 0, "%s: cycles_per_call %r"
                   % (b["name"], b.get("cycles_per_call")))
 
+    # --cpu: pinned there, and said so in the context.
+    doc = run_json(gbench, ["--cpu=0", "--batch=8", "--benchmark_filter=^%s/" % v])
+    check(doc["context"].get("stubbench_cpu") == "0",
+          "--cpu=0: context says %r" % doc["context"].get("stubbench_cpu"))
+
+    # Random interleaving: on by default, so the repetitions of 12
+    # benchmarks run in a random order, and the library reports each
+    # benchmark when its last repetition is done: not in the order they
+    # were registered (which a random order keeps once in 12! = 479 million);
+    # off on request, in that order.
+    batches = list(range(1, 13))
+    many = ["--batch=" + ",".join(map(str, batches)), "--benchmark_filter=^%s/" % v,
+            "--benchmark_repetitions=2"]
+    for extra, want_registered in (([], False), (["--benchmark_enable_random_interleaving=false"], True)):
+        doc = run_json(gbench, many + extra)
+        order = []
+        for b in doc["benchmarks"]:
+            n = int(b["run_name"].split("/")[1].split(":")[1])
+            if b.get("run_type") == "iteration" and n not in order:
+                order.append(n)
+        check(sorted(order) == batches, "%s: ran %s" % (extra, order))
+        check((order == batches) == want_registered, "%s: order %s" % (extra or "default", order))
+        print("order%s: %s" % (" with " + extra[0] if extra else "", order))
+
+    # The disturbance check: two runs pinned to the same CPU take turns, so
+    # samples are switched out; every one hit is taken again or counted.
+    with tempfile.TemporaryDirectory() as d:
+        procs = [subprocess.Popen([gbench, "--cpu=0", "--batch=4096", "--benchmark_filter=^baseline/",
+                                   "--benchmark_min_time=0.3", "--benchmark_format=json",
+                                   "--benchmark_out=%s/%d.json" % (d, i)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for i in range(2)]
+        hit = 0
+        for i, p in enumerate(procs):
+            check(p.wait() == 0, "contended run %d exited %d" % (i, p.returncode))
+            with open("%s/%d.json" % (d, i)) as f:
+                for b in json.load(f)["benchmarks"]:
+                    hit += b.get("disturbed_reruns", 0) + b.get("disturbed_kept", 0)
+        print("contended runs: %d samples switched out" % hit)
+        check(hit > 0, "two runs on one CPU, yet no sample was seen switched out")
+
+    # --help and --version: status 0.
+    for flag, needle in (("--help", "--batch=LIST"), ("--version", "stubbench-gbench ")):
+        p = subprocess.run([gbench, flag], capture_output=True, text=True)
+        check(p.returncode == 0 and needle in p.stdout, "%s: exit %d, %r" % (flag, p.returncode, p.stdout))
+
     # Bad input: exit 2, the offending argument named.
     for args, needle in ((["--no-such-flag"], "--no-such-flag"),
                          (["--counters=cycles,nope"], "'nope'"),
-                         (["--batches=0"], "--batches"),
-                         (["--batches=1,,2"], "--batches"),
-                         (["--batches=x"], "--batches")):
-        p = subprocess.run([gbench] + args, capture_output=True, text=True)
+                         (["--batch=0"], "--batch"),
+                         (["--batch=1,-2"], "--batch"),
+                         (["--batch=x"], "--batch"),
+                         (["--batches=8"], "--batches"),
+                         (["--cpu=999"], "999"),
+                         (["--cpu=x"], "--cpu")):
+        # (a quick filter and min time, should the input be taken)
+        p = subprocess.run([gbench, "--benchmark_filter=^baseline/batch:1/",
+                            "--benchmark_min_time=0.001"] + args,
+                           capture_output=True, text=True, timeout=120)
         check(p.returncode == 2, "%s: exit %d, want 2" % (args, p.returncode))
         check(needle in p.stderr and p.stderr.count("\n") == 1,
               "%s: stderr should be one line naming %s: %r" % (args, needle, p.stderr))

@@ -78,7 +78,7 @@ case_ time_inf 2 "--time: 'inf'" '$SB --time=inf'
 case_ lab_batch_2e63 2 "above the maximum 1048576" '$SB lab --batch=9223372036854775808'
 case_ kernel_batch_1e6 2 "above the maximum 16384" '$SB kernel --batch=1000000'
 case_ kernel_samples_huge 2 "above the maximum 400000" '$SB kernel --samples=18446744073709551615'
-case_ gbench_batches_2e63 2 "above the maximum 1048576" '$GB --batches=9223372036854775808'
+case_ gbench_batches_2e63 2 "above the maximum 1048576" '$GB --batch=9223372036854775808'
 # A time that cannot hold one round: said, status 2, nothing printed.
 case_ time_tiny 2 "cannot hold one round" '$SB --cpu=1 --batch=8 --time=1e-9'
 out_lacks time_tiny_out '[0-9]'

@@ -10,12 +10,15 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 fail=0
-for f in bin/stubbench bin/stubbench-kernel bin/stubbench-gbench lib/libstubbench.a \
+# stubbench-gbench where this build has it (STUBBENCH_GBENCH).
+gbench=
+[ -x "$build/stubbench-gbench" ] && gbench=bin/stubbench-gbench
+for f in bin/stubbench $gbench lib/libstubbench.a \
          include/stubbench/variants.h include/stubbench/harness.h lib/pkgconfig/stubbench.pc \
          share/man/man1/stubbench.1 share/bash-completion/completions/stubbench; do
     [ -s "$prefix/$f" ] || { echo "missing: $f"; fail=1; }
 done
-for f in bin/stubbench bin/stubbench-kernel bin/stubbench-gbench; do
+for f in bin/stubbench $gbench; do
     [ -x "$prefix/$f" ] || { echo "not executable: $f"; fail=1; }
 done
 # One man page for every subcommand.

@@ -1,10 +1,10 @@
 #!/bin/sh
-# kernel_return_thunk.sh STUBBENCH_KERNEL: the JSON names the thunk the
+# kernel_return_thunk.sh STUBBENCH (runs `stubbench kernel`): the JSON names the thunk the
 # JIT's returns reach (resolved through kallsyms, or inferred from sysfs and
 # saying so), and the thunk replicas match the kernel's own code (or one
 # line says why they could not be read). SKIP (77) without BPF.
 out=$(mktemp) err=$(mktemp)
-"$1" --format=json --samples=64 --batch=8 >"$out" 2>"$err"
+"$1" kernel --format=json --samples=64 --batch=8 >"$out" 2>"$err"
 rc=$?
 if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; rm -f "$out" "$err"; exit 77; fi
 ok=1
@@ -25,7 +25,7 @@ assert "kallsyms" in t["how"] or "inferred" in t["how"], t
 assert sorted(m) == ["indirect_target_selection", "retbleed", "spec_rstack_overflow", "spectre_v2"], m
 PY
 # --thunk: the twins (placed ones included) run through another replica.
-"$1" --thunk=srso_alias_return_thunk --samples=64 --batch=8 --loads=2 >"$out" 2>"$err" || { echo "--thunk run failed"; cat "$err"; ok=0; }
+"$1" kernel --thunk=srso_alias_return_thunk --samples=64 --batch=8 --loads=2 >"$out" 2>"$err" || { echo "--thunk run failed"; cat "$err"; ok=0; }
 grep '^twins:' "$out"
 grep -q '^twins: returns reach the replica of srso_alias_return_thunk, chosen with --thunk' "$out" || ok=0
 rm -f "$out" "$err"

@@ -2,7 +2,7 @@
  * BPF program loaded. The child prints the ids of every program it loaded
  * (--verbose); once it is measuring, it gets SIGINT, and afterwards none of
  * those ids may still exist. SKIPs (77) where BPF cannot be used.
- * usage: test_kernel_sigint PATH/TO/stubbench-kernel */
+ * usage: test_kernel_sigint PATH/TO/stubbench (runs `stubbench kernel`) */
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@ static int prog_exists(uint32_t id)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s STUBBENCH_KERNEL\n", argv[0]);
+		fprintf(stderr, "usage: %s STUBBENCH\n", argv[0]);
 		return 2;
 	}
 	char why[512];
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 		dup2(devnull, STDOUT_FILENO);
 		dup2(errp[1], STDERR_FILENO);
 		close(errp[0]);
-		execl(argv[1], argv[1], "--verbose", "--shape=in-loop", "--batch=4096,64", "--time=120", (char *)NULL);
+		execl(argv[1], argv[1], "kernel", "--verbose", "--shape=in-loop", "--batch=4096,64", "--time=120", (char *)NULL);
 		_exit(127);
 	}
 	close(errp[1]);

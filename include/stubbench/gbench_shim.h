@@ -83,6 +83,11 @@ int sb_gbench_register(const char *name, sb_gbench_fn fn, void *ctx,
  * named in err (the program should exit 2). */
 int sb_gbench_init(int *argc, char **argv, char *err, size_t errlen);
 
+/* Adds "key": "value" to the "context" of the library's output (JSON,
+ * console header). Call before sb_gbench_run. Returns 0, or -1 when key or
+ * value is missing (the library warns about a key given twice). */
+int sb_gbench_add_context(const char *key, const char *value);
+
 /* Runs the benchmarks the filter selects, then shuts the library down.
  * Returns how many ran. */
 size_t sb_gbench_run(void);

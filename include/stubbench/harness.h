@@ -136,6 +136,10 @@ struct sb_results {
 	char counter_names[SB_MAX_COUNTERS][32];
 };
 
+/* Voluntary plus involuntary context switches of the calling thread so far
+ * (getrusage): a sample or block during which it moved was disturbed. */
+long sb_context_switches(void);
+
 /* Runs the arms; returns 0, or -1 with a one-line reason in err, or
  * SB_RUN_TOO_SHORT when time_s cannot hold one round of a batch size (bad
  * input: the message says so). */

@@ -29,4 +29,3 @@ _stubbench()
     case "${COMPREPLY[*]}" in *=) compopt -o nospace 2>/dev/null ;; esac
 }
 complete -F _stubbench stubbench
-complete -F _stubbench stubbench-kernel

@@ -59,7 +59,7 @@ static void set_err(char *err, size_t errlen, const char *msg, const char *name)
 		snprintf(err, errlen, "%s%s%s", name ? name : "", name ? ": " : "", msg);
 }
 
-static long context_switches(void)
+long sb_context_switches(void)
 {
 	struct rusage ru;
 	if (getrusage(RUSAGE_THREAD, &ru) != 0)
@@ -120,7 +120,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 			return -1;
 		}
 	}
-	long csw0 = context_switches();
+	long csw0 = sb_context_switches();
 	b.cpt = sb_core_cycles_per_tick(CAL_LOOPS);
 	b.canary = measure_canary(b.cpt);
 	b.first_round = d->n_rounds;
@@ -144,7 +144,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 		d->n_rounds++;
 	}
 	b.n_rounds = rounds;
-	b.csw = context_switches() - csw0;
+	b.csw = sb_context_switches() - csw0;
 	if (d->n_blocks == d->blocks_cap) {
 		size_t cap = d->blocks_cap ? d->blocks_cap * 2 : 256;
 		struct block *nb = realloc(d->blocks, cap * sizeof(*nb));

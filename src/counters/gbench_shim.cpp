@@ -159,6 +159,18 @@ extern "C" int sb_gbench_init(int *argc, char **argv, char *err, size_t errlen)
 	return 0;
 }
 
+extern "C" int sb_gbench_add_context(const char *key, const char *value)
+{
+	if (!key || !*key || !value)
+		return -1;
+	try {
+		benchmark::AddCustomContext(key, value);
+	} catch (const std::exception &) {
+		return -1;
+	}
+	return 0;
+}
+
 extern "C" size_t sb_gbench_run(void)
 {
 	size_t n = benchmark::RunSpecifiedBenchmarks();

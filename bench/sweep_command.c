@@ -1,0 +1,299 @@
+/* sweep_command.c: stubbench without a subcommand, the replica sweep:
+ * byte-exact replicas of the BPF JIT's private-stack codegen, measured
+ * interleaved, pinned and calibrated (see README.md). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/markers.h"
+#include "stubbench/output.h"
+#include "stubbench/parse.h"
+#include "stubbench/percpu.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/perf_counters.h"
+#include "stubbench/pin.h"
+#include "stubbench/run_info.h"
+#include "stubbench/thunks.h"
+#include "stubbench/timer.h"
+#include "stubbench/variant_arms.h"
+#include "stubbench/variants.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "unknown"
+#endif
+
+/* The sweep's own options. */
+static struct {
+	int list;
+	uint64_t calls;                 /* --calls: no measurement */
+	int flavour_seed, flavour_host; /* --flavour=seed001,host: which flavours of the replicas */
+	const char *thunk;              /* --thunk=NAME: the host flavour's return thunk instead of the host's */
+} sweep = {.flavour_seed = 1};
+
+enum { K_LIST, K_CALLS, K_FLAVOUR, K_THUNK };
+
+static void list_variants(void)
+{
+	for (size_t i = 0; i < sb_variant_count(); i++) {
+		const struct sb_variant *v = sb_variant_at(i);
+		printf("%-22s %-18s [%s] %s\n", v->name, v->seed_name ? v->seed_name : "-",
+		       sb_variant_family(v), v->description);
+		printf("%-22s %-18s listing: %s\n", "", "", v->listing);
+		printf("%-22s %-18s kernel:  %s; %s shape, %u instructions per iteration\n", "", "",
+		       v->flavour, v->shape, v->insns_per_call);
+	}
+}
+
+static int in_family(const struct sb_variant *v, const char *family)
+{
+	const char *f = sb_variant_family(v);
+	return f && strcmp(f, family) == 0;
+}
+
+/* "all" or a comma list of names -> variants (of any family). */
+static int select_variants(const char *list, const struct sb_variant **out, size_t *n, char *err,
+			   size_t errlen)
+{
+	*n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (size_t i = 0; i < sb_variant_count() && *n < SB_MAX_ARMS; i++)
+			if (in_family(sb_variant_at(i), "replica"))
+				out[(*n)++] = sb_variant_at(i);
+		return 0;
+	}
+	char *buf = strdup(list), *save = NULL;
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct sb_variant *v = sb_variant_find(tok);
+		if (!v) {
+			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
+			free(buf);
+			return -1;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < *n; k++)
+			dup |= out[k] == v;
+		if (!dup && *n < SB_MAX_ARMS - 1)
+			out[(*n)++] = v;
+	}
+	free(buf);
+	if (*n == 0) {
+		snprintf(err, errlen, "--variant: '%s' names no variant", list);
+		return -1;
+	}
+	return 0;
+}
+
+static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t calls)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sb_variant *v = vs[i];
+		uint64_t before = *v->counter;
+		if (v->batch_iters) {
+			*v->batch_iters = calls;
+			v->main();
+		} else {
+			for (uint64_t k = 0; k < calls; k++)
+				v->main();
+		}
+		uint64_t got = *v->counter - before;
+		printf("%-12s iterations=%" PRIu64 " counter+=%" PRIu64 "%s\n", v->name, calls, got,
+		       got == calls ? "" : "  MISMATCH");
+		rc |= got != calls;
+	}
+	return rc;
+}
+
+/* --flavour: the seed replicas in the seed's flavour, in this host's (the
+ * "host-" variants, returning through the replica of the host's thunk), or
+ * both side by side. */
+static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thunk *thunk,
+			   const struct sb_variant **vs, size_t *n)
+{
+	if (!sweep.flavour_host)
+		return;
+	static const char *const host_family[] = {"replica-host"};
+	char err[512];
+	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
+		fprintf(stderr, "stubbench: --flavour=host: this kernel's return thunk is %s (%s); the host "
+			"replicas keep its_return_thunk's replica\n", sb_thunk_name(thunk->thunk), thunk->how);
+	else if (sb_thunk_apply(thunk->thunk, host_family, 1, err, sizeof(err)) < 0)
+		fprintf(stderr, "stubbench: --flavour=host: the host replicas keep %s's replica: %s\n",
+			sb_thunk_name(sb_thunk_applied()), err);
+	else if (cli->verbose)
+		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
+			sb_thunk_name(thunk->thunk), thunk->how);
+	const struct sb_variant *out[SB_MAX_ARMS];
+	size_t m = 0;
+	for (size_t i = 0; i < *n && m < SB_MAX_ARMS - 1; i++) {
+		if (!in_family(vs[i], "replica")) {
+			out[m++] = vs[i];
+			continue;
+		}
+		if (sweep.flavour_seed)
+			out[m++] = vs[i];
+		char name[96];
+		snprintf(name, sizeof(name), "host-%s", vs[i]->name);
+		const struct sb_variant *h = sb_variant_find(name);
+		if (h)
+			out[m++] = h;
+	}
+	memcpy(vs, out, m * sizeof(*out));
+	*n = m;
+}
+
+static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)cli;
+	if (key == K_LIST) {
+		sweep.list = 1;
+		return 0;
+	}
+	if (key == K_FLAVOUR) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%s", arg);
+		sweep.flavour_seed = sweep.flavour_host = 0;
+		for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (strcmp(t, "seed001") == 0)
+				sweep.flavour_seed = 1;
+			else if (strcmp(t, "host") == 0)
+				sweep.flavour_host = 1;
+			else {
+				snprintf(err, errlen, "--flavour: unknown flavour '%s' (seed001, host)", t);
+				return -1;
+			}
+		}
+		if (!sweep.flavour_seed && !sweep.flavour_host) {
+			snprintf(err, errlen, "--flavour: empty list");
+			return -1;
+		}
+		return 0;
+	}
+	if (key == K_THUNK) {
+		if (strcmp(arg, "ret") != 0 && sb_thunk_from_symbol(arg) == SB_THUNK_UNKNOWN) {
+			snprintf(err, errlen, "--thunk: unknown return thunk '%s' (its_return_thunk, "
+				 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
+				 "call_depth_return_thunk, ret)", arg);
+			return -1;
+		}
+		sweep.thunk = arg;
+		return 0;
+	}
+	return sb_parse_calls("--calls", arg, &sweep.calls, err, errlen);
+}
+
+static const struct sb_cli_group sweep_group = {
+	.title = "Replicas",
+	.options = (const struct sb_cli_option[]){
+		{"list", NULL, K_LIST, "print the variants and the listings they reproduce"},
+		{"calls", "N", K_CALLS, "no measurement: call each main prog N times, check its counter"},
+		{"flavour", "LIST", K_FLAVOUR, "seed001 (default: the seed's July 2024 codegen), host (the same\n"
+					       "programs as this kernel JITs them, returning through the replica\n"
+					       "of its return thunk), or both: seed001,host"},
+		{"thunk", "NAME", K_THUNK, "with --flavour=host: return through this thunk's replica instead\n"
+					   "of the host's: its_return_thunk, srso_return_thunk,\n"
+					   "srso_alias_return_thunk, retbleed_return_thunk,\n"
+					   "call_depth_return_thunk or ret"},
+		{NULL},
+	},
+	.parse = parse_sweep_own,
+};
+
+static int run_sweep(struct sb_cli *cli)
+{
+	char err[768];
+	int rc;
+	if (sweep.list) {
+		list_variants();
+		return 0;
+	}
+	const struct sb_variant *vs[SB_MAX_ARMS];
+	size_t n_vs;
+	if (select_variants(cli->cfg.variants, vs, &n_vs, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (sb_plot_check_option("stubbench", &cli->plot))
+		return EXIT_USAGE;
+	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
+	struct sb_return_thunk thunk;
+	sb_return_thunk_from_sysfs(&thunk);
+	if (cli->verbose)
+		fprintf(stderr, "stubbench: returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
+	/* The host flavour's thunk: the host's, or the one --thunk names (the
+	 * output still names the host's). */
+	struct sb_return_thunk chosen = thunk;
+	if (sweep.thunk) {
+		if (!sweep.flavour_host) {
+			fprintf(stderr, "stubbench: --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
+			return EXIT_USAGE;
+		}
+		chosen.thunk = strcmp(sweep.thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(sweep.thunk);
+		snprintf(chosen.how, sizeof(chosen.how), "chosen with --thunk; this kernel's: %s",
+			 sb_thunk_name(thunk.thunk));
+		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
+			sb_thunk_name(chosen.thunk), chosen.how);
+	}
+	apply_flavours(cli, &chosen, vs, &n_vs);
+	if (sweep.calls) {
+		int cpu;
+		if (sb_pin_thread(cli->cfg.cpu, &cpu, err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench: %s\n", err);
+			return 1;
+		}
+		rc = smoke_calls(vs, n_vs, sweep.calls);
+		if (sb_percpu_check_guards() != 0) {
+			fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
+			rc = 1;
+		}
+		sb_percpu_thread_fini();
+		return rc;
+	}
+
+	/* The baseline of the replicas is always measured, as reference. */
+	const struct sb_variant *baseline = NULL;
+	for (size_t i = 0; i < n_vs && !baseline; i++)
+		if (strcmp(vs[i]->name, "baseline") == 0)
+			baseline = vs[i];
+	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
+		baseline = sb_variant_find(sweep.flavour_seed ? "baseline" : "host-baseline");
+
+	struct sb_results res;
+	static struct sb_variant_arms arms;
+	rc = sb_measure_group(cli, baseline, vs, n_vs, &arms, &res);
+	if (rc != EXIT_USAGE && res.n_cells) {
+		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli->cfg.seed,
+					      .config = &cli->cfg, .thunk = &thunk};
+		int orc = sb_output_report(stdout, cli->cfg.format, &res, &meta, "stubbench");
+		if (rc == 0)
+			rc = orc;
+		sb_output_multimodal_line(stderr, "stubbench", &res);
+		if (cli->plot && rc == 0)
+			rc = sb_plot_results(&res, "stubbench", cli->plot);
+	}
+	sb_results_free(&res);
+	sb_percpu_thread_fini();
+	return rc;
+}
+
+const struct sb_subcommand sb_sweep_command = {
+	.summary = "Measures the replicas of the BPF JIT's private-stack codegen, interleaved.",
+	.groups = {&sb_cli_variant_group, &sweep_group, &sb_cli_counters_group, &sb_cli_batch_group,
+		   &sb_cli_cpu_group, &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_placements_group,
+		   &sb_cli_plot_group},
+	.run = run_sweep,
+};
