@@ -593,6 +593,10 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 					100.0 * (done > 1 ? 1 : done));
 			}
 		}
+		if (rc == 0 && o->stop && o->stop()) { /* no statistics for a run that ends */
+			set_err(err, errlen, "interrupted", NULL);
+			rc = -1;
+		}
 		if (rc == 0 && d.n_blocks == 0) {
 			for (size_t a = 0, ci = 0; a < n_arms; a++) {
 				if ((long)a == ovh)

@@ -2,7 +2,7 @@
  * next block, unloads every program and exits with SB_KERNEL_INTERRUPTED.
  * A phase that does not poll the flag (a long verifier load, the statistics
  * of a large batch) must not hold the exit back: the first signal also
- * arms a watchdog that ends the process half a second later, and a second
+ * arms a watchdog that ends the process 0.3 s later, and a second
  * signal ends it at once. Either way the process exits, which closes every
  * program's file descriptor: nothing is pinned, so nothing stays loaded
  * (even a SIGKILL leaves nothing loaded). */
@@ -29,7 +29,7 @@ static void on_signal(int sig)
 	if (interrupted)
 		exit_now(sig);
 	interrupted = 1;
-	struct itimerval watchdog = {.it_value = {.tv_sec = 0, .tv_usec = 500 * 1000}};
+	struct itimerval watchdog = {.it_value = {.tv_sec = 0, .tv_usec = 300 * 1000}};
 	setitimer(ITIMER_REAL, &watchdog, NULL);
 }
 
