@@ -51,7 +51,7 @@ extern sb_srso_return_thunk, sb_srso_alias_return_thunk
 ;;   PRO, SITE  code bytes added against the baseline: prologue + epilogue,
 ;;          per call site
 ;; ---------------------------------------------------------------------------
-%define LAB_ENUM_baseline 0                 ; enum sb_lab_alt (include/stubbench/lab.h)
+%define LAB_ENUM_baseline 0                 ; enum sb_lab_alt (include/stubbench/lab_variants.h)
 %define LAB_ENUM_mainline 1
 %define LAB_ENUM_reload 2
 %define LAB_ENUM_callee 3
@@ -127,7 +127,7 @@ extern sb_srso_return_thunk, sb_srso_alias_return_thunk
 ;; What each kind of return (<ret>, the flavour) adds: instructions of the
 ;; subprog, of the caller's own return beyond ret, per call site, per run
 ;; (the call-depth entry); code bytes per return and per call site.
-%define LAB_RET_ENUM_ret 0                  ; enum sb_lab_return (include/stubbench/lab.h)
+%define LAB_RET_ENUM_ret 0                  ; enum sb_lab_return (include/stubbench/lab_variants.h)
 %define LAB_RET_ENUM_rethunk 1
 %define LAB_RET_ENUM_calldepth 2
 %define LAB_RET_ENUM_srso 3
@@ -279,7 +279,7 @@ SB_ENDFUNC
 %endmacro
 
 ;; The record of one lab variant: its struct sb_variant (SB_VARIANT) and its
-;; struct sb_lab_info (include/stubbench/lab.h), each pointing at the other.
+;; struct sb_lab_info (include/stubbench/lab_variants.h), each pointing at the other.
 %macro LAB_RECORD 3                         ; alt, ret, shape (perrun | inloop)
   %define %%prog sb_lab_%1_%2_%3
   %ifidn %2, calldepth

@@ -5,7 +5,7 @@
  * For each layout (packed like bpf_prog_pack, spread one copy per 4 KiB
  * page like module_alloc before it) and each number of copies N, every
  * variant is copied N times into one region, the variants' copies
- * interleaved (src/footprint/copies.c), and the copies are
+ * interleaved (src/footprint/footprint.c), and the copies are
  * called round-robin, so that each call runs a different copy. The
  * overhead arm runs the same loop over a table of N pointers to one empty
  * stub: the loop and its table loads are removed, the cost of reaching a

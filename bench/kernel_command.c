@@ -6,9 +6,17 @@
  * driver removed) and the twins (replica harness), interleaved like the
  * replica runs, and prints both and the side-by-side deltas. Every program
  * is unloaded on every way out; nothing is pinned. */
-#include "stubbench/kernel.h"
+#include "stubbench/arms.h"
+#include "stubbench/jit_check.h"
+#include "stubbench/kernel_report.h"
+#include "stubbench/loader.h"
+#include "stubbench/probe.h"
+#include "stubbench/return_thunk_resolve.h"
+#include "stubbench/signals.h"
+#include "stubbench/twin_placement.h"
+#include "stubbench/json_writer.h"
 #include "kernel_obj_command.h"
-#include "stubbench/kernel_htab.h"
+#include "stubbench/htab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +25,18 @@
 #include "cli.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
+#include "stubbench/dump.h"
+#include "stubbench/jit_read.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
-#include "stubbench/twin.h"
+#include "stubbench/twin_variants.h"
 #include "stubbench/variant_arms.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
@@ -450,7 +460,7 @@ static void json_lines(FILE *f, const char *key, const char *text, const char *s
 			char line[1024];
 			snprintf(line, sizeof(line), "%.*s", (int)len, p);
 			fputs(first ? "\n      " : ",\n      ", f);
-			sb_output_json_string(f, line);
+			sb_json_string(f, line);
 			first = 0;
 		}
 		p += len + (nl ? 1 : 0);
@@ -468,7 +478,7 @@ static void json_findings(FILE *f, const void *ctx)
 		char buf[512];
 		fl += strlen(flavour_prefix);
 		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(fl, "\n"), fl);
-		sb_output_json_string(f, buf);
+		sb_json_string(f, buf);
 	} else {
 		fputs("null", f);
 	}

@@ -4,7 +4,9 @@
  * programs once per batch size, checks (and with --dump-jit writes) their
  * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
  * prints the results and the private - baseline delta per batch. */
-#include "stubbench/kernel_htab.h"
+#include "stubbench/htab.h"
+#include "stubbench/probe.h"
+#include "stubbench/signals.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,13 @@
 #include <unistd.h>
 
 #include "stubbench/harness.h"
-#include "stubbench/jit.h"
+#include "stubbench/probe.h"
+#include "stubbench/signals.h"
+#include "stubbench/json_writer.h"
+#include "stubbench/decode.h"
+#include "stubbench/dump.h"
+#include "stubbench/flavour.h"
+#include "stubbench/jit_read.h"
 #include "stubbench/output.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
@@ -50,13 +56,13 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 	char err[512];
 	int rc = 0;
 	fputs(",\n  \"user_object\": {\"path\": ", j);
-	sb_output_json_string(j, r->o->obj);
+	sb_json_string(j, r->o->obj);
 	fprintf(j, ", \"batch_iters\": %s, \"programs\": [", r->has_batch_iters ? "true" : "false");
 	for (size_t p = 0; p < r->o->n_progs; p++) {
 		int fd = sb_user_obj_prog_fd(r->objs[0], r->o->progs[p]);
 		struct sb_jit_image img;
 		fprintf(j, "%s\n    {\"name\": ", p ? "," : "");
-		sb_output_json_string(j, r->o->progs[p]);
+		sb_json_string(j, r->o->progs[p]);
 		fprintf(j, ", \"id\": %u, \"functions\": [", sb_kernel_prog_id(fd));
 		if (sb_jit_read(fd, &img, err, sizeof(err)) != 0) {
 			fprintf(f, "jit %s: %s\n", r->o->progs[p], err);
@@ -87,13 +93,13 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 			fprintf(f, "jit %s.%s: %zu bytes, %s\n", img.prog_name, img.funcs[i].name, img.funcs[i].len,
 				!decoded ? "not decodable" : fl.private_stack ? "private stack (r9 frame)" : "no private stack");
 			fprintf(j, "%s{\"name\": ", i ? ", " : "");
-			sb_output_json_string(j, img.funcs[i].name);
+			sb_json_string(j, img.funcs[i].name);
 			fprintf(j, ", \"bytes\": %zu, \"private_stack\": %s}", img.funcs[i].len,
 				!decoded ? "null" : fl.private_stack ? "true" : "false");
 		}
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
 		fputs("], \"jit_flavour\": ", j);
-		sb_output_json_string(j, desc);
+		sb_json_string(j, desc);
 		fputs("}", j);
 		sb_jit_image_free(&img);
 	}
@@ -125,7 +131,7 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 		double k = (double)c->batch;
 		if (json) {
 			fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
-			sb_output_json_string(f, c->arm->name);
+			sb_json_string(f, c->arm->name);
 			fprintf(f, ", \"batch\": %llu, \"mean\": ", (unsigned long long)c->batch);
 			num_or_null(f, c->n_samples ? c->cycles.mean * k : NAN);
 			fputs(", \"ci95\": [", f);

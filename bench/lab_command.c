@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stubbench/lab.h"
+#include "stubbench/lab_variants.h"
 #include "stubbench/output.h"
 #include "stubbench/percpu.h"
 

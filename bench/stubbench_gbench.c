@@ -37,7 +37,7 @@
 #include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 /* The core clock calibration: the fastest of CALIBRATION_RUNS runs of
  * CALIBRATION_BLOCKS x 64 dependent adds (an interruption only adds ticks,

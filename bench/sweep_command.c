@@ -19,10 +19,10 @@
 #include "stubbench/perf_counters.h"
 #include "stubbench/pin.h"
 #include "stubbench/run_info.h"
-#include "stubbench/thunks.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 #ifndef SB_VERSION
 #define SB_VERSION "unknown"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "stubbench/percpu.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 void sb_count_loop(sb_stub_fn fn, uint64_t n);
 

@@ -14,7 +14,7 @@ fail=0
 gbench=
 [ -x "$build/stubbench-gbench" ] && gbench=bin/stubbench-gbench
 for f in bin/stubbench $gbench lib/libstubbench.a \
-         include/stubbench/variants.h include/stubbench/harness.h lib/pkgconfig/stubbench.pc \
+         include/stubbench/registry.h include/stubbench/harness.h lib/pkgconfig/stubbench.pc \
          share/man/man1/stubbench.1 share/bash-completion/completions/stubbench; do
     [ -s "$prefix/$f" ] || { echo "missing: $f"; fail=1; }
 done
@@ -34,7 +34,7 @@ case $flags in *"-I$prefix/lib/pkgconfig/../../include"*|*"-I$prefix/include"*) 
 cat >"$tmp/user.c" <<'C'
 #include <stdio.h>
 #include <string.h>
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 int main(void)
 {
 	const struct sb_variant *v = sb_variant_find("private");

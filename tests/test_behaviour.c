@@ -8,7 +8,7 @@
 #include "check.h"
 #include "stubbench/percpu.h"
 #include "stubbench/seed001.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 extern volatile uint64_t sb_probe_r9[8];
 extern char sb_probe_main_area[], sb_probe_sub_area[], sb_probe_v618_area[];

@@ -7,10 +7,10 @@
 
 #include "check.h"
 #include "stubbench/footprint.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/timer.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 int sb_test_fp_probe(void);
 extern uint64_t sb_test_fp_log[];

@@ -19,7 +19,7 @@
 #include "golden_check.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 static const char *data_dir;
 

@@ -11,9 +11,14 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
+#include "stubbench/dump.h"
+#include "stubbench/flavour.h"
+#include "stubbench/jit_compare.h"
+#include "stubbench/jit_read.h"
+#include "stubbench/relocate.h"
 #include "stubbench/seed001.h"
-#include "stubbench/twin.h"
+#include "stubbench/twin_variants.h"
 
 static const char *data_dir;
 

@@ -12,9 +12,14 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/jit.h"
-#include "stubbench/kernel.h"
-#include "stubbench/twin.h"
+#include "stubbench/decode.h"
+#include "stubbench/flavour.h"
+#include "stubbench/jit_read.h"
+#include "stubbench/jit_check.h"
+#include "stubbench/loader.h"
+#include "stubbench/probe.h"
+#include "stubbench/twin_placement.h"
+#include "stubbench/twin_variants.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/perf_map.h"
 #include "stubbench/percpu.h"

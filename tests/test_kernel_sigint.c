@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/kernel.h"
+#include "stubbench/loader.h"
+#include "stubbench/probe.h"
 
 #define MAX_IDS 64
 

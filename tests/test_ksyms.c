@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "stubbench/ksyms.h"
-#include "stubbench/thunks.h"
+#include "stubbench/mitigations.h"
 
 static char dir[1024];
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/lab.h"
+#include "stubbench/lab_variants.h"
 #include "stubbench/percpu.h"
 
 extern volatile uint64_t sb_lab_probe_fp[8];

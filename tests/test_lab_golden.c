@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "golden_check.h"
-#include "stubbench/lab.h"
+#include "stubbench/lab_variants.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_map.h"
@@ -15,7 +15,7 @@
 #include "stubbench/placement_stats.h"
 #include "stubbench/stats.h"
 #include "stubbench/seed001.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 uint64_t sb_probe_call_capture_r9(sb_stub_fn fn, uint64_t sentinel);
 

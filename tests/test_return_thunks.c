@@ -12,7 +12,7 @@
 #include "check.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 unsigned sb_test_return_via(const void *code);
 extern const int64_t sb_lab_call_depth_disp;

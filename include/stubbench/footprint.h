@@ -24,7 +24,7 @@
 
 #include "stubbench/placement.h"
 #include "stubbench/rng.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 enum sb_fp_layout { SB_FP_PACKED, SB_FP_SPREAD, SB_FP_N_LAYOUTS };
 

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/jit.h"
-#include "stubbench/thunks.h"
+#include "stubbench/decode.h"
+#include "stubbench/mitigations.h"
 
 struct sb_ksym {
 	uint64_t addr;

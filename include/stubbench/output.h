@@ -6,28 +6,13 @@
 #include <stdio.h>
 
 #include "stubbench/harness.h"
-#include "stubbench/thunks.h"
+#include "stubbench/run_info.h"
 
 enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV, SB_FORMAT_GBENCH };
 
 /* "table", "seed", "json", "csv", "gbench" -> format; -1 when unknown. */
 int sb_format_parse(const char *s, enum sb_format *out);
 
-struct sb_config;
-
-struct sb_output_meta {
-	const char *tool;      /* "stubbench" or "stubbench lab" ... */
-	const char *version;
-	uint64_t seed;
-	const char *shape;     /* NULL when not relevant */
-	const char *name_suffix; /* appended to seed-format names, e.g. "-in-loop"; may be NULL */
-	const struct sb_config *config; /* the effective options, written into JSON; may be NULL */
-	/* JSON: writes more top-level members (each starting with ",\n  "),
-	 * e.g. the kernel run's JIT check; may be NULL. */
-	void (*json_extra)(FILE *f, const void *ctx);
-	const void *json_extra_ctx;
-	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
-};
 
 /* Writes r; a cell with no usable samples is "n/a" in the table with a
  * line saying why, null with a "no_samples_reason" in JSON, empty fields in
@@ -50,11 +35,6 @@ int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
  * Call once, first thing in main. */
 void sb_check_stdout_at_exit(const char *prog);
 
-/* Google Benchmark's JSON (output_gbench.c). */
-void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
-
-/* s as a JSON string, quoted and escaped (NULL: ""). */
-void sb_output_json_string(FILE *f, const char *s);
 /* Under the table: "# " lines saying in how many re-rolled states each
  * arm ran, what 'matched' is, and each multimodal cell's modes. */
 void sb_output_states_note(FILE *f, const struct sb_results *r);

@@ -12,7 +12,7 @@
 /* Iterations per sample (--batch, [sweep] batches): a sample of 2^20
  * iterations of a slow variant already takes tens of milliseconds, and a
  * round holds one sample per arm. (BPF programs have a lower bound, set by
- * the verifier: SB_KERNEL_MAX_BATCH in kernel.h.) */
+ * the verifier: SB_KERNEL_MAX_BATCH in loader.h.) */
 #define SB_MAX_BATCH (UINT64_C(1) << 20)
 /* Rounds per batch size (--samples, [sweep] samples). The harness keeps
  * every sample of every arm in memory; this is also the most rounds a

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "stubbench/rng.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 #define SB_PLACE_MAX_FUNCS 8
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/thunks.h"
+#include "stubbench/mitigations.h"
 
 /* The replicas (asm/return_thunks.asm). */
 void sb_its_return_thunk(void);

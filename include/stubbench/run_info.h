@@ -4,6 +4,11 @@
 #define STUBBENCH_RUN_INFO_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct sb_config;
+struct sb_return_thunk;
 
 /* Version of the JSON documents' layout; raised when a field changes
  * meaning or goes away (new fields do not raise it). */
@@ -20,5 +25,21 @@ void sb_run_info_date(char *buf, size_t len);
 void sb_run_info_kernel(char *buf, size_t len);
 /* The source revision baked in at configure time, or "unknown". */
 const char *sb_run_info_git(void);
+
+/* How a result was made and how it is to be written: what every writer
+ * (table, seed lines, JSON, CSV, Google Benchmark JSON) says about the run. */
+struct sb_output_meta {
+	const char *tool;      /* "stubbench" or "stubbench lab" ... */
+	const char *version;
+	uint64_t seed;
+	const char *shape;     /* NULL when not relevant */
+	const char *name_suffix; /* appended to seed-format names, e.g. "-in-loop"; may be NULL */
+	const struct sb_config *config; /* the effective options, written into JSON; may be NULL */
+	/* JSON: writes more top-level members (each starting with ",\n  "),
+	 * e.g. the kernel run's JIT check; may be NULL. */
+	void (*json_extra)(FILE *f, const void *ctx);
+	const void *json_extra_ctx;
+	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
+};
 
 #endif

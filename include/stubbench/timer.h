@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/stub.h"
+#include "stubbench/registry.h"
 
 struct sb_variant;
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "stubbench/harness.h"
-#include "stubbench/kernel.h"
+#include "stubbench/loader.h"
 
 #define SB_USER_MAX_PROGS 8
 

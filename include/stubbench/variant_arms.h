@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "stubbench/harness.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 #define SB_MAX_ARMS 32
 

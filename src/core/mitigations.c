@@ -1,6 +1,6 @@
 /* mitigations.c: the CPU bug mitigations sysfs reports and the return
- * thunk they imply; see thunks.h. */
-#include "stubbench/thunks.h"
+ * thunk they imply; see mitigations.h. */
+#include "stubbench/mitigations.h"
 
 #include <cpuid.h>
 #include <stdio.h>

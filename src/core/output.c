@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "stubbench/output.h"
 
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -11,6 +12,9 @@
 #include <unistd.h>
 
 #include "stubbench/config.h"
+#include "stubbench/json_writer.h"
+#include "stubbench/output_gbench.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/run_info.h"
 
 int sb_format_parse(const char *s, enum sb_format *out)
@@ -66,47 +70,24 @@ static const struct sb_cell *cell_at(const struct sb_results *r, size_t i)
 	return &r->cells[(i % n_arms) * nb + i / n_arms];
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
 static void json_summary(FILE *f, const struct sb_summary *s)
 {
 	fprintf(f, "{\"n\": %zu, \"mean\": ", s->n);
-	json_num(f, s->mean);
+	sb_json_number(f, s->mean);
 	fputs(", \"median\": ", f);
-	json_num(f, s->median);
+	sb_json_number(f, s->median);
 	fputs(", \"min\": ", f);
-	json_num(f, s->min);
+	sb_json_number(f, s->min);
 	fputs(", \"max\": ", f);
-	json_num(f, s->max);
+	sb_json_number(f, s->max);
 	fputs(", \"trimmed_mean_20_80\": ", f);
-	json_num(f, s->trimmed_mean);
+	sb_json_number(f, s->trimmed_mean);
 	fputs(", \"sd\": ", f);
-	json_num(f, s->sd);
+	sb_json_number(f, s->sd);
 	fputs(", \"ci95\": [", f);
-	json_num(f, s->ci_lo);
+	sb_json_number(f, s->ci_lo);
 	fputs(", ", f);
-	json_num(f, s->ci_hi);
+	sb_json_number(f, s->ci_hi);
 	fputs("]}", f);
 }
 
@@ -127,19 +108,19 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	char *const *argv;
 	fprintf(f, ",\n  \"schema_version\": %d,\n  \"date\": ", SB_JSON_SCHEMA_VERSION);
 	sb_run_info_date(buf, sizeof(buf));
-	json_str(f, buf);
+	sb_json_string(f, buf);
 	fputs(",\n  \"argv\": [", f);
 	sb_run_info_argv(&argc, &argv);
 	for (int i = 0; i < argc; i++) {
 		if (i)
 			fputs(", ", f);
-		json_str(f, argv[i]);
+		sb_json_string(f, argv[i]);
 	}
 	fputs("],\n  \"kernel\": ", f);
 	sb_run_info_kernel(buf, sizeof(buf));
-	json_str(f, buf);
+	sb_json_string(f, buf);
 	fputs(",\n  \"git\": ", f);
-	json_str(f, sb_run_info_git());
+	sb_json_string(f, sb_run_info_git());
 	const struct sb_config *c = m->config;
 	fputs(",\n  \"config\": ", f);
 	if (!c) {
@@ -147,12 +128,12 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 		return;
 	}
 	fputs("{\"variants\": ", f);
-	json_str(f, c->variants);
+	sb_json_string(f, c->variants);
 	fputs(", \"batches\": [", f);
 	for (size_t i = 0; i < c->n_batches; i++)
 		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)c->batches[i]);
 	fputs("], \"time_s\": ", f);
-	json_num(f, c->time_s);
+	sb_json_number(f, c->time_s);
 	fprintf(f, ", \"samples\": %llu, \"seed\": %llu, \"cpu\": ", (unsigned long long)c->samples,
 		(unsigned long long)c->seed);
 	if (c->cpu >= 0)
@@ -160,7 +141,7 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	else
 		fputs("null", f);
 	fputs(", \"format\": ", f);
-	json_str(f, format_name(c->format));
+	sb_json_string(f, format_name(c->format));
 	fputs("}", f);
 }
 
@@ -170,19 +151,19 @@ static void json_states(FILE *f, const struct sb_cell *c)
 	fputs(",\n     \"modes\": [", f);
 	for (size_t k = 0; k < c->n_modes; k++) {
 		fputs(k ? ", {\"cycles\": " : "{\"cycles\": ", f);
-		json_num(f, c->modes[k].cycles);
+		sb_json_number(f, c->modes[k].cycles);
 		fputs(", \"share\": ", f);
-		json_num(f, c->modes[k].share);
+		sb_json_number(f, c->modes[k].share);
 		fputs("}", f);
 	}
 	fputs("]", f);
 	if (c->has_matched) {
 		fputs(", \"matched_delta_cycles\": ", f);
-		json_num(f, c->matched_cycles);
+		sb_json_number(f, c->matched_cycles);
 		fputs(", \"matched_ci95\": [", f);
-		json_num(f, c->matched_lo);
+		sb_json_number(f, c->matched_lo);
 		fputs(", ", f);
-		json_num(f, c->matched_hi);
+		sb_json_number(f, c->matched_hi);
 		fputs("]", f);
 	}
 }
@@ -192,17 +173,17 @@ static void json_states(FILE *f, const struct sb_cell *c)
 static void json_thunk(FILE *f, const struct sb_return_thunk *t)
 {
 	fputs("  \"return_thunk\": {\"name\": ", f);
-	json_str(f, sb_thunk_name(t->thunk));
+	sb_json_string(f, sb_thunk_name(t->thunk));
 	fputs(", \"how\": ", f);
-	json_str(f, t->how);
+	sb_json_string(f, t->how);
 	fputs("},\n  \"mitigations\": {\"spectre_v2\": ", f);
-	json_str(f, t->mit.spectre_v2);
+	sb_json_string(f, t->mit.spectre_v2);
 	fputs(", \"retbleed\": ", f);
-	json_str(f, t->mit.retbleed);
+	sb_json_string(f, t->mit.retbleed);
 	fputs(", \"spec_rstack_overflow\": ", f);
-	json_str(f, t->mit.spec_rstack_overflow);
+	sb_json_string(f, t->mit.spec_rstack_overflow);
 	fputs(", \"indirect_target_selection\": ", f);
-	json_str(f, t->mit.indirect_target_selection);
+	sb_json_string(f, t->mit.indirect_target_selection);
 	fputs("},\n", f);
 }
 
@@ -210,45 +191,45 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 {
 	const struct sb_timer_info *t = &r->timer;
 	fputs("{\n  \"tool\": ", f);
-	json_str(f, m->tool);
+	sb_json_string(f, m->tool);
 	fputs(",\n  \"version\": ", f);
-	json_str(f, m->version);
+	sb_json_string(f, m->version);
 	json_run_info(f, m);
 	fputs(",\n  \"machine\": ", f);
-	json_str(f, r->cpu_desc);
+	sb_json_string(f, r->cpu_desc);
 	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
 	if (m->shape) {
 		fputs("  \"shape\": ", f);
-		json_str(f, m->shape);
+		sb_json_string(f, m->shape);
 		fputs(",\n", f);
 	}
 	if (m->thunk)
 		json_thunk(f, m->thunk);
 	fprintf(f,
 		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));
-	json_str(f, t->reason);
+	sb_json_string(f, t->reason);
 	fprintf(f,
 		", \"cpuid_rdtscp\": %s, \"rdtscp_executes\": %s, \"cpuid_invariant_tsc\": %s, "
 		"\"granularity_ticks\": %llu, \"tsc_hz\": ",
 		t->facts.cpuid_rdtscp ? "true" : "false", t->facts.rdtscp_executes ? "true" : "false",
 		t->facts.cpuid_invariant_tsc ? "true" : "false",
 		(unsigned long long)t->facts.granularity);
-	json_num(f, t->facts.tsc_hz);
+	sb_json_number(f, t->facts.tsc_hz);
 	fputs(", \"read_cost_ticks\": ", f);
-	json_num(f, t->read_cost_ticks);
+	sb_json_number(f, t->read_cost_ticks);
 	fprintf(f, ", \"dithered\": %s},\n", t->needs_dither ? "true" : "false");
 	fputs("  \"core_ghz_median\": ", f);
-	json_num(f, r->core_ghz_median);
+	sb_json_number(f, r->core_ghz_median);
 	fputs(",\n  \"canary_adds_per_cycle\": ", f);
-	json_num(f, r->canary_median);
+	sb_json_number(f, r->canary_median);
 	fputs(",\n  \"elapsed_s\": ", f);
-	json_num(f, r->elapsed_s);
+	sb_json_number(f, r->elapsed_s);
 	fprintf(f, ",\n  \"blocks\": %zu,\n  \"disturbed_blocks\": %zu,\n  \"counters\": [",
 		r->n_blocks, r->n_disturbed_blocks);
 	for (size_t k = 0; k < r->n_counters; k++) {
 		if (k)
 			fputs(", ", f);
-		json_str(f, r->counter_names[k]);
+		sb_json_string(f, r->counter_names[k]);
 	}
 	fputs("],\n  \"results\": [\n", f);
 	int first = 1;
@@ -258,20 +239,20 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 			continue;
 		fputs(first ? "    {\"variant\": " : ",\n    {\"variant\": ", f);
 		first = 0;
-		json_str(f, c->arm->name);
+		sb_json_string(f, c->arm->name);
 		fputs(", \"seed_name\": ", f);
-		json_str(f, c->arm->seed_name);
+		sb_json_string(f, c->arm->seed_name);
 		fprintf(f, ", \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
 			   "\"outlier_samples\": %zu, \"code_bytes\": ",
 			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers);
 		/* 0 means unknown: null, not a size. */
-		json_num(f, c->arm->code_bytes ? (double)c->arm->code_bytes : NAN);
+		sb_json_number(f, c->arm->code_bytes ? (double)c->arm->code_bytes : NAN);
 		fputs(", \"overhead_cycles_per_iter\": ", f);
-		json_num(f, c->no_samples[0] ? NAN : c->overhead_cycles);
+		sb_json_number(f, c->no_samples[0] ? NAN : c->overhead_cycles);
 		if (c->no_samples[0]) {
 			fputs(",\n     \"cycles_per_iter\": null, \"ns_per_iter\": null, \"runs_per_s_M\": null, "
 			      "\"no_samples_reason\": ", f);
-			json_str(f, c->no_samples);
+			sb_json_string(f, c->no_samples);
 			fputs("}", f);
 			continue;
 		}
@@ -280,17 +261,17 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		fputs(",\n     \"ns_per_iter\": ", f);
 		json_summary(f, &c->ns);
 		fputs(",\n     \"runs_per_s_M\": {\"mean\": ", f);
-		json_num(f, c->runs_per_s_mean);
+		sb_json_number(f, c->runs_per_s_mean);
 		fputs(", \"sd\": ", f);
-		json_num(f, c->runs_per_s_sd);
+		sb_json_number(f, c->runs_per_s_sd);
 		fputs("}", f);
 		if (c->has_delta) {
 			fputs(", \"delta_vs_baseline_pct\": ", f);
-			json_num(f, c->delta_pct);
+			sb_json_number(f, c->delta_pct);
 			fputs(", \"delta_ci95_pct\": [", f);
-			json_num(f, c->delta_lo_pct);
+			sb_json_number(f, c->delta_lo_pct);
 			fputs(", ", f);
-			json_num(f, c->delta_hi_pct);
+			sb_json_number(f, c->delta_hi_pct);
 			fputs("]", f);
 		}
 		json_states(f, c);
@@ -299,9 +280,9 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 			for (size_t k = 0; k < r->n_counters; k++) {
 				if (k)
 					fputs(", ", f);
-				json_str(f, r->counter_names[k]);
+				sb_json_string(f, r->counter_names[k]);
 				fputs(": ", f);
-				json_num(f, c->counters[k]);
+				sb_json_number(f, c->counters[k]);
 			}
 			fputs("}", f);
 		}
@@ -322,24 +303,24 @@ static void json_placements(FILE *f, const struct sb_results *r)
 	for (size_t i = 0; i < r->n_placement_rows; i++) {
 		const struct sb_placement_row *p = &r->placement_rows[i];
 		fputs(i ? ",\n    {\"variant\": " : "\n    {\"variant\": ", f);
-		json_str(f, p->variant);
+		sb_json_string(f, p->variant);
 		fprintf(f, ", \"batch\": %llu, \"placements\": %zu, \"cycles_per_iter\": {\"mean\": ",
 			(unsigned long long)p->batch, p->k);
-		json_num(f, p->mean);
+		sb_json_number(f, p->mean);
 		fputs(", \"sd\": ", f);
-		json_num(f, p->sd);
+		sb_json_number(f, p->sd);
 		fputs(", \"min\": ", f);
-		json_num(f, p->min);
+		sb_json_number(f, p->min);
 		fputs(", \"max\": ", f);
-		json_num(f, p->max);
+		sb_json_number(f, p->max);
 		fputs("}", f);
 		if (p->has_delta) {
 			fputs(", \"delta_vs_baseline_pct\": ", f);
-			json_num(f, p->delta_pct);
+			sb_json_number(f, p->delta_pct);
 			fputs(", \"delta_ci95_pct\": [", f);
-			json_num(f, p->delta_lo_pct);
+			sb_json_number(f, p->delta_lo_pct);
 			fputs(", ", f);
-			json_num(f, p->delta_hi_pct);
+			sb_json_number(f, p->delta_hi_pct);
 			fputs("]", f);
 		}
 		fputs("}", f);
@@ -573,7 +554,3 @@ void sb_check_stdout_at_exit(const char *prog)
 	atexit(close_stdout);
 }
 
-void sb_output_json_string(FILE *f, const char *s)
-{
-	json_str(f, s);
-}

@@ -7,7 +7,7 @@
  * nanoseconds per iteration, the harness's overhead removed; the counters
  * core_cycles_per_call and tsc_cycles_per_call go with every entry. */
 #define _GNU_SOURCE
-#include "stubbench/output.h"
+#include "stubbench/output_gbench.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stubbench/json_writer.h"
 #include "stubbench/run_info.h"
 
 static void kv_num(FILE *f, const char *key, double v)
@@ -40,28 +41,28 @@ static void context(FILE *f, const struct sb_results *r, const struct sb_output_
 		buf[n - 2] = ':';
 	}
 	fputs("{\n  \"context\": {\n    \"date\": ", f);
-	sb_output_json_string(f, buf);
+	sb_json_string(f, buf);
 	gethostname(buf, sizeof(buf));
 	buf[sizeof(buf) - 1] = '\0';
 	fputs(",\n    \"host_name\": ", f);
-	sb_output_json_string(f, buf);
+	sb_json_string(f, buf);
 	fputs(",\n    \"executable\": ", f);
-	sb_output_json_string(f, argc ? argv[0] : m->tool);
+	sb_json_string(f, argc ? argv[0] : m->tool);
 	fprintf(f, ",\n    \"num_cpus\": %ld,\n    \"mhz_per_cpu\": %.0f,\n    \"cpu_scaling_enabled\": false,\n"
 		   "    \"caches\": [\n    ],\n    \"load_avg\": [],\n    \"library_version\": ",
 		sysconf(_SC_NPROCESSORS_ONLN), r->timer.facts.tsc_hz / 1e6);
-	sb_output_json_string(f, m->version);
+	sb_json_string(f, m->version);
 	fputs(",\n    \"library_build_type\": \"release\",\n    \"json_schema_version\": 1", f);
 	/* stubbench's own: what made the run. */
 	fputs(",\n    \"stubbench_tool\": ", f);
-	sb_output_json_string(f, m->tool);
+	sb_json_string(f, m->tool);
 	fputs(",\n    \"machine\": ", f);
-	sb_output_json_string(f, r->cpu_desc);
+	sb_json_string(f, r->cpu_desc);
 	fputs(",\n    \"kernel\": ", f);
 	sb_run_info_kernel(buf, sizeof(buf));
-	sb_output_json_string(f, buf);
+	sb_json_string(f, buf);
 	fputs(",\n    \"git\": ", f);
-	sb_output_json_string(f, sb_run_info_git());
+	sb_json_string(f, sb_run_info_git());
 	fprintf(f, ",\n    \"cpu\": %d,\n    \"core_ghz_median\": %.6g,\n    \"timer\": \"%s\"\n  },\n", r->cpu,
 		isfinite(r->core_ghz_median) ? r->core_ghz_median : 0, sb_timer_kind_name(r->timer.kind));
 }
@@ -87,13 +88,13 @@ static void write_entry(FILE *f, int *first, const struct entry *e, const struct
 	if (e->aggregate) {
 		char name[256];
 		snprintf(name, sizeof(name), "%s_%s", e->run_name, e->aggregate);
-		sb_output_json_string(f, name);
+		sb_json_string(f, name);
 	} else {
-		sb_output_json_string(f, e->run_name);
+		sb_json_string(f, e->run_name);
 	}
 	fprintf(f, ",\n      \"family_index\": %d,\n      \"per_family_instance_index\": %d,\n      \"run_name\": ",
 		e->family, e->instance);
-	sb_output_json_string(f, e->run_name);
+	sb_json_string(f, e->run_name);
 	fprintf(f, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %zu", e->run_type, e->reps);
 	if (e->rep_index >= 0)
 		fprintf(f, ",\n      \"repetition_index\": %ld", e->rep_index);

@@ -7,7 +7,7 @@
  * symbols. The asm objects are linked into every program as objects (not
  * from an archive, see CMakeLists.txt), so no variant can be left out, and
  * these references keep the sections under --gc-sections. */
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 #include <stdlib.h>
 #include <string.h>

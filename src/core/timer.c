@@ -11,7 +11,7 @@
 #include <x86intrin.h>
 
 #include "stubbench/stats.h"
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 const char *sb_timer_kind_name(enum sb_timer_kind kind)
 {

@@ -1,7 +1,8 @@
 /* jit_dump.c: --dump-jit: raw bytes and an objdump-style listing of every
  * JITed function, the listing in the format listing.h parses (so a dump
  * can become test data as it is). */
-#include "stubbench/jit.h"
+#include "stubbench/dump.h"
+#include "stubbench/decode.h"
 #include "stubbench/error.h"
 
 #include <errno.h>

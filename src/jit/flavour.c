@@ -2,9 +2,11 @@
  * fields that change from load to load, and the codegen flavour a JITed
  * function shows (arch/x86/net/bpf_jit_comp.c: emit_prologue,
  * emit_private_frame_ptr, emit_return). */
-#include "stubbench/jit.h"
+#include "stubbench/flavour.h"
+#include "stubbench/decode.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static int32_t rd32(const uint8_t *p)

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "stubbench/code_symbols.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
+#include "stubbench/relocate.h"
 #include "stubbench/listing.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/perf_map.h"

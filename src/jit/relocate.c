@@ -1,6 +1,7 @@
 /* jit_relocate.c: moving JIT-style code to another address, re-aiming its
  * rel32 calls and jumps (capstone finds the instruction boundaries). */
-#include "stubbench/jit.h"
+#include "stubbench/relocate.h"
+#include "stubbench/decode.h"
 #include "stubbench/error.h"
 
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 #include "stubbench/return_thunks.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/jit.h"
+#include "stubbench/relocate.h"
 
 #include <errno.h>
 #include <string.h>

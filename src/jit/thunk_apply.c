@@ -6,8 +6,8 @@
 #include "stubbench/return_thunks.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/jit.h"
-#include "stubbench/variants.h"
+#include "stubbench/decode.h"
+#include "stubbench/registry.h"
 
 #include <errno.h>
 #include <string.h>

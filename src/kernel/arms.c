@@ -1,6 +1,8 @@
 /* kernel_arms.c: harness arms that run the BPF programs with
  * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
-#include "stubbench/kernel.h"
+#include "stubbench/arms.h"
+#include "stubbench/loader.h"
+#include "stubbench/signals.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
  * --shape=htab`; see kernel_htab.h and bench/bpf/htab_shape.bpf.c. */
-#include "stubbench/kernel_htab.h"
+#include "stubbench/htab.h"
+#include "stubbench/signals.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -9,7 +10,10 @@
 #include <string.h>
 
 #include "stubbench/error.h"
-#include "stubbench/jit.h"
+#include "stubbench/decode.h"
+#include "stubbench/dump.h"
+#include "stubbench/flavour.h"
+#include "stubbench/jit_read.h"
 #include "stubbench/timer.h"
 
 #include "htab_shape.skel.h"

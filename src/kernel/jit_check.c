@@ -3,9 +3,14 @@
  * its twin (asm/twins_v6_18.asm) and, with --dump-jit, written out. The
  * flavour is named once; flavour differences are listed apart from real
  * mismatches, of which the first differing instruction is printed. */
-#include "stubbench/jit.h"
-#include "stubbench/kernel.h"
-#include "stubbench/twin.h"
+#include "stubbench/decode.h"
+#include "stubbench/dump.h"
+#include "stubbench/flavour.h"
+#include "stubbench/jit_compare.h"
+#include "stubbench/jit_read.h"
+#include "stubbench/jit_check.h"
+#include "stubbench/loader.h"
+#include "stubbench/twin_variants.h"
 
 #include <bpf/libbpf.h>
 #include <string.h>

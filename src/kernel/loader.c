@@ -1,7 +1,7 @@
 /* kernel_loader.c: loads the embedded BPF object (bpftool skeleton of
  * bench/bpf/private_stack_shapes.bpf.c) with batch_iters set, runs its
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
-#include "stubbench/kernel.h"
+#include "stubbench/loader.h"
 #include "stubbench/error.h"
 
 #include <bpf/bpf.h>

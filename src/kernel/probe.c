@@ -2,7 +2,8 @@
  * before loading anything: the capabilities (CAP_BPF or CAP_SYS_ADMIN) and
  * the JIT switch. Test-run refusal and private-stack support can only be
  * seen after a load; kernel_main.c names them. */
-#include "stubbench/kernel.h"
+#include "stubbench/probe.h"
+#include "stubbench/loader.h"
 
 #include <linux/capability.h>
 #include <stdio.h>

@@ -6,12 +6,17 @@
  * (bpf_jit_binary_pack_alloc()), and that offset alone moves the cost of a
  * program by cycles per iteration; the twins in asm/twins_v6_18.asm are
  * 64-byte aligned. */
-#include "stubbench/jit.h"
-#include "stubbench/kernel.h"
+#include "stubbench/decode.h"
+#include "stubbench/jit_read.h"
+#include "stubbench/twin_placement.h"
+#include "stubbench/arms.h"
+#include "stubbench/loader.h"
+#include "stubbench/signals.h"
 #include "stubbench/timer.h"
-#include "stubbench/twin.h"
+#include "stubbench/twin_variants.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PLACE_MOD 4096  /* functions start at the kernel's address mod this (page offset) */

@@ -1,5 +1,6 @@
 /* user_obj.c: a user's BPF object, loaded with libbpf; see user_obj.h. */
 #include "stubbench/user_obj.h"
+#include "stubbench/signals.h"
 #include "stubbench/error.h"
 #include "stubbench/timer.h"
 

@@ -1,4 +1,4 @@
-/* thunks.h: where the running kernel's function returns go, and why.
+/* mitigations.h: where the running kernel's function returns go, and why.
  *
  * emit_return() in arch/x86/net/bpf_jit_comp.c emits "jmp x86_return_thunk"
  * when cpu_wants_rethunk(), and x86_return_thunk is chosen at boot from the
@@ -7,8 +7,8 @@
  * (ksyms.h); without BPF or kernel pointers it can only be inferred from the
  * sysfs lines of /sys/devices/system/cpu/vulnerabilities/, and this says
  * which of the two it was. */
-#ifndef STUBBENCH_THUNKS_H
-#define STUBBENCH_THUNKS_H
+#ifndef STUBBENCH_MITIGATIONS_H
+#define STUBBENCH_MITIGATIONS_H
 
 #include <stddef.h>
 

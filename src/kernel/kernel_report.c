@@ -2,7 +2,10 @@
  * size, the cost that private and hybrid add to baseline, in core cycles
  * per iteration, with 95 % CIs, from the twin (user space) and from the
  * kernel (BPF_PROG_TEST_RUN, syscall removed), and whether they agree. */
-#include "stubbench/kernel.h"
+#include "stubbench/kernel_report.h"
+#include "stubbench/loader.h"
+
+#include "stubbench/json_writer.h"
 
 #include <math.h>
 #include <string.h>
@@ -139,14 +142,6 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	}
 }
 
-static void json_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
-		fputs("null", f);
-}
-
 static void json_delta(FILE *f, const char *key, int ok, double d, double lo, double hi)
 {
 	fprintf(f, ", \"%s\": ", key);
@@ -155,11 +150,11 @@ static void json_delta(FILE *f, const char *key, int ok, double d, double lo, do
 		return;
 	}
 	fputs("{\"delta_cycles\": ", f);
-	json_num(f, d);
+	sb_json_number(f, d);
 	fputs(", \"ci95\": [", f);
-	json_num(f, lo);
+	sb_json_number(f, lo);
 	fputs(", ", f);
-	json_num(f, hi);
+	sb_json_number(f, hi);
 	fputs("]}", f);
 }
 

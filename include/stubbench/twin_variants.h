@@ -1,13 +1,13 @@
-/* twin.h: the "twin" replicas of this machine's JITed kernel programs
+/* twin_variants.h: the "twin" replicas of this machine's JITed kernel programs
  * (asm/twins_v6_18.asm, family "twin" of the registry) and the function
  * records saying which kernel function each one copies. The stubs are
  * reached through those records and the registry, not by name. */
-#ifndef STUBBENCH_TWIN_H
-#define STUBBENCH_TWIN_H
+#ifndef STUBBENCH_TWIN_VARIANTS_H
+#define STUBBENCH_TWIN_VARIANTS_H
 
 #include <stddef.h>
 
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 /* How many functions are twins of a kernel function (records with prog). */
 size_t sb_twin_count(void);

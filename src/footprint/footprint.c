@@ -1,4 +1,4 @@
-/* copies.c: many placed copies of a variant; see footprint.h. */
+/* footprint.c: many placed copies of a variant; see footprint.h. */
 #define _GNU_SOURCE
 #include "stubbench/footprint.h"
 

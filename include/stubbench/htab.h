@@ -1,17 +1,17 @@
-/* kernel_htab.h: `stubbench kernel --shape=htab`, seed 003's v1 map-helper
+/* htab.h: `stubbench kernel --shape=htab`, seed 003's v1 map-helper
  * program (bench/bpf/htab_shape.bpf.c) in the kernel: the same global
  * function htab_body() JITed with a private stack (raw_tp driver) and
  * without (syscall driver, a type that never gets one), run with
  * BPF_PROG_TEST_RUN, its JIT checked, and the delta reported. */
-#ifndef STUBBENCH_KERNEL_HTAB_H
-#define STUBBENCH_KERNEL_HTAB_H
+#ifndef STUBBENCH_HTAB_H
+#define STUBBENCH_HTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "stubbench/harness.h"
-#include "stubbench/kernel.h"
+#include "stubbench/loader.h"
 
 enum sb_htab_prog {
 	SB_HTAB_BASELINE,       /* htab_baseline (syscall) -> htab_body, rbp frame */

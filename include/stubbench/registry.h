@@ -1,4 +1,4 @@
-/* variants.h: the registry every front end draws from (CLI, harness, tests,
+/* registry.h: the registry every front end draws from (CLI, harness, tests,
  * likwid regions, Google Benchmark, the twins).
  *
  * Each variant is declared once, in the .asm file beside its code: the
@@ -6,13 +6,21 @@
  * sb_variants, and SB_FUNCTION_RECORD a struct sb_function into section
  * sb_functions; the registry walks both. The layouts below are those
  * records': change them together (the asm checks the sizes). */
-#ifndef STUBBENCH_VARIANTS_H
-#define STUBBENCH_VARIANTS_H
+#ifndef STUBBENCH_REGISTRY_H
+#define STUBBENCH_REGISTRY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/stub.h"
+/*
+ * The stub ABI every replica main prog follows: takes nothing, returns 0 in
+ * eax like "return 0" in BPF, clobbers only SysV caller-saved registers, and
+ * needs the calling thread's GS base set up by sb_percpu_thread_init() when
+ * it uses a private stack. The replicas' own symbols are declared beside
+ * their families (seed001.h, twin_variants.h, lab_variants.h); front ends
+ * reach them through this registry.
+ */
+typedef int (*sb_stub_fn)(void);
 
 struct sb_variant {
 	const char *name;         /* "private": what --variant= takes */

@@ -1,4 +1,4 @@
-/* lab.h: the codegen lab, alternative private-stack sequences.
+/* lab_variants.h: the codegen lab, alternative private-stack sequences.
  *
  * Family "lab" of the registry: five codegen alternatives and a placement
  * control (the baseline's bytes at other addresses) x three kinds of
@@ -9,13 +9,13 @@
  * costs in code bytes, and where its frame pointer lives (for the behaviour
  * tests). The enums' values are the asm's LAB_ENUM_* and LAB_RET_ENUM_*.
  */
-#ifndef STUBBENCH_LAB_H
-#define STUBBENCH_LAB_H
+#ifndef STUBBENCH_LAB_VARIANTS_H
+#define STUBBENCH_LAB_VARIANTS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/variants.h"
+#include "stubbench/registry.h"
 
 enum sb_lab_alt {
 	SB_LAB_BASELINE = 0, /* no private stack */

@@ -2,7 +2,9 @@
  * into, named through jited_ksyms and /proc/kallsyms, and so the return
  * thunk the JIT's returns really reach; and the thunk replicas checked
  * against this kernel's own text (kernel_text.c). */
-#include "stubbench/kernel.h"
+#include "stubbench/return_thunk_resolve.h"
+#include "stubbench/jit_read.h"
+#include "stubbench/loader.h"
 #include "stubbench/kernel_text.h"
 #include "stubbench/ksyms.h"
 #include "stubbench/return_thunks.h"

@@ -1,0 +1,32 @@
+/* decode.h: the kernel's JITed code as functions of bytes, and x86-64 code
+ * decoded (capstone) into a struct sb_listing (listing.h), so recorded dumps,
+ * seed listings, replica symbols and live kernel code all compare the same way. */
+#ifndef STUBBENCH_DECODE_H
+#define STUBBENCH_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/listing.h"
+
+/* One JITed function of a program (main prog first, then subprogs). */
+struct sb_jit_func {
+	char name[64];     /* from the program's BTF func_info, else "func<i>" */
+	uint64_t ksym;     /* kernel address (0 without permission) */
+	uint8_t *bytes;
+	size_t len;
+};
+
+struct sb_jit_image {
+	char prog_name[64];
+	struct sb_jit_func *funcs;
+	size_t n;
+};
+
+/* Decodes x86-64 code into a listing (capstone, Intel syntax); every
+ * instruction gets the masks of sb_jit_mask_insn(). Returns 0, or -1 with
+ * the offset of the undecodable byte in err. */
+int sb_jit_decode(const uint8_t *code, size_t len, const char *name, struct sb_listing *out,
+		  char *err, size_t errlen);
+
+#endif

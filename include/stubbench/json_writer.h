@@ -1,0 +1,14 @@
+/* json_writer.h: the two JSON scalars every writer of the project needs.
+ * One escaping rule and one number rule for all of them: a value that is not
+ * finite is written as null, never as nan or inf. */
+#ifndef STUBBENCH_JSON_WRITER_H
+#define STUBBENCH_JSON_WRITER_H
+
+#include <stdio.h>
+
+/* s as a JSON string, quoted and escaped; NULL writes "". */
+void sb_json_string(FILE *f, const char *s);
+/* v with 6 significant digits, or null when v is nan or infinite. */
+void sb_json_number(FILE *f, double v);
+
+#endif

@@ -1,0 +1,30 @@
+/* kernel_report.h: the twins' and the kernel's deltas side by side. */
+#ifndef STUBBENCH_KERNEL_REPORT_H
+#define STUBBENCH_KERNEL_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/loader.h"
+
+/* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
+ * kernel delta (private and hybrid against baseline) in core cycles per
+ * iteration with their 95 % CIs, and a verdict. With several loads of the
+ * programs (kernel[0..n_loads-1], each at its own code address), the
+ * kernel's range over the loads is shown and the verdict is whether the
+ * twin falls inside it. placed (may be NULL): the twins placed like each
+ * load (same order as kernel), shown as a range and compared load by load. */
+void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
+				   const struct sb_results *const *kernel, size_t n_loads,
+				   const struct sb_results *twin, const struct sb_results *const *placed);
+
+/* The same comparison as JSON objects (appended to an array; *first says
+ * whether one was written yet): per variant and batch, the delta in core
+ * cycles per iteration with its CI of the twin, the placed twin and the
+ * kernel (null where missing), and the verdict ("agree": the placed twin's
+ * and the kernel's CIs overlap; "disagree"; null without both CIs). */
+void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
+			   const struct sb_results *twin, const struct sb_results *placed, int *first);
+
+#endif

@@ -1,0 +1,79 @@
+/* loader.h: the kernel side's programs. Those of
+ * bench/bpf/private_stack_shapes.bpf.c loaded with libbpf, run with
+ * BPF_PROG_TEST_RUN and their counters read back; the exit statuses of
+ * `stubbench kernel` and the names of its shapes, variants and arms.
+ *
+ * Nothing is ever pinned: every program lives only as long as the file
+ * descriptors of a struct sb_kernel_obj, so a crash or a Ctrl-C unloads it. */
+#ifndef STUBBENCH_LOADER_H
+#define STUBBENCH_LOADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Loads of the programs a run may hold (--loads), each at its own code
+ * address: the kernel side's re-rolled states. */
+#define SB_KERNEL_MAX_LOADS 8
+
+/* Exit statuses of `stubbench kernel` (documented in README.md). */
+enum sb_kernel_status {
+	SB_KERNEL_OK = 0,
+	SB_KERNEL_FAILED = 1,           /* an error, or a JIT mismatch */
+	SB_KERNEL_USAGE = 2,            /* bad input */
+	SB_KERNEL_NO_CAP = 3,           /* neither CAP_BPF nor CAP_SYS_ADMIN */
+	SB_KERNEL_NO_JIT = 4,           /* BPF JIT off or absent: programs interpreted */
+	SB_KERNEL_NO_TEST_RUN = 5,      /* BPF_PROG_TEST_RUN refused for raw_tp */
+	SB_KERNEL_NO_PRIV_STACK = 6,    /* kernel JIT has no private stack (< v6.13, non-x86) */
+	SB_KERNEL_INTERRUPTED = 130,    /* SIGINT/SIGTERM: programs unloaded, then exit */
+};
+
+/* Iterations per BPF_PROG_TEST_RUN (batch_iters, --batch of `stubbench
+ * kernel`): the loop bound is frozen at load and the verifier walks every
+ * iteration. On Linux 6.18 a load of 16384 takes about a second; 65536
+ * runs into the verifier's 1M-instruction limit (E2BIG) after 20 s. */
+#define SB_KERNEL_MAX_BATCH 16384u
+
+enum sb_kernel_shape { SB_SHAPE_PER_RUN, SB_SHAPE_IN_LOOP, SB_N_SHAPES };
+enum sb_kernel_variant { SB_KV_BASELINE, SB_KV_PRIVATE, SB_KV_HYBRID, SB_N_KVARIANTS };
+
+const char *sb_kernel_shape_name(enum sb_kernel_shape s);     /* "per-run", "in-loop" */
+const char *sb_kernel_variant_name(enum sb_kernel_variant v); /* "baseline", ... */
+const char *sb_kernel_variant_seed_name(enum sb_kernel_variant v); /* "no-private-stack", ... */
+/* The one name of a kernel-run arm, in every format:
+ * "<variant>-<shape>[-<side>]", side NULL for the kernel's programs, "twin"
+ * for their replicas, "twin@loads" for the replicas placed like the loads:
+ * "private-per-run", "private-per-run-twin", "private-per-run-twin@loads".
+ * seed: the seeds' variant name instead ("private-stack-per-run-twin"),
+ * to which --format=seed appends "-<batch>" as upstream does. */
+void sb_kernel_arm_name(enum sb_kernel_variant v, enum sb_kernel_shape s, const char *side, int seed, char *buf,
+			size_t len);
+/* The BPF program name: "run_private", "loop_hybrid". */
+const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v);
+
+/* libbpf's own messages (the verifier log on a failed load) only with
+ * STUBBENCH_BPF_VERBOSE=1 in the environment: our one line says what failed. */
+void sb_kernel_libbpf_quiet(void);
+
+/* One loaded copy of the object, with batch_iters fixed at load. */
+struct sb_kernel_obj;
+
+/* Loads every program with batch_iters iterations per run. Returns NULL with
+ * a one-line reason in err (and the status to exit with in *status). */
+struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
+				     char *err, size_t errlen);
+/* Unloads (closes every fd). NULL is fine. */
+void sb_kernel_unload(struct sb_kernel_obj *o);
+
+uint32_t sb_kernel_batch_iters(const struct sb_kernel_obj *o);
+int sb_kernel_prog_fd(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v);
+int sb_kernel_empty_fd(const struct sb_kernel_obj *o);
+/* The kernel's id of a loaded program (0 when it cannot be read). */
+uint32_t sb_kernel_prog_id(int prog_fd);
+/* The program's hit counter, read from the mmapped .bss. */
+uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v);
+
+/* One BPF_PROG_TEST_RUN of prog_fd, on cpu (>= 0: BPF_F_TEST_RUN_ON_CPU) or
+ * on the current CPU (-1). Returns 0, or -errno. */
+int sb_kernel_test_run(int prog_fd, int cpu);
+
+#endif

@@ -1,0 +1,56 @@
+/* twin_placement.h: the twins placed like each kernel load, and their harness arms. */
+#ifndef STUBBENCH_TWIN_PLACEMENT_H
+#define STUBBENCH_TWIN_PLACEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/loader.h"
+#include "stubbench/parse.h"
+#include "stubbench/placement.h"
+#include "stubbench/registry.h"
+
+/* Twins placed like a kernel load (kernel_twin_placement.c): copies of the
+ * twins of one shape whose functions start at the same page offset (hence
+ * the same offset in their 64-byte cache lines) as the kernel put that
+ * load's JITed functions (bpf_jit_binary_pack_alloc() starts every image at
+ * a random offset of its first 64-byte chunk), as registry-like variants
+ * the replica harness can run. */
+struct sb_twin_placement {
+	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
+	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
+	char names[SB_N_KVARIANTS][64];              /* "twin-in-loop-private@load2" */
+	int have[SB_N_KVARIANTS];
+	unsigned offsets[SB_N_KVARIANTS][2];         /* entry and subprog page offsets */
+};
+int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS],
+		       int load, struct sb_twin_placement *out, char *err, size_t errlen);
+void sb_twin_placement_free(struct sb_twin_placement *p);
+
+/* Harness arms over placed twins: an overhead arm (the empty stub, as the
+ * replica harness's) and one arm per variant; sample(ctx, batch) runs the
+ * twins placed like the current load's kernel object of that batch
+ * (placed[load][batch index]); the loads are the arms' re-rolled states,
+ * as for the kernel arms. */
+struct sb_placed_arms {
+	struct sb_arm arms[1 + SB_N_KVARIANTS];
+	size_t n;
+	struct sb_placed_arm_ctx {
+		struct sb_twin_placement (*placed)[SB_MAX_BATCHES]; /* [load][batch] */
+		size_t n_loads, load;
+		const uint64_t *batches;
+		size_t n_batches;
+		int empty, in_loop;
+		enum sb_kernel_variant variant;
+		uint64_t iterations, counter_start;
+	} ctx[1 + SB_N_KVARIANTS];
+	char names[SB_N_KVARIANTS][2][64];    /* "private-in-loop-twin@loads", seed name */
+};
+void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
+			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
+			  const int want[SB_N_KVARIANTS]);
+/* Each variant's twin counter advanced by exactly the iterations run. */
+int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen);
+
+#endif
