@@ -63,7 +63,7 @@ static void variants(void)
 		CHECK(strcmp(sb_variant_family(v), "lab") == 0, "%s: family %s", v->name,
 		      sb_variant_family(v));
 		CHECK(sb_lab_info_of(v) == li, "%s: sb_lab_info_of", v->name);
-		/* the asm's alternative and return numbers are lab.h's enums */
+		/* the asm's alternative and return numbers are lab_variants.h's enums */
 		char name[96];
 		snprintf(name, sizeof(name), "lab-%s%s%s-%s", sb_lab_alt_name(li->alt),
 			 li->ret == SB_LAB_RET ? "" : "-", li->ret == SB_LAB_RET ? "" : sb_lab_return_name(li->ret),

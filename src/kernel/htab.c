@@ -1,5 +1,5 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
- * --shape=htab`; see kernel_htab.h and bench/bpf/htab_shape.bpf.c. */
+ * --shape=htab`; see htab.h and bench/bpf/htab_shape.bpf.c. */
 #include "stubbench/htab.h"
 #include "stubbench/signals.h"
 

@@ -1,4 +1,4 @@
-/* lab_variants.c: the codegen lab's variants (family "lab"), see lab.h.
+/* lab_variants.c: the codegen lab's variants (family "lab"), see lab_variants.h.
  * asm/lab_alternatives.asm declares each one: its struct sb_variant
  * (SB_VARIANT) and its struct sb_lab_info, each pointing at the other. */
 #include "stubbench/lab_variants.h"
