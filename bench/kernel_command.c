@@ -38,6 +38,17 @@
 #include "stubbench/variant_arms.h"
 #include "stubbench/registry.h"
 
+/* What the kernel run's CIs cover. The loads of one process are its
+ * re-rolled states, but something every load of a process shares, which
+ * is not re-rolled here, moves the kernel arms and the twins between
+ * processes: on the Intel Xeon Ice Lake VM (results/intel-xeon-icelake-vm.md)
+ * five fresh processes spread the kernel's private delta by 15-43 pp while
+ * each process's CI was a few pp wide. Until the run pools fresh processes,
+ * it says so in every format. */
+#define SB_KERNEL_CI_SCOPE \
+	"they resample the loads of this one process; fresh processes can differ by more " \
+	"(up to 43 pp on an Intel Xeon VM): repeat with bench/reproducibility.py --kernel before trusting a sign"
+
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
 #define DEFAULT_LOADS 8
@@ -692,8 +703,10 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.json_extra = json_findings,
 		.json_extra_ctx = &found,
 		.thunk = &thunk,
+		.ci_scope = SB_KERNEL_CI_SCOPE,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
+	fprintf(stderr, "stubbench kernel: CIs: %s\n", SB_KERNEL_CI_SCOPE);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: "NAME-BATCH",

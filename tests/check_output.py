@@ -37,6 +37,7 @@ for key in ("kind", "reason", "cpuid_rdtscp", "rdtscp_executes", "granularity_ti
 check(doc["seed"] == 3, "seed not echoed")
 # How the result was made: schema, date, the exact command line, options, kernel, revision.
 check(doc.get("schema_version") == 2, f"schema_version {doc.get('schema_version')}")
+check("ci_scope" in doc and doc["ci_scope"] is None, f"ci_scope {doc.get('ci_scope')!r}: the sweep re-rolls its states, nothing to say")
 check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc.get("date", "")) is not None,
       f"date {doc.get('date')!r} is not ISO 8601 UTC")
 check(doc.get("argv") == [sb, *ARGS, "--format=json"], f"argv {doc.get('argv')}")

@@ -40,6 +40,9 @@ struct sb_output_meta {
 	void (*json_extra)(FILE *f, const void *ctx);
 	const void *json_extra_ctx;
 	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
+	/* What the CIs are known not to cover (a "# CIs:" line under the
+	 * table, "ci_scope" in JSON); NULL: nothing to say. */
+	const char *ci_scope;
 };
 
 #endif

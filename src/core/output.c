@@ -205,6 +205,12 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	if (m->thunk)
 		json_thunk(f, m->thunk);
+	fputs("  \"ci_scope\": ", f);
+	if (m->ci_scope)
+		sb_json_string(f, m->ci_scope);
+	else
+		fputs("null", f);
+	fputs(",\n", f);
 	fprintf(f,
 		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));
 	sb_json_string(f, t->reason);
@@ -463,6 +469,8 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
 		sb_output_states_note(f, r);
+		if (m->ci_scope)
+			fprintf(f, "# CIs: %s\n", m->ci_scope);
 		table_placements(f, r);
 		break;
 	case SB_FORMAT_SEED:
