@@ -73,6 +73,7 @@ struct kernel_opts {
 	int verbose;
 	int copies;
 	const char *thunk;   /* --thunk: the twins' thunk instead of the kernel's */
+	const char *plot;    /* --plot=FILE: kernel and twins drawn from the results */
 	int htab;  /* --shape=htab */
 	int loads_given;
 	struct sb_kernel_obj_opts user; /* --obj, --prog */
@@ -226,6 +227,11 @@ static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 	o->samples = cli->cfg.samples;
 	o->seed = cli->cfg.seed;
 	o->verbose = cli->verbose;
+	o->plot = cli->plot;
+	if (o->plot && (o->htab || o->user.obj)) {
+		snprintf(err, errlen, "--plot: not with --shape=htab or --obj (save --format=json and use stubbench plot)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -725,6 +731,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	if (orc && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
+	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot) != 0 && rc == SB_KERNEL_OK)
+		rc = SB_KERNEL_FAILED;
 	free(all.cells);
 	if (r->verdicts)
 		fputs(r->verdicts, info);
@@ -767,6 +775,8 @@ static int run_kernel(struct sb_cli *cli)
 		}
 		return rc;
 	}
+	if (sb_plot_check_option("stubbench kernel", &o.plot))
+		return SB_KERNEL_USAGE;
 	struct kernel_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
@@ -788,7 +798,7 @@ const struct sb_subcommand sb_kernel_command = {
 		   "Loads the seeds' BPF programs, checks their JIT against the twins, and measures\n"
 		   "them (BPF_PROG_TEST_RUN) beside the twins, interleaved.",
 	.groups = {&sb_cli_variant_group, &kernel_group, &sb_cli_batch_group, &sb_cli_cpu_group,
-		   &sb_cli_sweep_group, &sb_cli_config_group},
+		   &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_plot_group},
 	.epilog = "exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
 		  "  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 no private-stack support, 130 interrupted\n",
 	.run = run_kernel,

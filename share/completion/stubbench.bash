@@ -19,7 +19,7 @@ _stubbench()
     fi
     case $sub in
         lab) COMPREPLY=($(compgen -W "$common --shape= --plot=" -- "$cur")) ;;
-        kernel) COMPREPLY=($(compgen -W "$common --shape= --variant= --loads= --dump-jit= --obj= --prog=" -- "$cur")) ;;
+        kernel) COMPREPLY=($(compgen -W "$common --shape= --variant= --loads= --dump-jit= --obj= --prog= --thunk= --plot=" -- "$cur")) ;;
         footprint) COMPREPLY=($(compgen -W "--copies= --layout= --variant= --plot= --format= --cpu= --time= --samples= --seed= --verbose --help" -- "$cur")) ;;
         compare) COMPREPLY=($(compgen -f -W "--metric= --help" -- "$cur")) ;;
         plot) [ "$prev" = -o ] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
