@@ -61,6 +61,11 @@ struct sb_kernel_obj;
  * a one-line reason in err (and the status to exit with in *status). */
 struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen);
+/* The one line and status for a skeleton load that failed with rc (< 0):
+ * a refusal names the capabilities (SB_KERNEL_NO_CAP), anything else points
+ * at the verifier log (SB_KERNEL_FAILED). what: "BPF program", ... */
+enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t batch_iters, char *err,
+					    size_t errlen);
 /* Unloads (closes every fd). NULL is fine. */
 void sb_kernel_unload(struct sb_kernel_obj *o);
 

@@ -49,15 +49,7 @@ struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *st
 	o->skel->rodata->batch_iters = batch_iters;
 	int rc = htab_shape__load(o->skel);
 	if (rc) {
-		int e = -rc;
-		if (e == EPERM || e == EACCES) {
-			*status = SB_KERNEL_NO_CAP;
-			sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
-				   strerror(e));
-		} else {
-			sb_set_err(err, errlen, "htab BPF program load failed with batch_iters=%u: %s "
-				   "(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", batch_iters, strerror(e));
-		}
+		*status = sb_kernel_load_failed(rc, "htab BPF program", batch_iters, err, errlen);
 		htab_shape__destroy(o->skel);
 		free(o);
 		return NULL;

@@ -56,6 +56,20 @@ void sb_kernel_libbpf_quiet(void)
 	libbpf_set_print(quiet_print);
 }
 
+enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t batch_iters, char *err,
+					    size_t errlen)
+{
+	int e = -rc;
+	if (e == EPERM || e == EACCES) {
+		sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
+			   strerror(e));
+		return SB_KERNEL_NO_CAP;
+	}
+	sb_set_err(err, errlen, "%s load failed with batch_iters=%u: %s "
+		   "(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", what, batch_iters, strerror(e));
+	return SB_KERNEL_FAILED;
+}
+
 struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
@@ -76,15 +90,7 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status
 	o->skel->rodata->batch_iters = batch_iters;
 	int rc = private_stack_shapes__load(o->skel);
 	if (rc) {
-		int e = -rc;
-		if (e == EPERM || e == EACCES) {
-			*status = SB_KERNEL_NO_CAP;
-			sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
-				strerror(e));
-		} else {
-			sb_set_err(err, errlen, "BPF program load failed with batch_iters=%u: %s "
-				"(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", batch_iters, strerror(e));
-		}
+		*status = sb_kernel_load_failed(rc, "BPF program", batch_iters, err, errlen);
 		private_stack_shapes__destroy(o->skel);
 		free(o);
 		return NULL;
