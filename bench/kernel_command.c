@@ -553,17 +553,12 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_USAGE;
 	}
-	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	int cpu;
+	enum sb_kernel_status st = sb_kernel_start(o->cpu, &cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
-	int cpu;
-	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return SB_KERNEL_USAGE;
-	}
-	sb_kernel_install_signals();
 	for (int c = 0; c < o->copies; c++)
 	for (size_t i = 0; i < o->n_batches; i++) {
 		r->objs[c][i] = sb_kernel_load((uint32_t)o->batches[i], &st, why, sizeof(why));

@@ -117,17 +117,12 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 int sb_kernel_htab_run(const struct sb_htab_opts *o)
 {
 	char why[512];
-	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	int cpu;
+	enum sb_kernel_status st = sb_kernel_start(o->cpu, &cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
-	int cpu;
-	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
-		return SB_KERNEL_USAGE;
-	}
-	sb_kernel_install_signals();
 	struct htab_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");

@@ -173,15 +173,11 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_USAGE;
 	}
-	st = sb_kernel_probe(why, sizeof(why));
+	int cpu;
+	st = sb_kernel_start(o->cpu, &cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
-	}
-	int cpu;
-	if (sb_pin_thread(o->cpu, &cpu, why, sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: --cpu: %s\n", why);
-		return SB_KERNEL_USAGE;
 	}
 	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
 	/* Without batch_iters a run's work is fixed: one "batch" of one run. */
@@ -193,7 +189,6 @@ static int run(struct obj_run *r)
 		r->n_batches = 1;
 		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", o->obj);
 	}
-	sb_kernel_install_signals();
 	for (size_t b = 0; b < r->n_batches; b++) {
 		r->objs[b] = sb_user_obj_load(o->obj, (uint32_t)r->batches[b], &st, why, sizeof(why));
 		if (!r->objs[b]) {

@@ -179,6 +179,13 @@ if [ -x "$GB" ]; then sig_case sigint_gbench INT 1 "$GB" --benchmark_min_time=5;
 
 # Kernel side: needs root and BPF.
 if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
+    # A CPU that is not there: one line, named once, in every kernel mode.
+    for shape in in-loop htab; do
+        case_ kernel_cpu_missing_$shape 2 "--cpu=99: no such CPU" "\$SB kernel --shape=$shape --cpu=99 --samples=1"
+        if grep -q -- "--cpu: --cpu" "$tmp/err"; then
+            echo "FAIL: kernel_cpu_missing_$shape: the option named twice"; fails=$((fails + 1))
+        fi
+    done
     # A capability missing is named, never a JIT mismatch.
     if command -v setpriv >/dev/null; then
         caps='+bpf,+perfmon,+syslog'

@@ -15,4 +15,10 @@ enum sb_kernel_status sb_kernel_probe(char *why, size_t whylen);
  * loaded. */
 int sb_kernel_fentry_available(char *why, size_t whylen);
 
+/* What every kernel run does first: sb_kernel_probe(), pinning to cpu_req
+ * (-1: the default CPU; the CPU used in *cpu) and the signal handlers.
+ * Returns SB_KERNEL_OK, or the status to exit with (SB_KERNEL_USAGE for a
+ * bad CPU) and one line in why. */
+enum sb_kernel_status sb_kernel_start(int cpu_req, int *cpu, char *why, size_t whylen);
+
 #endif

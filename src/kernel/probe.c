@@ -3,6 +3,8 @@
  * the JIT switch. Test-run refusal and private-stack support can only be
  * seen after a load; kernel_main.c names them. */
 #include "stubbench/probe.h"
+#include "stubbench/pin.h"
+#include "stubbench/signals.h"
 #include "stubbench/loader.h"
 
 #include <linux/capability.h>
@@ -41,5 +43,16 @@ enum sb_kernel_status sb_kernel_probe(char *why, size_t whylen)
 		fclose(f);
 	}
 	snprintf(why, whylen, "ok");
+	return SB_KERNEL_OK;
+}
+
+enum sb_kernel_status sb_kernel_start(int cpu_req, int *cpu, char *why, size_t whylen)
+{
+	enum sb_kernel_status st = sb_kernel_probe(why, whylen);
+	if (st != SB_KERNEL_OK)
+		return st;
+	if (sb_pin_thread(cpu_req, cpu, why, whylen) != 0)
+		return SB_KERNEL_USAGE;
+	sb_kernel_install_signals();
 	return SB_KERNEL_OK;
 }
