@@ -144,12 +144,8 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 	if (key == K_SHAPE)
 		return parse_shape(arg, kopts.shapes, &kopts.htab, err, errlen);
 	if (key == K_THUNK) {
-		if (strcmp(arg, "ret") != 0 && sb_thunk_from_symbol(arg) == SB_THUNK_UNKNOWN) {
-			snprintf(err, errlen, "--thunk: unknown return thunk '%s' (its_return_thunk, "
-				 "srso_return_thunk, srso_alias_return_thunk, retbleed_return_thunk, "
-				 "call_depth_return_thunk, ret)", arg);
+		if (sb_thunk_check_name("--thunk", arg, err, errlen) != 0)
 			return -1;
-		}
 		kopts.thunk = arg;
 		return 0;
 	}

@@ -29,6 +29,9 @@ enum sb_thunk {
 const char *sb_thunk_name(enum sb_thunk t);
 /* The thunk whose kernel symbol is name, or SB_THUNK_UNKNOWN. */
 enum sb_thunk sb_thunk_from_symbol(const char *name);
+/* A return thunk named on the command line (option opt): a kernel symbol
+ * of the list above or "ret". Returns 0, or -1 with one line in err. */
+int sb_thunk_check_name(const char *opt, const char *name, char *err, size_t errlen);
 
 /* The sysfs lines that decide the thunk (empty when the file is absent). */
 struct sb_mitigations {

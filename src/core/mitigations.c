@@ -104,3 +104,12 @@ void sb_return_thunk_from_sysfs(struct sb_return_thunk *rt)
 	rt->thunk = sb_thunk_infer(&rt->mit, sb_cpu_family(), why, sizeof(why));
 	snprintf(rt->how, sizeof(rt->how), "inferred from %s", why);
 }
+
+int sb_thunk_check_name(const char *opt, const char *name, char *err, size_t errlen)
+{
+	if (strcmp(name, "ret") == 0 || sb_thunk_from_symbol(name) != SB_THUNK_UNKNOWN)
+		return 0;
+	snprintf(err, errlen, "%s: unknown return thunk '%s' (its_return_thunk, srso_return_thunk, "
+		 "srso_alias_return_thunk, retbleed_return_thunk, call_depth_return_thunk, ret)", opt, name);
+	return -1;
+}
