@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
@@ -16,6 +17,10 @@ int sb_plot_results(const struct sb_results *r, const char *tool, const char *pa
 		fprintf(stderr, "%s: no plot: out of memory\n", tool);
 		return 1;
 	}
+	/* Where returns go, for the title, as the run's header says it. */
+	struct sb_return_thunk rt;
+	sb_return_thunk_from_sysfs(&rt);
+	snprintf(run.thunk, sizeof(run.thunk), "%s", sb_thunk_name(rt.thunk));
 	if (sb_run_plot(&run, path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: no %s\n", tool, err);
 		rc = 1;

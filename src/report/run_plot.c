@@ -357,9 +357,13 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 	/* The JIT flavour's last clause says how JITed code returns. */
 	const char *thunk = strrchr(run->thunk, ',');
 	thunk = thunk ? thunk + 1 + (thunk[1] == ' ') : run->thunk;
-	snprintf(title, sizeof(title), "%s: %s; %s%s%s; %s", run->tool[0] ? run->tool : "stubbench",
-		 run->machine[0] ? run->machine : "machine unknown", release[0] ? release : "kernel unknown",
-		 thunk[0] ? "; returns: " : "", thunk, run->date[0] ? run->date : "date unknown");
+	/* The machine line of a run made in this process names the kernel
+	 * already ("..., Linux 6.18.44"): said once. */
+	int kernel_named = release[0] && strstr(run->machine, release) != NULL;
+	snprintf(title, sizeof(title), "%s: %s%s%s%s%s; %s", run->tool[0] ? run->tool : "stubbench",
+		 run->machine[0] ? run->machine : "machine unknown", kernel_named ? "" : "; ",
+		 kernel_named ? "" : (release[0] ? release : "kernel unknown"), thunk[0] ? "; returns: " : "",
+		 thunk, run->date[0] ? run->date : "date unknown");
 	fprintf(gp, "# %s, drawn from %s by stubbench plot; rerun: gnuplot %s\nset terminal ", run->tool,
 		run->path, base_name(gp_path));
 	fprintf(gp, term, 260 + 380 * rows);
