@@ -730,6 +730,18 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	return rc;
 }
 
+/* Every kernel mode ends here: a run that a signal stopped (it unwound and
+ * unloaded everything) says so in one line and exits with 130, whatever
+ * status the unwinding produced. */
+static int interrupted_or(int rc)
+{
+	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+		return SB_KERNEL_INTERRUPTED;
+	}
+	return rc;
+}
+
 static int run_kernel(struct sb_cli *cli)
 {
 	(void)cli; /* finish_kernel took the shared values into kopts */
@@ -754,17 +766,12 @@ static int run_kernel(struct sb_cli *cli)
 		o.user.seed = o.seed;
 		o.user.verbose = o.verbose;
 		o.user.config = &cfg;
-		return sb_kernel_obj_run(&o.user);
+		return interrupted_or(sb_kernel_obj_run(&o.user));
 	}
 	if (o.htab) {
 		struct sb_htab_opts ho = {o.batches, o.n_batches, o.cpu, (int)o.format, o.dump_dir,
 					  o.time_s, o.samples, o.seed, o.verbose};
-		int rc = sb_kernel_htab_run(&ho);
-		if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
-			fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
-			rc = SB_KERNEL_INTERRUPTED;
-		}
-		return rc;
+		return interrupted_or(sb_kernel_htab_run(&ho));
 	}
 	if (sb_plot_check_option("stubbench kernel", &o.plot))
 		return SB_KERNEL_USAGE;
@@ -776,11 +783,7 @@ static int run_kernel(struct sb_cli *cli)
 	int rc = run(r, &o);
 	release(r);
 	free(r);
-	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
-		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
-		rc = SB_KERNEL_INTERRUPTED;
-	}
-	return rc;
+	return interrupted_or(rc);
 }
 
 const struct sb_subcommand sb_kernel_command = {

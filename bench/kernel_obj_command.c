@@ -271,9 +271,5 @@ int sb_kernel_obj_run(const struct sb_kernel_obj_opts *o)
 	int rc = run(r);
 	release(r);
 	free(r);
-	if (rc == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
-		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
-		rc = SB_KERNEL_INTERRUPTED;
-	}
 	return rc;
 }
