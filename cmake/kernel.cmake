@@ -29,18 +29,26 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} -print-multiarch
 if(NOT SB_MULTIARCH)
   set(SB_MULTIARCH x86_64-linux-gnu)
 endif()
+# One way to compile a BPF C source into an object: the project's programs
+# and the test object of kernel_obj.cmake alike.
+function(sb_bpf_object src obj)
+  get_filename_component(dir ${obj} DIRECTORY)
+  get_filename_component(name ${obj} NAME)
+  add_custom_command(
+    OUTPUT ${obj}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
+            -I/usr/include/${SB_MULTIARCH} -c ${src} -o ${obj}
+    DEPENDS ${src}
+    COMMENT "clang -target bpf: ${name}")
+endfunction()
+
 set(SB_BPF_SKELETONS)
 foreach(name private_stack_shapes fentry_shape htab_shape kernel_text)
   set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
-  add_custom_command(
-    OUTPUT ${obj}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bpf
-    COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
-            -I/usr/include/${SB_MULTIARCH} -c ${src} -o ${obj}
-    DEPENDS ${src}
-    COMMENT "clang -target bpf: ${name}.bpf.o")
+  sb_bpf_object(${src} ${obj})
   add_custom_command(
     OUTPUT ${skel}
     COMMAND ${SB_BPFTOOL} gen skeleton ${obj} name ${name} > ${skel}

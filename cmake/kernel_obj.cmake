@@ -4,13 +4,7 @@
 target_sources(stubbench PRIVATE bench/kernel_obj_command.c)
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
-add_custom_command(
-  OUTPUT ${SB_USER_BPF_OBJ}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/tests
-  COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
-          -I/usr/include/${SB_MULTIARCH} -c ${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c -o ${SB_USER_BPF_OBJ}
-  DEPENDS ${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c
-  COMMENT "clang -target bpf: user_prog.bpf.o (test object)")
+sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})
 add_custom_target(sb_user_bpf_obj ALL DEPENDS ${SB_USER_BPF_OBJ})
 
 function(sb_kernel_obj_add_tests)
