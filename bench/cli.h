@@ -128,7 +128,9 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
  * `stubbench plot` (plot_command.c); says on stderr what it wrote or why
  * not. tool: "stubbench", "stubbench lab". Returns 0, or 1 when the plot
  * was not written. */
-int sb_plot_results(const struct sb_results *r, const char *tool, const char *path);
+struct sb_return_thunk;
+int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
+		    const struct sb_return_thunk *thunk);
 /* Before measuring: --plot=*path must be a .png or .svg file that can be
  * written (else one line, returns EXIT_USAGE); without gnuplot it says so
  * and sets *path to NULL, and the run goes on. Returns 0 otherwise. */

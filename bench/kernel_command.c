@@ -722,7 +722,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	}
 	if (orc && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
-	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot) != 0 && rc == SB_KERNEL_OK)
+	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot, &thunk) != 0 && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
 	free(all.cells);
 	if (r->verdicts)

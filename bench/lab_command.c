@@ -153,7 +153,7 @@ static int run_lab(struct sb_cli *clip)
 		if (cli.cfg.format == SB_FORMAT_TABLE)
 			print_code_sizes(stdout);
 		if (cli.plot)
-			rc |= sb_plot_results(&all, "stubbench lab", cli.plot);
+			rc |= sb_plot_results(&all, "stubbench lab", cli.plot, NULL);
 	}
 	for (int k = 0; k < 2; k++)
 		sb_results_free(&shape_res[k]);

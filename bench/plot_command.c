@@ -8,7 +8,8 @@
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
-int sb_plot_results(const struct sb_results *r, const char *tool, const char *path)
+int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
+		    const struct sb_return_thunk *thunk)
 {
 	struct sb_run_file run;
 	char err[1024];
@@ -18,9 +19,8 @@ int sb_plot_results(const struct sb_results *r, const char *tool, const char *pa
 		return 1;
 	}
 	/* Where returns go, for the title, as the run's header says it. */
-	struct sb_return_thunk rt;
-	sb_return_thunk_from_sysfs(&rt);
-	snprintf(run.thunk, sizeof(run.thunk), "%s", sb_thunk_name(rt.thunk));
+	if (thunk)
+		snprintf(run.thunk, sizeof(run.thunk), "%s", sb_thunk_name(thunk->thunk));
 	if (sb_run_plot(&run, path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: no %s\n", tool, err);
 		rc = 1;

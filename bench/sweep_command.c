@@ -279,7 +279,7 @@ static int run_sweep(struct sb_cli *cli)
 			rc = orc;
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		if (cli->plot && rc == 0)
-			rc = sb_plot_results(&res, "stubbench", cli->plot);
+			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);
 	}
 	sb_results_free(&res);
 	sb_percpu_thread_fini();
