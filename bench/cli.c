@@ -22,7 +22,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -85,6 +85,9 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 	case K_VERBOSE:
 		cli->verbose = 1;
 		return 0;
+	case K_PROCESSES:
+		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
+					  errlen);
 	}
 	return -1;
 }
@@ -106,6 +109,9 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"time", "SECONDS", K_TIME, "time for the whole sweep (default 8)"},
 		{"samples", "N", K_SAMPLES, "rounds per batch size instead of --time"},
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
+		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
+						"other (at most 64); the CIs then resample processes, then\n"
+						"blocks (default 1: this process, CIs over states)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
 		{NULL},

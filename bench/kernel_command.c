@@ -43,10 +43,11 @@
  * is not re-rolled here, moves the kernel arms and the twins between
  * processes: on the Intel Xeon Ice Lake VM (results/intel-xeon-icelake-vm.md)
  * five fresh processes spread the kernel's private delta by 15-43 pp while
- * each process's CI was a few pp wide. Until the run pools fresh processes,
- * it says so in every format. */
+ * each process's CI was a few pp wide. Splitting each batch size over fresh
+ * processes (--processes=4) did not close the gap on the AMD Zen 5 VM
+ * (results/amd-epyc-zen5-vm.md): the run says so in every format. */
 #define SB_KERNEL_CI_SCOPE \
-	"they resample the loads of this one process; fresh processes can differ by more " \
+	"they resample the loads (and the --processes) of this one run; separate runs can differ by more " \
 	"(up to 43 pp on an Intel Xeon VM): repeat with bench/reproducibility.py --kernel before trusting a sign"
 
 /* --loads: copies of the programs, each at a code address of its own. */
@@ -70,6 +71,7 @@ struct kernel_opts {
 	double time_s;
 	uint64_t samples;
 	uint64_t seed;
+	uint64_t processes;  /* fresh processes per batch size */
 	int verbose;
 	int copies;
 	const char *thunk;   /* --thunk: the twins' thunk instead of the kernel's */
@@ -222,6 +224,7 @@ static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 	o->time_s = cli->cfg.samples ? 0 : cli->cfg.time_s;
 	o->samples = cli->cfg.samples;
 	o->seed = cli->cfg.seed;
+	o->processes = cli->cfg.processes;
 	o->verbose = cli->verbose;
 	o->plot = cli->plot;
 	if (o->plot && (o->htab || o->user.obj)) {
@@ -538,6 +541,7 @@ static void as_config(const struct kernel_opts *o, struct sb_config *c)
 	c->time_s = o->time_s;
 	c->samples = o->samples;
 	c->seed = o->seed;
+	c->processes = o->processes;
 	c->cpu = o->cpu;
 	c->format = o->format;
 }
@@ -656,6 +660,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.progress = isatty(STDERR_FILENO),
 		.verbose = o->verbose,
 		.stop = sb_kernel_interrupted,
+		.processes = o->processes,
 	};
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!o->shapes[s])

@@ -45,6 +45,8 @@ static void shipped_files(void)
 	CHECK(c.n_batches == d.n_batches && memcmp(c.batches, d.batches, d.n_batches * 8) == 0,
 	      "batches differ from the built-in defaults");
 	CHECK(c.time_s == d.time_s && c.seed == d.seed && c.format == d.format, "time/seed/format");
+	CHECK(c.processes == d.processes, "processes %llu, built in %llu", (unsigned long long)c.processes,
+	      (unsigned long long)d.processes);
 
 	snprintf(path, sizeof(path), "%s/seed-run-bench-private-stack.ini", dir);
 	CHECK(sb_config_load(path, &c, err, sizeof(err)) == 0, "%s", err);
@@ -67,8 +69,10 @@ static void broken_files(void)
 	CHECK(load_text("[output]\nformat = xml\n", &c, err, sizeof(err)) == -1 && strstr(err, "xml"), "err: %s", err);
 	CHECK(load_text("[sweep\nbatches = 1\n", &c, err, sizeof(err)) == -1 && strstr(err, ":1:"), "err: %s", err);
 	CHECK(load_text("; only a comment\n", &c, err, sizeof(err)) == 0, "an empty file is valid");
-	CHECK(load_text("[sweep]\nsamples = 500\nseed = 9\ncpu = 0\n", &c, err, sizeof(err)) == 0 &&
-	      c.samples == 500 && c.seed == 9 && c.cpu == 0, "values not read");
+	CHECK(load_text("[sweep]\nsamples = 500\nseed = 9\ncpu = 0\nprocesses = 8\n", &c, err, sizeof(err)) == 0 &&
+	      c.samples == 500 && c.seed == 9 && c.cpu == 0 && c.processes == 8, "values not read");
+	CHECK(load_text("[sweep]\nprocesses = 0\n", &c, err, sizeof(err)) == -1 && strstr(err, "processes") &&
+	      strstr(err, "'0'"), "err: %s", err);
 	sb_config_defaults(&c);
 	CHECK(sb_config_load("/nonexistent/sweep.ini", &c, err, sizeof(err)) == -1 &&
 	      strstr(err, "/nonexistent/sweep.ini"), "err: %s", err);

@@ -32,9 +32,13 @@ struct sb_config {
 	double time_s;
 	uint64_t samples;
 	uint64_t seed;
+	uint64_t processes;      /* fresh processes per batch size (sb_run_opts.processes) */
 	int cpu;                 /* -1: the last core of the allowed set */
 	enum sb_format format;
 };
+
+#define SB_DEFAULT_PROCESSES 1
+#define SB_MAX_PROCESSES 64
 
 /* The built-in defaults (the same as configs/default.ini). */
 void sb_config_defaults(struct sb_config *c);

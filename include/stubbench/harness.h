@@ -12,7 +12,9 @@
  * code sits, the stack's offset, the predictors' history). Each block
  * therefore runs in a re-rolled state: the next of the arms' states (see
  * sb_arm.n_states) and a random stack offset, after one unrecorded round.
- * The CIs resample states, then blocks within them.
+ * The CIs resample states, then blocks within them; with
+ * sb_run_opts.processes > 1 the blocks run in that many fresh processes per
+ * batch size and the CIs resample processes, then blocks.
  */
 #ifndef STUBBENCH_HARNESS_H
 #define STUBBENCH_HARNESS_H
@@ -44,6 +46,14 @@ struct sb_arm {
 	 * measured across all of them. */
 	size_t n_states;
 	void (*set_state)(void *ctx, size_t state);
+	/* With sb_run_opts.processes > 1: the bytes of *ctx that a child
+	 * process's samples change and that must come back to this process
+	 * (run counts checked against a BPF map, which every process shares);
+	 * the harness copies them back after each child. 0: nothing comes
+	 * back (counts checked against this process's own memory stay
+	 * consistent as they are). The ctx must hold no pointer the child
+	 * changes. */
+	size_t ctx_size;
 };
 
 struct sb_run_opts {
@@ -63,6 +73,18 @@ struct sb_run_opts {
 	/* Polled before every block (about a millisecond): non-zero stops the
 	 * run with "interrupted" (SIGINT/SIGTERM). May be NULL. */
 	int (*stop)(void);
+	/* Fresh processes per batch size (0 or 1: this one). With n > 1 each
+	 * batch size's time is split over n child processes run one after
+	 * the other (fork), and the CIs resample the processes, then the
+	 * blocks within them: whatever a process fixes for its whole life
+	 * (its kernel stack, its pages, the predictors' history) is then part
+	 * of the CI, as it is of the next run. The sample hooks then run in
+	 * the children and their effects stay there: leave n at 1 when they
+	 * count something. child_check (may be NULL) runs in each child after
+	 * its blocks, before it reports; non-zero fails the run with err. */
+	size_t processes;
+	int (*child_check)(void *check_ctx, char *err, size_t errlen);
+	void *check_ctx;
 };
 
 /* One arm at one batch size. Per-iteration figures have the overhead arm's
@@ -85,6 +107,7 @@ struct sb_cell {
 	 * first, and the number of re-rolled states it ran in. */
 	struct sb_mode modes[SB_MAX_MODES];
 	size_t n_modes, n_states;
+	size_t n_processes;       /* fresh processes it ran in (1: this one) */
 	/* The cost in a matched state: the median over blocks in which this
 	 * arm and the baseline both sat in their lowest mode of this arm's
 	 * block mean minus the baseline's (same block: same moment, same

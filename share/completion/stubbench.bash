@@ -4,7 +4,7 @@ _stubbench()
     local cur prev sub
     cur=${COMP_WORDS[COMP_CWORD]}
     sub=${COMP_WORDS[1]}
-    local common="--batch= --cpu= --time= --samples= --seed= --format= --config= --states= --verbose --help --version"
+    local common="--batch= --cpu= --time= --samples= --seed= --format= --config= --states= --processes= --verbose --help --version"
     case $cur in
         --format=*) COMPREPLY=($(compgen -W "table seed json csv gbench" -- "${cur#--format=}")); return ;;
         --metric=*) COMPREPLY=($(compgen -W "delta cycles" -- "${cur#--metric=}")); return ;;

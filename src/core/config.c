@@ -47,6 +47,7 @@ void sb_config_defaults(struct sb_config *c)
 	c->time_s = 8;
 	c->samples = 0;
 	c->seed = 1;
+	c->processes = SB_DEFAULT_PROCESSES;
 	c->cpu = -1;
 	c->format = SB_FORMAT_TABLE;
 }
@@ -150,6 +151,8 @@ static int handler(void *user, const char *section, const char *name, const char
 			rc = sb_parse_samples(opt, value, 0, &x->c->samples, sub, sizeof(sub));
 		} else if (strcmp(name, "seed") == 0) {
 			rc = sb_parse_u64(opt, value, 0, &x->c->seed, sub, sizeof(sub));
+		} else if (strcmp(name, "processes") == 0) {
+			rc = sb_parse_u64_range(opt, value, 1, SB_MAX_PROCESSES, &x->c->processes, sub, sizeof(sub));
 		} else if (strcmp(name, "cpu") == 0) {
 			rc = sb_parse_cpu(opt, value, &x->c->cpu, sub, sizeof(sub));
 		} else {

@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <sched.h>
 #include <x86intrin.h>
@@ -44,6 +48,7 @@ struct block {
 	long csw;                  /* context switches during the block */
 	int disturbed;
 	size_t state;              /* the arms' re-rolled state in this block */
+	size_t process;            /* the fresh process that ran it (0 without --processes) */
 };
 
 struct batch_data {
@@ -324,10 +329,15 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	double *bm = malloc(n_arms * nk * sizeof(*bm));     /* block means [arm][kept block] */
 	size_t *bstate = malloc(nk * sizeof(*bstate));     /* state of each kept block */
 	size_t *label = malloc(n_arms * nk * sizeof(*label)); /* mode of each block mean */
-	size_t max_state = 0;
-	for (size_t bl = 0; bl < d->n_blocks; bl++)
+	size_t max_state = 0, max_process = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		if (d->blocks[bl].state > max_state)
 			max_state = d->blocks[bl].state;
+		if (d->blocks[bl].process > max_process)
+			max_process = d->blocks[bl].process;
+	}
+	if (max_process > max_state)
+		max_state = max_process;
 	double *smean = calloc(max_state + 1, sizeof(*smean)); /* per state: sum, then mean */
 	size_t *scount = calloc(max_state + 1, sizeof(*scount));
 	char *use = malloc(nk);
@@ -355,10 +365,23 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			}
 			g++;
 		}
-	size_t n_states_seen = 0;
+	size_t n_states_seen = 0, n_processes_seen = 0;
 	for (size_t k = 0; k < g; k++)
 		if (scount[bstate[k]]++ == 0)
 			n_states_seen++;
+	/* The CIs' top level: the fresh processes when there were several (the
+	 * states are then re-rolled within each), else the states. */
+	size_t n_groups = n_states_seen;
+	if (max_process > 0) {
+		memset(scount, 0, (max_state + 1) * sizeof(*scount));
+		for (size_t bl = 0, k = 0; bl < d->n_blocks; bl++)
+			if (bcnt[bl] > 0)
+				bstate[k++] = d->blocks[bl].process;
+		for (size_t k = 0; k < g; k++)
+			if (scount[bstate[k]]++ == 0)
+				n_processes_seen++;
+		n_groups = n_processes_seen;
+	}
 	for (size_t a = 0; a < n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
 		if (g && sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) == 0)
@@ -376,6 +399,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		c->overhead_cycles = ovh_cycles / (double)batch;
 		c->n_outliers = outliers;
 		c->n_states = n_states_seen;
+		c->n_processes = n_processes_seen ? n_processes_seen : 1;
 		size_t m = 0;
 		for (size_t bl = 0; bl < d->n_blocks; bl++)
 			if (d->blocks[bl].disturbed)
@@ -399,7 +423,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		/* The CI of the cycles: over the states' means when the arm ran
 		 * in several states, else over the blocks' means. */
 		size_t ng = 0;
-		if (n_states_seen > 1) {
+		if (n_groups > 1) {
 			memset(smean, 0, (max_state + 1) * sizeof(*smean));
 			for (size_t k = 0; k < g; k++)
 				smean[bstate[k]] += bm[a * nk + k];
@@ -451,6 +475,274 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
 	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
 	free(gm), free(mps);
+	return 0;
+}
+
+/* A share of one batch size's blocks, run in this process or in a fresh one. */
+struct segment {
+	uint64_t batch;
+	size_t bi, block_rounds, process;
+	double budget_s;          /* of the whole batch size, for messages */
+	uint64_t budget_ticks;    /* this segment's time (UINT64_MAX: by samples) */
+	uint64_t samples;         /* rounds to run, 0: by time */
+	size_t max_rounds;
+	double progress_from, progress_span;
+};
+
+/* One warm-up block, discarded, then blocks until the segment's time or
+ * rounds are used up. Returns 0, or -1 with err set. */
+static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+		       const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
+		       uint64_t delay_max, double tsc_hz, struct batch_data *d, char *err, size_t errlen)
+{
+	size_t failed = 0, first_block = d->n_blocks, first_round = d->n_rounds;
+	struct batch_data warm;
+	memset(&warm, 0, sizeof(warm));
+	int rc = run_block(arms, n_arms, sg->batch, sg->bi, sg->block_rounds, 0, o, rng, delay_max, &warm,
+			   &failed);
+	free(warm.ticks);
+	free(warm.blocks);
+	if (rc) {
+		set_err(err, errlen, "sample failed", arms[failed].name);
+		return -1;
+	}
+	uint64_t tb = __rdtsc();
+	for (;;) {
+		size_t rounds = sg->block_rounds, done_rounds = d->n_rounds - first_round;
+		if (o->stop && o->stop()) {
+			set_err(err, errlen, "interrupted", NULL);
+			return -1;
+		}
+		if (sg->samples) {
+			if (done_rounds >= sg->samples)
+				break;
+			if (sg->samples - done_rounds < rounds)
+				rounds = sg->samples - done_rounds;
+		} else if (__rdtsc() - tb >= sg->budget_ticks) {
+			break;
+		} else if (done_rounds >= sg->max_rounds) {
+			fprintf(stderr, "%sstubbench: batch %llu: stopped at %zu rounds, the most kept per "
+				"batch size, after %.2f s of its %.2f s\n", o->progress ? "\r" : "",
+				(unsigned long long)sg->batch, done_rounds, (double)(__rdtsc() - tb) / tsc_hz,
+				(double)sg->budget_ticks / tsc_hz);
+			break;
+		}
+		size_t nb = d->n_blocks - first_block;
+		if (nb % n_states == 0)
+			shuffle(order, n_states, rng);
+		if (run_block(arms, n_arms, sg->batch, sg->bi, rounds, order[nb % n_states], o, rng, delay_max, d,
+			      &failed)) {
+			set_err(err, errlen, "sample failed", arms[failed].name);
+			return -1;
+		}
+		d->blocks[d->n_blocks - 1].process = sg->process;
+		if (o->progress) {
+			double done = sg->samples ? (double)(d->n_rounds - first_round) / (double)sg->samples
+						  : (double)(__rdtsc() - tb) / (double)sg->budget_ticks;
+			done = sg->progress_from + sg->progress_span * (done > 1 ? 1 : done);
+			fprintf(stderr, "\rstubbench: batch %llu (%zu/%zu) %3.0f%%  ", (unsigned long long)sg->batch,
+				sg->bi + 1, o->n_batches, 100.0 * done);
+		}
+	}
+	if (o->stop && o->stop()) { /* no statistics for a run that ends */
+		set_err(err, errlen, "interrupted", NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* Room for `need` rounds per arm. */
+static int reserve(struct batch_data *d, size_t n_arms, size_t need)
+{
+	while (d->cap < need) {
+		size_t keep = d->n_rounds;
+		d->n_rounds = d->cap; /* grow() doubles a full array */
+		int rc = grow(d, n_arms);
+		d->n_rounds = keep;
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Reads from the child; a signal that stops the run (the child's own
+ * pid may not have got it) is passed on, so the child stops at its next
+ * block and reports "interrupted". */
+static int read_all(int fd, void *p, size_t n, const struct sb_run_opts *o, pid_t child, int *passed_on)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR) {
+			if (o->stop && o->stop() && !*passed_on) {
+				kill(child, SIGINT);
+				*passed_on = 1;
+			}
+			continue;
+		}
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+struct segment_header {
+	int rc;
+	size_t n_rounds, n_blocks;
+	char err[256];
+};
+
+/* The segment in a fresh child process (fork: a new task, kernel stack,
+ * copy-on-write stack and heap pages, predictor history that starts over):
+ * whatever one process fixes for all its blocks is re-rolled. The child
+ * sends its rounds and blocks back through a pipe and leaves with _exit. */
+static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+			const struct segment *sg, size_t *order, size_t n_states, uint64_t child_seed,
+			uint64_t delay_max, double tsc_hz, struct batch_data *d, char *err, size_t errlen)
+{
+	int fds[2];
+	if (pipe(fds) != 0) {
+		set_err(err, errlen, strerror(errno), "pipe");
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		set_err(err, errlen, strerror(errno), "fork");
+		return -1;
+	}
+	if (pid == 0) {
+		/* A parent that ends (a signal's _exit) takes the child along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(1);
+		close(fds[0]);
+		struct sb_rng rng;
+		sb_rng_seed(&rng, child_seed);
+		struct batch_data cd;
+		memset(&cd, 0, sizeof(cd));
+		struct segment_header h;
+		memset(&h, 0, sizeof(h));
+		h.rc = run_segment(arms, n_arms, o, sg, order, n_states, &rng, delay_max, tsc_hz, &cd, h.err,
+				   sizeof(h.err));
+		if (h.rc == 0 && o->child_check && o->child_check(o->check_ctx, h.err, sizeof(h.err)) != 0)
+			h.rc = -1;
+		h.n_rounds = h.rc ? 0 : cd.n_rounds;
+		h.n_blocks = h.rc ? 0 : cd.n_blocks;
+		int bad = write_all(fds[1], &h, sizeof(h));
+		for (size_t a = 0; a < n_arms && !bad && h.n_rounds; a++)
+			bad = write_all(fds[1], cd.ticks + a * cd.cap, h.n_rounds * sizeof(*cd.ticks));
+		if (!bad && h.n_blocks)
+			bad = write_all(fds[1], cd.blocks, h.n_blocks * sizeof(*cd.blocks));
+		for (size_t a = 0; a < n_arms && !bad; a++)
+			if (arms[a].ctx_size)
+				bad = write_all(fds[1], arms[a].ctx, arms[a].ctx_size);
+		_exit(bad ? 1 : 0);
+	}
+	close(fds[1]);
+	int passed_on = 0;
+	struct segment_header h;
+	int rc = read_all(fds[0], &h, sizeof(h), o, pid, &passed_on);
+	size_t base = d->n_rounds;
+	if (rc == 0 && h.rc == 0) {
+		double *buf = malloc((h.n_rounds + 1) * sizeof(*buf));
+		rc = !buf || reserve(d, n_arms, base + h.n_rounds) != 0 ? -1 : 0;
+		for (size_t a = 0; a < n_arms && rc == 0; a++) {
+			rc = read_all(fds[0], buf, h.n_rounds * sizeof(*buf), o, pid, &passed_on);
+			if (rc == 0)
+				memcpy(d->ticks + a * d->cap + base, buf, h.n_rounds * sizeof(*buf));
+		}
+		free(buf);
+		if (rc == 0 && d->n_blocks + h.n_blocks > d->blocks_cap) {
+			size_t cap = (d->n_blocks + h.n_blocks) * 2;
+			struct block *nb = realloc(d->blocks, cap * sizeof(*nb));
+			rc = nb ? 0 : -1;
+			if (nb) {
+				d->blocks = nb;
+				d->blocks_cap = cap;
+			}
+		}
+		if (rc == 0 && h.n_blocks)
+			rc = read_all(fds[0], d->blocks + d->n_blocks, h.n_blocks * sizeof(*d->blocks), o, pid,
+				      &passed_on);
+		if (rc == 0) {
+			for (size_t k = 0; k < h.n_blocks; k++)
+				d->blocks[d->n_blocks + k].first_round += base;
+			d->n_blocks += h.n_blocks;
+			d->n_rounds = base + h.n_rounds;
+		}
+	}
+	for (size_t a = 0; a < n_arms && rc == 0; a++)
+		if (arms[a].ctx_size)
+			rc = read_all(fds[0], arms[a].ctx, arms[a].ctx_size, o, pid, &passed_on);
+	close(fds[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc != 0) {
+		if (WIFSIGNALED(status))
+			snprintf(err, errlen, "the measuring process of batch %llu ended by signal %d",
+				 (unsigned long long)sg->batch, WTERMSIG(status));
+		else
+			snprintf(err, errlen, "the measuring process of batch %llu sent no results",
+				 (unsigned long long)sg->batch);
+		return -1;
+	}
+	if (h.rc != 0) {
+		set_err(err, errlen, h.err, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/* The batch size's blocks split over n fresh processes, one after the other
+ * on the same CPU. */
+static int run_processes(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+			 const struct segment *whole, size_t n, size_t *order, size_t n_states,
+			 struct sb_rng *rng, uint64_t delay_max, double tsc_hz, struct batch_data *d,
+			 char *err, size_t errlen)
+{
+	for (size_t p = 0; p < n; p++) {
+		if (o->stop && o->stop()) {
+			set_err(err, errlen, "interrupted", NULL);
+			return -1;
+		}
+		struct segment sg = *whole;
+		sg.process = p;
+		sg.budget_ticks = whole->budget_ticks == UINT64_MAX ? UINT64_MAX : whole->budget_ticks / n;
+		sg.samples = whole->samples ? (whole->samples * (p + 1)) / n - (whole->samples * p) / n : 0;
+		sg.max_rounds = whole->max_rounds / n;
+		sg.progress_from = (double)p / (double)n;
+		sg.progress_span = 1.0 / (double)n;
+		if (whole->samples && sg.samples == 0)
+			continue;
+		if (run_in_child(arms, n_arms, o, &sg, order, n_states, sb_rng_next(rng), delay_max, tsc_hz, d,
+				 err, errlen) != 0)
+			return -1;
+	}
+	if (o->stop && o->stop()) {
+		set_err(err, errlen, "interrupted", NULL);
+		return -1;
+	}
 	return 0;
 }
 
@@ -511,6 +803,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	int rc = 0;
 	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
+		size_t n_processes = o->processes > 1 ? o->processes : 1;
 		struct batch_data d;
 		memset(&d, 0, sizeof(d));
 		size_t failed = 0;
@@ -544,59 +837,22 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			rc = SB_RUN_TOO_SHORT;
 			break;
 		}
-		/* One warm-up block, discarded. */
-		struct batch_data warm;
-		memset(&warm, 0, sizeof(warm));
-		rc = run_block(arms, n_arms, batch, bi, block_rounds, 0, o, &rng, delay_max, &warm, &failed);
-		free(warm.ticks);
-		free(warm.blocks);
-		if (rc) {
-			set_err(err, errlen, "sample failed", arms[failed].name);
-			break;
-		}
-		uint64_t budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz);
-		uint64_t tb = __rdtsc();
-		for (;;) {
-			size_t rounds = block_rounds;
-			if (o->stop && o->stop()) {
-				set_err(err, errlen, "interrupted", NULL);
-				rc = -1;
-				break;
-			}
-			if (o->samples) {
-				if (d.n_rounds >= o->samples)
-					break;
-				if (o->samples - d.n_rounds < rounds)
-					rounds = o->samples - d.n_rounds;
-			} else if (__rdtsc() - tb >= budget_ticks) {
-				break;
-			} else if (d.n_rounds >= MAX_ROUNDS_PER_BATCH) {
-				fprintf(stderr, "%sstubbench: batch %llu: stopped at %zu rounds, the most kept per "
-					"batch size, after %.2f s of its %.2f s\n", o->progress ? "\r" : "",
-					(unsigned long long)batch, d.n_rounds,
-					(double)(__rdtsc() - tb) / tsc_hz, budget_s);
-				break;
-			}
-			if (d.n_blocks % n_states == 0)
-				shuffle(order, n_states, &rng);
-			if (run_block(arms, n_arms, batch, bi, rounds, order[d.n_blocks % n_states], o, &rng,
-				      delay_max, &d, &failed)) {
-				set_err(err, errlen, "sample failed", arms[failed].name);
-				rc = -1;
-				break;
-			}
-			if (o->progress) {
-				double done = o->samples ? (double)d.n_rounds / (double)o->samples
-							 : (double)(__rdtsc() - tb) / (double)budget_ticks;
-				fprintf(stderr, "\rstubbench: batch %llu (%zu/%zu) %3.0f%%  ",
-					(unsigned long long)batch, bi + 1, o->n_batches,
-					100.0 * (done > 1 ? 1 : done));
-			}
-		}
-		if (rc == 0 && o->stop && o->stop()) { /* no statistics for a run that ends */
-			set_err(err, errlen, "interrupted", NULL);
-			rc = -1;
-		}
+		struct segment sg = {
+			.batch = batch,
+			.bi = bi,
+			.block_rounds = block_rounds,
+			.budget_s = budget_s,
+			.budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz),
+			.samples = o->samples,
+			.max_rounds = MAX_ROUNDS_PER_BATCH,
+			.progress_span = 1,
+		};
+		if (n_processes > 1)
+			rc = run_processes(arms, n_arms, o, &sg, n_processes, order, n_states, &rng, delay_max,
+					   tsc_hz, &d, err, errlen);
+		else
+			rc = run_segment(arms, n_arms, o, &sg, order, n_states, &rng, delay_max, tsc_hz, &d, err,
+					 errlen);
 		if (rc == 0 && d.n_blocks == 0) {
 			for (size_t a = 0, ci = 0; a < n_arms; a++) {
 				if ((long)a == ovh)

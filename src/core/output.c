@@ -134,8 +134,8 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)c->batches[i]);
 	fputs("], \"time_s\": ", f);
 	sb_json_number(f, c->time_s);
-	fprintf(f, ", \"samples\": %llu, \"seed\": %llu, \"cpu\": ", (unsigned long long)c->samples,
-		(unsigned long long)c->seed);
+	fprintf(f, ", \"samples\": %llu, \"seed\": %llu, \"processes\": %llu, \"cpu\": ",
+		(unsigned long long)c->samples, (unsigned long long)c->seed, (unsigned long long)c->processes);
 	if (c->cpu >= 0)
 		fprintf(f, "%d", c->cpu);
 	else

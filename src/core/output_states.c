@@ -31,16 +31,22 @@ static int shares_differ(const struct sb_results *r, uint64_t batch, double *lo,
 
 void sb_output_states_note(FILE *f, const struct sb_results *r)
 {
-	size_t states = 0, multi = 0;
+	size_t states = 0, multi = 0, procs = 1;
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm) {
 			if (r->cells[i].n_states > states)
 				states = r->cells[i].n_states;
+			if (r->cells[i].n_processes > procs)
+				procs = r->cells[i].n_processes;
 			multi += r->cells[i].n_modes > 1;
 		}
-	fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n"
-		   "# matched: cycles per iteration vs the baseline with both in their lowest steady state\n",
-		states, states == 1 ? "" : "s");
+	if (procs > 1)
+		fprintf(f, "# each cell ran in %zu fresh processes and %zu re-rolled states (code placement, stack offset),\n"
+			   "# CIs over processes then blocks;\n", procs, states);
+	else
+		fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n",
+			states, states == 1 ? "" : "s");
+	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their lowest steady state\n");
 	if (!multi) {
 		fprintf(f, "# steady states: one per cell\n");
 		return;

@@ -72,6 +72,7 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 		arm->sample = sample;
 		arm->n_states = n_loads;
 		arm->set_state = select_load;
+		arm->ctx_size = sizeof(*c); /* runs per load and batch, checked against the maps */
 		if (v < 0) {
 			arm->name = arm->seed_name = "empty-driver";
 			arm->is_overhead = 1;
