@@ -133,6 +133,15 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 	else if (cli->verbose)
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
 			sb_thunk_name(thunk->thunk), thunk->how);
+	/* The thunks that play with the return stack buffer (a call inside,
+	 * or stuffed depth) leave the return predictor in a state the plain
+	 * returns of the next arm pay for: measured, results/amd-epyc-zen5-vm.md. */
+	enum sb_thunk applied = sb_thunk_applied();
+	if (sweep.flavour_seed && (applied == SB_THUNK_SRSO || applied == SB_THUNK_SRSO_ALIAS ||
+				   applied == SB_THUNK_RETBLEED || applied == SB_THUNK_CALL_DEPTH))
+		fprintf(stderr, "stubbench: --flavour=seed001,host: the seed flavour's plain returns run interleaved "
+			"with %s's replica, which disturbs their return prediction (AMD Zen 5 VM: baseline 12.0 -> "
+			"19.7 cycles per call); compare the flavours from separate runs\n", sb_thunk_name(applied));
 	const struct sb_variant *out[SB_MAX_ARMS];
 	size_t m = 0;
 	for (size_t i = 0; i < *n && m < SB_MAX_ARMS - 1; i++) {

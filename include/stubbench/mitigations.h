@@ -17,7 +17,7 @@ enum sb_thunk {
 	SB_THUNK_UNKNOWN,
 	SB_THUNK_RET,          /* no thunk: "ret" (c3) */
 	SB_THUNK_ITS,          /* its_return_thunk (Intel ITS) */
-	SB_THUNK_SRSO,         /* srso_return_thunk (AMD Zen 1/2 Safe RET) */
+	SB_THUNK_SRSO,         /* srso_return_thunk (AMD Safe RET: Zen 1/2, and Zen 5 here) */
 	SB_THUNK_SRSO_ALIAS,   /* srso_alias_return_thunk (AMD Zen 3/4 Safe RET) */
 	SB_THUNK_RETBLEED,     /* retbleed_return_thunk (AMD untrained return thunk) */
 	SB_THUNK_CALL_DEPTH,   /* call_depth_return_thunk (Intel retbleed=stuff) */
