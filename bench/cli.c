@@ -111,7 +111,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
 						"other (at most 64); the CIs then resample processes, then\n"
-						"blocks (default 1: this process, CIs over states)"},
+						"blocks (default 8; 1: this process, CIs over states)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
 		{NULL},

@@ -37,7 +37,7 @@ struct sb_config {
 	enum sb_format format;
 };
 
-#define SB_DEFAULT_PROCESSES 1
+#define SB_DEFAULT_PROCESSES 8
 #define SB_MAX_PROCESSES 64
 
 /* The built-in defaults (the same as configs/default.ini). */

@@ -244,6 +244,14 @@ static void repetitions(const struct batch_data *d, const double *bsum, const do
 	}
 }
 
+/* A CI [*lo, *hi] about est, widened by a second one (plo, phi about pest):
+ * each side's deviations added in quadrature. */
+static void widen(double est, double pest, double plo, double phi, double *lo, double *hi)
+{
+	*lo = est - hypot(est - *lo, pest - plo);
+	*hi = est + hypot(*hi - est, phi - pest);
+}
+
 static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, long base,
 			   uint64_t batch, size_t bi, size_t n_batches, const struct batch_data *d,
 			   double tsc_hz, uint64_t seed, struct sb_results *out)
@@ -369,19 +377,28 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	for (size_t k = 0; k < g; k++)
 		if (scount[bstate[k]]++ == 0)
 			n_states_seen++;
-	/* The CIs' top level: the fresh processes when there were several (the
-	 * states are then re-rolled within each), else the states. */
-	size_t n_groups = n_states_seen;
-	if (max_process > 0) {
-		memset(scount, 0, (max_state + 1) * sizeof(*scount));
-		for (size_t bl = 0, k = 0; bl < d->n_blocks; bl++)
-			if (bcnt[bl] > 0)
-				bstate[k++] = d->blocks[bl].process;
-		for (size_t k = 0; k < g; k++)
-			if (scount[bstate[k]]++ == 0)
-				n_processes_seen++;
-		n_groups = n_processes_seen;
+	/* With fresh processes, a second grouping of the blocks: by process.
+	 * The states and the processes are crossed (every process runs in
+	 * many states), so each CI is computed both ways, the states' way
+	 * giving the estimate, and the two deviations are added in quadrature:
+	 * the spread between states (few of them: the kernel's 8 loads) and
+	 * between processes both count; the blocks' own noise, in both, makes
+	 * it conservative. */
+	size_t *pcount = calloc(max_state + 1, sizeof(*pcount));
+	size_t *bproc = malloc(nk * sizeof(*bproc));
+	if (!pcount || !bproc) {
+		free(pcount), free(bproc);
+		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
+		free(gm), free(mps), free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
+		return -1;
 	}
+	for (size_t bl = 0, k = 0; bl < d->n_blocks; bl++)
+		if (bcnt[bl] > 0)
+			bproc[k++] = d->blocks[bl].process;
+	for (size_t k = 0; k < g; k++)
+		if (pcount[bproc[k]]++ == 0)
+			n_processes_seen++;
+	int by_process = n_processes_seen > 1;
 	for (size_t a = 0; a < n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
 		if (g && sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) == 0)
@@ -421,9 +438,22 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 					 d->n_blocks);
 		}
 		/* The CI of the cycles: over the states' means when the arm ran
-		 * in several states, else over the blocks' means. */
+		 * in several states, else over the blocks' means; widened by the
+		 * processes' spread when there were several. */
+		struct sb_summary pstat;
+		memset(&pstat, 0, sizeof(pstat));
+		if (by_process) {
+			size_t np = 0;
+			memset(smean, 0, (max_state + 1) * sizeof(*smean));
+			for (size_t k = 0; k < g; k++)
+				smean[bproc[k]] += bm[a * nk + k];
+			for (size_t pr = 0; pr <= max_state; pr++)
+				if (pcount[pr])
+					gm[np++] = smean[pr] / (double)pcount[pr];
+			sb_summarize(gm, np, NULL, 0, &pstat);
+		}
 		size_t ng = 0;
-		if (n_groups > 1) {
+		if (n_states_seen > 1) {
 			memset(smean, 0, (max_state + 1) * sizeof(*smean));
 			for (size_t k = 0; k < g; k++)
 				smean[bstate[k]] += bm[a * nk + k];
@@ -435,6 +465,8 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 				gm[ng++] = bm[a * nk + k];
 		}
 		sb_summarize(tmp, m, gm, ng, &c->cycles);
+		if (by_process && c->cycles.n)
+			widen(c->cycles.mean, pstat.mean, pstat.ci_lo, pstat.ci_hi, &c->cycles.ci_lo, &c->cycles.ci_hi);
 		c->n_modes = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, c->modes, SB_MAX_MODES, NULL) : 0;
 		m = 0;
 		for (size_t r = 0; r < n; r++)
@@ -459,6 +491,10 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			uint64_t s = seed ^ (a * 7919 + bi);
 			if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, s, &ratio,
 						      &lo, &hi) == 0) {
+				double pr, plo, phi;
+				if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT,
+									    s + 2, &pr, &plo, &phi) == 0)
+					widen(ratio, pr, plo, phi, &lo, &hi);
 				c->has_delta = 1;
 				c->delta_pct = (ratio - 1) * 100;
 				c->delta_lo_pct = (lo - 1) * 100;
@@ -468,11 +504,16 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			for (size_t k = 0; k < g; k++)
 				use[k] = label[a * nk + k] == 0 && label[base * nk + k] == 0;
 			if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, s + 1,
-						     &c->matched_cycles, &c->matched_lo, &c->matched_hi) == 0)
+						     &c->matched_cycles, &c->matched_lo, &c->matched_hi) == 0) {
+				double pd, plo, phi;
+				if (by_process && sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bproc, use, g,
+									   N_BOOT, s + 3, &pd, &plo, &phi) == 0)
+					widen(c->matched_cycles, pd, plo, phi, &c->matched_lo, &c->matched_hi);
 				c->has_matched = 1;
+			}
 		}
 	}
-	free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
+	free(bm), free(bstate), free(label), free(smean), free(scount), free(use), free(pcount), free(bproc);
 	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
 	free(gm), free(mps);
 	return 0;
