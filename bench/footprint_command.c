@@ -138,6 +138,30 @@ static int pick_variants(const char *list, const struct sb_variant **out, size_t
 	return 0;
 }
 
+/* Every call ran a copy: each variant's counter (shared by its copies)
+ * advanced by exactly the calls made, in this process. */
+struct fp_counts {
+	const struct sb_variant *const *vars;
+	size_t n_vars;
+	const uint64_t *counter_start;
+	const struct fp_arm_ctx *ctx; /* ctx[1 + v] */
+	char (*names)[128];
+};
+
+static int check_counts(void *p, char *err, size_t errlen)
+{
+	const struct fp_counts *k = p;
+	for (size_t v = 0; v < k->n_vars; v++) {
+		uint64_t got = *k->vars[v]->counter - k->counter_start[v];
+		if (got != k->ctx[1 + v].calls) {
+			snprintf(err, errlen, "%s: counter advanced by %llu, expected %llu calls", k->names[v],
+				 (unsigned long long)got, (unsigned long long)k->ctx[1 + v].calls);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Measures every variant at one (layout, copies). Appends rows. */
 static int measure_one(const struct sb_cli *cli, const struct sb_variant *const *vars, size_t n_vars,
 		       enum sb_fp_layout layout, uint64_t n, struct sb_rng *rng, double time_s,
@@ -187,6 +211,7 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		counter_start[v] = *vars[v]->counter;
 	}
 	uint64_t calls = calls_per_sample(n);
+	struct fp_counts counts = {vars, n_vars, counter_start, ctx, names};
 	struct sb_run_opts ro = {
 		.batches = &calls,
 		.n_batches = 1,
@@ -195,6 +220,9 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		.seed = cli->cfg.seed + n,
 		.progress = isatty(STDERR_FILENO),
 		.verbose = cli->verbose,
+		.processes = cli->cfg.processes,
+		.child_check = check_counts,
+		.check_ctx = &counts,
 	};
 	struct sb_results res;
 	if (sb_run_interleaved(arms, 1 + n_vars, &ro, &res, err, sizeof(err)) != 0) {
@@ -202,16 +230,10 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 			(unsigned long long)n, err);
 		goto out;
 	}
-	/* Every call ran a copy: each variant's counter (shared by its
-	 * copies) advanced by exactly the calls made. */
-	for (size_t v = 0; v < n_vars; v++) {
-		uint64_t got = *vars[v]->counter - counter_start[v];
-		if (got != ctx[1 + v].calls) {
-			fprintf(stderr, "stubbench footprint: %s: counter advanced by %llu, expected %llu calls\n",
-				names[v], (unsigned long long)got, (unsigned long long)ctx[1 + v].calls);
-			sb_results_free(&res);
-			goto out;
-		}
+	if (check_counts(&counts, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench footprint: %s\n", err);
+		sb_results_free(&res);
+		goto out;
 	}
 	const struct sb_cell *base = &res.cells[0];
 	for (size_t v = 0; v < n_vars; v++) {

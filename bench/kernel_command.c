@@ -777,7 +777,7 @@ static int run_kernel(struct sb_cli *cli)
 	}
 	if (o.htab) {
 		struct sb_htab_opts ho = {o.batches, o.n_batches, o.cpu, (int)o.format, o.dump_dir,
-					  o.time_s, o.samples, o.seed, o.verbose};
+					  o.time_s, o.samples, o.seed, o.verbose, o.processes};
 		return interrupted_or(sb_kernel_htab_run(&ho));
 	}
 	if (sb_plot_check_option("stubbench kernel", &o.plot))

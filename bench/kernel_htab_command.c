@@ -77,6 +77,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		.progress = isatty(STDERR_FILENO),
 		.verbose = o->verbose,
 		.stop = sb_kernel_interrupted,
+		.processes = o->processes,
 	};
 	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
 	uint64_t before[2 * SB_MAX_BATCHES];

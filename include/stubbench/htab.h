@@ -89,6 +89,7 @@ struct sb_htab_opts {
 	uint64_t samples;
 	uint64_t seed;
 	int verbose;
+	uint64_t processes;      /* fresh processes per batch size (sb_run_opts.processes) */
 };
 /* Runs the htab shape (bench/kernel_htab_command.c); returns the exit status. */
 int sb_kernel_htab_run(const struct sb_htab_opts *o);

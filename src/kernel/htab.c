@@ -140,6 +140,7 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 		c->n_batches = n_batches;
 		c->prog = p;
 		arm->ctx = c;
+		arm->ctx_size = sizeof(*c); /* runs per batch, checked against the maps */
 		arm->sample = sample;
 		arm->name = names[p][0];
 		arm->seed_name = names[p][1];
