@@ -85,6 +85,7 @@ def report(title, docs, walls, min_batch, is_sweep):
            f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}")
     print(hdr)
     run_cov = [0] * k
+    by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" -> [covered, CIs]
     run_mcov = [0] * k
     worst_hw = 0.0
     worst_mspread = 0.0
@@ -98,6 +99,10 @@ def report(title, docs, walls, min_batch, is_sweep):
         worst_hw = max(worst_hw, max(hw))
         for i, c in enumerate(dcov):
             run_cov[i] += c
+        kind = "twin@loads" if "-twin@loads" in key[0] else "twin" if "-twin" in key[0] else "kernel"
+        tally = by_kind.setdefault(kind, [0, 0])
+        tally[0] += sum(dcov)
+        tally[1] += k
         line = (f"{key[0] + '@' + str(key[1]):34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
                 f"{sum(dcov):>2}/{k:<2} {statistics.mean(hw):7.2f}")
         if all(v[3] is not None for v in vals):
@@ -127,6 +132,9 @@ def report(title, docs, walls, min_batch, is_sweep):
     print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
           f"calibrated 95 % CI would score {100 * ref_share:.0f} %, and would pass the per-run bar below "
           f"with probability {100 * ref_all:.0f} %")
+    if not is_sweep:
+        print("delta, by kind of cell: " + "; ".join(
+            f"{kind} {c}/{t} ({100 * c / t:.0f} %)" for kind, (c, t) in sorted(by_kind.items())))
     ok_cov = min(covs) >= 0.9
     if is_sweep:
         print(f"bar: coverage >= 90 % in every run: {'yes' if ok_cov else 'NO'}; "
