@@ -392,6 +392,18 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enu
 	return SB_KERNEL_OK;
 }
 
+/* In each fresh process, after its blocks: the twins' counters (in that
+ * process's memory) advanced by the iterations it ran. */
+static int placed_child_check(void *ctx, char *err, size_t errlen)
+{
+	return sb_placed_arms_check_counters(ctx, err, errlen);
+}
+
+static int twins_child_check(void *ctx, char *err, size_t errlen)
+{
+	return sb_variant_arms_check_counters(ctx, err, errlen);
+}
+
 static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
 			  const struct sb_run_opts *ro)
 {
@@ -405,7 +417,10 @@ static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enu
 			}
 	struct sb_placed_arms *pa = &r->parms[s];
 	sb_placed_arms_build(pa, r->placed[s], (size_t)o->copies, o->batches, o->n_batches, s, o->want);
-	if (sb_run_interleaved(pa->arms, pa->n, ro, &r->pres[s], err, sizeof(err)) != 0) {
+	struct sb_run_opts checked = *ro;
+	checked.child_check = placed_child_check;
+	checked.check_ctx = pa;
+	if (sb_run_interleaved(pa->arms, pa->n, &checked, &r->pres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		fprintf(stderr, "stubbench kernel: %s twins placed like the loads: %s\n", sb_kernel_shape_name(s),
@@ -446,7 +461,10 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 				ta->arms[i].name = r->twin_names[s][v][0];
 				ta->arms[i].seed_name = r->twin_names[s][v][1];
 			}
-	if (!built || sb_run_interleaved(ta->arms, ta->n, ro, &r->tres[s], err, sizeof(err)) != 0) {
+	struct sb_run_opts checked = *ro;
+	checked.child_check = twins_child_check;
+	checked.check_ctx = ta;
+	if (!built || sb_run_interleaved(ta->arms, ta->n, &checked, &r->tres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
