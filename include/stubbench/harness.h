@@ -14,7 +14,8 @@
  * sb_arm.n_states) and a random stack offset, after one unrecorded round.
  * The CIs resample states, then blocks within them; with
  * sb_run_opts.processes > 1 the blocks run in that many fresh processes per
- * batch size and the CIs resample processes, then blocks.
+ * batch size, and the CIs also resample processes, then blocks, the two
+ * deviations added in quadrature.
  */
 #ifndef STUBBENCH_HARNESS_H
 #define STUBBENCH_HARNESS_H
@@ -75,10 +76,11 @@ struct sb_run_opts {
 	int (*stop)(void);
 	/* Fresh processes per batch size (0 or 1: this one). With n > 1 each
 	 * batch size's time is split over n child processes run one after
-	 * the other (fork), and the CIs resample the processes, then the
-	 * blocks within them: whatever a process fixes for its whole life
-	 * (its kernel stack, its pages, the predictors' history) is then part
-	 * of the CI, as it is of the next run. The sample hooks then run in
+	 * the other (fork), and the CIs also resample the processes, then
+	 * the blocks within them (added in quadrature to the states'):
+	 * whatever a process fixes for its whole life (its kernel stack, its
+	 * pages, the predictors' history) is then part of the CI, as it is
+	 * of the next run. The sample hooks then run in
 	 * the children and their effects stay there: leave n at 1 when they
 	 * count something. child_check (may be NULL) runs in each child after
 	 * its blocks, before it reports; non-zero fails the run with err. */

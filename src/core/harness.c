@@ -72,11 +72,14 @@ long sb_context_switches(void)
 	return ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
-static int grow(struct batch_data *d, size_t n_arms)
+/* Room for `need` rounds per arm (doubling). */
+static int reserve_rounds(struct batch_data *d, size_t n_arms, size_t need)
 {
-	if (d->n_rounds < d->cap)
+	if (need <= d->cap)
 		return 0;
 	size_t cap = d->cap ? d->cap * 2 : 4096;
+	while (cap < need)
+		cap *= 2;
 	double *t = calloc(cap * n_arms, sizeof(*t));
 	if (!t)
 		return -1;
@@ -85,6 +88,22 @@ static int grow(struct batch_data *d, size_t n_arms)
 	free(d->ticks);
 	d->ticks = t;
 	d->cap = cap;
+	return 0;
+}
+
+/* Room for `need` blocks (doubling). */
+static int reserve_blocks(struct batch_data *d, size_t need)
+{
+	if (need <= d->blocks_cap)
+		return 0;
+	size_t cap = d->blocks_cap ? d->blocks_cap * 2 : 256;
+	while (cap < need)
+		cap *= 2;
+	struct block *nb = realloc(d->blocks, cap * sizeof(*nb));
+	if (!nb)
+		return -1;
+	d->blocks = nb;
+	d->blocks_cap = cap;
 	return 0;
 }
 
@@ -130,7 +149,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	b.canary = measure_canary(b.cpt);
 	b.first_round = d->n_rounds;
 	for (size_t r = 0; r < rounds; r++) {
-		if (grow(d, n_arms) != 0)
+		if (reserve_rounds(d, n_arms, d->n_rounds + 1) != 0)
 			return -1;
 		for (size_t k = 0; k < n_arms; k++) {
 			size_t a = (k + d->n_rounds) % n_arms; /* rotate the order */
@@ -150,14 +169,8 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	}
 	b.n_rounds = rounds;
 	b.csw = sb_context_switches() - csw0;
-	if (d->n_blocks == d->blocks_cap) {
-		size_t cap = d->blocks_cap ? d->blocks_cap * 2 : 256;
-		struct block *nb = realloc(d->blocks, cap * sizeof(*nb));
-		if (!nb)
-			return -1;
-		d->blocks = nb;
-		d->blocks_cap = cap;
-	}
+	if (reserve_blocks(d, d->n_blocks + 1) != 0)
+		return -1;
 	d->blocks[d->n_blocks++] = b;
 	return 0;
 }
@@ -242,6 +255,22 @@ static void repetitions(const struct batch_data *d, const double *bsum, const do
 		c->rep_ns[r] = ns / cnt;
 		c->rep_iterations[r] = (uint64_t)cnt * batch;
 	}
+}
+
+/* The means of x[0..n) per group (group[k] in [0, max_group], count[j]
+ * values in group j), into out in group order; sum is scratch of
+ * max_group + 1. Returns the number of groups with values. */
+static size_t group_means(const double *x, const size_t *group, const size_t *count, size_t n, size_t max_group,
+			  double *sum, double *out)
+{
+	size_t m = 0;
+	memset(sum, 0, (max_group + 1) * sizeof(*sum));
+	for (size_t k = 0; k < n; k++)
+		sum[group[k]] += x[k];
+	for (size_t j = 0; j <= max_group; j++)
+		if (count[j])
+			out[m++] = sum[j] / (double)count[j];
+	return m;
 }
 
 /* A CI [*lo, *hi] about est, widened by a second one (plo, phi about pest):
@@ -443,23 +472,12 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		struct sb_summary pstat;
 		memset(&pstat, 0, sizeof(pstat));
 		if (by_process) {
-			size_t np = 0;
-			memset(smean, 0, (max_state + 1) * sizeof(*smean));
-			for (size_t k = 0; k < g; k++)
-				smean[bproc[k]] += bm[a * nk + k];
-			for (size_t pr = 0; pr <= max_state; pr++)
-				if (pcount[pr])
-					gm[np++] = smean[pr] / (double)pcount[pr];
+			size_t np = group_means(bm + a * nk, bproc, pcount, g, max_state, smean, gm);
 			sb_summarize(gm, np, NULL, 0, &pstat);
 		}
 		size_t ng = 0;
 		if (n_states_seen > 1) {
-			memset(smean, 0, (max_state + 1) * sizeof(*smean));
-			for (size_t k = 0; k < g; k++)
-				smean[bstate[k]] += bm[a * nk + k];
-			for (size_t st = 0; st <= max_state; st++)
-				if (scount[st])
-					gm[ng++] = smean[st] / (double)scount[st];
+			ng = group_means(bm + a * nk, bstate, scount, g, max_state, smean, gm);
 		} else {
 			for (size_t k = 0; k < g; k++)
 				gm[ng++] = bm[a * nk + k];
@@ -523,7 +541,6 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 struct segment {
 	uint64_t batch;
 	size_t bi, block_rounds, process;
-	double budget_s;          /* of the whole batch size, for messages */
 	uint64_t budget_ticks;    /* this segment's time (UINT64_MAX: by samples) */
 	uint64_t samples;         /* rounds to run, 0: by time */
 	size_t max_rounds;
@@ -588,20 +605,6 @@ static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb
 	if (o->stop && o->stop()) { /* no statistics for a run that ends */
 		set_err(err, errlen, "interrupted", NULL);
 		return -1;
-	}
-	return 0;
-}
-
-/* Room for `need` rounds per arm. */
-static int reserve(struct batch_data *d, size_t n_arms, size_t need)
-{
-	while (d->cap < need) {
-		size_t keep = d->n_rounds;
-		d->n_rounds = d->cap; /* grow() doubles a full array */
-		int rc = grow(d, n_arms);
-		d->n_rounds = keep;
-		if (rc)
-			return -1;
 	}
 	return 0;
 }
@@ -705,23 +708,11 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 	int rc = read_all(fds[0], &h, sizeof(h), o, pid, &passed_on);
 	size_t base = d->n_rounds;
 	if (rc == 0 && h.rc == 0) {
-		double *buf = malloc((h.n_rounds + 1) * sizeof(*buf));
-		rc = !buf || reserve(d, n_arms, base + h.n_rounds) != 0 ? -1 : 0;
-		for (size_t a = 0; a < n_arms && rc == 0; a++) {
-			rc = read_all(fds[0], buf, h.n_rounds * sizeof(*buf), o, pid, &passed_on);
-			if (rc == 0)
-				memcpy(d->ticks + a * d->cap + base, buf, h.n_rounds * sizeof(*buf));
-		}
-		free(buf);
-		if (rc == 0 && d->n_blocks + h.n_blocks > d->blocks_cap) {
-			size_t cap = (d->n_blocks + h.n_blocks) * 2;
-			struct block *nb = realloc(d->blocks, cap * sizeof(*nb));
-			rc = nb ? 0 : -1;
-			if (nb) {
-				d->blocks = nb;
-				d->blocks_cap = cap;
-			}
-		}
+		rc = reserve_rounds(d, n_arms, base + h.n_rounds) || reserve_blocks(d, d->n_blocks + h.n_blocks)
+			     ? -1 : 0;
+		for (size_t a = 0; a < n_arms && rc == 0; a++)
+			rc = read_all(fds[0], d->ticks + a * d->cap + base, h.n_rounds * sizeof(*d->ticks), o, pid,
+				      &passed_on);
 		if (rc == 0 && h.n_blocks)
 			rc = read_all(fds[0], d->blocks + d->n_blocks, h.n_blocks * sizeof(*d->blocks), o, pid,
 				      &passed_on);
@@ -882,7 +873,6 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			.batch = batch,
 			.bi = bi,
 			.block_rounds = block_rounds,
-			.budget_s = budget_s,
 			.budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz),
 			.samples = o->samples,
 			.max_rounds = MAX_ROUNDS_PER_BATCH,
