@@ -392,16 +392,11 @@ static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enu
 	return SB_KERNEL_OK;
 }
 
-/* In each fresh process, after its blocks: the twins' counters (in that
- * process's memory) advanced by the iterations it ran. */
+/* In each fresh process, after its blocks: the placed twins' counters (in
+ * that process's memory) advanced by the iterations it ran. */
 static int placed_child_check(void *ctx, char *err, size_t errlen)
 {
 	return sb_placed_arms_check_counters(ctx, err, errlen);
-}
-
-static int twins_child_check(void *ctx, char *err, size_t errlen)
-{
-	return sb_variant_arms_check_counters(ctx, err, errlen);
 }
 
 static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
@@ -462,7 +457,7 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 				ta->arms[i].seed_name = r->twin_names[s][v][1];
 			}
 	struct sb_run_opts checked = *ro;
-	checked.child_check = twins_child_check;
+	checked.child_check = sb_variant_arms_child_check;
 	checked.check_ctx = ta;
 	if (!built || sb_run_interleaved(ta->arms, ta->n, &checked, &r->tres[s], err, sizeof(err)) != 0) {
 		if (sb_kernel_interrupted())

@@ -62,19 +62,6 @@ static void free_pools(void)
 	}
 }
 
-/* In each fresh process, after its blocks: every stub ran as often as it
- * was asked to, and the private stacks' guard words are whole. */
-static int child_check(void *ctx, char *err, size_t errlen)
-{
-	if (sb_variant_arms_check_counters(ctx, err, errlen) != 0)
-		return -1;
-	if (sb_percpu_check_guards() != 0) {
-		snprintf(err, errlen, "private stack guard words were overwritten");
-		return -1;
-	}
-	return 0;
-}
-
 /* K placed copies of baseline and of every other variant: baseline@p0 is
  * the harness's baseline, everything else an ordinary arm. */
 static int place_all(const struct sb_cli *cli, const struct sb_variant **baseline,
@@ -262,7 +249,7 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		 * samples: they keep to this one. */
 		.processes = hooks.counters || (hooks.markers && sb_markers_live(hooks.markers)) ? 1
 											: cfg->processes,
-		.child_check = child_check,
+		.child_check = sb_variant_arms_child_check,
 		.check_ctx = (void *)a,
 	};
 	int rc = 0, rrc = sb_run_interleaved(a->arms, a->n, &ro, res, err, sizeof(err));

@@ -43,4 +43,9 @@ int sb_variant_arms_set_states(struct sb_variant_arms *a, const struct sb_varian
  * arm ran. Returns 0, or -1 naming the first variant that did not. */
 int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen);
 
+/* For sb_run_opts.child_check (ctx: the sb_variant_arms): in each fresh
+ * process, after its blocks, the counters as above and the private
+ * stacks' guard words (sb_percpu_check_guards). */
+int sb_variant_arms_child_check(void *a, char *err, size_t errlen);
+
 #endif

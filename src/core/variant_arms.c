@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "stubbench/code_symbols.h"
+#include "stubbench/percpu.h"
 #include "stubbench/timer.h"
 
 static uint64_t sample_variant(void *p, uint64_t batch)
@@ -125,6 +126,17 @@ int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, s
 				 c->v->name, (unsigned long long)got, (unsigned long long)iterations);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+int sb_variant_arms_child_check(void *a, char *err, size_t errlen)
+{
+	if (sb_variant_arms_check_counters(a, err, errlen) != 0)
+		return -1;
+	if (sb_percpu_check_guards() != 0) {
+		snprintf(err, errlen, "private stack guard words were overwritten");
+		return -1;
 	}
 	return 0;
 }
