@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "stubbench/harness.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <sched.h>
 #include <x86intrin.h>
 
+#include "stubbench/own_pages.h"
 #include "stubbench/pin.h"
 
 #include "stubbench/parse.h"
@@ -654,8 +656,8 @@ struct segment_header {
 };
 
 /* The segment in a fresh child process (fork: a new task, kernel stack,
- * copy-on-write stack and heap pages, predictor history that starts over):
- * whatever one process fixes for all its blocks is re-rolled. The child
+ * data pages of its own, predictor history that starts over): whatever
+ * one process fixes for all its blocks is re-rolled. The child
  * sends its rounds and blocks back through a pipe and leaves with _exit. */
 static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 			const struct segment *sg, size_t *order, size_t n_states, uint64_t child_seed,
@@ -667,6 +669,7 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 		return -1;
 	}
 	fflush(NULL);
+	malloc_trim(0); /* freed memory stays out of the child's pages */
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -680,6 +683,11 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 		if (getppid() == 1)
 			_exit(1);
 		close(fds[0]);
+		/* Its own data pages: the ones it would only read are still the
+		 * parent's physical pages, the same in every child of this exec. */
+		const struct sb_span buffers[2] = {{d->ticks, d->cap * n_arms * sizeof(*d->ticks)},
+						   {d->blocks, d->blocks_cap * sizeof(*d->blocks)}};
+		sb_own_pages(buffers, 2);
 		struct sb_rng rng;
 		sb_rng_seed(&rng, child_seed);
 		struct batch_data cd;

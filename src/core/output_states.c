@@ -41,8 +41,9 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 			multi += r->cells[i].n_modes > 1;
 		}
 	if (procs > 1)
-		fprintf(f, "# each cell ran in %zu fresh processes and %zu re-rolled states (code placement, stack offset),\n"
-			   "# CIs over states and over processes (then blocks), added in quadrature;\n", procs, states);
+		fprintf(f, "# each cell ran in %zu fresh processes (data pages of their own) and %zu re-rolled states\n"
+			   "# (code placement, stack offset); CIs over states and over processes (then blocks),\n"
+			   "# added in quadrature;\n", procs, states);
 	else
 		fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n",
 			states, states == 1 ? "" : "s");
