@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stubbench/interrupt.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/perf_counters.h"
@@ -19,6 +20,7 @@
 
 #define OPT_BASE 256
 #define HELP_COLUMN 19
+#define HELP_WIDTH 84 /* where a wrapped list (%T) breaks its lines */
 
 /* ---- the shared groups ---- */
 
@@ -259,6 +261,26 @@ const struct sb_cli_group sb_cli_placements_group = {
 
 /* ---- help ---- */
 
+/* Space-separated words from column col on, a new line instead of the
+ * space where the next word would pass HELP_WIDTH. Returns the column. */
+static int put_wrapped(FILE *f, const char *text, int col)
+{
+	for (int first = 1; *text; first = 0) {
+		size_t word = strcspn(text, " ");
+		if (!first && col + 1 + (int)word > HELP_WIDTH) {
+			fprintf(f, "\n%-*s", HELP_COLUMN, "");
+			col = HELP_COLUMN;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)word, text);
+		text += word;
+		text += strspn(text, " ");
+	}
+	return col;
+}
+
 static void print_option(FILE *f, const struct sb_cli_option *o)
 {
 	char head[64], batches[128];
@@ -270,14 +292,21 @@ static void print_option(FILE *f, const struct sb_cli_option *o)
 	if (strlen(head) >= HELP_COLUMN - 1)
 		fprintf(f, "\n%-*s", HELP_COLUMN - 1, "");
 	fputc(' ', f);
+	int col = HELP_COLUMN;
 	for (const char *p = o->help; *p; p++) {
-		if (*p == '\n')
+		if (*p == '\n') {
 			fprintf(f, "\n%-*s", HELP_COLUMN, "");
-		else if (p[0] == '%' && p[1] == 'B') {
-			fputs(default_batches(batches, sizeof(batches)), f);
+			col = HELP_COLUMN;
+		} else if (p[0] == '%' && p[1] == 'B') {
+			col += fprintf(f, "%s", default_batches(batches, sizeof(batches)));
 			p++;
-		} else
+		} else if (p[0] == '%' && p[1] == 'T') {
+			col = put_wrapped(f, sb_thunk_choices(), col);
+			p++;
+		} else {
 			fputc(*p, f);
+			col++;
+		}
 	}
 	fputc('\n', f);
 }

@@ -48,7 +48,8 @@ struct sb_cli_option {
 	const char *name;  /* long name, without "--" */
 	const char *arg;   /* the value's name in --help ("LIST"); NULL: a flag */
 	int key;           /* handed to the group's parser */
-	const char *help;  /* '\n' starts an indented continuation line */
+	const char *help;  /* '\n' starts an indented continuation line; %B: the
+			    * default batches, %T: the return thunks --thunk takes */
 };
 /* A one-letter name is a short option (-o FILE); give the long form its
  * own entry with the same key. */

@@ -250,9 +250,7 @@ static const struct sb_cli_group kernel_group = {
 				       "if any, set per batch); the first program is the baseline"},
 		{"prog", "NAME[,NAME...]", K_PROG, "the programs of --obj to run"},
 		{"thunk", "NAME", K_THUNK, "the twins return through this thunk's replica instead of the one\n"
-					   "the JIT's returns reach (its_return_thunk, srso_return_thunk,\n"
-					   "srso_alias_return_thunk, retbleed_return_thunk,\n"
-					   "call_depth_return_thunk, ret): what the twins would cost there"},
+					   "the JIT's returns reach, to see what the twins would cost there:\n%T"},
 		{NULL},
 	},
 	.parse = parse_kernel,

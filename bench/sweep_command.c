@@ -206,9 +206,7 @@ static const struct sb_cli_group sweep_group = {
 					       "programs as this kernel JITs them, returning through the replica\n"
 					       "of its return thunk), or both: seed001,host"},
 		{"thunk", "NAME", K_THUNK, "with --flavour=host: return through this thunk's replica instead\n"
-					   "of the host's: its_return_thunk, srso_return_thunk,\n"
-					   "srso_alias_return_thunk, retbleed_return_thunk,\n"
-					   "call_depth_return_thunk or ret"},
+					   "of the host's: %T"},
 		{NULL},
 	},
 	.parse = parse_sweep_own,

@@ -61,6 +61,16 @@ answers "^stubbench [0-9]" lab --version
 answers "--variant=LIST" --help
 answers "stubbench lab \[OPTIONS\]" --help
 answers "--plot=FILE" lab --help
+# Every return thunk --thunk takes (as its error lists them) is in both
+# --help texts, and is taken: one list, from the thunk enum.
+thunks=$("$sb" --thunk=nope 2>&1 | sed -n 's/.*unknown return thunk .nope. (\(.*\))$/\1/p' | tr -d ',')
+[ "$(echo $thunks | wc -w)" -ge 6 ] || { echo "FAIL: --thunk=nope lists '$thunks'"; fails=$((fails + 1)); }
+for t in $thunks; do
+    answers "$t" --help
+    answers "$t" kernel --help
+    expect 2 "--thunk needs --flavour=host" --thunk="$t"
+    "$sb" --flavour=host --thunk="$t" --calls=1 >/dev/null 2>&1 || { echo "FAIL: --thunk=$t refused"; fails=$((fails + 1)); }
+done
 # A CPU outside the allowed set, when there is one to pick.
 if command -v taskset >/dev/null 2>&1 && [ "$(nproc --all)" -gt 1 ]; then
     err=$(taskset -c 0 "$sb" --cpu=1 --calls=1 2>&1 >/dev/null)

@@ -27,6 +27,8 @@ enum sb_thunk {
 
 /* The kernel's symbol ("its_return_thunk"), "ret" or "unknown". */
 const char *sb_thunk_name(enum sb_thunk t);
+/* The names --thunk takes, comma-separated: every thunk with a replica, then "ret". */
+const char *sb_thunk_choices(void);
 /* The thunk whose kernel symbol is name, or SB_THUNK_UNKNOWN. */
 enum sb_thunk sb_thunk_from_symbol(const char *name);
 /* A return thunk named on the command line (option opt): a kernel symbol

@@ -22,6 +22,20 @@ const char *sb_thunk_name(enum sb_thunk t)
 	return t < SB_N_THUNKS ? names[t] : names[SB_THUNK_UNKNOWN];
 }
 
+const char *sb_thunk_choices(void)
+{
+	static char buf[256];
+	if (!buf[0]) {
+		size_t n = 0;
+		/* Every thunk with a replica; __x86_return_thunk (ret; int3) has none. */
+		for (int t = SB_THUNK_ITS; t < SB_N_THUNKS; t++)
+			if (t != SB_THUNK_X86)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s, ", names[t]);
+		snprintf(buf + n, sizeof(buf) - n, "ret");
+	}
+	return buf;
+}
+
 enum sb_thunk sb_thunk_from_symbol(const char *name)
 {
 	for (int t = SB_THUNK_ITS; t < SB_N_THUNKS; t++)
@@ -109,7 +123,6 @@ int sb_thunk_check_name(const char *opt, const char *name, char *err, size_t err
 {
 	if (strcmp(name, "ret") == 0 || sb_thunk_from_symbol(name) != SB_THUNK_UNKNOWN)
 		return 0;
-	snprintf(err, errlen, "%s: unknown return thunk '%s' (its_return_thunk, srso_return_thunk, "
-		 "srso_alias_return_thunk, retbleed_return_thunk, call_depth_return_thunk, ret)", opt, name);
+	snprintf(err, errlen, "%s: unknown return thunk '%s' (%s)", opt, name, sb_thunk_choices());
 	return -1;
 }
