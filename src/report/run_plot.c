@@ -29,6 +29,14 @@ struct series {
 	int panel;
 };
 
+/* A file written with unchecked fprintf calls: any failed write (ENOSPC,
+ * EIO) left its error flag, and the close flushes the rest. */
+static int close_written(FILE *f)
+{
+	int bad = ferror(f);
+	return (fclose(f) != 0 || bad) ? -1 : 0;
+}
+
 static const char *const kernel_shapes[] = {"per-run", "in-loop", "htab"};
 static const char *const lab_shapes[] = {"perrun", "inloop"};
 static const char *const lab_flavours[] = {"ret", "rethunk", "calldepth"};
@@ -341,7 +349,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 			if (strcmp(run->rows[i].variant, series[k].name) == 0)
 				has_range[k] |= write_row(dat, run, &run->rows[i], panels[series[k].panel].metric) == 2;
 	}
-	if (fclose(dat) != 0) {
+	if (close_written(dat) != 0) {
 		sb_set_err(err, errlen, "plot: %s: %s", dat_path, strerror(errno));
 		return 2;
 	}
@@ -404,7 +412,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 		fputc('\n', gp);
 	}
 	fputs("unset multiplot\nset output\n", gp);
-	if (fclose(gp) != 0) {
+	if (close_written(gp) != 0) {
 		sb_set_err(err, errlen, "plot: %s: %s", gp_path, strerror(errno));
 		return 2;
 	}
