@@ -25,7 +25,8 @@ struct sb_span {
  * writable anonymous mappings, heap, stack and the executable's own data,
  * so that each becomes a page of this process alone; pages wholly inside
  * one of the n_skip spans are left alone. Shared mappings (BPF maps,
- * MAP_SHARED) and libraries' data are left alone too. Returns the number
+ * MAP_SHARED), libraries' data and mappings over 1 GiB (a sanitizer's
+ * shadow) are left alone too. Returns the number
  * of pages written, or -1 if /proc/self/maps cannot be read. */
 long sb_own_pages(const struct sb_span *skip, size_t n_skip);
 

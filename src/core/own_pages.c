@@ -8,12 +8,24 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+/* Larger mappings are reservations, not data the measured code reads:
+ * a sanitizer's shadow memory spans terabytes. */
+#define MAX_MAPPING (1UL << 30)
 
 /* Which mappings: private and writable, and anonymous, the heap, the stack
  * or the executable's own .data/.bss (not a library's, not a file's). */
-static int wanted(const char *perms, const char *path, const char *exe)
+static int wanted(const char *perms, const char *path, const char *exe, unsigned long len)
 {
-	if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p')
+	if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p' || len > MAX_MAPPING)
 		return 0;
 	return path[0] == '\0' || strcmp(path, "[heap]") == 0 || strcmp(path, "[stack]") == 0 ||
 	       (exe[0] && strcmp(path, exe) == 0);
@@ -29,6 +41,15 @@ static int skipped(uintptr_t a, size_t page, const struct sb_span *skip, size_t 
 	return 0;
 }
 
+/* One byte read and written back: the byte is whatever sits at the start
+ * of the page (a heap redzone, a freed block), so neither a sanitizer nor
+ * valgrind may take it for the program's own access. */
+__attribute__((no_sanitize_address)) static void write_back(uintptr_t a)
+{
+	volatile unsigned char *c = (volatile unsigned char *)a;
+	*c = *c;
+}
+
 static long own_range(uintptr_t lo, uintptr_t hi, size_t page, const struct sb_span *skip, size_t n_skip)
 {
 	/* Only resident pages are shared with the parent: a page never touched
@@ -42,8 +63,7 @@ static long own_range(uintptr_t lo, uintptr_t hi, size_t page, const struct sb_s
 			memset(vec, 1, k); /* cannot tell: write them all */
 		for (size_t i = 0; i < k; i++)
 			if ((vec[i] & 1) && !skipped(lo + (first + i) * page, page, skip, n_skip)) {
-				volatile unsigned char *c = (volatile unsigned char *)(lo + (first + i) * page);
-				*c = *c;
+				write_back(lo + (first + i) * page);
 				written++;
 			}
 	}
@@ -52,6 +72,10 @@ static long own_range(uintptr_t lo, uintptr_t hi, size_t page, const struct sb_s
 
 long sb_own_pages(const struct sb_span *skip, size_t n_skip)
 {
+	/* Under valgrind the maps list its own memory too, and every byte
+	 * written back is an error report; its timings mean nothing anyway. */
+	if (RUNNING_ON_VALGRIND)
+		return 0;
 	char exe[PATH_MAX] = "";
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[len > 0 ? len : 0] = '\0';
@@ -71,7 +95,7 @@ long sb_own_pages(const struct sb_span *skip, size_t n_skip)
 			continue;
 		char *path = path_at ? line + path_at : line + strlen(line);
 		path[strcspn(path, "\n")] = '\0';
-		if (wanted(perms, path, exe)) {
+		if (wanted(perms, path, exe, hi - lo)) {
 			r[n].lo = lo;
 			r[n].hi = hi;
 			n++;
