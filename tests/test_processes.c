@@ -1,6 +1,6 @@
 /* Fresh processes per batch size (sb_run_opts.processes): every batch size
  * runs in exactly that many child processes, none of its blocks in this
- * one; what an arm asks back (ctx_size) comes back and nothing else does;
+ * one, the batch sizes taking turns; what an arm asks back (ctx_size) comes back and nothing else does;
  * a child's failure, failed check or crash fails the run with a message
  * that says which. Exact: pids and counts, not timings. */
 #include <signal.h>
@@ -17,6 +17,7 @@
 /* The pids that ran an arm's samples, each once, in the order seen. */
 struct seen {
 	pid_t pids[MAX_PIDS];
+	uint64_t batch_of[MAX_PIDS]; /* the batch size each pid ran first */
 	size_t n;
 	unsigned long long samples;
 	int fail_in_child;  /* 1: a child's samples fail */
@@ -37,8 +38,10 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	size_t i = 0;
 	while (i < s->n && s->pids[i] != me)
 		i++;
-	if (i == s->n && s->n < MAX_PIDS)
+	if (i == s->n && s->n < MAX_PIDS) {
+		s->batch_of[s->n] = batch;
 		s->pids[s->n++] = me;
+	}
 	return sb_time_dep_adds(batch);
 }
 
@@ -83,6 +86,11 @@ int main(void)
 	CHECK(rc == 0, "run failed: %s", err);
 	CHECK(seen[1].n == 1 + 3 * 2, "%zu pids ran the baseline, want 7", seen[1].n);
 	CHECK(seen[1].pids[0] == parent, "the first pid is %d, not this process", (int)seen[1].pids[0]);
+	/* The batch sizes take turns: process 1 of each, then process 2 of
+	 * each, so each batch size's processes are spread over the run. */
+	for (size_t i = 1; i < seen[1].n; i++)
+		CHECK(seen[1].batch_of[i] == (i % 2 ? 1 : 8), "child %zu ran batch %llu first, want %d", i,
+		      (unsigned long long)seen[1].batch_of[i], i % 2 ? 1 : 8);
 	CHECK(seen[2].n == 1 && seen[2].pids[0] == parent, "%zu pids in an arm that asks nothing back",
 	      seen[2].n);
 	CHECK(seen[2].samples == 2, "this process ran %llu samples of the other arm, want 2 (sizing rounds)",

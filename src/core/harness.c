@@ -58,6 +58,7 @@ struct batch_data {
 	size_t cap, n_rounds;
 	struct block *blocks;
 	size_t n_blocks, blocks_cap;
+	int capped;                /* a segment stopped at its most rounds, not its time */
 };
 
 static void set_err(char *err, size_t errlen, const char *msg, const char *name)
@@ -553,7 +554,7 @@ struct segment {
  * rounds are used up. Returns 0, or -1 with err set. */
 static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		       const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
-		       uint64_t delay_max, double tsc_hz, struct batch_data *d, char *err, size_t errlen)
+		       uint64_t delay_max, struct batch_data *d, char *err, size_t errlen)
 {
 	size_t failed = 0, first_block = d->n_blocks, first_round = d->n_rounds;
 	struct batch_data warm;
@@ -581,10 +582,7 @@ static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb
 		} else if (__rdtsc() - tb >= sg->budget_ticks) {
 			break;
 		} else if (done_rounds >= sg->max_rounds) {
-			fprintf(stderr, "%sstubbench: batch %llu: stopped at %zu rounds, the most kept per "
-				"batch size, after %.2f s of its %.2f s\n", o->progress ? "\r" : "",
-				(unsigned long long)sg->batch, done_rounds, (double)(__rdtsc() - tb) / tsc_hz,
-				(double)sg->budget_ticks / tsc_hz);
+			d->capped = 1; /* said once for the run, by sb_run_interleaved */
 			break;
 		}
 		size_t nb = d->n_blocks - first_block;
@@ -600,8 +598,8 @@ static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb
 			double done = sg->samples ? (double)(d->n_rounds - first_round) / (double)sg->samples
 						  : (double)(__rdtsc() - tb) / (double)sg->budget_ticks;
 			done = sg->progress_from + sg->progress_span * (done > 1 ? 1 : done);
-			fprintf(stderr, "\rstubbench: batch %llu (%zu/%zu) %3.0f%%  ", (unsigned long long)sg->batch,
-				sg->bi + 1, o->n_batches, 100.0 * done);
+			fprintf(stderr, "\rstubbench: %3.0f%% of the run (batch %llu)  ", 100.0 * done,
+				(unsigned long long)sg->batch);
 		}
 	}
 	if (o->stop && o->stop()) { /* no statistics for a run that ends */
@@ -650,7 +648,7 @@ static int read_all(int fd, void *p, size_t n, const struct sb_run_opts *o, pid_
 }
 
 struct segment_header {
-	int rc;
+	int rc, capped;
 	size_t n_rounds, n_blocks;
 	char err[256];
 };
@@ -661,7 +659,8 @@ struct segment_header {
  * sends its rounds and blocks back through a pipe and leaves with _exit. */
 static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 			const struct segment *sg, size_t *order, size_t n_states, uint64_t child_seed,
-			uint64_t delay_max, double tsc_hz, struct batch_data *d, char *err, size_t errlen)
+			uint64_t delay_max, struct batch_data *d, const struct sb_span *skip, size_t n_skip,
+			char *err, size_t errlen)
 {
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -684,20 +683,20 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 			_exit(1);
 		close(fds[0]);
 		/* Its own data pages: the ones it would only read are still the
-		 * parent's physical pages, the same in every child of this exec. */
-		const struct sb_span buffers[2] = {{d->ticks, d->cap * n_arms * sizeof(*d->ticks)},
-						   {d->blocks, d->blocks_cap * sizeof(*d->blocks)}};
-		sb_own_pages(buffers, 2);
+		 * parent's physical pages, the same in every child of this exec
+		 * (but for the parent's sample buffers, which it does not read). */
+		sb_own_pages(skip, n_skip);
 		struct sb_rng rng;
 		sb_rng_seed(&rng, child_seed);
 		struct batch_data cd;
 		memset(&cd, 0, sizeof(cd));
 		struct segment_header h;
 		memset(&h, 0, sizeof(h));
-		h.rc = run_segment(arms, n_arms, o, sg, order, n_states, &rng, delay_max, tsc_hz, &cd, h.err,
+		h.rc = run_segment(arms, n_arms, o, sg, order, n_states, &rng, delay_max, &cd, h.err,
 				   sizeof(h.err));
 		if (h.rc == 0 && o->child_check && o->child_check(o->check_ctx, h.err, sizeof(h.err)) != 0)
 			h.rc = -1;
+		h.capped = cd.capped;
 		h.n_rounds = h.rc ? 0 : cd.n_rounds;
 		h.n_blocks = h.rc ? 0 : cd.n_blocks;
 		int bad = write_all(fds[1], &h, sizeof(h));
@@ -729,6 +728,7 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 				d->blocks[d->n_blocks + k].first_round += base;
 			d->n_blocks += h.n_blocks;
 			d->n_rounds = base + h.n_rounds;
+			d->capped |= h.capped;
 		}
 	}
 	for (size_t a = 0; a < n_arms && rc == 0; a++)
@@ -754,36 +754,67 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 	return 0;
 }
 
-/* The batch size's blocks split over n fresh processes, one after the other
- * on the same CPU. */
-static int run_processes(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-			 const struct segment *whole, size_t n, size_t *order, size_t n_states,
-			 struct sb_rng *rng, uint64_t delay_max, double tsc_hz, struct batch_data *d,
-			 char *err, size_t errlen)
+/* Share p of n of a batch size's time or rounds (0 rounds: nothing to run). */
+static struct segment share_of(const struct segment *whole, size_t p, size_t n)
 {
-	for (size_t p = 0; p < n; p++) {
-		if (o->stop && o->stop()) {
-			set_err(err, errlen, "interrupted", NULL);
-			return -1;
-		}
-		struct segment sg = *whole;
-		sg.process = p;
-		sg.budget_ticks = whole->budget_ticks == UINT64_MAX ? UINT64_MAX : whole->budget_ticks / n;
-		sg.samples = whole->samples ? (whole->samples * (p + 1)) / n - (whole->samples * p) / n : 0;
-		sg.max_rounds = whole->max_rounds / n;
-		sg.progress_from = (double)p / (double)n;
-		sg.progress_span = 1.0 / (double)n;
-		if (whole->samples && sg.samples == 0)
-			continue;
-		if (run_in_child(arms, n_arms, o, &sg, order, n_states, sb_rng_next(rng), delay_max, tsc_hz, d,
-				 err, errlen) != 0)
-			return -1;
-	}
-	if (o->stop && o->stop()) {
-		set_err(err, errlen, "interrupted", NULL);
+	struct segment sg = *whole;
+	sg.process = p;
+	sg.budget_ticks = whole->budget_ticks == UINT64_MAX ? UINT64_MAX : whole->budget_ticks / n;
+	sg.samples = whole->samples ? (whole->samples * (p + 1)) / n - (whole->samples * p) / n : 0;
+	sg.max_rounds = whole->max_rounds / n;
+	return sg;
+}
+
+/* A batch size across the run: its whole segment and the data of all its
+ * processes. */
+struct batch_run {
+	struct segment sg;
+	struct batch_data d;
+};
+
+/* Every batch size's blocks split over n fresh processes, one after the
+ * other on the same CPU, taking the batch sizes in turn (process 1 of each,
+ * then process 2 of each, ...): the processes of one batch size are spread
+ * over the whole run, so whatever drifts on the host over seconds is
+ * sampled by every cell's spread between processes instead of falling on
+ * one cell's processes all at once. */
+static int run_processes(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+			 struct batch_run *runs, size_t n, size_t *order, size_t n_states, struct sb_rng *rng,
+			 uint64_t delay_max, char *err, size_t errlen)
+{
+	size_t nb = o->n_batches;
+	struct sb_span *skip = calloc(2 * nb, sizeof(*skip));
+	if (!skip) {
+		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	return 0;
+	int rc = 0;
+	for (size_t p = 0; p < n && rc == 0; p++)
+		for (size_t bi = 0; bi < nb && rc == 0; bi++) {
+			if (o->stop && o->stop()) {
+				set_err(err, errlen, "interrupted", NULL);
+				rc = -1;
+				break;
+			}
+			struct segment sg = share_of(&runs[bi].sg, p, n);
+			if (runs[bi].sg.samples && sg.samples == 0)
+				continue;
+			sg.progress_from = (double)(p * nb + bi) / (double)(n * nb);
+			sg.progress_span = 1.0 / (double)(n * nb);
+			for (size_t k = 0; k < nb; k++) {
+				const struct batch_data *d = &runs[k].d;
+				skip[2 * k] = (struct sb_span){d->ticks, d->cap * n_arms * sizeof(*d->ticks)};
+				skip[2 * k + 1] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
+			}
+			rc = run_in_child(arms, n_arms, o, &sg, order, n_states, sb_rng_next(rng), delay_max,
+					  &runs[bi].d, skip, 2 * nb, err, errlen);
+		}
+	free(skip);
+	if (rc == 0 && o->stop && o->stop()) {
+		set_err(err, errlen, "interrupted", NULL);
+		rc = -1;
+	}
+	return rc;
 }
 
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
@@ -841,13 +872,18 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	double *ghz = NULL, *canaries = NULL;
 	size_t n_ghz = 0, ghz_cap = 0;
 	int rc = 0;
+	size_t n_processes = o->processes > 1 ? o->processes : 1;
+	struct batch_run *runs = calloc(o->n_batches, sizeof(*runs));
+	if (!runs) {
+		free(order);
+		set_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
+	/* Each batch size's blocks sized from one timed round (which also
+	 * warms up), all before any is measured. */
 	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
-		size_t n_processes = o->processes > 1 ? o->processes : 1;
-		struct batch_data d;
-		memset(&d, 0, sizeof(d));
 		size_t failed = 0;
-		/* Size blocks from one timed round; the round also warms up. */
 		uint64_t t0 = __rdtsc();
 		for (size_t a = 0; a < n_arms; a++)
 			if (arms[a].sample(arms[a].ctx, batch) == UINT64_MAX) {
@@ -877,22 +913,27 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			rc = SB_RUN_TOO_SHORT;
 			break;
 		}
-		struct segment sg = {
+		runs[bi].sg = (struct segment){
 			.batch = batch,
 			.bi = bi,
 			.block_rounds = block_rounds,
 			.budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz),
 			.samples = o->samples,
 			.max_rounds = MAX_ROUNDS_PER_BATCH,
-			.progress_span = 1,
+			.progress_from = (double)bi / (double)o->n_batches,
+			.progress_span = 1.0 / (double)o->n_batches,
 		};
-		if (n_processes > 1)
-			rc = run_processes(arms, n_arms, o, &sg, n_processes, order, n_states, &rng, delay_max,
-					   tsc_hz, &d, err, errlen);
-		else
-			rc = run_segment(arms, n_arms, o, &sg, order, n_states, &rng, delay_max, tsc_hz, &d, err,
-					 errlen);
-		if (rc == 0 && d.n_blocks == 0) {
+	}
+	if (rc == 0 && n_processes > 1)
+		rc = run_processes(arms, n_arms, o, runs, n_processes, order, n_states, &rng, delay_max, err,
+				   errlen);
+	for (size_t bi = 0; bi < o->n_batches && rc == 0 && n_processes == 1; bi++)
+		rc = run_segment(arms, n_arms, o, &runs[bi].sg, order, n_states, &rng, delay_max, &runs[bi].d,
+				 err, errlen);
+	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
+		uint64_t batch = o->batches[bi];
+		struct batch_data *d = &runs[bi].d;
+		if (d->n_blocks == 0) {
 			for (size_t a = 0, ci = 0; a < n_arms; a++) {
 				if ((long)a == ovh)
 					continue;
@@ -901,34 +942,45 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 				c->batch = batch;
 				snprintf(c->no_samples, sizeof(c->no_samples), "no rounds ran");
 			}
+			continue;
 		}
-		if (rc == 0 && d.n_blocks > 0) {
-			size_t nd = 0;
-			flag_disturbed(&d, &nd);
-			out->n_blocks += d.n_blocks;
-			out->n_disturbed_blocks += nd;
-			if (n_ghz + d.n_blocks > ghz_cap) {
-				ghz_cap = (n_ghz + d.n_blocks) * 2;
-				ghz = realloc(ghz, ghz_cap * sizeof(*ghz));
-				canaries = realloc(canaries, ghz_cap * sizeof(*canaries));
-			}
-			for (size_t k = 0; k < d.n_blocks; k++) {
-				ghz[n_ghz] = d.blocks[k].cpt * tsc_hz / 1e9;
-				canaries[n_ghz++] = d.blocks[k].canary;
-			}
-			if (o->verbose)
-				fprintf(stderr,
-					"stubbench: batch %llu: %zu rounds in %zu blocks of %zu, %zu disturbed\n",
-					(unsigned long long)batch, d.n_rounds, d.n_blocks, block_rounds, nd);
-			if (summarize_batch(arms, n_arms, ovh, base, batch, bi, o->n_batches, &d, tsc_hz,
-					    o->seed, out) != 0) {
-				set_err(err, errlen, "out of memory", NULL);
-				rc = -1;
-			}
+		size_t nd = 0;
+		flag_disturbed(d, &nd);
+		out->n_blocks += d->n_blocks;
+		out->n_disturbed_blocks += nd;
+		if (n_ghz + d->n_blocks > ghz_cap) {
+			ghz_cap = (n_ghz + d->n_blocks) * 2;
+			ghz = realloc(ghz, ghz_cap * sizeof(*ghz));
+			canaries = realloc(canaries, ghz_cap * sizeof(*canaries));
 		}
-		free(d.ticks);
-		free(d.blocks);
+		for (size_t k = 0; k < d->n_blocks; k++) {
+			ghz[n_ghz] = d->blocks[k].cpt * tsc_hz / 1e9;
+			canaries[n_ghz++] = d->blocks[k].canary;
+		}
+		if (o->verbose)
+			fprintf(stderr, "stubbench: batch %llu: %zu rounds in %zu blocks of %zu, %zu disturbed\n",
+				(unsigned long long)batch, d->n_rounds, d->n_blocks, runs[bi].sg.block_rounds, nd);
+		if (summarize_batch(arms, n_arms, ovh, base, batch, bi, o->n_batches, d, tsc_hz, o->seed, out) !=
+		    0) {
+			set_err(err, errlen, "out of memory", NULL);
+			rc = -1;
+		}
 	}
+	/* Fast small batches reach the most rounds kept before their time. */
+	char capped[256] = "";
+	for (size_t bi = 0, n = 0; bi < o->n_batches && rc == 0; bi++)
+		if (runs[bi].d.capped && n < sizeof(capped))
+			n += (size_t)snprintf(capped + n, sizeof(capped) - n, "%s%llu", n ? ", " : "",
+					      (unsigned long long)o->batches[bi]);
+	if (capped[0])
+		fprintf(stderr, "%sstubbench: batch %s: stopped at %llu rounds per batch size, the most kept, "
+			"before their share of the time\n", o->progress ? "\r" : "", capped,
+			(unsigned long long)MAX_ROUNDS_PER_BATCH);
+	for (size_t bi = 0; bi < o->n_batches; bi++) {
+		free(runs[bi].d.ticks);
+		free(runs[bi].d.blocks);
+	}
+	free(runs);
 	if (o->progress)
 		fprintf(stderr, "\r%60s\r", "");
 	out->elapsed_s = (double)(__rdtsc() - t_start) / tsc_hz;
