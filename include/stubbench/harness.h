@@ -97,7 +97,8 @@ struct sb_cell {
 	size_t n_samples;         /* kept (undisturbed) samples */
 	size_t n_disturbed;       /* samples in flagged blocks, excluded */
 	size_t n_outliers;        /* rounds dropped because one of their samples was an
-				   * outlier (> median + 8 robust SDs: an interrupt) */
+				   * outlier (> its block's median + 8 robust SDs: an
+				   * interrupt) */
 	struct sb_summary cycles; /* core cycles per iteration */
 	struct sb_summary ns;     /* nanoseconds per iteration */
 	double overhead_cycles;   /* per iteration, subtracted */

@@ -309,25 +309,34 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		}
 	}
 	/* Outliers (an interrupt or a host preemption inside a sample): a sample
-	 * above its arm's median by more than OUTLIER_MADS robust standard
-	 * deviations (1.4826 MAD, at least 64 cycles) drops its whole round, so
-	 * that the remaining samples stay interleaved pairs. */
+	 * above its arm's median in its block by more than OUTLIER_MADS robust
+	 * standard deviations (1.4826 MAD, at least 64 cycles) drops its whole
+	 * round, so that the remaining samples stay interleaved pairs. Judged
+	 * within the block, where the arm runs in one state: against the
+	 * whole batch's median, the blocks of a slower steady state (3 cycles
+	 * per call, 1500 cycles a sample at batch 512) would be outliers,
+	 * and dropping them would drop those states from every estimate. */
 	size_t outliers = 0;
-	for (size_t a = 0; a < n_arms; a++) {
-		size_t m = 0;
-		for (size_t r = 0; r < n; r++)
-			if (keep[r])
-				tmp[m++] = cyc[a * n + r];
-		double med = m ? sb_median(tmp, m) : 0;
-		for (size_t k = 0; k < m; k++)
-			tmp[k] = fabs(tmp[k] - med);
-		double mad = m ? sb_median(tmp, m) : 0;
-		double limit = med + fmax(OUTLIER_MADS * 1.4826 * mad, 64.0);
-		for (size_t r = 0; r < n; r++)
-			if (keep[r] && cyc[a * n + r] > limit) {
-				keep[r] = 0;
-				outliers++;
-			}
+	for (size_t bl = 0; bl < d->n_blocks; bl++) {
+		const struct block *b = &d->blocks[bl];
+		if (b->disturbed)
+			continue;
+		for (size_t a = 0; a < n_arms; a++) {
+			size_t m = 0;
+			for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++)
+				if (keep[r])
+					tmp[m++] = cyc[a * n + r];
+			double med = m ? sb_median(tmp, m) : 0;
+			for (size_t k = 0; k < m; k++)
+				tmp[k] = fabs(tmp[k] - med);
+			double mad = m ? sb_median(tmp, m) : 0;
+			double limit = med + fmax(OUTLIER_MADS * 1.4826 * mad, 64.0);
+			for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++)
+				if (keep[r] && cyc[a * n + r] > limit) {
+					keep[r] = 0;
+					outliers++;
+				}
+		}
 	}
 	/* The overhead arm's cost, removed from every sample. */
 	double ovh_cycles = 0, ovh_ns = 0;
@@ -431,6 +440,14 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		if (pcount[bproc[k]]++ == 0)
 			n_processes_seen++;
 	int by_process = n_processes_seen > 1;
+	/* The processes the cell ran in, whether or not each kept a block. */
+	size_t n_processes_ran = 0;
+	for (size_t j = 0; j <= max_process; j++)
+		for (size_t bl = 0; bl < d->n_blocks; bl++)
+			if (d->blocks[bl].process == j) {
+				n_processes_ran++;
+				break;
+			}
 	for (size_t a = 0; a < n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
 		if (g && sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) == 0)
@@ -448,7 +465,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		c->overhead_cycles = ovh_cycles / (double)batch;
 		c->n_outliers = outliers;
 		c->n_states = n_states_seen;
-		c->n_processes = n_processes_seen ? n_processes_seen : 1;
+		c->n_processes = n_processes_ran ? n_processes_ran : 1;
 		size_t m = 0;
 		for (size_t bl = 0; bl < d->n_blocks; bl++)
 			if (d->blocks[bl].disturbed)
