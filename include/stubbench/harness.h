@@ -112,7 +112,8 @@ struct sb_cell {
 	size_t n_modes, n_states;
 	size_t n_processes;       /* fresh processes it ran in (1: this one) */
 	/* The cost in a matched state: the median over blocks in which this
-	 * arm and the baseline both sat in their lowest mode of this arm's
+	 * arm and the baseline both sat in their matching mode (the lowest
+	 * holding at least a quarter of the blocks, else the largest) of this arm's
 	 * block mean minus the baseline's (same block: same moment, same
 	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
 	int has_matched;

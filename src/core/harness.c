@@ -41,6 +41,7 @@
 #define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define N_BOOT 1000
 #define MODE_MIN_SEP 0.3           /* cycles per iteration: closer states are one */
+#define MATCH_MIN_SHARE 0.25       /* a matching state holds at least this share of the blocks */
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
 
 struct block {
@@ -194,10 +195,13 @@ static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
 }
 
 /* STUBBENCH_TEST_DISTURB_ALL=1 flags every block disturbed: the tests of
- * what a run with no usable samples reports, made exact. */
-static int disturb_all(void)
+ * what a run with no usable samples reports, made exact.
+ * STUBBENCH_TEST_DISTURB_NONE=1 flags none: the tests of synthetic arms,
+ * whose ticks do not come from this machine, keep every block whatever
+ * the machine is doing. */
+static int test_env(const char *name)
 {
-	const char *e = getenv("STUBBENCH_TEST_DISTURB_ALL");
+	const char *e = getenv(name);
 	return e && strcmp(e, "1") == 0;
 }
 
@@ -228,7 +232,9 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
 		b->disturbed = b->csw > 0 || b->canary < DISTURBED_CANARY * mc ||
-			       b->cpt < DISTURBED_CLOCK * mk || disturb_all();
+			       b->cpt < DISTURBED_CLOCK * mk || test_env("STUBBENCH_TEST_DISTURB_ALL");
+		if (test_env("STUBBENCH_TEST_DISTURB_NONE"))
+			b->disturbed = 0;
 		if (b->disturbed)
 			(*n_disturbed)++;
 	}
@@ -378,6 +384,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	double *bm = malloc(n_arms * nk * sizeof(*bm));     /* block means [arm][kept block] */
 	size_t *bstate = malloc(nk * sizeof(*bstate));     /* state of each kept block */
 	size_t *label = malloc(n_arms * nk * sizeof(*label)); /* mode of each block mean */
+	char *in_ref = malloc(n_arms * nk);                /* in its arm's matching state */
 	size_t max_state = 0, max_process = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		if (d->blocks[bl].state > max_state)
@@ -390,9 +397,9 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	double *smean = calloc(max_state + 1, sizeof(*smean)); /* per state: sum, then mean */
 	size_t *scount = calloc(max_state + 1, sizeof(*scount));
 	char *use = malloc(nk);
-	if (!gm || !mps || !bm || !bstate || !label || !smean || !scount || !use) {
+	if (!gm || !mps || !bm || !bstate || !label || !in_ref || !smean || !scount || !use) {
 		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-		free(gm), free(mps), free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
+		free(gm), free(mps), free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use);
 		return -1;
 	}
 	/* A block's value per arm: the 20-80 % trimmed mean of its kept
@@ -430,7 +437,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 	if (!pcount || !bproc) {
 		free(pcount), free(bproc);
 		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-		free(gm), free(mps), free(bm), free(bstate), free(label), free(smean), free(scount), free(use);
+		free(gm), free(mps), free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use);
 		return -1;
 	}
 	for (size_t bl = 0, k = 0; bl < d->n_blocks; bl++)
@@ -448,10 +455,23 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 				n_processes_ran++;
 				break;
 			}
+	/* Each arm's matching state: its lowest mode holding at least
+	 * MATCH_MIN_SHARE of the blocks (else its largest). A rarer lowest
+	 * mode is found in one run and missed in the next, and matching on it
+	 * moved `matched` by whole cycles between runs. in_ref[a][k]: block k
+	 * of arm a sits in that mode. */
 	for (size_t a = 0; a < n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
-		if (g && sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) == 0)
-			memset(label + a * nk, 0, g * sizeof(*label));
+		size_t nm = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) : 0;
+		size_t ref = 0;
+		while (ref < nm && modes[ref].share < MATCH_MIN_SHARE)
+			ref++;
+		if (ref == nm)
+			for (size_t m = ref = 0; m < nm; m++)
+				if (modes[m].share > modes[ref].share)
+					ref = m;
+		for (size_t k = 0; k < g; k++)
+			in_ref[a * nk + k] = nm == 0 || label[a * nk + k] == ref;
 	}
 
 	size_t ci = 0;
@@ -538,9 +558,9 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 				c->delta_lo_pct = (lo - 1) * 100;
 				c->delta_hi_pct = (hi - 1) * 100;
 			}
-			/* Matched: blocks where both arms sit in their lowest mode. */
+			/* Matched: blocks where both arms sit in their matching state. */
 			for (size_t k = 0; k < g; k++)
-				use[k] = label[a * nk + k] == 0 && label[base * nk + k] == 0;
+				use[k] = in_ref[a * nk + k] && in_ref[base * nk + k];
 			if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, s + 1,
 						     &c->matched_cycles, &c->matched_lo, &c->matched_hi) == 0) {
 				double pd, plo, phi;
@@ -551,7 +571,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 			}
 		}
 	}
-	free(bm), free(bstate), free(label), free(smean), free(scount), free(use), free(pcount), free(bproc);
+	free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use), free(pcount), free(bproc);
 	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
 	free(gm), free(mps);
 	return 0;

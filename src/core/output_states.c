@@ -47,7 +47,8 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	else
 		fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n",
 			states, states == 1 ? "" : "s");
-	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their lowest steady state\n");
+	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their matching steady state\n"
+		   "# (the lowest holding at least 25%% of the blocks)\n");
 	if (!multi) {
 		fprintf(f, "# steady states: one per cell\n");
 		return;

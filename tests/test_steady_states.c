@@ -1,0 +1,138 @@
+/* How the harness treats steady states, on arms that return synthetic
+ * tick counts (about 20 cycles per call at batch 64, as the replicas
+ * cost), so nothing here depends on how fast this machine is: only the
+ * harness's bookkeeping is judged (and no block is flagged disturbed,
+ * STUBBENCH_TEST_DISTURB_NONE).
+ * - A slower steady state is data, not an outlier: an arm 27 % slower in 3
+ *   of its 8 re-rolled states keeps those blocks, shows both states among
+ *   its modes and a delta that counts both; only the injected spikes (an
+ *   interrupt inside a sample) are dropped. Judged against the batch's
+ *   median, the slow blocks' samples would be outliers and the delta 0.
+ * - A rare state does not set `matched`: a baseline 30 % faster in 1 of 8
+ *   states (a mode of 12 % of the blocks, found in one run and missed in
+ *   the next) is not the state the variant is matched in. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/harness.h"
+
+#define N_STATES 8
+#define SPIKE_EVERY 997 /* one sample in this many holds a spike */
+#define SPIKE_TICKS 20000
+
+struct synthetic {
+	uint64_t ticks[N_STATES]; /* per sample in each state */
+	size_t state;
+	unsigned long long n, spikes;
+};
+
+static uint64_t sample(void *ctx, uint64_t batch)
+{
+	(void)batch;
+	struct synthetic *s = ctx;
+	s->n++;
+	uint64_t t = s->ticks[s->state % N_STATES];
+	t += (s->n * 2654435761u >> 7) % 7; /* a few ticks of jitter */
+	if (s->n % SPIKE_EVERY == 0) {
+		s->spikes++;
+		t += SPIKE_TICKS;
+	}
+	return t;
+}
+
+static void set_state(void *ctx, size_t state)
+{
+	((struct synthetic *)ctx)->state = state;
+}
+
+/* Runs the overhead (100 ticks), the baseline and one more arm at batch
+ * 64 in N_STATES states; the other arm's cell into *cell (res to free). */
+static int run(struct synthetic syn[3], struct sb_results *res, const struct sb_cell **cell)
+{
+	static const char *names[] = {"overhead", "baseline", "other"};
+	struct sb_arm arms[3];
+	for (int a = 0; a < 3; a++)
+		arms[a] = (struct sb_arm){.name = names[a], .seed_name = names[a], .sample = sample,
+					  .ctx = &syn[a], .is_overhead = a == 0, .is_baseline = a == 1,
+					  .n_states = N_STATES, .set_state = set_state};
+	static const uint64_t batches[] = {64};
+	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 200000, .seed = 11};
+	char err[256] = "";
+	int rc = sb_run_interleaved(arms, 3, &o, res, err, sizeof(err));
+	CHECK(rc == 0, "run failed: %s", err);
+	if (rc == 0) {
+		*cell = &res->cells[1 * res->n_batches];
+		CHECK(strcmp((*cell)->arm->name, "other") == 0, "cell 1 is %s", (*cell)->arm->name);
+	}
+	return rc;
+}
+
+static void slow_state_kept(void)
+{
+	struct synthetic syn[3] = {
+		{.ticks = {100, 100, 100, 100, 100, 100, 100, 100}},
+		{.ticks = {1100, 1100, 1100, 1100, 1100, 1100, 1100, 1100}},
+		{.ticks = {1100, 1100, 1100, 1100, 1100, 1400, 1400, 1400}},
+	};
+	struct sb_results res;
+	const struct sb_cell *two;
+	if (run(syn, &res, &two) != 0)
+		return;
+	/* Every spike anywhere could at most drop its round: the slow state's
+	 * samples, 3/8 of the arm's, must not be among the outliers. */
+	unsigned long long spikes = syn[0].spikes + syn[1].spikes + syn[2].spikes;
+	CHECK(two->n_outliers <= spikes, "%zu rounds dropped as outliers, %llu spikes injected", two->n_outliers,
+	      spikes);
+	CHECK(two->n_samples > 0, "no samples kept");
+	/* Both states among the modes (the clock measured per block can split
+	 * one state into neighbours a cycle apart): the slow one about 30 %
+	 * above the fast one, each holding a fair share of the blocks. */
+	double fast_share = 0;
+	for (size_t m = 0; m < two->n_modes; m++)
+		if (two->modes[m].cycles < two->modes[0].cycles * 1.15)
+			fast_share += two->modes[m].share;
+	CHECK(two->n_modes >= 2 && two->modes[two->n_modes - 1].cycles > two->modes[0].cycles * 1.2,
+	      "%zu modes, the highest %.1f cycles, the lowest %.1f", two->n_modes,
+	      two->modes[two->n_modes - 1].cycles, two->modes[0].cycles);
+	CHECK(fast_share > 0.2 && fast_share < 0.8, "the fast state holds %.2f of the blocks", fast_share);
+	/* Against the baseline (1000 ticks net): +30 % in the slow states, 0
+	 * in the fast ones, so the delta over both is near 3/8 x 30 %. */
+	CHECK(two->has_delta && two->delta_pct > 5 && two->delta_pct < 25, "delta %+.2f %%", two->delta_pct);
+	CHECK(two->has_delta && two->delta_lo_pct < two->delta_pct && two->delta_hi_pct > two->delta_pct,
+	      "delta CI [%+.2f, %+.2f] leaves out its estimate", two->delta_lo_pct, two->delta_hi_pct);
+	/* Matched: both in their matching state, the fast one: no cost. */
+	CHECK(two->has_matched && two->matched_cycles > -1 && two->matched_cycles < 1, "matched %+.2f cycles",
+	      two->matched_cycles);
+	sb_results_free(&res);
+}
+
+static void rare_state_not_matched(void)
+{
+	struct synthetic syn[3] = {
+		{.ticks = {100, 100, 100, 100, 100, 100, 100, 100}},
+		{.ticks = {800, 1100, 1100, 1100, 1100, 1100, 1100, 1100}},
+		{.ticks = {1100, 1100, 1100, 1100, 1100, 1100, 1100, 1100}},
+	};
+	struct sb_results res;
+	const struct sb_cell *other;
+	if (run(syn, &res, &other) != 0)
+		return;
+	const struct sb_cell *base = &res.cells[0];
+	CHECK(base->n_modes >= 2 && base->modes[0].share < 0.25, "the baseline's %zu modes, the lowest %.2f of blocks",
+	      base->n_modes, base->modes[0].share);
+	/* The same code in the same state costs the same: matched 0, not the
+	 * 6 cycles the rare fast state is below the rest. */
+	CHECK(other->has_matched && fabs(other->matched_cycles) < 0.5, "matched %+.2f cycles (has %d)",
+	      other->matched_cycles, other->has_matched);
+	sb_results_free(&res);
+}
+
+int main(void)
+{
+	setenv("STUBBENCH_TEST_DISTURB_NONE", "1", 1); /* the ticks are not this machine's */
+	slow_state_kept();
+	rare_state_not_matched();
+	return check_report("steady_states");
+}
