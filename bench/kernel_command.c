@@ -332,6 +332,7 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 			out->n_blocks += parts[p]->n_blocks;
 			out->n_disturbed_blocks += parts[p]->n_disturbed_blocks;
 			out->elapsed_s += parts[p]->elapsed_s;
+			sb_results_fold_canary(out, parts[p]);
 		}
 	}
 	out->n_batches = n_batches;
@@ -720,6 +721,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.ci_scope = SB_KERNEL_CI_SCOPE,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
+	sb_output_busy_line(stderr, "stubbench kernel", &all);
 	fprintf(stderr, "stubbench kernel: CIs: %s\n", SB_KERNEL_CI_SCOPE);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {

@@ -112,6 +112,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 	    rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
 	sb_htab_report(info, &r->res);
+	sb_output_busy_line(stderr, "stubbench kernel", &r->res);
 	return rc;
 }
 

@@ -57,6 +57,7 @@ static int merge(struct sb_results *all, const struct sb_results *g)
 	all->n_blocks += g->n_blocks;
 	all->n_disturbed_blocks += g->n_disturbed_blocks;
 	all->elapsed_s += g->elapsed_s;
+	sb_results_fold_canary(all, g);
 	return 0;
 }
 
@@ -140,6 +141,8 @@ static int run_lab(struct sb_cli *clip)
 					      .config = &cli.cfg};
 		rc = sb_output_report(stdout, cli.cfg.format, &all, &meta, "stubbench lab");
 	}
+	if (all.n_cells)
+		sb_output_busy_line(stderr, "stubbench lab", &all);
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {
 			if (!shape_res[in_loop].n_cells)

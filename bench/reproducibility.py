@@ -8,6 +8,9 @@ wall time of each run. A benchmark, not a test: it judges timings.
   bench/reproducibility.py [--stubbench=build/stubbench] [-k 5] [--kernel]
                            [--min-batch=64] [--save=DIR] [-- extra stubbench args]
 
+A run that said its core was busy (stderr `busy core:`) is named, with the
+coverage of the other runs beside it.
+
 The bar it prints: every run's delta CI contains the K-run median in at
 least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
 0.1 cycles across runs, the default sweep <= 15 s; kernel: CIs contain the
@@ -34,7 +37,8 @@ def run_once(cmd):
     if p.returncode not in (0,):
         sys.exit(f"reproducibility: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-300:]}")
     multimodal = [ln for ln in p.stderr.splitlines() if "multimodal" in ln]
-    return json.loads(p.stdout), wall, multimodal
+    busy = any(": busy core:" in ln for ln in p.stderr.splitlines())
+    return json.loads(p.stdout), wall, multimodal, busy
 
 
 def cells(doc, min_batch):
@@ -75,8 +79,9 @@ def covers(lo, hi, x):
     return lo is not None and hi is not None and lo <= x <= hi
 
 
-def report(title, docs, walls, min_batch, is_sweep):
+def report(title, docs, walls, min_batch, is_sweep, busy=None):
     k = len(docs)
+    busy = busy or [False] * k
     per_run = [cells(d, min_batch) for d in docs]
     keys = [c for c in per_run[0] if all(c in r for r in per_run)]
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
@@ -127,6 +132,11 @@ def report(title, docs, walls, min_batch, is_sweep):
         mcovs = [c / n_matched for c in run_mcov]
         print("matched: the same share per run: " + ", ".join(f"{100 * c:.0f} %" for c in mcovs)
               + f"; largest spread across runs {worst_mspread:.2f} cycles")
+    if any(busy):
+        quiet = [c for c, b in zip(covs, busy) if not b]
+        print(f"busy core (the run said so): runs {', '.join(str(i + 1) for i, b in enumerate(busy) if b)} "
+              f"of {k}; delta coverage of the other runs: "
+              + (", ".join(f"{100 * c:.0f} %" for c in quiet) if quiet else "none"))
     pooled = sum(run_cov) / (n * k)
     ref_share, ref_all = calibrated(k, n)
     print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
@@ -164,7 +174,7 @@ def main():
     if a.kernel:
         jobs.append(("stubbench kernel", [a.stubbench, "kernel", "--format=json", *a.extra], False))
     for title, cmd, is_sweep in jobs:
-        docs, walls, notes = [], [], []
+        docs, walls, notes, busy = [], [], [], []
         if a.load:
             prefix = "sweep" if is_sweep else "kernel"
             for i in range(a.k):
@@ -179,17 +189,18 @@ def main():
             report(title, docs, walls, a.min_batch, is_sweep)
             continue
         for i in range(a.k):
-            doc, wall, mm = run_once(cmd)
+            doc, wall, mm, b = run_once(cmd)
             docs.append(doc)
             walls.append(wall)
             notes += mm
+            busy.append(b)
             if a.save:
                 os.makedirs(a.save, exist_ok=True)
                 name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
                 with open(os.path.join(a.save, name), "w") as f:
                     json.dump(doc, f)
         print(f"# {' '.join(cmd)}; machine: {docs[0].get('machine')}")
-        report(title, docs, walls, a.min_batch, is_sweep)
+        report(title, docs, walls, a.min_batch, is_sweep, busy)
         print(f"multimodal runs: {len(notes)} of {a.k}" + (f" (e.g. {notes[0]})" if notes else ""))
 
 

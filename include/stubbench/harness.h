@@ -153,7 +153,8 @@ struct sb_results {
 	size_t n_batches;
 	size_t n_blocks, n_disturbed_blocks;
 	double core_ghz_median;   /* core clock from the calibration loops */
-	double canary_median;     /* independent adds per core cycle, quiet level */
+	double canary_median;     /* independent adds per core cycle, median of the blocks */
+	double canary_quiet;      /* the same, quiet level: 95th percentile of the blocks */
 	double elapsed_s;
 	char cpu_desc[256];       /* machine description for JSON/CSV */
 	int cpu;                  /* the CPU pinned to, -1 if not pinned */
@@ -174,5 +175,10 @@ long sb_context_switches(void);
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *opts,
 		       struct sb_results *out, char *err, size_t errlen);
 void sb_results_free(struct sb_results *r);
+
+/* Results of several runs in one document: all's canary becomes the lowest
+ * median and the highest quiet level of the two, so that a core busy in
+ * any part is said of the whole (sb_output_busy_line). */
+void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part);
 
 #endif

@@ -1024,11 +1024,23 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	if (n_ghz) {
 		out->core_ghz_median = sb_median(ghz, n_ghz);
 		out->canary_median = sb_median(canaries, n_ghz);
+		qsort(canaries, n_ghz, sizeof(*canaries), cmp_double);
+		out->canary_quiet = sb_percentile_sorted(canaries, n_ghz, QUIET_CANARY_PCT);
 	}
 	free(ghz);
 	free(canaries);
 	free(order);
 	return rc;
+}
+
+void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part)
+{
+	if (!part->n_cells || !(part->canary_quiet > 0))
+		return;
+	if (!(all->canary_quiet > 0) || part->canary_median < all->canary_median)
+		all->canary_median = part->canary_median;
+	if (part->canary_quiet > all->canary_quiet)
+		all->canary_quiet = part->canary_quiet;
 }
 
 void sb_results_free(struct sb_results *r)

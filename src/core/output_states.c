@@ -66,6 +66,18 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	fputc('\n', f);
 }
 
+int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r)
+{
+	if (!(r->canary_quiet > 0) || !(r->canary_median < 0.90 * r->canary_quiet))
+		return 0;
+	fprintf(f,
+		"%s: busy core: the canary ran at %.2f adds per cycle in half the blocks, against %.2f "
+		"when quiet; the figures of a run on a busy core need not hold for the next run: run "
+		"again when it is quiet\n",
+		tool, r->canary_median, r->canary_quiet);
+	return 1;
+}
+
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r)
 {
 	size_t multi = 0, cells = 0;

@@ -1,0 +1,68 @@
+/* The busy-core line: said when the canary's median fell below 90 % of
+ * its quiet level, not otherwise, and of a whole document when any part
+ * of it was busy (sb_results_fold_canary). Exact: made-up canary levels. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
+
+static struct sb_cell one_cell;
+
+static struct sb_results run(double median, double quiet)
+{
+	struct sb_results r;
+	memset(&r, 0, sizeof(r));
+	r.cells = &one_cell;
+	r.n_cells = 1;
+	r.canary_median = median;
+	r.canary_quiet = quiet;
+	return r;
+}
+
+/* What sb_output_busy_line prints for r, in buf; returns its value. */
+static int said(const struct sb_results *r, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	int rc = sb_output_busy_line(f, "stubbench", r);
+	fclose(f);
+	return rc;
+}
+
+int main(void)
+{
+	char buf[512];
+	struct sb_results quiet = run(3.85, 3.86), busy = run(2.90, 3.85), none = run(0, 0);
+
+	CHECK(said(&quiet, buf, sizeof(buf)) == 0 && buf[0] == 0, "a quiet run said '%s'", buf);
+	CHECK(said(&none, buf, sizeof(buf)) == 0 && buf[0] == 0, "a run without blocks said '%s'", buf);
+	CHECK(said(&busy, buf, sizeof(buf)) == 1, "a busy run said nothing");
+	CHECK(strncmp(buf, "stubbench: busy core: ", 22) == 0 && strstr(buf, " 2.90 ") && strstr(buf, " 3.85 ") &&
+		      strchr(buf, '\n') == buf + strlen(buf) - 1,
+	      "the line is '%s'", buf);
+	/* 90 % of the quiet level is the edge: just above it is quiet. */
+	struct sb_results edge = run(0.91 * 3.85, 3.85);
+	CHECK(said(&edge, buf, sizeof(buf)) == 0, "a run at 91 %% of quiet said '%s'", buf);
+
+	/* Folded: a quiet first part, then a busy one: the whole is busy. */
+	struct sb_results all = quiet;
+	sb_results_fold_canary(&all, &busy);
+	CHECK(all.canary_median == 2.90 && all.canary_quiet == 3.86, "folded %.2f / %.2f", all.canary_median,
+	      all.canary_quiet);
+	CHECK(said(&all, buf, sizeof(buf)) == 1, "the folded document said nothing");
+	/* A part without cells (not measured) or without blocks changes nothing. */
+	struct sb_results empty = run(1.0, 4.0);
+	empty.n_cells = 0;
+	all = quiet;
+	sb_results_fold_canary(&all, &empty);
+	sb_results_fold_canary(&all, &none);
+	CHECK(all.canary_median == 3.85 && all.canary_quiet == 3.86, "folded %.2f / %.2f", all.canary_median,
+	      all.canary_quiet);
+	/* Into an empty document: the part's levels. */
+	all = none;
+	sb_results_fold_canary(&all, &busy);
+	CHECK(all.canary_median == 2.90 && all.canary_quiet == 3.85, "folded %.2f / %.2f", all.canary_median,
+	      all.canary_quiet);
+	return check_report("busy_core");
+}
