@@ -6,7 +6,7 @@ spread of each estimate across the runs, the coverage (share of runs whose
 wall time of each run. A benchmark, not a test: it judges timings.
 
   bench/reproducibility.py [--stubbench=build/stubbench] [-k 5] [--kernel]
-                           [--min-batch=64] [--save=DIR] [-- extra stubbench args]
+                           [--min-batch=64] [--vary-seed] [--save=DIR] [-- extra stubbench args]
 
 A run that said its core was busy (stderr `busy core:`) is named, with the
 coverage of the other runs beside it.
@@ -162,6 +162,9 @@ def main():
     ap.add_argument("--kernel", action="store_true", help="also `stubbench kernel` (needs CAP_BPF)")
     ap.add_argument("--no-sweep", action="store_true", help="only the kernel side")
     ap.add_argument("--min-batch", type=int, default=64)
+    ap.add_argument("--vary-seed", action="store_true",
+                    help="run i gets --seed=i: each run draws its own placements, which the "
+                         "delta CIs claim to cover (runs of one seed share them)")
     ap.add_argument("--save", help="keep every run's JSON in this directory")
     ap.add_argument("--load", help="no runs: report on the JSON files a --save left in this directory")
     ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
@@ -189,7 +192,7 @@ def main():
             report(title, docs, walls, a.min_batch, is_sweep)
             continue
         for i in range(a.k):
-            doc, wall, mm, b = run_once(cmd)
+            doc, wall, mm, b = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
             docs.append(doc)
             walls.append(wall)
             notes += mm
