@@ -252,7 +252,7 @@ const struct sb_cli_group sb_cli_placements_group = {
 		{"placements", "K", K_PLACEMENTS, "measure every variant at K random code placements and report\n"
 						  "the spread over placements (K x variants <= 31 arms)"},
 		{"states", "K", K_STATES, "re-rolled states per arm: each block runs the next of K copies\n"
-					  "of the code at random placements (default 256; 0: the\n"
+					  "of the code at random placements (default %S; 0: the\n"
 					  "program's own code only), at a random stack offset"},
 		{NULL},
 	},
@@ -281,7 +281,7 @@ static int put_wrapped(FILE *f, const char *text, int col)
 	return col;
 }
 
-static void print_option(FILE *f, const struct sb_cli_option *o)
+static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct sb_cli_option *o)
 {
 	char head[64], batches[128];
 	if (!o->name[1])
@@ -302,6 +302,10 @@ static void print_option(FILE *f, const struct sb_cli_option *o)
 			p++;
 		} else if (p[0] == '%' && p[1] == 'T') {
 			col = put_wrapped(f, sb_thunk_choices(), col);
+			p++;
+		} else if (p[0] == '%' && p[1] == 'S') {
+			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states
+										  : SB_DEFAULT_STATES));
 			p++;
 		} else {
 			fputc(*p, f);
@@ -338,7 +342,7 @@ static void usage(FILE *f, const struct sb_program *p, const struct sb_subcomman
 	for (size_t g = 0; cmd->groups[g]; g++) {
 		fprintf(f, "\n%s:\n", cmd->groups[g]->title);
 		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name; o++)
-			print_option(f, o);
+			print_option(f, cmd, o);
 	}
 	fprintf(f, "\n  --help, --version\n");
 	if (cmd->epilog)
@@ -536,7 +540,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	cli.prog = prog;
 	cli.shape = "all";
-	cli.states = SB_DEFAULT_STATES;
+	cli.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	sb_config_defaults(&cli.cfg);
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);

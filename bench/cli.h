@@ -20,7 +20,7 @@
 
 #define EXIT_USAGE 2
 #define SB_CLI_MAX_GROUPS 16
-#define SB_DEFAULT_STATES 256
+#define SB_DEFAULT_STATES 256   /* --states where the subcommand names none */
 #define SB_MAX_STATES 1024
 
 /* The values of the shared groups (sb_cli_*_group below). A subcommand's
@@ -49,7 +49,8 @@ struct sb_cli_option {
 	const char *arg;   /* the value's name in --help ("LIST"); NULL: a flag */
 	int key;           /* handed to the group's parser */
 	const char *help;  /* '\n' starts an indented continuation line; %B: the
-			    * default batches, %T: the return thunks --thunk takes */
+			    * default batches, %T: the return thunks --thunk takes,
+			    * %S: the subcommand's default --states */
 };
 /* A one-letter name is a short option (-o FILE); give the long form its
  * own entry with the same key. */
@@ -76,6 +77,8 @@ struct sb_subcommand {
 	/* Arguments starting with this go to cli->passthrough, not to the
 	 * parser (stubbench-gbench: "--benchmark_"). */
 	const char *passthrough_prefix;
+	/* --states when not given (0: SB_DEFAULT_STATES). */
+	uint64_t default_states;
 	int (*run)(struct sb_cli *cli);
 };
 
