@@ -27,6 +27,9 @@
 #include "stubbench/timer.h"
 
 #define SB_MAX_COUNTERS 8
+/* A block whose canary is below this fraction of the quiet level is
+ * disturbed; a run whose canary median is, ran on a busy core. */
+#define SB_DISTURBED_CANARY 0.90
 #define SB_MAX_REPS 32
 
 struct sb_arm {

@@ -36,7 +36,6 @@
 #define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 #define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */
-#define DISTURBED_CANARY 0.90      /* below this fraction of the quiet canary level */
 #define QUIET_CANARY_PCT 95        /* the quiet level: this percentile of the blocks' canaries */
 #define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define N_BOOT 1000
@@ -227,11 +226,11 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	 * all there is: judge against the median then. */
 	qsort(v, d->n_blocks, sizeof(*v), cmp_double);
 	double mc = sb_percentile_sorted(v, d->n_blocks, QUIET_CANARY_PCT), mk = sb_median(c, d->n_blocks);
-	if (sb_percentile_sorted(v, d->n_blocks, 75) < DISTURBED_CANARY * mc)
+	if (sb_percentile_sorted(v, d->n_blocks, 75) < SB_DISTURBED_CANARY * mc)
 		mc = sb_percentile_sorted(v, d->n_blocks, 50);
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
-		b->disturbed = b->csw > 0 || b->canary < DISTURBED_CANARY * mc ||
+		b->disturbed = b->csw > 0 || b->canary < SB_DISTURBED_CANARY * mc ||
 			       b->cpt < DISTURBED_CLOCK * mk || test_env("STUBBENCH_TEST_DISTURB_ALL");
 		if (test_env("STUBBENCH_TEST_DISTURB_NONE"))
 			b->disturbed = 0;

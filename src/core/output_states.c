@@ -68,7 +68,7 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r)
 {
-	if (!(r->canary_quiet > 0) || !(r->canary_median < 0.90 * r->canary_quiet))
+	if (!(r->canary_quiet > 0) || !(r->canary_median < SB_DISTURBED_CANARY * r->canary_quiet))
 		return 0;
 	fprintf(f,
 		"%s: busy core: the canary ran at %.2f adds per cycle in half the blocks, against %.2f "
