@@ -137,12 +137,12 @@ case_ nosamples_lab 1 "no usable samples" "STUBBENCH_TEST_DISTURB_ALL=1 \$SB lab
 # Write errors: one line, status 1.
 case_ full_list 1 "No space left on device" '$SB --list >/dev/full'
 case_ full_help 1 "No space left on device" '$SB --help >/dev/full'
-case_ full_run 1 "No space left on device" '$SB --cpu=1 --samples=4 --batch=1 >/dev/full'
-case_ closed_run 1 "to standard output: it is closed" '$SB --cpu=1 --samples=4 --batch=1 >&-'
+case_ full_run 1 "No space left on device" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >/dev/full'
+case_ closed_run 1 "to standard output: it is closed" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >&-'
 case_ closed_calls 1 "to standard output: it is closed" '$SB --cpu=1 --calls=10 >&-'
 case_ closed_kernel 1 "to standard output: it is closed" '$SB kernel --samples=1 >&-'
-case_ closed_stderr_run 0 "" '$SB --cpu=1 --samples=4 --batch=1 2>&- >/dev/null'
-case_ full_lab 1 "No space left on device" '$SB lab --cpu=1 --samples=4 --batch=8 --shape=in-loop >/dev/full'
+case_ closed_stderr_run 0 "" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 2>&- >/dev/null'
+case_ full_lab 1 "No space left on device" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB lab --cpu=1 --samples=4 --batch=8 --shape=in-loop >/dev/full'
 case_ full_kernel_help 1 "No space left on device" '$SB kernel --help >/dev/full'
 case_ full_gbench 1 "cannot write the results" '$GB --benchmark_filter=^baseline/batch:1/ --benchmark_min_time=0.001 >/dev/full'
 
