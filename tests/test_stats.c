@@ -2,6 +2,7 @@
  * samples with a known mean (seeded, so the counts are reproducible). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "stubbench/rng.h"
@@ -110,9 +111,43 @@ static void bootstrap(void)
 	CHECK(l1 == l2 && h1 == h2, "bootstrap not reproducible with a seed");
 }
 
+/* Selection gives the sorted percentile exactly, on random data with ties,
+ * on sorted and reversed data and on constant data, at every size. */
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void selection(void)
+{
+	struct sb_rng rng;
+	sb_rng_seed(&rng, 42);
+	const double ps[] = {0, 2.5, 20, 25, 50, 80, 97.5, 100};
+	double x[301], s[301];
+	size_t bad = 0, cases = 0;
+	for (size_t n = 1; n <= 301; n += 5)
+		for (int kind = 0; kind < 4; kind++)
+			for (size_t q = 0; q < sizeof(ps) / sizeof(ps[0]); q++) {
+				for (size_t i = 0; i < n; i++)
+					s[i] = kind == 0 ? (double)sb_rng_below(&rng, 17) : kind == 1 ? (double)i
+					       : kind == 2 ? (double)(n - i) : 3.0;
+				memcpy(x, s, n * sizeof(*x));
+				qsort(s, n, sizeof(*s), cmp_dbl);
+				double want = sb_percentile_sorted(s, n, ps[q]);
+				double got = sb_percentile_select(x, n, ps[q]);
+				bad += got != want;
+				qsort(x, n, sizeof(*x), cmp_dbl);
+				bad += memcmp(x, s, n * sizeof(*x)) != 0; /* a permutation */
+				cases++;
+			}
+	CHECK(bad == 0, "selection differs from the sorted percentile in %zu of %zu cases", bad, cases);
+}
+
 int main(void)
 {
 	exact_values();
+	selection();
 	ci_coverage();
 	bootstrap();
 	return check_report("test_stats");

@@ -20,6 +20,9 @@ double sb_median(const double *x, size_t n);
 /* Percentile p in [0, 100] of sorted values, linear interpolation between
  * closest ranks (as numpy's default). */
 double sb_percentile_sorted(const double *sorted, size_t n, double p);
+/* The same percentile of unsorted values, found by selection (O(n)); the
+ * order of x[0..n) changes. */
+double sb_percentile_select(double *x, size_t n, double p);
 /* Two-sided 95 % quantile of Student's t with df degrees of freedom. */
 double sb_t95(size_t df);
 

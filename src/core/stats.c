@@ -27,6 +27,62 @@ double sb_percentile_sorted(const double *s, size_t n, double p)
 	return s[i] + (s[i + 1] - s[i]) * f;
 }
 
+/* Moves the k-th smallest of x[0..n) to x[k], the smaller ones before it
+ * and the larger after (Hoare's selection, median-of-three pivots): O(n)
+ * on average where a sort is O(n log n). */
+static void select_kth(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (hi > lo) {
+		size_t mid = lo + (hi - lo) / 2;
+		double a = x[lo], b = x[mid], c = x[hi];
+		double pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = x[i];
+				x[i] = x[j];
+				x[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+double sb_percentile_select(double *x, size_t n, double p)
+{
+	if (n == 0)
+		return NAN;
+	if (n == 1)
+		return x[0];
+	double pos = p / 100.0 * (double)(n - 1);
+	size_t i = (size_t)pos;
+	if (i >= n - 1)
+		i = n - 1;
+	select_kth(x, n, i);
+	double f = pos - (double)i;
+	if (i == n - 1 || f == 0)
+		return x[i];
+	double next = x[i + 1];
+	for (size_t j = i + 2; j < n; j++)
+		if (x[j] < next)
+			next = x[j];
+	return x[i] + (next - x[i]) * f;
+}
+
 double sb_median(const double *x, size_t n)
 {
 	if (n == 0)
@@ -35,8 +91,7 @@ double sb_median(const double *x, size_t n)
 	if (!s)
 		return NAN;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	double m = sb_percentile_sorted(s, n, 50);
+	double m = sb_percentile_select(s, n, 50);
 	free(s);
 	return m;
 }
@@ -333,8 +388,7 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 				d[k++] = a[i] - b[i];
 			}
 		}
-		qsort(d, k, sizeof(*d), cmp_double);
-		r[bt] = sb_percentile_sorted(d, k, 50);
+		r[bt] = sb_percentile_select(d, k, 50);
 	}
 	percentile_ci(r, n_boot, lo, hi);
 	if (group)
