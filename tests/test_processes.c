@@ -1,6 +1,6 @@
 /* Fresh processes per batch size (sb_run_opts.processes): every batch size
  * runs in exactly that many child processes, none of its blocks in this
- * one, the batch sizes taking turns; what an arm asks back (ctx_size) comes back and nothing else does;
+ * one, each child running its share of every batch size in turn; what an arm asks back (ctx_size) comes back and nothing else does;
  * a child's failure, failed check or crash fails the run with a message
  * that says which. Exact: pids and counts, not timings. */
 #include <signal.h>
@@ -18,6 +18,7 @@
 struct seen {
 	pid_t pids[MAX_PIDS];
 	uint64_t batch_of[MAX_PIDS]; /* the batch size each pid ran first */
+	uint64_t last_of[MAX_PIDS];  /* and last */
 	size_t n;
 	unsigned long long samples;
 	int fail_in_child;  /* 1: a child's samples fail */
@@ -42,6 +43,8 @@ static uint64_t sample(void *ctx, uint64_t batch)
 		s->batch_of[s->n] = batch;
 		s->pids[s->n++] = me;
 	}
+	if (i < MAX_PIDS)
+		s->last_of[i] = batch;
 	return sb_time_dep_adds(batch);
 }
 
@@ -78,19 +81,21 @@ int main(void)
 	char err[256];
 
 	/* Three processes per batch size: the arm that asks for its ctx back
-	 * saw this process (the sizing round) and 3 x 2 children; the one
-	 * that does not saw only this process. */
+	 * saw this process (the sizing round) and 3 children, each running
+	 * both batch sizes; the one that does not saw only this process. */
 	arms_init(arms, seen);
 	arms[1].ctx_size = sizeof(seen[1]);
 	int rc = run(arms, 3, err, sizeof(err), &res);
 	CHECK(rc == 0, "run failed: %s", err);
-	CHECK(seen[1].n == 1 + 3 * 2, "%zu pids ran the baseline, want 7", seen[1].n);
+	CHECK(seen[1].n == 1 + 3, "%zu pids ran the baseline, want 4", seen[1].n);
 	CHECK(seen[1].pids[0] == parent, "the first pid is %d, not this process", (int)seen[1].pids[0]);
-	/* The batch sizes take turns: process 1 of each, then process 2 of
-	 * each, so each batch size's processes are spread over the run. */
+	/* The batch sizes take turns: process 1 runs its share of each, then
+	 * process 2, so each batch size's processes are spread over the run
+	 * (and one fork serves all the batch sizes of a process). */
 	for (size_t i = 1; i < seen[1].n; i++)
-		CHECK(seen[1].batch_of[i] == (i % 2 ? 1 : 8), "child %zu ran batch %llu first, want %d", i,
-		      (unsigned long long)seen[1].batch_of[i], i % 2 ? 1 : 8);
+		CHECK(seen[1].batch_of[i] == 1 && seen[1].last_of[i] == 8,
+		      "child %zu ran batch %llu first and %llu last, want 1 then 8", i,
+		      (unsigned long long)seen[1].batch_of[i], (unsigned long long)seen[1].last_of[i]);
 	CHECK(seen[2].n == 1 && seen[2].pids[0] == parent, "%zu pids in an arm that asks nothing back",
 	      seen[2].n);
 	CHECK(seen[2].samples == 2, "this process ran %llu samples of the other arm, want 2 (sizing rounds)",

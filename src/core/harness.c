@@ -689,13 +689,17 @@ struct segment_header {
 	char err[256];
 };
 
-/* The segment in a fresh child process (fork: a new task, kernel stack,
- * data pages of its own, predictor history that starts over): whatever
- * one process fixes for all its blocks is re-rolled. The child
- * sends its rounds and blocks back through a pipe and leaves with _exit. */
+/* The segments in one fresh child process (fork: a new task, kernel
+ * stack, data pages of its own, predictor history that starts over):
+ * whatever one process fixes for all its blocks is re-rolled. The child
+ * runs them one after the other, then sends each one's rounds and blocks
+ * back through a pipe (nothing is written while it measures, so the
+ * parent sleeps in read meanwhile) and leaves with _exit. One fork per
+ * process and not per segment: with a thousand placed copies the address
+ * space has ~3000 mappings, and each fork and exit cost ~20 ms. */
 static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-			const struct segment *sg, size_t *order, size_t n_states, uint64_t child_seed,
-			uint64_t delay_max, struct batch_data *d, const struct sb_span *skip, size_t n_skip,
+			const struct segment *sgs, size_t n_sg, size_t *order, size_t n_states, uint64_t child_seed,
+			uint64_t delay_max, struct batch_data **ds, const struct sb_span *skip, size_t n_skip,
 			char *err, size_t errlen)
 {
 	int fds[2];
@@ -724,50 +728,65 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 		sb_own_pages(skip, n_skip);
 		struct sb_rng rng;
 		sb_rng_seed(&rng, child_seed);
-		struct batch_data cd;
-		memset(&cd, 0, sizeof(cd));
-		struct segment_header h;
-		memset(&h, 0, sizeof(h));
-		h.rc = run_segment(arms, n_arms, o, sg, order, n_states, &rng, delay_max, &cd, h.err,
-				   sizeof(h.err));
-		if (h.rc == 0 && o->child_check && o->child_check(o->check_ctx, h.err, sizeof(h.err)) != 0)
-			h.rc = -1;
-		h.capped = cd.capped;
-		h.n_rounds = h.rc ? 0 : cd.n_rounds;
-		h.n_blocks = h.rc ? 0 : cd.n_blocks;
-		int bad = write_all(fds[1], &h, sizeof(h));
-		for (size_t a = 0; a < n_arms && !bad && h.n_rounds; a++)
-			bad = write_all(fds[1], cd.ticks + a * cd.cap, h.n_rounds * sizeof(*cd.ticks));
-		if (!bad && h.n_blocks)
-			bad = write_all(fds[1], cd.blocks, h.n_blocks * sizeof(*cd.blocks));
+		struct batch_data *cd = calloc(n_sg ? n_sg : 1, sizeof(*cd));
+		struct segment_header *h = calloc(n_sg ? n_sg : 1, sizeof(*h));
+		if (!cd || !h)
+			_exit(1);
+		size_t ran = 0;
+		for (int rc = 0; ran < n_sg && rc == 0; ran++) {
+			rc = h[ran].rc = run_segment(arms, n_arms, o, &sgs[ran], order, n_states, &rng, delay_max,
+						     &cd[ran], h[ran].err, sizeof(h[ran].err));
+			if (rc == 0 && ran + 1 == n_sg && o->child_check &&
+			    o->child_check(o->check_ctx, h[ran].err, sizeof(h[ran].err)) != 0)
+				h[ran].rc = -1;
+		}
+		int bad = 0;
+		for (size_t i = 0; i < ran && !bad; i++) {
+			h[i].capped = cd[i].capped;
+			h[i].n_rounds = h[i].rc ? 0 : cd[i].n_rounds;
+			h[i].n_blocks = h[i].rc ? 0 : cd[i].n_blocks;
+			bad = write_all(fds[1], &h[i], sizeof(h[i]));
+			for (size_t a = 0; a < n_arms && !bad && h[i].n_rounds; a++)
+				bad = write_all(fds[1], cd[i].ticks + a * cd[i].cap, h[i].n_rounds * sizeof(*cd[i].ticks));
+			if (!bad && h[i].n_blocks)
+				bad = write_all(fds[1], cd[i].blocks, h[i].n_blocks * sizeof(*cd[i].blocks));
+			if (h[i].rc)
+				break;
+		}
 		for (size_t a = 0; a < n_arms && !bad; a++)
 			if (arms[a].ctx_size)
 				bad = write_all(fds[1], arms[a].ctx, arms[a].ctx_size);
 		_exit(bad ? 1 : 0);
 	}
 	close(fds[1]);
-	int passed_on = 0;
+	int passed_on = 0, rc = 0;
 	struct segment_header h;
-	int rc = read_all(fds[0], &h, sizeof(h), o, pid, &passed_on);
-	size_t base = d->n_rounds;
-	if (rc == 0 && h.rc == 0) {
-		rc = reserve_rounds(d, n_arms, base + h.n_rounds) || reserve_blocks(d, d->n_blocks + h.n_blocks)
-			     ? -1 : 0;
-		for (size_t a = 0; a < n_arms && rc == 0; a++)
-			rc = read_all(fds[0], d->ticks + a * d->cap + base, h.n_rounds * sizeof(*d->ticks), o, pid,
-				      &passed_on);
-		if (rc == 0 && h.n_blocks)
-			rc = read_all(fds[0], d->blocks + d->n_blocks, h.n_blocks * sizeof(*d->blocks), o, pid,
-				      &passed_on);
-		if (rc == 0) {
-			for (size_t k = 0; k < h.n_blocks; k++)
-				d->blocks[d->n_blocks + k].first_round += base;
-			d->n_blocks += h.n_blocks;
-			d->n_rounds = base + h.n_rounds;
-			d->capped |= h.capped;
+	memset(&h, 0, sizeof(h));
+	const struct segment *at = sgs;
+	for (size_t i = 0; i < n_sg && rc == 0 && h.rc == 0; i++) {
+		at = &sgs[i];
+		struct batch_data *d = ds[i];
+		rc = read_all(fds[0], &h, sizeof(h), o, pid, &passed_on);
+		size_t base = d->n_rounds;
+		if (rc == 0 && h.rc == 0) {
+			rc = reserve_rounds(d, n_arms, base + h.n_rounds) || reserve_blocks(d, d->n_blocks + h.n_blocks)
+				     ? -1 : 0;
+			for (size_t a = 0; a < n_arms && rc == 0; a++)
+				rc = read_all(fds[0], d->ticks + a * d->cap + base, h.n_rounds * sizeof(*d->ticks), o,
+					      pid, &passed_on);
+			if (rc == 0 && h.n_blocks)
+				rc = read_all(fds[0], d->blocks + d->n_blocks, h.n_blocks * sizeof(*d->blocks), o, pid,
+					      &passed_on);
+			if (rc == 0) {
+				for (size_t k = 0; k < h.n_blocks; k++)
+					d->blocks[d->n_blocks + k].first_round += base;
+				d->n_blocks += h.n_blocks;
+				d->n_rounds = base + h.n_rounds;
+				d->capped |= h.capped;
+			}
 		}
 	}
-	for (size_t a = 0; a < n_arms && rc == 0; a++)
+	for (size_t a = 0; a < n_arms && rc == 0 && h.rc == 0; a++)
 		if (arms[a].ctx_size)
 			rc = read_all(fds[0], arms[a].ctx, arms[a].ctx_size, o, pid, &passed_on);
 	close(fds[0]);
@@ -777,10 +796,10 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 	if (rc != 0) {
 		if (WIFSIGNALED(status))
 			snprintf(err, errlen, "the measuring process of batch %llu ended by signal %d",
-				 (unsigned long long)sg->batch, WTERMSIG(status));
+				 (unsigned long long)at->batch, WTERMSIG(status));
 		else
 			snprintf(err, errlen, "the measuring process of batch %llu sent no results",
-				 (unsigned long long)sg->batch);
+				 (unsigned long long)at->batch);
 		return -1;
 	}
 	if (h.rc != 0) {
@@ -824,27 +843,43 @@ static int run_processes(const struct sb_arm *arms, size_t n_arms, const struct 
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
+	struct segment *sgs = calloc(nb, sizeof(*sgs));
+	struct batch_data **ds = calloc(nb, sizeof(*ds));
+	if (!sgs || !ds) {
+		free(skip), free(sgs), free(ds);
+		set_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
 	int rc = 0;
-	for (size_t p = 0; p < n && rc == 0; p++)
-		for (size_t bi = 0; bi < nb && rc == 0; bi++) {
-			if (o->stop && o->stop()) {
-				set_err(err, errlen, "interrupted", NULL);
-				rc = -1;
-				break;
-			}
+	for (size_t p = 0; p < n && rc == 0; p++) {
+		if (o->stop && o->stop()) {
+			set_err(err, errlen, "interrupted", NULL);
+			rc = -1;
+			break;
+		}
+		/* Process p: its share of every batch size, in turn. */
+		size_t n_sg = 0;
+		for (size_t bi = 0; bi < nb; bi++) {
 			struct segment sg = share_of(&runs[bi].sg, p, n);
 			if (runs[bi].sg.samples && sg.samples == 0)
 				continue;
 			sg.progress_from = (double)(p * nb + bi) / (double)(n * nb);
 			sg.progress_span = 1.0 / (double)(n * nb);
-			for (size_t k = 0; k < nb; k++) {
-				const struct batch_data *d = &runs[k].d;
-				skip[2 * k] = (struct sb_span){d->ticks, d->cap * n_arms * sizeof(*d->ticks)};
-				skip[2 * k + 1] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
-			}
-			rc = run_in_child(arms, n_arms, o, &sg, order, n_states, sb_rng_next(rng), delay_max,
-					  &runs[bi].d, skip, 2 * nb, err, errlen);
+			sgs[n_sg] = sg;
+			ds[n_sg++] = &runs[bi].d;
 		}
+		if (n_sg == 0)
+			continue;
+		for (size_t k = 0; k < nb; k++) {
+			const struct batch_data *d = &runs[k].d;
+			skip[2 * k] = (struct sb_span){d->ticks, d->cap * n_arms * sizeof(*d->ticks)};
+			skip[2 * k + 1] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
+		}
+		rc = run_in_child(arms, n_arms, o, sgs, n_sg, order, n_states, sb_rng_next(rng), delay_max, ds, skip,
+				  2 * nb, err, errlen);
+	}
+	free(sgs);
+	free(ds);
 	free(skip);
 	if (rc == 0 && o->stop && o->stop()) {
 		set_err(err, errlen, "interrupted", NULL);
