@@ -118,6 +118,17 @@ static double measure_canary(double cpt)
 
 /* One sample with the stack moved down by pad bytes: where the stubs'
  * frames fall in the cache lines and sets is part of the hidden state. */
+/* STUBBENCH_TEST_DISTURB_ALL=1 flags every block disturbed: the tests of
+ * what a run with no usable samples reports, made exact.
+ * STUBBENCH_TEST_DISTURB_NONE=1 flags none: the tests of synthetic arms,
+ * whose ticks do not come from this machine, keep every block whatever
+ * the machine is doing. */
+static int test_env(const char *name)
+{
+	const char *e = getenv(name);
+	return e && strcmp(e, "1") == 0;
+}
+
 static __attribute__((noinline)) uint64_t sample_with_stack(const struct sb_arm *arm, uint64_t batch,
 							     size_t pad)
 {
@@ -148,7 +159,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 		}
 	}
 	long csw0 = sb_context_switches();
-	b.cpt = sb_core_cycles_per_tick(CAL_LOOPS);
+	b.cpt = test_env("STUBBENCH_TEST_FIXED_CLOCK") ? 1.0 : sb_core_cycles_per_tick(CAL_LOOPS);
 	b.canary = measure_canary(b.cpt);
 	b.first_round = d->n_rounds;
 	for (size_t r = 0; r < rounds; r++) {
@@ -191,17 +202,6 @@ static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
 		x[i - 1] = x[j];
 		x[j] = t;
 	}
-}
-
-/* STUBBENCH_TEST_DISTURB_ALL=1 flags every block disturbed: the tests of
- * what a run with no usable samples reports, made exact.
- * STUBBENCH_TEST_DISTURB_NONE=1 flags none: the tests of synthetic arms,
- * whose ticks do not come from this machine, keep every block whatever
- * the machine is doing. */
-static int test_env(const char *name)
-{
-	const char *e = getenv(name);
-	return e && strcmp(e, "1") == 0;
 }
 
 static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
