@@ -113,7 +113,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
 						"other (at most 64); the CIs then add the spread between\n"
-						"processes to the states' (default 8; 1: this process)"},
+						"processes to the states' (default %P; 1: this process)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
 		{NULL},
@@ -302,6 +302,10 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 			p++;
 		} else if (p[0] == '%' && p[1] == 'T') {
 			col = put_wrapped(f, sb_thunk_choices(), col);
+			p++;
+		} else if (p[0] == '%' && p[1] == 'P') {
+			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_processes ? cmd->default_processes
+											     : SB_DEFAULT_PROCESSES));
 			p++;
 		} else if (p[0] == '%' && p[1] == 'S') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states
@@ -542,6 +546,8 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	cli.shape = "all";
 	cli.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	sb_config_defaults(&cli.cfg);
+	if (cmd->default_processes)
+		cli.cfg.processes = cmd->default_processes;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;

@@ -79,6 +79,8 @@ struct sb_subcommand {
 	const char *passthrough_prefix;
 	/* --states when not given (0: SB_DEFAULT_STATES). */
 	uint64_t default_states;
+	/* --processes when not given (0: SB_DEFAULT_PROCESSES, the sweep's). */
+	uint64_t default_processes;
 	int (*run)(struct sb_cli *cli);
 };
 

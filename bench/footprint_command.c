@@ -479,5 +479,6 @@ const struct sb_subcommand sb_footprint_command = {
 	.groups = {&footprint_group, &sb_cli_variant_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
 		   &sb_cli_plot_group},
 	.epilog = "Every copy is named in /tmp/perf-<pid>.map for perf.\n",
+	.default_processes = 8,
 	.run = run_footprint,
 };
