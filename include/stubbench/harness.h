@@ -114,7 +114,7 @@ struct sb_cell {
 	struct sb_mode modes[SB_MAX_MODES];
 	size_t n_modes, n_states;
 	size_t n_processes;       /* fresh processes it ran in (1: this one) */
-	/* The cost in a matched state: the median over blocks in which this
+	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
 	 * arm and the baseline both sat in their matching mode (the lowest
 	 * holding at least a quarter of the blocks, else the largest) of this arm's
 	 * block mean minus the baseline's (same block: same moment, same

@@ -23,6 +23,9 @@ double sb_percentile_sorted(const double *sorted, size_t n, double p);
 /* The same percentile of unsorted values, found by selection (O(n)); the
  * order of x[0..n) changes. */
 double sb_percentile_select(double *x, size_t n, double p);
+/* Mean of the values between their 20th and 80th percentiles (NAN when
+ * n == 0); the order of x[0..n) changes. */
+double sb_trimmed_mean(double *x, size_t n);
 /* Two-sided 95 % quantile of Student's t with df degrees of freedom. */
 double sb_t95(size_t df);
 
@@ -52,7 +55,8 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi);
 
 /* Paired difference a - b over the blocks with use[i] (NULL: all): the
- * median of the blocks' differences, with the same two-level bootstrap CI
+ * 20-80 % trimmed mean of the blocks' differences (a median jumped between
+ * two close clusters of differences from run to run), with the same two-level bootstrap CI
  * as sb_bootstrap_ratio_nested. Returns -1 when no block is used. */
 int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *group, const char *use,
 			     size_t n, unsigned n_boot, uint64_t seed, double *diff, double *lo, double *hi);

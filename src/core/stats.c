@@ -83,6 +83,21 @@ double sb_percentile_select(double *x, size_t n, double p)
 	return x[i] + (next - x[i]) * f;
 }
 
+double sb_trimmed_mean(double *x, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	double p20 = sb_percentile_select(x, n, 20), p80 = sb_percentile_select(x, n, 80);
+	double sum = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (x[i] >= p20 && x[i] <= p80) {
+			sum += x[i];
+			m++;
+		}
+	return m ? sum / (double)m : sb_percentile_select(x, n, 50);
+}
+
 double sb_median(const double *x, size_t n)
 {
 	if (n == 0)
@@ -145,15 +160,7 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 	out->min = s[0];
 	out->max = s[n - 1];
 	out->median = sb_percentile_sorted(s, n, 50);
-	double p20 = sb_percentile_sorted(s, n, 20), p80 = sb_percentile_sorted(s, n, 80);
-	double tsum = 0;
-	size_t tn = 0;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] >= p20 && s[i] <= p80) {
-			tsum += s[i];
-			tn++;
-		}
-	out->trimmed_mean = tn ? tsum / (double)tn : out->median;
+	out->trimmed_mean = sb_trimmed_mean(s, n);
 	mean_sd(x, n, &out->mean, &out->sd);
 	free(s);
 
@@ -372,7 +379,7 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 	}
 	for (size_t k = 0; k < used; k++)
 		d[k] = a[idx[k]] - b[idx[k]];
-	*diff = sb_median(d, used);
+	*diff = sb_trimmed_mean(d, used);
 	*lo = *hi = NAN;
 	if (used < 2 || n_boot < 2)
 		goto out;
@@ -388,7 +395,7 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 				d[k++] = a[i] - b[i];
 			}
 		}
-		r[bt] = sb_percentile_select(d, k, 50);
+		r[bt] = sb_trimmed_mean(d, k);
 	}
 	percentile_ci(r, n_boot, lo, hi);
 	if (group)
