@@ -37,8 +37,12 @@ def run_once(cmd):
     if p.returncode not in (0,):
         sys.exit(f"reproducibility: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-300:]}")
     multimodal = [ln for ln in p.stderr.splitlines() if "multimodal" in ln]
-    busy = any(": busy core:" in ln for ln in p.stderr.splitlines())
-    return json.loads(p.stdout), wall, multimodal, busy
+    return json.loads(p.stdout), wall, multimodal, said_busy(p.stderr), p.stderr
+
+
+def said_busy(stderr):
+    """Whether a run's stderr says its core was busy."""
+    return any(": busy core:" in ln for ln in stderr.splitlines())
 
 
 def cells(doc, min_batch):
@@ -165,7 +169,7 @@ def main():
     ap.add_argument("--vary-seed", action="store_true",
                     help="run i gets --seed=i: each run draws its own placements, which the "
                          "delta CIs claim to cover (runs of one seed share them)")
-    ap.add_argument("--save", help="keep every run's JSON in this directory")
+    ap.add_argument("--save", help="keep every run's JSON (and its stderr, which says a busy core) in this directory")
     ap.add_argument("--load", help="no runs: report on the JSON files a --save left in this directory")
     ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
     a = ap.parse_args()
@@ -186,13 +190,19 @@ def main():
                     with open(path) as f:
                         docs.append(json.load(f))
                     walls.append(docs[-1].get("elapsed_s") or float("nan"))
+                    err = path[: -len(".json")] + ".stderr"
+                    if os.path.exists(err):
+                        with open(err) as f:
+                            busy.append(said_busy(f.read()))
+                    else:
+                        busy.append(False)
             if len(docs) < 2:
                 continue
             print(f"# saved runs in {a.load} (wall: the harness's elapsed_s)")
-            report(title, docs, walls, a.min_batch, is_sweep)
+            report(title, docs, walls, a.min_batch, is_sweep, busy)
             continue
         for i in range(a.k):
-            doc, wall, mm, b = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
+            doc, wall, mm, b, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
             docs.append(doc)
             walls.append(wall)
             notes += mm
@@ -202,6 +212,8 @@ def main():
                 name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
                 with open(os.path.join(a.save, name), "w") as f:
                     json.dump(doc, f)
+                with open(os.path.join(a.save, name[: -len(".json")] + ".stderr"), "w") as f:
+                    f.write(stderr)
         print(f"# {' '.join(cmd)}; machine: {docs[0].get('machine')}")
         report(title, docs, walls, a.min_batch, is_sweep, busy)
         print(f"multimodal runs: {len(notes)} of {a.k}" + (f" (e.g. {notes[0]})" if notes else ""))
