@@ -1,6 +1,7 @@
-/* The busy-core line: said when the canary's median fell below 90 % of
- * its quiet level, not otherwise, and of a whole document when any part
- * of it was busy (sb_results_fold_canary). Exact: made-up canary levels. */
+/* The busy-core line: said when the add canary's median fell below 90 % of
+ * its quiet level or the window canary's rose above 105 % of its own, not
+ * otherwise, and of a whole document when any part of it was busy
+ * (sb_results_fold_canary). Exact: made-up canary levels. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ static struct sb_results run(double median, double quiet)
 	r.n_cells = 1;
 	r.canary_median = median;
 	r.canary_quiet = quiet;
+	r.window_median = 77.9;
+	r.window_quiet = 77.8;
 	return r;
 }
 
@@ -64,5 +67,32 @@ int main(void)
 	sb_results_fold_canary(&all, &busy);
 	CHECK(all.canary_median == 2.90 && all.canary_quiet == 3.85, "folded %.2f / %.2f", all.canary_median,
 	      all.canary_quiet);
+
+	/* The window canary: above 105 % of its quiet level is busy, whatever
+	 * the add canary says; both busy, both are named. */
+	struct sb_results wbusy = quiet;
+	wbusy.window_median = 86.7;
+	CHECK(said(&wbusy, buf, sizeof(buf)) == 1 && strstr(buf, "window canary took 86.7 cycles") &&
+		      strstr(buf, "against 77.8 when quiet") && !strstr(buf, "adds per cycle"),
+	      "a partitioned core said '%s'", buf);
+	struct sb_results wedge = quiet;
+	wedge.window_median = 1.04 * 77.8;
+	CHECK(said(&wedge, buf, sizeof(buf)) == 0, "a window at 104 %% of quiet said '%s'", buf);
+	struct sb_results both = busy;
+	both.window_median = 86.7;
+	CHECK(said(&both, buf, sizeof(buf)) == 1 && strstr(buf, "adds per cycle") && strstr(buf, "; the window canary"),
+	      "both busy said '%s'", buf);
+	/* Folded: the highest window median and the lowest quiet level. */
+	all = quiet;
+	sb_results_fold_canary(&all, &wbusy);
+	CHECK(all.window_median == 86.7 && all.window_quiet == 77.8 && said(&all, buf, sizeof(buf)) == 1,
+	      "folded window %.1f / %.1f", all.window_median, all.window_quiet);
+	/* A part without a window level (no blocks measured) changes nothing. */
+	struct sb_results old = quiet;
+	old.window_median = old.window_quiet = 0;
+	all = wbusy;
+	sb_results_fold_canary(&all, &old);
+	CHECK(all.window_median == 86.7 && all.window_quiet == 77.8, "folded window %.1f / %.1f",
+	      all.window_median, all.window_quiet);
 	return check_report("busy_core");
 }

@@ -30,6 +30,9 @@
 /* A block whose canary is below this fraction of the quiet level is
  * disturbed; a run whose canary median is, ran on a busy core. */
 #define SB_DISTURBED_CANARY 0.90
+/* A block whose window canary took more than this times its quiet level is
+ * disturbed; a run whose window median did, ran on a busy core. */
+#define SB_DISTURBED_WINDOW 1.05
 #define SB_MAX_REPS 32
 
 struct sb_arm {
@@ -158,6 +161,8 @@ struct sb_results {
 	double core_ghz_median;   /* core clock from the calibration loops */
 	double canary_median;     /* independent adds per core cycle, median of the blocks */
 	double canary_quiet;      /* the same, quiet level: 95th percentile of the blocks */
+	double window_median;     /* window canary, core cycles an iteration, median of the blocks */
+	double window_quiet;      /* the same, quiet level: 5th percentile of the blocks */
 	double elapsed_s;
 	char cpu_desc[256];       /* machine description for JSON/CSV */
 	int cpu;                  /* the CPU pinned to, -1 if not pinned */
@@ -179,8 +184,9 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		       struct sb_results *out, char *err, size_t errlen);
 void sb_results_free(struct sb_results *r);
 
-/* Results of several runs in one document: all's canary becomes the lowest
- * median and the highest quiet level of the two, so that a core busy in
+/* Results of several runs in one document: all's add canary becomes the
+ * lowest median and the highest quiet level of the two, its window canary
+ * the highest median and the lowest quiet level, so that a core busy in
  * any part is said of the whole (sb_output_busy_line). */
 void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part);
 

@@ -44,10 +44,12 @@ void sb_output_states_note(FILE *f, const struct sb_results *r);
  * Returns 1 when it printed the line. */
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r);
 
-/* One line on f when the core was busy for most of the run (the canary's
- * median below 90 % of its quiet level: a neighbour took the core's
- * ports or the host preempted it): such a run's figures describe a busy
- * core and need not hold for the next run. Returns 1 when it said so. */
+/* One line on f when the core was busy for most of the run (the add
+ * canary's median below 90 % of its quiet level: a neighbour took the
+ * core's ports or the host preempted it; or the window canary's median
+ * above 105 % of its quiet level: a sibling halved the core's out-of-order
+ * window): such a run's figures describe a busy core and need not hold
+ * for the next run. Returns 1 when it said so. */
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r);
 
 /* One seed-format line, as upstream's run_common.sh summarize prints it:

@@ -51,6 +51,7 @@ const char *sb_timer_kind_name(enum sb_timer_kind kind);
 uint64_t sb_time_calls(sb_stub_fn fn, uint64_t n);
 uint64_t sb_time_dep_adds(uint64_t n);   /* n x 64 dependent adds */
 uint64_t sb_time_indep_adds(uint64_t n); /* n x 64 independent adds */
+uint64_t sb_time_window(uint64_t n);     /* n x (20 dependent imuls, 160 adds) */
 /* batch iterations of a variant: per-run stubs are called batch times,
  * in-loop stubs once with *batch_iters = batch. */
 uint64_t sb_time_variant(const struct sb_variant *v, uint64_t batch);
@@ -73,6 +74,8 @@ uint64_t sb_timed_dep_adds_rdtscp(uint64_t n);
 uint64_t sb_timed_dep_adds_lfence(uint64_t n);
 uint64_t sb_timed_indep_adds_rdtscp(uint64_t n);
 uint64_t sb_timed_indep_adds_lfence(uint64_t n);
+uint64_t sb_timed_window_rdtscp(uint64_t n);
+uint64_t sb_timed_window_lfence(uint64_t n);
 int sb_empty_stub(void);
 int sb_rdtscp_probe(uint64_t *tsc, uint32_t *aux);
 

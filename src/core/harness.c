@@ -5,9 +5,11 @@
  * blocks of about a millisecond; before each block the core clock is
  * measured (dependent adds: core cycles per TSC tick) and the interference
  * canary runs (independent adds per cycle), and the thread's context switches
- * are read. A block whose canary or clock falls well below the run's level,
- * or in which the thread was switched out, is disturbed: its samples are
- * excluded and counted. Statistics use the kept blocks only.
+ * are read; before and after it the window canary runs (cycles an iteration
+ * of a loop bound by the out-of-order window). A block whose add canary or
+ * clock falls well below the run's level, whose window canary rises well
+ * above it, or in which the thread was switched out, is disturbed: its
+ * samples are excluded and counted. Statistics use the kept blocks only.
  */
 #define _GNU_SOURCE
 #include "stubbench/harness.h"
@@ -34,6 +36,8 @@
 
 #define CAL_LOOPS 300              /* x 64 adds: about 6 us per calibration */
 #define CAL_TRIES 3                /* calibrations per block, the highest clock kept */
+#define WINDOW_LOOPS 40            /* window canary iterations: about 3000 cycles */
+#define QUIET_WINDOW_PCT 5         /* its quiet level: this percentile of the blocks (low is quiet) */
 #define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 #define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */
@@ -48,6 +52,7 @@ struct block {
 	size_t first_round, n_rounds;
 	double cpt;                /* core cycles per tick */
 	double canary;             /* independent adds per core cycle */
+	double window;             /* window canary: core cycles an iteration (sb_time_window) */
 	long csw;                  /* context switches during the block */
 	int disturbed;
 	size_t state;              /* the arms' re-rolled state in this block */
@@ -128,6 +133,14 @@ static double block_clock(void)
 	return best;
 }
 
+/* The window canary, core cycles an iteration: the lower of two timings
+ * (a host stall inside one makes it read high). */
+static double measure_window(double cpt)
+{
+	uint64_t t = sb_time_window(WINDOW_LOOPS), u = sb_time_window(WINDOW_LOOPS);
+	return (double)(u < t ? u : t) * cpt / WINDOW_LOOPS;
+}
+
 static double measure_canary(double cpt)
 {
 	uint64_t t = sb_time_indep_adds(CAL_LOOPS);
@@ -179,6 +192,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	long csw0 = sb_context_switches();
 	b.cpt = test_env("STUBBENCH_TEST_FIXED_CLOCK") ? 1.0 : block_clock();
 	b.canary = measure_canary(b.cpt);
+	b.window = measure_window(b.cpt);
 	b.first_round = d->n_rounds;
 	for (size_t r = 0; r < rounds; r++) {
 		if (reserve_rounds(d, n_arms, d->n_rounds + 1) != 0)
@@ -200,6 +214,11 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 		d->n_rounds++;
 	}
 	b.n_rounds = rounds;
+	/* Again after the block, the higher kept: a sibling that starts or
+	 * stops within the block is seen at one end. */
+	double w = measure_window(b.cpt);
+	if (w > b.window)
+		b.window = w;
 	b.csw = sb_context_switches() - csw0;
 	if (reserve_blocks(d, d->n_blocks + 1) != 0)
 		return -1;
@@ -226,14 +245,17 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 {
 	double *v = malloc((d->n_blocks + 1) * sizeof(*v));
 	double *c = malloc((d->n_blocks + 1) * sizeof(*c));
-	if (!v || !c) {
+	double *w = malloc((d->n_blocks + 1) * sizeof(*w));
+	if (!v || !c || !w) {
 		free(v);
 		free(c);
+		free(w);
 		return;
 	}
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		v[i] = d->blocks[i].canary;
 		c[i] = d->blocks[i].cpt;
+		w[i] = d->blocks[i].window;
 	}
 	/* The canary's quiet level is near the top of its range, not its
 	 * median: on a shared core a busy sibling thread can take most of a
@@ -246,9 +268,17 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	double mc = sb_percentile_sorted(v, d->n_blocks, QUIET_CANARY_PCT), mk = sb_median(c, d->n_blocks);
 	if (sb_percentile_sorted(v, d->n_blocks, 75) < SB_DISTURBED_CANARY * mc)
 		mc = sb_percentile_sorted(v, d->n_blocks, 50);
+	/* The window canary's quiet level is near the bottom of its range, by
+	 * the same reasoning; a block whose canary took more than
+	 * SB_DISTURBED_WINDOW times it is disturbed. */
+	qsort(w, d->n_blocks, sizeof(*w), cmp_double);
+	double mw = sb_percentile_sorted(w, d->n_blocks, QUIET_WINDOW_PCT);
+	if (sb_percentile_sorted(w, d->n_blocks, 25) > SB_DISTURBED_WINDOW * mw)
+		mw = sb_percentile_sorted(w, d->n_blocks, 50);
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
 		b->disturbed = b->csw > 0 || b->canary < SB_DISTURBED_CANARY * mc ||
+			       b->window > SB_DISTURBED_WINDOW * mw ||
 			       b->cpt < DISTURBED_CLOCK * mk || test_env("STUBBENCH_TEST_DISTURB_ALL");
 		if (test_env("STUBBENCH_TEST_DISTURB_NONE"))
 			b->disturbed = 0;
@@ -257,6 +287,7 @@ static void flag_disturbed(struct batch_data *d, size_t *n_disturbed)
 	}
 	free(v);
 	free(c);
+	free(w);
 }
 
 /* Statistics of one batch into cells. */
@@ -958,7 +989,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		delay_max = 64;
 
 	uint64_t t_start = __rdtsc();
-	double *ghz = NULL, *canaries = NULL;
+	double *ghz = NULL, *canaries = NULL, *windows = NULL;
 	size_t n_ghz = 0, ghz_cap = 0;
 	int rc = 0;
 	size_t n_processes = o->processes > 1 ? o->processes : 1;
@@ -1041,9 +1072,11 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			ghz_cap = (n_ghz + d->n_blocks) * 2;
 			ghz = realloc(ghz, ghz_cap * sizeof(*ghz));
 			canaries = realloc(canaries, ghz_cap * sizeof(*canaries));
+			windows = realloc(windows, ghz_cap * sizeof(*windows));
 		}
 		for (size_t k = 0; k < d->n_blocks; k++) {
 			ghz[n_ghz] = d->blocks[k].cpt * tsc_hz / 1e9;
+			windows[n_ghz] = d->blocks[k].window;
 			canaries[n_ghz++] = d->blocks[k].canary;
 		}
 		if (o->verbose)
@@ -1078,9 +1111,13 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		out->canary_median = sb_median(canaries, n_ghz);
 		qsort(canaries, n_ghz, sizeof(*canaries), cmp_double);
 		out->canary_quiet = sb_percentile_sorted(canaries, n_ghz, QUIET_CANARY_PCT);
+		out->window_median = sb_median(windows, n_ghz);
+		qsort(windows, n_ghz, sizeof(*windows), cmp_double);
+		out->window_quiet = sb_percentile_sorted(windows, n_ghz, QUIET_WINDOW_PCT);
 	}
 	free(ghz);
 	free(canaries);
+	free(windows);
 	free(order);
 	return rc;
 }
@@ -1093,6 +1130,12 @@ void sb_results_fold_canary(struct sb_results *all, const struct sb_results *par
 		all->canary_median = part->canary_median;
 	if (part->canary_quiet > all->canary_quiet)
 		all->canary_quiet = part->canary_quiet;
+	if (part->window_quiet > 0) {
+		if (!(all->window_quiet > 0) || part->window_median > all->window_median)
+			all->window_median = part->window_median;
+		if (!(all->window_quiet > 0) || part->window_quiet < all->window_quiet)
+			all->window_quiet = part->window_quiet;
+	}
 }
 
 void sb_results_free(struct sb_results *r)

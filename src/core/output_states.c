@@ -68,13 +68,19 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r)
 {
-	if (!(r->canary_quiet > 0) || !(r->canary_median < SB_DISTURBED_CANARY * r->canary_quiet))
+	int adds = r->canary_quiet > 0 && r->canary_median < SB_DISTURBED_CANARY * r->canary_quiet;
+	int window = r->window_quiet > 0 && r->window_median > SB_DISTURBED_WINDOW * r->window_quiet;
+	if (!adds && !window)
 		return 0;
-	fprintf(f,
-		"%s: busy core: the canary ran at %.2f adds per cycle in half the blocks, against %.2f "
-		"when quiet; the figures of a run on a busy core need not hold for the next run: run "
-		"again when it is quiet\n",
-		tool, r->canary_median, r->canary_quiet);
+	fprintf(f, "%s: busy core: ", tool);
+	if (adds)
+		fprintf(f, "the canary ran at %.2f adds per cycle in half the blocks, against %.2f when quiet",
+			r->canary_median, r->canary_quiet);
+	if (window)
+		fprintf(f, "%sthe window canary took %.1f cycles in half the blocks, against %.1f when quiet",
+			adds ? "; " : "", r->window_median, r->window_quiet);
+	fprintf(f, "; the figures of a run on a busy core need not hold for the next run: run again when it "
+		   "is quiet\n");
 	return 1;
 }
 

@@ -166,6 +166,11 @@ uint64_t sb_time_indep_adds(uint64_t n)
 							 : sb_timed_indep_adds_lfence(n);
 }
 
+uint64_t sb_time_window(uint64_t n)
+{
+	return sb_timer_probe()->kind == SB_TIMER_RDTSCP ? sb_timed_window_rdtscp(n) : sb_timed_window_lfence(n);
+}
+
 uint64_t sb_time_variant(const struct sb_variant *v, uint64_t batch)
 {
 	if (v->batch_iters) {
