@@ -13,18 +13,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Percentile p of n > 0 values, by closest ranks: the value of rank i
+ * (from 0), plus *frac of the way to rank i + 1 (0 at the top). */
+static size_t rank_of(size_t n, double p, double *frac)
+{
+	double pos = p / 100.0 * (double)(n - 1);
+	size_t i = (size_t)pos;
+	if (i >= n - 1) {
+		*frac = 0;
+		return n - 1;
+	}
+	*frac = pos - (double)i;
+	return i;
+}
+
 double sb_percentile_sorted(const double *s, size_t n, double p)
 {
 	if (n == 0)
 		return NAN;
-	if (n == 1)
-		return s[0];
-	double pos = p / 100.0 * (double)(n - 1);
-	size_t i = (size_t)pos;
-	if (i >= n - 1)
-		return s[n - 1];
-	double f = pos - (double)i;
-	return s[i] + (s[i + 1] - s[i]) * f;
+	double f;
+	size_t i = rank_of(n, p, &f);
+	return f == 0 ? s[i] : s[i] + (s[i + 1] - s[i]) * f;
 }
 
 /* Moves the k-th smallest of x[0..n) to x[k], the smaller ones before it
@@ -66,15 +75,10 @@ double sb_percentile_select(double *x, size_t n, double p)
 {
 	if (n == 0)
 		return NAN;
-	if (n == 1)
-		return x[0];
-	double pos = p / 100.0 * (double)(n - 1);
-	size_t i = (size_t)pos;
-	if (i >= n - 1)
-		i = n - 1;
+	double f;
+	size_t i = rank_of(n, p, &f);
 	select_kth(x, n, i);
-	double f = pos - (double)i;
-	if (i == n - 1 || f == 0)
+	if (f == 0)
 		return x[i];
 	double next = x[i + 1];
 	for (size_t j = i + 2; j < n; j++)
