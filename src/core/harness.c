@@ -147,19 +147,23 @@ static double measure_canary(double cpt)
 	return cpt > 0 && t > 0 ? (double)(CAL_LOOPS * 64) / ((double)t * cpt) : 0;
 }
 
-/* One sample with the stack moved down by pad bytes: where the stubs'
- * frames fall in the cache lines and sets is part of the hidden state. */
 /* STUBBENCH_TEST_DISTURB_ALL=1 flags every block disturbed: the tests of
  * what a run with no usable samples reports, made exact.
  * STUBBENCH_TEST_DISTURB_NONE=1 flags none: the tests of synthetic arms,
- * whose ticks do not come from this machine, keep every block whatever
- * the machine is doing. */
+ * whose ticks do not come from this machine, and the smoke runs that check
+ * what a run writes keep every block whatever the machine is doing.
+ * STUBBENCH_TEST_FIXED_CLOCK=1 gives every block a clock of exactly 1 core
+ * cycle per tick: synthetic ticks are not this machine's, and a clock
+ * measured per block on a loaded machine split one synthetic state into
+ * several modes. */
 static int test_env(const char *name)
 {
 	const char *e = getenv(name);
 	return e && strcmp(e, "1") == 0;
 }
 
+/* One sample with the stack moved down by pad bytes: where the stubs'
+ * frames fall in the cache lines and sets is part of the hidden state. */
 static __attribute__((noinline)) uint64_t sample_with_stack(const struct sb_arm *arm, uint64_t batch,
 							     size_t pad)
 {
