@@ -36,8 +36,7 @@ def run_once(cmd):
     wall = time.monotonic() - t0
     if p.returncode not in (0,):
         sys.exit(f"reproducibility: {' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-300:]}")
-    multimodal = [ln for ln in p.stderr.splitlines() if "multimodal" in ln]
-    return json.loads(p.stdout), wall, multimodal, said_busy(p.stderr), p.stderr
+    return json.loads(p.stdout), wall, p.stderr
 
 
 def said_busy(stderr):
@@ -202,11 +201,11 @@ def main():
             report(title, docs, walls, a.min_batch, is_sweep, busy)
             continue
         for i in range(a.k):
-            doc, wall, mm, b, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
+            doc, wall, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
             docs.append(doc)
             walls.append(wall)
-            notes += mm
-            busy.append(b)
+            notes += [ln for ln in stderr.splitlines() if "multimodal" in ln]
+            busy.append(said_busy(stderr))
             if a.save:
                 os.makedirs(a.save, exist_ok=True)
                 name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
