@@ -87,9 +87,9 @@ static void slow_state_kept(void)
 	CHECK(two->n_outliers <= spikes, "%zu rounds dropped as outliers, %llu spikes injected", two->n_outliers,
 	      spikes);
 	CHECK(two->n_samples > 0, "no samples kept");
-	/* Both states among the modes (the clock measured per block can split
-	 * one state into neighbours a cycle apart): the slow one about 30 %
-	 * above the fast one, each holding a fair share of the blocks. */
+	/* Both states among the modes (the modes within 15 % of the lowest
+	 * count as the fast state): the slow one about 30 % above the fast
+	 * one, each holding a fair share of the blocks. */
 	double fast_share = 0;
 	for (size_t m = 0; m < two->n_modes; m++)
 		if (two->modes[m].cycles < two->modes[0].cycles * 1.15)
