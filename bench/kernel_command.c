@@ -37,6 +37,7 @@
 #include "stubbench/twin_variants.h"
 #include "stubbench/variant_arms.h"
 #include "stubbench/registry.h"
+#include "stubbench/rng.h"
 
 /* What the kernel run's CIs cover. The loads of one process are its
  * re-rolled states, but something every load of a process shares, which
@@ -54,6 +55,9 @@
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
 #define DEFAULT_LOADS 8
+/* A spacer's largest size: one page, so the copy after it can start at
+ * any of the page's 64 chunks. */
+#define SPACER_MAX_BYTES 4096
 
 #ifndef SB_VERSION
 #define SB_VERSION "?"
@@ -339,11 +343,11 @@ static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size
 	return 0;
 }
 
-/* Where the JIT put each function (offset in its 64-byte cache line):
+/* Where the JIT put each function (offset in its page):
  * code placement differs from load to load, the twins' does not. */
 static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int copy)
 {
-	fprintf(stderr, "stubbench kernel: placement of load %d, batch_iters=%llu (address mod 64):", copy + 1,
+	fprintf(stderr, "stubbench kernel: placement of load %d, batch_iters=%llu (page offset):", copy + 1,
 		(unsigned long long)batch);
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		for (int v = 0; v < SB_N_KVARIANTS; v++) {
@@ -353,7 +357,7 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
 				continue;
 			for (size_t f = 0; f < img.n; f++)
 				fprintf(stderr, " %s.%s+%llu", img.prog_name, img.funcs[f].name,
-					(unsigned long long)(img.funcs[f].ksym % 64));
+					(unsigned long long)(img.funcs[f].ksym % 4096));
 			sb_jit_image_free(&img);
 		}
 	fputc('\n', stderr);
@@ -572,9 +576,14 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
+	/* Each copy after a spacer of 0-4 KB of JITed code, so that every load
+	 * starts at a page offset of its own (src/kernel/spacer.c). */
+	struct sb_rng rng;
+	sb_rng_seed(&rng, o->seed ^ 0x5bace5bace);
 	for (int c = 0; c < o->copies; c++)
 	for (size_t i = 0; i < o->n_batches; i++) {
-		r->objs[c][i] = sb_kernel_load((uint32_t)o->batches[i], &st, why, sizeof(why));
+		size_t spacer = (size_t)sb_rng_below(&rng, SPACER_MAX_BYTES + 1);
+		r->objs[c][i] = sb_kernel_load((uint32_t)o->batches[i], spacer, &st, why, sizeof(why));
 		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;

@@ -197,7 +197,7 @@ static int run(struct obj_run *r)
 		}
 		r->n_objs++;
 	}
-	r->empty = sb_kernel_load(1, &st, why, sizeof(why));
+	r->empty = sb_kernel_load(1, 0, &st, why, sizeof(why));
 	if (!r->empty) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;

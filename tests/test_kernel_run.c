@@ -181,6 +181,35 @@ static int prog_exists(uint32_t id)
 	return errno != ENOENT;
 }
 
+/* The spacer takes about the JITed bytes asked for (five per `r0 = 1`, plus
+ * the prologue and exit), and is gone once its fd is closed. */
+static void check_spacer(void)
+{
+	static const size_t sizes[] = {0, 64, 1000, 4096};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int fd = sb_kernel_spacer_load(sizes[i]);
+		CHECK(fd >= 0, "spacer of %zu bytes: %s", sizes[i], strerror(fd < 0 ? -fd : 0));
+		if (fd < 0)
+			continue;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		CHECK(bpf_obj_get_info_by_fd(fd, &info, &len) == 0, "spacer info: %s", strerror(errno));
+		CHECK(info.jited_prog_len + 5 > sizes[i] && info.jited_prog_len < sizes[i] + 64,
+		      "spacer of %zu bytes: %u bytes JITed", sizes[i], info.jited_prog_len);
+		CHECK(strcmp(info.name, "sb_spacer") == 0, "spacer named '%s'", info.name);
+		uint32_t id = info.id;
+		close(fd);
+		int gone = 0;
+		for (int tries = 0; tries < 100 && !gone; tries++) {
+			gone = !prog_exists(id);
+			if (!gone)
+				nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+		}
+		CHECK(gone, "spacer id %u still loaded after close", id);
+	}
+}
+
 int main(void)
 {
 	char why[512];
@@ -200,7 +229,7 @@ int main(void)
 	static const unsigned runs = 5;
 	uint32_t ids[3][SB_N_SHAPES * SB_N_KVARIANTS + 1];
 	for (size_t b = 0; b < 3; b++) {
-		struct sb_kernel_obj *o = sb_kernel_load(batches[b], &st, why, sizeof(why));
+		struct sb_kernel_obj *o = sb_kernel_load(batches[b], b * 1000, &st, why, sizeof(why));
 		if (!o) {
 			if (st == SB_KERNEL_NO_CAP)
 				return skip(why);
@@ -227,6 +256,7 @@ int main(void)
 			fclose(devnull);
 			CHECK(js == SB_KERNEL_OK, "JIT vs twins: %s", why);
 			check_placed_twins(o);
+			check_spacer();
 		}
 		size_t k = 0;
 		for (int s = 0; s < SB_N_SHAPES; s++)

@@ -57,10 +57,16 @@ void sb_kernel_libbpf_quiet(void);
 /* One loaded copy of the object, with batch_iters fixed at load. */
 struct sb_kernel_obj;
 
-/* Loads every program with batch_iters iterations per run. Returns NULL with
- * a one-line reason in err (and the status to exit with in *status). */
-struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
+/* Loads every program with batch_iters iterations per run, after a spacer
+ * program of about spacer_bytes of JITed code (0: none) that stays loaded
+ * with them, so that the copy starts at a code address of its own
+ * (src/kernel/spacer.c). Returns NULL with a one-line reason in err (and
+ * the status to exit with in *status). */
+struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_status *status,
 				     char *err, size_t errlen);
+/* The spacer alone: a socket filter of about bytes of JITed code that does
+ * nothing. Returns its fd, or -errno. */
+int sb_kernel_spacer_load(size_t bytes);
 /* The one line and status for a skeleton load that failed with rc (< 0):
  * a refusal names the capabilities (SB_KERNEL_NO_CAP), anything else points
  * at the verifier log (SB_KERNEL_FAILED). what: "BPF program", ... */

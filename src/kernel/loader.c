@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "private_stack_shapes.skel.h"
 
 struct sb_kernel_obj {
 	struct private_stack_shapes *skel;
 	uint32_t batch_iters;
+	int spacer_fd; /* -1: none */
 };
 
 static const char *const shape_names[SB_N_SHAPES] = {"per-run", "in-loop"};
@@ -70,7 +72,7 @@ enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t b
 	return SB_KERNEL_FAILED;
 }
 
-struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status *status,
+struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
 	*status = SB_KERNEL_FAILED;
@@ -81,18 +83,26 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, enum sb_kernel_status
 		return NULL;
 	}
 	o->batch_iters = batch_iters;
+	o->spacer_fd = -1;
+	if (spacer_bytes) {
+		o->spacer_fd = sb_kernel_spacer_load(spacer_bytes);
+		if (o->spacer_fd < 0) {
+			*status = sb_kernel_load_failed(o->spacer_fd, "spacer program", batch_iters, err, errlen);
+			free(o);
+			return NULL;
+		}
+	}
 	o->skel = private_stack_shapes__open();
 	if (!o->skel) {
 		sb_set_err(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
-		free(o);
+		sb_kernel_unload(o);
 		return NULL;
 	}
 	o->skel->rodata->batch_iters = batch_iters;
 	int rc = private_stack_shapes__load(o->skel);
 	if (rc) {
 		*status = sb_kernel_load_failed(rc, "BPF program", batch_iters, err, errlen);
-		private_stack_shapes__destroy(o->skel);
-		free(o);
+		sb_kernel_unload(o);
 		return NULL;
 	}
 	*status = SB_KERNEL_OK;
@@ -103,7 +113,9 @@ void sb_kernel_unload(struct sb_kernel_obj *o)
 {
 	if (!o)
 		return;
-	private_stack_shapes__destroy(o->skel);
+	private_stack_shapes__destroy(o->skel); /* NULL is fine */
+	if (o->spacer_fd >= 0)
+		close(o->spacer_fd);
 	free(o);
 }
 
