@@ -730,6 +730,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.ci_scope = SB_KERNEL_CI_SCOPE,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
+	sb_output_time_line(stderr, "stubbench kernel", &all);
 	sb_output_busy_line(stderr, "stubbench kernel", &all);
 	fprintf(stderr, "stubbench kernel: CIs: %s\n", SB_KERNEL_CI_SCOPE);
 	int orc = 0;

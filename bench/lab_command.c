@@ -141,8 +141,11 @@ static int run_lab(struct sb_cli *clip)
 					      .config = &cli.cfg};
 		rc = sb_output_report(stdout, cli.cfg.format, &all, &meta, "stubbench lab");
 	}
-	if (all.n_cells)
+	if (all.n_cells) {
+		sb_output_multimodal_line(stderr, "stubbench lab", &all);
+		sb_output_time_line(stderr, "stubbench lab", &all);
 		sb_output_busy_line(stderr, "stubbench lab", &all);
+	}
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {
 			if (!shape_res[in_loop].n_cells)

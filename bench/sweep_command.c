@@ -285,6 +285,7 @@ static int run_sweep(struct sb_cli *cli)
 		if (rc == 0)
 			rc = orc;
 		sb_output_multimodal_line(stderr, "stubbench", &res);
+		sb_output_time_line(stderr, "stubbench", &res);
 		sb_output_busy_line(stderr, "stubbench", &res);
 		if (cli->plot && rc == 0)
 			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);

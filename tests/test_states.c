@@ -231,6 +231,45 @@ static void matched(void)
 	CHECK(cov >= 0.90, "matched coverage %.3f below 0.90", cov);
 }
 
+/* The runs test on states in time order: clumps flagged, alternation and
+ * a lone other state not; the number of runs exact. */
+static void clumps_in_time(void)
+{
+	static const struct {
+		size_t n, label[16];
+		int clumped;
+		size_t runs;
+	} cases[] = {
+		{8, {0, 0, 0, 0, 1, 1, 1, 1}, 1, 2},             /* a switch half-way */
+		{8, {1, 1, 1, 1, 1, 1, 0, 0}, 1, 2},             /* a late switch, 6 + 2 */
+		{8, {0, 1, 0, 1, 0, 1, 0, 1}, 0, 8},             /* alternating */
+		{8, {0, 0, 0, 1, 1, 0, 0, 0}, 0, 3},             /* one stretch inside: too few to say */
+		{8, {0, 0, 0, 0, 0, 0, 0, 1}, 0, 2},             /* one process apart: n2 < 2 */
+		{8, {2, 2, 2, 2, 0, 1, 0, 1}, 1, 2},             /* the most common against the rest */
+		{3, {0, 0, 1}, 0, 1},                            /* too short to test */
+		{16, {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0}, 1, 3},
+		{16, {0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 1, 0, 0, 1}, 0, 12},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t runs = 99;
+		int got = sb_states_clump_in_time(cases[i].label, cases[i].n, &runs);
+		CHECK(got == cases[i].clumped, "case %zu: clumped %d, want %d", i, got, cases[i].clumped);
+		if (cases[i].n >= 4)
+			CHECK(runs == cases[i].runs, "case %zu: %zu runs, want %zu", i, runs, cases[i].runs);
+	}
+	/* Seeded random labels (each process its own coin): flagged rarely. */
+	struct sb_rng r;
+	sb_rng_seed(&r, 21);
+	int flagged = 0;
+	for (int t = 0; t < 1000; t++) {
+		size_t label[8];
+		for (int k = 0; k < 8; k++)
+			label[k] = sb_rng_below(&r, 2);
+		flagged += sb_states_clump_in_time(label, 8, NULL);
+	}
+	CHECK(flagged < 50, "%d of 1000 random sequences flagged as clumped in time", flagged);
+}
+
 int main(void)
 {
 	bimodal();
@@ -239,5 +278,6 @@ int main(void)
 	nested_coverage();
 	few_states_coverage();
 	matched();
+	clumps_in_time();
 	return check_report("test_states");
 }

@@ -11,13 +11,19 @@
  *   median, the slow blocks' samples would be outliers and the delta 0.
  * - A rare state does not set `matched`: a baseline 30 % faster in 1 of 8
  *   states (a mode of 12 % of the blocks, found in one run and missed in
- *   the next) is not the state the variant is matched in. */
+ *   the next) is not the state the variant is matched in.
+ * - A state that changes with time is said to: an arm slow in the later
+ *   of 8 fresh processes (they run one after the other) is flagged and
+ *   named on the stderr line; one slow in every other process is not. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "stubbench/harness.h"
+#include "stubbench/output.h"
 
 #define N_STATES 8
 #define SPIKE_EVERY 997 /* one sample in this many holds a spike */
@@ -27,7 +33,25 @@ struct synthetic {
 	uint64_t ticks[N_STATES]; /* per sample in each state */
 	size_t state;
 	unsigned long long n, spikes;
+	/* 0: ticks by state; else by fresh process, in the order they ran:
+	 * 'l' ticks[1] from the fifth on (later), 'a' in every other one. */
+	char by_process;
 };
+
+/* The fresh processes seen so far, counted across them. */
+static struct {
+	pid_t last;
+	unsigned count;
+} *processes_seen;
+
+static unsigned process_index(void)
+{
+	if (processes_seen->last != getpid()) {
+		processes_seen->last = getpid();
+		processes_seen->count++;
+	}
+	return processes_seen->count;
+}
 
 static uint64_t sample(void *ctx, uint64_t batch)
 {
@@ -35,6 +59,8 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	struct synthetic *s = ctx;
 	s->n++;
 	uint64_t t = s->ticks[s->state % N_STATES];
+	if (s->by_process)
+		t = s->ticks[s->by_process == 'l' ? process_index() > 5 : process_index() % 2];
 	t += (s->n * 2654435761u >> 7) % 7; /* a few ticks of jitter */
 	if (s->n % SPIKE_EVERY == 0) {
 		s->spikes++;
@@ -50,16 +76,17 @@ static void set_state(void *ctx, size_t state)
 
 /* Runs the overhead (100 ticks), the baseline and one more arm at batch
  * 64 in N_STATES states; the other arm's cell into *cell (res to free). */
-static int run(struct synthetic syn[3], struct sb_results *res, const struct sb_cell **cell)
+static int run(struct synthetic syn[3], size_t processes, struct sb_results *res, const struct sb_cell **cell)
 {
 	static const char *names[] = {"overhead", "baseline", "other"};
-	struct sb_arm arms[3];
+	static struct sb_arm arms[3]; /* the cells point at them */
 	for (int a = 0; a < 3; a++)
 		arms[a] = (struct sb_arm){.name = names[a], .seed_name = names[a], .sample = sample,
 					  .ctx = &syn[a], .is_overhead = a == 0, .is_baseline = a == 1,
 					  .n_states = N_STATES, .set_state = set_state};
 	static const uint64_t batches[] = {64};
-	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 200000, .seed = 11};
+	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 200000, .seed = 11,
+				.processes = processes};
 	char err[256] = "";
 	int rc = sb_run_interleaved(arms, 3, &o, res, err, sizeof(err));
 	CHECK(rc == 0, "run failed: %s", err);
@@ -79,7 +106,7 @@ static void slow_state_kept(void)
 	};
 	struct sb_results res;
 	const struct sb_cell *two;
-	if (run(syn, &res, &two) != 0)
+	if (run(syn, 0, &res, &two) != 0)
 		return;
 	/* Every spike anywhere could at most drop its round: the slow state's
 	 * samples, 3/8 of the arm's, must not be among the outliers. */
@@ -118,7 +145,7 @@ static void rare_state_not_matched(void)
 	};
 	struct sb_results res;
 	const struct sb_cell *other;
-	if (run(syn, &res, &other) != 0)
+	if (run(syn, 0, &res, &other) != 0)
 		return;
 	const struct sb_cell *base = &res.cells[0];
 	CHECK(base->n_modes >= 2 && base->modes[0].share < 0.25, "the baseline's %zu modes, the lowest %.2f of blocks",
@@ -130,11 +157,61 @@ static void rare_state_not_matched(void)
 	sb_results_free(&res);
 }
 
+/* The stderr line for res, into buf. */
+static int time_line(const struct sb_results *res, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "w");
+	int said = sb_output_time_line(f, "stubbench", res);
+	fclose(f);
+	return said;
+}
+
+static void states_in_time(void)
+{
+	processes_seen = mmap(NULL, sizeof(*processes_seen), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			      -1, 0);
+	CHECK(processes_seen != MAP_FAILED, "no shared page");
+	if (processes_seen == MAP_FAILED)
+		return;
+	static const char kinds[] = {'l', 'a'};
+	for (int k = 0; k < 2; k++) {
+		struct synthetic syn[3] = {
+			{.ticks = {100, 100}},
+			{.ticks = {1100, 1100}},
+			{.ticks = {1100, 1400}, .by_process = kinds[k]},
+		};
+		memset(processes_seen, 0, sizeof(*processes_seen));
+		struct sb_results res;
+		const struct sb_cell *other;
+		if (run(syn, 8, &res, &other) != 0)
+			continue;
+		char line[1024] = "";
+		int said = time_line(&res, line, sizeof(line));
+		CHECK(other->n_processes == 8 && other->n_modes >= 2, "%zu processes, %zu modes", other->n_processes,
+		      other->n_modes);
+		if (kinds[k] == 'l') {
+			CHECK(other->changed_in_time && other->time_runs == 2, "later processes slow: flagged %d, %zu runs",
+			      other->changed_in_time, other->time_runs);
+			CHECK(!res.cells[0].changed_in_time, "the baseline, one state throughout, is flagged");
+			CHECK(said && strstr(line, "states changed with time: other@64 (2 stretches over 8 processes)") &&
+				      strchr(line, '\n') == line + strlen(line) - 1,
+			      "line: '%s'", line);
+		} else {
+			CHECK(!other->changed_in_time && other->time_runs == 8, "every other process slow: flagged %d, "
+			      "%zu runs", other->changed_in_time, other->time_runs);
+			CHECK(!said && line[0] == 0, "line printed: '%s'", line);
+		}
+		sb_results_free(&res);
+	}
+	munmap(processes_seen, sizeof(*processes_seen));
+}
+
 int main(void)
 {
 	setenv("STUBBENCH_TEST_DISTURB_NONE", "1", 1); /* the ticks are not this machine's */
 	setenv("STUBBENCH_TEST_FIXED_CLOCK", "1", 1);  /* nor is its clock */
 	slow_state_kept();
 	rare_state_not_matched();
+	states_in_time();
 	return check_report("steady_states");
 }

@@ -117,6 +117,10 @@ struct sb_cell {
 	struct sb_mode modes[SB_MAX_MODES];
 	size_t n_modes, n_states;
 	size_t n_processes;       /* fresh processes it ran in (1: this one) */
+	/* Its steady state changed with time: the processes' modes, in the
+	 * order they ran, form fewer runs (time_runs) than chance allows. */
+	int changed_in_time;
+	size_t time_runs;
 	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
 	 * arm and the baseline both sat in their matching mode (the lowest
 	 * holding at least a quarter of the blocks, else the largest) of this arm's

@@ -43,6 +43,11 @@ void sb_output_states_note(FILE *f, const struct sb_results *r);
  * otherwise. Goes to stderr so that seed-format stdout stays parseable.
  * Returns 1 when it printed the line. */
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r);
+/* One line, when some cell's steady state changed with time (the
+ * processes' states in the order they ran clump: sb_states_clump_in_time),
+ * naming those cells: their CIs describe this run's stretches of time, not
+ * the next run's. Nothing otherwise; returns 1 when it printed the line. */
+int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r);
 
 /* One line on f when the core was busy for most of the run (the add
  * canary's median below 90 % of its quiet level: a neighbour took the

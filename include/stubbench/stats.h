@@ -77,6 +77,15 @@ struct sb_mode {
 size_t sb_find_modes(const double *x, size_t n, double min_sep, struct sb_mode *modes, size_t max_modes,
 		     size_t *label);
 
+/* Did a steady state change with time rather than at random? label[0..n)
+ * are the states of n consecutive stretches of time (one per fresh
+ * process, in the order they ran); the most common label against all the
+ * others, counted in runs of equal labels (AABBBA: 3 runs), is tested with
+ * the Wald-Wolfowitz runs test. Returns 1 when there are fewer runs than
+ * chance allows (z < -1.96, each side at least 2 stretches), else 0; the
+ * number of runs goes to *runs (may be NULL). */
+int sb_states_clump_in_time(const size_t *label, size_t n, size_t *runs);
+
 /* Ratio mean(num)/mean(den) of two independent groups (no pairing: for
  * example the same code at different placements), with a percentile
  * bootstrap 95 % CI resampling each group on its own. Returns -1 when a

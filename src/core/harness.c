@@ -342,6 +342,41 @@ static void widen(double est, double pest, double plo, double phi, double *lo, d
 	*hi = est + hypot(*hi - est, phi - pest);
 }
 
+/* Did this arm's steady state change with time? Each fresh process (they
+ * run one after the other) is labelled with the mode most of its blocks
+ * sat in; the labels in process order are put to the runs test. On an AMD
+ * Zen 5 VM the kernel's baseline sat at 136, then 125, then 136 cycles for
+ * stretches of 5-30 s whatever the placement (results/amd-epyc-zen5-vm.md):
+ * a run inside one stretch gives a CI that the next run's figure misses. */
+static int changed_in_time(const size_t *label, const size_t *bproc, size_t g, size_t max_process,
+			   size_t *runs)
+{
+	size_t np = max_process + 1;
+	size_t *count = calloc(np * SB_MAX_MODES, sizeof(*count));
+	size_t *seq = malloc(np * sizeof(*seq));
+	int clumped = 0;
+	*runs = 0;
+	if (count && seq) {
+		for (size_t k = 0; k < g; k++)
+			count[bproc[k] * SB_MAX_MODES + label[k]]++;
+		size_t n = 0;
+		for (size_t p = 0; p < np; p++) {
+			size_t best = 0, total = 0;
+			for (size_t m = 0; m < SB_MAX_MODES; m++) {
+				total += count[p * SB_MAX_MODES + m];
+				if (count[p * SB_MAX_MODES + m] > count[p * SB_MAX_MODES + best])
+					best = m;
+			}
+			if (total)
+				seq[n++] = best;
+		}
+		clumped = sb_states_clump_in_time(seq, n, runs);
+	}
+	free(count);
+	free(seq);
+	return clumped;
+}
+
 static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, long base,
 			   uint64_t batch, size_t bi, size_t n_batches, const struct batch_data *d,
 			   double tsc_hz, uint64_t seed, struct sb_results *out)
@@ -578,6 +613,8 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		if (by_process && c->cycles.n)
 			widen(c->cycles.mean, pstat.mean, pstat.ci_lo, pstat.ci_hi, &c->cycles.ci_lo, &c->cycles.ci_hi);
 		c->n_modes = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, c->modes, SB_MAX_MODES, NULL) : 0;
+		if (c->n_modes > 1 && by_process)
+			c->changed_in_time = changed_in_time(label + a * nk, bproc, g, max_process, &c->time_runs);
 		m = 0;
 		for (size_t r = 0; r < n; r++)
 			if (keep[r])

@@ -53,7 +53,8 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 		fprintf(f, "# steady states: one per cell\n");
 		return;
 	}
-	fprintf(f, "# multimodal (steady states: cycles per iteration, share of blocks):");
+	fprintf(f, "# multimodal (steady states: cycles per iteration, share of blocks; '(in time)': the\n"
+		   "# state changed with time, process by process):");
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
 		if (!c->arm || c->n_modes < 2)
@@ -61,7 +62,7 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 		fprintf(f, " %s@%llu", c->arm->name, (unsigned long long)c->batch);
 		for (size_t k = 0; k < c->n_modes; k++)
 			fprintf(f, "%s%.1f (%.0f%%)", k ? " / " : " ", c->modes[k].cycles, 100 * c->modes[k].share);
-		fputc(';', f);
+		fprintf(f, "%s;", c->changed_in_time ? " (in time)" : "");
 	}
 	fputc('\n', f);
 }
@@ -115,5 +116,27 @@ int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results
 			(unsigned long long)c->batch, 100 * lo, 100 * hi);
 	}
 	fprintf(f, "%s; see 'modes' and 'matched'\n", differ ? "" : " none");
+	return 1;
+}
+
+int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r)
+{
+	size_t changed = 0;
+	for (size_t i = 0; i < r->n_cells; i++)
+		changed += r->cells[i].arm && r->cells[i].changed_in_time;
+	if (!changed)
+		return 0;
+	fprintf(f, "%s: states changed with time: ", tool);
+	size_t said = 0;
+	for (size_t i = 0; i < r->n_cells && said < 6; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (c->arm && c->changed_in_time)
+			fprintf(f, "%s%s@%llu (%zu stretches over %zu processes)", said++ ? ", " : "", c->arm->name,
+				(unsigned long long)c->batch, c->time_runs, c->n_processes);
+	}
+	fprintf(f, "%s; the processes ran one after the other and sat in one steady state for stretches of "
+		   "time, which a run shorter than a stretch cannot sample: the next run may sit in another, "
+		   "so repeat it minutes later before trusting these cells\n",
+		changed > said ? ", ..." : "");
 	return 1;
 }

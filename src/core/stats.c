@@ -515,3 +515,31 @@ size_t sb_find_modes(const double *x, size_t n, double min_sep, struct sb_mode *
 	free(order), free(s), free(work);
 	return n_cuts + 1;
 }
+
+int sb_states_clump_in_time(const size_t *label, size_t n, size_t *runs)
+{
+	if (runs)
+		*runs = n ? 1 : 0;
+	if (n < 4)
+		return 0;
+	/* The most common label: its stretches against all the others. */
+	size_t best = label[0], best_count = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t c = 0;
+		for (size_t j = 0; j < n; j++)
+			c += label[j] == label[i];
+		if (c > best_count)
+			best_count = c, best = label[i];
+	}
+	size_t r = 1;
+	for (size_t i = 1; i < n; i++)
+		r += (label[i] == best) != (label[i - 1] == best);
+	if (runs)
+		*runs = r;
+	double n1 = (double)best_count, n2 = (double)(n - best_count);
+	if (n1 < 2 || n2 < 2)
+		return 0;
+	double mu = 2 * n1 * n2 / (n1 + n2) + 1;
+	double var = (mu - 1) * (mu - 2) / (n1 + n2 - 1);
+	return var > 0 && ((double)r - mu) / sqrt(var) < -1.96;
+}
