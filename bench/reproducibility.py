@@ -8,8 +8,9 @@ wall time of each run. A benchmark, not a test: it judges timings.
   bench/reproducibility.py [--stubbench=build/stubbench] [-k 5] [--kernel]
                            [--min-batch=64] [--vary-seed] [--save=DIR] [-- extra stubbench args]
 
-A run that said its core was busy (stderr `busy core:`) is named, with the
-coverage of the other runs beside it.
+A run that said its core was busy (stderr `busy core:`), or that an arm's
+steady state changed with time during it (`states changed with time:`), is
+named, with the coverage of the other runs beside it.
 
 The bar it prints: every run's delta CI contains the K-run median in at
 least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
@@ -39,9 +40,13 @@ def run_once(cmd):
     return json.loads(p.stdout), wall, p.stderr
 
 
-def said_busy(stderr):
-    """Whether a run's stderr says its core was busy."""
-    return any(": busy core:" in ln for ln in stderr.splitlines())
+# What a run may say of itself on stderr, and how the report names it.
+WARNINGS = ((": busy core:", "busy core"), (": states changed with time:", "states changed with time"))
+
+
+def said(stderr):
+    """Which of WARNINGS a run's stderr says, one bool each."""
+    return tuple(any(mark in ln for ln in stderr.splitlines()) for mark, _ in WARNINGS)
 
 
 def cells(doc, min_batch):
@@ -82,9 +87,9 @@ def covers(lo, hi, x):
     return lo is not None and hi is not None and lo <= x <= hi
 
 
-def report(title, docs, walls, min_batch, is_sweep, busy=None):
+def report(title, docs, walls, min_batch, is_sweep, warned=None):
     k = len(docs)
-    busy = busy or [False] * k
+    warned = warned or [(False,) * len(WARNINGS)] * k
     per_run = [cells(d, min_batch) for d in docs]
     keys = [c for c in per_run[0] if all(c in r for r in per_run)]
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
@@ -135,11 +140,13 @@ def report(title, docs, walls, min_batch, is_sweep, busy=None):
         mcovs = [c / n_matched for c in run_mcov]
         print("matched: the same share per run: " + ", ".join(f"{100 * c:.0f} %" for c in mcovs)
               + f"; largest spread across runs {worst_mspread:.2f} cycles")
-    if any(busy):
-        quiet = [c for c, b in zip(covs, busy) if not b]
-        print(f"busy core (the run said so): runs {', '.join(str(i + 1) for i, b in enumerate(busy) if b)} "
-              f"of {k}; delta coverage of the other runs: "
-              + (", ".join(f"{100 * c:.0f} %" for c in quiet) if quiet else "none"))
+    for w, (_, name) in enumerate(WARNINGS):
+        flagged = [run[w] for run in warned]
+        if any(flagged):
+            others = [c for c, f in zip(covs, flagged) if not f]
+            print(f"{name} (the run said so): runs {', '.join(str(i + 1) for i, f in enumerate(flagged) if f)} "
+                  f"of {k}; delta coverage of the other runs: "
+                  + (", ".join(f"{100 * c:.0f} %" for c in others) if others else "none"))
     pooled = sum(run_cov) / (n * k)
     ref_share, ref_all = calibrated(k, n)
     print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
@@ -168,7 +175,8 @@ def main():
     ap.add_argument("--vary-seed", action="store_true",
                     help="run i gets --seed=i: each run draws its own placements, which the "
                          "delta CIs claim to cover (runs of one seed share them)")
-    ap.add_argument("--save", help="keep every run's JSON (and its stderr, which says a busy core) in this directory")
+    ap.add_argument("--save", help="keep every run's JSON (and its stderr, which says what the run said of "
+                                   "itself) in this directory")
     ap.add_argument("--load", help="no runs: report on the JSON files a --save left in this directory")
     ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
     a = ap.parse_args()
@@ -180,7 +188,7 @@ def main():
     if a.kernel:
         jobs.append(("stubbench kernel", [a.stubbench, "kernel", "--format=json", *a.extra], False))
     for title, cmd, is_sweep in jobs:
-        docs, walls, notes, busy = [], [], [], []
+        docs, walls, notes, warned = [], [], [], []
         if a.load:
             prefix = "sweep" if is_sweep else "kernel"
             for i in range(a.k):
@@ -192,20 +200,20 @@ def main():
                     err = path[: -len(".json")] + ".stderr"
                     if os.path.exists(err):
                         with open(err) as f:
-                            busy.append(said_busy(f.read()))
+                            warned.append(said(f.read()))
                     else:
-                        busy.append(False)
+                        warned.append(said(""))
             if len(docs) < 2:
                 continue
             print(f"# saved runs in {a.load} (wall: the harness's elapsed_s)")
-            report(title, docs, walls, a.min_batch, is_sweep, busy)
+            report(title, docs, walls, a.min_batch, is_sweep, warned)
             continue
         for i in range(a.k):
             doc, wall, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
             docs.append(doc)
             walls.append(wall)
             notes += [ln for ln in stderr.splitlines() if "multimodal" in ln]
-            busy.append(said_busy(stderr))
+            warned.append(said(stderr))
             if a.save:
                 os.makedirs(a.save, exist_ok=True)
                 name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
@@ -214,7 +222,7 @@ def main():
                 with open(os.path.join(a.save, name[: -len(".json")] + ".stderr"), "w") as f:
                     f.write(stderr)
         print(f"# {' '.join(cmd)}; machine: {docs[0].get('machine')}")
-        report(title, docs, walls, a.min_batch, is_sweep, busy)
+        report(title, docs, walls, a.min_batch, is_sweep, warned)
         print(f"multimodal runs: {len(notes)} of {a.k}" + (f" (e.g. {notes[0]})" if notes else ""))
 
 

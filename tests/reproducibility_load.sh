@@ -1,8 +1,9 @@
 #!/bin/sh
 # reproducibility_load: bench/reproducibility.py --load reports on saved
 # runs without running anything: three synthetic sweeps (one cell each at
-# batch 512), the second's saved stderr saying `busy core:`. The report
-# must name run 2 as busy, count the coverage of the others, and find the
+# batch 512), the second's saved stderr saying `busy core:`, the third's
+# `states changed with time:`. The report must name run 2 as busy and run 3
+# as changed with time, count the coverage of the others, and find the
 # cell's three-run median (+12.0) inside runs 1 and 3's CIs and outside
 # run 2's.
 # usage: reproducibility_load.sh PYTHON SCRIPT
@@ -19,9 +20,13 @@ doc 15.0 14.5 15.5 >"$dir/sweep-2.json"
 doc 11.8 11.0 12.5 >"$dir/sweep-3.json"
 printf 'stubbench: busy core: the canary ran at 2.10 adds per cycle in half the blocks, against 3.80 when quiet\n' >"$dir/sweep-2.stderr"
 printf 'stubbench: multimodal: 1 of 18 cells\n' >"$dir/sweep-1.stderr"
+printf 'stubbench: states changed with time: private@512 (2 stretches over 8 processes); ...\n' >"$dir/sweep-3.stderr"
 out=$("$py" "$script" -k 3 --load="$dir" 2>&1) || fail "--load exited $?"
 printf '%s\n' "$out" | grep -q "^private@512 *+12.00 *3.20 *2/3" || fail "the cell line"
 printf '%s\n' "$out" | grep -q "busy core (the run said so): runs 2 of 3; delta coverage of the other runs: 100 %, 100 %" ||
     fail "run 2's busy line"
+printf '%s\n' "$out" | grep -q "states changed with time (the run said so): runs 3 of 3; delta coverage of the other runs: 100 %, 0 %" ||
+    fail "run 3's line"
+printf '%s\n' "$out" | grep -c "(the run said so)" | grep -qx 2 || fail "a run named that said nothing"
 printf '%s\n' "$out" | grep -q "per run: 100 %, 0 %, 100 %" || fail "coverage per run"
-echo "reproducibility_load: busy run named from its saved stderr, coverage counted"
+echo "reproducibility_load: busy and time-changed runs named from their saved stderr, coverage counted"
