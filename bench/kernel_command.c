@@ -363,47 +363,64 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
 	fputc('\n', stderr);
 }
 
-static int measure_kernel(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
-			  int cpu, const struct sb_run_opts *ro, FILE *info)
+/* The twins and the twins placed like the loads run the same code, so
+ * they count on the same counters, and their processes take turns: each
+ * counter must have advanced by the iterations of both (the placed arms
+ * are copies of the twins' variants). In each fresh process, after its
+ * blocks, and at the end; the private stacks' guard words too. */
+struct twin_sides {
+	const struct sb_variant_arms *twins;
+	const struct sb_placed_arms *placed; /* NULL: not measured */
+};
+
+static int twin_sides_check(void *ctx, char *err, size_t errlen)
 {
-	char err[512];
+	const struct twin_sides *t = ctx;
+	if (sb_variant_arms_check_counters_with(t->twins, t->placed ? sb_placed_arms_iterations_on : NULL, t->placed,
+						err, errlen) != 0)
+		return -1;
+	if (sb_percpu_check_guards() != 0) {
+		snprintf(err, errlen, "private stack guard words were overwritten");
+		return -1;
+	}
+	return 0;
+}
+
+/* The parts of one run, measured in one sb_run_parts so that the
+ * processes of each take turns and every part spans the whole run: per
+ * shape, the kernel's programs, the twins placed like the loads, the
+ * aligned twins. */
+struct kernel_parts {
+	struct sb_run_part part[3 * SB_N_SHAPES];
+	struct sb_run_opts opts[3 * SB_N_SHAPES];
+	size_t n;
+	/* The kernel programs' counters before the run, per shape. */
+	uint64_t before[SB_N_SHAPES][SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
+	struct twin_sides sides[SB_N_SHAPES];
+};
+
+static void add_part(struct kernel_parts *kp, const struct sb_arm *arms, size_t n_arms,
+		     const struct sb_run_opts *ro, int (*child_check)(void *, char *, size_t), void *check_ctx,
+		     struct sb_results *out)
+{
+	struct sb_run_opts *o = &kp->opts[kp->n];
+	*o = *ro;
+	o->child_check = child_check;
+	o->check_ctx = check_ctx;
+	kp->part[kp->n++] = (struct sb_run_part){.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
+}
+
+static void add_kernel(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s, int cpu,
+		       const struct sb_run_opts *ro, struct kernel_parts *kp)
+{
 	struct sb_kernel_arms *ka = &r->karms[s];
 	sb_kernel_arms_build(ka, r->objs, (size_t)o->copies, o->batches, o->n_batches, s, o->want, cpu);
-	static uint64_t before[SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
-	sb_kernel_arms_read_counters(ka, before);
-	int rrc = sb_run_interleaved(ka->arms, ka->n, ro, &r->kres[s], err, sizeof(err));
-	if (rrc != 0) {
-		if (sb_kernel_interrupted())
-			return SB_KERNEL_INTERRUPTED;
-		if (rrc == SB_RUN_TOO_SHORT) {
-			fprintf(stderr, "stubbench kernel: --time: %s\n", err);
-			return SB_KERNEL_USAGE;
-		}
-		for (size_t i = 0; i < ka->n; i++)
-			if (ka->ctx[i].last_error)
-				snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
-					 strerror(-ka->ctx[i].last_error));
-		fprintf(stderr, "stubbench kernel: %s shape: measurement failed: %s\n", sb_kernel_shape_name(s), err);
-		return SB_KERNEL_FAILED;
-	}
-	if (sb_kernel_arms_check_counters(ka, before, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", err);
-		return SB_KERNEL_FAILED;
-	}
-	fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
-		sb_kernel_shape_name(s), o->copies, o->copies == 1 ? "" : "s");
-	return SB_KERNEL_OK;
+	sb_kernel_arms_read_counters(ka, kp->before[s]);
+	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
 }
 
-/* In each fresh process, after its blocks: the placed twins' counters (in
- * that process's memory) advanced by the iterations it ran. */
-static int placed_child_check(void *ctx, char *err, size_t errlen)
-{
-	return sb_placed_arms_check_counters(ctx, err, errlen);
-}
-
-static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
-			  const struct sb_run_opts *ro)
+static int add_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+		      const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	char err[512];
 	for (int copy = 0; copy < o->copies; copy++)
@@ -415,25 +432,13 @@ static int measure_placed(struct kernel_run *r, const struct kernel_opts *o, enu
 			}
 	struct sb_placed_arms *pa = &r->parms[s];
 	sb_placed_arms_build(pa, r->placed[s], (size_t)o->copies, o->batches, o->n_batches, s, o->want);
-	struct sb_run_opts checked = *ro;
-	checked.child_check = placed_child_check;
-	checked.check_ctx = pa;
-	if (sb_run_interleaved(pa->arms, pa->n, &checked, &r->pres[s], err, sizeof(err)) != 0) {
-		if (sb_kernel_interrupted())
-			return SB_KERNEL_INTERRUPTED;
-		fprintf(stderr, "stubbench kernel: %s twins placed like the loads: %s\n", sb_kernel_shape_name(s),
-			err);
-		return SB_KERNEL_FAILED;
-	}
-	if (sb_placed_arms_check_counters(pa, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", err);
-		return SB_KERNEL_FAILED;
-	}
+	kp->sides[s].placed = pa;
+	add_part(kp, pa->arms, pa->n, ro, twin_sides_check, &kp->sides[s], &r->pres[s]);
 	return SB_KERNEL_OK;
 }
 
-static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
-			 const struct sb_run_opts *ro)
+static int add_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+		     const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	char err[512];
 	const struct sb_variant *base = sb_twin_variant(sb_kernel_shape_name(s), "baseline");
@@ -449,9 +454,12 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 			return SB_KERNEL_FAILED;
 		}
 	struct sb_variant_arms *ta = &r->tarms[s];
-	int built = sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) == 0;
+	if (sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
+		return SB_KERNEL_FAILED;
+	}
 	/* The twins' arms carry the kernel run's names ("private-per-run-twin"). */
-	for (size_t i = 0; built && i < ta->n; i++)
+	for (size_t i = 0; i < ta->n; i++)
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
 			if (ta->ctx[i].v && ta->ctx[i].v == sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v))) {
 				sb_kernel_arm_name(v, s, "twin", 0, r->twin_names[s][v][0], sizeof(r->twin_names[s][v][0]));
@@ -459,18 +467,56 @@ static int measure_twins(struct kernel_run *r, const struct kernel_opts *o, enum
 				ta->arms[i].name = r->twin_names[s][v][0];
 				ta->arms[i].seed_name = r->twin_names[s][v][1];
 			}
-	struct sb_run_opts checked = *ro;
-	checked.child_check = sb_variant_arms_child_check;
-	checked.check_ctx = ta;
-	if (!built || sb_run_interleaved(ta->arms, ta->n, &checked, &r->tres[s], err, sizeof(err)) != 0) {
+	kp->sides[s].twins = ta;
+	add_part(kp, ta->arms, ta->n, ro, twin_sides_check, &kp->sides[s], &r->tres[s]);
+	return SB_KERNEL_OK;
+}
+
+/* Every part of every shape, then their counters: the kernel programs'
+ * advanced by exactly runs x batch_iters, the twins' (copied back from the
+ * processes) by the iterations they ran. */
+static int measure(struct kernel_run *r, const struct kernel_opts *o, int cpu, int can_place,
+		   const struct sb_run_opts *ro, FILE *info)
+{
+	static struct kernel_parts kp;
+	char err[512];
+	memset(&kp, 0, sizeof(kp));
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!o->shapes[s])
+			continue;
+		add_kernel(r, o, s, cpu, ro, &kp);
+		int arc = can_place ? add_placed(r, o, s, ro, &kp) : SB_KERNEL_OK;
+		if (arc == SB_KERNEL_OK)
+			arc = add_twins(r, o, s, ro, &kp);
+		if (arc != SB_KERNEL_OK)
+			return arc;
+	}
+	int rrc = sb_run_parts(kp.part, kp.n, err, sizeof(err));
+	if (rrc != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
-		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
+		if (rrc == SB_RUN_TOO_SHORT) {
+			fprintf(stderr, "stubbench kernel: --time: %s\n", err);
+			return SB_KERNEL_USAGE;
+		}
+		for (int s = 0; s < SB_N_SHAPES; s++)
+			for (size_t i = 0; o->shapes[s] && i < r->karms[s].n; i++)
+				if (r->karms[s].ctx[i].last_error)
+					snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
+						 strerror(-r->karms[s].ctx[i].last_error));
+		fprintf(stderr, "stubbench kernel: measurement failed: %s\n", err);
 		return SB_KERNEL_FAILED;
 	}
-	if (sb_variant_arms_check_counters(ta, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", err);
-		return SB_KERNEL_FAILED;
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!o->shapes[s])
+			continue;
+		if (sb_kernel_arms_check_counters(&r->karms[s], kp.before[s], err, sizeof(err)) != 0 ||
+		    twin_sides_check(&kp.sides[s], err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench kernel: %s\n", err);
+			return SB_KERNEL_FAILED;
+		}
+		fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
+			sb_kernel_shape_name(s), o->copies, o->copies == 1 ? "" : "s");
 	}
 	return SB_KERNEL_OK;
 }
@@ -684,17 +730,9 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.stop = sb_kernel_interrupted,
 		.processes = o->processes,
 	};
-	for (int s = 0; s < SB_N_SHAPES; s++) {
-		if (!o->shapes[s])
-			continue;
-		int mrc = measure_kernel(r, o, s, cpu, &ro, info);
-		if (mrc == SB_KERNEL_OK && can_place)
-			mrc = measure_placed(r, o, s, &ro);
-		if (mrc == SB_KERNEL_OK)
-			mrc = measure_twins(r, o, s, &ro);
-		if (mrc != SB_KERNEL_OK)
-			return mrc;
-	}
+	int mrc = measure(r, o, cpu, can_place, &ro, info);
+	if (mrc != SB_KERNEL_OK)
+		return mrc;
 	if (sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench kernel: private stack guard words of the twins were overwritten\n");
 		rc = SB_KERNEL_FAILED;

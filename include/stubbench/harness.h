@@ -186,6 +186,22 @@ long sb_context_switches(void);
 #define SB_RUN_TOO_SHORT (-2)
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *opts,
 		       struct sb_results *out, char *err, size_t errlen);
+
+/* Several runs of arms in one: each part has its own arms, options (batch
+ * sizes, time, seed, child_check ...) and results, as if run by
+ * sb_run_interleaved, but with fresh processes their processes take turns
+ * (process 1 of every part, then process 2 of every part, ...), so each
+ * part's processes span the whole run's time rather than a share of it:
+ * host states that last seconds fall into every part's spread between
+ * processes. The processes are the largest opts->processes of the parts.
+ * Returns as sb_run_interleaved; every out is set (free each). */
+struct sb_run_part {
+	const struct sb_arm *arms;
+	size_t n_arms;
+	const struct sb_run_opts *opts;
+	struct sb_results *out;
+};
+int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen);
 void sb_results_free(struct sb_results *r);
 
 /* Results of several runs in one document: all's add canary becomes the

@@ -52,5 +52,8 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 			  const int want[SB_N_KVARIANTS]);
 /* Each variant's twin counter advanced by exactly the iterations run. */
 int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen);
+/* The iterations the placed arms (arms: an sb_placed_arms) ran on counter:
+ * they run copies of the twins and count on the twins' counters. */
+uint64_t sb_placed_arms_iterations_on(const void *arms, const volatile uint64_t *counter);
 
 #endif

@@ -42,6 +42,12 @@ int sb_variant_arms_set_states(struct sb_variant_arms *a, const struct sb_varian
 /* Checks that every variant's counter advanced by exactly the iterations its
  * arm ran. Returns 0, or -1 naming the first variant that did not. */
 int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen);
+/* The same where other arms run copies of these variants (placed twins)
+ * that count on the same counters: also(also_ctx, counter) gives their
+ * iterations on that counter. */
+int sb_variant_arms_check_counters_with(const struct sb_variant_arms *a,
+					uint64_t (*also)(const void *ctx, const volatile uint64_t *counter),
+					const void *also_ctx, char *err, size_t errlen);
 
 /* For sb_run_opts.child_check (ctx: the sb_variant_arms): in each fresh
  * process, after its blocks, the counters as above and the private

@@ -917,71 +917,104 @@ struct batch_run {
 	struct batch_data d;
 };
 
-/* Every batch size's blocks split over n fresh processes, one after the
- * other on the same CPU, taking the batch sizes in turn (process 1 of each,
- * then process 2 of each, ...): the processes of one batch size are spread
- * over the whole run, so whatever drifts on the host over seconds is
- * sampled by every cell's spread between processes instead of falling on
- * one cell's processes all at once. */
-static int run_processes(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-			 struct batch_run *runs, size_t n, size_t *order, size_t n_states, struct sb_rng *rng,
-			 uint64_t delay_max, char *err, size_t errlen)
+/* One sb_run_part while it runs: what its arms need from setup to summary. */
+struct part_run {
+	const struct sb_arm *arms;
+	size_t n_arms;
+	const struct sb_run_opts *o;
+	struct sb_results *out;
+	long ovh, base;            /* the overhead and baseline arms, -1: none */
+	size_t n_states, *order;   /* the re-rolled states and their order */
+	uint64_t delay_max;
+	double tsc_hz;
+	struct sb_rng rng;
+	struct batch_run *runs;    /* one per batch size */
+	uint64_t ticks;            /* TSC ticks spent on this part */
+};
+
+/* Every part's batch sizes' blocks split over n fresh processes, one after
+ * the other on the same CPU, taking the parts and, within a part, the batch
+ * sizes in turn (process 1 of each part, each running its share of every
+ * batch size, then process 2 of each, ...): the processes of one cell are
+ * spread over the whole run, so whatever drifts on the host over seconds
+ * is sampled by every cell's spread between processes instead of falling
+ * on one cell's (or one part's) processes all at once. */
+static int run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err, size_t errlen)
 {
-	size_t nb = o->n_batches;
-	struct sb_span *skip = calloc(2 * nb, sizeof(*skip));
-	if (!skip) {
-		set_err(err, errlen, "out of memory", NULL);
-		return -1;
+	size_t max_nb = 0, n_spans = 0;
+	for (size_t q = 0; q < n_parts; q++) {
+		n_spans += 2 * parts[q].o->n_batches;
+		if (parts[q].o->n_batches > max_nb)
+			max_nb = parts[q].o->n_batches;
 	}
-	struct segment *sgs = calloc(nb, sizeof(*sgs));
-	struct batch_data **ds = calloc(nb, sizeof(*ds));
-	if (!sgs || !ds) {
+	struct sb_span *skip = calloc(n_spans + 1, sizeof(*skip));
+	struct segment *sgs = calloc(max_nb + 1, sizeof(*sgs));
+	struct batch_data **ds = calloc(max_nb + 1, sizeof(*ds));
+	if (!skip || !sgs || !ds) {
 		free(skip), free(sgs), free(ds);
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
 	int rc = 0;
-	for (size_t p = 0; p < n && rc == 0; p++) {
-		if (o->stop && o->stop()) {
-			set_err(err, errlen, "interrupted", NULL);
-			rc = -1;
-			break;
-		}
-		/* Process p: its share of every batch size, in turn. */
-		size_t n_sg = 0;
-		for (size_t bi = 0; bi < nb; bi++) {
-			struct segment sg = share_of(&runs[bi].sg, p, n);
-			if (runs[bi].sg.samples && sg.samples == 0)
+	for (size_t p = 0; p < n && rc == 0; p++)
+		for (size_t q = 0; q < n_parts && rc == 0; q++) {
+			struct part_run *pr = &parts[q];
+			const struct sb_run_opts *o = pr->o;
+			size_t nb = o->n_batches;
+			if (o->stop && o->stop()) {
+				set_err(err, errlen, "interrupted", NULL);
+				rc = -1;
+				break;
+			}
+			/* Process p of part q: its share of every batch size, in turn. */
+			size_t n_sg = 0;
+			for (size_t bi = 0; bi < nb; bi++) {
+				struct segment sg = share_of(&pr->runs[bi].sg, p, n);
+				if (pr->runs[bi].sg.samples && sg.samples == 0)
+					continue;
+				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
+				sg.progress_span = 1.0 / (double)(n * n_parts * nb);
+				sgs[n_sg] = sg;
+				ds[n_sg++] = &pr->runs[bi].d;
+			}
+			if (n_sg == 0)
 				continue;
-			sg.progress_from = (double)(p * nb + bi) / (double)(n * nb);
-			sg.progress_span = 1.0 / (double)(n * nb);
-			sgs[n_sg] = sg;
-			ds[n_sg++] = &runs[bi].d;
+			/* Every part's sample buffers stay the parent's pages. */
+			size_t k = 0;
+			for (size_t r = 0; r < n_parts; r++)
+				for (size_t bi = 0; bi < parts[r].o->n_batches; bi++) {
+					const struct batch_data *d = &parts[r].runs[bi].d;
+					skip[k++] = (struct sb_span){d->ticks, d->cap * parts[r].n_arms * sizeof(*d->ticks)};
+					skip[k++] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
+				}
+			uint64_t t0 = __rdtsc();
+			rc = run_in_child(pr->arms, pr->n_arms, o, sgs, n_sg, pr->order, pr->n_states, sb_rng_next(&pr->rng),
+					  pr->delay_max, ds, skip, k, err, errlen);
+			pr->ticks += __rdtsc() - t0;
 		}
-		if (n_sg == 0)
-			continue;
-		for (size_t k = 0; k < nb; k++) {
-			const struct batch_data *d = &runs[k].d;
-			skip[2 * k] = (struct sb_span){d->ticks, d->cap * n_arms * sizeof(*d->ticks)};
-			skip[2 * k + 1] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
-		}
-		rc = run_in_child(arms, n_arms, o, sgs, n_sg, order, n_states, sb_rng_next(rng), delay_max, ds, skip,
-				  2 * nb, err, errlen);
-	}
 	free(sgs);
 	free(ds);
 	free(skip);
-	if (rc == 0 && o->stop && o->stop()) {
-		set_err(err, errlen, "interrupted", NULL);
-		rc = -1;
-	}
+	for (size_t q = 0; q < n_parts && rc == 0; q++)
+		if (parts[q].o->stop && parts[q].o->stop()) {
+			set_err(err, errlen, "interrupted", NULL);
+			rc = -1;
+		}
 	return rc;
 }
 
-int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-		       struct sb_results *out, char *err, size_t errlen)
+/* A part's setup: its cells, states, random delays, and each batch size's
+ * blocks sized from one timed round (which also warms up), all before any
+ * is measured. Returns 0, -1 or SB_RUN_TOO_SHORT with err set. */
+static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 {
+	const struct sb_arm *arms = pr->arms;
+	size_t n_arms = pr->n_arms;
+	const struct sb_run_opts *o = pr->o;
+	struct sb_results *out = pr->out;
+	uint64_t t_start = __rdtsc();
 	memset(out, 0, sizeof(*out));
+	pr->ovh = pr->base = -1;
 	/* The results say where they were measured: the CPU this (pinned)
 	 * thread runs on and the machine. */
 	out->cpu = sched_getcpu();
@@ -992,7 +1025,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
 	out->timer = *ti;
-	double tsc_hz = ti->facts.tsc_hz;
+	double tsc_hz = pr->tsc_hz = ti->facts.tsc_hz;
 	long ovh = -1, base = -1;
 	for (size_t a = 0; a < n_arms; a++) {
 		if (arms[a].is_overhead && ovh < 0)
@@ -1000,6 +1033,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		else if (arms[a].is_baseline && base < 0)
 			base = (long)a;
 	}
+	pr->ovh = ovh, pr->base = base;
 	size_t n_measured = n_arms - (ovh >= 0);
 	out->n_cells = n_measured * o->n_batches;
 	out->n_batches = o->n_batches;
@@ -1008,15 +1042,15 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	struct sb_rng rng;
-	sb_rng_seed(&rng, o->seed);
+	sb_rng_seed(&pr->rng, o->seed);
 	/* The re-rolled states: blocks go through them in a new random order
 	 * every n_states blocks. */
 	size_t n_states = 1;
 	for (size_t a = 0; a < n_arms; a++)
 		if (arms[a].set_state && arms[a].n_states > n_states)
 			n_states = arms[a].n_states;
-	size_t *order = malloc(n_states * sizeof(*order));
+	pr->n_states = n_states;
+	size_t *order = pr->order = malloc(n_states * sizeof(*order));
 	if (!order) {
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
@@ -1028,20 +1062,14 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	uint64_t delay_max = (uint64_t)(4.0 * (double)ti->facts.granularity * (cpt0 > 0 ? cpt0 : 2));
 	if (delay_max < 64)
 		delay_max = 64;
-
-	uint64_t t_start = __rdtsc();
-	double *ghz = NULL, *canaries = NULL, *windows = NULL;
-	size_t n_ghz = 0, ghz_cap = 0;
+	pr->delay_max = delay_max;
 	int rc = 0;
-	size_t n_processes = o->processes > 1 ? o->processes : 1;
-	struct batch_run *runs = calloc(o->n_batches, sizeof(*runs));
+	struct batch_run *runs = pr->runs = calloc(o->n_batches, sizeof(*runs));
 	if (!runs) {
-		free(order);
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	/* Each batch size's blocks sized from one timed round (which also
-	 * warms up), all before any is measured. */
+	/* Each batch size's blocks sized from one timed round. */
 	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
 		size_t failed = 0;
@@ -1085,13 +1113,25 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 			.progress_span = 1.0 / (double)o->n_batches,
 		};
 	}
-	if (rc == 0 && n_processes > 1)
-		rc = run_processes(arms, n_arms, o, runs, n_processes, order, n_states, &rng, delay_max, err,
-				   errlen);
-	for (size_t bi = 0; bi < o->n_batches && rc == 0 && n_processes == 1; bi++)
-		rc = run_segment(arms, n_arms, o, &runs[bi].sg, order, n_states, &rng, delay_max, &runs[bi].d,
-				 err, errlen);
-	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
+	pr->ticks += __rdtsc() - t_start;
+	return rc;
+}
+
+/* A part's statistics from the blocks it ran (rc: how the run went; a
+ * failed run is only freed), and everything it held freed. */
+static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
+{
+	const struct sb_arm *arms = pr->arms;
+	size_t n_arms = pr->n_arms;
+	const struct sb_run_opts *o = pr->o;
+	struct sb_results *out = pr->out;
+	long ovh = pr->ovh, base = pr->base;
+	double tsc_hz = pr->tsc_hz;
+	struct batch_run *runs = pr->runs;
+	uint64_t t_start = __rdtsc();
+	double *ghz = NULL, *canaries = NULL, *windows = NULL;
+	size_t n_ghz = 0, ghz_cap = 0;
+	for (size_t bi = 0; runs && bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
 		struct batch_data *d = &runs[bi].d;
 		if (d->n_blocks == 0) {
@@ -1131,7 +1171,7 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	}
 	/* Fast small batches reach the most rounds kept before their time. */
 	char capped[256] = "";
-	for (size_t bi = 0, n = 0; bi < o->n_batches && rc == 0; bi++)
+	for (size_t bi = 0, n = 0; runs && bi < o->n_batches && rc == 0; bi++)
 		if (runs[bi].d.capped && n < sizeof(capped))
 			n += (size_t)snprintf(capped + n, sizeof(capped) - n, "%s%llu", n ? ", " : "",
 					      (unsigned long long)o->batches[bi]);
@@ -1139,14 +1179,15 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 		fprintf(stderr, "%sstubbench: batch %s: stopped at %llu rounds per batch size, the most kept, "
 			"before their share of the time\n", o->progress ? "\r" : "", capped,
 			(unsigned long long)MAX_ROUNDS_PER_BATCH);
-	for (size_t bi = 0; bi < o->n_batches; bi++) {
+	for (size_t bi = 0; runs && bi < o->n_batches; bi++) {
 		free(runs[bi].d.ticks);
 		free(runs[bi].d.blocks);
 	}
 	free(runs);
-	if (o->progress)
-		fprintf(stderr, "\r%60s\r", "");
-	out->elapsed_s = (double)(__rdtsc() - t_start) / tsc_hz;
+	pr->runs = NULL;
+	pr->ticks += __rdtsc() - t_start;
+	if (tsc_hz > 0)
+		out->elapsed_s = (double)pr->ticks / tsc_hz;
 	if (n_ghz) {
 		out->core_ghz_median = sb_median(ghz, n_ghz);
 		out->canary_median = sb_median(canaries, n_ghz);
@@ -1159,8 +1200,59 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	free(ghz);
 	free(canaries);
 	free(windows);
-	free(order);
+	free(pr->order);
+	pr->order = NULL;
 	return rc;
+}
+
+int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen)
+{
+	struct part_run *prs = calloc(n_parts ? n_parts : 1, sizeof(*prs));
+	if (!prs) {
+		set_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
+	size_t n_processes = 1;
+	int rc = 0;
+	for (size_t q = 0; q < n_parts; q++) {
+		memset(parts[q].out, 0, sizeof(*parts[q].out));
+		prs[q] = (struct part_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
+					   .out = parts[q].out};
+		if (parts[q].opts->processes > n_processes)
+			n_processes = parts[q].opts->processes;
+	}
+	for (size_t q = 0; q < n_parts && rc == 0; q++)
+		rc = part_prepare(&prs[q], err, errlen);
+	if (rc == 0 && n_processes > 1)
+		rc = run_processes(prs, n_parts, n_processes, err, errlen);
+	for (size_t q = 0; q < n_parts && rc == 0 && n_processes == 1; q++) {
+		struct part_run *pr = &prs[q];
+		uint64_t t0 = __rdtsc();
+		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
+			struct segment sg = pr->runs[bi].sg;
+			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
+			sg.progress_span /= (double)n_parts;
+			rc = run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
+					 pr->delay_max, &pr->runs[bi].d, err, errlen);
+		}
+		pr->ticks += __rdtsc() - t0;
+	}
+	for (size_t q = 0; q < n_parts; q++) {
+		int frc = part_finish(&prs[q], rc, err, errlen);
+		if (rc == 0)
+			rc = frc;
+	}
+	if (n_parts && prs[0].o->progress)
+		fprintf(stderr, "\r%60s\r", "");
+	free(prs);
+	return rc;
+}
+
+int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+		       struct sb_results *out, char *err, size_t errlen)
+{
+	struct sb_run_part part = {.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
+	return sb_run_parts(&part, 1, err, errlen);
 }
 
 void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part)

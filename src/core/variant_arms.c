@@ -100,16 +100,19 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
 	return 0;
 }
 
-int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen)
+int sb_variant_arms_check_counters_with(const struct sb_variant_arms *a,
+					uint64_t (*also)(const void *ctx, const volatile uint64_t *counter),
+					const void *also_ctx, char *err, size_t errlen)
 {
 	/* Copies of a variant at other code placements share its counter: the
-	 * counter must have advanced by the iterations of all its arms. */
+	 * counter must have advanced by the iterations of all its arms, and
+	 * of the arms elsewhere that run the same code (also). */
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant_arm_ctx *c = &a->ctx[i];
 		if (!c->v)
 			continue;
 		int first = 1;
-		uint64_t iterations = 0;
+		uint64_t iterations = also ? also(also_ctx, c->v->counter) : 0;
 		for (size_t k = 0; k < a->n; k++) {
 			const struct sb_variant_arm_ctx *o = &a->ctx[k];
 			if (!o->v || o->v->counter != c->v->counter)
@@ -128,6 +131,11 @@ int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, s
 		}
 	}
 	return 0;
+}
+
+int sb_variant_arms_check_counters(const struct sb_variant_arms *a, char *err, size_t errlen)
+{
+	return sb_variant_arms_check_counters_with(a, NULL, NULL, err, errlen);
 }
 
 int sb_variant_arms_child_check(void *a, char *err, size_t errlen)

@@ -162,6 +162,18 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 	}
 }
 
+uint64_t sb_placed_arms_iterations_on(const void *arms, const volatile uint64_t *counter)
+{
+	const struct sb_placed_arms *a = arms;
+	uint64_t n = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_placed_arm_ctx *c = &a->ctx[i];
+		if (!c->empty && c->placed[0][0].variants[c->variant].counter == counter)
+			n += c->iterations;
+	}
+	return n;
+}
+
 int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < a->n; i++) {
