@@ -47,7 +47,9 @@
  * each process's CI was a few pp wide. With 8 fresh processes per batch
  * size added to the loads, 76 % of the CIs of five runs contained their
  * cell's five-run median on the AMD Zen 5 VM, against 95 % for a calibrated
- * CI (results/amd-epyc-zen5-vm.md): the run says so in every format. */
+ * CI (results/amd-epyc-zen5-vm.md); with a spacer before each load and the
+ * parts' processes taking turns, 88-98 %. The host's stretches of seconds
+ * still move whole runs: the run says so in every format. */
 #define SB_KERNEL_CI_SCOPE \
 	"they resample the loads (and the --processes) of this one run; separate runs can differ by more " \
 	"(up to 43 pp on an Intel Xeon VM): repeat with bench/reproducibility.py --kernel before trusting a sign"
