@@ -130,6 +130,19 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		     const struct sb_variant *const *others, size_t n_others,
 		     struct sb_variant_arms *arms, struct sb_results *res);
 
+/* Several groups measured in one run whose fresh processes take turns
+ * (sb_run_parts), so that every group spans the whole run; with
+ * --counters one group after the other. Each group's res must be freed;
+ * returns as sb_measure_group. */
+struct sb_group {
+	const struct sb_variant *baseline;  /* may be NULL */
+	const struct sb_variant *const *others;
+	size_t n_others;
+	struct sb_variant_arms *arms;       /* outlives res */
+	struct sb_results *res;
+};
+int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t n_groups);
+
 /* --plot=FILE of a run just measured, through the same writer as
  * `stubbench plot` (plot_command.c); says on stderr what it wrote or why
  * not. tool: "stubbench", "stubbench lab". Returns 0, or 1 when the plot

@@ -102,25 +102,30 @@ static int run_lab(struct sb_cli *clip)
 	struct sb_cli gcli = cli;
 	gcli.cfg.time_s = cli.cfg.time_s / (double)n_groups;
 
+	/* All groups in one run: their processes take turns, so each group's
+	 * span the whole run, not a sixth of it. */
 	static struct sb_variant_arms arms[MAX_GROUPS];
-	struct sb_results shape_res[2];
-	memset(shape_res, 0, sizeof(shape_res));
-	struct sb_results all;
-	memset(&all, 0, sizeof(all));
-	for (size_t g = 0; g < n_groups && rc == 0; g++) {
-		const struct sb_variant *baseline = NULL, *others[SB_MAX_ARMS];
-		size_t n = 0;
+	static const struct sb_variant *others[MAX_GROUPS][SB_MAX_ARMS];
+	static struct sb_results res[MAX_GROUPS];
+	struct sb_group gs[MAX_GROUPS];
+	for (size_t g = 0; g < n_groups; g++) {
+		gs[g] = (struct sb_group){.others = others[g], .arms = &arms[g], .res = &res[g]};
 		for (size_t i = 0; i < sb_lab_count(); i++) {
 			const struct sb_lab_info *li = sb_lab_at(i);
 			if (li->in_loop != groups[g].in_loop || li->ret != groups[g].ret)
 				continue;
 			if (li->alt == SB_LAB_BASELINE)
-				baseline = li->variant;
-			else if (n < SB_MAX_ARMS - 2)
-				others[n++] = li->variant;
+				gs[g].baseline = li->variant;
+			else if (gs[g].n_others < SB_MAX_ARMS - 2)
+				others[g][gs[g].n_others++] = li->variant;
 		}
-		struct sb_results res;
-		rc = sb_measure_group(&gcli, baseline, others, n, &arms[g], &res);
+	}
+	rc = sb_measure_groups(&gcli, gs, n_groups);
+	struct sb_results shape_res[2];
+	memset(shape_res, 0, sizeof(shape_res));
+	struct sb_results all;
+	memset(&all, 0, sizeof(all));
+	for (size_t g = 0; g < n_groups; g++) {
 		if (rc == 0) {
 			for (size_t a = 0; a < arms[g].n; a++) {
 				const struct sb_lab_info *li =
@@ -128,10 +133,10 @@ static int run_lab(struct sb_cli *clip)
 				if (li)
 					arms[g].arms[a].code_bytes = extra_code_bytes(li);
 			}
-			if (merge(&shape_res[groups[g].in_loop], &res) || merge(&all, &res))
+			if (merge(&shape_res[groups[g].in_loop], &res[g]) || merge(&all, &res[g]))
 				rc = 1;
 		}
-		sb_results_free(&res);
+		sb_results_free(&res[g]);
 	}
 	int per_shape = cli.cfg.format == SB_FORMAT_TABLE || cli.cfg.format == SB_FORMAT_SEED;
 	if (rc == 0 && !per_shape) {

@@ -171,17 +171,124 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 	return 0;
 }
 
-int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
-		     const struct sb_variant *const *others, size_t n_others,
-		     struct sb_variant_arms *arms_out, struct sb_results *res)
+/* One group while it is measured: its arms' options, hooks and the name of
+ * its baseline (before placement renamed it). */
+struct group_run {
+	struct sb_run_opts ro;
+	struct sample_hooks hooks;
+	const struct sb_variant *placed[SB_MAX_ARMS];
+	const char *baseline_name;
+	int ready; /* set up: its hooks are open */
+};
+
+/* Placements, arms, states, counters and markers of one group, and the
+ * options it runs with. Returns 0, 1 or EXIT_USAGE (said on stderr). */
+static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct group_run *gr)
 {
-	static int said_timer, said_markers, said_counters;
+	static int said_markers, said_counters;
+	const struct sb_config *cfg = &cli->cfg;
+	const char *prog = cli->prog;
+	char err[768];
+	const struct sb_variant *baseline = g->baseline;
+	const struct sb_variant *const *others = g->others;
+	size_t n_others = g->n_others;
+	gr->baseline_name = baseline ? baseline->name : NULL;
+	if (cli->placements) {
+		size_t n_placed;
+		int prc = place_all(cli, &baseline, others, n_others, gr->placed, &n_placed);
+		if (prc)
+			return prc;
+		others = gr->placed;
+		n_others = n_placed;
+	}
+	struct sb_variant_arms *a = g->arms;
+	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	int src = give_states(cli, a);
+	if (src)
+		return src;
+	struct sample_hooks *hooks = &gr->hooks;
+	gr->ready = 1;
+	if (cli->counters) {
+		hooks->counters = sb_counters_open(cli->counters, err, sizeof(err));
+		if (!hooks->counters ||
+		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
+				     sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_USAGE;
+		}
+		if (sb_counters_note(hooks->counters) && !said_counters++)
+			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks->counters));
+	}
+	hooks->markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
+	if (!hooks->markers)
+		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
+	else if (sb_markers_note(hooks->markers) && !said_markers++)
+		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
+	else if (cli->verbose && !said_markers++)
+		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
+	gr->ro = (struct sb_run_opts){
+		.batches = cfg->batches,
+		.n_batches = cfg->n_batches,
+		.time_s = cfg->time_s,
+		.samples = cfg->samples,
+		.seed = cfg->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = cli->verbose,
+		.before_sample = hooks_before,
+		.after_sample = hooks_after,
+		.hook_ctx = hooks,
+		/* Counters and live marker regions count in the process that
+		 * samples: they keep to this one. */
+		.processes = hooks->counters || (hooks->markers && sb_markers_live(hooks->markers)) ? 1
+											     : cfg->processes,
+		.child_check = sb_variant_arms_child_check,
+		.check_ctx = (void *)a,
+	};
+	return 0;
+}
+
+/* After the run: placements summarized, counters read, hooks closed, and
+ * the counters and guard words checked. Returns rc, or 1 on a failed check. */
+static int group_finish(const struct sb_cli *cli, struct sb_group *g, struct group_run *gr, int rc)
+{
+	const char *prog = cli->prog;
+	char err[768];
+	if (!gr->ready)
+		return rc;
+	if (cli->placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cli->cfg.seed) < 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		rc = 1;
+	}
+	if (gr->hooks.counters) {
+		sb_counters_fill(gr->hooks.counters, g->res);
+		sb_counters_close(gr->hooks.counters);
+	}
+	if (gr->hooks.markers)
+		sb_markers_close(gr->hooks.markers);
+	if (sb_variant_arms_check_counters(g->arms, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		rc = 1;
+	}
+	if (sb_percpu_check_guards() != 0) {
+		fprintf(stderr, "%s: private stack guard words were overwritten\n", prog);
+		rc = 1;
+	}
+	return rc;
+}
+
+int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t n_groups)
+{
+	static int said_timer;
 	const struct sb_config *cfg = &cli->cfg;
 	const char *prog = cli->prog;
 	char err[768];
 	int cpu;
 
-	memset(res, 0, sizeof(*res));
+	for (size_t i = 0; i < n_groups; i++)
+		memset(groups[i].res, 0, sizeof(*groups[i].res));
 	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
@@ -195,88 +302,44 @@ int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline
 		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
-
-	const struct sb_variant *placed[SB_MAX_ARMS];
-	const char *baseline_name = baseline ? baseline->name : NULL;
-	if (cli->placements) {
-		size_t n_placed;
-		int prc = place_all(cli, &baseline, others, n_others, placed, &n_placed);
-		if (prc)
-			return prc;
-		others = placed;
-		n_others = n_placed;
-	}
-	struct sb_variant_arms *a = arms_out;
-	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_USAGE;
-	}
-	int src = give_states(cli, a);
-	if (src)
-		return src;
-	struct sample_hooks hooks = {NULL, NULL};
-	if (cli->counters) {
-		hooks.counters = sb_counters_open(cli->counters, err, sizeof(err));
-		if (!hooks.counters ||
-		    sb_counters_bind(hooks.counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
-				     sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_USAGE;
-		}
-		if (sb_counters_note(hooks.counters) && !said_counters++)
-			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks.counters));
-	}
-	hooks.markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
-	if (!hooks.markers)
-		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
-	else if (sb_markers_note(hooks.markers) && !said_markers++)
-		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks.markers));
-	else if (cli->verbose && !said_markers++)
-		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks.markers));
-
-	struct sb_run_opts ro = {
-		.batches = cfg->batches,
-		.n_batches = cfg->n_batches,
-		.time_s = cfg->time_s,
-		.samples = cfg->samples,
-		.seed = cfg->seed,
-		.progress = isatty(STDERR_FILENO),
-		.verbose = cli->verbose,
-		.before_sample = hooks_before,
-		.after_sample = hooks_after,
-		.hook_ctx = &hooks,
-		/* Counters and live marker regions count in the process that
-		 * samples: they keep to this one. */
-		.processes = hooks.counters || (hooks.markers && sb_markers_live(hooks.markers)) ? 1
-											: cfg->processes,
-		.child_check = sb_variant_arms_child_check,
-		.check_ctx = (void *)a,
-	};
-	int rc = 0, rrc = sb_run_interleaved(a->arms, a->n, &ro, res, err, sizeof(err));
-	if (rrc == SB_RUN_TOO_SHORT) {
-		fprintf(stderr, "%s: --time: %s\n", prog, err);
-		rc = EXIT_USAGE;
-	} else if (rrc != 0) {
-		fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
-		rc = 1;
-	}
-	if (cli->placements && rc == 0 && sb_placement_summarize(res, baseline_name, cfg->seed) < 0) {
+	struct group_run *grs = calloc(n_groups ? n_groups : 1, sizeof(*grs));
+	struct sb_run_part *parts = calloc(n_groups ? n_groups : 1, sizeof(*parts));
+	if (!grs || !parts) {
+		free(grs), free(parts);
 		fprintf(stderr, "%s: out of memory\n", prog);
-		rc = 1;
+		return 1;
 	}
-	if (hooks.counters) {
-		sb_counters_fill(hooks.counters, res);
-		sb_counters_close(hooks.counters);
+	int rc = 0;
+	for (size_t i = 0; i < n_groups && rc == 0; i++) {
+		rc = group_setup(cli, &groups[i], &grs[i]);
+		parts[i] = (struct sb_run_part){.arms = groups[i].arms->arms, .n_arms = groups[i].arms->n,
+						.opts = &grs[i].ro, .out = groups[i].res};
 	}
-	if (hooks.markers)
-		sb_markers_close(hooks.markers);
-	if (sb_variant_arms_check_counters(a, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		rc = 1;
+	/* perf_event counters count whatever runs while they are open: with
+	 * them, one group after the other, each with only its own open. */
+	size_t together = cli->counters ? 1 : n_groups;
+	for (size_t i = 0; i < n_groups && rc == 0; i += together) {
+		int rrc = sb_run_parts(parts + i, together, err, sizeof(err));
+		if (rrc == SB_RUN_TOO_SHORT) {
+			fprintf(stderr, "%s: --time: %s\n", prog, err);
+			rc = EXIT_USAGE;
+		} else if (rrc != 0) {
+			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
+			rc = 1;
+		}
 	}
-	if (sb_percpu_check_guards() != 0) {
-		fprintf(stderr, "%s: private stack guard words were overwritten\n", prog);
-		rc = 1;
-	}
+	for (size_t i = 0; i < n_groups; i++)
+		rc = group_finish(cli, &groups[i], &grs[i], rc);
+	free(grs);
+	free(parts);
 	return rc;
+}
+
+int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
+		     const struct sb_variant *const *others, size_t n_others,
+		     struct sb_variant_arms *arms_out, struct sb_results *res)
+{
+	struct sb_group g = {.baseline = baseline, .others = others, .n_others = n_others, .arms = arms_out,
+			     .res = res};
+	return sb_measure_groups(cli, &g, 1);
 }
