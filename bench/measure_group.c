@@ -145,8 +145,12 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 	pool->copies = copies;
 	pool->next = pools;
 	pools = pool;
+	/* Each group its own sequence of random pages: with one seed for all,
+	 * every group's copies tried the pages the first group's took, and
+	 * after a few groups a copy found no free page in 64 tries. */
+	static uint64_t groups_placed;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cli->cfg.seed * 104729 + 3);
+	sb_rng_seed(&rng, cli->cfg.seed * 104729 + 3 + 7919 * groups_placed++);
 	char err[512];
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant *v = a->ctx[i].v;

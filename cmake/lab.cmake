@@ -46,6 +46,9 @@ function(sb_lab_tests)
   target_link_libraries(test_lab_plot PRIVATE stubbench_report)
   add_test(NAME lab_plot COMMAND test_lab_plot)
 
+  # Every arm of every group gets its placed copies.
+  add_test(NAME lab_every_arm_placed COMMAND sh ${SB_LAB_TESTS}/lab_every_arm_placed.sh $<TARGET_FILE:stubbench>)
+
   # Exact instructions per iteration: insn_count_lab-* (tests/CMakeLists.txt),
   # from the lab's records.
 endfunction()
