@@ -43,15 +43,13 @@ struct sb_placed_arms {
 		size_t n_batches;
 		int empty, in_loop;
 		enum sb_kernel_variant variant;
-		uint64_t iterations, counter_start;
+		uint64_t iterations; /* counted on the twins' counters (sb_placed_arms_iterations_on) */
 	} ctx[1 + SB_N_KVARIANTS];
 	char names[SB_N_KVARIANTS][2][64];    /* "private-in-loop-twin@loads", seed name */
 };
 void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
 			  const int want[SB_N_KVARIANTS]);
-/* Each variant's twin counter advanced by exactly the iterations run. */
-int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen);
 /* The iterations the placed arms (arms: an sb_placed_arms) ran on counter:
  * they run copies of the twins and count on the twins' counters. */
 uint64_t sb_placed_arms_iterations_on(const void *arms, const volatile uint64_t *counter);

@@ -150,13 +150,11 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 			arm->name = arm->seed_name = "overhead";
 			arm->is_overhead = 1;
 		} else {
-			const struct sb_variant *pv = &placed[0][0].variants[v];
 			sb_kernel_arm_name(v, shape, "twin@loads", 0, a->names[v][0], sizeof(a->names[v][0]));
 			sb_kernel_arm_name(v, shape, "twin@loads", 1, a->names[v][1], sizeof(a->names[v][1]));
 			arm->name = a->names[v][0];
 			arm->seed_name = a->names[v][1];
 			arm->is_baseline = v == SB_KV_BASELINE;
-			c->counter_start = *pv->counter;
 		}
 		a->n++;
 	}
@@ -174,19 +172,3 @@ uint64_t sb_placed_arms_iterations_on(const void *arms, const volatile uint64_t 
 	return n;
 }
 
-int sb_placed_arms_check_counters(const struct sb_placed_arms *a, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < a->n; i++) {
-		const struct sb_placed_arm_ctx *c = &a->ctx[i];
-		if (c->empty)
-			continue;
-		const struct sb_variant *v = &c->placed[0][0].variants[c->variant];
-		uint64_t got = *v->counter - c->counter_start;
-		if (got != c->iterations) {
-			set_err(err, errlen, "%s: counter advanced by %llu, expected %llu", v->name,
-				(unsigned long long)got, (unsigned long long)c->iterations);
-			return -1;
-		}
-	}
-	return 0;
-}
