@@ -311,35 +311,15 @@ static void release(struct kernel_run *r)
 static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
 		 struct sb_results *out)
 {
-	size_t n = 0;
-	const struct sb_results *first = NULL;
-	for (int s = 0; s < SB_N_SHAPES; s++)
-		if (shapes[s]) {
-			n += r->kres[s].n_cells + r->tres[s].n_cells + r->pres[s].n_cells;
-			if (!first)
-				first = &r->kres[s];
-		}
-	*out = *first;
-	out->cells = calloc(n ? n : 1, sizeof(*out->cells));
-	if (!out->cells)
-		return -1;
-	out->n_cells = 0;
-	out->n_blocks = out->n_disturbed_blocks = 0;
-	out->elapsed_s = 0;
+	memset(out, 0, sizeof(*out));
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		if (!shapes[s])
 			continue;
+		/* The placed twins have no cells where the JIT is unreadable. */
 		const struct sb_results *parts[3] = {&r->kres[s], &r->tres[s], &r->pres[s]};
-		for (int p = 0; p < 3; p++) {
-			if (parts[p]->n_cells) /* the placed twins are not measured where the JIT is unreadable */
-				memcpy(out->cells + out->n_cells, parts[p]->cells,
-				       parts[p]->n_cells * sizeof(*out->cells));
-			out->n_cells += parts[p]->n_cells;
-			out->n_blocks += parts[p]->n_blocks;
-			out->n_disturbed_blocks += parts[p]->n_disturbed_blocks;
-			out->elapsed_s += parts[p]->elapsed_s;
-			sb_results_fold_canary(out, parts[p]);
-		}
+		for (int p = 0; p < 3; p++)
+			if (sb_results_append(out, parts[p]) != 0)
+				return -1;
 	}
 	out->n_batches = n_batches;
 	return 0;
@@ -744,6 +724,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		return SB_KERNEL_INTERRUPTED;
 	struct sb_results all;
 	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
+		sb_results_free(&all);
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return SB_KERNEL_FAILED;
 	}
@@ -793,7 +774,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		rc = SB_KERNEL_FAILED;
 	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot, &thunk) != 0 && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
-	free(all.cells);
+	sb_results_free(&all);
 	if (r->verdicts)
 		fputs(r->verdicts, info);
 	return rc;

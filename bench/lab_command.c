@@ -24,43 +24,6 @@ static size_t extra_code_bytes(const struct sb_lab_info *li)
 	return li->prologue_bytes + 3 * li->call_site_bytes;
 }
 
-/* Appends the cells and placement rows of g to all (same batches); all owns
- * copies, so g can be freed. */
-static int merge(struct sb_results *all, const struct sb_results *g)
-{
-	struct sb_cell *c = realloc(all->cells, (all->n_cells + g->n_cells) * sizeof(*c));
-	if (!c)
-		return -1;
-	all->cells = c;
-	struct sb_placement_row *p = realloc(all->placement_rows,
-					     (all->n_placement_rows + g->n_placement_rows + 1) * sizeof(*p));
-	if (!p)
-		return -1;
-	all->placement_rows = p;
-	if (all->n_cells == 0) {
-		struct sb_results keep = *all;
-		*all = *g;
-		all->cells = keep.cells;
-		all->placement_rows = keep.placement_rows;
-		all->n_cells = 0;
-		all->n_placement_rows = 0;
-		all->n_blocks = all->n_disturbed_blocks = 0;
-		all->elapsed_s = 0;
-	}
-	if (g->n_cells)
-		memcpy(all->cells + all->n_cells, g->cells, g->n_cells * sizeof(*c));
-	all->n_cells += g->n_cells;
-	if (g->n_placement_rows)
-		memcpy(all->placement_rows + all->n_placement_rows, g->placement_rows,
-		       g->n_placement_rows * sizeof(*p));
-	all->n_placement_rows += g->n_placement_rows;
-	all->n_blocks += g->n_blocks;
-	all->n_disturbed_blocks += g->n_disturbed_blocks;
-	all->elapsed_s += g->elapsed_s;
-	sb_results_fold_canary(all, g);
-	return 0;
-}
-
 static void print_code_sizes(FILE *f)
 {
 	fprintf(f, "# code size, bytes: the alternative against the baseline of the same return\n"
@@ -133,7 +96,7 @@ static int run_lab(struct sb_cli *clip)
 				if (li)
 					arms[g].arms[a].code_bytes = extra_code_bytes(li);
 			}
-			if (merge(&shape_res[groups[g].in_loop], &res[g]) || merge(&all, &res[g]))
+			if (sb_results_append(&shape_res[groups[g].in_loop], &res[g]) || sb_results_append(&all, &res[g]))
 				rc = 1;
 		}
 		sb_results_free(&res[g]);

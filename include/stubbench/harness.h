@@ -203,6 +203,11 @@ struct sb_run_part {
 };
 int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen);
 void sb_results_free(struct sb_results *r);
+/* Appends the cells and placement rows of part to all (same batch sizes;
+ * all zeroed at first, its header then taken from the first part): its
+ * blocks and time add up, the canaries fold (sb_results_fold_canary). all
+ * owns copies, so part can be freed. Returns 0, or -1 out of memory. */
+int sb_results_append(struct sb_results *all, const struct sb_results *part);
 
 /* Results of several runs in one document: all's add canary becomes the
  * lowest median and the highest quiet level of the two, its window canary
