@@ -438,15 +438,15 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 		for (size_t r = 0; r < n; r++)
 			if (keep[r])
 				tmp[m++] = cyc[ovh * n + r];
-		struct sb_summary s;
-		if (sb_summarize(tmp, m, NULL, 0, &s) == 0)
-			ovh_cycles = s.trimmed_mean;
+		/* Trimmed means by selection (tmp is scratch): no sort needed. */
+		if (m)
+			ovh_cycles = sb_trimmed_mean(tmp, m);
 		m = 0;
 		for (size_t r = 0; r < n; r++)
 			if (keep[r])
 				tmp[m++] = d->ticks[ovh * d->cap + r] / tsc_hz * 1e9;
-		if (sb_summarize(tmp, m, NULL, 0, &s) == 0)
-			ovh_ns = s.trimmed_mean;
+		if (m)
+			ovh_ns = sb_trimmed_mean(tmp, m);
 	}
 	/* Block sums for the CIs and the ratios. */
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
@@ -501,10 +501,7 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 				for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++)
 					if (keep[r])
 						tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
-				struct sb_summary bs;
-				bm[a * nk + g] = sb_summarize(tmp, m, NULL, 0, &bs) == 0
-							 ? bs.trimmed_mean
-							 : bsum[a * d->n_blocks + bl] / bcnt[bl];
+				bm[a * nk + g] = m ? sb_trimmed_mean(tmp, m) : bsum[a * d->n_blocks + bl] / bcnt[bl];
 			}
 			g++;
 		}
