@@ -177,11 +177,64 @@ static void summary(void)
 	CHECK(sb_bootstrap_ratio_unpaired(a, 0, b, 2, 200, 1, &ratio, &lo, &hi) == -1, "empty group");
 }
 
+/* The mappings of this process (lines of /proc/self/maps). */
+static size_t mappings(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	size_t n = 0;
+	int c;
+	while (f && (c = fgetc(f)) != EOF)
+		n += c == '\n';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Hundreds of copies share the code arena: a few mappings, not one each;
+ * every copy runs, sits within rel32 reach above the program, and freed
+ * pages are taken again. */
+static void arena(void)
+{
+	enum { N = 300 };
+	static struct sb_placed_variant p[N];
+	const struct sb_variant *v = sb_variant_find("private");
+	struct sb_rng rng;
+	sb_rng_seed(&rng, 9);
+	size_t before = mappings();
+	uint64_t count = *v->counter;
+	char err[512];
+	for (int round = 0; round < 2; round++) {
+		size_t placed = 0;
+		for (unsigned j = 0; j < N; j++) {
+			struct sb_place_policy random = {.rng = &rng};
+			if (sb_place(v, &random, j, &p[j], err, sizeof(err)) != 0) {
+				CHECK(0, "copy %u of round %d: %s", j, round, err);
+				break;
+			}
+			placed++;
+			p[j].v.main();
+			uintptr_t above = p[j].new_addr[0] - (uintptr_t)v->main;
+			CHECK(p[j].new_addr[0] > (uintptr_t)v->main && above < (2UL << 30),
+			      "copy %u at %#lx, %#lx above the program", j, (unsigned long)p[j].new_addr[0],
+			      (unsigned long)above);
+		}
+		CHECK(*v->counter - count == placed, "round %d: counter +%llu for %zu copies", round,
+		      (unsigned long long)(*v->counter - count), placed);
+		count = *v->counter;
+		size_t after = mappings();
+		CHECK(after <= before + 2, "round %d: %zu copies made %zu mappings more", round, placed, after - before);
+		for (size_t j = 0; j < placed; j++)
+			sb_place_free(&p[j]);
+	}
+	unlink(sb_perf_map_path());
+}
+
 int main(void)
 {
 	char err[256];
 	CHECK(sb_percpu_thread_init(err, sizeof(err)) == 0, "%s", err);
 	replicas();
+	arena();
 	summary();
 	return check_report("test_placement");
 }

@@ -3,6 +3,7 @@
 #include "stubbench/placement.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,93 @@
 #endif
 
 #define PAGE 4096UL
+/* Copies go 256 MiB to 1.75 GiB above the program, so that rel32 calls to
+ * the shared thunks still reach. */
+#define WINDOW_BASE 0x10000000UL
+#define WINDOW_PAGES 0x60000UL
+
+/* The code arena: one memfd mapped twice over the whole window, executable
+ * there and writable elsewhere, so that thousands of copies at random pages
+ * are two mappings, not one each. With one mapping a copy, the lab's 7680
+ * copies left about 9000 mappings and every fork and exit of a fresh
+ * process cost about 34 ms (results/amd-epyc-zen5-vm.md). Where the window
+ * cannot be mapped (something else sits in it), each copy gets a mapping
+ * of its own, as before. */
+static struct {
+	int state;             /* 0: not tried, 1: mapped, -1: not to be had */
+	uint8_t *rx, *rw;      /* the window, and the same pages writable */
+	size_t size, pages;    /* pages: where a copy may start */
+	unsigned char *used;   /* one byte a page */
+} arena;
+
+/* Room left above the heap's end for it to grow. */
+#define HEAP_ROOM (256UL << 20)
+
+/* The arena for code near `near`: the window lies above this program's
+ * text (this function's page), and serves every variant within 64 MiB of
+ * it, whose rel32 calls then reach as from a window of its own. */
+static int arena_open(uintptr_t near)
+{
+	uintptr_t anchor = (uintptr_t)&arena_open & ~(PAGE - 1);
+	if ((near > anchor ? near - anchor : anchor - near) > (64UL << 20))
+		return 0;
+	if (arena.state)
+		return arena.state > 0;
+	arena.state = -1;
+	/* The window, less what lies below the heap's end and room for it to
+	 * grow (the heap of a program without PIE may start inside it). */
+	uintptr_t lo = anchor + WINDOW_BASE, hi = lo + WINDOW_PAGES * PAGE;
+	uintptr_t brk_end = ((uintptr_t)sbrk(0) + HEAP_ROOM + PAGE - 1) & ~(PAGE - 1);
+	if (brk_end > lo && brk_end < hi)
+		lo = brk_end;
+	if (hi - lo < (64UL << 20))
+		return 0;
+	size_t pages = (hi - lo) / PAGE, size = (pages + 2) * PAGE;
+	int fd = memfd_create("stubbench-code", MFD_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	void *rx = MAP_FAILED, *rw = MAP_FAILED;
+	if (ftruncate(fd, (off_t)size) == 0) {
+		rx = mmap((void *)lo, size, PROT_READ | PROT_EXEC, MAP_SHARED | MAP_FIXED_NOREPLACE, fd, 0);
+		if (rx != MAP_FAILED && (uintptr_t)rx != lo) {
+			munmap(rx, size);
+			rx = MAP_FAILED;
+		}
+		if (rx != MAP_FAILED)
+			rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
+	close(fd);
+	unsigned char *used = calloc(pages + 2, 1);
+	if (rx == MAP_FAILED || rw == MAP_FAILED || !used) {
+		if (rx != MAP_FAILED)
+			munmap(rx, size);
+		if (rw != MAP_FAILED)
+			munmap(rw, size);
+		free(used);
+		return 0;
+	}
+	arena.rx = rx, arena.rw = rw, arena.size = size, arena.pages = pages, arena.used = used;
+	arena.state = 1;
+	return 1;
+}
+
+static int in_arena(const void *p)
+{
+	return arena.state > 0 && (const uint8_t *)p >= arena.rx && (const uint8_t *)p < arena.rx + arena.size;
+}
+
+/* pages free pages of the arena from page first, marked used; NULL when
+ * they are not all free. */
+static uint8_t *arena_take(uint64_t first, size_t pages)
+{
+	if (first + pages > arena.pages + 2)
+		return NULL;
+	for (size_t k = 0; k < pages; k++)
+		if (arena.used[first + k])
+			return NULL;
+	memset(arena.used + first, 1, pages);
+	return arena.rx + first * PAGE;
+}
 
 static int known(const struct sb_placed_variant *p, uintptr_t addr)
 {
@@ -101,8 +189,8 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 		}
 	}
 	/* A page per function (two for offsets like a kernel load's, which
-	 * may start near the end of the first), 256 MiB to 1.75 GiB above the
-	 * program so that rel32 calls to the shared thunks still reach. */
+	 * may start near the end of the first), in the window above the
+	 * program. */
 	size_t slot = policy->page_offsets ? 2 * PAGE : PAGE;
 	if (policy->at && policy->n_at < out->n_funcs) {
 		snprintf(err, errlen, "%s: %zu addresses given for %zu functions", v->name, policy->n_at, out->n_funcs);
@@ -110,14 +198,24 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	}
 	out->map_len = policy->at ? 0 : out->n_funcs * slot;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
+	int use_arena = !policy->at && arena_open(near);
 	/* Random pages with a generator; without one, the first free range
 	 * upward. */
 	void *m = MAP_FAILED;
 	size_t map_pages = out->map_len / PAGE;
-	for (uint64_t tries = 0; !policy->at && m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < 0x60000);
+	uint64_t window_pages = use_arena ? arena.pages : WINDOW_PAGES;
+	for (uint64_t tries = 0; !policy->at && m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < window_pages);
 	     tries++) {
-		uint64_t page = rng ? sb_rng_below(rng, 0x60000) : tries * map_pages;
-		uintptr_t at = near + (0x10000000UL + page * PAGE);
+		uint64_t page = rng ? sb_rng_below(rng, window_pages) : tries * map_pages;
+		if (use_arena) {
+			uint8_t *got = arena_take(page, map_pages);
+			if (got)
+				m = got;
+			else
+				errno = EEXIST;
+			continue;
+		}
+		uintptr_t at = near + (WINDOW_BASE + page * PAGE);
 		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (m != MAP_FAILED && (uintptr_t)m != at) {
@@ -129,9 +227,11 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 		snprintf(err, errlen, "%s: no room for a copy near the program: %s", v->name, strerror(errno));
 		return -1;
 	}
+	/* Where the copy's bytes are written: the arena's writable view. */
+	ptrdiff_t to_writable = use_arena ? arena.rw - arena.rx : 0;
 	if (!policy->at) {
 		out->map = m;
-		memset(m, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
+		memset((uint8_t *)m + to_writable, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
 	}
 	struct sb_code_map map[SB_PLACE_MAX_FUNCS];
 	for (size_t i = 0; i < out->n_funcs; i++) {
@@ -156,14 +256,14 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	for (size_t i = 0; i < out->n_funcs; i++) {
 		char sub[256];
 		if (sb_jit_relocate((const uint8_t *)out->old_addr[i], out->len[i], out->old_addr[i],
-				    (uint8_t *)out->new_addr[i], out->new_addr[i], map, out->n_funcs, sub,
-				    sizeof(sub)) != 0) {
+				    (uint8_t *)out->new_addr[i] + (policy->at ? 0 : to_writable), out->new_addr[i], map,
+				    out->n_funcs, sub, sizeof(sub)) != 0) {
 			snprintf(err, errlen, "%s: %s", v->name, sub);
 			sb_place_free(out);
 			return -1;
 		}
 	}
-	if (!policy->at && mprotect(m, out->map_len, PROT_READ | PROT_EXEC) != 0) {
+	if (!policy->at && !use_arena && mprotect(m, out->map_len, PROT_READ | PROT_EXEC) != 0) {
 		snprintf(err, errlen, "%s: mprotect: %s", v->name, strerror(errno));
 		sb_place_free(out);
 		return -1;
@@ -189,7 +289,13 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 
 void sb_place_free(struct sb_placed_variant *p)
 {
-	if (p->map)
+	if (p->map && in_arena(p->map)) {
+		/* Its pages back to the arena, their memory to the kernel. */
+		size_t first = (size_t)((uint8_t *)p->map - arena.rx) / PAGE;
+		madvise((uint8_t *)p->map + (arena.rw - arena.rx), p->map_len, MADV_REMOVE);
+		memset(arena.used + first, 0, p->map_len / PAGE);
+	} else if (p->map) {
 		munmap(p->map, p->map_len);
+	}
 	p->map = NULL;
 }
