@@ -204,8 +204,10 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	void *m = MAP_FAILED;
 	size_t map_pages = out->map_len / PAGE;
 	uint64_t window_pages = use_arena ? arena.pages : WINDOW_PAGES;
-	for (uint64_t tries = 0; !policy->at && m == MAP_FAILED && (rng ? tries < 64 : tries * map_pages < window_pages);
-	     tries++) {
+	/* A try in the arena is a look at its page map, not a system call. */
+	uint64_t max_tries = use_arena ? 4096 : 64;
+	for (uint64_t tries = 0;
+	     !policy->at && m == MAP_FAILED && (rng ? tries < max_tries : tries * map_pages < window_pages); tries++) {
 		uint64_t page = rng ? sb_rng_below(rng, window_pages) : tries * map_pages;
 		if (use_arena) {
 			uint8_t *got = arena_take(page, map_pages);
