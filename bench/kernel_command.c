@@ -349,17 +349,22 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
  * they count on the same counters, and their processes take turns: each
  * counter must have advanced by the iterations of both (the placed arms
  * are copies of the twins' variants). In each fresh process, after its
- * blocks, and at the end; the private stacks' guard words too. */
+ * blocks (with the private stacks' guard words), and at the end (the
+ * guards then checked once by the caller). */
 struct twin_sides {
 	const struct sb_variant_arms *twins;
 	const struct sb_placed_arms *placed; /* NULL: not measured */
 };
 
+static int twin_sides_counters(const struct twin_sides *t, char *err, size_t errlen)
+{
+	return sb_variant_arms_check_counters_with(t->twins, t->placed ? sb_placed_arms_iterations_on : NULL,
+						   t->placed, err, errlen);
+}
+
 static int twin_sides_check(void *ctx, char *err, size_t errlen)
 {
-	const struct twin_sides *t = ctx;
-	if (sb_variant_arms_check_counters_with(t->twins, t->placed ? sb_placed_arms_iterations_on : NULL, t->placed,
-						err, errlen) != 0)
+	if (twin_sides_counters(ctx, err, errlen) != 0)
 		return -1;
 	if (sb_percpu_check_guards() != 0) {
 		snprintf(err, errlen, "private stack guard words were overwritten");
@@ -493,7 +498,7 @@ static int measure(struct kernel_run *r, const struct kernel_opts *o, int cpu, i
 		if (!o->shapes[s])
 			continue;
 		if (sb_kernel_arms_check_counters(&r->karms[s], kp.before[s], err, sizeof(err)) != 0 ||
-		    twin_sides_check(&kp.sides[s], err, sizeof(err)) != 0) {
+		    twin_sides_counters(&kp.sides[s], err, sizeof(err)) != 0) {
 			fprintf(stderr, "stubbench kernel: %s\n", err);
 			return SB_KERNEL_FAILED;
 		}
