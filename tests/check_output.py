@@ -6,6 +6,7 @@ run_common.sh prints and parses."""
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -42,7 +43,14 @@ check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc.get("date", "")) is n
       f"date {doc.get('date')!r} is not ISO 8601 UTC")
 check(doc.get("argv") == [sb, *ARGS, "--format=json"], f"argv {doc.get('argv')}")
 check(doc.get("kernel", "").startswith("Linux "), f"kernel {doc.get('kernel')!r}")
-check(re.fullmatch(r"[0-9a-f]{7,40}|unknown", doc.get("git", "")) is not None, f"git {doc.get('git')!r}")
+check(re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?|unknown", doc.get("git", "")) is not None, f"git {doc.get('git')!r}")
+# The revision is the source tree's as it was built (each build writes it):
+# one taken at configure time named an older commit after the next one.
+src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+head = subprocess.run(["git", "-C", src, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+if head.returncode == 0 and doc.get("git") != "unknown":
+    check(doc["git"].split("-")[0] == head.stdout.strip(),
+          f"git {doc['git']!r}: the source tree is at {head.stdout.strip()} (build again)")
 cfg = doc.get("config") or {}
 check(cfg.get("batches") == [1, 64] and cfg.get("samples") == 100 and cfg.get("seed") == 3
       and cfg.get("format") == "json", f"config {cfg}")

@@ -5,9 +5,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#ifndef SB_GIT_REVISION
-#define SB_GIT_REVISION "unknown"
-#endif
+#include "git_revision.h" /* SB_GIT_REVISION, written at every build */
 
 static int saved_argc;
 static char *const *saved_argv;
