@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/blocks_log.h"
 #include "stubbench/interrupt.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
@@ -24,7 +25,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -90,6 +91,13 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
 					  errlen);
+	case K_BLOCKS:
+		if (!*arg) {
+			snprintf(err, errlen, "--blocks: needs a file name");
+			return -1;
+		}
+		cli->blocks = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -116,6 +124,8 @@ const struct sb_cli_group sb_cli_sweep_group = {
 						"processes to the states' (default %P; 1: this process)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
+		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
+					     "batch, process, state, canaries, arm, cycles per iteration)"},
 		{NULL},
 	},
 	.parse = parse_sweep,
@@ -558,8 +568,20 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 		usage(stdout, p, cmd);
 	else if (rc == 0 && version)
 		printf("%s %s\n", p->name, SB_VERSION);
-	else if (rc == 0)
-		rc = cmd->run(&cli);
+	else if (rc == 0) {
+		char err[640];
+		if (cli.blocks && sb_blocks_log_open(cli.blocks, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			rc = EXIT_USAGE;
+		} else {
+			rc = cmd->run(&cli);
+			if (sb_blocks_log_close(err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s: %s\n", prog, err);
+				if (rc == 0)
+					rc = 1;
+			}
+		}
+	}
 	free(cli.passthrough);
 	return rc;
 }

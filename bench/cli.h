@@ -33,6 +33,7 @@ struct sb_cli {
 	const char *shape;        /* per-run, in-loop or all */
 	const char *counters;     /* --counters=LIST */
 	const char *plot;         /* --plot=FILE */
+	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	uint64_t placements;      /* --placements=K: K random code placements per variant */
 	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
 	/* The operands (arguments that are not options), for a subcommand

@@ -26,6 +26,8 @@ expect 2 "'-1'" --cpu=-1
 expect 2 "--cpu=999" --cpu=999
 expect 2 "'xml'" --format=xml
 expect 2 "/nonexistent.ini" --config=/nonexistent.ini
+expect 2 "cannot write '/nonexistent/blocks.csv'" --blocks=/nonexistent/blocks.csv
+expect 2 "--blocks: needs a file name" --blocks=
 expect 2 "'--frobnicate'" --frobnicate
 expect 2 "'--variant'" --variant
 expect 2 "'extra'" extra

@@ -138,6 +138,7 @@ case_ nosamples_lab 1 "no usable samples" "STUBBENCH_TEST_DISTURB_ALL=1 \$SB lab
 case_ full_list 1 "No space left on device" '$SB --list >/dev/full'
 case_ full_help 1 "No space left on device" '$SB --help >/dev/full'
 case_ full_run 1 "No space left on device" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >/dev/full'
+case_ full_blocks 1 "writing '/dev/full' failed" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 --blocks=/dev/full >/dev/null'
 case_ closed_run 1 "to standard output: it is closed" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >&-'
 case_ closed_calls 1 "to standard output: it is closed" '$SB --cpu=1 --calls=10 >&-'
 case_ closed_kernel 1 "to standard output: it is closed" '$SB kernel --samples=1 >&-'

@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <x86intrin.h>
 
+#include "stubbench/blocks_log.h"
 #include "stubbench/own_pages.h"
 #include "stubbench/pin.h"
 
@@ -57,6 +58,7 @@ struct block {
 	int disturbed;
 	size_t state;              /* the arms' re-rolled state in this block */
 	size_t process;            /* the fresh process that ran it (0 without --processes) */
+	uint64_t tsc;              /* its first round's start */
 };
 
 struct batch_data {
@@ -198,6 +200,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	b.canary = measure_canary(b.cpt);
 	b.window = measure_window(b.cpt);
 	b.first_round = d->n_rounds;
+	b.tsc = __rdtsc();
 	for (size_t r = 0; r < rounds; r++) {
 		if (reserve_rounds(d, n_arms, d->n_rounds + 1) != 0)
 			return -1;
@@ -379,7 +382,7 @@ static int changed_in_time(const size_t *label, const size_t *bproc, size_t g, s
 
 static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, long base,
 			   uint64_t batch, size_t bi, size_t n_batches, const struct batch_data *d,
-			   double tsc_hz, uint64_t seed, struct sb_results *out)
+			   double tsc_hz, uint64_t seed, size_t part, struct sb_results *out)
 {
 	size_t n = d->n_rounds;
 	double *cyc = malloc(n_arms * n * sizeof(*cyc)); /* total cycles per sample */
@@ -502,6 +505,12 @@ static int summarize_batch(const struct sb_arm *arms, size_t n_arms, long ovh, l
 					if (keep[r])
 						tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
 				bm[a * nk + g] = m ? sb_trimmed_mean(tmp, m) : bsum[a * d->n_blocks + bl] / bcnt[bl];
+			}
+			if (sb_blocks_log_active()) {
+				struct sb_block_row row = {b->tsc, part, batch, b->process, bl, b->state,
+							   b->cpt, b->canary, b->window};
+				for (size_t a = 0; a < n_arms; a++)
+					sb_blocks_log_row(&row, tsc_hz, arms[a].name, bm[a * nk + g]);
 			}
 			g++;
 		}
@@ -920,6 +929,7 @@ struct part_run {
 	size_t n_arms;
 	const struct sb_run_opts *o;
 	struct sb_results *out;
+	size_t index;              /* its place among the run's parts */
 	long ovh, base;            /* the overhead and baseline arms, -1: none */
 	size_t n_states, *order;   /* the re-rolled states and their order */
 	uint64_t delay_max;
@@ -1160,8 +1170,8 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 		if (o->verbose)
 			fprintf(stderr, "stubbench: batch %llu: %zu rounds in %zu blocks of %zu, %zu disturbed\n",
 				(unsigned long long)batch, d->n_rounds, d->n_blocks, runs[bi].sg.block_rounds, nd);
-		if (summarize_batch(arms, n_arms, ovh, base, batch, bi, o->n_batches, d, tsc_hz, o->seed, out) !=
-		    0) {
+		if (summarize_batch(arms, n_arms, ovh, base, batch, bi, o->n_batches, d, tsc_hz, o->seed, pr->index,
+				    out) != 0) {
 			set_err(err, errlen, "out of memory", NULL);
 			rc = -1;
 		}
@@ -1214,7 +1224,7 @@ int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, siz
 	for (size_t q = 0; q < n_parts; q++) {
 		memset(parts[q].out, 0, sizeof(*parts[q].out));
 		prs[q] = (struct part_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
-					   .out = parts[q].out};
+					   .out = parts[q].out, .index = q};
 		if (parts[q].opts->processes > n_processes)
 			n_processes = parts[q].opts->processes;
 	}

@@ -1,0 +1,44 @@
+/* blocks_log.h: --blocks=FILE, the raw material of every estimate: each
+ * kept block of every measurement of this process, one CSV row per arm:
+ *
+ *   t_s,part,batch,process,block,state,clock,canary,window,arm,cycles_per_iter
+ *
+ * t_s: seconds from opening the log to the block's start (TSC); part: the
+ * sb_run_part it belongs to (0 for a run of one part); process: the fresh
+ * process that ran it (0 without --processes), state: the re-rolled state
+ * (placement and stack offset) its arms ran in; clock: core cycles per TSC
+ * tick; canary: independent adds per cycle; window: the window canary's
+ * cycles an iteration; cycles_per_iter: the 20-80 % trimmed mean of the
+ * block's kept samples, the overhead arm's cost removed, the block value
+ * the CIs and modes are computed from. Disturbed blocks are left out.
+ * What it is for: seeing a state change with time, or with the canaries,
+ * which the summaries only flag. */
+#ifndef STUBBENCH_BLOCKS_LOG_H
+#define STUBBENCH_BLOCKS_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opens (truncates) path and writes the header. Returns 0, or -1 with err
+ * naming the file and why. */
+int sb_blocks_log_open(const char *path, char *err, size_t errlen);
+
+/* Non-zero while a log is open. */
+int sb_blocks_log_active(void);
+
+struct sb_block_row {
+	uint64_t tsc;            /* the block's start */
+	size_t part;
+	uint64_t batch;
+	size_t process, block, state;
+	double clock, canary, window;
+};
+
+/* One row per arm of a block; tsc_hz converts the TSC to seconds. */
+void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, double cycles_per_iter);
+
+/* Closes the log. Returns 0, or -1 with err when a write failed (a full
+ * disk): the file is then incomplete. Nothing open: 0. */
+int sb_blocks_log_close(char *err, size_t errlen);
+
+#endif
