@@ -744,6 +744,10 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		fclose(verdicts);
 	struct sb_config cfg;
 	as_config(o, &cfg);
+	/* The scope of the CIs, and what the kernel's return thunk adds to it. */
+	char ci_scope[768];
+	const char *note = sb_thunk_time_note(thunk.thunk);
+	snprintf(ci_scope, sizeof(ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel",
 		.version = SB_VERSION,
@@ -753,12 +757,12 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.json_extra = json_findings,
 		.json_extra_ctx = &found,
 		.thunk = &thunk,
-		.ci_scope = SB_KERNEL_CI_SCOPE,
+		.ci_scope = ci_scope,
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	sb_output_time_line(stderr, "stubbench kernel", &all);
 	sb_output_busy_line(stderr, "stubbench kernel", &all);
-	fprintf(stderr, "stubbench kernel: CIs: %s\n", SB_KERNEL_CI_SCOPE);
+	fprintf(stderr, "stubbench kernel: CIs: %s\n", ci_scope);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: "NAME-BATCH",

@@ -27,6 +27,10 @@ enum sb_thunk {
 
 /* The kernel's symbol ("its_return_thunk"), "ret" or "unknown". */
 const char *sb_thunk_name(enum sb_thunk t);
+/* What is known of code behind thunk t that no single run's CI covers
+ * (states that change over longer than a run), for the CI scope line; NULL:
+ * nothing measured. */
+const char *sb_thunk_time_note(enum sb_thunk t);
 /* The names --thunk takes, comma-separated: every thunk with a replica, then "ret". */
 const char *sb_thunk_choices(void);
 /* The thunk whose kernel symbol is name, or SB_THUNK_UNKNOWN. */

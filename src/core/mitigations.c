@@ -22,6 +22,15 @@ const char *sb_thunk_name(enum sb_thunk t)
 	return t < SB_N_THUNKS ? names[t] : names[SB_THUNK_UNKNOWN];
 }
 
+const char *sb_thunk_time_note(enum sb_thunk t)
+{
+	if (t == SB_THUNK_SRSO)
+		return "code that returns through srso_return_thunk changed state over seconds to tens of "
+		       "seconds on an AMD Zen 5 VM (results/amd-epyc-zen5-vm.md), so a whole run can sit in "
+		       "one such stretch and not know it: compare runs minutes apart";
+	return NULL;
+}
+
 const char *sb_thunk_choices(void)
 {
 	static char buf[256];
