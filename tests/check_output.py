@@ -39,6 +39,16 @@ check(doc["seed"] == 3, "seed not echoed")
 # How the result was made: schema, date, the exact command line, options, kernel, revision.
 check(doc.get("schema_version") == 2, f"schema_version {doc.get('schema_version')}")
 check("ci_scope" in doc and doc["ci_scope"] is None, f"ci_scope {doc.get('ci_scope')!r}: the sweep re-rolls its states, nothing to say")
+# The host flavour behind srso_return_thunk's replica: the CIs say what no
+# one run covers; behind plain returns, nothing.
+for thunk, want in (("srso_return_thunk", True), ("ret", False)):
+    p = subprocess.run([sb, "--samples=50", "--batch=64", "--variant=baseline,private", "--flavour=host",
+                        f"--thunk={thunk}", "--format=json"], capture_output=True, text=True)
+    scope = json.loads(p.stdout).get("ci_scope") if p.returncode == 0 else None
+    check(p.returncode == 0, f"--flavour=host --thunk={thunk} exited {p.returncode}: {p.stderr}")
+    check(bool(scope and "srso_return_thunk changed state" in scope) == want,
+          f"--thunk={thunk}: ci_scope {scope!r}")
+    check(("CIs: the host flavour's" in p.stderr) == want, f"--thunk={thunk}: stderr {p.stderr!r}")
 check(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc.get("date", "")) is not None,
       f"date {doc.get('date')!r} is not ISO 8601 UTC")
 check(doc.get("argv") == [sb, *ARGS, "--format=json"], f"argv {doc.get('argv')}")
