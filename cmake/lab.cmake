@@ -48,6 +48,7 @@ function(sb_lab_tests)
 
   # Every arm of every group gets its placed copies.
   add_test(NAME lab_every_arm_placed COMMAND sh ${SB_LAB_TESTS}/lab_every_arm_placed.sh $<TARGET_FILE:stubbench>)
+  add_test(NAME lab_ci_scope COMMAND sh ${SB_LAB_TESTS}/lab_ci_scope.sh $<TARGET_FILE:stubbench>)
 
   # Exact instructions per iteration: insn_count_lab-* (tests/CMakeLists.txt),
   # from the lab's records.
