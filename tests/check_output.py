@@ -58,7 +58,8 @@ check(re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?|unknown", doc.get("git", "")) is no
 # one taken at configure time named an older commit after the next one.
 src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 head = subprocess.run(["git", "-C", src, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
-if head.returncode == 0 and doc.get("git") != "unknown":
+# A build of uncommitted changes (-dirty) may have been committed since.
+if head.returncode == 0 and doc.get("git") != "unknown" and not doc["git"].endswith("-dirty"):
     check(doc["git"].split("-")[0] == head.stdout.strip(),
           f"git {doc['git']!r}: the source tree is at {head.stdout.strip()} (build again)")
 cfg = doc.get("config") or {}
