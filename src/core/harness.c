@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <sched.h>
 #include <x86intrin.h>
@@ -682,12 +683,35 @@ struct segment {
 	double progress_from, progress_span;
 };
 
+/* A segment that reached its most rounds before its time ended leaves the
+ * rest to the process's next segments (carry), and what the last leaves
+ * is waited out: the processes after this one then start when their share
+ * of the run does, and a run of --time=T spans T (the host's states change
+ * over seconds; a 40 s run of batch 512 alone ended after 5 s). */
+static void take_carry(struct segment *sg, uint64_t carry)
+{
+	if (sg->budget_ticks != UINT64_MAX)
+		sg->budget_ticks += carry;
+}
+
+static void wait_out(uint64_t ticks, const struct sb_run_opts *o)
+{
+	uint64_t end = __rdtsc() + ticks;
+	while (ticks && __rdtsc() < end && !(o->stop && o->stop())) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
+}
+
 /* One warm-up block, discarded, then blocks until the segment's time or
- * rounds are used up. Returns 0, or -1 with err set. */
+ * rounds are used up; *left: the ticks of its time it did not use because
+ * it reached its most rounds first (0 otherwise). Returns 0, or -1 with
+ * err set. */
 static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		       const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
-		       uint64_t delay_max, struct batch_data *d, char *err, size_t errlen)
+		       uint64_t delay_max, struct batch_data *d, uint64_t *left, char *err, size_t errlen)
 {
+	*left = 0;
 	size_t failed = 0, first_block = d->n_blocks, first_round = d->n_rounds;
 	struct batch_data warm;
 	memset(&warm, 0, sizeof(warm));
@@ -714,7 +738,9 @@ static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb
 		} else if (__rdtsc() - tb >= sg->budget_ticks) {
 			break;
 		} else if (done_rounds >= sg->max_rounds) {
-			d->capped = 1; /* said once for the run, by sb_run_interleaved */
+			d->capped = 1; /* said once for the run, by part_finish */
+			uint64_t used = __rdtsc() - tb;
+			*left = used < sg->budget_ticks ? sg->budget_ticks - used : 0;
 			break;
 		}
 		size_t nb = d->n_blocks - first_block;
@@ -829,9 +855,14 @@ static int run_in_child(const struct sb_arm *arms, size_t n_arms, const struct s
 		if (!cd || !h)
 			_exit(1);
 		size_t ran = 0;
+		uint64_t carry = 0;
 		for (int rc = 0; ran < n_sg && rc == 0; ran++) {
-			rc = h[ran].rc = run_segment(arms, n_arms, o, &sgs[ran], order, n_states, &rng, delay_max,
-						     &cd[ran], h[ran].err, sizeof(h[ran].err));
+			struct segment sg = sgs[ran];
+			take_carry(&sg, carry);
+			rc = h[ran].rc = run_segment(arms, n_arms, o, &sg, order, n_states, &rng, delay_max,
+						     &cd[ran], &carry, h[ran].err, sizeof(h[ran].err));
+			if (rc == 0 && ran + 1 == n_sg)
+				wait_out(carry, o);
 			if (rc == 0 && ran + 1 == n_sg && o->child_check &&
 			    o->child_check(o->check_ctx, h[ran].err, sizeof(h[ran].err)) != 0)
 				h[ran].rc = -1;
@@ -1183,8 +1214,9 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 			n += (size_t)snprintf(capped + n, sizeof(capped) - n, "%s%llu", n ? ", " : "",
 					      (unsigned long long)o->batches[bi]);
 	if (capped[0])
-		fprintf(stderr, "%sstubbench: batch %s: stopped at %llu rounds per batch size, the most kept, "
-			"before their share of the time\n", o->progress ? "\r" : "", capped,
+		fprintf(stderr, "%sstubbench: batch %s: reached %llu rounds per batch size, the most kept, before "
+			"their share of the time ended; the rest went to the next batch sizes, or was waited out, "
+			"so the run still spans its time\n", o->progress ? "\r" : "", capped,
 			(unsigned long long)MAX_ROUNDS_PER_BATCH);
 	for (size_t bi = 0; runs && bi < o->n_batches; bi++) {
 		free(runs[bi].d.ticks);
@@ -1234,14 +1266,17 @@ int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, siz
 		rc = run_processes(prs, n_parts, n_processes, err, errlen);
 	for (size_t q = 0; q < n_parts && rc == 0 && n_processes == 1; q++) {
 		struct part_run *pr = &prs[q];
-		uint64_t t0 = __rdtsc();
+		uint64_t t0 = __rdtsc(), carry = 0;
 		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
 			struct segment sg = pr->runs[bi].sg;
 			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
 			sg.progress_span /= (double)n_parts;
+			take_carry(&sg, carry);
 			rc = run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
-					 pr->delay_max, &pr->runs[bi].d, err, errlen);
+					 pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
 		}
+		if (rc == 0)
+			wait_out(carry, pr->o);
 		pr->ticks += __rdtsc() - t0;
 	}
 	for (size_t q = 0; q < n_parts; q++) {
