@@ -15,7 +15,8 @@ named, with the coverage of the other runs beside it.
 The bar it prints: every run's delta CI contains the K-run median in at
 least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
 0.1 cycles across runs, the default sweep <= 15 s; kernel: CIs contain the
-median in at least 90 % of the cells. Beside it, the pooled share of CIs
+median in at least 90 % of the cells, pooled over the runs (every run's share
+is printed beside it). Beside it, the pooled share of CIs
 that contain their cell's median and what an exactly calibrated 95 % CI
 would score (a seeded simulation): with 5 runs of 8 cells, 95 % and only
 about 1 chance in 9 of passing the per-run bar, so compare the pooled share
@@ -150,8 +151,11 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     pooled = sum(run_cov) / (n * k)
     ref_share, ref_all = calibrated(k, n)
     print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
-          f"calibrated 95 % CI would score {100 * ref_share:.0f} %, and would pass the per-run bar below "
+          f"calibrated 95 % CI would score {100 * ref_share:.0f} %, and would reach 90 % in every run "
           f"with probability {100 * ref_all:.0f} %")
+    if n_matched:
+        print(f"matched: {100 * sum(run_mcov) / (n_matched * k):.0f} % of all {n_matched * k} CIs contain "
+              f"their cell's median")
     if not is_sweep:
         print("delta, by kind of cell: " + "; ".join(
             f"{kind} {c}/{t} ({100 * c / t:.0f} %)" for kind, (c, t) in sorted(by_kind.items())))
@@ -162,7 +166,8 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
               f"matched within 0.1 cycles: {'yes' if n_matched and worst_mspread <= 0.1 else 'NO'}; "
               f"wall <= 15 s: {'yes' if max(walls) <= 15 else 'NO'}")
     else:
-        print(f"bar: coverage >= 90 % in every run: {'yes' if ok_cov else 'NO'}")
+        print(f"bar: coverage >= 90 % of all CIs: {'yes' if pooled >= 0.9 else 'NO'} "
+              f"(in every run: {'yes' if ok_cov else 'no'})")
 
 
 def main():

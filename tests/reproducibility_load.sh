@@ -29,4 +29,6 @@ printf '%s\n' "$out" | grep -q "states changed with time (the run said so): runs
     fail "run 3's line"
 printf '%s\n' "$out" | grep -c "(the run said so)" | grep -qx 2 || fail "a run named that said nothing"
 printf '%s\n' "$out" | grep -q "per run: 100 %, 0 %, 100 %" || fail "coverage per run"
+printf '%s\n' "$out" | grep -q "^matched: 100 % of all 3 CIs contain their cell's median" || fail "pooled matched"
+printf '%s\n' "$out" | grep -q "^delta: 67 % of all 3 CIs" || fail "pooled delta"
 echo "reproducibility_load: busy and time-changed runs named from their saved stderr, coverage counted"
