@@ -1,0 +1,42 @@
+/* batch_data.h: one batch size's rounds and blocks as the harness records
+ * them (harness.c), and their statistics (batch_summary.c). Private to
+ * src/core: the public face is stubbench/harness.h. */
+#ifndef STUBBENCH_BATCH_DATA_H
+#define STUBBENCH_BATCH_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/harness.h"
+
+struct block {
+	size_t first_round, n_rounds;
+	double cpt;                /* core cycles per tick */
+	double canary;             /* independent adds per core cycle */
+	double window;             /* window canary: core cycles an iteration (sb_time_window) */
+	long csw;                  /* context switches during the block */
+	int disturbed;
+	size_t state;              /* the arms' re-rolled state in this block */
+	size_t process;            /* the fresh process that ran it (0 without --processes) */
+	uint64_t tsc;              /* its first round's start */
+};
+
+struct batch_data {
+	double *ticks;             /* [arm][round] */
+	size_t cap, n_rounds;
+	struct block *blocks;
+	size_t n_blocks, blocks_cap;
+	int capped;                /* a segment stopped at its most rounds, not its time */
+};
+
+/* One batch size's cells (batch index bi of n_batches) into out: per arm
+ * but the overhead arm ovh (-1: none), the statistics of its kept samples
+ * and blocks, the modes, and against the baseline arm base (-1: none) the
+ * delta and the matched difference with their CIs (bootstraps seeded from
+ * seed). Blocks must be flagged (disturbed) first. part: the run part, for
+ * --blocks. Returns 0, or -1 out of memory. */
+int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
+		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed, size_t part,
+		       struct sb_results *out);
+
+#endif
