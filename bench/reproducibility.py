@@ -180,8 +180,8 @@ def main():
     ap.add_argument("--vary-seed", action="store_true",
                     help="run i gets --seed=i: each run draws its own placements, which the "
                          "delta CIs claim to cover (runs of one seed share them)")
-    ap.add_argument("--save", help="keep every run's JSON (and its stderr, which says what the run said of "
-                                   "itself) in this directory")
+    ap.add_argument("--save", help="keep every run's JSON, its stderr (what the run said of itself) and its "
+                                   "blocks (--blocks, for bench/states_in_time.py) in this directory")
     ap.add_argument("--load", help="no runs: report on the JSON files a --save left in this directory")
     ap.add_argument("extra", nargs="*", help="more stubbench arguments, after --")
     a = ap.parse_args()
@@ -213,15 +213,20 @@ def main():
             print(f"# saved runs in {a.load} (wall: the harness's elapsed_s)")
             report(title, docs, walls, a.min_batch, is_sweep, warned)
             continue
+        if a.save:
+            os.makedirs(a.save, exist_ok=True)
         for i in range(a.k):
-            doc, wall, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []))
+            prefix = ("sweep" if is_sweep else "kernel") + f"-{i + 1}"
+            # With --save, every block of every run too: where a run that
+            # missed sat, process by process (bench/states_in_time.py).
+            blocks = [f"--blocks={os.path.join(a.save, prefix + '.blocks.csv')}"] if a.save else []
+            doc, wall, stderr = run_once(cmd + ([f"--seed={i + 1}"] if a.vary_seed else []) + blocks)
             docs.append(doc)
             walls.append(wall)
             notes += [ln for ln in stderr.splitlines() if "multimodal" in ln]
             warned.append(said(stderr))
             if a.save:
-                os.makedirs(a.save, exist_ok=True)
-                name = ("sweep" if is_sweep else "kernel") + f"-{i + 1}.json"
+                name = prefix + ".json"
                 with open(os.path.join(a.save, name), "w") as f:
                     json.dump(doc, f)
                 with open(os.path.join(a.save, name[: -len(".json")] + ".stderr"), "w") as f:

@@ -12,12 +12,14 @@ processes; arms that switch in the same processes share a cause in time.
 It is a benchmark's reader, not a test."""
 import argparse
 import csv
+import signal
 import statistics
 import sys
 from collections import defaultdict
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv")
     ap.add_argument("--batch", type=int, help="only this batch size")
