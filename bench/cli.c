@@ -120,7 +120,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"samples", "N", K_SAMPLES, "rounds per batch size instead of --time"},
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
-						"other (at most 64); the CIs then add the spread between\n"
+						"other (at most 256); the CIs then add the spread between\n"
 						"processes to the states' (default %P; 1: this process)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},

@@ -172,7 +172,7 @@ case_ dump_jit_directory 2 "--dump-jit: cannot create directory" '$SB kernel --d
 "$SB" --help | grep -q "<= 31 arms" && passes=$((passes + 1)) || { echo "FAIL: --help arms"; fails=$((fails + 1)); }
 case_ placements_arms 2 "more than 31 arms" '$SB --placements=11'
 case_ processes_zero 2 "--processes: '0' is below the minimum 1" '$SB --processes=0'
-case_ processes_many 2 "--processes: '65' is above the maximum 64" '$SB --processes=65'
+case_ processes_many 2 "--processes: '257' is above the maximum 256" '$SB --processes=257'
 case_ processes_word 2 "--processes: 'four' is not a whole number" '$SB kernel --processes=four'
 
 # Signals: every mode stops at once, status 130, no results.
