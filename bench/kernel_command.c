@@ -366,11 +366,7 @@ static int twin_sides_check(void *ctx, char *err, size_t errlen)
 {
 	if (twin_sides_counters(ctx, err, errlen) != 0)
 		return -1;
-	if (sb_percpu_check_guards() != 0) {
-		snprintf(err, errlen, "private stack guard words were overwritten");
-		return -1;
-	}
-	return 0;
+	return sb_percpu_guards_intact(err, errlen);
 }
 
 /* The parts of one run, measured in one sb_run_parts so that the

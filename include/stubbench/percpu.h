@@ -47,5 +47,8 @@ size_t sb_percpu_gs_disps(const int64_t **disps);
 /* Number of guard words in this thread's copy that no longer hold
  * SB_PRIV_STACK_GUARD_VAL (0 when all are intact). */
 size_t sb_percpu_check_guards(void);
+/* 0 when every guard word is intact, else -1 with err saying so: the guard
+ * half of a child_check (sb_run_opts). */
+int sb_percpu_guards_intact(char *err, size_t errlen);
 
 #endif

@@ -249,3 +249,11 @@ size_t sb_percpu_check_guards(void)
 	}
 	return bad;
 }
+
+int sb_percpu_guards_intact(char *err, size_t errlen)
+{
+	if (sb_percpu_check_guards() == 0)
+		return 0;
+	snprintf(err, errlen, "private stack guard words were overwritten");
+	return -1;
+}

@@ -142,9 +142,5 @@ int sb_variant_arms_child_check(void *a, char *err, size_t errlen)
 {
 	if (sb_variant_arms_check_counters(a, err, errlen) != 0)
 		return -1;
-	if (sb_percpu_check_guards() != 0) {
-		snprintf(err, errlen, "private stack guard words were overwritten");
-		return -1;
-	}
-	return 0;
+	return sb_percpu_guards_intact(err, errlen);
 }
