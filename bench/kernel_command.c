@@ -758,7 +758,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	sb_output_time_line(stderr, "stubbench kernel", &all);
 	sb_output_busy_line(stderr, "stubbench kernel", &all);
-	fprintf(stderr, "stubbench kernel: CIs: %s\n", ci_scope);
+	sb_output_ci_scope_line(stderr, "stubbench kernel", ci_scope);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
 		/* Line by line, as the seeds' run script prints: "NAME-BATCH",

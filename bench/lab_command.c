@@ -123,8 +123,7 @@ static int run_lab(struct sb_cli *clip)
 		sb_output_multimodal_line(stderr, "stubbench lab", &all);
 		sb_output_time_line(stderr, "stubbench lab", &all);
 		sb_output_busy_line(stderr, "stubbench lab", &all);
-		if (note)
-			fprintf(stderr, "stubbench lab: CIs: %s\n", ci_scope);
+		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
 	}
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {

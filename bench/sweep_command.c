@@ -293,8 +293,7 @@ static int run_sweep(struct sb_cli *cli)
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		sb_output_time_line(stderr, "stubbench", &res);
 		sb_output_busy_line(stderr, "stubbench", &res);
-		if (note)
-			fprintf(stderr, "stubbench: CIs: %s\n", ci_scope);
+		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
 		if (cli->plot && rc == 0)
 			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);
 	}

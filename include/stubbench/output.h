@@ -57,6 +57,11 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r);
  * for the next run. Returns 1 when it said so. */
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r);
 
+/* One line on f with what the CIs cover (sb_output_meta.ci_scope, "# CIs:"
+ * under the table): "TOOL: CIs: SCOPE". Nothing when scope is NULL;
+ * returns 1 when it printed the line. */
+int sb_output_ci_scope_line(FILE *f, const char *tool, const char *scope);
+
 /* One seed-format line, as upstream's run_common.sh summarize prints it:
  * "%-20s %s (drops %s)" with "NAME-BATCH: " and "X.XXX ± Y.YYYM/s". */
 void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,

@@ -140,3 +140,11 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r)
 		changed > said ? ", ..." : "");
 	return 1;
 }
+
+int sb_output_ci_scope_line(FILE *f, const char *tool, const char *scope)
+{
+	if (!scope)
+		return 0;
+	fprintf(f, "%s: CIs: %s\n", tool, scope);
+	return 1;
+}
