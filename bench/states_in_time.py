@@ -23,15 +23,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv")
     ap.add_argument("--batch", type=int, help="only this batch size")
-    ap.add_argument("--arms", help="only these arms, comma-separated (default: every arm but the overhead arms)")
+    ap.add_argument("--arms", help="only these arms, comma-separated (default: every arm but the overhead arm)")
     a = ap.parse_args()
     try:
         with open(a.csv, newline="") as f:
             rows = list(csv.DictReader(f))
     except OSError as e:
         sys.exit(f"states_in_time: {a.csv}: {e.strerror}")
-    if not rows or "cycles_per_iter" not in rows[0]:
-        sys.exit(f"states_in_time: {a.csv}: not a --blocks file (no cycles_per_iter column)")
+    if not rows or "cycles_per_iter" not in rows[0] or "role" not in rows[0]:
+        sys.exit(f"states_in_time: {a.csv}: not a --blocks file (no role and cycles_per_iter columns)")
     want = set(a.arms.split(",")) if a.arms else None
     by = defaultdict(lambda: defaultdict(list))  # batch -> (process, arm) -> values
     start = defaultdict(dict)                    # batch -> process -> first t_s
@@ -42,7 +42,7 @@ def main():
             continue
         if want is not None and arm not in want:
             continue
-        if want is None and arm in ("overhead", "empty-driver"):
+        if want is None and r["role"] == "overhead":
             continue
         by[b][(p, arm)].append(float(r["cycles_per_iter"]))
         t = float(r["t_s"])

@@ -21,7 +21,7 @@ def check(cond, msg):
         failures.append(msg)
 
 
-HEADER = ["t_s", "part", "batch", "process", "block", "state", "clock", "canary", "window", "arm",
+HEADER = ["t_s", "part", "batch", "process", "block", "state", "clock", "canary", "window", "arm", "role",
           "cycles_per_iter"]
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "blocks.csv")
@@ -49,6 +49,9 @@ for key, rs in blocks.items():
     check(variants <= set(names) and len(names) == len(variants) + 1,
           f"block {key}: arms {names}, want {sorted(variants)} and the overhead arm")
     check(len({(r["t_s"], r["process"], r["state"]) for r in rs}) == 1, f"block {key}: rows disagree")
+    roles = {r["arm"]: r["role"] for r in rs}
+    want_roles = {n: "baseline" if n == "baseline" else "variant" if n in variants else "overhead" for n in names}
+    check(roles == want_roles, f"block {key}: roles {roles}, want {want_roles}")
     arms = arms or set(names)
 for batch in (1, 64):
     procs = {int(r["process"]) for r in body if int(r["batch"]) == batch}

@@ -1,14 +1,15 @@
 /* blocks_log.h: --blocks=FILE, the raw material of every estimate: each
  * kept block of every measurement of this process, one CSV row per arm:
  *
- *   t_s,part,batch,process,block,state,clock,canary,window,arm,cycles_per_iter
+ *   t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter
  *
  * t_s: seconds from opening the log to the block's start (TSC); part: the
  * sb_run_part it belongs to (0 for a run of one part); process: the fresh
  * process that ran it (0 without --processes), state: the re-rolled state
  * (placement and stack offset) its arms ran in; clock: core cycles per TSC
  * tick; canary: independent adds per cycle; window: the window canary's
- * cycles an iteration; cycles_per_iter: the 20-80 % trimmed mean of the
+ * cycles an iteration; role: overhead (the arm whose cost is removed from
+ * the others), baseline or variant; cycles_per_iter: the 20-80 % trimmed mean of the
  * block's kept samples, the overhead arm's cost removed, the block value
  * the CIs and modes are computed from. Disturbed blocks are left out.
  * What it is for: seeing a state change with time, or with the canaries,
@@ -34,8 +35,10 @@ struct sb_block_row {
 	double clock, canary, window;
 };
 
-/* One row per arm of a block; tsc_hz converts the TSC to seconds. */
-void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, double cycles_per_iter);
+/* One row per arm of a block; tsc_hz converts the TSC to seconds; role:
+ * "overhead", "baseline" or "variant". */
+void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
+		       double cycles_per_iter);
 
 /* Closes the log. Returns 0, or -1 with err when a write failed (a full
  * disk): the file is then incomplete. Nothing open: 0. */

@@ -231,7 +231,11 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 				struct sb_block_row row = {b->tsc, part, batch, b->process, bl, b->state,
 							   b->cpt, b->canary, b->window};
 				for (size_t a = 0; a < n_arms; a++)
-					sb_blocks_log_row(&row, tsc_hz, arms[a].name, bm[a * nk + g]);
+					sb_blocks_log_row(&row, tsc_hz, arms[a].name,
+							  arms[a].is_overhead   ? "overhead"
+							  : arms[a].is_baseline ? "baseline"
+										: "variant",
+							  bm[a * nk + g]);
 			}
 			g++;
 		}

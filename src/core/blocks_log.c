@@ -17,7 +17,7 @@ int sb_blocks_log_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--blocks: cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,cycles_per_iter\n", f);
+	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter\n", f);
 	log_file = f;
 	snprintf(log_path, sizeof(log_path), "%s", path);
 	log_t0 = __rdtsc();
@@ -45,7 +45,8 @@ static void put_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, double cycles_per_iter)
+void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
+		       double cycles_per_iter)
 {
 	if (!log_file)
 		return;
@@ -53,7 +54,7 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 	fprintf(log_file, "%.6f,%zu,%llu,%zu,%zu,%zu,%.5f,%.4f,%.3f,", t, b->part, (unsigned long long)b->batch,
 		b->process, b->block, b->state, b->clock, b->canary, b->window);
 	put_field(log_file, arm);
-	fprintf(log_file, ",%.4f\n", cycles_per_iter);
+	fprintf(log_file, ",%s,%.4f\n", role, cycles_per_iter);
 }
 
 int sb_blocks_log_close(char *err, size_t errlen)
