@@ -21,6 +21,15 @@ that contain their cell's median and what an exactly calibrated 95 % CI
 would score (a seeded simulation): with 5 runs of 8 cells, 95 % and only
 about 1 chance in 9 of passing the per-run bar, so compare the pooled share
 with its reference to judge the CIs.
+
+A within-run CI cannot hold what moves whole runs (a host period, a state
+that lasts longer than the run), so per cell it also prints a next-run
+interval from the K runs themselves: their mean +- t(K-1) x sd x
+sqrt(1 + 1/K), the range a further run's figure should fall in if the runs
+vary as they did. It is checked on the runs at hand: each run left out in
+turn, the interval from the other K-1 held its figure in the printed share
+of cases (a normal spread scores 95 %). Quote that interval, not one run's
+CI, when a sign matters.
 """
 import argparse
 import json
@@ -84,6 +93,28 @@ def calibrated(k, n_cells, trials=4000, seed=1):
     return hit / (trials * k * n_cells), all_runs_ok / trials
 
 
+# The 97.5 % quantile of Student's t, by degrees of freedom (1-30).
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042)
+
+
+def next_run_interval(x):
+    """Where a further run's figure should fall, from the runs' figures x
+    (at least 2): mean +- t(n-1) sd sqrt(1 + 1/n)."""
+    n = len(x)
+    t = T975[n - 2] if n - 1 <= len(T975) else 1.96
+    half = t * statistics.stdev(x) * (1 + 1 / n) ** 0.5
+    m = statistics.mean(x)
+    return m - half, m + half
+
+
+def held_out(x):
+    """Each figure left out in turn: is it inside the next-run interval of
+    the others? One bool per figure (needs at least 3)."""
+    return [covers(*next_run_interval(x[:i] + x[i + 1:]), xi) for i, xi in enumerate(x)]
+
+
 def covers(lo, hi, x):
     return lo is not None and hi is not None and lo <= x <= hi
 
@@ -96,7 +127,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
     print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
     hdr = (f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
-           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}")
+           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}")
     print(hdr)
     run_cov = [0] * k
     by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" -> [covered, CIs]
@@ -104,6 +135,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     worst_hw = 0.0
     worst_mspread = 0.0
     n_matched = 0
+    held = []  # each run left out in turn, per cell: inside the others' next-run interval?
     for key in keys:
         vals = [r[key] for r in per_run]
         d = [v[0] for v in vals]
@@ -129,6 +161,12 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
             for i, c in enumerate(mcov):
                 run_mcov[i] += c
             line += f" {mmed:+11.2f} {max(m) - min(m):7.2f} {sum(mcov):>2}/{k:<2} {statistics.mean(mhw):7.2f}"
+        else:
+            line += " " * 35
+        nlo, nhi = next_run_interval(d)
+        line += f"  [{nlo:+7.2f}, {nhi:+7.2f}]"
+        if k >= 3:
+            held += held_out(d)
         print(line)
     n = len(keys)
     if not n:
@@ -156,6 +194,9 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     if n_matched:
         print(f"matched: {100 * sum(run_mcov) / (n_matched * k):.0f} % of all {n_matched * k} CIs contain "
               f"their cell's median")
+    if held:
+        print(f"next run: each run left out in turn, the interval from the other {k - 1} held its delta in "
+              f"{100 * sum(held) / len(held):.0f} % of {len(held)} cases (a normal spread: 95 %)")
     if not is_sweep:
         print("delta, by kind of cell: " + "; ".join(
             f"{kind} {c}/{t} ({100 * c / t:.0f} %)" for kind, (c, t) in sorted(by_kind.items())))

@@ -5,7 +5,8 @@
 # `states changed with time:`. The report must name run 2 as busy and run 3
 # as changed with time, count the coverage of the others, and find the
 # cell's three-run median (+12.0) inside runs 1 and 3's CIs and outside
-# run 2's.
+# run 2's; the next-run interval from the three runs, and which runs the
+# interval of the other two holds.
 # usage: reproducibility_load.sh PYTHON SCRIPT
 set -u
 py=$1 script=$2
@@ -31,4 +32,10 @@ printf '%s\n' "$out" | grep -c "(the run said so)" | grep -qx 2 || fail "a run n
 printf '%s\n' "$out" | grep -q "per run: 100 %, 0 %, 100 %" || fail "coverage per run"
 printf '%s\n' "$out" | grep -q "^matched: 100 % of all 3 CIs contain their cell's median" || fail "pooled matched"
 printf '%s\n' "$out" | grep -q "^delta: 67 % of all 3 CIs" || fail "pooled delta"
+# Next run: mean 12.93 +- t(2) 4.303 x sd 1.79 x sqrt(4/3). Each run left
+# out: the other two's interval (t(1) = 12.706) holds runs 1 and 3, not
+# run 2 (15.0 outside 11.9 +- 12.706 x 0.141 x sqrt(3/2) = [9.70, 14.10]).
+printf '%s\n' "$out" | grep "^private@512" | grep -q "\[ *+4\.03, *+21\.84\]$" || fail "the next-run interval"
+printf '%s\n' "$out" | grep -q "^next run: each run left out in turn, the interval from the other 2 held its delta in 67 % of 3 cases" ||
+    fail "the held-out line"
 echo "reproducibility_load: busy and time-changed runs named from their saved stderr, coverage counted"
