@@ -101,44 +101,97 @@ static int changed_in_time(const size_t *label, const size_t *bproc, size_t g, s
 	return clumped;
 }
 
-int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
-		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed, size_t part,
-		       struct sb_results *out)
+/* One batch size's summary in the making: its inputs, and the samples,
+ * blocks and scratch that its steps share. */
+struct summary {
+	const struct sb_arm *arms;
+	size_t n_arms;
+	long ovh, base;
+	uint64_t batch;
+	const struct batch_data *d;
+	double tsc_hz;
+	size_t n;                  /* rounds */
+	double *cyc;               /* total cycles per sample */
+	char *keep;                /* per round: neither disturbed nor an outlier */
+	double *tmp;               /* scratch, one per round */
+	double *bsum, *bns;        /* per arm and block: sums of cycles, ns per iteration */
+	double *bcnt;              /* per block: kept rounds */
+	size_t outliers;           /* rounds dropped */
+	double ovh_cycles, ovh_ns; /* the overhead arm's cost per sample */
+	size_t nk;                 /* kept blocks + 1 */
+	size_t g;                  /* kept blocks */
+	double *gm;                /* group means, scratch */
+	double *mps;               /* per kept block: M iterations per second */
+	double *bm;                /* block means [arm][kept block] */
+	size_t *bstate;            /* state of each kept block */
+	size_t *label;             /* mode of each block mean */
+	char *in_ref;              /* in its arm's matching state */
+	size_t max_state, max_process;
+	double *smean;             /* per state: sum, then mean */
+	size_t *scount, *pcount;   /* kept blocks per state, per process */
+	size_t *bproc;             /* process of each kept block */
+	char *use;                 /* per kept block: in the matched difference */
+	size_t n_states_seen, n_processes_ran;
+	int by_process;            /* the CIs also resample processes */
+};
+
+static void summary_free(struct summary *s)
 {
-	size_t n = d->n_rounds;
-	double *cyc = malloc(n_arms * n * sizeof(*cyc)); /* total cycles per sample */
-	char *keep = malloc(n);
-	double *tmp = malloc(n * sizeof(*tmp));
-	double *bsum = calloc(n_arms * d->n_blocks, sizeof(*bsum));
-	double *bcnt = calloc(d->n_blocks, sizeof(*bcnt));
-	double *bns = calloc(n_arms * d->n_blocks, sizeof(*bns));
-	if (!cyc || !keep || !tmp || !bsum || !bcnt || !bns) {
-		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
+	free(s->bm), free(s->bstate), free(s->label), free(s->in_ref), free(s->smean), free(s->scount), free(s->use);
+	free(s->pcount), free(s->bproc);
+	free(s->cyc), free(s->keep), free(s->tmp), free(s->bsum), free(s->bcnt), free(s->bns);
+	free(s->gm), free(s->mps);
+}
+
+/* The per-sample arrays and the block sums. Returns 0, or -1 out of memory. */
+static int alloc_samples(struct summary *s)
+{
+	s->cyc = malloc(s->n_arms * s->n * sizeof(*s->cyc));
+	s->keep = malloc(s->n);
+	s->tmp = malloc(s->n * sizeof(*s->tmp));
+	s->bsum = calloc(s->n_arms * s->d->n_blocks, sizeof(*s->bsum));
+	s->bcnt = calloc(s->d->n_blocks, sizeof(*s->bcnt));
+	s->bns = calloc(s->n_arms * s->d->n_blocks, sizeof(*s->bns));
+	if (!s->cyc || !s->keep || !s->tmp || !s->bsum || !s->bcnt || !s->bns)
 		return -1;
-	}
-	/* Per-sample cycles with the block's clock; disturbed blocks dropped. */
+	return 0;
+}
+
+/* Per-sample cycles with the block's clock; disturbed blocks dropped. */
+static void sample_cycles(struct summary *s)
+{
+	const struct batch_data *d = s->d;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		const struct block *b = &d->blocks[bl];
 		for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++) {
-			keep[r] = !b->disturbed;
-			for (size_t a = 0; a < n_arms; a++)
-				cyc[a * n + r] = d->ticks[a * d->cap + r] * b->cpt;
+			s->keep[r] = !b->disturbed;
+			for (size_t a = 0; a < s->n_arms; a++)
+				s->cyc[a * s->n + r] = d->ticks[a * d->cap + r] * b->cpt;
 		}
 	}
-	/* Outliers (an interrupt or a host preemption inside a sample): a sample
-	 * above its arm's median in its block by more than OUTLIER_MADS robust
-	 * standard deviations (1.4826 MAD, at least 64 cycles) drops its whole
-	 * round, so that the remaining samples stay interleaved pairs. Judged
-	 * within the block, where the arm runs in one state: against the
-	 * whole batch's median, the blocks of a slower steady state (3 cycles
-	 * per call, 1500 cycles a sample at batch 512) would be outliers,
-	 * and dropping them would drop those states from every estimate. */
+}
+
+/* Outliers (an interrupt or a host preemption inside a sample): a sample
+ * above its arm's median in its block by more than OUTLIER_MADS robust
+ * standard deviations (1.4826 MAD, at least 64 cycles) drops its whole
+ * round, so that the remaining samples stay interleaved pairs. Judged
+ * within the block, where the arm runs in one state: against the
+ * whole batch's median, the blocks of a slower steady state (3 cycles
+ * per call, 1500 cycles a sample at batch 512) would be outliers,
+ * and dropping them would drop those states from every estimate. */
+static void drop_outliers(struct summary *s)
+{
+	const struct batch_data *d = s->d;
+	size_t n = s->n;
+	const double *cyc = s->cyc;
+	char *keep = s->keep;
+	double *tmp = s->tmp;
 	size_t outliers = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		const struct block *b = &d->blocks[bl];
 		if (b->disturbed)
 			continue;
-		for (size_t a = 0; a < n_arms; a++) {
+		for (size_t a = 0; a < s->n_arms; a++) {
 			size_t m = 0;
 			for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++)
 				if (keep[r])
@@ -155,7 +208,18 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 				}
 		}
 	}
-	/* The overhead arm's cost, removed from every sample. */
+	s->outliers = outliers;
+}
+
+/* The overhead arm's cost, removed from every sample. */
+static void overhead_cost(struct summary *s)
+{
+	const struct batch_data *d = s->d;
+	size_t n = s->n;
+	long ovh = s->ovh;
+	const double *cyc = s->cyc;
+	const char *keep = s->keep;
+	double *tmp = s->tmp;
 	double ovh_cycles = 0, ovh_ns = 0;
 	if (ovh >= 0) {
 		size_t m = 0;
@@ -168,34 +232,49 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		m = 0;
 		for (size_t r = 0; r < n; r++)
 			if (keep[r])
-				tmp[m++] = d->ticks[ovh * d->cap + r] / tsc_hz * 1e9;
+				tmp[m++] = d->ticks[ovh * d->cap + r] / s->tsc_hz * 1e9;
 		if (m)
 			ovh_ns = sb_trimmed_mean(tmp, m);
 	}
-	/* Block sums for the CIs and the ratios. */
+	s->ovh_cycles = ovh_cycles;
+	s->ovh_ns = ovh_ns;
+}
+
+/* Block sums for the CIs and the ratios. */
+static void block_sums(struct summary *s)
+{
+	const struct batch_data *d = s->d;
+	size_t n = s->n;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		const struct block *b = &d->blocks[bl];
 		for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++) {
-			if (!keep[r])
+			if (!s->keep[r])
 				continue;
-			bcnt[bl] += 1;
-			for (size_t a = 0; a < n_arms; a++) {
-				bsum[a * d->n_blocks + bl] += (cyc[a * n + r] - ovh_cycles) / (double)batch;
-				bns[a * d->n_blocks + bl] +=
-					(d->ticks[a * d->cap + r] / tsc_hz * 1e9 - ovh_ns) / (double)batch;
+			s->bcnt[bl] += 1;
+			for (size_t a = 0; a < s->n_arms; a++) {
+				s->bsum[a * d->n_blocks + bl] += (s->cyc[a * n + r] - s->ovh_cycles) / (double)s->batch;
+				s->bns[a * d->n_blocks + bl] +=
+					(d->ticks[a * d->cap + r] / s->tsc_hz * 1e9 - s->ovh_ns) / (double)s->batch;
 			}
 		}
 	}
+}
+
+/* The arrays per kept block and per state, sized by the kept blocks and
+ * the highest state and process. Returns 0, or -1 out of memory. */
+static int alloc_blocks(struct summary *s)
+{
+	const struct batch_data *d = s->d;
 	size_t n_kept_blocks = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++)
-		n_kept_blocks += bcnt[bl] > 0;
-	size_t nk = n_kept_blocks + 1;
-	double *gm = malloc(nk * sizeof(*gm));
-	double *mps = malloc(nk * sizeof(*mps));
-	double *bm = malloc(n_arms * nk * sizeof(*bm));     /* block means [arm][kept block] */
-	size_t *bstate = malloc(nk * sizeof(*bstate));     /* state of each kept block */
-	size_t *label = malloc(n_arms * nk * sizeof(*label)); /* mode of each block mean */
-	char *in_ref = malloc(n_arms * nk);                /* in its arm's matching state */
+		n_kept_blocks += s->bcnt[bl] > 0;
+	size_t nk = s->nk = n_kept_blocks + 1;
+	s->gm = malloc(nk * sizeof(*s->gm));
+	s->mps = malloc(nk * sizeof(*s->mps));
+	s->bm = malloc(s->n_arms * nk * sizeof(*s->bm));
+	s->bstate = malloc(nk * sizeof(*s->bstate));
+	s->label = malloc(s->n_arms * nk * sizeof(*s->label));
+	s->in_ref = malloc(s->n_arms * nk);
 	size_t max_state = 0, max_process = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		if (d->blocks[bl].state > max_state)
@@ -205,33 +284,45 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 	}
 	if (max_process > max_state)
 		max_state = max_process;
-	double *smean = calloc(max_state + 1, sizeof(*smean)); /* per state: sum, then mean */
-	size_t *scount = calloc(max_state + 1, sizeof(*scount));
-	char *use = malloc(nk);
-	if (!gm || !mps || !bm || !bstate || !label || !in_ref || !smean || !scount || !use) {
-		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-		free(gm), free(mps), free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use);
+	s->max_state = max_state;
+	s->max_process = max_process;
+	s->smean = calloc(max_state + 1, sizeof(*s->smean));
+	s->scount = calloc(max_state + 1, sizeof(*s->scount));
+	s->use = malloc(nk);
+	if (!s->gm || !s->mps || !s->bm || !s->bstate || !s->label || !s->in_ref || !s->smean || !s->scount || !s->use)
 		return -1;
-	}
-	/* A block's value per arm: the 20-80 % trimmed mean of its kept
-	 * samples, robust to the interrupts and bursts inside a block. */
+	return 0;
+}
+
+/* A block's value per arm: the 20-80 % trimmed mean of its kept
+ * samples, robust to the interrupts and bursts inside a block. Sets the
+ * kept blocks' values, states and count (g), and writes their --blocks
+ * rows. */
+static void block_values(struct summary *s, size_t part)
+{
+	const struct sb_arm *arms = s->arms;
+	const struct batch_data *d = s->d;
+	size_t n = s->n, nk = s->nk;
+	uint64_t batch = s->batch;
+	const double *bsum = s->bsum, *bcnt = s->bcnt;
+	double *tmp = s->tmp, *bm = s->bm;
 	size_t g = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++)
 		if (bcnt[bl] > 0) {
 			const struct block *b = &d->blocks[bl];
-			bstate[g] = b->state;
-			for (size_t a = 0; a < n_arms; a++) {
+			s->bstate[g] = b->state;
+			for (size_t a = 0; a < s->n_arms; a++) {
 				size_t m = 0;
 				for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++)
-					if (keep[r])
-						tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
+					if (s->keep[r])
+						tmp[m++] = (s->cyc[a * n + r] - s->ovh_cycles) / (double)batch;
 				bm[a * nk + g] = m ? sb_trimmed_mean(tmp, m) : bsum[a * d->n_blocks + bl] / bcnt[bl];
 			}
 			if (sb_blocks_log_active()) {
 				struct sb_block_row row = {b->tsc, part, batch, b->process, bl, b->state,
 							   b->cpt, b->canary, b->window};
-				for (size_t a = 0; a < n_arms; a++)
-					sb_blocks_log_row(&row, tsc_hz, arms[a].name,
+				for (size_t a = 0; a < s->n_arms; a++)
+					sb_blocks_log_row(&row, s->tsc_hz, arms[a].name,
 							  arms[a].is_overhead   ? "overhead"
 							  : arms[a].is_baseline ? "baseline"
 										: "variant",
@@ -239,10 +330,21 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 			}
 			g++;
 		}
+	s->g = g;
+}
+
+/* The kept blocks grouped by state and by process: the states and the
+ * processes seen, whether the CIs also go by process, and the processes
+ * the cell ran in. Returns 0, or -1 out of memory. */
+static int count_states_and_processes(struct summary *s)
+{
+	const struct batch_data *d = s->d;
+	size_t g = s->g;
 	size_t n_states_seen = 0, n_processes_seen = 0;
 	for (size_t k = 0; k < g; k++)
-		if (scount[bstate[k]]++ == 0)
+		if (s->scount[s->bstate[k]]++ == 0)
 			n_states_seen++;
+	s->n_states_seen = n_states_seen;
 	/* With fresh processes, a second grouping of the blocks: by process.
 	 * The states and the processes are crossed (every process runs in
 	 * many states), so each CI is computed both ways, the states' way
@@ -250,35 +352,41 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 	 * the spread between states (few of them: the kernel's 8 loads) and
 	 * between processes both count; the blocks' own noise, in both, makes
 	 * it conservative. */
-	size_t *pcount = calloc(max_state + 1, sizeof(*pcount));
-	size_t *bproc = malloc(nk * sizeof(*bproc));
-	if (!pcount || !bproc) {
-		free(pcount), free(bproc);
-		free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-		free(gm), free(mps), free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use);
+	size_t *pcount = s->pcount = calloc(s->max_state + 1, sizeof(*pcount));
+	size_t *bproc = s->bproc = malloc(s->nk * sizeof(*bproc));
+	if (!pcount || !bproc)
 		return -1;
-	}
 	for (size_t bl = 0, k = 0; bl < d->n_blocks; bl++)
-		if (bcnt[bl] > 0)
+		if (s->bcnt[bl] > 0)
 			bproc[k++] = d->blocks[bl].process;
 	for (size_t k = 0; k < g; k++)
 		if (pcount[bproc[k]]++ == 0)
 			n_processes_seen++;
-	int by_process = n_processes_seen > 1;
+	s->by_process = n_processes_seen > 1;
 	/* The processes the cell ran in, whether or not each kept a block. */
 	size_t n_processes_ran = 0;
-	for (size_t j = 0; j <= max_process; j++)
+	for (size_t j = 0; j <= s->max_process; j++)
 		for (size_t bl = 0; bl < d->n_blocks; bl++)
 			if (d->blocks[bl].process == j) {
 				n_processes_ran++;
 				break;
 			}
-	/* Each arm's matching state: its lowest mode holding at least
-	 * MATCH_MIN_SHARE of the blocks (else its largest). A rarer lowest
-	 * mode is found in one run and missed in the next, and matching on it
-	 * moved `matched` by whole cycles between runs. in_ref[a][k]: block k
-	 * of arm a sits in that mode. */
-	for (size_t a = 0; a < n_arms; a++) {
+	s->n_processes_ran = n_processes_ran;
+	return 0;
+}
+
+/* Each arm's matching state: its lowest mode holding at least
+ * MATCH_MIN_SHARE of the blocks (else its largest). A rarer lowest
+ * mode is found in one run and missed in the next, and matching on it
+ * moved `matched` by whole cycles between runs. in_ref[a][k]: block k
+ * of arm a sits in that mode. */
+static void matching_states(struct summary *s)
+{
+	size_t g = s->g, nk = s->nk;
+	const double *bm = s->bm;
+	size_t *label = s->label;
+	char *in_ref = s->in_ref;
+	for (size_t a = 0; a < s->n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
 		size_t nm = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) : 0;
 		size_t ref = 0;
@@ -291,108 +399,166 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		for (size_t k = 0; k < g; k++)
 			in_ref[a * nk + k] = nm == 0 || label[a * nk + k] == ref;
 	}
+}
 
-	size_t ci = 0;
-	for (size_t a = 0; a < n_arms; a++) {
+/* Cell c of arm a: its arm, batch and the counts its blocks share. */
+static void cell_counts(struct summary *s, size_t a, struct sb_cell *c)
+{
+	const struct batch_data *d = s->d;
+	c->arm = &s->arms[a];
+	c->batch = s->batch;
+	c->overhead_cycles = s->ovh_cycles / (double)s->batch;
+	c->n_outliers = s->outliers;
+	c->n_states = s->n_states_seen;
+	c->n_processes = s->n_processes_ran ? s->n_processes_ran : 1;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		if (d->blocks[bl].disturbed)
+			c->n_disturbed += d->blocks[bl].n_rounds;
+}
+
+/* The cycles per iteration of arm a's cell c: its kept samples (or why it
+ * has none), their summary with its CI, the modes and whether they changed
+ * with time. */
+static void arm_cycles(struct summary *s, size_t a, struct sb_cell *c)
+{
+	const struct batch_data *d = s->d;
+	size_t n = s->n, g = s->g, nk = s->nk;
+	const double *bm = s->bm;
+	double *gm = s->gm;
+	size_t m = 0;
+	for (size_t r = 0; r < n; r++)
+		if (s->keep[r])
+			s->tmp[m++] = (s->cyc[a * n + r] - s->ovh_cycles) / (double)s->batch;
+	c->n_samples = m;
+	if (m == 0) {
+		size_t nd = 0;
+		for (size_t bl = 0; bl < d->n_blocks; bl++)
+			nd += d->blocks[bl].disturbed != 0;
+		if (nd == d->n_blocks)
+			snprintf(c->no_samples, sizeof(c->no_samples),
+				 "all %zu blocks disturbed (CPU busy or thread switched out)", nd);
+		else
+			snprintf(c->no_samples, sizeof(c->no_samples),
+				 "every kept round held an outlier (%zu of %zu blocks disturbed)", nd, d->n_blocks);
+	}
+	/* The CI of the cycles: over the states' means when the arm ran
+	 * in several states, else over the blocks' means; widened by the
+	 * processes' spread when there were several. */
+	struct sb_summary pstat;
+	memset(&pstat, 0, sizeof(pstat));
+	if (s->by_process) {
+		size_t np = group_means(bm + a * nk, s->bproc, s->pcount, g, s->max_state, s->smean, gm);
+		sb_summarize(gm, np, NULL, 0, &pstat);
+	}
+	size_t ng = 0;
+	if (s->n_states_seen > 1) {
+		ng = group_means(bm + a * nk, s->bstate, s->scount, g, s->max_state, s->smean, gm);
+	} else {
+		for (size_t k = 0; k < g; k++)
+			gm[ng++] = bm[a * nk + k];
+	}
+	sb_summarize(s->tmp, m, gm, ng, &c->cycles);
+	if (s->by_process && c->cycles.n)
+		widen(c->cycles.mean, pstat.mean, pstat.ci_lo, pstat.ci_hi, &c->cycles.ci_lo, &c->cycles.ci_hi);
+	c->n_modes = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, c->modes, SB_MAX_MODES, NULL) : 0;
+	if (c->n_modes > 1 && s->by_process)
+		c->changed_in_time = changed_in_time(s->label + a * nk, s->bproc, g, s->max_process, &c->time_runs);
+}
+
+/* The nanoseconds of arm a's cell c, its repetitions and its runs per
+ * second. */
+static void arm_ns(struct summary *s, size_t a, struct sb_cell *c)
+{
+	const struct batch_data *d = s->d;
+	size_t n = s->n;
+	double *tmp = s->tmp, *gm = s->gm, *mps = s->mps;
+	size_t m = 0;
+	for (size_t r = 0; r < n; r++)
+		if (s->keep[r])
+			tmp[m++] = (d->ticks[a * d->cap + r] / s->tsc_hz * 1e9 - s->ovh_ns) / (double)s->batch;
+	size_t gg = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++)
+		if (s->bcnt[bl] > 0) {
+			gm[gg] = s->bns[a * d->n_blocks + bl] / s->bcnt[bl];
+			mps[gg] = gm[gg] > 0 ? 1e3 / gm[gg] : 0; /* M iterations per second */
+			gg++;
+		}
+	sb_summarize(tmp, m, gm, gg, &c->ns);
+	repetitions(d, s->bsum + a * d->n_blocks, s->bns + a * d->n_blocks, s->bcnt, s->batch, c);
+	struct sb_summary ms;
+	if (sb_summarize(mps, gg, NULL, 0, &ms) == 0) {
+		c->runs_per_s_mean = ms.mean;
+		c->runs_per_s_sd = ms.sd;
+	}
+}
+
+/* Arm a against the baseline (some blocks kept): the delta and the matched
+ * difference of cell c with their CIs, the bootstraps seeded from seed. */
+static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, struct sb_cell *c)
+{
+	size_t g = s->g, nk = s->nk;
+	const double *bm = s->bm;
+	const char *in_ref = s->in_ref;
+	long base = s->base;
+	int by_process = s->by_process;
+	const size_t *bstate = s->bstate, *bproc = s->bproc;
+	char *use = s->use;
+	double ratio, lo, hi;
+	if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, seed, &ratio, &lo, &hi) == 0) {
+		double pr, plo, phi;
+		if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT, seed + 2,
+							    &pr, &plo, &phi) == 0)
+			widen(ratio, pr, plo, phi, &lo, &hi);
+		c->has_delta = 1;
+		c->delta_pct = (ratio - 1) * 100;
+		c->delta_lo_pct = (lo - 1) * 100;
+		c->delta_hi_pct = (hi - 1) * 100;
+	}
+	/* Matched: blocks where both arms sit in their matching state. */
+	for (size_t k = 0; k < g; k++)
+		use[k] = in_ref[a * nk + k] && in_ref[base * nk + k];
+	if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, seed + 1, &c->matched_cycles,
+				     &c->matched_lo, &c->matched_hi) == 0) {
+		double pd, plo, phi;
+		if (by_process && sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bproc, use, g, N_BOOT, seed + 3,
+							   &pd, &plo, &phi) == 0)
+			widen(c->matched_cycles, pd, plo, phi, &c->matched_lo, &c->matched_hi);
+		c->has_matched = 1;
+	}
+}
+
+int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
+		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed, size_t part,
+		       struct sb_results *out)
+{
+	struct summary s = {.arms = arms, .n_arms = n_arms, .ovh = ovh, .base = base, .batch = batch, .d = d,
+			    .tsc_hz = tsc_hz, .n = d->n_rounds};
+	int rc = -1;
+	if (alloc_samples(&s) != 0)
+		goto out;
+	sample_cycles(&s);
+	drop_outliers(&s);
+	overhead_cost(&s);
+	block_sums(&s);
+	if (alloc_blocks(&s) != 0)
+		goto out;
+	block_values(&s, part);
+	if (count_states_and_processes(&s) != 0)
+		goto out;
+	matching_states(&s);
+	for (size_t a = 0, ci = 0; a < n_arms; a++) {
 		if ((long)a == ovh)
 			continue;
 		struct sb_cell *c = &out->cells[ci * n_batches + bi];
 		ci++;
-		c->arm = &arms[a];
-		c->batch = batch;
-		c->overhead_cycles = ovh_cycles / (double)batch;
-		c->n_outliers = outliers;
-		c->n_states = n_states_seen;
-		c->n_processes = n_processes_ran ? n_processes_ran : 1;
-		size_t m = 0;
-		for (size_t bl = 0; bl < d->n_blocks; bl++)
-			if (d->blocks[bl].disturbed)
-				c->n_disturbed += d->blocks[bl].n_rounds;
-		for (size_t r = 0; r < n; r++)
-			if (keep[r])
-				tmp[m++] = (cyc[a * n + r] - ovh_cycles) / (double)batch;
-		c->n_samples = m;
-		if (m == 0) {
-			size_t nd = 0;
-			for (size_t bl = 0; bl < d->n_blocks; bl++)
-				nd += d->blocks[bl].disturbed != 0;
-			if (nd == d->n_blocks)
-				snprintf(c->no_samples, sizeof(c->no_samples),
-					 "all %zu blocks disturbed (CPU busy or thread switched out)", nd);
-			else
-				snprintf(c->no_samples, sizeof(c->no_samples),
-					 "every kept round held an outlier (%zu of %zu blocks disturbed)", nd,
-					 d->n_blocks);
-		}
-		/* The CI of the cycles: over the states' means when the arm ran
-		 * in several states, else over the blocks' means; widened by the
-		 * processes' spread when there were several. */
-		struct sb_summary pstat;
-		memset(&pstat, 0, sizeof(pstat));
-		if (by_process) {
-			size_t np = group_means(bm + a * nk, bproc, pcount, g, max_state, smean, gm);
-			sb_summarize(gm, np, NULL, 0, &pstat);
-		}
-		size_t ng = 0;
-		if (n_states_seen > 1) {
-			ng = group_means(bm + a * nk, bstate, scount, g, max_state, smean, gm);
-		} else {
-			for (size_t k = 0; k < g; k++)
-				gm[ng++] = bm[a * nk + k];
-		}
-		sb_summarize(tmp, m, gm, ng, &c->cycles);
-		if (by_process && c->cycles.n)
-			widen(c->cycles.mean, pstat.mean, pstat.ci_lo, pstat.ci_hi, &c->cycles.ci_lo, &c->cycles.ci_hi);
-		c->n_modes = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, c->modes, SB_MAX_MODES, NULL) : 0;
-		if (c->n_modes > 1 && by_process)
-			c->changed_in_time = changed_in_time(label + a * nk, bproc, g, max_process, &c->time_runs);
-		m = 0;
-		for (size_t r = 0; r < n; r++)
-			if (keep[r])
-				tmp[m++] = (d->ticks[a * d->cap + r] / tsc_hz * 1e9 - ovh_ns) / (double)batch;
-		size_t gg = 0;
-		for (size_t bl = 0; bl < d->n_blocks; bl++)
-			if (bcnt[bl] > 0) {
-				gm[gg] = bns[a * d->n_blocks + bl] / bcnt[bl];
-				mps[gg] = gm[gg] > 0 ? 1e3 / gm[gg] : 0; /* M iterations per second */
-				gg++;
-			}
-		sb_summarize(tmp, m, gm, gg, &c->ns);
-		repetitions(d, bsum + a * d->n_blocks, bns + a * d->n_blocks, bcnt, batch, c);
-		struct sb_summary ms;
-		if (sb_summarize(mps, gg, NULL, 0, &ms) == 0) {
-			c->runs_per_s_mean = ms.mean;
-			c->runs_per_s_sd = ms.sd;
-		}
-		if (base >= 0 && (long)a != base && g) {
-			double ratio, lo, hi;
-			uint64_t s = seed ^ (a * 7919 + bi);
-			if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, s, &ratio,
-						      &lo, &hi) == 0) {
-				double pr, plo, phi;
-				if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT,
-									    s + 2, &pr, &plo, &phi) == 0)
-					widen(ratio, pr, plo, phi, &lo, &hi);
-				c->has_delta = 1;
-				c->delta_pct = (ratio - 1) * 100;
-				c->delta_lo_pct = (lo - 1) * 100;
-				c->delta_hi_pct = (hi - 1) * 100;
-			}
-			/* Matched: blocks where both arms sit in their matching state. */
-			for (size_t k = 0; k < g; k++)
-				use[k] = in_ref[a * nk + k] && in_ref[base * nk + k];
-			if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, s + 1,
-						     &c->matched_cycles, &c->matched_lo, &c->matched_hi) == 0) {
-				double pd, plo, phi;
-				if (by_process && sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bproc, use, g,
-									   N_BOOT, s + 3, &pd, &plo, &phi) == 0)
-					widen(c->matched_cycles, pd, plo, phi, &c->matched_lo, &c->matched_hi);
-				c->has_matched = 1;
-			}
-		}
+		cell_counts(&s, a, c);
+		arm_cycles(&s, a, c);
+		arm_ns(&s, a, c);
+		if (base >= 0 && (long)a != base && s.g)
+			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
 	}
-	free(bm), free(bstate), free(label), free(in_ref), free(smean), free(scount), free(use), free(pcount), free(bproc);
-	free(cyc), free(keep), free(tmp), free(bsum), free(bcnt), free(bns);
-	free(gm), free(mps);
-	return 0;
+	rc = 0;
+out:
+	summary_free(&s);
+	return rc;
 }
