@@ -14,7 +14,8 @@ fail=0
 gbench=
 [ -x "$build/stubbench-gbench" ] && gbench=bin/stubbench-gbench
 for f in bin/stubbench $gbench lib/libstubbench.a \
-         include/stubbench/registry.h include/stubbench/harness.h lib/pkgconfig/stubbench.pc \
+         include/stubbench/registry.h include/stubbench/harness.h include/stubbench/results.h \
+         lib/pkgconfig/stubbench.pc \
          share/man/man1/stubbench.1 share/bash-completion/completions/stubbench; do
     [ -s "$prefix/$f" ] || { echo "missing: $f"; fail=1; }
 done

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
 #include "stubbench/output.h"
+#include "stubbench/results.h"
 
 static struct sb_cell one_cell;
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stubbench/blocks_log.h"
+#include "stubbench/results.h"
 #include "stubbench/stats.h"
 
 #define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */

@@ -1,0 +1,119 @@
+/* results.h: what a measurement hands back: one cell per measured arm and
+ * batch size (its cycles and nanoseconds per iteration with their CIs, its
+ * steady states, its delta and matched difference against the baseline,
+ * its repetitions and counters), the placement rows of --placements, and
+ * the run's header (timer, core clock, canaries, machine); and the calls
+ * that free, append and fold results. The runs that fill them are in
+ * harness.h; the output and report code reads them.
+ */
+#ifndef STUBBENCH_RESULTS_H
+#define STUBBENCH_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/stats.h"
+#include "stubbench/timer.h"
+
+struct sb_arm;
+
+#define SB_MAX_COUNTERS 8
+#define SB_MAX_REPS 32
+
+/* One arm at one batch size. Per-iteration figures have the overhead arm's
+ * median removed. */
+struct sb_cell {
+	const struct sb_arm *arm;
+	uint64_t batch;
+	size_t n_samples;         /* kept (undisturbed) samples */
+	size_t n_disturbed;       /* samples in flagged blocks, excluded */
+	size_t n_outliers;        /* rounds dropped because one of their samples was an
+				   * outlier (> its block's median + 8 robust SDs: an
+				   * interrupt) */
+	struct sb_summary cycles; /* core cycles per iteration */
+	struct sb_summary ns;     /* nanoseconds per iteration */
+	double overhead_cycles;   /* per iteration, subtracted */
+	/* Cost ratio to the baseline arm at the same batch, from the
+	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI. */
+	int has_delta;
+	double delta_pct, delta_lo_pct, delta_hi_pct;
+	/* Steady states of this cell's block means (sb_find_modes), lowest
+	 * first, and the number of re-rolled states it ran in. */
+	struct sb_mode modes[SB_MAX_MODES];
+	size_t n_modes, n_states;
+	size_t n_processes;       /* fresh processes it ran in (1: this one) */
+	/* Its steady state changed with time: the processes' modes, in the
+	 * order they ran, form fewer runs (time_runs) than chance allows. */
+	int changed_in_time;
+	size_t time_runs;
+	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
+	 * arm and the baseline both sat in their matching mode (the lowest
+	 * holding at least a quarter of the blocks, else the largest) of this arm's
+	 * block mean minus the baseline's (same block: same moment, same
+	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
+	int has_matched;
+	double matched_cycles, matched_lo, matched_hi;
+	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
+	/* Hardware/software counters per iteration (filled by the counters
+	 * front end after the run; names in sb_results.counter_names). */
+	double counters[SB_MAX_COUNTERS];
+	/* Repetitions, as Google Benchmark reports them (--format=gbench): the
+	 * undisturbed blocks cut into n_reps consecutive slices (at most
+	 * SB_MAX_REPS), each slice's cost per iteration and iterations run. */
+	size_t n_reps;
+	double rep_cycles[SB_MAX_REPS], rep_ns[SB_MAX_REPS];
+	uint64_t rep_iterations[SB_MAX_REPS];
+	/* Empty when the cell has samples; otherwise why it has none (every
+	 * block disturbed ...), and no figure of the cell means anything. */
+	char no_samples[96];
+};
+
+/* One variant at one batch size across its code placements (--placements):
+ * the spread of its cost over placements and its ratio to the baseline's
+ * placements, which no single placement's CI can show. */
+struct sb_placement_row {
+	char variant[96];         /* the original variant's name */
+	uint64_t batch;
+	size_t k;                 /* placements */
+	double mean, sd, min, max; /* of the placements' mean cycles per iteration */
+	int has_delta;
+	double delta_pct, delta_lo_pct, delta_hi_pct;
+};
+
+struct sb_results {
+	struct sb_timer_info timer;
+	struct sb_cell *cells;    /* measured arm a, batch b at cells[a * n_batches + b];
+				   * the overhead arm has no cells */
+	size_t n_cells;
+	size_t n_batches;
+	size_t n_blocks, n_disturbed_blocks;
+	double core_ghz_median;   /* core clock from the calibration loops */
+	double canary_median;     /* independent adds per core cycle, median of the blocks */
+	double canary_quiet;      /* the same, quiet level: 95th percentile of the blocks */
+	double window_median;     /* window canary, core cycles an iteration, median of the blocks */
+	double window_quiet;      /* the same, quiet level: 5th percentile of the blocks */
+	double elapsed_s;
+	char cpu_desc[256];       /* machine description for JSON/CSV */
+	int cpu;                  /* the CPU pinned to, -1 if not pinned */
+	size_t n_counters;        /* columns of sb_cell.counters in use */
+	struct sb_placement_row *placement_rows; /* filled with --placements, else NULL */
+	size_t n_placement_rows;
+	char counter_names[SB_MAX_COUNTERS][32];
+};
+
+/* Frees the cells and placement rows of r and leaves it empty. */
+void sb_results_free(struct sb_results *r);
+
+/* Appends the cells and placement rows of part to all (same batch sizes;
+ * all zeroed at first, its header then taken from the first part): its
+ * blocks and time add up, the canaries fold (sb_results_fold_canary). all
+ * owns copies, so part can be freed. Returns 0, or -1 out of memory. */
+int sb_results_append(struct sb_results *all, const struct sb_results *part);
+
+/* Results of several runs in one document: all's add canary becomes the
+ * lowest median and the highest quiet level of the two, its window canary
+ * the highest median and the lowest quiet level, so that a core busy in
+ * any part is said of the whole (sb_output_busy_line). */
+void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part);
+
+#endif
