@@ -277,11 +277,6 @@ struct kernel_run {
 	struct sb_twin_placement placed[SB_N_SHAPES][SB_MAX_COPIES][SB_MAX_BATCHES];
 	struct sb_placed_arms parms[SB_N_SHAPES];
 	struct sb_results pres[SB_N_SHAPES];
-	/* The aligned twins' states: as many 64-byte-aligned copies as loads,
-	 * each at random pages and chunks. */
-	struct sb_placed_variant aligned[SB_N_SHAPES][SB_N_KVARIANTS][SB_MAX_COPIES];
-	const struct sb_variant *aligned_v[SB_N_SHAPES][SB_N_KVARIANTS][SB_MAX_COPIES];
-	size_t n_aligned[SB_N_SHAPES][SB_N_KVARIANTS];
 	int percpu_ready;
 	char twin_names[SB_N_SHAPES][SB_N_KVARIANTS][2][64]; /* the twins' arm names */
 	char *jit_check;    /* the JIT check's lines, for JSON too */
@@ -299,11 +294,6 @@ static void release(struct kernel_run *r)
 				sb_twin_placement_free(&r->placed[s][c][b]);
 	}
 	for (int s = 0; s < SB_N_SHAPES; s++) {
-		for (int v = 0; v < SB_N_KVARIANTS; v++) {
-			for (size_t c = 0; c < r->n_aligned[s][v]; c++)
-				sb_place_free(&r->aligned[s][v][c]);
-			r->n_aligned[s][v] = 0;
-		}
 		sb_results_free(&r->kres[s]);
 		sb_results_free(&r->pres[s]);
 		sb_results_free(&r->tres[s]);
@@ -460,26 +450,6 @@ static int add_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_
 				ta->arms[i].name = r->twin_names[s][v][0];
 				ta->arms[i].seed_name = r->twin_names[s][v][1];
 			}
-	/* One 64-byte-aligned placement would be one sample of the states a
-	 * placement selects, and its CI would hold nothing of their spread:
-	 * as many aligned copies as loads, each its own state. */
-	struct sb_rng rng;
-	sb_rng_seed(&rng, o->seed * 104729 + 11 + (uint64_t)s);
-	for (int v = 0; v < SB_N_KVARIANTS; v++) {
-		const struct sb_variant *tv = sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v));
-		if (!tv || (v != SB_KV_BASELINE && !o->want[v]))
-			continue;
-		struct sb_place_policy aligned = {.rng = &rng, .aligned = 1, .tag = "a"};
-		for (int c = 0; c < o->copies; c++) {
-			if (sb_place(tv, &aligned, (unsigned)c, &r->aligned[s][v][c], err, sizeof(err)) != 0) {
-				fprintf(stderr, "stubbench kernel: placing the aligned twins: %s\n", err);
-				return SB_KERNEL_FAILED;
-			}
-			r->aligned_v[s][v][c] = &r->aligned[s][v][c].v;
-			r->n_aligned[s][v]++;
-		}
-		sb_variant_arms_set_states(ta, tv, r->aligned_v[s][v], r->n_aligned[s][v]);
-	}
 	kp->sides[s].twins = ta;
 	add_part(kp, ta->arms, ta->n, ro, twin_sides_check, &kp->sides[s], &r->tres[s]);
 	return SB_KERNEL_OK;

@@ -118,28 +118,6 @@ static void replicas(void)
 		for (unsigned j = 0; j < 3; j++)
 			sb_place_free(&p[j]);
 	}
-	/* Aligned: every function at a 64-byte boundary, the copies at
-	 * different page offsets (the kernel run's aligned twins' states). */
-	const struct sb_variant *v = sb_variant_find("private");
-	struct sb_placed_variant a[8];
-	int offsets_differ = 0;
-	for (unsigned j = 0; j < 8; j++) {
-		char err[512];
-		struct sb_place_policy aligned = {.rng = &rng, .aligned = 1, .tag = "a"};
-		CHECK(sb_place(v, &aligned, j, &a[j], err, sizeof(err)) == 0, "aligned copy %u: %s", j, err);
-		for (size_t f = 0; f < a[j].n_funcs; f++)
-			CHECK(a[j].new_addr[f] % 64 == 0, "aligned copy %u: function %zu at %#lx", j, f,
-			      (unsigned long)a[j].new_addr[f]);
-		if (j && a[j].new_addr[0] % 4096 != a[0].new_addr[0] % 4096)
-			offsets_differ = 1;
-		uint64_t before = *v->counter;
-		a[j].v.main();
-		CHECK(*v->counter - before == 1, "aligned copy %u: counter +%llu", j,
-		      (unsigned long long)(*v->counter - before));
-	}
-	CHECK(offsets_differ, "8 aligned copies all at one page offset");
-	for (unsigned j = 0; j < 8; j++)
-		sb_place_free(&a[j]);
 	CHECK(sb_percpu_check_guards() == 0, "guards damaged");
 	unlink(sb_perf_map_path());
 	CHECK(sb_code_function_size((uintptr_t)sb_seed001_baseline_sub, NULL) == 23,

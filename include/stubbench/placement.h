@@ -39,9 +39,6 @@ struct sb_place_policy {
 	 * the first chunk). Also picks the pages. May be NULL when every
 	 * function has an offset below. */
 	struct sb_rng *rng;
-	/* With rng: every random function at a 64-byte boundary (a random
-	 * chunk, no random byte), as the replicas are laid out. */
-	int aligned;
 	/* Offsets like a kernel load: function i starts at page_offsets[i]
 	 * in its page, as the kernel put the same function (address mod
 	 * 4096); NULL or fewer than the functions: the rest are random. */

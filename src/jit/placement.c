@@ -248,11 +248,9 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 		} else {
 			/* A random 64-byte chunk of the page, then a random byte
 			 * offset in it, as the kernel's random start within the
-			 * first chunk (none when the policy keeps them aligned). */
+			 * first chunk. */
 			size_t room = PAGE - out->len[i] - 64;
-			off = (size_t)sb_rng_below(rng, room / 64) * 64;
-			if (!policy->aligned)
-				off += (size_t)sb_rng_below(rng, 64);
+			off = (size_t)sb_rng_below(rng, room / 64) * 64 + (size_t)sb_rng_below(rng, 64);
 		}
 		out->new_addr[i] = (uintptr_t)m + i * slot + off;
 		map[i] = (struct sb_code_map){out->old_addr[i], out->len[i], out->new_addr[i]};

@@ -73,9 +73,8 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	for (int v = 0; v < SB_N_KVARIANTS; v++)
 		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	fprintf(f, "\n# %s shape: cost added to baseline, core cycles per iteration (95 %% CI)\n", sh);
-	fprintf(f, "# twin: 64-byte-aligned copies at random page offsets, as many as loads; placed: twin copies\n"
-		   "# at the page offsets the kernel gave the same functions, over the loads; kernel: over the\n"
-		   "# loads (each load at its own address);\n"
+	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
+		   "# functions, over the loads; kernel: over the loads (each load at its own address);\n"
 		   "# verdict: placed twin vs kernel (CIs overlap)\n");
 	if (n_loads > 1)
 		fprintf(f, "%-8s %-6s %-24s %-24s %-24s %-16s %-16s %s\n", "variant", "batch", "twin",
