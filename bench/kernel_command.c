@@ -49,10 +49,13 @@
  * cell's five-run median on the AMD Zen 5 VM, against 95 % for a calibrated
  * CI (results/amd-epyc-zen5-vm.md); with a spacer before each load and the
  * parts' processes taking turns, 88-98 %. The host's stretches of seconds
- * still move whole runs: the run says so in every format. */
+ * still move whole runs: the run says so in every format, and points to
+ * an interval drawn from several runs (its held-out check: 94 % over 16
+ * sets of five on that VM). */
 #define SB_KERNEL_CI_SCOPE \
 	"they resample the loads (and the --processes) of this one run; separate runs can differ by more " \
-	"(up to 43 pp on an Intel Xeon VM): repeat with bench/reproducibility.py --kernel before trusting a sign"
+	"(up to 43 pp on an Intel Xeon VM): before trusting a sign, quote the next-run interval of " \
+	"bench/reproducibility.py --kernel"
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
