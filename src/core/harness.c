@@ -34,17 +34,15 @@
 #include "stubbench/own_pages.h"
 #include "stubbench/pin.h"
 
+#include "stubbench/disturbed.h"
 #include "stubbench/parse.h"
 #include "stubbench/rng.h"
 
 #define CAL_LOOPS 300              /* x 64 adds: about 6 us per calibration */
 #define CAL_TRIES 3                /* calibrations per block, the highest clock kept */
 #define WINDOW_LOOPS 40            /* window canary iterations: about 3000 cycles */
-#define QUIET_WINDOW_PCT 5         /* its quiet level: this percentile of the blocks (low is quiet) */
 #define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
-#define QUIET_CANARY_PCT 95        /* the quiet level: this percentile of the blocks' canaries */
-#define DISTURBED_CLOCK 0.90       /* below this fraction of the median clock */
 #define SPREAD_FACTOR 8.0          /* the empty stub's spread in a block, over the blocks' median */
 #define SPREAD_MIN_CYCLES 64.0     /* ... and at least this much (cycles per sample) */
 #define SPREAD_MIN_ROUNDS 10       /* blocks with fewer rounds are not judged by it */
@@ -254,38 +252,22 @@ static void flag_disturbed(struct batch_data *d, long ovh, size_t *n_disturbed, 
 	for (size_t i = 0; i < d->n_blocks; i++)
 		if (d->blocks[i].n_rounds > max_rounds)
 			max_rounds = d->blocks[i].n_rounds;
-	double *v = malloc((d->n_blocks + 1) * sizeof(*v));
-	double *c = malloc((d->n_blocks + 1) * sizeof(*c));
-	double *w = malloc((d->n_blocks + 1) * sizeof(*w));
+	struct sb_block_signs *signs = malloc((d->n_blocks + 1) * sizeof(*signs));
+	int *judged = malloc((d->n_blocks + 1) * sizeof(*judged));
 	double *sp = calloc(d->n_blocks + 1, sizeof(*sp)); /* 0 without an overhead arm */
 	double *tmp = malloc((max_rounds + 1) * sizeof(*tmp));
-	if (!v || !c || !w || !sp || !tmp) {
-		free(v), free(c), free(w), free(sp), free(tmp);
+	if (!signs || !judged || !sp || !tmp) {
+		free(signs), free(judged), free(sp), free(tmp);
 		return;
 	}
 	for (size_t i = 0; i < d->n_blocks; i++) {
-		v[i] = d->blocks[i].canary;
-		c[i] = d->blocks[i].cpt;
-		w[i] = d->blocks[i].window;
+		const struct block *b = &d->blocks[i];
+		signs[i] = (struct sb_block_signs){b->canary, b->window, b->cpt, b->csw};
 	}
-	/* The canary's quiet level is near the top of its range, not its
-	 * median: on a shared core a busy sibling thread can take most of a
-	 * run, and its blocks run in a different state (on a Xeon VM the
-	 * baseline cost 16.6 cycles in quiet blocks, 21-28 beside a busy
-	 * sibling, the canary 3.8 and 2-3.2 adds per cycle). When even that
-	 * would leave fewer than a quarter of the blocks, the busy level is
-	 * all there is: judge against the median then. */
-	qsort(v, d->n_blocks, sizeof(*v), cmp_double);
-	double mc = sb_percentile_sorted(v, d->n_blocks, QUIET_CANARY_PCT), mk = sb_median(c, d->n_blocks);
-	if (sb_percentile_sorted(v, d->n_blocks, 75) < SB_DISTURBED_CANARY * mc)
-		mc = sb_percentile_sorted(v, d->n_blocks, 50);
-	/* The window canary's quiet level is near the bottom of its range, by
-	 * the same reasoning; a block whose canary took more than
-	 * SB_DISTURBED_WINDOW times it is disturbed. */
-	qsort(w, d->n_blocks, sizeof(*w), cmp_double);
-	double mw = sb_percentile_sorted(w, d->n_blocks, QUIET_WINDOW_PCT);
-	if (sb_percentile_sorted(w, d->n_blocks, 25) > SB_DISTURBED_WINDOW * mw)
-		mw = sb_percentile_sorted(w, d->n_blocks, 50);
+	if (sb_judge_blocks(signs, d->n_blocks, judged) < 0) {
+		free(signs), free(judged), free(sp), free(tmp);
+		return;
+	}
 	/* Interference inside a block (an interrupt storm, the host taking
 	 * the core for a fraction of each millisecond) can hit half of its
 	 * samples or more, which the outlier rule (judged against the block's
@@ -306,9 +288,7 @@ static void flag_disturbed(struct batch_data *d, long ovh, size_t *n_disturbed, 
 	int spread_only = test_env("STUBBENCH_TEST_SPREAD_ONLY");
 	for (size_t i = 0; i < d->n_blocks; i++) {
 		struct block *b = &d->blocks[i];
-		b->disturbed = !none && !spread_only &&
-			       (b->csw > 0 || b->canary < SB_DISTURBED_CANARY * mc ||
-				b->window > SB_DISTURBED_WINDOW * mw || b->cpt < DISTURBED_CLOCK * mk || all);
+		b->disturbed = !none && !spread_only && (judged[i] || all);
 		if (!none && !b->disturbed && sp[i] > lim_spread) {
 			b->disturbed = 1;
 			(*n_spread)++;
@@ -316,7 +296,7 @@ static void flag_disturbed(struct batch_data *d, long ovh, size_t *n_disturbed, 
 		if (b->disturbed)
 			(*n_disturbed)++;
 	}
-	free(v), free(c), free(w), free(sp), free(tmp);
+	free(signs), free(judged), free(sp), free(tmp);
 }
 
 /* A share of one batch size's blocks, run in this process or in a fresh one. */
@@ -878,10 +858,10 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 		out->core_ghz_median = sb_median(ghz, n_ghz);
 		out->canary_median = sb_median(canaries, n_ghz);
 		qsort(canaries, n_ghz, sizeof(*canaries), cmp_double);
-		out->canary_quiet = sb_percentile_sorted(canaries, n_ghz, QUIET_CANARY_PCT);
+		out->canary_quiet = sb_quiet_canary_level(canaries, n_ghz);
 		out->window_median = sb_median(windows, n_ghz);
 		qsort(windows, n_ghz, sizeof(*windows), cmp_double);
-		out->window_quiet = sb_percentile_sorted(windows, n_ghz, QUIET_WINDOW_PCT);
+		out->window_quiet = sb_quiet_window_level(windows, n_ghz);
 	}
 	free(ghz);
 	free(canaries);
