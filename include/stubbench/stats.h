@@ -15,6 +15,8 @@ struct sb_summary {
 	double ci_lo, ci_hi;  /* 95 % confidence interval of the mean */
 };
 
+/* Sorts x[0..n) ascending. */
+void sb_sort(double *x, size_t n);
 /* Median of n values (n > 0); x is not changed. */
 double sb_median(const double *x, size_t n);
 /* Percentile p in [0, 100] of sorted values, linear interpolation between

@@ -20,12 +20,6 @@ double sb_quiet_window_level(const double *sorted, size_t n)
 	return sb_percentile_sorted(sorted, n, QUIET_WINDOW_PCT);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 long sb_judge_blocks(const struct sb_block_signs *b, size_t n, int *disturbed)
 {
 	double *v = malloc((n + 1) * sizeof(*v)), *w = malloc((n + 1) * sizeof(*w));
@@ -46,7 +40,7 @@ long sb_judge_blocks(const struct sb_block_signs *b, size_t n, int *disturbed)
 	 * sibling, the canary 3.8 and 2-3.2 adds per cycle). When even that
 	 * would leave fewer than a quarter of the blocks, the busy level is
 	 * all there is: judge against the median then. */
-	qsort(v, n, sizeof(*v), cmp_double);
+	sb_sort(v, n);
 	double mc = sb_quiet_canary_level(v, n), mk = sb_median(c, n);
 	if (sb_percentile_sorted(v, n, 75) < SB_DISTURBED_CANARY * mc)
 		mc = sb_percentile_sorted(v, n, 50);
@@ -60,7 +54,7 @@ long sb_judge_blocks(const struct sb_block_signs *b, size_t n, int *disturbed)
 	 * the day's saved default sweeps, the sets with such a run spread
 	 * their delta by 1.4-2.6 pp from run to run, and by 0.15-0.7 pp with
 	 * the quiet blocks alone (results/amd-epyc-zen5-vm.md). */
-	qsort(w, n, sizeof(*w), cmp_double);
+	sb_sort(w, n);
 	double mw = sb_quiet_window_level(w, n);
 	long flagged = 0;
 	for (size_t i = 0; i < n; i++) {

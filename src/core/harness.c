@@ -215,12 +215,6 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
 {
 	for (size_t i = n; i > 1; i--) {
@@ -857,10 +851,10 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 	if (n_ghz) {
 		out->core_ghz_median = sb_median(ghz, n_ghz);
 		out->canary_median = sb_median(canaries, n_ghz);
-		qsort(canaries, n_ghz, sizeof(*canaries), cmp_double);
+		sb_sort(canaries, n_ghz);
 		out->canary_quiet = sb_quiet_canary_level(canaries, n_ghz);
 		out->window_median = sb_median(windows, n_ghz);
-		qsort(windows, n_ghz, sizeof(*windows), cmp_double);
+		sb_sort(windows, n_ghz);
 		out->window_quiet = sb_quiet_window_level(windows, n_ghz);
 	}
 	free(ghz);

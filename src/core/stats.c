@@ -13,6 +13,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void sb_sort(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+}
+
 /* Percentile p of n > 0 values, by closest ranks: the value of rank i
  * (from 0), plus *frac of the way to rank i + 1 (0 at the top). */
 static size_t rank_of(size_t n, double p, double *frac)
