@@ -27,6 +27,14 @@ default rel
     mov %1, rax
 %endmacro
 
+;; The end of every timed region: %1 = the read macro, %2 = the register it
+;; reads into, %3 = the register holding the start; the ticks in rax.
+%macro TSC_ELAPSED 3
+    %1 %2
+    mov rax, %2
+    sub rax, %3
+%endmacro
+
 ;; uint64_t sb_timed_calls_<kind>(int (*fn)(void), uint64_t n)
 ;; Calls fn n times (the stub ABI of asm/jit_macros.inc) between two reads.
 %macro DEFINE_TIMED_CALLS 2      ; %1 = name suffix, %2 = read macro
@@ -50,9 +58,7 @@ align 16
     dec r12
     jnz .loop
 .done:
-    %2 r14
-    mov rax, r14
-    sub rax, r13
+    TSC_ELAPSED %2, r14, r13
     pop r15
     pop r14
     pop r13
@@ -134,9 +140,7 @@ align 16
   %endrep
     dec rbx
     jnz .loop
-    %2 r10
-    mov rax, r10
-    sub rax, r8
+    TSC_ELAPSED %2, r10, r8
     pop rbx
     ret
 .end:
@@ -172,9 +176,7 @@ align 16
   %endrep
     dec rbx
     jnz .loop
-    %2 rdi
-    mov rax, rdi
-    sub rax, r8
+    TSC_ELAPSED %2, rdi, r8
     pop r15
     pop r14
     pop r13
@@ -215,9 +217,7 @@ align 16
   %endrep
     dec rbx
     jnz .loop
-    %2 rdi
-    mov rax, rdi
-    sub rax, r8
+    TSC_ELAPSED %2, rdi, r8
     pop rbx
     ret
 .end:
