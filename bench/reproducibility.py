@@ -28,13 +28,14 @@ interval from the K runs themselves: their mean +- t(K-1) x sd x
 sqrt(1 + 1/K), the range a further run's figure should fall in if the runs
 vary as they did. It is checked on the runs at hand: each run left out in
 turn, the interval from the other K-1 held its figure in the printed share
-of cases (a normal spread scores 95 %). Quote that interval, not one run's
-CI, when a sign matters.
+of cases (a normal spread scores 95 %); the same for matched_delta_cycles.
+Quote those intervals, not one run's CIs, when a sign matters.
 """
 import argparse
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -127,7 +128,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
     print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
     hdr = (f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
-           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}")
+           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
     print(hdr)
     run_cov = [0] * k
     by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" -> [covered, CIs]
@@ -136,6 +137,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     worst_mspread = 0.0
     n_matched = 0
     held = []  # each run left out in turn, per cell: inside the others' next-run interval?
+    mheld = []  # the same for matched_delta_cycles
     for key in keys:
         vals = [r[key] for r in per_run]
         d = [v[0] for v in vals]
@@ -167,6 +169,11 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
         line += f"  [{nlo:+7.2f}, {nhi:+7.2f}]"
         if k >= 3:
             held += held_out(d)
+        if all(v[3] is not None for v in vals):
+            mlo, mhi = next_run_interval(m)
+            line += f"  [{mlo:+7.2f}, {mhi:+7.2f}]"
+            if k >= 3:
+                mheld += held_out(m)
         print(line)
     n = len(keys)
     if not n:
@@ -197,6 +204,8 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     if held:
         print(f"next run: each run left out in turn, the interval from the other {k - 1} held its delta in "
               f"{100 * sum(held) / len(held):.0f} % of {len(held)} cases (a normal spread: 95 %)")
+    if mheld:
+        print(f"matched next run: the same, {100 * sum(mheld) / len(mheld):.0f} % of {len(mheld)} cases")
     if not is_sweep:
         print("delta, by kind of cell: " + "; ".join(
             f"{kind} {c}/{t} ({100 * c / t:.0f} %)" for kind, (c, t) in sorted(by_kind.items())))
@@ -212,6 +221,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stubbench", default=os.path.join(os.path.dirname(__file__), "..", "build", "stubbench"))
     ap.add_argument("-k", type=int, default=5, help="fresh processes per command (default 5)")

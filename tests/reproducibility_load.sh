@@ -35,7 +35,9 @@ printf '%s\n' "$out" | grep -q "^delta: 67 % of all 3 CIs" || fail "pooled delta
 # Next run: mean 12.93 +- t(2) 4.303 x sd 1.79 x sqrt(4/3). Each run left
 # out: the other two's interval (t(1) = 12.706) holds runs 1 and 3, not
 # run 2 (15.0 outside 11.9 +- 12.706 x 0.141 x sqrt(3/2) = [9.70, 14.10]).
-printf '%s\n' "$out" | grep "^private@512" | grep -q "\[ *+4\.03, *+21\.84\]$" || fail "the next-run interval"
+printf '%s\n' "$out" | grep "^private@512" | grep -q "\[ *+4\.03, *+21\.84\]  \[ *+2\.60, *+2\.60\]$" ||
+    fail "the next-run intervals (delta, then matched: 2.6 in every run)"
+printf '%s\n' "$out" | grep -q "^matched next run: the same, 100 % of 3 cases" || fail "the matched held-out line"
 printf '%s\n' "$out" | grep -q "^next run: each run left out in turn, the interval from the other 2 held its delta in 67 % of 3 cases" ||
     fail "the held-out line"
 echo "reproducibility_load: busy and time-changed runs named from their saved stderr, coverage counted"
