@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "stubbench/blocks_log.h"
 #include "stubbench/interrupt.h"
@@ -13,6 +14,7 @@
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/perf_counters.h"
+#include "stubbench/quiet_record.h"
 #include "stubbench/run_info.h"
 
 #ifndef SB_VERSION
@@ -25,7 +27,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -98,6 +100,19 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		}
 		cli->blocks = arg;
 		return 0;
+	case K_QUIET: {
+		struct stat st;
+		if (!*arg) {
+			snprintf(err, errlen, "--quiet-levels: needs a file name, or none");
+			return -1;
+		}
+		if (strcmp(arg, "none") && stat(arg, &st) == 0 && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "--quiet-levels: '%s' is not a regular file", arg);
+			return -1;
+		}
+		cli->quiet_levels = arg;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -126,6 +141,10 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
 					     "batch, process, state, canaries, arm, cycles per iteration)"},
+		{"quiet-levels", "FILE", K_QUIET, "the record of this machine's quiet canary levels, which tells a\n"
+						"run busy from start to end (default\n"
+						"$XDG_STATE_HOME/stubbench/quiet-levels, else ~/.local/state/...;\n"
+						"none: no record)"},
 		{NULL},
 	},
 	.parse = parse_sweep,
@@ -525,6 +544,27 @@ static int split_passthrough(const struct sb_subcommand *cmd, struct sb_cli *cli
 	return 0;
 }
 
+/* The record of quiet canary levels a measuring command (one with the
+ * sweep group) uses: --quiet-levels, else the default place; without a
+ * home for it, one line, and the run goes on without. */
+static void use_quiet_record(const struct sb_subcommand *cmd, const struct sb_cli *cli)
+{
+	static char path[1024];
+	int measures = 0;
+	for (size_t i = 0; i < SB_CLI_MAX_GROUPS && cmd->groups[i]; i++)
+		measures |= cmd->groups[i] == &sb_cli_sweep_group;
+	if (!measures || (cli->quiet_levels && !strcmp(cli->quiet_levels, "none")))
+		return;
+	if (cli->quiet_levels)
+		snprintf(path, sizeof(path), "%s", cli->quiet_levels);
+	else if (sb_quiet_record_default(path, sizeof(path)) != 0) {
+		fprintf(stderr, "%s: quiet levels: neither XDG_STATE_HOME nor HOME is set, so runs are not "
+				"compared with earlier ones (--quiet-levels=FILE names a record)\n", cli->prog);
+		return;
+	}
+	sb_quiet_record_use(path);
+}
+
 int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 {
 	const struct sb_subcommand *cmd = p->own;
@@ -574,6 +614,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", prog, err);
 			rc = EXIT_USAGE;
 		} else {
+			use_quiet_record(cmd, &cli);
 			rc = cmd->run(&cli);
 			if (sb_blocks_log_close(err, sizeof(err)) != 0) {
 				fprintf(stderr, "%s: %s\n", prog, err);

@@ -28,7 +28,7 @@ static struct sb_results run(double median, double quiet)
 static int said(const struct sb_results *r, char *buf, size_t len)
 {
 	FILE *f = fmemopen(buf, len, "w");
-	int rc = sb_output_busy_line(f, "stubbench", r);
+	int rc = sb_output_busy_line(f, "stubbench", r, NULL);
 	fclose(f);
 	return rc;
 }

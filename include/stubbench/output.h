@@ -8,6 +8,8 @@
 #include "stubbench/harness.h"
 #include "stubbench/run_info.h"
 
+struct sb_quiet_reference;
+
 enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV, SB_FORMAT_GBENCH };
 
 /* "table", "seed", "json", "csv", "gbench" -> format; -1 when unknown. */
@@ -53,9 +55,12 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r);
  * canary's median below 90 % of its quiet level: a neighbour took the
  * core's ports or the host preempted it; or the window canary's median
  * above 105 % of its quiet level: a sibling halved the core's out-of-order
- * window): such a run's figures describe a busy core and need not hold
- * for the next run. Returns 1 when it said so. */
-int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r);
+ * window), or for all of it: the run's own quiet levels beyond those
+ * limits of the machine's (machine: its earlier runs, quiet_record.h; NULL
+ * or levels of 0: not known). Such a run's figures describe a busy core
+ * and need not hold for the next run. Returns 1 when it said so. */
+int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
+			const struct sb_quiet_reference *machine);
 
 /* One line on f with what the CIs cover (sb_output_meta.ci_scope, "# CIs:"
  * under the table): "TOOL: CIs: SCOPE". Nothing when scope is NULL;

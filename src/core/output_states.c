@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stubbench/output.h"
+#include "stubbench/quiet_record.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
 static double low_share(const struct sb_cell *c)
@@ -67,11 +68,17 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	fputc('\n', f);
 }
 
-int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r)
+int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
+			const struct sb_quiet_reference *machine)
 {
 	int adds = r->canary_quiet > 0 && r->canary_median < SB_DISTURBED_CANARY * r->canary_quiet;
 	int window = r->window_quiet > 0 && r->window_median > SB_DISTURBED_WINDOW * r->window_quiet;
-	if (!adds && !window)
+	/* Busy throughout: even the run's quiet levels are beyond the machine's. */
+	int m_adds = machine && machine->adds > 0 && r->canary_quiet > 0 &&
+		     r->canary_quiet < SB_DISTURBED_CANARY * machine->adds;
+	int m_window = machine && machine->window > 0 && r->window_quiet > 0 &&
+		       r->window_quiet > SB_DISTURBED_WINDOW * machine->window;
+	if (!adds && !window && !m_adds && !m_window)
 		return 0;
 	fprintf(f, "%s: busy core: ", tool);
 	if (adds)
@@ -80,6 +87,21 @@ int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r)
 	if (window)
 		fprintf(f, "%sthe window canary took %.1f cycles in half the blocks, against %.1f when quiet",
 			adds ? "; " : "", r->window_median, r->window_quiet);
+	if (m_adds || m_window) {
+		fprintf(f, "%seven this run's quietest blocks read ", adds || window ? "; " : "");
+		if (m_window)
+			fprintf(f, "the window canary at %.1f cycles", r->window_quiet);
+		if (m_adds)
+			fprintf(f, "%sthe canary at %.2f adds per cycle", m_window ? " and " : "", r->canary_quiet);
+		fprintf(f, ", where this machine's quiet runs read ");
+		if (m_window)
+			fprintf(f, "%.1f", machine->window);
+		if (m_adds)
+			fprintf(f, "%s%.2f", m_window ? " and " : "", machine->adds);
+		fprintf(f, " (the second quietest of its %zu runs since %s in %s): busy from start to end, as "
+			   "beside a busy SMT sibling", machine->runs, machine->since,
+			machine->path ? machine->path : "the record");
+	}
 	fprintf(f, "; the figures of a run on a busy core need not hold for the next run: run again when it "
 		   "is quiet\n");
 	return 1;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# quiet_levels: the record of this machine's quiet canary levels
+# (--quiet-levels, quiet_record.h) from the command line. A run is
+# remembered in the default place ($XDG_STATE_HOME/stubbench/quiet-levels,
+# directories made); against a record whose levels no real core reaches
+# (window canary 1 cycle, 1000 adds per cycle) the next run says it was busy
+# from start to end, and against levels every core beats it does not;
+# none keeps no record; a directory or an empty name is bad input (status
+# 2); a corrupt or unwritable record, or no home for one, costs one line and
+# the run goes on (status 0). No timing is judged: the levels are made up.
+# usage: quiet_levels.sh STUBBENCH
+set -u
+sb=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; printf '%s\n' "$err"; exit 1; }
+run() { err=$("$sb" --samples=100 --batch=64 --variant=private "$@" 2>&1 >/dev/null); }
+
+rec=$dir/state/stubbench/quiet-levels
+XDG_STATE_HOME=$dir/state run || fail "the first run exited $?"
+[ -f "$rec" ] || fail "no record at $rec"
+[ "$(grep -vc '^#' "$rec")" -eq 1 ] || fail "the record holds $(grep -vc '^#' "$rec") runs, not 1"
+machine=$(grep -v '^#' "$rec" | cut -f1)
+printf '%s\n' "$machine" | grep -Eq '^[A-Za-z]+/[0-9]+/[0-9]+/[0-9]+/' || fail "machine name '$machine'"
+
+# Quieter than any core: this run was busy from start to end.
+printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$rec"
+XDG_STATE_HOME=$dir/state run || fail "the run against a quiet record exited $?"
+printf '%s\n' "$err" | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 1000.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
+    fail "no busy-throughout line against a quiet record"
+[ "$(grep -vc '^#' "$rec")" -eq 4 ] || fail "the run was not remembered"
+
+# Busier than any core: nothing said of the machine.
+printf '%s\t2026-01-01T00:00:00Z\t0.001\t100000\n' "$machine" "$machine" >"$rec"
+XDG_STATE_HOME=$dir/state run || fail "the run against a busy record exited $?"
+printf '%s\n' "$err" | grep -q "quietest blocks" && fail "a busy record made a run busy"
+
+# --quiet-levels=FILE is used instead of the default; none keeps nothing.
+XDG_STATE_HOME=$dir/other run --quiet-levels="$dir/mine" || fail "--quiet-levels=FILE exited $?"
+[ -f "$dir/mine" ] && [ ! -e "$dir/other" ] || fail "--quiet-levels=FILE wrote elsewhere"
+XDG_STATE_HOME=$dir/other run --quiet-levels=none || fail "--quiet-levels=none exited $?"
+[ ! -e "$dir/other" ] || fail "--quiet-levels=none kept a record"
+
+# Bad input.
+err=$("$sb" --samples=100 --quiet-levels="$dir" 2>&1 >/dev/null)
+[ $? -eq 2 ] && printf '%s\n' "$err" | grep -qF -- "--quiet-levels: '$dir' is not a regular file" || fail "a directory"
+err=$("$sb" --samples=100 --quiet-levels= 2>&1 >/dev/null)
+[ $? -eq 2 ] && printf '%s\n' "$err" | grep -qF -- "--quiet-levels: needs a file name" || fail "an empty name"
+
+# A corrupt record: one line naming it and the line, and the run goes on.
+printf 'not a record line\n' >"$dir/bad"
+run --quiet-levels="$dir/bad" || fail "a corrupt record exited $?"
+printf '%s\n' "$err" | grep -q "quiet levels: '$dir/bad' line 1: not a record line.*neither compared.*nor remembered" ||
+    fail "a corrupt record"
+[ "$(wc -l <"$dir/bad")" -eq 1 ] || fail "a corrupt record was written to"
+# One that cannot be read (under a file), one that cannot be written (in
+# /proc, even for root), and no home for one.
+run --quiet-levels="$dir/bad/x/quiet-levels" || fail "a record under a file exited $?"
+printf '%s\n' "$err" | grep -q "quiet levels: cannot read '$dir/bad/x/quiet-levels'.*neither compared" ||
+    fail "a record under a file"
+run --quiet-levels=/proc/self/quiet-levels || fail "an unwritable record exited $?"
+printf '%s\n' "$err" | grep -q "quiet levels: cannot write '/proc/self/quiet-levels'.*this run is not remembered" ||
+    fail "an unwritable record"
+err=$(env -u HOME -u XDG_STATE_HOME "$sb" --samples=100 --batch=64 --variant=private 2>&1 >/dev/null) ||
+    fail "no home exited $?"
+printf '%s\n' "$err" | grep -q "quiet levels: neither XDG_STATE_HOME nor HOME is set" || fail "no home"
+echo "quiet_levels: ok"
