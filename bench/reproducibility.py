@@ -8,9 +8,10 @@ wall time of each run. A benchmark, not a test: it judges timings.
   bench/reproducibility.py [--stubbench=build/stubbench] [-k 5] [--kernel]
                            [--min-batch=64] [--vary-seed] [--save=DIR] [-- extra stubbench args]
 
-A run that said its core was busy (stderr `busy core:`), or that an arm's
-steady state changed with time during it (`states changed with time:`), is
-named, with the coverage of the other runs beside it.
+A run that said its core was busy (stderr `busy core:`; apart, those busy
+from start to end by the machine's record of quiet levels), or that an
+arm's steady state changed with time during it (`states changed with
+time:`), is named, with the coverage of the other runs beside it.
 
 The bar it prints: every run's delta CI contains the K-run median in at
 least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
@@ -52,7 +53,9 @@ def run_once(cmd):
 
 
 # What a run may say of itself on stderr, and how the report names it.
-WARNINGS = ((": busy core:", "busy core"), (": states changed with time:", "states changed with time"))
+WARNINGS = ((": busy core:", "busy core"),
+            ("busy from start to end", "busy from start to end, by the machine's record of quiet levels"),
+            (": states changed with time:", "states changed with time"))
 
 
 def said(stderr):
