@@ -25,6 +25,7 @@
 #include "stubbench/percpu.h"
 #include "stubbench/perf_map.h"
 #include "stubbench/pin.h"
+#include "stubbench/quiet_record.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 #include "stubbench/timer.h"
@@ -258,11 +259,16 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 			r->delta_hi = m * c->delta_hi_pct / 100.0;
 		}
 	}
-	/* The first results keep the machine facts for the header. */
+	/* The first results keep the machine facts for the header, and the
+	 * canaries of all (the busy-core line). */
 	if (!keep->cells)
 		*keep = res;
-	else
+	else {
+		sb_results_fold_canary(keep, &res);
+		keep->n_blocks += res.n_blocks;
+		keep->n_disturbed_blocks += res.n_disturbed_blocks;
 		sb_results_free(&res);
+	}
 	rc = 0;
 out:
 	for (size_t v = 0; v < made; v++)
@@ -455,6 +461,7 @@ static int run_footprint(struct sb_cli *clip)
 		fputs(notes, info);
 		fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
 		write_rows(stdout, cli.cfg.format, rows, n_rows, &first, notes);
+		sb_busy_report(stderr, "stubbench footprint", &first);
 		if (cli.plot) {
 			if (plot(cli.plot, rows, n_rows, err, sizeof(err)) != 0)
 				fprintf(stderr, "stubbench footprint: %s\n", err);
