@@ -546,7 +546,8 @@ static int split_passthrough(const struct sb_subcommand *cmd, struct sb_cli *cli
 
 /* The record of quiet canary levels a measuring command (one with the
  * sweep group) uses: --quiet-levels, else the default place; without a
- * home for it, one line, and the run goes on without. */
+ * home for it, the run's busy-core report says so in one line, and the
+ * run goes on without. */
 static void use_quiet_record(const struct sb_subcommand *cmd, const struct sb_cli *cli)
 {
 	static char path[1024];
@@ -558,11 +559,11 @@ static void use_quiet_record(const struct sb_subcommand *cmd, const struct sb_cl
 	if (cli->quiet_levels)
 		snprintf(path, sizeof(path), "%s", cli->quiet_levels);
 	else if (sb_quiet_record_default(path, sizeof(path)) != 0) {
-		fprintf(stderr, "%s: quiet levels: neither XDG_STATE_HOME nor HOME is set, so runs are not "
-				"compared with earlier ones (--quiet-levels=FILE names a record)\n", cli->prog);
+		sb_quiet_record_use(NULL, "neither XDG_STATE_HOME nor HOME is set, so this run is not compared "
+					  "with earlier ones (--quiet-levels=FILE names a record)");
 		return;
 	}
-	sb_quiet_record_use(path);
+	sb_quiet_record_use(path, NULL);
 }
 
 int sb_cli_main(const struct sb_program *p, int argc, char **argv)

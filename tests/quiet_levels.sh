@@ -64,4 +64,7 @@ printf '%s\n' "$err" | grep -q "quiet levels: cannot write '/proc/self/quiet-lev
 err=$(env -u HOME -u XDG_STATE_HOME "$sb" --samples=100 --batch=64 --variant=private 2>&1 >/dev/null) ||
     fail "no home exited $?"
 printf '%s\n' "$err" | grep -q "quiet levels: neither XDG_STATE_HOME nor HOME is set" || fail "no home"
+# ... said only by a run that measures: --list does not.
+err=$(env -u HOME -u XDG_STATE_HOME "$sb" --list 2>&1 >/dev/null) || fail "--list without a home exited $?"
+printf '%s\n' "$err" | grep -q "quiet levels" && fail "--list spoke of quiet levels"
 echo "quiet_levels: ok"

@@ -69,8 +69,9 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
 			char *err, size_t errlen);
 
 /* The record the runs of this process use: path, or NULL for none (set once
- * by the command line; before that, none). */
-void sb_quiet_record_use(const char *path);
+ * by the command line; before that, none). With no path, why_none (may be
+ * NULL: none was wanted) is what the busy-core report says instead, once. */
+void sb_quiet_record_use(const char *path, const char *why_none);
 
 /* What every measuring command says at its end about its core: reads the
  * record in use, prints the busy-core line when the run was busy by its own

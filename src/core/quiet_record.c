@@ -17,11 +17,12 @@
 static const char header[] = "# stubbench quiet levels: one line per run: machine, date (UTC), the add canary's "
 			     "quiet level (adds per cycle), the window canary's (cycles an iteration)\n";
 
-static const char *record_in_use;
+static const char *record_in_use, *record_missing;
 
-void sb_quiet_record_use(const char *path)
+void sb_quiet_record_use(const char *path, const char *why_none)
 {
 	record_in_use = path;
+	record_missing = path ? NULL : why_none;
 }
 
 /* The microcode revision of /proc/cpuinfo's first CPU, or "-". */
@@ -290,8 +291,12 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
 
 int sb_busy_report(FILE *f, const char *tool, const struct sb_results *r)
 {
-	if (!record_in_use)
+	if (!record_in_use) {
+		if (record_missing)
+			fprintf(f, "%s: quiet levels: %s\n", tool, record_missing);
+		record_missing = NULL;
 		return sb_output_busy_line(f, tool, r, NULL);
+	}
 	char machine[128], err[1400];
 	sb_quiet_record_machine(machine, sizeof(machine));
 	struct sb_quiet_reference ref;
