@@ -141,10 +141,10 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
 					     "batch, process, state, canaries, arm, cycles per iteration)"},
-		{"quiet-levels", "FILE", K_QUIET, "the record of this machine's quiet canary levels, which tells a\n"
-						"run busy from start to end (default\n"
-						"$XDG_STATE_HOME/stubbench/quiet-levels, else ~/.local/state/...;\n"
-						"none: no record)"},
+		{"quiet-levels", "FILE", K_QUIET, "this machine's record of quiet canary levels, by which a run\n"
+						"busy from start to end says so (default:\n"
+						"$XDG_STATE_HOME/stubbench/quiet-levels, else\n"
+						"~/.local/state/stubbench/quiet-levels; none: no record)"},
 		{NULL},
 	},
 	.parse = parse_sweep,
