@@ -25,7 +25,6 @@
 #include "stubbench/percpu.h"
 #include "stubbench/perf_map.h"
 #include "stubbench/pin.h"
-#include "stubbench/quiet_record.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 #include "stubbench/timer.h"
@@ -461,7 +460,7 @@ static int run_footprint(struct sb_cli *clip)
 		fputs(notes, info);
 		fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
 		write_rows(stdout, cli.cfg.format, rows, n_rows, &first, notes);
-		sb_busy_report(stderr, "stubbench footprint", &first);
+		sb_output_busy_report(stderr, "stubbench footprint", &first);
 		if (cli.plot) {
 			if (plot(cli.plot, rows, n_rows, err, sizeof(err)) != 0)
 				fprintf(stderr, "stubbench footprint: %s\n", err);

@@ -29,7 +29,6 @@
 #include "stubbench/dump.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/output.h"
-#include "stubbench/quiet_record.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
@@ -761,7 +760,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	sb_output_time_line(stderr, "stubbench kernel", &all);
-	sb_busy_report(stderr, "stubbench kernel", &all);
+	sb_output_busy_report(stderr, "stubbench kernel", &all);
 	sb_output_ci_scope_line(stderr, "stubbench kernel", ci_scope);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {

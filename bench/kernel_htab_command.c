@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "stubbench/output.h"
-#include "stubbench/quiet_record.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/pin.h"
@@ -113,7 +112,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 	    rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
 	sb_htab_report(info, &r->res);
-	sb_busy_report(stderr, "stubbench kernel", &r->res);
+	sb_output_busy_report(stderr, "stubbench kernel", &r->res);
 	return rc;
 }
 

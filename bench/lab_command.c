@@ -9,7 +9,6 @@
 #include "stubbench/lab_variants.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
-#include "stubbench/quiet_record.h"
 #include "stubbench/percpu.h"
 
 #define MAX_GROUPS (2 * SB_LAB_N_RETURNS)
@@ -123,7 +122,7 @@ static int run_lab(struct sb_cli *clip)
 	if (all.n_cells) {
 		sb_output_multimodal_line(stderr, "stubbench lab", &all);
 		sb_output_time_line(stderr, "stubbench lab", &all);
-		sb_busy_report(stderr, "stubbench lab", &all);
+		sb_output_busy_report(stderr, "stubbench lab", &all);
 		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
 	}
 	if (rc == 0) {

@@ -13,7 +13,6 @@
 #include "stubbench/harness.h"
 #include "stubbench/markers.h"
 #include "stubbench/output.h"
-#include "stubbench/quiet_record.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
@@ -293,7 +292,7 @@ static int run_sweep(struct sb_cli *cli)
 			rc = orc;
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		sb_output_time_line(stderr, "stubbench", &res);
-		sb_busy_report(stderr, "stubbench", &res);
+		sb_output_busy_report(stderr, "stubbench", &res);
 		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
 		if (cli->plot && rc == 0)
 			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);

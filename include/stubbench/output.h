@@ -61,6 +61,12 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r);
  * and need not hold for the next run. Returns 1 when it said so. */
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
 			const struct sb_quiet_reference *machine);
+/* What every measuring command says at its end about its core: reads the
+ * record in use (sb_quiet_record_use), prints the busy-core line against
+ * it, then adds the run to it (when it has SB_QUIET_MIN_BLOCKS blocks). A
+ * record that cannot be read or written costs one line on f; the run
+ * carries on. Returns 1 when it printed a busy-core line. */
+int sb_output_busy_report(FILE *f, const char *tool, const struct sb_results *r);
 
 /* One line on f with what the CIs cover (sb_output_meta.ci_scope, "# CIs:"
  * under the table): "TOOL: CIs: SCOPE". Nothing when scope is NULL;

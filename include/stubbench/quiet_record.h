@@ -22,8 +22,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-struct sb_results;
-
 /* The runs of a machine its quiet level is taken from. */
 #define SB_QUIET_RECENT 64
 /* A run with fewer blocks is compared but not remembered (a --samples=1
@@ -73,12 +71,8 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
  * NULL: none was wanted) is what the busy-core report says instead, once. */
 void sb_quiet_record_use(const char *path, const char *why_none);
 
-/* What every measuring command says at its end about its core: reads the
- * record in use, prints the busy-core line when the run was busy by its own
- * levels or by the machine's (sb_output_busy_line), then remembers the run
- * (when it has SB_QUIET_MIN_BLOCKS blocks). A record that cannot be read or
- * written costs one line on f; the run carries on. Returns 1 when a
- * busy-core line was printed, else 0. */
-int sb_busy_report(FILE *f, const char *tool, const struct sb_results *r);
+/* The record in use (NULL: none), and in *why_none what to say instead when
+ * none could be had (else NULL; said once: a second call gives NULL). */
+const char *sb_quiet_record_in_use(const char **why_none);
 
 #endif

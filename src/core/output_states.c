@@ -1,10 +1,11 @@
-/* output_states.c: what the output says about re-rolled states and modes;
- * see output.h. */
+/* output_states.c: what the output says about re-rolled states and modes,
+ * and about a busy core; see output.h. */
 #include <math.h>
 #include <string.h>
 
 #include "stubbench/output.h"
 #include "stubbench/quiet_record.h"
+#include "stubbench/run_info.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
 static double low_share(const struct sb_cell *c)
@@ -105,6 +106,34 @@ int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
 	fprintf(f, "; the figures of a run on a busy core need not hold for the next run: run again when it "
 		   "is quiet\n");
 	return 1;
+}
+
+int sb_output_busy_report(FILE *f, const char *tool, const struct sb_results *r)
+{
+	const char *why_none, *record = sb_quiet_record_in_use(&why_none);
+	if (!record) {
+		if (why_none)
+			fprintf(f, "%s: quiet levels: %s\n", tool, why_none);
+		return sb_output_busy_line(f, tool, r, NULL);
+	}
+	char machine[128], err[1400];
+	sb_quiet_record_machine(machine, sizeof(machine));
+	struct sb_quiet_reference ref;
+	if (sb_quiet_record_read(record, machine, &ref, NULL, err, sizeof(err)) != 0) {
+		fprintf(f, "%s: quiet levels: %s; this run is neither compared with earlier ones nor remembered "
+			   "(--quiet-levels=FILE names another record, none: no record)\n", tool, err);
+		return sb_output_busy_line(f, tool, r, NULL);
+	}
+	int said = sb_output_busy_line(f, tool, r, &ref);
+	if (r->n_blocks < SB_QUIET_MIN_BLOCKS || !(r->canary_quiet > 0 || r->window_quiet > 0))
+		return said;
+	char date[32];
+	sb_run_info_date(date, sizeof(date));
+	if (sb_quiet_record_add(record, machine, date, r->canary_quiet, r->window_quiet, err,
+				sizeof(err)) != 0)
+		fprintf(f, "%s: quiet levels: %s; this run is not remembered (--quiet-levels=FILE names "
+			   "another record, none: no record)\n", tool, err);
+	return said;
 }
 
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r)

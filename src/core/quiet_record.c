@@ -4,14 +4,13 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stubbench/output.h"
 #include "stubbench/read_file.h"
-#include "stubbench/results.h"
 #include "stubbench/run_info.h"
 
 static const char header[] = "# stubbench quiet levels: one line per run: machine, date (UTC), the add canary's "
@@ -23,6 +22,13 @@ void sb_quiet_record_use(const char *path, const char *why_none)
 {
 	record_in_use = path;
 	record_missing = path ? NULL : why_none;
+}
+
+const char *sb_quiet_record_in_use(const char **why_none)
+{
+	*why_none = record_missing;
+	record_missing = NULL;
+	return record_in_use;
 }
 
 /* The microcode revision of /proc/cpuinfo's first CPU, or "-". */
@@ -287,32 +293,4 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
 		return -1;
 	}
 	return 0;
-}
-
-int sb_busy_report(FILE *f, const char *tool, const struct sb_results *r)
-{
-	if (!record_in_use) {
-		if (record_missing)
-			fprintf(f, "%s: quiet levels: %s\n", tool, record_missing);
-		record_missing = NULL;
-		return sb_output_busy_line(f, tool, r, NULL);
-	}
-	char machine[128], err[1400];
-	sb_quiet_record_machine(machine, sizeof(machine));
-	struct sb_quiet_reference ref;
-	if (sb_quiet_record_read(record_in_use, machine, &ref, NULL, err, sizeof(err)) != 0) {
-		fprintf(f, "%s: quiet levels: %s; this run is neither compared with earlier ones nor remembered "
-			   "(--quiet-levels=FILE names another record, none: no record)\n", tool, err);
-		return sb_output_busy_line(f, tool, r, NULL);
-	}
-	int said = sb_output_busy_line(f, tool, r, &ref);
-	if (r->n_blocks < SB_QUIET_MIN_BLOCKS || !(r->canary_quiet > 0 || r->window_quiet > 0))
-		return said;
-	char date[32];
-	sb_run_info_date(date, sizeof(date));
-	if (sb_quiet_record_add(record_in_use, machine, date, r->canary_quiet, r->window_quiet, err,
-				sizeof(err)) != 0)
-		fprintf(f, "%s: quiet levels: %s; this run is not remembered (--quiet-levels=FILE names "
-			   "another record, none: no record)\n", tool, err);
-	return said;
 }
