@@ -180,12 +180,15 @@ int main(void)
 		      strstr(buf, "read 5.00 (") && !strstr(buf, "window canary at"),
 	      "adds below the machine's said '%s'", buf);
 
-	/* The machine's name: vendor, family, model, stepping, microcode. */
+	/* The machine's name: vendor, family, model, stepping, microcode (and a
+	 * hybrid part's kind of core). */
 	sb_quiet_record_machine(buf, sizeof(buf));
 	int slashes = 0;
 	for (const char *p = buf; *p; p++)
 		slashes += *p == '/';
-	CHECK(slashes == 4 && !strchr(buf, '\t') && !strchr(buf, ' '), "machine '%s'", buf);
+	CHECK((slashes == 4 || (slashes == 5 && strstr(buf, "/core-type-0x"))) && !strchr(buf, '\t') &&
+		      !strchr(buf, ' '),
+	      "machine '%s'", buf);
 
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -43,8 +43,9 @@ struct sb_quiet_reference {
 
 /* This machine's name in the record: CPUID vendor, family, model, stepping
  * and the microcode revision (/proc/cpuinfo), e.g.
- * "AuthenticAMD/26/2/0/0x1000065". The canaries run user code only, so the
- * kernel and its mitigations are not part of it. */
+ * "AuthenticAMD/26/2/0/0x1000065", and on a hybrid part the kind of core
+ * the calling thread runs on ("/core-type-0x40"). The canaries run user
+ * code only, so the kernel and its mitigations are not part of it. */
 void sb_quiet_record_machine(char *buf, size_t len);
 
 /* The default record: $XDG_STATE_HOME/stubbench/quiet-levels, else

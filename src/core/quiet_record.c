@@ -74,7 +74,13 @@ void sb_quiet_record_machine(char *buf, size_t len)
 	}
 	char ucode[32];
 	microcode(ucode, sizeof(ucode));
-	snprintf(buf, len, "%s/%u/%u/%u/%s", vendor, family, model, stepping, ucode);
+	int n = snprintf(buf, len, "%s/%u/%u/%u/%s", vendor, family, model, stepping, ucode);
+	/* A hybrid part (CPUID 7 EDX bit 15) has cores of two kinds with
+	 * levels of their own: the kind this thread runs on (CPUID 0x1a EAX
+	 * bits 31-24: 0x20 Atom, 0x40 Core), as the run is pinned. */
+	if (n > 0 && (size_t)n < len && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 15)) &&
+	    __get_cpuid_count(0x1a, 0, &a, &b, &c, &d))
+		snprintf(buf + n, len - (size_t)n, "/core-type-0x%02x", a >> 24);
 }
 
 int sb_quiet_record_default(char *buf, size_t len)
