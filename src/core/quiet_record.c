@@ -224,12 +224,11 @@ static int make_dir_of(const char *path, char *err, size_t errlen)
 	}
 }
 
-/* Rewrites path with its newest keep lines (comments dropped) and line. */
-static int cut(const char *path, const char *text, size_t keep, const char *line, char *err, size_t errlen)
+/* Rewrites path, whose text holds total lines, with its newest keep lines
+ * (comments dropped) and line. */
+static int cut(const char *path, const char *text, size_t total, size_t keep, const char *line, char *err,
+	       size_t errlen)
 {
-	size_t total = 0;
-	for (const char *p = text; *p; p++)
-		total += *p == '\n';
 	const char *from = text;
 	for (size_t skip = total > keep ? total - keep : 0; skip && *from; from++)
 		skip -= *from == '\n';
@@ -262,10 +261,10 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
 	char line[256];
 	snprintf(line, sizeof(line), "%s\t%s\t%.4f\t%.3f\n", machine, date, adds > 0 ? adds : 0,
 		 window > 0 ? window : 0);
-	if (make_dir_of(path, err, errlen) != 0)
-		return -1;
 	struct stat st;
 	int exists = stat(path, &st) == 0;
+	if (!exists && make_dir_of(path, err, errlen) != 0)
+		return -1;
 	if (exists) {
 		char why[256];
 		char *text = sb_read_file(path, SB_QUIET_MAX_BYTES, NULL, why, sizeof(why));
@@ -278,7 +277,7 @@ int sb_quiet_record_add(const char *path, const char *machine, const char *date,
 			lines += *p == '\n';
 		int rc = 0, cutting = lines >= SB_QUIET_MAX_LINES;
 		if (cutting)
-			rc = cut(path, text, SB_QUIET_MAX_LINES / 2, line, err, errlen);
+			rc = cut(path, text, lines, SB_QUIET_MAX_LINES / 2, line, err, errlen);
 		free(text);
 		if (cutting)
 			return rc;
