@@ -98,7 +98,7 @@ int main(void)
 		      (unsigned long long)seen[1].batch_of[i], (unsigned long long)seen[1].last_of[i]);
 	CHECK(seen[2].n == 1 && seen[2].pids[0] == parent, "%zu pids in an arm that asks nothing back",
 	      seen[2].n);
-	CHECK(seen[2].samples == 2, "this process ran %llu samples of the other arm, want 2 (sizing rounds)",
+	CHECK(seen[2].samples == 8, "this process ran %llu samples of the other arm, want 8 (a cold and 3 timed sizing rounds per batch size)",
 	      seen[2].samples);
 	/* Every round ran (3000 per batch size, split 1000 each), plus a
 	 * warm-up block per child and the sizing round: more than 6000. */

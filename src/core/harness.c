@@ -47,6 +47,9 @@
 #define SPREAD_MIN_CYCLES 64.0     /* ... and at least this much (cycles per sample) */
 #define SPREAD_MIN_ROUNDS 10       /* blocks with fewer rounds are not judged by it */
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
+#define SIZING_ROUNDS 3            /* timed rounds a batch size's block length comes from */
+#define MIN_BLOCKS 16              /* blocks a process runs of a batch size, at least, if rounds are capped */
+#define WARM_ROUNDS 4              /* unrecorded rounds a block runs after its canaries */
 
 static void set_err(char *err, size_t errlen, const char *msg, const char *name)
 {
@@ -158,9 +161,38 @@ static __attribute__((noinline)) uint64_t sample_with_stack(const struct sb_arm 
 	return t;
 }
 
+/* One round of every arm, its order rotated by `turn`, each sample after a
+ * random delay; the ticks go to *t (one per arm) when t is not NULL.
+ * Returns the arm that failed, or n_arms. */
+static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi, size_t turn,
+			size_t pad, const struct sb_run_opts *o, struct sb_rng *rng, uint64_t delay_max, double *t,
+			size_t stride)
+{
+	for (size_t k = 0; k < n_arms; k++) {
+		size_t a = (k + turn) % n_arms; /* rotate the order */
+		sb_spin(sb_rng_below(rng, delay_max));
+		if (t && o->before_sample)
+			o->before_sample(o->hook_ctx, a, bi);
+		uint64_t ticks = sample_with_stack(&arms[a], batch, pad);
+		if (t && o->after_sample)
+			o->after_sample(o->hook_ctx, a, bi);
+		if (ticks == UINT64_MAX)
+			return a;
+		if (t)
+			t[a * stride] = (double)ticks;
+	}
+	return n_arms;
+}
+
 /* Runs one block of rounds in re-rolled state `state` (every arm with
- * states gets state mod its count) after one unrecorded round; returns -1
- * when an arm failed. */
+ * states gets state mod its count): the canaries, then WARM_ROUNDS
+ * unrecorded rounds in the new state, then the recorded ones; returns -1
+ * when an arm failed. The canaries come first because their loops leave
+ * the measured code cold: on the AMD Zen 5 VM the first four rounds after
+ * them read +35, +14, +7 and +0.4 % (baseline and private, batch 512 and
+ * 4096 alike) even with a round run before them, so a block's share of
+ * such rounds, set by its length, moved a cell's delta by up to 0.7 pp
+ * (docs/measurement-design.md, "Warm rounds after the canaries"). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
@@ -169,36 +201,30 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	memset(&b, 0, sizeof(b));
 	b.state = state;
 	size_t pad = (size_t)sb_rng_below(rng, STACK_STEPS) * 16;
-	for (size_t a = 0; a < n_arms; a++) {
-		if (arms[a].set_state && arms[a].n_states > 0)
-			arms[a].set_state(arms[a].ctx, state % arms[a].n_states);
-		if (sample_with_stack(&arms[a], batch, pad) == UINT64_MAX) {
-			*failed_arm = a;
-			return -1;
-		}
-	}
 	long csw0 = sb_context_switches();
 	b.cpt = test_env("STUBBENCH_TEST_FIXED_CLOCK") ? 1.0 : block_clock();
 	b.canary = measure_canary(b.cpt);
 	b.window = measure_window(b.cpt);
+	for (size_t a = 0; a < n_arms; a++)
+		if (arms[a].set_state && arms[a].n_states > 0)
+			arms[a].set_state(arms[a].ctx, state % arms[a].n_states);
+	for (size_t w = 0; w < WARM_ROUNDS; w++) {
+		size_t failed = one_round(arms, n_arms, batch, bi, w, pad, o, rng, delay_max, NULL, 0);
+		if (failed < n_arms) {
+			*failed_arm = failed;
+			return -1;
+		}
+	}
 	b.first_round = d->n_rounds;
 	b.tsc = __rdtsc();
 	for (size_t r = 0; r < rounds; r++) {
 		if (reserve_rounds(d, n_arms, d->n_rounds + 1) != 0)
 			return -1;
-		for (size_t k = 0; k < n_arms; k++) {
-			size_t a = (k + d->n_rounds) % n_arms; /* rotate the order */
-			sb_spin(sb_rng_below(rng, delay_max));
-			if (o->before_sample)
-				o->before_sample(o->hook_ctx, a, bi);
-			uint64_t t = sample_with_stack(&arms[a], batch, pad);
-			if (o->after_sample)
-				o->after_sample(o->hook_ctx, a, bi);
-			if (t == UINT64_MAX) {
-				*failed_arm = a;
-				return -1;
-			}
-			d->ticks[a * d->cap + d->n_rounds] = (double)t;
+		size_t failed = one_round(arms, n_arms, batch, bi, d->n_rounds, pad, o, rng, delay_max,
+					  d->ticks + d->n_rounds, d->cap);
+		if (failed < n_arms) {
+			*failed_arm = failed;
+			return -1;
 		}
 		d->n_rounds++;
 	}
@@ -335,7 +361,11 @@ static int run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb
 	size_t failed = 0, first_block = d->n_blocks, first_round = d->n_rounds;
 	struct batch_data warm;
 	memset(&warm, 0, sizeof(warm));
-	int rc = run_block(arms, n_arms, sg->batch, sg->bi, sg->block_rounds, 0, o, rng, delay_max, &warm,
+	/* Without the hooks: counters and marker regions count only the
+	 * samples the statistics use. */
+	struct sb_run_opts unhooked = *o;
+	unhooked.before_sample = unhooked.after_sample = NULL;
+	int rc = run_block(arms, n_arms, sg->batch, sg->bi, sg->block_rounds, 0, &unhooked, rng, delay_max, &warm,
 			   &failed);
 	free(warm.ticks);
 	free(warm.blocks);
@@ -727,22 +757,37 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 		set_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	/* Each batch size's blocks sized from one timed round. */
+	/* Each batch size's blocks sized from the fastest of SIZING_ROUNDS
+	 * timed rounds after a first, cold one: the cold round alone (page
+	 * faults, cold caches) read anything from 1 to 20 times a warm one, so
+	 * a block's length, and with it the run, changed from run to run. */
 	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
 		size_t failed = 0;
-		uint64_t t0 = __rdtsc();
-		for (size_t a = 0; a < n_arms; a++)
-			if (arms[a].sample(arms[a].ctx, batch) == UINT64_MAX) {
-				failed = a;
-				rc = -1;
-			}
+		uint64_t fastest = UINT64_MAX;
+		for (int r = 0; r <= SIZING_ROUNDS && rc == 0; r++) {
+			uint64_t t0 = __rdtsc();
+			for (size_t a = 0; a < n_arms; a++)
+				if (arms[a].sample(arms[a].ctx, batch) == UINT64_MAX) {
+					failed = a;
+					rc = -1;
+				}
+			uint64_t t = __rdtsc() - t0;
+			if (r > 0 && t < fastest)
+				fastest = t;
+		}
 		if (rc) {
 			set_err(err, errlen, "sample failed", arms[failed].name);
 			break;
 		}
-		double round_ticks = (double)(__rdtsc() - t0) + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
+		double round_ticks = (double)fastest + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
 		size_t block_rounds = (size_t)(BLOCK_TARGET_S * tsc_hz / round_ticks);
+		/* When a batch size's rounds reach their cap before its time
+		 * ends (batch 1 and 8), each process still gets MIN_BLOCKS blocks,
+		 * each in a state of its own. */
+		size_t procs = o->processes > 1 ? o->processes : 1;
+		if (block_rounds > MAX_ROUNDS_PER_BATCH / (procs * MIN_BLOCKS))
+			block_rounds = MAX_ROUNDS_PER_BATCH / (procs * MIN_BLOCKS);
 		if (block_rounds < 4)
 			block_rounds = 4;
 		if (block_rounds > 4096)
