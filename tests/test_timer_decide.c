@@ -41,6 +41,30 @@ int main(void)
 	CHECK(strstr(i.reason, "invariant") != NULL, "reason: %s", i.reason);
 	CHECK(strcmp(sb_timer_kind_name(SB_TIMER_LFENCE_RDTSC), "lfence+rdtsc+lfence") == 0, "name");
 
+	/* The granularity from the steps between reads: their median, not
+	 * the smallest. The AMD Zen 5 VM's TSC moves by 26 ticks, and by 1 in
+	 * 0.1-5 % of the steps: 26 either way. */
+	static uint64_t steps[20000];
+	for (size_t k = 0; k < 20000; k++)
+		steps[k] = k < 40 ? 1 : k % 100 == 0 ? 52 : 26;
+	CHECK(sb_timer_granularity_of(steps, 20000) == 26, "AMD Zen 5 steps, 0.2 %% of 1 tick: %llu, want 26",
+	      (unsigned long long)sb_timer_granularity_of(steps, 20000));
+	for (size_t k = 0; k < 20000; k++)
+		steps[k] = k % 20 == 0 ? 1 : 26;
+	CHECK(sb_timer_granularity_of(steps, 20000) == 26, "AMD Zen 5 steps, 5 %% of 1 tick: %llu, want 26",
+	      (unsigned long long)sb_timer_granularity_of(steps, 20000));
+	/* A TSC that moves by 1 tick between most reads. */
+	for (size_t k = 0; k < 20000; k++)
+		steps[k] = k % 3 == 0 ? 2 : 1;
+	CHECK(sb_timer_granularity_of(steps, 20000) == 1, "1-tick steps: %llu, want 1",
+	      (unsigned long long)sb_timer_granularity_of(steps, 20000));
+	/* Reads at varying intervals (30..229 ticks, 100 each): the median. */
+	for (size_t k = 0; k < 20000; k++)
+		steps[k] = 30 + (k * 7919) % 200;
+	CHECK(sb_timer_granularity_of(steps, 20000) == 130, "spread steps: %llu, want the median, 130",
+	      (unsigned long long)sb_timer_granularity_of(steps, 20000));
+	CHECK(sb_timer_granularity_of(steps, 0) == 0, "no steps: not 0");
+
 	/* The real probe: whatever it chose, it must be consistent with what it saw. */
 	const struct sb_timer_info *p = sb_timer_probe();
 	struct sb_timer_info again;

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <x86intrin.h>
@@ -78,18 +79,33 @@ static int try_rdtscp(void)
 	return ok;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint64_t sb_timer_granularity_of(uint64_t *steps, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(steps, n, sizeof(*steps), cmp_u64);
+	return steps[n / 2];
+}
+
+#define GRANULARITY_STEPS 20000
+
 static uint64_t granularity(void)
 {
-	uint64_t best = UINT64_MAX;
-	for (int i = 0; i < 20000; i++) {
+	static uint64_t steps[GRANULARITY_STEPS];
+	for (size_t i = 0; i < GRANULARITY_STEPS; i++) {
 		uint64_t a = __rdtsc(), b;
 		do
 			b = __rdtsc();
 		while (b == a);
-		if (b - a < best)
-			best = b - a;
+		steps[i] = b - a;
 	}
-	return best;
+	return sb_timer_granularity_of(steps, GRANULARITY_STEPS);
 }
 
 static double now_raw_s(void)
