@@ -6,7 +6,9 @@
  * measured (dependent adds: core cycles per TSC tick) and the interference
  * canary runs (independent adds per cycle), and the thread's context switches
  * are read; before and after it the window canary runs (cycles an iteration
- * of a loop bound by the out-of-order window). A block whose add canary or
+ * of a loop bound by the out-of-order window). Between the canaries and the
+ * recorded rounds the block runs WARM_ROUNDS unrecorded ones in its state
+ * (the canaries leave the measured code cold). A block whose add canary or
  * clock falls well below the run's level, whose window canary rises well
  * above it, or in which the thread was switched out, is disturbed: its
  * samples are excluded and counted. Statistics use the kept blocks only
@@ -189,10 +191,10 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
  * unrecorded rounds in the new state, then the recorded ones; returns -1
  * when an arm failed. The canaries come first because their loops leave
  * the measured code cold: on the AMD Zen 5 VM the first four rounds after
- * them read +35, +14, +7 and +0.4 % (baseline and private, batch 512 and
- * 4096 alike) even with a round run before them, so a block's share of
- * such rounds, set by its length, moved a cell's delta by up to 0.7 pp
- * (docs/measurement-design.md, "Warm rounds after the canaries"). */
+ * them read +35 to +44, +14 to +23, +2 to +11 and +0.2 to +1 % (baseline
+ * and private, batch 512 and 4096 alike) even with a round run before
+ * them, so a cell's delta depended on its blocks' length
+ * (docs/measurement-design.md, "Two per-run switches"). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
