@@ -49,6 +49,8 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	else
 		fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n",
 			states, states == 1 ? "" : "s");
+	fprintf(f, "# the CIs hold what varies within this run, not what moves whole runs (the next run's\n"
+		   "# range: bench/reproducibility.py, 'next run');\n");
 	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their matching steady state\n"
 		   "# (the lowest holding at least 25%% of the blocks)\n");
 	if (!multi) {
