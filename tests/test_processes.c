@@ -101,7 +101,7 @@ int main(void)
 	CHECK(seen[2].samples == 8, "this process ran %llu samples of the other arm, want 8 (a cold and 3 timed sizing rounds per batch size)",
 	      seen[2].samples);
 	/* Every round ran (3000 per batch size, split 1000 each), plus a
-	 * warm-up block per child and the sizing round: more than 6000. */
+	 * warm-up block per child and the sizing rounds: more than 6000. */
 	CHECK(seen[1].samples > 6000, "%llu baseline samples came back", seen[1].samples);
 	for (size_t i = 0; i < res.n_cells && rc == 0; i++) {
 		const struct sb_cell *c = &res.cells[i];

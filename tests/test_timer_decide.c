@@ -44,7 +44,7 @@ int main(void)
 	/* The granularity from the steps between reads: their median, not
 	 * the smallest. The AMD Zen 5 VM's TSC moves by 26 ticks, and by 1 in
 	 * 0.1-5 % of the steps: 26 either way. */
-	static uint64_t steps[20000];
+	static double steps[20000];
 	for (size_t k = 0; k < 20000; k++)
 		steps[k] = k < 40 ? 1 : k % 100 == 0 ? 52 : 26;
 	CHECK(sb_timer_granularity_of(steps, 20000) == 26, "AMD Zen 5 steps, 0.2 %% of 1 tick: %llu, want 26",

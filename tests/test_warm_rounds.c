@@ -1,6 +1,7 @@
 /* Warm rounds: a block's recorded rounds start only after the code has run
  * a few rounds in the block's new state. On the AMD Zen 5 VM the first
- * rounds after a block's canaries read +35, +14, +7 % and the rest level,
+ * rounds after a block's canaries read +35 to +44, +14 to +23, +2 to +11 %
+ * and the rest level,
  * so the harness runs 4 unrecorded rounds between its canaries and its
  * recorded ones (harness.c, WARM_ROUNDS).
  *

@@ -761,8 +761,8 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 	}
 	/* Each batch size's blocks sized from the fastest of SIZING_ROUNDS
 	 * timed rounds after a first, cold one: the cold round alone (page
-	 * faults, cold caches) read anything from 1 to 20 times a warm one, so
-	 * a block's length, and with it the run, changed from run to run. */
+	 * faults, cold caches) read up to 50 times a warm one, so a block's
+	 * length, and with it the run, changed from run to run. */
 	for (size_t bi = 0; bi < o->n_batches && rc == 0; bi++) {
 		uint64_t batch = o->batches[bi];
 		size_t failed = 0;
@@ -785,8 +785,8 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 		double round_ticks = (double)fastest + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
 		size_t block_rounds = (size_t)(BLOCK_TARGET_S * tsc_hz / round_ticks);
 		/* When a batch size's rounds reach their cap before its time
-		 * ends (batch 1 and 8), each process still gets MIN_BLOCKS blocks,
-		 * each in a state of its own. */
+		 * ends (batch 1, 8 and 64 in the default sweep), each process still
+		 * gets MIN_BLOCKS blocks, each in a state of its own. */
 		size_t procs = o->processes > 1 ? o->processes : 1;
 		if (block_rounds > MAX_ROUNDS_PER_BATCH / (procs * MIN_BLOCKS))
 			block_rounds = MAX_ROUNDS_PER_BATCH / (procs * MIN_BLOCKS);

@@ -5,8 +5,8 @@
 #include <cpuid.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <x86intrin.h>
@@ -79,31 +79,22 @@ static int try_rdtscp(void)
 	return ok;
 }
 
-static int cmp_u64(const void *a, const void *b)
+uint64_t sb_timer_granularity_of(double *steps, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-uint64_t sb_timer_granularity_of(uint64_t *steps, size_t n)
-{
-	if (n == 0)
-		return 0;
-	qsort(steps, n, sizeof(*steps), cmp_u64);
-	return steps[n / 2];
+	return n ? (uint64_t)llround(sb_percentile_select(steps, n, 50)) : 0;
 }
 
 #define GRANULARITY_STEPS 20000
 
 static uint64_t granularity(void)
 {
-	static uint64_t steps[GRANULARITY_STEPS];
+	static double steps[GRANULARITY_STEPS];
 	for (size_t i = 0; i < GRANULARITY_STEPS; i++) {
 		uint64_t a = __rdtsc(), b;
 		do
 			b = __rdtsc();
 		while (b == a);
-		steps[i] = b - a;
+		steps[i] = (double)(b - a);
 	}
 	return sb_timer_granularity_of(steps, GRANULARITY_STEPS);
 }
