@@ -57,8 +57,6 @@ void sb_mitigations_read(const char *dir, struct sb_mitigations *m);
  * untrained return thunk, ITS aligned thunks, else ret), with the line
  * that decided it in why. cpu_family: CPUID family (0x17, 0x19, 6 ...). */
 enum sb_thunk sb_thunk_infer(const struct sb_mitigations *m, unsigned cpu_family, char *why, size_t whylen);
-/* CPUID's (extended) family of this CPU. */
-unsigned sb_cpu_family(void);
 
 /* What a report says about returns: the thunk and how it was found. */
 struct sb_return_thunk {

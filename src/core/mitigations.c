@@ -1,8 +1,8 @@
 /* mitigations.c: the CPU bug mitigations sysfs reports and the return
  * thunk they imply; see mitigations.h. */
 #include "stubbench/mitigations.h"
+#include "stubbench/cpu_signature.h"
 
-#include <cpuid.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,15 +78,6 @@ void sb_mitigations_read(const char *dir, struct sb_mitigations *m)
 			       sizeof(m->indirect_target_selection));
 }
 
-unsigned sb_cpu_family(void)
-{
-	unsigned a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return 0;
-	unsigned family = (a >> 8) & 0xf;
-	return family == 0xf ? family + ((a >> 20) & 0xff) : family;
-}
-
 enum sb_thunk sb_thunk_infer(const struct sb_mitigations *m, unsigned cpu_family, char *why, size_t whylen)
 {
 	/* Call depth tracking (retbleed=stuff, or ITS with retpolines) takes
@@ -124,7 +115,9 @@ void sb_return_thunk_from_sysfs(struct sb_return_thunk *rt)
 {
 	char why[sizeof(rt->how) - 32];
 	sb_mitigations_read(SB_VULN_DIR, &rt->mit);
-	rt->thunk = sb_thunk_infer(&rt->mit, sb_cpu_family(), why, sizeof(why));
+	struct sb_cpu_signature sig;
+	sb_cpu_signature(&sig);
+	rt->thunk = sb_thunk_infer(&rt->mit, sig.family, why, sizeof(why));
 	snprintf(rt->how, sizeof(rt->how), "inferred from %s", why);
 }
 

@@ -1,5 +1,6 @@
 /* quiet_record.c: see quiet_record.h. */
 #include "stubbench/quiet_record.h"
+#include "stubbench/cpu_signature.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -55,26 +56,11 @@ static void microcode(char *buf, size_t len)
 void sb_quiet_record_machine(char *buf, size_t len)
 {
 	unsigned a = 0, b = 0, c = 0, d = 0;
-	char vendor[13] = "unknown";
-	if (__get_cpuid(0, &a, &b, &c, &d)) {
-		memcpy(vendor, &b, 4);
-		memcpy(vendor + 4, &d, 4);
-		memcpy(vendor + 8, &c, 4);
-		vendor[12] = '\0';
-	}
-	unsigned family = 0, model = 0, stepping = 0;
-	if (__get_cpuid(1, &a, &b, &c, &d)) {
-		family = (a >> 8) & 0xf;
-		model = (a >> 4) & 0xf;
-		if (family == 0xf || family == 6)
-			model += ((a >> 16) & 0xf) << 4;
-		if (family == 0xf)
-			family += (a >> 20) & 0xff;
-		stepping = a & 0xf;
-	}
+	struct sb_cpu_signature sig;
+	sb_cpu_signature(&sig);
 	char ucode[32];
 	microcode(ucode, sizeof(ucode));
-	int n = snprintf(buf, len, "%s/%u/%u/%u/%s", vendor, family, model, stepping, ucode);
+	int n = snprintf(buf, len, "%s/%u/%u/%u/%s", sig.vendor, sig.family, sig.model, sig.stepping, ucode);
 	/* A hybrid part (CPUID 7 EDX bit 15) has cores of two kinds with
 	 * levels of their own: the kind this thread runs on (CPUID 0x1a EAX
 	 * bits 31-24: 0x20 Atom, 0x40 Core), as the run is pinned. */

@@ -3,6 +3,7 @@
  * thunk the JIT's returns really reach; and the thunk replicas checked
  * against this kernel's own text (kernel_text.c). */
 #include "stubbench/return_thunk_resolve.h"
+#include "stubbench/cpu_signature.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/loader.h"
 #include "stubbench/kernel_text.h"
@@ -67,7 +68,9 @@ void sb_kernel_return_thunk(const struct sb_kernel_obj *o, const int shapes[SB_N
 		return;
 	}
 	char why[200];
-	rt->thunk = sb_thunk_infer(&rt->mit, sb_cpu_family(), why, sizeof(why));
+	struct sb_cpu_signature sig;
+	sb_cpu_signature(&sig);
+	rt->thunk = sb_thunk_infer(&rt->mit, sig.family, why, sizeof(why));
 	snprintf(rt->how, sizeof(rt->how), "%s; inferred from %s",
 		 mixed ? "the JITed functions return through different thunks" : "the JIT's return targets could not be named",
 		 why);
