@@ -760,6 +760,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	};
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	sb_output_time_line(stderr, "stubbench kernel", &all);
+	sb_output_cold_line(stderr, "stubbench kernel", &all);
 	sb_output_busy_report(stderr, "stubbench kernel", &all);
 	sb_output_ci_scope_line(stderr, "stubbench kernel", ci_scope);
 	int orc = 0;

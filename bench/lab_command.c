@@ -122,6 +122,7 @@ static int run_lab(struct sb_cli *clip)
 	if (all.n_cells) {
 		sb_output_multimodal_line(stderr, "stubbench lab", &all);
 		sb_output_time_line(stderr, "stubbench lab", &all);
+		sb_output_cold_line(stderr, "stubbench lab", &all);
 		sb_output_busy_report(stderr, "stubbench lab", &all);
 		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
 	}

@@ -9,9 +9,10 @@ wall time of each run. A benchmark, not a test: it judges timings.
                            [--min-batch=64] [--vary-seed] [--save=DIR] [-- extra stubbench args]
 
 A run that said its core was busy (stderr `busy core:`; apart, those busy
-from start to end by the machine's record of quiet levels), or that an
+from start to end by the machine's record of quiet levels), that an
 arm's steady state changed with time during it (`states changed with
-time:`), is named, with the coverage of the other runs beside it.
+time:`), or that its code was still cold after the warm rounds (`still
+cold:`), is named, with the coverage of the other runs beside it.
 
 The bar it prints: every run's delta CI contains the K-run median in at
 least 90 % of the cells, half-widths <= 2 pp, matched_delta_cycles within
@@ -55,7 +56,8 @@ def run_once(cmd):
 # What a run may say of itself on stderr, and how the report names it.
 WARNINGS = ((": busy core:", "busy core"),
             ("busy from start to end", "busy from start to end, by the machine's record of quiet levels"),
-            (": states changed with time:", "states changed with time"))
+            (": states changed with time:", "states changed with time"),
+            (": still cold:", "still cold after the warm rounds"))
 
 
 def said(stderr):

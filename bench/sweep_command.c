@@ -292,6 +292,7 @@ static int run_sweep(struct sb_cli *cli)
 			rc = orc;
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		sb_output_time_line(stderr, "stubbench", &res);
+		sb_output_cold_line(stderr, "stubbench", &res);
 		sb_output_busy_report(stderr, "stubbench", &res);
 		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
 		if (cli->plot && rc == 0)

@@ -46,6 +46,11 @@ struct sb_cell {
 	 * order they ran, form fewer runs (time_runs) than chance allows. */
 	int changed_in_time;
 	size_t time_runs;
+	/* How far a block's first recorded sample sat above the median of
+	 * its other kept samples, as a fraction (the 20-80 % trimmed mean over
+	 * blocks; NAN: too few blocks to say): near 0 when the harness's warm
+	 * rounds left the code warm. */
+	double first_round_excess;
 	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
 	 * arm and the baseline both sat in their matching mode (the lowest
 	 * holding at least a quarter of the blocks, else the largest) of this arm's

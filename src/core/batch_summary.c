@@ -466,6 +466,38 @@ static void arm_cycles(struct summary *s, size_t a, struct sb_cell *c)
 		c->changed_in_time = changed_in_time(s->label + a * nk, s->bproc, g, s->max_process, &c->time_runs);
 }
 
+/* Arm a's first_round_excess (results.h): per kept block of at least
+ * 4 kept rounds, its first kept sample over the median of the others,
+ * minus 1; their 20-80 % trimmed mean over at least 8 such blocks. */
+static double first_round_excess(struct summary *s, size_t a)
+{
+	const struct batch_data *d = s->d;
+	double *ex = malloc((d->n_blocks + 1) * sizeof(*ex));
+	if (!ex)
+		return NAN;
+	size_t k = 0;
+	for (size_t bl = 0; bl < d->n_blocks; bl++) {
+		const struct block *b = &d->blocks[bl];
+		size_t m = 0, first = SIZE_MAX;
+		for (size_t r = b->first_round; r < b->first_round + b->n_rounds; r++) {
+			if (!s->keep[r])
+				continue;
+			if (first == SIZE_MAX)
+				first = r;
+			else
+				s->tmp[m++] = s->cyc[a * s->n + r];
+		}
+		if (m < 3)
+			continue;
+		double med = sb_percentile_select(s->tmp, m, 50);
+		if (med > 0)
+			ex[k++] = s->cyc[a * s->n + first] / med - 1;
+	}
+	double e = k >= 8 ? sb_trimmed_mean(ex, k) : NAN;
+	free(ex);
+	return e;
+}
+
 /* The nanoseconds of arm a's cell c, its repetitions and its runs per
  * second. */
 static void arm_ns(struct summary *s, size_t a, struct sb_cell *c)
@@ -553,6 +585,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		struct sb_cell *c = &out->cells[ci * n_batches + bi];
 		ci++;
 		cell_counts(&s, a, c);
+		c->first_round_excess = first_round_excess(&s, a);
 		arm_cycles(&s, a, c);
 		arm_ns(&s, a, c);
 		if (base >= 0 && (long)a != base && s.g)

@@ -873,6 +873,18 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 				    out) != 0) {
 			set_err(err, errlen, "out of memory", NULL);
 			rc = -1;
+		} else if (o->verbose) {
+			const struct sb_cell *worst = NULL;
+			for (size_t ci = 0; ci < n_arms - (ovh >= 0); ci++) {
+				const struct sb_cell *c = &out->cells[ci * o->n_batches + bi];
+				if (c->arm && isfinite(c->first_round_excess) &&
+				    (!worst || c->first_round_excess > worst->first_round_excess))
+					worst = c;
+			}
+			if (worst)
+				fprintf(stderr, "stubbench: batch %llu: a block's first recorded sample %+.1f %% over its "
+					"others (the most of any arm: %s)\n", (unsigned long long)batch,
+					100 * worst->first_round_excess, worst->arm->name);
 		}
 	}
 	/* Fast small batches reach the most rounds kept before their time. */

@@ -194,6 +194,31 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r)
 	return 1;
 }
 
+static int is_cold(const struct sb_cell *c)
+{
+	return c->arm && c->batch >= SB_COLD_MIN_BATCH && c->first_round_excess > SB_COLD_EXCESS;
+}
+
+int sb_output_cold_line(FILE *f, const char *tool, const struct sb_results *r)
+{
+	size_t cold = 0;
+	for (size_t i = 0; i < r->n_cells; i++)
+		cold += is_cold(&r->cells[i]);
+	if (!cold)
+		return 0;
+	fprintf(f, "%s: still cold: a block's first recorded sample read ", tool);
+	size_t said = 0;
+	for (size_t i = 0; i < r->n_cells && said < 6; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (is_cold(c))
+			fprintf(f, "%s%+.1f %% (%s@%llu)", said++ ? ", " : "", 100 * c->first_round_excess, c->arm->name,
+				(unsigned long long)c->batch);
+	}
+	fprintf(f, "%s over the block's other samples: the code was not yet warm after the harness's warm "
+		   "rounds, so these cells read high\n", cold > said ? ", ..." : "");
+	return 1;
+}
+
 int sb_output_ci_scope_line(FILE *f, const char *tool, const char *scope)
 {
 	if (!scope)
