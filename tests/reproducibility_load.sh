@@ -23,7 +23,7 @@ doc 11.8 11.0 12.5 >"$dir/sweep-3.json"
 printf 'stubbench: busy core: even this run'"'"'s quietest blocks read the window canary at 73.5 cycles, where this machine'"'"'s quiet runs read 62.2 (the second quietest of its 12 runs since 2026-12-02T07:43:51Z in /x): busy from start to end, as beside a busy SMT sibling; ...\n' >"$dir/sweep-2.stderr"
 printf 'stubbench: multimodal: 1 of 18 cells\n' >"$dir/sweep-1.stderr"
 printf 'stubbench: states changed with time: private@512 (2 stretches over 8 processes); ...\n' >"$dir/sweep-3.stderr"
-printf 'stubbench: still cold: a block'"'"'s first recorded sample read +6.1 %% (private@512) over ...\n' >>"$dir/sweep-3.stderr"
+printf 'stubbench: still cold: a block'"'"'s first kept sample read +6.1 %% (private@512) over ...\n' >>"$dir/sweep-3.stderr"
 out=$("$py" "$script" -k 3 --load="$dir" 2>&1) || fail "--load exited $?"
 printf '%s\n' "$out" | grep -q "^private@512 *+12.00 *3.20 *2/3" || fail "the cell line"
 printf '%s\n' "$out" | grep -q "busy core (the run said so): runs 2 of 3; delta coverage of the other runs: 100 %, 100 %" ||

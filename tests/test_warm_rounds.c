@@ -107,7 +107,7 @@ static void run(size_t processes)
 	}
 	/* Warm: no cell says it is cold, and no line. */
 	for (size_t i = 0; i < res.n_cells; i++)
-		CHECK(res.cells[i].first_round_excess == 0, "%zu processes: %s@%llu: first recorded sample %+.2f %% over "
+		CHECK(res.cells[i].first_round_excess == 0, "%zu processes: %s@%llu: first kept sample %+.2f %% over "
 		      "the others, want 0", processes, res.cells[i].arm->name, (unsigned long long)res.cells[i].batch,
 		      100 * res.cells[i].first_round_excess);
 	char buf[512] = "";
@@ -120,7 +120,7 @@ static void run(size_t processes)
 
 /* Code that stays cold for 6 samples after a state change, 2 past the
  * warm rounds, each 60 ticks high (5.5 % of 1100; under the outlier rule's
- * 64, so the samples are kept and count): the first recorded sample of
+ * 64, so the samples are kept and count): the first kept sample of
  * every block reads +5.5 %, and the cold line names the arm. */
 static void still_cold(void)
 {
@@ -140,7 +140,7 @@ static void still_cold(void)
 		const struct sb_cell *c = &res.cells[i];
 		int slow = strcmp(c->arm->name, "slow-to-warm") == 0;
 		double want = slow ? 60.0 / 1100.0 : 0;
-		CHECK(fabs(c->first_round_excess - want) < 1e-9, "%s@%llu: first recorded sample %+.3f %% over the "
+		CHECK(fabs(c->first_round_excess - want) < 1e-9, "%s@%llu: first kept sample %+.3f %% over the "
 		      "others, want %+.3f %%", c->arm->name, (unsigned long long)c->batch, 100 * c->first_round_excess,
 		      100 * want);
 	}

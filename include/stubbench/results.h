@@ -46,8 +46,8 @@ struct sb_cell {
 	 * order they ran, form fewer runs (time_runs) than chance allows. */
 	int changed_in_time;
 	size_t time_runs;
-	/* How far a block's first recorded sample sat above the median of
-	 * its other kept samples, as a fraction (the 20-80 % trimmed mean over
+	/* How far a block's first kept sample (the outlier rule drops some)
+	 * sat above the median of its other kept samples, as a fraction (the 20-80 % trimmed mean over
 	 * blocks; NAN: too few blocks to say): near 0 when the harness's warm
 	 * rounds left the code warm. */
 	double first_round_excess;

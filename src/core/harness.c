@@ -882,7 +882,7 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 					worst = c;
 			}
 			if (worst)
-				fprintf(stderr, "stubbench: batch %llu: a block's first recorded sample %+.1f %% over its "
+				fprintf(stderr, "stubbench: batch %llu: a block's first kept sample %+.1f %% over its "
 					"others (the most of any arm: %s)\n", (unsigned long long)batch,
 					100 * worst->first_round_excess, worst->arm->name);
 		}

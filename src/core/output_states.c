@@ -206,7 +206,7 @@ int sb_output_cold_line(FILE *f, const char *tool, const struct sb_results *r)
 		cold += is_cold(&r->cells[i]);
 	if (!cold)
 		return 0;
-	fprintf(f, "%s: still cold: a block's first recorded sample read ", tool);
+	fprintf(f, "%s: still cold: a block's first kept sample read ", tool);
 	size_t said = 0;
 	for (size_t i = 0; i < r->n_cells && said < 6; i++) {
 		const struct sb_cell *c = &r->cells[i];
