@@ -14,7 +14,9 @@
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
 #include "stubbench/perf_counters.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/quiet_record.h"
+#include "stubbench/record_file.h"
 #include "stubbench/run_info.h"
 
 #ifndef SB_VERSION
@@ -27,7 +29,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -113,6 +115,19 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		cli->quiet_levels = arg;
 		return 0;
 	}
+	case K_PAST: {
+		struct stat st;
+		if (!*arg) {
+			snprintf(err, errlen, "--past-runs: needs a file name, or none");
+			return -1;
+		}
+		if (strcmp(arg, "none") && stat(arg, &st) == 0 && !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "--past-runs: '%s' is not a regular file", arg);
+			return -1;
+		}
+		cli->past_runs = arg;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -145,6 +160,10 @@ const struct sb_cli_group sb_cli_sweep_group = {
 						"busy from start to end says so (default:\n"
 						"$XDG_STATE_HOME/stubbench/quiet-levels, else\n"
 						"~/.local/state/stubbench/quiet-levels; none: no record)"},
+		{"past-runs", "FILE", K_PAST, "this machine's record of past runs' figures, whose spread\n"
+					      "widens each cell's CIs to a range for the next run (default:\n"
+					      "$XDG_STATE_HOME/stubbench/past-runs, else\n"
+					      "~/.local/state/stubbench/past-runs; none: no record)"},
 		{NULL},
 	},
 	.parse = parse_sweep,
@@ -544,26 +563,43 @@ static int split_passthrough(const struct sb_subcommand *cmd, struct sb_cli *cli
 	return 0;
 }
 
-/* The record of quiet canary levels a measuring command (one with the
- * sweep group) uses: --quiet-levels, else the default place; without a
- * home for it, the run's busy-core report says so in one line, and the
- * run goes on without. */
-static void use_quiet_record(const struct sb_subcommand *cmd, const struct sb_cli *cli)
+/* Where the record called name is kept: opt (--quiet-levels or
+ * --past-runs), else its default place. Returns 1 with the path in buf, 0
+ * for "none", -1 with no home for it. */
+static int record_path(const char *opt, const char *name, char *buf, size_t len)
 {
-	static char path[1024];
+	if (opt && !strcmp(opt, "none"))
+		return 0;
+	if (opt) {
+		snprintf(buf, len, "%s", opt);
+		return 1;
+	}
+	return sb_record_file_default(name, buf, len) == 0 ? 1 : -1;
+}
+
+/* The records a measuring command (one with the sweep group) uses: the
+ * quiet canary levels (--quiet-levels) and the past runs' figures
+ * (--past-runs), else their default places; without a home for them, the
+ * run says so in one line each, and goes on without. */
+static void use_records(const struct sb_subcommand *cmd, const struct sb_cli *cli)
+{
+	static char quiet[1024], past[1024];
 	int measures = 0;
 	for (size_t i = 0; i < SB_CLI_MAX_GROUPS && cmd->groups[i]; i++)
 		measures |= cmd->groups[i] == &sb_cli_sweep_group;
-	if (!measures || (cli->quiet_levels && !strcmp(cli->quiet_levels, "none")))
+	if (!measures)
 		return;
-	if (cli->quiet_levels)
-		snprintf(path, sizeof(path), "%s", cli->quiet_levels);
-	else if (sb_quiet_record_default(path, sizeof(path)) != 0) {
+	int q = record_path(cli->quiet_levels, "quiet-levels", quiet, sizeof(quiet));
+	if (q > 0)
+		sb_quiet_record_use(quiet, NULL);
+	else if (q < 0)
 		sb_quiet_record_use(NULL, "neither XDG_STATE_HOME nor HOME is set, so this run is not compared "
 					  "with earlier ones (--quiet-levels=FILE names a record)");
-		return;
-	}
-	sb_quiet_record_use(path, NULL);
+	int p = record_path(cli->past_runs, "past-runs", past, sizeof(past));
+	if (p > 0)
+		sb_past_runs_use(past, NULL);
+	else if (p < 0)
+		sb_past_runs_use(NULL, "neither XDG_STATE_HOME nor HOME is set (--past-runs=FILE names one)");
 }
 
 int sb_cli_main(const struct sb_program *p, int argc, char **argv)
@@ -615,7 +651,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 			fprintf(stderr, "%s: %s\n", prog, err);
 			rc = EXIT_USAGE;
 		} else {
-			use_quiet_record(cmd, &cli);
+			use_records(cmd, &cli);
 			rc = cmd->run(&cli);
 			if (sb_blocks_log_close(err, sizeof(err)) != 0) {
 				fprintf(stderr, "%s: %s\n", prog, err);

@@ -35,6 +35,7 @@ struct sb_cli {
 	const char *plot;         /* --plot=FILE */
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
+	const char *past_runs;    /* --past-runs=FILE or "none"; NULL: the default record */
 	uint64_t placements;      /* --placements=K: K random code placements per variant */
 	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
 	/* The operands (arguments that are not options), for a subcommand

@@ -30,6 +30,7 @@
 #include "stubbench/jit_read.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/pin.h"
@@ -726,6 +727,19 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	/* Interrupted after the last measurement: still no results. */
 	if (sb_kernel_interrupted())
 		return SB_KERNEL_INTERRUPTED;
+	/* The record of past runs tells this measurement apart by what changes
+	 * its figures. */
+	struct sb_config cfg;
+	as_config(o, &cfg);
+	char extra[160], measurement[1024];
+	snprintf(extra, sizeof(extra), "loads=%d thunk=%s", o->copies, o->thunk ? o->thunk : "kernel's");
+	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, extra);
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (o->shapes[s]) {
+			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->kres[s]);
+			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->tres[s]);
+			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->pres[s]);
+		}
 	struct sb_results all;
 	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
 		sb_results_free(&all);
@@ -741,8 +755,6 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		}
 	if (verdicts)
 		fclose(verdicts);
-	struct sb_config cfg;
-	as_config(o, &cfg);
 	/* The scope of the CIs, and what the kernel's return thunk adds to it. */
 	char ci_scope[768];
 	const char *note = sb_thunk_time_note(thunk.thunk);
@@ -783,6 +795,8 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		rc = SB_KERNEL_FAILED;
 	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot, &thunk) != 0 && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
+	if (rc == SB_KERNEL_OK)
+		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &all);
 	sb_results_free(&all);
 	if (r->verdicts)
 		fputs(r->verdicts, info);

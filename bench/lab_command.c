@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "stubbench/lab_variants.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
 #include "stubbench/percpu.h"
@@ -85,6 +86,12 @@ static int run_lab(struct sb_cli *clip)
 		}
 	}
 	rc = sb_measure_groups(&gcli, gs, n_groups);
+	/* The record of past runs tells this measurement apart by what changes
+	 * its figures. */
+	char extra[128], measurement[1024];
+	snprintf(extra, sizeof(extra), "shape=%s states=%llu placements=%llu%s", cli.shape,
+		 (unsigned long long)cli.states, (unsigned long long)cli.placements, cli.counters ? " counters" : "");
+	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench lab", &cli.cfg, extra);
 	struct sb_results shape_res[2];
 	memset(shape_res, 0, sizeof(shape_res));
 	struct sb_results all;
@@ -97,6 +104,7 @@ static int run_lab(struct sb_cli *clip)
 				if (li)
 					arms[g].arms[a].code_bytes = extra_code_bytes(li);
 			}
+			sb_past_runs_apply(stderr, "stubbench lab", measurement, &res[g]);
 			if (sb_results_append(&shape_res[groups[g].in_loop], &res[g]) || sb_results_append(&all, &res[g]))
 				rc = 1;
 		}
@@ -125,6 +133,8 @@ static int run_lab(struct sb_cli *clip)
 		sb_output_cold_line(stderr, "stubbench lab", &all);
 		sb_output_busy_report(stderr, "stubbench lab", &all);
 		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
+		if (rc == 0)
+			sb_past_runs_remember(stderr, "stubbench lab", measurement, &all);
 	}
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/markers.h"
@@ -278,6 +279,17 @@ static int run_sweep(struct sb_cli *cli)
 	struct sb_results res;
 	static struct sb_variant_arms arms;
 	rc = sb_measure_group(cli, baseline, vs, n_vs, &arms, &res);
+	/* The record of past runs tells this measurement apart by what changes
+	 * its figures. */
+	char extra[256], measurement[1024];
+	snprintf(extra, sizeof(extra), "states=%llu placements=%llu flavour=%s%s%s%s%s%s",
+		 (unsigned long long)cli->states, (unsigned long long)cli->placements,
+		 sweep.flavour_seed ? "seed001" : "", sweep.flavour_seed && sweep.flavour_host ? "," : "",
+		 sweep.flavour_host ? "host" : "", sweep.thunk ? " thunk=" : "", sweep.thunk ? sweep.thunk : "",
+		 cli->counters ? " counters" : "");
+	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench", &cli->cfg, extra);
+	if (rc != EXIT_USAGE && res.n_cells)
+		sb_past_runs_apply(stderr, "stubbench", measurement, &res);
 	if (rc != EXIT_USAGE && res.n_cells) {
 		/* The host flavour behind a thunk whose code changes state over
 		 * longer than a run: the CIs say so. */
@@ -295,6 +307,8 @@ static int run_sweep(struct sb_cli *cli)
 		sb_output_cold_line(stderr, "stubbench", &res);
 		sb_output_busy_report(stderr, "stubbench", &res);
 		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
+		if (rc == 0)
+			sb_past_runs_remember(stderr, "stubbench", measurement, &res);
 		if (cli->plot && rc == 0)
 			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);
 	}

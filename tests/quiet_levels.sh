@@ -14,7 +14,7 @@ sb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; printf '%s\n' "$err"; exit 1; }
-run() { err=$("$sb" --samples=100 --batch=64 --variant=private "$@" 2>&1 >/dev/null); }
+run() { err=$("$sb" --samples=100 --batch=64 --variant=private --past-runs=none "$@" 2>&1 >/dev/null); }
 
 rec=$dir/state/stubbench/quiet-levels
 XDG_STATE_HOME=$dir/state run || fail "the first run exited $?"

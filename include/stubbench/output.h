@@ -40,6 +40,10 @@ void sb_check_stdout_at_exit(const char *prog);
 /* Under the table: "# " lines saying in how many re-rolled states each
  * arm ran, what 'matched' is, and each multimodal cell's modes. */
 void sb_output_states_note(FILE *f, const struct sb_results *r);
+/* One sentence (no final period) on what r's CIs hold: what varies within
+ * the run, and where the record of past runs widened them (past_runs.h),
+ * how many runs it drew on; the table's footer and JSON's "ci_scope". */
+void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r);
 /* One line, when some cell has several steady states, naming the cells and
  * the batches where the state shares differ between variants; nothing
  * otherwise. Goes to stderr so that seed-format stdout stays parseable.

@@ -48,11 +48,6 @@ struct sb_quiet_reference {
  * code only, so the kernel and its mitigations are not part of it. */
 void sb_quiet_record_machine(char *buf, size_t len);
 
-/* The default record: $XDG_STATE_HOME/stubbench/quiet-levels, else
- * $HOME/.local/state/stubbench/quiet-levels. Returns 0, or -1 when neither
- * variable is set. */
-int sb_quiet_record_default(char *buf, size_t len);
-
 /* Reads machine's reference from path into ref (a missing file is an empty
  * record: ref->runs 0) and, when lines is not NULL, how many lines the file
  * holds. Returns 0, or -1 with err naming the file and, for a malformed

@@ -58,6 +58,11 @@ struct sb_cell {
 	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
 	int has_matched;
 	double matched_cycles, matched_lo, matched_hi;
+	/* The earlier runs of this cell in the machine's record of past runs
+	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
+	 * and how many the record held; past_runs 0: the CIs hold this run's
+	 * spread only. */
+	size_t past_runs, past_held;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
 	/* Hardware/software counters per iteration (filled by the counters
 	 * front end after the run; names in sb_results.counter_names). */

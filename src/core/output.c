@@ -205,11 +205,14 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	if (m->thunk)
 		json_thunk(f, m->thunk);
+	/* What the CIs hold, and what the tool adds to it. */
+	char scope[2400];
+	sb_output_past_runs_scope(scope, sizeof(scope), r);
+	size_t n = strlen(scope);
+	if (m->ci_scope && n < sizeof(scope))
+		snprintf(scope + n, sizeof(scope) - n, "; %s", m->ci_scope);
 	fputs("  \"ci_scope\": ", f);
-	if (m->ci_scope)
-		sb_json_string(f, m->ci_scope);
-	else
-		fputs("null", f);
+	sb_json_string(f, scope);
 	fputs(",\n", f);
 	fprintf(f,
 		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));

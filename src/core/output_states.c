@@ -1,9 +1,11 @@
 /* output_states.c: what the output says about re-rolled states and modes,
  * and about a busy core; see output.h. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "stubbench/output.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_info.h"
 
@@ -31,6 +33,70 @@ static int shares_differ(const struct sb_results *r, uint64_t batch, double *lo,
 	return multi && *hi - *lo > 0.10;
 }
 
+/* text and end as '#' comment lines of at most 96 columns, broken at spaces. */
+static void comment_wrapped(FILE *f, const char *text, const char *end)
+{
+	const size_t width = 94;
+	size_t n = strlen(text);
+	while (n > width) {
+		size_t cut = width;
+		while (cut > 0 && text[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = strcspn(text, " ");
+		fprintf(f, "# %.*s\n", (int)cut, text);
+		text += cut + (text[cut] == ' ');
+		n = strlen(text);
+	}
+	fprintf(f, "# %s%s\n", text, end);
+}
+
+void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r)
+{
+	size_t cells = 0, widened = 0, fewest = SIZE_MAX, most = 0, held = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || !c->n_samples)
+			continue;
+		cells++;
+		if (c->past_held > held)
+			held = c->past_held;
+		if (!c->past_runs)
+			continue;
+		widened++;
+		fewest = c->past_runs < fewest ? c->past_runs : fewest;
+		most = c->past_runs > most ? c->past_runs : most;
+	}
+	const char *why_none, *path = sb_past_runs_in_use(&why_none);
+	char runs[48];
+	if (fewest == most)
+		snprintf(runs, sizeof(runs), "%zu", most);
+	else
+		snprintf(runs, sizeof(runs), "%zu-%zu", fewest, most);
+	if (widened && widened == cells)
+		snprintf(buf, len,
+			 "the CIs also hold how the last %s runs of these cells on this machine scattered (%s): "
+			 "each is a 95 %% range for the next run's figure, and a conservative CI of the expected cost",
+			 runs, path ? path : "the record of past runs");
+	else if (widened)
+		snprintf(buf, len,
+			 "the CIs of %zu of %zu cells also hold how their last %s runs on this machine scattered (%s), "
+			 "each a 95 %% range for the next run's figure; the others hold what varies within this run "
+			 "only, not what moves whole runs (the record holds fewer than %d of their runs)",
+			 widened, cells, runs, path ? path : "the record of past runs", SB_PAST_RUNS_MIN);
+	else if (path)
+		snprintf(buf, len,
+			 "the CIs hold what varies within this run, not what moves whole runs: the record of past "
+			 "runs (%s) holds %zu of the %d runs of these cells that would add it (the next run's range "
+			 "meanwhile: bench/reproducibility.py, 'next run')",
+			 path, held, SB_PAST_RUNS_MIN);
+	else
+		snprintf(buf, len,
+			 "the CIs hold what varies within this run, not what moves whole runs (no record of past "
+			 "runs%s%s; the next run's range: bench/reproducibility.py, 'next run')",
+			 why_none ? ": " : ", --past-runs=none", why_none ? why_none : "");
+}
+
 void sb_output_states_note(FILE *f, const struct sb_results *r)
 {
 	size_t states = 0, multi = 0, procs = 1;
@@ -49,8 +115,9 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	else
 		fprintf(f, "# each cell ran in %zu re-rolled state%s (code placement, stack offset), CIs over states then blocks;\n",
 			states, states == 1 ? "" : "s");
-	fprintf(f, "# the CIs hold what varies within this run, not what moves whole runs (the next run's\n"
-		   "# range: bench/reproducibility.py, 'next run');\n");
+	char scope[1536];
+	sb_output_past_runs_scope(scope, sizeof(scope), r);
+	comment_wrapped(f, scope, ";");
 	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their matching steady state\n"
 		   "# (the lowest holding at least 25%% of the blocks)\n");
 	if (!multi) {

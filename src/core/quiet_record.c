@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "stubbench/read_file.h"
+#include "stubbench/record_file.h"
 #include "stubbench/run_info.h"
 
 static const char header[] = "# stubbench quiet levels: one line per run: machine, date (UTC), the add canary's "
@@ -67,18 +68,6 @@ void sb_quiet_record_machine(char *buf, size_t len)
 	if (n > 0 && (size_t)n < len && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d & (1u << 15)) &&
 	    __get_cpuid_count(0x1a, 0, &a, &b, &c, &d))
 		snprintf(buf + n, len - (size_t)n, "/core-type-0x%02x", a >> 24);
-}
-
-int sb_quiet_record_default(char *buf, size_t len)
-{
-	const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	if (state && *state)
-		snprintf(buf, len, "%s/stubbench/quiet-levels", state);
-	else if (home && *home)
-		snprintf(buf, len, "%s/.local/state/stubbench/quiet-levels", home);
-	else
-		return -1;
-	return 0;
 }
 
 /* One record line "MACHINE\tDATE\tADDS\tWINDOW" (no newline) into its
@@ -186,102 +175,11 @@ int sb_quiet_record_read(const char *path, const char *machine, struct sb_quiet_
 	return 0;
 }
 
-/* Creates the directories that hold path, when missing (mkdir -p). */
-static int make_dir_of(const char *path, char *err, size_t errlen)
-{
-	char dir[1024];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-			snprintf(err, errlen, "cannot create the directory '%s': %s", dir, strerror(errno));
-			return -1;
-		}
-		*p = c;
-		if (!c)
-			return 0;
-	}
-}
-
-/* Rewrites path, whose text holds total lines, with its newest keep lines
- * (comments dropped) and line. */
-static int cut(const char *path, const char *text, size_t total, size_t keep, const char *line, char *err,
-	       size_t errlen)
-{
-	const char *from = text;
-	for (size_t skip = total > keep ? total - keep : 0; skip && *from; from++)
-		skip -= *from == '\n';
-	char tmp[1100];
-	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-		return -1;
-	}
-	fputs(header, f);
-	for (const char *p = from; *p;) {
-		size_t l = strcspn(p, "\n");
-		if (*p != '#')
-			fprintf(f, "%.*s\n", (int)l, p);
-		p += l + (p[l] == '\n');
-	}
-	fputs(line, f);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 int sb_quiet_record_add(const char *path, const char *machine, const char *date, double adds, double window,
 			char *err, size_t errlen)
 {
 	char line[256];
 	snprintf(line, sizeof(line), "%s\t%s\t%.4f\t%.3f\n", machine, date, adds > 0 ? adds : 0,
 		 window > 0 ? window : 0);
-	struct stat st;
-	int exists = stat(path, &st) == 0;
-	if (!exists && make_dir_of(path, err, errlen) != 0)
-		return -1;
-	if (exists) {
-		char why[256];
-		char *text = sb_read_file(path, SB_QUIET_MAX_BYTES, NULL, why, sizeof(why));
-		if (!text) {
-			snprintf(err, errlen, "cannot read '%s': %s", path, why);
-			return -1;
-		}
-		size_t lines = 0;
-		for (const char *p = text; *p; p++)
-			lines += *p == '\n';
-		int rc = 0, cutting = lines >= SB_QUIET_MAX_LINES;
-		if (cutting)
-			rc = cut(path, text, lines, SB_QUIET_MAX_LINES / 2, line, err, errlen);
-		free(text);
-		if (cutting)
-			return rc;
-	}
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	/* One write each, so that runs finishing together do not mix lines. */
-	ssize_t w = exists ? 0 : write(fd, header, sizeof(header) - 1);
-	if (w >= 0)
-		w = write(fd, line, strlen(line));
-	int saved = errno;
-	close(fd);
-	if (w != (ssize_t)strlen(line)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, w < 0 ? strerror(saved) : "short write");
-		return -1;
-	}
-	return 0;
+	return sb_record_file_append(path, header, line, SB_QUIET_MAX_LINES, SB_QUIET_MAX_BYTES, err, errlen);
 }

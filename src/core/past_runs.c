@@ -1,0 +1,299 @@
+/* past_runs.c: see past_runs.h. */
+#include "stubbench/past_runs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "stubbench/harness.h"
+#include "stubbench/quiet_record.h"
+#include "stubbench/read_file.h"
+#include "stubbench/record_file.h"
+#include "stubbench/run_info.h"
+#include "stubbench/stats.h"
+
+#define N_FIGURES 3 /* cycles, delta, matched */
+
+static const char header[] = "# stubbench past runs: one line per cell and run: machine, date (UTC), measurement, "
+			     "variant, batch, cycles per iteration, delta vs baseline (%), matched (cycles)\n";
+
+void sb_past_runs_machine(char *buf, size_t len)
+{
+	sb_quiet_record_machine(buf, len);
+	struct utsname u;
+	size_t n = strlen(buf);
+	if (uname(&u) == 0 && n < len)
+		snprintf(buf + n, len - n, "/%s", u.release);
+}
+
+void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const struct sb_config *c,
+			      const char *extra)
+{
+	size_t n = 0;
+#define PUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+	PUT("%s variants=%s batches=", tool, c->variants ? c->variants : "-");
+	for (size_t b = 0; b < c->n_batches; b++)
+		PUT("%s%llu", b ? "," : "", (unsigned long long)c->batches[b]);
+	if (c->samples)
+		PUT(" samples=%llu", (unsigned long long)c->samples);
+	else
+		PUT(" time=%g", c->time_s);
+	PUT(" processes=%llu cpu=%d", (unsigned long long)c->processes, c->cpu);
+	if (extra && *extra)
+		PUT(" %s", extra);
+#undef PUT
+	for (char *p = buf; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = ' ';
+}
+
+int sb_past_runs_widen_ci(double est, double *lo, double *hi, const double *past, size_t n)
+{
+	if (n < SB_PAST_RUNS_MIN)
+		return 0;
+	struct sb_summary s;
+	if (sb_summarize(past, n, NULL, 0, &s) != 0 || !isfinite(s.sd))
+		return 0;
+	double w = sb_t95(n - 1) * s.sd;
+	*lo = est - hypot(est - *lo, w);
+	*hi = est + hypot(*hi - est, w);
+	return 1;
+}
+
+/* A record line's fields, pointing into line (which it changes). */
+struct line {
+	const char *machine, *date, *measurement, *variant;
+	unsigned long long batch;
+	double v[N_FIGURES]; /* NAN: '-' */
+};
+
+static int number(const char *s, double *v)
+{
+	if (strcmp(s, "-") == 0) {
+		*v = NAN;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return end == s || *end || errno || !isfinite(*v) ? -1 : 0;
+}
+
+/* "MACHINE\tDATE\tMEASUREMENT\tVARIANT\tBATCH\tCYCLES\tDELTA\tMATCHED" into
+ * l. 0, or -1 malformed. */
+static int split(char *text, struct line *l)
+{
+	char *f[8];
+	for (int i = 0; i < 8; i++) {
+		f[i] = text;
+		text = strchr(text, '\t');
+		if ((i < 7) != (text != NULL))
+			return -1;
+		if (text)
+			*text++ = '\0';
+		if (!*f[i])
+			return -1;
+	}
+	char *end;
+	errno = 0;
+	l->batch = strtoull(f[4], &end, 10);
+	if (*end || errno || f[4][0] == '-')
+		return -1;
+	for (int k = 0; k < N_FIGURES; k++)
+		if (number(f[5 + k], &l->v[k]) != 0)
+			return -1;
+	l->machine = f[0], l->date = f[1], l->measurement = f[2], l->variant = f[3];
+	return 0;
+}
+
+/* The cell of r with this variant and batch size, or -1. */
+static long cell_of(const struct sb_results *r, const char *variant, unsigned long long batch)
+{
+	for (size_t i = 0; i < r->n_cells; i++)
+		if (r->cells[i].arm && r->cells[i].batch == batch && strcmp(r->cells[i].arm->name, variant) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Cell c's figure k and its CI. */
+static void figure(struct sb_cell *c, int k, double **est, double **lo, double **hi, int *has)
+{
+	switch (k) {
+	case 0:
+		*est = &c->cycles.mean, *lo = &c->cycles.ci_lo, *hi = &c->cycles.ci_hi;
+		*has = c->n_samples > 0;
+		break;
+	case 1:
+		*est = &c->delta_pct, *lo = &c->delta_lo_pct, *hi = &c->delta_hi_pct;
+		*has = c->has_delta;
+		break;
+	default:
+		*est = &c->matched_cycles, *lo = &c->matched_lo, *hi = &c->matched_hi;
+		*has = c->has_matched;
+		break;
+	}
+}
+
+int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *r,
+		       char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	char why[256];
+	char *text = sb_read_file(path, SB_PAST_RUNS_MAX_BYTES, NULL, why, sizeof(why));
+	if (!text) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, why);
+		return -1;
+	}
+	/* Per cell and figure, the newest SB_PAST_RUNS_RECENT values in a ring. */
+	size_t nc = r->n_cells;
+	double *ring = calloc(nc * N_FIGURES * SB_PAST_RUNS_RECENT + 1, sizeof(*ring));
+	size_t *count = calloc(nc * N_FIGURES + 1, sizeof(*count));
+	size_t *runs = calloc(nc + 1, sizeof(*runs));
+	int rc = 0;
+	if (!ring || !count || !runs) {
+		snprintf(err, errlen, "reading '%s': out of memory", path);
+		rc = -1;
+	}
+	size_t number_of_line = 0;
+	for (char *line = text, *next; rc == 0 && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		number_of_line++;
+		if (line[0] == '#' || !line[0])
+			continue;
+		struct line l;
+		if (split(line, &l) != 0) {
+			snprintf(err, errlen,
+				 "'%s' line %zu: not a record line (machine, date, measurement, variant, batch, cycles, "
+				 "delta, matched, tab-separated; '-' for none)", path, number_of_line);
+			rc = -1;
+			break;
+		}
+		if (strcmp(l.machine, machine) || strcmp(l.measurement, measurement))
+			continue;
+		long i = cell_of(r, l.variant, l.batch);
+		if (i < 0)
+			continue;
+		runs[i]++;
+		for (int k = 0; k < N_FIGURES; k++)
+			if (!isnan(l.v[k])) {
+				size_t *n = &count[(size_t)i * N_FIGURES + k];
+				ring[((size_t)i * N_FIGURES + k) * SB_PAST_RUNS_RECENT + *n % SB_PAST_RUNS_RECENT] = l.v[k];
+				(*n)++;
+			}
+	}
+	for (size_t i = 0; rc == 0 && i < nc; i++) {
+		struct sb_cell *c = &r->cells[i];
+		if (!c->arm)
+			continue;
+		c->past_held = runs[i];
+		c->past_runs = 0;
+		for (int k = 0; k < N_FIGURES; k++) {
+			double *est, *lo, *hi;
+			int has;
+			figure(c, k, &est, &lo, &hi, &has);
+			size_t n = count[i * N_FIGURES + k];
+			if (n > SB_PAST_RUNS_RECENT)
+				n = SB_PAST_RUNS_RECENT;
+			if (has && sb_past_runs_widen_ci(*est, lo, hi, ring + (i * N_FIGURES + k) * SB_PAST_RUNS_RECENT,
+							 n) && n > c->past_runs)
+				c->past_runs = n;
+		}
+	}
+	free(ring);
+	free(count);
+	free(runs);
+	free(text);
+	return rc;
+}
+
+/* A figure for the record: "%.6g", or "-" when the cell has none. */
+static void put_figure(char *buf, size_t len, int has, double v)
+{
+	if (has && isfinite(v))
+		snprintf(buf, len, "%.6g", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *date,
+		     const struct sb_results *r, char *err, size_t errlen)
+{
+	char *lines = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&lines, &len);
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || !c->n_samples)
+			continue;
+		char v[N_FIGURES][32];
+		put_figure(v[0], sizeof(v[0]), 1, c->cycles.mean);
+		put_figure(v[1], sizeof(v[1]), c->has_delta, c->delta_pct);
+		put_figure(v[2], sizeof(v[2]), c->has_matched, c->matched_cycles);
+		fprintf(f, "%s\t%s\t%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement, c->arm->name,
+			(unsigned long long)c->batch, v[0], v[1], v[2]);
+		n++;
+	}
+	int rc = 0;
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+		rc = -1;
+	} else if (n) {
+		rc = sb_record_file_append(path, header, lines, SB_PAST_RUNS_MAX_LINES, SB_PAST_RUNS_MAX_BYTES, err,
+					   errlen);
+	}
+	free(lines);
+	return rc;
+}
+
+static const char *record_in_use, *record_missing;
+
+void sb_past_runs_use(const char *path, const char *why_none)
+{
+	record_in_use = path;
+	record_missing = path ? NULL : why_none;
+}
+
+const char *sb_past_runs_in_use(const char **why_none)
+{
+	*why_none = record_missing;
+	return record_in_use;
+}
+
+void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *r)
+{
+	const char *why_none, *path = sb_past_runs_in_use(&why_none);
+	if (!path)
+		return;
+	char machine[192], err[1400];
+	sb_past_runs_machine(machine, sizeof(machine));
+	if (sb_past_runs_widen(path, machine, measurement, r, err, sizeof(err)) != 0)
+		fprintf(f, "%s: past runs: %s; the CIs hold this run's spread only (--past-runs=FILE names "
+			   "another record, none: no record)\n", tool, err);
+}
+
+void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r)
+{
+	const char *why_none, *path = sb_past_runs_in_use(&why_none);
+	if (!path || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
+		return;
+	char machine[192], date[32], err[1400];
+	sb_past_runs_machine(machine, sizeof(machine));
+	sb_run_info_date(date, sizeof(date));
+	if (sb_past_runs_add(path, machine, measurement, date, r, err, sizeof(err)) != 0)
+		fprintf(f, "%s: past runs: %s; this run is not remembered (--past-runs=FILE names another "
+			   "record, none: no record)\n", tool, err);
+}

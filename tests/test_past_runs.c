@@ -1,0 +1,229 @@
+/* The record of past runs' figures (past_runs.h) on made-up files: a cell's
+ * CIs widen, each side in quadrature with t95(n - 1) x the sd of its newest
+ * SB_PAST_RUNS_RECENT past figures, only from lines of its machine,
+ * measurement, variant and batch size, and only from SB_PAST_RUNS_MIN runs
+ * on; '-' figures count for nothing; a malformed line is named and changes
+ * nothing; a missing file is an empty record; adding writes one line per
+ * cell with samples; the footer sentence says what the CIs hold. Exact: no
+ * timing. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
+#include "stubbench/past_runs.h"
+#include "stubbench/results.h"
+#include "stubbench/stats.h"
+
+static char dir[] = "/tmp/past_runs_XXXXXX";
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static int near(double a, double b)
+{
+	return fabs(a - b) < 1e-9 * (1 + fabs(b));
+}
+
+/* Two cells at batch 64: the baseline (cycles only) and private (cycles,
+ * delta, matched), their CIs as a run would give them. */
+static const struct sb_arm arm_base = {.name = "baseline"}, arm_priv = {.name = "private"};
+static void two_cells(struct sb_results *r, struct sb_cell c[2])
+{
+	memset(r, 0, sizeof(*r));
+	memset(c, 0, 2 * sizeof(*c));
+	c[0].arm = &arm_base, c[1].arm = &arm_priv;
+	for (int i = 0; i < 2; i++) {
+		c[i].batch = 64;
+		c[i].n_samples = 100;
+		c[i].cycles.mean = 12 + i;
+		c[i].cycles.ci_lo = 11.9 + i;
+		c[i].cycles.ci_hi = 12.2 + i;
+	}
+	c[1].has_delta = 1, c[1].delta_pct = 1, c[1].delta_lo_pct = 0.5, c[1].delta_hi_pct = 1.25;
+	c[1].has_matched = 1, c[1].matched_cycles = 0.15, c[1].matched_lo = 0.14, c[1].matched_hi = 0.17;
+	r->cells = c;
+	r->n_cells = 2;
+	r->n_batches = 1;
+}
+
+/* The sentence for r, in buf. */
+static const char *scope(const struct sb_results *r, char *buf, size_t len)
+{
+	sb_output_past_runs_scope(buf, len, r);
+	return buf;
+}
+
+int main(void)
+{
+	char path[256], err[1024], buf[2048];
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+
+	/* The widening itself. */
+	double lo = 0.5, hi = 1.25;
+	const double four[] = {0, 10, 0, 10}, five[] = {0, 10, 0, 10, 0};
+	CHECK(sb_past_runs_widen_ci(1, &lo, &hi, four, 4) == 0 && lo == 0.5 && hi == 1.25,
+	      "four past runs widened to [%g, %g]", lo, hi);
+	double w = sb_t95(4) * sqrt(30.0); /* five: mean 4, variance 120 / 4 */
+	CHECK(sb_past_runs_widen_ci(1, &lo, &hi, five, 5) == 1 && near(lo, 1 - hypot(0.5, w)) &&
+		      near(hi, 1 + hypot(0.25, w)),
+	      "five past runs: [%g, %g], want [%g, %g]", lo, hi, 1 - hypot(0.5, w), 1 + hypot(0.25, w));
+	const double same[] = {3, 3, 3, 3, 3, 3};
+	lo = 0.5, hi = 1.25;
+	CHECK(sb_past_runs_widen_ci(1, &lo, &hi, same, 6) == 1 && near(lo, 0.5) && near(hi, 1.25),
+	      "runs that did not scatter widened to [%g, %g]", lo, hi);
+
+	/* A record: five runs of private@64 on machine M, measurement X; other
+	 * machines, measurements, variants and batch sizes must not count, nor
+	 * the baseline's four. */
+	struct sb_results r;
+	struct sb_cell c[2];
+	two_cells(&r, c);
+	snprintf(path, sizeof(path), "%s/past-runs", dir);
+	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
+		      c[1].delta_lo_pct == 0.5 && c[0].past_held == 0,
+	      "a missing file widened (%zu runs): %s", c[1].past_runs, err);
+	const char *lines = "# a comment\n"
+			    "M\td1\tX\tprivate\t64\t13.0\t0\t0.1\n"
+			    "M\td2\tX\tprivate\t64\t13.1\t10\t0.3\n"
+			    "M\td2\tX\tbaseline\t64\t12.0\t-\t-\n"
+			    "M\td3\tX\tprivate\t64\t13.0\t0\t0.1\n"
+			    "M\td3\tX\tbaseline\t64\t12.1\t-\t-\n"
+			    "Other\td3\tX\tprivate\t64\t99\t500\t9\n"
+			    "M\td3\tY\tprivate\t64\t99\t500\t9\n"
+			    "M\td3\tX\tprivate\t512\t99\t500\t9\n"
+			    "M\td3\tX\thybrid\t64\t99\t500\t9\n"
+			    "M\td4\tX\tprivate\t64\t13.1\t10\t0.3\n"
+			    "M\td4\tX\tbaseline\t64\t12.0\t-\t-\n"
+			    "M\td5\tX\tprivate\t64\t13.0\t0\t-\n"
+			    "M\td5\tX\tbaseline\t64\t12.1\t-\t-\n";
+	write_text(path, lines);
+	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: widened by %zu of %zu runs", c[1].past_runs,
+	      c[1].past_held);
+	CHECK(near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && near(c[1].delta_hi_pct, 1 + hypot(0.25, w)) &&
+		      c[1].delta_pct == 1,
+	      "private delta [%g, %g]", c[1].delta_lo_pct, c[1].delta_hi_pct);
+	double wc = sb_t95(4) * sqrt(0.012 / 4); /* 13.0 13.1 13.0 13.1 13.0 */
+	CHECK(near(c[1].cycles.ci_lo, 13 - hypot(0.1, wc)) && near(c[1].cycles.ci_hi, 13 + hypot(0.2, wc)),
+	      "private cycles [%g, %g]", c[1].cycles.ci_lo, c[1].cycles.ci_hi);
+	CHECK(c[1].matched_lo == 0.14 && c[1].matched_hi == 0.17,
+	      "matched widened by four runs ('-' counted): [%g, %g]", c[1].matched_lo, c[1].matched_hi);
+	CHECK(c[0].past_runs == 0 && c[0].past_held == 4 && c[0].cycles.ci_lo == 11.9 && c[0].cycles.ci_hi == 12.2,
+	      "baseline, four runs: widened by %zu, [%g, %g]", c[0].past_runs, c[0].cycles.ci_lo, c[0].cycles.ci_hi);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs of 1 of 2 cells also hold how their last 5 runs") &&
+		      strstr(buf, "fewer than 5 of their runs"),
+	      "one cell of two widened: '%s'", buf);
+
+	/* Only the newest SB_PAST_RUNS_RECENT count: five wild old runs, then
+	 * twenty that alternate 0 and 10. */
+	FILE *f = fopen(path, "w");
+	for (int i = 0; i < 5; i++)
+		fprintf(f, "M\told\tX\tprivate\t64\t13\t1000\t0.1\n");
+	for (int i = 0; i < SB_PAST_RUNS_RECENT; i++)
+		fprintf(f, "M\tnew\tX\tprivate\t64\t13\t%d\t0.1\n", i % 2 ? 10 : 0);
+	fclose(f);
+	two_cells(&r, c);
+	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0, "read: %s", err);
+	double w20 = sb_t95(SB_PAST_RUNS_RECENT - 1) * sqrt(25.0 * SB_PAST_RUNS_RECENT / (SB_PAST_RUNS_RECENT - 1));
+	CHECK(c[1].past_runs == SB_PAST_RUNS_RECENT && c[1].past_held == 25 &&
+		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w20)),
+	      "the newest %d: %zu runs, delta from %g (want %g)", SB_PAST_RUNS_RECENT, c[1].past_runs,
+	      c[1].delta_lo_pct, 1 - hypot(0.5, w20));
+
+	/* Malformed lines are named, and nothing is widened. */
+	const char *bad[] = {"M\td\tX\tprivate\t64\t13\t0\n",          /* seven fields */
+			     "M\td\tX\tprivate\t64\t13\tabc\t0.1\n",      /* not a number */
+			     "M\td\tX\tprivate\t-64\t13\t0\t0.1\n",       /* batch */
+			     "M\td\tX\tprivate\t64\t13\t0\t0.1\textra\n", /* nine fields */
+			     "M\t\tX\tprivate\t64\t13\t0\t0.1\n",         /* empty date */
+			     "M\td\tX\tprivate\t64\tnan\t0\t0.1\n"};      /* not finite */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text), "# c\n%s", bad[i]);
+		write_text(path, text);
+		two_cells(&r, c);
+		err[0] = '\0';
+		CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == -1 && strstr(err, path) &&
+			      strstr(err, "line 2") && c[1].delta_lo_pct == 0.5 && c[1].past_runs == 0,
+		      "bad line %zu: err '%s'", i, err);
+	}
+	CHECK(sb_past_runs_widen(dir, "M", "X", &r, err, sizeof(err)) == -1 && strstr(err, dir),
+	      "a directory: err '%s'", err);
+
+	/* Adding: one line per cell with samples, '-' for what a cell lacks; the
+	 * file and its directories are made; then five runs widen. */
+	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs", dir);
+	two_cells(&r, c);
+	for (int run = 0; run < 5; run++) {
+		c[1].delta_pct = run % 2 ? 10 : 0;
+		CHECK(sb_past_runs_add(path, "M", "X", "2026-12-02T00:00:00Z", &r, err, sizeof(err)) == 0, "add: %s",
+		      err);
+	}
+	f = fopen(path, "r");
+	char line[512];
+	size_t n = 0, dashes = 0, headers = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		headers += line[0] == '#';
+		n += line[0] != '#';
+		dashes += strstr(line, "baseline\t64\t12\t-\t-\n") != NULL;
+	}
+	if (f)
+		fclose(f);
+	CHECK(n == 10 && headers == 1 && dashes == 5, "%zu lines, %zu headers, %zu baseline lines with '-'", n,
+	      headers, dashes);
+	two_cells(&r, c);
+	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
+		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
+	      "five added runs: %zu, delta from %g: %s", c[1].past_runs, c[1].delta_lo_pct, err);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs also hold how the last 5 runs of these cells"),
+	      "all cells widened: '%s'", buf);
+	two_cells(&r, c);
+	c[1].n_samples = 0;
+	CHECK(sb_past_runs_add(path, "M", "Z", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+	CHECK(sb_past_runs_widen(path, "M", "Z", &r, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
+		      c[1].past_held == 0,
+	      "a cell without samples was remembered: %zu", c[1].past_held);
+	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs/x", dir);
+	CHECK(sb_past_runs_add(path, "M", "X", "d", &r, err, sizeof(err)) == -1 && strstr(err, "past-runs"),
+	      "under a file: '%s'", err);
+
+	/* The footer without a record in use. */
+	two_cells(&r, c);
+	sb_past_runs_use(NULL, NULL);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs hold what varies within this run, not what moves whole "
+						   "runs (no record of past runs, --past-runs=none"),
+	      "none: '%s'", buf);
+	sb_past_runs_use("/x/past-runs", NULL);
+	c[0].past_held = 3;
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the record of past runs (/x/past-runs) holds 3 of the 5 runs"),
+	      "three runs held: '%s'", buf);
+
+	/* What is measured: the tool, its batches, time or samples, and no tab. */
+	struct sb_config cfg;
+	sb_config_defaults(&cfg);
+	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, "states=4\tx");
+	CHECK(strstr(buf, "stubbench variants=all batches=1,8,64,512,2048,4096 time=8 processes=128") &&
+		      strstr(buf, "states=4 x") && !strchr(buf, '\t'),
+	      "measurement '%s'", buf);
+	cfg.samples = 20;
+	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, NULL);
+	CHECK(strstr(buf, " samples=20 ") && !strstr(buf, "time="), "with samples: '%s'", buf);
+	sb_past_runs_machine(buf, sizeof(buf));
+	CHECK(!strchr(buf, '\t') && strchr(buf, '/') && strrchr(buf, '/')[1], "machine '%s'", buf);
+
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return check_report("past_runs");
+}
