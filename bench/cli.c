@@ -73,6 +73,22 @@ const struct sb_cli_group sb_cli_cpu_group = {
 	.parse = parse_cpu,
 };
 
+/* A record's option (--quiet-levels, --past-runs): a file name, or none. */
+static int record_option(const char *opt, const char *arg, const char **dest, char *err, size_t errlen)
+{
+	struct stat st;
+	if (!*arg) {
+		snprintf(err, errlen, "%s: needs a file name, or none", opt);
+		return -1;
+	}
+	if (strcmp(arg, "none") && stat(arg, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: '%s' is not a regular file", opt, arg);
+		return -1;
+	}
+	*dest = arg;
+	return 0;
+}
+
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	switch (key) {
@@ -102,32 +118,10 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		}
 		cli->blocks = arg;
 		return 0;
-	case K_QUIET: {
-		struct stat st;
-		if (!*arg) {
-			snprintf(err, errlen, "--quiet-levels: needs a file name, or none");
-			return -1;
-		}
-		if (strcmp(arg, "none") && stat(arg, &st) == 0 && !S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "--quiet-levels: '%s' is not a regular file", arg);
-			return -1;
-		}
-		cli->quiet_levels = arg;
-		return 0;
-	}
-	case K_PAST: {
-		struct stat st;
-		if (!*arg) {
-			snprintf(err, errlen, "--past-runs: needs a file name, or none");
-			return -1;
-		}
-		if (strcmp(arg, "none") && stat(arg, &st) == 0 && !S_ISREG(st.st_mode)) {
-			snprintf(err, errlen, "--past-runs: '%s' is not a regular file", arg);
-			return -1;
-		}
-		cli->past_runs = arg;
-		return 0;
-	}
+	case K_QUIET:
+		return record_option("--quiet-levels", arg, &cli->quiet_levels, err, errlen);
+	case K_PAST:
+		return record_option("--past-runs", arg, &cli->past_runs, err, errlen);
 	}
 	return -1;
 }

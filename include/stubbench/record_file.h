@@ -13,6 +13,11 @@
  * variable is set. */
 int sb_record_file_default(const char *name, char *buf, size_t len);
 
+/* The text of the record at path (at most max_bytes) into *text, to be
+ * freed; a missing file is an empty record (*text NULL). Returns 0, or -1
+ * with err naming the file. */
+int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *err, size_t errlen);
+
 /* Appends lines (whole lines, each ending in '\n') to the record at path in
  * one write, so that runs finishing together do not mix their lines. A
  * missing file is created with header (one '#' line) and the directories

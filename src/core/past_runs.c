@@ -140,15 +140,11 @@ static void figure(struct sb_cell *c, int k, double **est, double **lo, double *
 int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *r,
 		       char *err, size_t errlen)
 {
-	struct stat st;
-	if (stat(path, &st) != 0 && errno == ENOENT)
-		return 0;
-	char why[256];
-	char *text = sb_read_file(path, SB_PAST_RUNS_MAX_BYTES, NULL, why, sizeof(why));
-	if (!text) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, why);
+	char *text;
+	if (sb_record_file_read(path, SB_PAST_RUNS_MAX_BYTES, &text, err, errlen) != 0)
 		return -1;
-	}
+	if (!text)
+		return 0;
 	/* Per cell and figure, the newest SB_PAST_RUNS_RECENT values in a ring. */
 	size_t nc = r->n_cells;
 	double *ring = calloc(nc * N_FIGURES * SB_PAST_RUNS_RECENT + 1, sizeof(*ring));

@@ -124,15 +124,11 @@ int sb_quiet_record_read(const char *path, const char *machine, struct sb_quiet_
 	ref->path = path;
 	if (lines)
 		*lines = 0;
-	struct stat st;
-	if (stat(path, &st) != 0 && errno == ENOENT)
-		return 0;
-	char why[256];
-	char *text = sb_read_file(path, SB_QUIET_MAX_BYTES, NULL, why, sizeof(why));
-	if (!text) {
-		snprintf(err, errlen, "cannot read '%s': %s", path, why);
+	char *text;
+	if (sb_record_file_read(path, SB_QUIET_MAX_BYTES, &text, err, errlen) != 0)
 		return -1;
-	}
+	if (!text)
+		return 0;
 	double adds[SB_QUIET_RECENT], window[SB_QUIET_RECENT];
 	char dates[SB_QUIET_RECENT][32];
 	size_t n = 0, number = 0;

@@ -23,6 +23,21 @@ int sb_record_file_default(const char *name, char *buf, size_t len)
 	return 0;
 }
 
+int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *err, size_t errlen)
+{
+	struct stat st;
+	*text = NULL;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	char why[256];
+	*text = sb_read_file(path, max_bytes, NULL, why, sizeof(why));
+	if (!*text) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Creates the directories that hold path, when missing (mkdir -p). */
 static int make_dir_of(const char *path, char *err, size_t errlen)
 {
