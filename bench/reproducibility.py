@@ -24,6 +24,13 @@ would score (a seeded simulation): with 5 runs of 8 cells, 95 % and only
 about 1 chance in 9 of passing the per-run bar, so compare the pooled share
 with its reference to judge the CIs.
 
+Each run uses the machine's record of past runs (--past-runs, as any run
+does): once it holds 5 runs of a cell, the cell's CIs also hold how those
+runs scattered, a 95 % range for the next run's figure; the runs of a set
+add to it, and each run's line says whether its CIs were widened (JSON
+ci_scope). Pass `-- --past-runs=none` to judge the within-run CIs alone, to
+which the calibrated reference above applies.
+
 A within-run CI cannot hold what moves whole runs (a host period, a state
 that lasts longer than the run), so per cell it also prints a next-run
 interval from the K runs themselves: their mean +- t(K-1) x sd x
@@ -132,6 +139,9 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     keys = [c for c in per_run[0] if all(c in r for r in per_run)]
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
     print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
+    widened = [i + 1 for i, d in enumerate(docs) if "also hold how" in (d.get("ci_scope") or "")]
+    print("CIs widened by the record of past runs (ci_scope): "
+          + (f"runs {', '.join(map(str, widened))} of {k}" if widened else "in no run"))
     hdr = (f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
            f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
     print(hdr)
