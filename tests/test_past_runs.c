@@ -45,6 +45,9 @@ static void two_cells(struct sb_results *r, struct sb_cell c[2])
 		c[i].cycles.mean = 12 + i;
 		c[i].cycles.ci_lo = 11.9 + i;
 		c[i].cycles.ci_hi = 12.2 + i;
+		c[i].ns.mean = 3 + i;
+		c[i].ns.ci_lo = 2.95 + i;
+		c[i].ns.ci_hi = 3.1 + i;
 	}
 	c[1].has_delta = 1, c[1].delta_pct = 1, c[1].delta_lo_pct = 0.5, c[1].delta_hi_pct = 1.25;
 	c[1].has_matched = 1, c[1].matched_cycles = 0.15, c[1].matched_lo = 0.14, c[1].matched_hi = 0.17;
@@ -116,6 +119,8 @@ int main(void)
 	double wc = sb_t95(4) * sqrt(0.012 / 4); /* 13.0 13.1 13.0 13.1 13.0 */
 	CHECK(near(c[1].cycles.ci_lo, 13 - hypot(0.1, wc)) && near(c[1].cycles.ci_hi, 13 + hypot(0.2, wc)),
 	      "private cycles [%g, %g]", c[1].cycles.ci_lo, c[1].cycles.ci_hi);
+	CHECK(near(c[1].ns.ci_lo, 4 - 0.05 * hypot(0.1, wc) / 0.1) && near(c[1].ns.ci_hi, 4 + 0.1 * hypot(0.2, wc) / 0.2),
+	      "private ns [%g, %g]: not in the ratio of the cycles", c[1].ns.ci_lo, c[1].ns.ci_hi);
 	CHECK(c[1].matched_lo == 0.14 && c[1].matched_hi == 0.17,
 	      "matched widened by four runs ('-' counted): [%g, %g]", c[1].matched_lo, c[1].matched_hi);
 	CHECK(c[0].past_runs == 0 && c[0].past_held == 4 && c[0].cycles.ci_lo == 11.9 && c[0].cycles.ci_hi == 12.2,

@@ -12,7 +12,8 @@
  * matched difference) are widened by how the same cell's figure scattered
  * over this machine's last SB_PAST_RUNS_RECENT runs of the same
  * measurement: each side grows in quadrature by t95(n - 1) x the standard
- * deviation of their n figures. The widened interval is a 95 % range for
+ * deviation of their n figures (and the nanoseconds' CI in the ratio the
+ * cycles' grew). The widened interval is a 95 % range for
  * the next run's figure (this run's error and the next run's, as the past
  * runs scattered), and so a conservative CI of the expected cost. A cell
  * with fewer than SB_PAST_RUNS_MIN past runs keeps its within-run CIs, and

@@ -192,6 +192,7 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 			continue;
 		c->past_held = runs[i];
 		c->past_runs = 0;
+		double cyc_lo = c->cycles.ci_lo, cyc_hi = c->cycles.ci_hi;
 		for (int k = 0; k < N_FIGURES; k++) {
 			double *est, *lo, *hi;
 			int has;
@@ -203,6 +204,13 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 							 n) && n > c->past_runs)
 				c->past_runs = n;
 		}
+		/* Nanoseconds are cycles over the clock: each side of their CI
+		 * grows as the cycles' did. */
+		double m = c->cycles.mean, nm = c->ns.mean;
+		if (m - cyc_lo > 0)
+			c->ns.ci_lo = nm - (nm - c->ns.ci_lo) * (m - c->cycles.ci_lo) / (m - cyc_lo);
+		if (cyc_hi - m > 0)
+			c->ns.ci_hi = nm + (c->ns.ci_hi - nm) * (c->cycles.ci_hi - m) / (cyc_hi - m);
 	}
 	free(ring);
 	free(count);
