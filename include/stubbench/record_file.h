@@ -23,7 +23,9 @@ int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *e
  * missing file is created with header (one '#' line) and the directories
  * that hold it (mkdir -p). A file of max_lines lines or more is first cut to
  * its newest max_lines / 2 (comments dropped, header kept) through a
- * rename. Returns 0, or -1 with err naming the file or directory. */
+ * rename. Run as root, what it creates in a directory that is not root's
+ * (a user's home under `sudo -E`) becomes that directory owner's. Returns
+ * 0, or -1 with err naming the file or directory. */
 int sb_record_file_append(const char *path, const char *header, const char *lines, size_t max_lines,
 			  size_t max_bytes, char *err, size_t errlen);
 

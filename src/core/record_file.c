@@ -38,6 +38,27 @@ int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *e
 	return 0;
 }
 
+/* A new entry made by root in someone else's directory (a record under
+ * `sudo -E`, whose HOME is the user's) becomes that directory owner's, so
+ * the user's own runs can still add to it. */
+static void give_to_owner_of_dir(const char *path)
+{
+	if (geteuid() != 0)
+		return;
+	char dir[1024];
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	struct stat st;
+	if (stat(dir, &st) == 0 && (st.st_uid != 0 || st.st_gid != 0) && chown(path, st.st_uid, st.st_gid) != 0)
+		return; /* still root's: the user's next run says it cannot write it */
+}
+
 /* Creates the directories that hold path, when missing (mkdir -p). */
 static int make_dir_of(const char *path, char *err, size_t errlen)
 {
@@ -52,7 +73,9 @@ static int make_dir_of(const char *path, char *err, size_t errlen)
 			continue;
 		char c = *p;
 		*p = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		if (mkdir(dir, 0755) == 0)
+			give_to_owner_of_dir(dir);
+		else if (errno != EEXIST) {
 			snprintf(err, errlen, "cannot create the directory '%s': %s", dir, strerror(errno));
 			return -1;
 		}
@@ -85,6 +108,7 @@ static int cut(const char *path, const char *header, const char *text, size_t to
 		p += l + (p[l] == '\n');
 	}
 	fputs(lines, f);
+	give_to_owner_of_dir(tmp);
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		unlink(tmp);
@@ -122,6 +146,8 @@ int sb_record_file_append(const char *path, const char *header, const char *line
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (!exists)
+		give_to_owner_of_dir(path);
 	/* Header and lines in one write. */
 	size_t hl = exists ? 0 : strlen(header), ll = strlen(lines);
 	char *buf = malloc(hl + ll + 1);
