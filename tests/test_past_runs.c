@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
 #include "stubbench/past_runs.h"

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/output.h"
+#include "stubbench/format.h"
 #include "stubbench/parse.h"
 
 /* The longest line a config file may have, in characters (libinih's line

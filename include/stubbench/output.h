@@ -5,15 +5,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stubbench/format.h"
 #include "stubbench/harness.h"
 #include "stubbench/run_info.h"
 
 struct sb_quiet_reference;
 
-enum sb_format { SB_FORMAT_TABLE, SB_FORMAT_SEED, SB_FORMAT_JSON, SB_FORMAT_CSV, SB_FORMAT_GBENCH };
-
-/* "table", "seed", "json", "csv", "gbench" -> format; -1 when unknown. */
-int sb_format_parse(const char *s, enum sb_format *out);
 
 
 /* Writes r; a cell with no usable samples is "n/a" in the table with a

@@ -33,8 +33,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/config.h"
 #include "stubbench/results.h"
+
+struct sb_config;
 
 /* The past runs of a cell whose spread widens its CIs: the newest ones. */
 #define SB_PAST_RUNS_RECENT 20

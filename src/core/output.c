@@ -17,21 +17,6 @@
 #include "stubbench/mitigations.h"
 #include "stubbench/run_info.h"
 
-int sb_format_parse(const char *s, enum sb_format *out)
-{
-	static const struct { const char *name; enum sb_format f; } names[] = {
-		{"table", SB_FORMAT_TABLE}, {"seed", SB_FORMAT_SEED},
-		{"json", SB_FORMAT_JSON},   {"csv", SB_FORMAT_CSV},
-		{"gbench", SB_FORMAT_GBENCH},
-	};
-	for (size_t i = 0; s && i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(s, names[i].name) == 0) {
-			*out = names[i].f;
-			return 0;
-		}
-	return -1;
-}
-
 void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,
 			 double mean, double sd)
 {
@@ -93,12 +78,6 @@ static void json_summary(FILE *f, const struct sb_summary *s)
 
 static void json_placements(FILE *f, const struct sb_results *r);
 
-static const char *format_name(enum sb_format fmt)
-{
-	static const char *const names[] = {"table", "seed", "json", "csv", "gbench"};
-	return (size_t)fmt < sizeof(names) / sizeof(names[0]) ? names[fmt] : "?";
-}
-
 /* How the result was made: schema, date, command line, options, kernel,
  * source revision. */
 static void json_run_info(FILE *f, const struct sb_output_meta *m)
@@ -141,7 +120,7 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	else
 		fputs("null", f);
 	fputs(", \"format\": ", f);
-	sb_json_string(f, format_name(c->format));
+	sb_json_string(f, sb_format_name(c->format));
 	fputs("}", f);
 }
 

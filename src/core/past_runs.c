@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/read_file.h"
