@@ -773,7 +773,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
 	sb_output_time_line(stderr, "stubbench kernel", &all);
 	sb_output_cold_line(stderr, "stubbench kernel", &all);
-	sb_output_busy_report(stderr, "stubbench kernel", &all);
+	int busy = sb_output_busy_report(stderr, "stubbench kernel", &all);
 	sb_output_ci_scope_line(stderr, "stubbench kernel", ci_scope);
 	int orc = 0;
 	if (o->format == SB_FORMAT_SEED) {
@@ -796,7 +796,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot, &thunk) != 0 && rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
 	if (rc == SB_KERNEL_OK)
-		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &all);
+		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &all, busy);
 	sb_results_free(&all);
 	if (r->verdicts)
 		fputs(r->verdicts, info);

@@ -131,10 +131,10 @@ static int run_lab(struct sb_cli *clip)
 		sb_output_multimodal_line(stderr, "stubbench lab", &all);
 		sb_output_time_line(stderr, "stubbench lab", &all);
 		sb_output_cold_line(stderr, "stubbench lab", &all);
-		sb_output_busy_report(stderr, "stubbench lab", &all);
+		int busy = sb_output_busy_report(stderr, "stubbench lab", &all);
 		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
 		if (rc == 0)
-			sb_past_runs_remember(stderr, "stubbench lab", measurement, &all);
+			sb_past_runs_remember(stderr, "stubbench lab", measurement, &all, busy);
 	}
 	if (rc == 0) {
 		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {

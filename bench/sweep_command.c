@@ -305,10 +305,10 @@ static int run_sweep(struct sb_cli *cli)
 		sb_output_multimodal_line(stderr, "stubbench", &res);
 		sb_output_time_line(stderr, "stubbench", &res);
 		sb_output_cold_line(stderr, "stubbench", &res);
-		sb_output_busy_report(stderr, "stubbench", &res);
+		int busy = sb_output_busy_report(stderr, "stubbench", &res);
 		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
 		if (rc == 0)
-			sb_past_runs_remember(stderr, "stubbench", measurement, &res);
+			sb_past_runs_remember(stderr, "stubbench", measurement, &res, busy);
 		if (cli->plot && rc == 0)
 			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);
 	}

@@ -83,10 +83,13 @@ void sb_past_runs_use(const char *path, const char *why_none);
 const char *sb_past_runs_in_use(const char **why_none);
 
 /* With the record in use: sb_past_runs_widen, and later
- * sb_past_runs_remember adds the run (when it had SB_PAST_RUNS_MIN_BLOCKS
- * blocks). A record that cannot be read or written: one line on f
- * ("TOOL: past runs: ..."), and the run goes on without. */
+ * sb_past_runs_remember adds the run, when it had SB_PAST_RUNS_MIN_BLOCKS
+ * blocks and was not busy (sb_output_busy_report said so: its figures need
+ * not hold, and kept, they would widen the next 20 runs' CIs by a host
+ * that was busy once). A record that cannot be read or written: one line
+ * on f ("TOOL: past runs: ..."), and the run goes on without. */
 void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *r);
-void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r);
+void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
+			   int busy);
 
 #endif

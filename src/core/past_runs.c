@@ -290,10 +290,11 @@ void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, stru
 			   "another record, none: no record)\n", tool, err);
 }
 
-void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r)
+void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
+			   int busy)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
-	if (!path || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
+	if (!path || busy || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
 		return;
 	char machine[192], date[32], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
