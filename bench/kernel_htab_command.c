@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "stubbench/output.h"
+#include "stubbench/config.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/pin.h"
@@ -101,6 +103,20 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		return SB_KERNEL_INTERRUPTED;
 	r->res.cpu = cpu;
 	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
+	/* The record of past runs tells this measurement apart by what changes
+	 * its figures. */
+	struct sb_config cfg;
+	sb_config_defaults(&cfg);
+	cfg.variants = "htab";
+	memcpy(cfg.batches, o->batches, o->n_batches * sizeof(*o->batches));
+	cfg.n_batches = o->n_batches;
+	cfg.time_s = o->time_s;
+	cfg.samples = o->samples;
+	cfg.processes = o->processes;
+	cfg.cpu = o->cpu;
+	char measurement[1024];
+	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, "shape=htab");
+	sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->res);
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel",
 		.version = SB_VERSION,
@@ -112,7 +128,9 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 	    rc == SB_KERNEL_OK)
 		rc = SB_KERNEL_FAILED;
 	sb_htab_report(info, &r->res);
-	sb_output_busy_report(stderr, "stubbench kernel", &r->res);
+	int busy = sb_output_busy_report(stderr, "stubbench kernel", &r->res);
+	if (rc == SB_KERNEL_OK)
+		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &r->res, busy);
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 #include "stubbench/flavour.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/output.h"
+#include "stubbench/past_runs.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/user_obj.h"
@@ -244,6 +245,14 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", o->obj, why);
 		return SB_KERNEL_FAILED;
 	}
+	/* The record of past runs tells this measurement apart by what changes
+	 * its figures: the object and its programs among them. */
+	char extra[768], measurement[1536];
+	int n = snprintf(extra, sizeof(extra), "obj=%s progs=", o->obj);
+	for (size_t i = 0; i < o->n_progs && n >= 0 && (size_t)n < sizeof(extra); i++)
+		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "%s%s", i ? "," : "", o->progs[i]);
+	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", o->config, extra);
+	sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->res);
 	struct json_ctx jc = {r, jit_json};
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel --obj",
@@ -257,6 +266,8 @@ static int run(struct obj_run *r)
 	if (o->format == SB_FORMAT_TABLE)
 		per_run(r, stdout, 0);
 	free(jit_json);
+	if (rc == SB_KERNEL_OK)
+		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &r->res, 0);
 	return rc;
 }
 
