@@ -27,8 +27,9 @@ with its reference to judge the CIs.
 Each run uses the machine's record of past runs (--past-runs, as any run
 does): once it holds 5 runs of a cell, the cell's CIs also hold how those
 runs scattered, a 95 % range for the next run's figure; the runs of a set
-add to it, and each run's line says whether its CIs were widened (JSON
-ci_scope). Pass `-- --past-runs=none` to judge the within-run CIs alone, to
+add to it, a line names the runs whose CIs were widened (JSON ci_scope),
+and another checks the claim: the share of ordered pairs of runs in which
+one run's figure lies inside the other's CI. Pass `-- --past-runs=none` to judge the within-run CIs alone, to
 which the calibrated reference above applies.
 
 A within-run CI cannot hold what moves whole runs (a host period, a state
@@ -216,6 +217,23 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     if n_matched:
         print(f"matched: {100 * sum(run_mcov) / (n_matched * k):.0f} % of all {n_matched * k} CIs contain "
               f"their cell's median")
+    # What a widened CI claims: another run's figure falls inside it.
+    pairs = [0, 0, 0, 0]  # delta inside, delta pairs, matched inside, matched pairs
+    for key in keys:
+        vals = [r[key] for r in per_run]
+        for i, vi in enumerate(vals):
+            for j, vj in enumerate(vals):
+                if i == j:
+                    continue
+                pairs[0] += covers(vi[1], vi[2], vj[0])
+                pairs[1] += 1
+                if vi[3] is not None and vj[3] is not None:
+                    pairs[2] += covers(vi[4], vi[5], vj[3])
+                    pairs[3] += 1
+    if pairs[1]:
+        print(f"another run: its delta inside a run's CI in {100 * pairs[0] / pairs[1]:.0f} % of {pairs[1]} pairs"
+              + (f", matched {100 * pairs[2] / pairs[3]:.0f} % of {pairs[3]}" if pairs[3] else "")
+              + " (a 95 % range for the next run's figure: 95 %)")
     if held:
         print(f"next run: each run left out in turn, the interval from the other {k - 1} held its delta in "
               f"{100 * sum(held) / len(held):.0f} % of {len(held)} cases (a normal spread: 95 %)")

@@ -40,6 +40,11 @@ printf '%s\n' "$out" | grep -c "(the run said so)" | grep -qx 4 || fail "a run n
 printf '%s\n' "$out" | grep -q "per run: 100 %, 0 %, 100 %" || fail "coverage per run"
 printf '%s\n' "$out" | grep -q "^CIs widened by the record of past runs (ci_scope): runs 3 of 3$" ||
     fail "the runs whose CIs the record of past runs widened"
+# Pairs: 11.8 inside run 1's [11, 13], 15.0 not; 12.0 and 11.8 outside
+# run 2's [14.5, 15.5]; 12.0 inside run 3's [11, 12.5], 15.0 not: 2 of 6.
+# Matched 2.6 everywhere: 6 of 6.
+printf '%s\n' "$out" | grep -q "^another run: its delta inside a run's CI in 33 % of 6 pairs, matched 100 % of 6" ||
+    fail "the pairs of runs"
 printf '%s\n' "$out" | grep -q "^matched: 100 % of all 3 CIs contain their cell's median" || fail "pooled matched"
 printf '%s\n' "$out" | grep -q "^delta: 67 % of all 3 CIs" || fail "pooled delta"
 # Next run: mean 12.93 +- t(2) 4.303 x sd 1.79 x sqrt(4/3). Each run left
