@@ -32,6 +32,7 @@
 #include "stubbench/parse.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/percpu.h"
+#include "stubbench/placement.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
@@ -716,6 +717,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.verbose = o->verbose,
 		.stop = sb_kernel_interrupted,
 		.processes = o->processes,
+		.between_processes = sb_new_frames_between, /* the placed twins' frames */
 	};
 	int mrc = measure(r, o, cpu, can_place, &ro, info);
 	if (mrc != SB_KERNEL_OK)

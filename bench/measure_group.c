@@ -250,6 +250,7 @@ static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct grou
 											     : cfg->processes,
 		.child_check = sb_variant_arms_child_check,
 		.check_ctx = (void *)a,
+		.between_processes = sb_new_frames_between,
 	};
 	return 0;
 }

@@ -229,12 +229,91 @@ static void arena(void)
 	unlink(sb_perf_map_path());
 }
 
+/* The physical frame behind a virtual address (root reads them from
+ * /proc/self/pagemap; others read 0). */
+static uint64_t frame_of(const void *p)
+{
+	uint64_t e = 0;
+	FILE *f = fopen("/proc/self/pagemap", "rb");
+	if (f && fseek(f, (long)((uintptr_t)p / 4096 * 8), SEEK_SET) == 0 && fread(&e, 8, 1, f) != 1)
+		e = 0;
+	if (f)
+		fclose(f);
+	return e & ((1ULL << 55) - 1);
+}
+
+/* New frames (sb_place_new_frames): the copies keep their bytes and
+ * addresses and still run; as root, their pages now sit on other physical
+ * frames, and sb_new_frames_between moves them at processes 16, 32, ...,
+ * 112 of 128 only, and at every process of 8. */
+static void new_frames(void)
+{
+	enum { N = 40 };
+	static struct sb_placed_variant p[N];
+	const struct sb_variant *v = sb_variant_find("private");
+	struct sb_rng rng;
+	sb_rng_seed(&rng, 11);
+	char err[512];
+	size_t placed = 0;
+	uint8_t before[N][64];
+	uint64_t frames[N];
+	for (unsigned j = 0; j < N; j++) {
+		struct sb_place_policy random = {.rng = &rng};
+		if (sb_place(v, &random, j, &p[j], err, sizeof(err)) != 0) {
+			CHECK(0, "copy %u: %s", j, err);
+			break;
+		}
+		p[j].v.main();
+		memcpy(before[j], (const void *)p[j].new_addr[0], 64);
+		frames[j] = frame_of((const void *)p[j].new_addr[0]);
+		placed++;
+	}
+	long moved = sb_place_new_frames(err, sizeof(err));
+	CHECK(moved >= (long)placed, "%ld pages moved for %zu copies: %s", moved, placed, err);
+	uint64_t count = *v->counter;
+	size_t same_bytes = 0, same_frame = 0, known = 0;
+	for (size_t j = 0; j < placed; j++) {
+		same_bytes += memcmp(before[j], (const void *)p[j].new_addr[0], 64) == 0;
+		p[j].v.main();
+		uint64_t now = frame_of((const void *)p[j].new_addr[0]);
+		known += frames[j] && now;
+		same_frame += frames[j] && now && now == frames[j];
+	}
+	CHECK(same_bytes == placed && *v->counter - count == placed, "%zu of %zu copies kept their bytes and ran",
+	      same_bytes, placed);
+	if (geteuid() == 0)
+		CHECK(known == placed && same_frame == 0, "%zu of %zu copies kept their frame (%zu known)", same_frame,
+		      placed, known);
+	else
+		printf("test_placement: not root, so the frames behind the copies are not compared\n");
+	/* The cadence: a move shows as a new frame behind copy 0. */
+	if (geteuid() == 0 && placed) {
+		size_t wrong = 0, moves = 0;
+		for (size_t q = 1; q < 128; q++) {
+			uint64_t f0 = frame_of((const void *)p[0].new_addr[0]);
+			CHECK(sb_new_frames_between(q, 128, err, sizeof(err)) == 0, "process %zu: %s", q, err);
+			p[0].v.main();
+			int moved_now = frame_of((const void *)p[0].new_addr[0]) != f0;
+			moves += moved_now;
+			wrong += moved_now != (q % 16 == 0);
+		}
+		CHECK(moves == 7 && wrong == 0, "128 processes: %zu moves, %zu at the wrong process", moves, wrong);
+		uint64_t f0 = frame_of((const void *)p[0].new_addr[0]);
+		CHECK(sb_new_frames_between(3, 8, err, sizeof(err)) == 0 &&
+			      frame_of((const void *)p[0].new_addr[0]) != f0,
+		      "8 processes: no move before process 3");
+	}
+	for (size_t j = 0; j < placed; j++)
+		sb_place_free(&p[j]);
+}
+
 int main(void)
 {
 	char err[256];
 	CHECK(sb_percpu_thread_init(err, sizeof(err)) == 0, "%s", err);
 	replicas();
 	arena();
+	new_frames();
 	summary();
 	return check_report("test_placement");
 }

@@ -91,6 +91,12 @@ struct sb_run_opts {
 	size_t processes;
 	int (*child_check)(void *check_ctx, char *err, size_t errlen);
 	void *check_ctx;
+	/* Runs in this process before fresh process p of n (p from 1) is
+	 * forked, once for all the parts of an sb_run_parts (the first
+	 * part's); may be NULL. Non-zero fails the run with err. It moves
+	 * what the processes share from the parent and a run would otherwise
+	 * fix: sb_new_frames_between. */
+	int (*between_processes)(size_t p, size_t n, char *err, size_t errlen);
 };
 
 /* Voluntary plus involuntary context switches of the calling thread so far

@@ -63,6 +63,26 @@ struct sb_place_policy {
 int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, unsigned index,
 	     struct sb_placed_variant *out, char *err, size_t errlen);
 void sb_place_free(struct sb_placed_variant *p);
+
+/* Moves every copy in the code arena onto other physical frames: the same
+ * bytes at the same addresses (the arena's pages are punched out of its
+ * memfd and written again while anonymous pages hold the frames just
+ * freed). On an AMD Zen 5 VM 0-3 of a run's 3072 copies read 1.6-1.9 x
+ * their arm's median copy, for as long as they kept their frames, and a
+ * copy slow before the move was not after it (results/amd-epyc-zen5-vm.md);
+ * with frames fixed for the whole run, how many such copies a run got
+ * moved its figures by up to 0.26 %. Processes forked afterwards run the
+ * copies from the new frames. Returns the pages moved (0: no arena), or -1
+ * with err. */
+long sb_place_new_frames(char *err, size_t errlen);
+
+/* The frame sets a run's fresh processes share out. */
+#define SB_FRAME_SETS 8
+/* An sb_run_opts.between_processes: the copies move to new frames
+ * (sb_place_new_frames) SB_FRAME_SETS - 1 times in a run of n processes,
+ * so that the run draws SB_FRAME_SETS sets of frames, each for n /
+ * SB_FRAME_SETS consecutive processes, instead of one for all. */
+int sb_new_frames_between(size_t p, size_t n, char *err, size_t errlen);
 /* The functions a copy of v holds (main prog first, then what it calls;
  * return thunks excluded), in out->old_addr/len/n_funcs, nothing placed:
  * for callers that lay copies out themselves (footprint). 0, or -1 with err. */

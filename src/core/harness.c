@@ -646,7 +646,11 @@ static int run_processes(struct part_run *parts, size_t n_parts, size_t n, char 
 		return -1;
 	}
 	int rc = 0;
-	for (size_t p = 0; p < n && rc == 0; p++)
+	for (size_t p = 0; p < n && rc == 0; p++) {
+		if (p > 0 && parts[0].o->between_processes && parts[0].o->between_processes(p, n, err, errlen) != 0) {
+			rc = -1;
+			break;
+		}
 		for (size_t q = 0; q < n_parts && rc == 0; q++) {
 			struct part_run *pr = &parts[q];
 			const struct sb_run_opts *o = pr->o;
@@ -682,6 +686,7 @@ static int run_processes(struct part_run *parts, size_t n_parts, size_t n, char 
 					  pr->delay_max, ds, skip, k, err, errlen);
 			pr->ticks += __rdtsc() - t0;
 		}
+	}
 	free(sgs);
 	free(ds);
 	free(skip);

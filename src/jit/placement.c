@@ -3,6 +3,8 @@
 #include "stubbench/placement.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +41,8 @@ static struct {
 	uint8_t *rx, *rw;      /* the window, and the same pages writable */
 	size_t size, pages;    /* pages: where a copy may start */
 	unsigned char *used;   /* one byte a page */
-} arena;
+	int fd;                /* the memfd, kept for sb_place_new_frames */
+} arena = {.fd = -1};
 
 /* Room left above the heap's end for it to grow. */
 #define HEAP_ROOM (256UL << 20)
@@ -77,7 +80,6 @@ static int arena_open(uintptr_t near)
 		if (rx != MAP_FAILED)
 			rw = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	}
-	close(fd);
 	unsigned char *used = calloc(pages + 2, 1);
 	if (rx == MAP_FAILED || rw == MAP_FAILED || !used) {
 		if (rx != MAP_FAILED)
@@ -85,11 +87,56 @@ static int arena_open(uintptr_t near)
 		if (rw != MAP_FAILED)
 			munmap(rw, size);
 		free(used);
+		close(fd);
 		return 0;
 	}
-	arena.rx = rx, arena.rw = rw, arena.size = size, arena.pages = pages, arena.used = used;
+	arena.rx = rx, arena.rw = rw, arena.size = size, arena.pages = pages, arena.used = used, arena.fd = fd;
 	arena.state = 1;
 	return 1;
+}
+
+long sb_place_new_frames(char *err, size_t errlen)
+{
+	if (arena.state <= 0)
+		return 0;
+	size_t n = 0;
+	for (size_t k = 0; k < arena.pages + 2; k++)
+		n += arena.used[k];
+	if (!n)
+		return 0;
+	uint8_t *save = malloc(n * PAGE), *hold = malloc((n + 64) * PAGE);
+	if (!save || !hold) {
+		free(save);
+		free(hold);
+		snprintf(err, errlen, "new frames for the placed copies: out of memory");
+		return -1;
+	}
+	for (size_t k = 0, i = 0; k < arena.pages + 2; k++)
+		if (arena.used[k])
+			memcpy(save + (i++) * PAGE, arena.rw + k * PAGE, PAGE);
+	if (fallocate(arena.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, (off_t)arena.size) != 0) {
+		snprintf(err, errlen, "new frames for the placed copies: fallocate: %s", strerror(errno));
+		free(save);
+		free(hold);
+		return -1;
+	}
+	/* The frames just freed go to anonymous pages first, so that the
+	 * copies land on others, not on the same ones in another order. */
+	memset(hold, 1, (n + 64) * PAGE);
+	for (size_t k = 0, i = 0; k < arena.pages + 2; k++)
+		if (arena.used[k])
+			memcpy(arena.rw + k * PAGE, save + (i++) * PAGE, PAGE);
+	free(save);
+	free(hold);
+	return (long)n;
+}
+
+int sb_new_frames_between(size_t p, size_t n, char *err, size_t errlen)
+{
+	size_t every = n / SB_FRAME_SETS ? n / SB_FRAME_SETS : 1;
+	if (p % every)
+		return 0;
+	return sb_place_new_frames(err, errlen) < 0 ? -1 : 0;
 }
 
 static int in_arena(const void *p)
