@@ -736,12 +736,15 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	char extra[160], measurement[1024];
 	snprintf(extra, sizeof(extra), "loads=%d thunk=%s", o->copies, o->thunk ? o->thunk : "kernel's");
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, extra);
+	struct sb_results *widen[3 * SB_N_SHAPES];
+	size_t n_widen = 0;
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (o->shapes[s]) {
-			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->kres[s]);
-			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->tres[s]);
-			sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->pres[s]);
+			widen[n_widen++] = &r->kres[s];
+			widen[n_widen++] = &r->tres[s];
+			widen[n_widen++] = &r->pres[s];
 		}
+	sb_past_runs_apply(stderr, "stubbench kernel", measurement, widen, n_widen);
 	struct sb_results all;
 	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
 		sb_results_free(&all);

@@ -116,7 +116,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 	cfg.cpu = o->cpu;
 	char measurement[1024];
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, "shape=htab");
-	sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->res);
+	sb_past_runs_apply(stderr, "stubbench kernel", measurement, (struct sb_results *[]){&r->res}, 1);
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel",
 		.version = SB_VERSION,

@@ -252,7 +252,7 @@ static int run(struct obj_run *r)
 	for (size_t i = 0; i < o->n_progs && n >= 0 && (size_t)n < sizeof(extra); i++)
 		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "%s%s", i ? "," : "", o->progs[i]);
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", o->config, extra);
-	sb_past_runs_apply(stderr, "stubbench kernel", measurement, &r->res);
+	sb_past_runs_apply(stderr, "stubbench kernel", measurement, (struct sb_results *[]){&r->res}, 1);
 	struct json_ctx jc = {r, jit_json};
 	struct sb_output_meta meta = {
 		.tool = "stubbench kernel --obj",

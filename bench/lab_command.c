@@ -92,6 +92,11 @@ static int run_lab(struct sb_cli *clip)
 	snprintf(extra, sizeof(extra), "shape=%s states=%llu placements=%llu%s", cli.shape,
 		 (unsigned long long)cli.states, (unsigned long long)cli.placements, cli.counters ? " counters" : "");
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench lab", &cli.cfg, extra);
+	struct sb_results *widen[MAX_GROUPS];
+	for (size_t g = 0; g < n_groups; g++)
+		widen[g] = &res[g];
+	if (rc == 0)
+		sb_past_runs_apply(stderr, "stubbench lab", measurement, widen, n_groups);
 	struct sb_results shape_res[2];
 	memset(shape_res, 0, sizeof(shape_res));
 	struct sb_results all;
@@ -104,7 +109,6 @@ static int run_lab(struct sb_cli *clip)
 				if (li)
 					arms[g].arms[a].code_bytes = extra_code_bytes(li);
 			}
-			sb_past_runs_apply(stderr, "stubbench lab", measurement, &res[g]);
 			if (sb_results_append(&shape_res[groups[g].in_loop], &res[g]) || sb_results_append(&all, &res[g]))
 				rc = 1;
 		}

@@ -289,7 +289,7 @@ static int run_sweep(struct sb_cli *cli)
 		 cli->counters ? " counters" : "");
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench", &cli->cfg, extra);
 	if (rc != EXIT_USAGE && res.n_cells)
-		sb_past_runs_apply(stderr, "stubbench", measurement, &res);
+		sb_past_runs_apply(stderr, "stubbench", measurement, (struct sb_results *[]){&res}, 1);
 	if (rc != EXIT_USAGE && res.n_cells) {
 		/* The host flavour behind a thunk whose code changes state over
 		 * longer than a run: the CIs say so. */

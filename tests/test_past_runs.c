@@ -91,9 +91,10 @@ int main(void)
 	 * the baseline's four. */
 	struct sb_results r;
 	struct sb_cell c[2];
+	struct sb_results *one[] = {&r};
 	two_cells(&r, c);
 	snprintf(path, sizeof(path), "%s/past-runs", dir);
-	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
+	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
 		      c[1].delta_lo_pct == 0.5 && c[0].past_held == 0,
 	      "a missing file widened (%zu runs): %s", c[1].past_runs, err);
 	const char *lines = "# a comment\n"
@@ -111,7 +112,7 @@ int main(void)
 			    "M\td5\tX\tprivate\t64\t13.0\t0\t-\n"
 			    "M\td5\tX\tbaseline\t64\t12.1\t-\t-\n";
 	write_text(path, lines);
-	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: widened by %zu of %zu runs", c[1].past_runs,
 	      c[1].past_held);
 	CHECK(near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && near(c[1].delta_hi_pct, 1 + hypot(0.25, w)) &&
@@ -139,12 +140,24 @@ int main(void)
 		fprintf(f, "M\tnew\tX\tprivate\t64\t13\t%d\t0.1\n", i % 2 ? 10 : 0);
 	fclose(f);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	double w20 = sb_t95(SB_PAST_RUNS_RECENT - 1) * sqrt(25.0 * SB_PAST_RUNS_RECENT / (SB_PAST_RUNS_RECENT - 1));
 	CHECK(c[1].past_runs == SB_PAST_RUNS_RECENT && c[1].past_held == 25 &&
 		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w20)),
 	      "the newest %d: %zu runs, delta from %g (want %g)", SB_PAST_RUNS_RECENT, c[1].past_runs,
 	      c[1].delta_lo_pct, 1 - hypot(0.5, w20));
+
+	/* Two results from one read: the second's private@64 alike, its
+	 * private@512 (none in the record) not. */
+	struct sb_results r2;
+	struct sb_cell c2[2];
+	two_cells(&r, c);
+	two_cells(&r2, c2);
+	c2[0].batch = 512;
+	CHECK(sb_past_runs_widen(path, "M", "X", (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
+		      c[1].past_runs == SB_PAST_RUNS_RECENT && c2[1].past_runs == SB_PAST_RUNS_RECENT &&
+		      near(c2[1].delta_lo_pct, c[1].delta_lo_pct) && c2[0].past_held == 0 && c2[0].cycles.ci_lo == 11.9,
+	      "two results: %zu and %zu runs, the 512 cell %zu", c[1].past_runs, c2[1].past_runs, c2[0].past_held);
 
 	/* Malformed lines are named, and nothing is widened. */
 	const char *bad[] = {"M\td\tX\tprivate\t64\t13\t0\n",          /* seven fields */
@@ -159,11 +172,11 @@ int main(void)
 		write_text(path, text);
 		two_cells(&r, c);
 		err[0] = '\0';
-		CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == -1 && strstr(err, path) &&
+		CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
 			      strstr(err, "line 2") && c[1].delta_lo_pct == 0.5 && c[1].past_runs == 0,
 		      "bad line %zu: err '%s'", i, err);
 	}
-	CHECK(sb_past_runs_widen(dir, "M", "X", &r, err, sizeof(err)) == -1 && strstr(err, dir),
+	CHECK(sb_past_runs_widen(dir, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
 	      "a directory: err '%s'", err);
 
 	/* Adding: one line per cell with samples, '-' for what a cell lacks; the
@@ -188,7 +201,7 @@ int main(void)
 	CHECK(n == 10 && headers == 1 && dashes == 5, "%zu lines, %zu headers, %zu baseline lines with '-'", n,
 	      headers, dashes);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_widen(path, "M", "X", &r, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
+	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
 		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
 	      "five added runs: %zu, delta from %g: %s", c[1].past_runs, c[1].delta_lo_pct, err);
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs also hold how the last 5 runs of these cells"),
@@ -196,7 +209,7 @@ int main(void)
 	two_cells(&r, c);
 	c[1].n_samples = 0;
 	CHECK(sb_past_runs_add(path, "M", "Z", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
-	CHECK(sb_past_runs_widen(path, "M", "Z", &r, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
+	CHECK(sb_past_runs_widen(path, "M", "Z", one, 1, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
 		      c[1].past_held == 0,
 	      "a cell without samples was remembered: %zu", c[1].past_held);
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs/x", dir);

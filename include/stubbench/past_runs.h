@@ -64,13 +64,14 @@ void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const str
  * or 0 (nothing changed) with fewer than SB_PAST_RUNS_MIN values. */
 int sb_past_runs_widen_ci(double est, double *lo, double *hi, const double *past, size_t n);
 
-/* Widens every cell of r (sb_cell.past_runs, .past_held) by the runs of
- * machine and measurement in the record at path with the cell's variant
- * and batch size, the newest SB_PAST_RUNS_RECENT of them. A missing file is
- * an empty record. Returns 0, or -1 with err naming the file and, for a
- * malformed line, its number (r unchanged). */
-int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *r,
-		       char *err, size_t errlen);
+/* Widens every cell of rs[0..n_rs) (sb_cell.past_runs, .past_held) by
+ * the runs of machine and measurement in the record at path with the
+ * cell's variant and batch size, the newest SB_PAST_RUNS_RECENT of them;
+ * the record is read once for all. A missing file is an empty record.
+ * Returns 0, or -1 with err naming the file and, for a malformed line, its
+ * number (the results unchanged). */
+int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *const *rs,
+		       size_t n_rs, char *err, size_t errlen);
 
 /* Adds r's figures (one line per cell with samples) to the record at path.
  * Returns 0, or -1 with err naming the file. */
@@ -88,7 +89,8 @@ const char *sb_past_runs_in_use(const char **why_none);
  * not hold, and kept, they would widen the next 20 runs' CIs by a host
  * that was busy once). A record that cannot be read or written: one line
  * on f ("TOOL: past runs: ..."), and the run goes on without. */
-void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *r);
+void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
+			size_t n_rs);
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
 			   int busy);
 

@@ -110,15 +110,6 @@ static int split(char *text, struct line *l)
 	return 0;
 }
 
-/* The cell of r with this variant and batch size, or -1. */
-static long cell_of(const struct sb_results *r, const char *variant, unsigned long long batch)
-{
-	for (size_t i = 0; i < r->n_cells; i++)
-		if (r->cells[i].arm && r->cells[i].batch == batch && strcmp(r->cells[i].arm->name, variant) == 0)
-			return (long)i;
-	return -1;
-}
-
 /* Cell c's figure k and its CI. */
 static void figure(struct sb_cell *c, int k, double **est, double **lo, double **hi, int *has)
 {
@@ -138,24 +129,31 @@ static void figure(struct sb_cell *c, int k, double **est, double **lo, double *
 	}
 }
 
-int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *r,
-		       char *err, size_t errlen)
+int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *const *rs,
+		       size_t n_rs, char *err, size_t errlen)
 {
 	char *text;
 	if (sb_record_file_read(path, SB_PAST_RUNS_MAX_BYTES, &text, err, errlen) != 0)
 		return -1;
 	if (!text)
 		return 0;
-	/* Per cell and figure, the newest SB_PAST_RUNS_RECENT values in a ring. */
-	size_t nc = r->n_cells;
+	/* Every cell of every results, and per cell and figure the newest
+	 * SB_PAST_RUNS_RECENT values in a ring. */
+	size_t nc = 0;
+	for (size_t j = 0; j < n_rs; j++)
+		nc += rs[j]->n_cells;
+	struct sb_cell **cell = calloc(nc + 1, sizeof(*cell));
 	double *ring = calloc(nc * N_FIGURES * SB_PAST_RUNS_RECENT + 1, sizeof(*ring));
 	size_t *count = calloc(nc * N_FIGURES + 1, sizeof(*count));
 	size_t *runs = calloc(nc + 1, sizeof(*runs));
 	int rc = 0;
-	if (!ring || !count || !runs) {
+	if (!cell || !ring || !count || !runs) {
 		snprintf(err, errlen, "reading '%s': out of memory", path);
 		rc = -1;
 	}
+	for (size_t j = 0, i = 0; rc == 0 && j < n_rs; j++)
+		for (size_t k = 0; k < rs[j]->n_cells; k++)
+			cell[i++] = &rs[j]->cells[k];
 	size_t number_of_line = 0;
 	for (char *line = text, *next; rc == 0 && *line; line = next) {
 		next = strchr(line, '\n');
@@ -176,19 +174,20 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 		}
 		if (strcmp(l.machine, machine) || strcmp(l.measurement, measurement))
 			continue;
-		long i = cell_of(r, l.variant, l.batch);
-		if (i < 0)
-			continue;
-		runs[i]++;
-		for (int k = 0; k < N_FIGURES; k++)
-			if (!isnan(l.v[k])) {
-				size_t *n = &count[(size_t)i * N_FIGURES + k];
-				ring[((size_t)i * N_FIGURES + k) * SB_PAST_RUNS_RECENT + *n % SB_PAST_RUNS_RECENT] = l.v[k];
-				(*n)++;
-			}
+		for (size_t i = 0; i < nc; i++) {
+			if (!cell[i]->arm || cell[i]->batch != l.batch || strcmp(cell[i]->arm->name, l.variant))
+				continue;
+			runs[i]++;
+			for (int k = 0; k < N_FIGURES; k++)
+				if (!isnan(l.v[k])) {
+					size_t *n = &count[i * N_FIGURES + k];
+					ring[(i * N_FIGURES + k) * SB_PAST_RUNS_RECENT + *n % SB_PAST_RUNS_RECENT] = l.v[k];
+					(*n)++;
+				}
+		}
 	}
 	for (size_t i = 0; rc == 0 && i < nc; i++) {
-		struct sb_cell *c = &r->cells[i];
+		struct sb_cell *c = cell[i];
 		if (!c->arm)
 			continue;
 		c->past_held = runs[i];
@@ -213,6 +212,7 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 		if (cyc_hi - m > 0)
 			c->ns.ci_hi = nm + (c->ns.ci_hi - nm) * (c->cycles.ci_hi - m) / (cyc_hi - m);
 	}
+	free(cell);
 	free(ring);
 	free(count);
 	free(runs);
@@ -278,14 +278,15 @@ const char *sb_past_runs_in_use(const char **why_none)
 	return record_in_use;
 }
 
-void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *r)
+void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
+			size_t n_rs)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
 	if (!path)
 		return;
 	char machine[192], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
-	if (sb_past_runs_widen(path, machine, measurement, r, err, sizeof(err)) != 0)
+	if (sb_past_runs_widen(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0)
 		fprintf(f, "%s: past runs: %s; the CIs hold this run's spread only (--past-runs=FILE names "
 			   "another record, none: no record)\n", tool, err);
 }
