@@ -81,7 +81,9 @@ long sb_place_new_frames(char *err, size_t errlen);
 /* An sb_run_opts.between_processes: the copies move to new frames
  * (sb_place_new_frames) SB_FRAME_SETS - 1 times in a run of n processes,
  * so that the run draws SB_FRAME_SETS sets of frames, each for n /
- * SB_FRAME_SETS consecutive processes, instead of one for all. */
+ * SB_FRAME_SETS consecutive processes, instead of one for all. Where a
+ * move fails it says so in one line on stderr and moves nothing more;
+ * it always returns 0. */
 int sb_new_frames_between(size_t p, size_t n, char *err, size_t errlen);
 /* The functions a copy of v holds (main prog first, then what it calls;
  * return thunks excluded), in out->old_addr/len/n_funcs, nothing placed:
