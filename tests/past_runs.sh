@@ -25,7 +25,9 @@ run() {
 	return $rc
 }
 rec=$dir/state/stubbench/past-runs
-cells() { grep -vc '^#' "$rec" 2>/dev/null || echo 0; }
+# Record lines (not comments) in a file; 0 for none or no file.
+lines_in() { n=$(grep -vc '^#' "$1" 2>/dev/null); echo "${n:-0}"; }
+cells() { lines_in "$rec"; }
 # The table's footer as one line (it wraps at spaces).
 footer() { printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' '; }
 
@@ -34,10 +36,10 @@ footer() { printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' '; }
 lines=0
 added() { # what the last run should have added to the record at $1
 	if printf '%s\n' "$err" | grep -q "busy core:"; then
-		[ "$(grep -vc '^#' "$1" 2>/dev/null || echo 0)" -eq "$lines" ] || fail "a busy run was remembered"
+		[ "$(lines_in "$1")" -eq "$lines" ] || fail "a busy run was remembered"
 	else
 		lines=$((lines + 2))
-		[ "$(grep -vc '^#' "$1")" -eq "$lines" ] || fail "a run was not remembered ($lines lines expected)"
+		[ "$(lines_in "$1")" -eq "$lines" ] || fail "a run was not remembered ($lines lines expected)"
 	fi
 }
 tries=0
@@ -75,7 +77,6 @@ run --time=0.5 --past-runs=none || fail "--past-runs=none exited $?"
 footer | grep -q "no record of past runs, --past-runs=none" || fail "none: the footer does not say so"
 mine=$lines lines=0
 run --time=0.5 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
-[ -f "$dir/mine" ] || printf '# none\n' >"$dir/mine"
 added "$dir/mine"
 lines=$mine
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=FILE wrote to the default record too"
