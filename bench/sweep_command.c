@@ -288,9 +288,8 @@ static int run_sweep(struct sb_cli *cli)
 		 sweep.flavour_host ? "host" : "", sweep.thunk ? " thunk=" : "", sweep.thunk ? sweep.thunk : "",
 		 cli->counters ? " counters" : "");
 	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench", &cli->cfg, extra);
-	if (rc != EXIT_USAGE && res.n_cells)
-		sb_past_runs_apply(stderr, "stubbench", measurement, (struct sb_results *[]){&res}, 1);
 	if (rc != EXIT_USAGE && res.n_cells) {
+		sb_past_runs_apply(stderr, "stubbench", measurement, (struct sb_results *[]){&res}, 1);
 		/* The host flavour behind a thunk whose code changes state over
 		 * longer than a run: the CIs say so. */
 		const char *note = sweep.flavour_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;

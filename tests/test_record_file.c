@@ -53,6 +53,20 @@ int main(void)
 	CHECK(sb_record_file_append(path, header, "1\n", 4, 1 << 20, err, sizeof(err)) == -1 && strstr(err, "b/rec"),
 	      "under a file: '%s'", err);
 
+	/* Lines, cut in place: an empty one in the middle, none after the last. */
+	char lines[] = "a\n\nb";
+	char *at = lines, *l1 = sb_record_file_line(&at), *l2 = sb_record_file_line(&at),
+	     *l3 = sb_record_file_line(&at), *l4 = sb_record_file_line(&at);
+	CHECK(l1 && !strcmp(l1, "a") && l2 && !*l2 && l3 && !strcmp(l3, "b") && !l4, "lines of 'a\\n\\nb'");
+
+	/* Fields: exactly as many as asked for. */
+	char three[] = "x\t\tz", two[] = "x\ty", *f[3];
+	CHECK(sb_record_file_fields(three, f, 3) == 0 && !strcmp(f[0], "x") && !*f[1] && !strcmp(f[2], "z"),
+	      "three fields");
+	CHECK(sb_record_file_fields(two, f, 3) == -1, "two fields taken for three");
+	char four[] = "a\tb\tc\td";
+	CHECK(sb_record_file_fields(four, f, 3) == -1, "four fields taken for three");
+
 	/* The default place. */
 	char buf[256];
 	setenv("XDG_STATE_HOME", "/x/state", 1);

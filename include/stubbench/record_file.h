@@ -18,6 +18,14 @@ int sb_record_file_default(const char *name, char *buf, size_t len);
  * with err naming the file. */
 int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *err, size_t errlen);
 
+/* The next line of a record's text at *at, cut off in place (no '\n'),
+ * *at moved past it; NULL at the end of the text. */
+char *sb_record_file_line(char **at);
+
+/* line cut in place into exactly n tab-separated fields, f[0..n); 0, or
+ * -1 with more or fewer. */
+int sb_record_file_fields(char *line, char **f, int n);
+
 /* Appends lines (whole lines, each ending in '\n') to the record at path in
  * one write, so that runs finishing together do not mix their lines. A
  * missing file is created with header (one '#' line) and the directories

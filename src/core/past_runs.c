@@ -5,13 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/quiet_record.h"
-#include "stubbench/read_file.h"
 #include "stubbench/record_file.h"
 #include "stubbench/run_info.h"
 #include "stubbench/stats.h"
@@ -88,16 +86,11 @@ static int number(const char *s, double *v)
 static int split(char *text, struct line *l)
 {
 	char *f[8];
-	for (int i = 0; i < 8; i++) {
-		f[i] = text;
-		text = strchr(text, '\t');
-		if ((i < 7) != (text != NULL))
-			return -1;
-		if (text)
-			*text++ = '\0';
+	if (sb_record_file_fields(text, f, 8) != 0)
+		return -1;
+	for (int i = 0; i < 8; i++)
 		if (!*f[i])
 			return -1;
-	}
 	char *end;
 	errno = 0;
 	l->batch = strtoull(f[4], &end, 10);
@@ -155,12 +148,7 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 		for (size_t k = 0; k < rs[j]->n_cells; k++)
 			cell[i++] = &rs[j]->cells[k];
 	size_t number_of_line = 0;
-	for (char *line = text, *next; rc == 0 && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+	for (char *at = text, *line; rc == 0 && (line = sb_record_file_line(&at));) {
 		number_of_line++;
 		if (line[0] == '#' || !line[0])
 			continue;

@@ -4,14 +4,10 @@
 
 #include <cpuid.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "stubbench/read_file.h"
 #include "stubbench/record_file.h"
 #include "stubbench/run_info.h"
 
@@ -75,14 +71,8 @@ void sb_quiet_record_machine(char *buf, size_t len)
 static int split(char *line, char **machine, char **date, double *adds, double *window)
 {
 	char *f[4];
-	for (int i = 0; i < 4; i++) {
-		f[i] = line;
-		line = strchr(line, '\t');
-		if ((i < 3) != (line != NULL))
-			return -1;
-		if (line)
-			*line++ = '\0';
-	}
+	if (sb_record_file_fields(line, f, 4) != 0)
+		return -1;
 	double v[2];
 	for (int i = 0; i < 2; i++) {
 		char *end;
@@ -132,12 +122,7 @@ int sb_quiet_record_read(const char *path, const char *machine, struct sb_quiet_
 	double adds[SB_QUIET_RECENT], window[SB_QUIET_RECENT];
 	char dates[SB_QUIET_RECENT][32];
 	size_t n = 0, number = 0;
-	for (char *line = text, *next; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+	for (char *at = text, *line; (line = sb_record_file_line(&at));) {
 		number++;
 		if (line[0] == '#' || !line[0])
 			continue;

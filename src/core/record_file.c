@@ -38,6 +38,33 @@ int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *e
 	return 0;
 }
 
+char *sb_record_file_line(char **at)
+{
+	char *line = *at;
+	if (!*line)
+		return NULL;
+	char *end = strchr(line, '\n');
+	if (end)
+		*end++ = '\0';
+	else
+		end = line + strlen(line);
+	*at = end;
+	return line;
+}
+
+int sb_record_file_fields(char *line, char **f, int n)
+{
+	for (int i = 0; i < n; i++) {
+		f[i] = line;
+		line = strchr(line, '\t');
+		if ((i < n - 1) != (line != NULL))
+			return -1;
+		if (line)
+			*line++ = '\0';
+	}
+	return 0;
+}
+
 /* A new entry made by root in someone else's directory (a record under
  * `sudo -E`, whose HOME is the user's) becomes that directory owner's, so
  * the user's own runs can still add to it. */
