@@ -236,6 +236,54 @@ int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, 
 	return collect(out, (uintptr_t)v->main, err, errlen);
 }
 
+/* Pages for a copy of map_len bytes in the window above near: random
+ * pages with a generator, without one the first free range upward; in the
+ * arena when it is open (a try there is a look at its page map, not a
+ * system call). MAP_FAILED with errno when none is free. */
+static void *map_window(struct sb_rng *rng, uintptr_t near, size_t map_len, int use_arena)
+{
+	void *m = MAP_FAILED;
+	size_t map_pages = map_len / PAGE;
+	uint64_t window_pages = use_arena ? arena.pages : WINDOW_PAGES;
+	uint64_t max_tries = use_arena ? 4096 : 64;
+	for (uint64_t tries = 0; m == MAP_FAILED && (rng ? tries < max_tries : tries * map_pages < window_pages);
+	     tries++) {
+		uint64_t page = rng ? sb_rng_below(rng, window_pages) : tries * map_pages;
+		if (use_arena) {
+			uint8_t *got = arena_take(page, map_pages);
+			if (got)
+				m = got;
+			else
+				errno = EEXIST;
+			continue;
+		}
+		uintptr_t at = near + (WINDOW_BASE + page * PAGE);
+		m = mmap((void *)at, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			 -1, 0);
+		if (m != MAP_FAILED && (uintptr_t)m != at) {
+			munmap(m, map_len);
+			m = MAP_FAILED;
+		}
+	}
+	return m;
+}
+
+/* The copy's names: "<name>@<tag><index>" for the variant, and the same
+ * for every copied function in the perf map. */
+static void name_copy(const struct sb_variant *v, const char *tag, unsigned index, struct sb_placed_variant *out)
+{
+	for (size_t i = 0; i < out->n_funcs; i++) {
+		const char *sym = NULL;
+		char name[160], sub[256];
+		sb_code_function_size(out->old_addr[i], &sym);
+		snprintf(name, sizeof(name), "%s@%s%u", sym ? sym : v->name, tag, index);
+		if (sb_perf_map_add(out->new_addr[i], out->len[i], name, sub, sizeof(sub)) != 0)
+			fprintf(stderr, "stubbench: %s\n", sub);
+	}
+	snprintf(out->name, sizeof(out->name), "%s@%s%u", v->name, tag, index);
+	snprintf(out->seed_name, sizeof(out->seed_name), "%s@%s%u", v->seed_name, tag, index);
+}
+
 int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, unsigned index,
 	     struct sb_placed_variant *out, char *err, size_t errlen)
 {
@@ -263,32 +311,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	out->map_len = policy->at ? 0 : out->n_funcs * slot;
 	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
 	int use_arena = !policy->at && arena_open(near);
-	/* Random pages with a generator; without one, the first free range
-	 * upward. */
-	void *m = MAP_FAILED;
-	size_t map_pages = out->map_len / PAGE;
-	uint64_t window_pages = use_arena ? arena.pages : WINDOW_PAGES;
-	/* A try in the arena is a look at its page map, not a system call. */
-	uint64_t max_tries = use_arena ? 4096 : 64;
-	for (uint64_t tries = 0;
-	     !policy->at && m == MAP_FAILED && (rng ? tries < max_tries : tries * map_pages < window_pages); tries++) {
-		uint64_t page = rng ? sb_rng_below(rng, window_pages) : tries * map_pages;
-		if (use_arena) {
-			uint8_t *got = arena_take(page, map_pages);
-			if (got)
-				m = got;
-			else
-				errno = EEXIST;
-			continue;
-		}
-		uintptr_t at = near + (WINDOW_BASE + page * PAGE);
-		m = mmap((void *)at, out->map_len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-		if (m != MAP_FAILED && (uintptr_t)m != at) {
-			munmap(m, out->map_len);
-			m = MAP_FAILED;
-		}
-	}
+	void *m = policy->at ? MAP_FAILED : map_window(policy->rng, near, out->map_len, use_arena);
 	if (m == MAP_FAILED && !policy->at) {
 		snprintf(err, errlen, "%s: no room for a copy near the program: %s", v->name, strerror(errno));
 		return -1;
@@ -336,18 +359,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	}
 	out->v = *v;
 	out->v.main = (sb_stub_fn)out->new_addr[0];
-	/* perf names every copied function "<symbol>@<tag><index>". */
-	const char *tag = policy->tag ? policy->tag : "p";
-	for (size_t i = 0; i < out->n_funcs; i++) {
-		const char *sym = NULL;
-		char name[160], sub[256];
-		sb_code_function_size(out->old_addr[i], &sym);
-		snprintf(name, sizeof(name), "%s@%s%u", sym ? sym : v->name, tag, index);
-		if (sb_perf_map_add(out->new_addr[i], out->len[i], name, sub, sizeof(sub)) != 0)
-			fprintf(stderr, "stubbench: %s\n", sub);
-	}
-	snprintf(out->name, sizeof(out->name), "%s@%s%u", v->name, tag, index);
-	snprintf(out->seed_name, sizeof(out->seed_name), "%s@%s%u", v->seed_name, tag, index);
+	name_copy(v, policy->tag ? policy->tag : "p", index, out);
 	out->v.name = out->name;
 	out->v.seed_name = out->seed_name;
 	return 0;
