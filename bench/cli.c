@@ -106,7 +106,7 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		snprintf(err, errlen, "--format: unknown format '%s' (table, seed, json, csv, gbench)", arg);
 		return -1;
 	case K_VERBOSE:
-		cli->verbose = 1;
+		cli->cfg.verbose = 1;
 		return 0;
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
@@ -116,12 +116,12 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 			snprintf(err, errlen, "--blocks: needs a file name");
 			return -1;
 		}
-		cli->blocks = arg;
+		cli->cfg.blocks = arg;
 		return 0;
 	case K_QUIET:
-		return record_option("--quiet-levels", arg, &cli->quiet_levels, err, errlen);
+		return record_option("--quiet-levels", arg, &cli->cfg.quiet_levels, err, errlen);
 	case K_PAST:
-		return record_option("--past-runs", arg, &cli->past_runs, err, errlen);
+		return record_option("--past-runs", arg, &cli->cfg.past_runs, err, errlen);
 	}
 	return -1;
 }
@@ -187,7 +187,7 @@ static int parse_plot(struct sb_cli *cli, int key, const char *arg, char *err, s
 		snprintf(err, errlen, "--plot: empty file name");
 		return -1;
 	}
-	cli->plot = arg;
+	cli->cfg.plot = arg;
 	return 0;
 }
 
@@ -229,7 +229,7 @@ static int parse_shape(struct sb_cli *cli, int key, const char *arg, char *err, 
 		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all)", arg);
 		return -1;
 	}
-	cli->shape = arg;
+	cli->cfg.shape = arg;
 	return 0;
 }
 
@@ -252,7 +252,7 @@ static int parse_counters(struct sb_cli *cli, int key, const char *arg, char *er
 		snprintf(err, errlen, "--counters: '%s' names no event", arg);
 	if (n <= 0)
 		return -1;
-	cli->counters = arg;
+	cli->cfg.counters = arg;
 	return 0;
 }
 
@@ -271,17 +271,17 @@ enum { K_PLACEMENTS, K_STATES };
 static int parse_placements(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	if (key == K_STATES) {
-		if (sb_parse_u64("--states", arg, 0, &cli->states, err, errlen) != 0)
+		if (sb_parse_u64("--states", arg, 0, &cli->cfg.states, err, errlen) != 0)
 			return -1;
-		if (cli->states > SB_MAX_STATES) {
+		if (cli->cfg.states > SB_MAX_STATES) {
 			snprintf(err, errlen, "--states: '%s' is more than %d", arg, SB_MAX_STATES);
 			return -1;
 		}
 		return 0;
 	}
-	if (sb_parse_u64("--placements", arg, 1, &cli->placements, err, errlen) != 0)
+	if (sb_parse_u64("--placements", arg, 1, &cli->cfg.placements, err, errlen) != 0)
 		return -1;
-	if (cli->placements > 16) {
+	if (cli->cfg.placements > 16) {
 		snprintf(err, errlen, "--placements: '%s' is more than 16", arg);
 		return -1;
 	}
@@ -430,6 +430,38 @@ static void written_name(const char *arg, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)strcspn(arg, "="), arg);
 }
 
+/* An option as given, in order: its entry in the option table, its value. */
+struct given {
+	size_t idx;
+	const char *arg;
+};
+
+/* The options given, applied: those that read a file first, so that flags
+ * override the file; then every group's finish. Returns 0 or EXIT_USAGE
+ * (said on stderr). */
+static int apply_given(const struct sb_subcommand *cmd, struct sb_cli *cli, const struct opt_ref *refs,
+		       const struct given *given, size_t n_given)
+{
+	char err[768];
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n_given; i++) {
+			const struct opt_ref *r = &refs[given[i].idx];
+			int reads_file = r->group == &sb_cli_config_group;
+			if (reads_file != (pass == 0))
+				continue;
+			if (r->group->parse(cli, r->opt->key, given[i].arg, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s: %s\n", cli->prog, err);
+				return EXIT_USAGE;
+			}
+		}
+	for (size_t g = 0; cmd->groups[g]; g++)
+		if (cmd->groups[g]->finish && cmd->groups[g]->finish(cli, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", cli->prog, err);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
 static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, struct sb_cli *cli,
 		 int argc, char **argv, int *help, int *version)
 {
@@ -444,7 +476,7 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 	char *shortopts = calloc(2 * n_opts + 2, 1);
 	/* What was given, in order: applied after the loop, the options that
 	 * read a file first, so that flags override the file. */
-	struct given { size_t idx; const char *arg; } *given = calloc((size_t)argc + 1, sizeof(*given));
+	struct given *given = calloc((size_t)argc + 1, sizeof(*given));
 	char err[768], name[64];
 	int rc = 0, c, longindex;
 	size_t n_given = 0;
@@ -510,22 +542,7 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 	}
 	if (*help || *version)
 		goto out;
-	for (int pass = 0; pass < 2 && rc == 0; pass++)
-		for (size_t i = 0; i < n_given && rc == 0; i++) {
-			const struct opt_ref *r = &refs[given[i].idx];
-			int reads_file = r->group == &sb_cli_config_group;
-			if (reads_file != (pass == 0))
-				continue;
-			if (r->group->parse(cli, r->opt->key, given[i].arg, err, sizeof(err)) != 0) {
-				fprintf(stderr, "%s: %s\n", cli->prog, err);
-				rc = EXIT_USAGE;
-			}
-		}
-	for (size_t g = 0; cmd->groups[g] && rc == 0; g++)
-		if (cmd->groups[g]->finish && cmd->groups[g]->finish(cli, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", cli->prog, err);
-			rc = EXIT_USAGE;
-		}
+	rc = apply_given(cmd, cli, refs, given, n_given);
 out:
 	free(longopts);
 	free(refs);
@@ -583,13 +600,13 @@ static void use_records(const struct sb_subcommand *cmd, const struct sb_cli *cl
 		measures |= cmd->groups[i] == &sb_cli_sweep_group;
 	if (!measures)
 		return;
-	int q = record_path(cli->quiet_levels, "quiet-levels", quiet, sizeof(quiet));
+	int q = record_path(cli->cfg.quiet_levels, "quiet-levels", quiet, sizeof(quiet));
 	if (q > 0)
 		sb_quiet_record_use(quiet, NULL);
 	else if (q < 0)
 		sb_quiet_record_use(NULL, "neither XDG_STATE_HOME nor HOME is set, so this run is not compared "
 					  "with earlier ones (--quiet-levels=FILE names a record)");
-	int p = record_path(cli->past_runs, "past-runs", past, sizeof(past));
+	int p = record_path(cli->cfg.past_runs, "past-runs", past, sizeof(past));
 	if (p > 0)
 		sb_past_runs_use(past, NULL);
 	else if (p < 0)
@@ -624,9 +641,8 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	struct sb_cli cli;
 	memset(&cli, 0, sizeof(cli));
 	cli.prog = prog;
-	cli.shape = "all";
-	cli.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	sb_config_defaults(&cli.cfg);
+	cli.cfg.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	if (cmd->default_processes)
 		cli.cfg.processes = cmd->default_processes;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
@@ -641,7 +657,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 		printf("%s %s\n", p->name, SB_VERSION);
 	else if (rc == 0) {
 		char err[640];
-		if (cli.blocks && sb_blocks_log_open(cli.blocks, err, sizeof(err)) != 0) {
+		if (cli.cfg.blocks && sb_blocks_log_open(cli.cfg.blocks, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			rc = EXIT_USAGE;
 		} else {

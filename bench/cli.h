@@ -20,24 +20,13 @@
 
 #define EXIT_USAGE 2
 #define SB_CLI_MAX_GROUPS 16
-#define SB_DEFAULT_STATES 256   /* --states where the subcommand names none */
-#define SB_MAX_STATES 1024
 
 /* The values of the shared groups (sb_cli_*_group below). A subcommand's
  * own group keeps its values where its entry function reads them. */
 struct sb_cli {
 	const char *prog;         /* "stubbench", "stubbench lab", "stubbench-gbench" */
-	struct sb_config cfg;     /* batch, cpu, time, samples, seed, format, config, variant */
-	int verbose;
+	struct sb_config cfg;     /* every option's value (config.h) */
 	int time_given, samples_given;
-	const char *shape;        /* per-run, in-loop or all */
-	const char *counters;     /* --counters=LIST */
-	const char *plot;         /* --plot=FILE */
-	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
-	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
-	const char *past_runs;    /* --past-runs=FILE or "none"; NULL: the default record */
-	uint64_t placements;      /* --placements=K: K random code placements per variant */
-	uint64_t states;          /* --states=K: placed copies each arm rotates among (0: none) */
 	/* The operands (arguments that are not options), for a subcommand
 	 * that takes them (compare: the saved runs). */
 	int n_operands;
@@ -123,39 +112,5 @@ extern const struct sb_subcommand sb_lab_command;
 extern const struct sb_subcommand sb_compare_command;
 extern const struct sb_subcommand sb_plot_command;
 extern const struct sb_subcommand sb_footprint_command;
-
-/* Measures baseline (may be NULL) and others interleaved with the options
- * of cli: pins, sets up the private stacks, opens counters and markers,
- * runs, checks counters and guards. Returns 0, 1 on a failed check or run,
- * EXIT_USAGE on bad input. The cells of res point into arms, which must
- * outlive res; res must be freed with sb_results_free(). */
-int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
-		     const struct sb_variant *const *others, size_t n_others,
-		     struct sb_variant_arms *arms, struct sb_results *res);
-
-/* Several groups measured in one run whose fresh processes take turns
- * (sb_run_parts), so that every group spans the whole run; with
- * --counters one group after the other. Each group's res must be freed;
- * returns as sb_measure_group. */
-struct sb_group {
-	const struct sb_variant *baseline;  /* may be NULL */
-	const struct sb_variant *const *others;
-	size_t n_others;
-	struct sb_variant_arms *arms;       /* outlives res */
-	struct sb_results *res;
-};
-int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t n_groups);
-
-/* --plot=FILE of a run just measured, through the same writer as
- * `stubbench plot` (plot_command.c); says on stderr what it wrote or why
- * not. tool: "stubbench", "stubbench lab". Returns 0, or 1 when the plot
- * was not written. */
-struct sb_return_thunk;
-int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
-		    const struct sb_return_thunk *thunk);
-/* Before measuring: --plot=*path must be a .png or .svg file that can be
- * written (else one line, returns EXIT_USAGE); without gnuplot it says so
- * and sets *path to NULL, and the run goes on. Returns 0 otherwise. */
-int sb_plot_check_option(const char *tool, const char **path);
 
 #endif

@@ -219,7 +219,7 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		.samples = cli->cfg.samples,
 		.seed = cli->cfg.seed + n,
 		.progress = isatty(STDERR_FILENO),
-		.verbose = cli->verbose,
+		.verbose = cli->cfg.verbose,
 		.processes = cli->cfg.processes,
 		.child_check = check_counts,
 		.check_ctx = &counts,
@@ -461,11 +461,11 @@ static int run_footprint(struct sb_cli *clip)
 		fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
 		write_rows(stdout, cli.cfg.format, rows, n_rows, &first, notes);
 		sb_output_busy_report(stderr, "stubbench footprint", &first);
-		if (cli.plot) {
-			if (plot(cli.plot, rows, n_rows, err, sizeof(err)) != 0)
+		if (cli.cfg.plot) {
+			if (plot(cli.cfg.plot, rows, n_rows, err, sizeof(err)) != 0)
 				fprintf(stderr, "stubbench footprint: %s\n", err);
 			else
-				fprintf(info, "plot: %s\n", cli.plot);
+				fprintf(info, "plot: %s\n", cli.cfg.plot);
 		}
 	}
 	sb_results_free(&first);

@@ -15,7 +15,7 @@
 #include "stubbench/signals.h"
 #include "stubbench/twin_placement.h"
 #include "stubbench/json_writer.h"
-#include "kernel_obj_command.h"
+#include "kernel_commands.h"
 #include "stubbench/htab.h"
 
 #include <stdlib.h>
@@ -30,7 +30,8 @@
 #include "stubbench/jit_read.h"
 #include "stubbench/output.h"
 #include "stubbench/parse.h"
-#include "stubbench/past_runs.h"
+#include "stubbench/run_plot.h"
+#include "stubbench/session.h"
 #include "stubbench/percpu.h"
 #include "stubbench/placement.h"
 #include "stubbench/return_thunks.h"
@@ -61,37 +62,20 @@
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
-#define DEFAULT_LOADS 8
 /* A spacer's largest size: one page, so the copy after it can start at
  * any of the page's 64 chunks. */
 #define SPACER_MAX_BYTES 4096
 
-#ifndef SB_VERSION
-#define SB_VERSION "?"
-#endif
 
 enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK };
 
-struct kernel_opts {
+/* What the kernel run takes from the run configuration: which shapes
+ * and variants it measures (from --shape and --variant). */
+struct kernel_plan {
+	const struct sb_config *cfg;
 	int shapes[SB_N_SHAPES];
 	int want[SB_N_KVARIANTS];
-	uint64_t batches[SB_MAX_BATCHES];
-	size_t n_batches;
-	int cpu;
-	enum sb_format format;
-	const char *dump_dir;
-	double time_s;
-	uint64_t samples;
-	uint64_t seed;
-	uint64_t processes;  /* fresh processes per batch size */
-	int verbose;
-	int copies;
-	const char *thunk;   /* --thunk: the twins' thunk instead of the kernel's */
-	const char *plot;    /* --plot=FILE: kernel and twins drawn from the results */
 	int htab;  /* --shape=htab */
-	int loads_given;
-	struct sb_kernel_obj_opts user; /* --obj, --prog */
-	char prog_list[512];
 };
 
 static int parse_shape(const char *s, int shapes[SB_N_SHAPES], int *htab, char *err, size_t errlen)
@@ -148,53 +132,56 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 	return 0;
 }
 
-/* The kernel group's values, and what finish_kernel takes from the shared
- * groups'. */
-static struct kernel_opts kopts = {.shapes = {1, 1}, .copies = DEFAULT_LOADS};
+/* What the kernel group derives from the configuration (finish_kernel),
+ * and what it keeps of its parsing: whether --loads was given, and the
+ * storage of --prog's names. */
+static struct kernel_plan plan = {.shapes = {1, 1}};
+static int loads_given;
+static char prog_list[512];
+
+static int parse_progs(struct sb_config *cfg, const char *arg, char *err, size_t errlen)
+{
+	cfg->n_progs = 0;
+	snprintf(prog_list, sizeof(prog_list), "%s", arg);
+	for (char *save = NULL, *t = strtok_r(prog_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (cfg->n_progs == SB_CONFIG_MAX_PROGS) {
+			snprintf(err, errlen, "--prog: more than %d programs", SB_CONFIG_MAX_PROGS);
+			return -1;
+		}
+		cfg->progs[cfg->n_progs++] = t;
+	}
+	if (cfg->n_progs == 0) {
+		snprintf(err, errlen, "--prog: no program named");
+		return -1;
+	}
+	return 0;
+}
 
 static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	(void)cli;
-	if (key == K_SHAPE)
-		return parse_shape(arg, kopts.shapes, &kopts.htab, err, errlen);
+	struct sb_config *cfg = &cli->cfg;
+	if (key == K_SHAPE) {
+		if (parse_shape(arg, plan.shapes, &plan.htab, err, errlen) != 0)
+			return -1;
+		cfg->shape = arg;
+		return 0;
+	}
 	if (key == K_THUNK) {
 		if (sb_thunk_check_name("--thunk", arg, err, errlen) != 0)
 			return -1;
-		kopts.thunk = arg;
+		cfg->thunk = arg;
 		return 0;
 	}
-	if (key == K_OBJ) {
+	if (key == K_OBJ || key == K_DUMP) {
 		if (!*arg) {
-			snprintf(err, errlen, "--obj: empty file name");
+			snprintf(err, errlen, "%s", key == K_OBJ ? "--obj: empty file name" : "--dump-jit: empty directory name");
 			return -1;
 		}
-		kopts.user.obj = arg;
+		*(key == K_OBJ ? &cfg->obj : &cfg->dump_dir) = arg;
 		return 0;
 	}
-	if (key == K_PROG) {
-		kopts.user.n_progs = 0;
-		snprintf(kopts.prog_list, sizeof(kopts.prog_list), "%s", arg);
-		for (char *save = NULL, *t = strtok_r(kopts.prog_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (kopts.user.n_progs == SB_USER_MAX_PROGS) {
-				snprintf(err, errlen, "--prog: more than %d programs", SB_USER_MAX_PROGS);
-				return -1;
-			}
-			kopts.user.progs[kopts.user.n_progs++] = t;
-		}
-		if (kopts.user.n_progs == 0) {
-			snprintf(err, errlen, "--prog: no program named");
-			return -1;
-		}
-		return 0;
-	}
-	if (key == K_DUMP) {
-		if (!*arg) {
-			snprintf(err, errlen, "--dump-jit: empty directory name");
-			return -1;
-		}
-		kopts.dump_dir = arg;
-		return 0;
-	}
+	if (key == K_PROG)
+		return parse_progs(cfg, arg, err, errlen);
 	uint64_t k;
 	if (sb_parse_u64("--loads", arg, 1, &k, err, errlen) != 0)
 		return -1;
@@ -202,44 +189,35 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 		snprintf(err, errlen, "--loads: %llu is more than %d", (unsigned long long)k, SB_MAX_COPIES);
 		return -1;
 	}
-	kopts.copies = (int)k;
-	kopts.loads_given = 1;
+	cfg->loads = k;
+	loads_given = 1;
 	return 0;
 }
 
-/* The shared groups' values as the kernel run needs them. */
+/* The options checked together, and the plan taken from them. */
 static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 {
-	struct kernel_opts *o = &kopts;
-	if (o->htab && (o->loads_given || o->user.obj || strcmp(cli->cfg.variants, "all") != 0)) {
+	const struct sb_config *cfg = &cli->cfg;
+	plan.cfg = cfg;
+	if (plan.htab && (loads_given || cfg->obj || strcmp(cfg->variants, "all") != 0)) {
 		snprintf(err, errlen, "--shape=htab takes no %s (it runs its own baseline and private programs, "
-			 "loaded once)", o->loads_given ? "--loads" : o->user.obj ? "--obj" : "--variant");
+			 "loaded once)", loads_given ? "--loads" : cfg->obj ? "--obj" : "--variant");
 		return -1;
 	}
-	if (!o->user.obj != !o->user.n_progs) {
-		snprintf(err, errlen, "%s", o->user.obj ? "--obj needs --prog=NAME[,NAME...]" : "--prog needs --obj=FILE");
+	if (!cfg->obj != !cfg->n_progs) {
+		snprintf(err, errlen, "%s", cfg->obj ? "--obj needs --prog=NAME[,NAME...]" : "--prog needs --obj=FILE");
 		return -1;
 	}
-	if (parse_variants(cli->cfg.variants, o->want, err, errlen) != 0)
+	if (parse_variants(cfg->variants, plan.want, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < cli->cfg.n_batches; i++)
-		if (cli->cfg.batches[i] > SB_KERNEL_MAX_BATCH) {
+	for (size_t i = 0; i < cfg->n_batches; i++)
+		if (cfg->batches[i] > SB_KERNEL_MAX_BATCH) {
 			snprintf(err, errlen, "--batch: %llu is above the maximum %u for BPF programs "
 				 "(the verifier walks every iteration)",
-				 (unsigned long long)cli->cfg.batches[i], SB_KERNEL_MAX_BATCH);
+				 (unsigned long long)cfg->batches[i], SB_KERNEL_MAX_BATCH);
 			return -1;
 		}
-	memcpy(o->batches, cli->cfg.batches, sizeof(o->batches));
-	o->n_batches = cli->cfg.n_batches;
-	o->cpu = cli->cfg.cpu;
-	o->format = cli->cfg.format;
-	o->time_s = cli->cfg.samples ? 0 : cli->cfg.time_s;
-	o->samples = cli->cfg.samples;
-	o->seed = cli->cfg.seed;
-	o->processes = cli->cfg.processes;
-	o->verbose = cli->verbose;
-	o->plot = cli->plot;
-	if (o->plot && (o->htab || o->user.obj)) {
+	if (cfg->plot && (plan.htab || cfg->obj)) {
 		snprintf(err, errlen, "--plot: not with --shape=htab or --obj (save --format=json and use stubbench plot)");
 		return -1;
 	}
@@ -313,23 +291,6 @@ static void release(struct kernel_run *r)
 
 /* All results in one document, shape by shape: kernel arms (over the
  * loads), the twins, the twins placed like the loads. */
-static int merge(const struct kernel_run *r, const int shapes[SB_N_SHAPES], size_t n_batches,
-		 struct sb_results *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (int s = 0; s < SB_N_SHAPES; s++) {
-		if (!shapes[s])
-			continue;
-		/* The placed twins have no cells where the JIT is unreadable. */
-		const struct sb_results *parts[3] = {&r->kres[s], &r->tres[s], &r->pres[s]};
-		for (int p = 0; p < 3; p++)
-			if (sb_results_append(out, parts[p]) != 0)
-				return -1;
-	}
-	out->n_batches = n_batches;
-	return 0;
-}
-
 /* Where the JIT put each function (offset in its page):
  * code placement differs from load to load, the twins' does not. */
 static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int copy)
@@ -398,34 +359,34 @@ static void add_part(struct kernel_parts *kp, const struct sb_arm *arms, size_t 
 	kp->part[kp->n++] = (struct sb_run_part){.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
 }
 
-static void add_kernel(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s, int cpu,
+static void add_kernel(struct kernel_run *r, const struct kernel_plan *o, enum sb_kernel_shape s, int cpu,
 		       const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	struct sb_kernel_arms *ka = &r->karms[s];
-	sb_kernel_arms_build(ka, r->objs, (size_t)o->copies, o->batches, o->n_batches, s, o->want, cpu);
+	sb_kernel_arms_build(ka, r->objs, (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s, o->want, cpu);
 	sb_kernel_arms_read_counters(ka, kp->before[s]);
 	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
 }
 
-static int add_placed(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+static int add_placed(struct kernel_run *r, const struct kernel_plan *o, enum sb_kernel_shape s,
 		      const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	char err[512];
-	for (int copy = 0; copy < o->copies; copy++)
-		for (size_t b = 0; b < o->n_batches; b++)
+	for (int copy = 0; copy < (int)o->cfg->loads; copy++)
+		for (size_t b = 0; b < o->cfg->n_batches; b++)
 			if (sb_twin_place_like(r->objs[copy][b], s, o->want, copy + 1, &r->placed[s][copy][b], err,
 					       sizeof(err)) != 0) {
 				fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
 				return SB_KERNEL_FAILED;
 			}
 	struct sb_placed_arms *pa = &r->parms[s];
-	sb_placed_arms_build(pa, r->placed[s], (size_t)o->copies, o->batches, o->n_batches, s, o->want);
+	sb_placed_arms_build(pa, r->placed[s], (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s, o->want);
 	kp->sides[s].placed = pa;
 	add_part(kp, pa->arms, pa->n, ro, twin_sides_check, &kp->sides[s], &r->pres[s]);
 	return SB_KERNEL_OK;
 }
 
-static int add_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_kernel_shape s,
+static int add_twins(struct kernel_run *r, const struct kernel_plan *o, enum sb_kernel_shape s,
 		     const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	char err[512];
@@ -463,7 +424,7 @@ static int add_twins(struct kernel_run *r, const struct kernel_opts *o, enum sb_
 /* Every part of every shape, then their counters: the kernel programs'
  * advanced by exactly runs x batch_iters, the twins' (copied back from the
  * processes) by the iterations they ran. */
-static int measure(struct kernel_run *r, const struct kernel_opts *o, int cpu, int can_place,
+static int measure(struct kernel_run *r, const struct kernel_plan *o, int cpu, int can_place,
 		   const struct sb_run_opts *ro, FILE *info)
 {
 	static struct kernel_parts kp;
@@ -504,7 +465,7 @@ static int measure(struct kernel_run *r, const struct kernel_opts *o, int cpu, i
 			return SB_KERNEL_FAILED;
 		}
 		fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
-			sb_kernel_shape_name(s), o->copies, o->copies == 1 ? "" : "s");
+			sb_kernel_shape_name(s), (int)o->cfg->loads, (int)o->cfg->loads == 1 ? "" : "s");
 	}
 	return SB_KERNEL_OK;
 }
@@ -513,7 +474,7 @@ static int measure(struct kernel_run *r, const struct kernel_opts *o, int cpu, i
  * programs' ids, the JIT check and flavour, the side-by-side verdicts. */
 struct kernel_findings {
 	const struct kernel_run *r;
-	const struct kernel_opts *o;
+	const struct kernel_plan *o;
 };
 
 static void json_lines(FILE *f, const char *key, const char *text, const char *skip_prefix)
@@ -552,7 +513,7 @@ static void json_findings(FILE *f, const void *ctx)
 	json_lines(f, "jit_check", k->r->jit_check, flavour_prefix);
 	fputs(",\n    \"programs\": [", f);
 	int first = 1;
-	for (int c = 0; c < k->o->copies; c++)
+	for (int c = 0; c < (int)k->o->cfg->loads; c++)
 		for (size_t b = 0; b < k->r->n_objs[c]; b++)
 			for (int s = 0; s < SB_N_SHAPES; s++)
 				for (int v = 0; v < SB_N_KVARIANTS; v++) {
@@ -561,7 +522,7 @@ static void json_findings(FILE *f, const void *ctx)
 					fprintf(f, "%s{\"load\": %d, \"batch\": %llu, \"shape\": \"%s\", "
 						   "\"variant\": \"%s\", \"prog\": \"%s\", \"id\": %u}",
 						first ? "\n      " : ",\n      ", c + 1,
-						(unsigned long long)k->o->batches[b], sb_kernel_shape_name(s),
+						(unsigned long long)k->o->cfg->batches[b], sb_kernel_shape_name(s),
 						sb_kernel_variant_name(v), sb_kernel_prog_name(s, v),
 						sb_kernel_prog_id(sb_kernel_prog_fd(k->r->objs[c][b], s, v)));
 					first = 0;
@@ -576,65 +537,157 @@ static void json_findings(FILE *f, const void *ctx)
 	fputs("}", f);
 }
 
-/* The effective options as a sweep configuration, for the JSON document. */
-static void as_config(const struct kernel_opts *o, struct sb_config *c)
+/* The programs, loads copies of them per batch size, each copy after a
+ * spacer of 0-4 KB of JITed code, so that every load starts at a page
+ * offset of its own (src/kernel/spacer.c). */
+static int load_copies(struct kernel_run *r, const struct kernel_plan *o)
 {
-	static char names[SB_N_KVARIANTS * 16];
-	sb_config_defaults(c);
-	names[0] = '\0';
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		if (o->want[v])
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? "," : "",
-				 sb_kernel_variant_name(v));
-	c->variants = names;
-	memcpy(c->batches, o->batches, sizeof(c->batches));
-	c->n_batches = o->n_batches;
-	c->time_s = o->time_s;
-	c->samples = o->samples;
-	c->seed = o->seed;
-	c->processes = o->processes;
-	c->cpu = o->cpu;
-	c->format = o->format;
-}
-
-static int run(struct kernel_run *r, const struct kernel_opts *o)
-{
+	const struct sb_config *cfg = o->cfg;
 	char why[512];
-	if (o->dump_dir && sb_jit_dump_prepare(o->dump_dir, why, sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return SB_KERNEL_USAGE;
-	}
-	int cpu;
-	enum sb_kernel_status st = sb_kernel_start(o->cpu, &cpu, why, sizeof(why));
-	if (st != SB_KERNEL_OK) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return st;
-	}
-	/* Each copy after a spacer of 0-4 KB of JITed code, so that every load
-	 * starts at a page offset of its own (src/kernel/spacer.c). */
+	enum sb_kernel_status st;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, o->seed ^ 0x5bace5bace);
-	for (int c = 0; c < o->copies; c++)
-	for (size_t i = 0; i < o->n_batches; i++) {
+	sb_rng_seed(&rng, cfg->seed ^ 0x5bace5bace);
+	for (int c = 0; c < (int)cfg->loads; c++)
+	for (size_t i = 0; i < cfg->n_batches; i++) {
 		size_t spacer = (size_t)sb_rng_below(&rng, SPACER_MAX_BYTES + 1);
-		r->objs[c][i] = sb_kernel_load((uint32_t)o->batches[i], spacer, &st, why, sizeof(why));
+		r->objs[c][i] = sb_kernel_load((uint32_t)cfg->batches[i], spacer, &st, why, sizeof(why));
 		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
 		}
 		r->n_objs[c]++;
-		if (o->verbose) {
-			fprintf(stderr, "stubbench kernel: loaded batch_iters=%llu:", (unsigned long long)o->batches[i]);
+		if (cfg->verbose) {
+			fprintf(stderr, "stubbench kernel: loaded batch_iters=%llu:", (unsigned long long)cfg->batches[i]);
 			for (int s = 0; s < SB_N_SHAPES; s++)
 				for (int v = 0; v < SB_N_KVARIANTS; v++)
 					fprintf(stderr, " %s id=%u", sb_kernel_prog_name(s, v),
 						sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[c][i], s, v)));
 			fprintf(stderr, " empty_driver id=%u\n", sb_kernel_prog_id(sb_kernel_empty_fd(r->objs[c][i])));
-			print_placement(r->objs[c][i], o->batches[i], c);
+			print_placement(r->objs[c][i], cfg->batches[i], c);
 		}
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 	}
+	return SB_KERNEL_OK;
+}
+
+/* The JIT check: its lines on info and kept for JSON. Returns its status:
+ * a mismatch or unreadable bytes still measure (*fatal 0), no JIT or no
+ * private stack do not (*fatal 1). */
+static enum sb_kernel_status check_jit(struct kernel_run *r, const struct kernel_plan *o, FILE *info, int *fatal)
+{
+	char why[512];
+	size_t text_len;
+	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
+	enum sb_kernel_status st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->cfg->dump_dir,
+						       jit_text ? jit_text : info, why, sizeof(why));
+	if (jit_text) {
+		fclose(jit_text);
+		fputs(r->jit_check, info);
+	}
+	*fatal = st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT;
+	if (st != SB_KERNEL_OK)
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+	return st;
+}
+
+/* Where the JIT's returns go, the thunk replicas against the kernel's own
+ * code, and the twins' returns aimed at the replica of that thunk (or of
+ * --thunk's). */
+static void aim_returns(struct kernel_run *r, const struct kernel_plan *o, FILE *info, struct sb_return_thunk *thunk)
+{
+	const struct sb_config *cfg = o->cfg;
+	char why[512];
+	sb_kernel_return_thunk(r->objs[0][0], o->shapes, o->want, cfg->verbose, info, thunk);
+	fprintf(info, "returns: %s (%s)\n", sb_thunk_name(thunk->thunk), thunk->how);
+	if (cfg->verbose)
+		fprintf(stderr, "stubbench kernel: mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
+			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk->mit.spectre_v2,
+			thunk->mit.retbleed, thunk->mit.spec_rstack_overflow, thunk->mit.indirect_target_selection);
+	sb_kernel_check_thunks(info);
+	static const char *const twin_family[] = {"twin"};
+	enum sb_thunk twin_thunk = thunk->thunk;
+	if (cfg->thunk)
+		twin_thunk = strcmp(cfg->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(cfg->thunk);
+	if (twin_thunk == SB_THUNK_UNKNOWN || twin_thunk == SB_THUNK_X86) {
+		fprintf(info, "twins: returns stay on its_return_thunk's replica (no replica of %s)\n",
+			sb_thunk_name(twin_thunk));
+		return;
+	}
+	int n = sb_thunk_apply(twin_thunk, twin_family, 1, why, sizeof(why));
+	if (n < 0)
+		fprintf(info, "twins: returns stay on %s's replica: %s\n", sb_thunk_name(sb_thunk_applied()), why);
+	else
+		fprintf(info, "twins: returns reach the replica of %s, %s%s\n", sb_thunk_name(twin_thunk),
+			cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+			n ? " (re-aimed in place)" : "");
+}
+
+/* The side-by-side report, printed after the results and in JSON. */
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)fmt;
+	(void)all;
+	const struct kernel_findings *k = ctx;
+	if (k->r->verdicts)
+		fputs(k->r->verdicts, info);
+}
+
+/* The one ending (session.h), with the kernel run's findings. */
+static int finish(struct kernel_run *r, const struct kernel_plan *o, const struct sb_return_thunk *thunk, int rc)
+{
+	struct sb_session s;
+	sb_session_init(&s, "stubbench kernel", o->cfg);
+	static struct kernel_findings found;
+	found = (struct kernel_findings){.r = r, .o = o};
+	int n_shapes = o->shapes[0] + o->shapes[1];
+	/* Per shape: the kernel's programs, the twins, the placed twins. */
+	for (int sh = 0; sh < SB_N_SHAPES; sh++)
+		if (o->shapes[sh]) {
+			sb_session_add(&s, &r->kres[sh], NULL);
+			sb_session_add(&s, &r->tres[sh], NULL);
+			sb_session_add(&s, &r->pres[sh], NULL);
+		}
+	/* The side-by-side report: into the JSON document, and printed after the results. */
+	size_t text_len;
+	FILE *verdicts = open_memstream(&r->verdicts, &text_len);
+	for (int sh = 0; sh < SB_N_SHAPES && verdicts; sh++)
+		if (o->shapes[sh]) {
+			const struct sb_results *k = &r->kres[sh], *p = &r->pres[sh];
+			sb_kernel_report_side_by_side(verdicts, sh, &k, 1, &r->tres[sh], &p);
+		}
+	if (verdicts)
+		fclose(verdicts);
+	/* The scope of the CIs, and what the kernel's return thunk adds to it. */
+	static char ci_scope[768];
+	const char *note = sb_thunk_time_note(thunk->thunk);
+	snprintf(ci_scope, sizeof(ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
+	s.meta.shape = n_shapes > 1 ? "per-run, in-loop" : sb_kernel_shape_name(o->shapes[0] ? 0 : 1);
+	s.meta.json_extra = json_findings;
+	s.meta.json_extra_ctx = &found;
+	s.meta.thunk = thunk;
+	s.meta.ci_scope = ci_scope;
+	s.after_report = after_report;
+	s.after_ctx = &found;
+	return sb_session_finish(&s, rc);
+}
+
+static int run(struct kernel_run *r, const struct kernel_plan *o)
+{
+	const struct sb_config *cfg = o->cfg;
+	char why[512];
+	if (cfg->dump_dir && sb_jit_dump_prepare(cfg->dump_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	int cpu;
+	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, &cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	if ((st = load_copies(r, o)) != SB_KERNEL_OK)
+		return st;
 	/* Test runs: refused on some kernels or configurations. */
 	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0][0]), cpu);
 	if (trc != 0) {
@@ -642,83 +695,35 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 			cpu, strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
-	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
-	int rc = SB_KERNEL_OK;
-	struct kernel_findings found = {.r = r, .o = o};
-	size_t text_len;
-	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
-	st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->dump_dir, jit_text ? jit_text : info,
-				 why, sizeof(why));
-	if (jit_text) {
-		fclose(jit_text);
-		fputs(r->jit_check, info);
-	}
-	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
+	FILE *info = cfg->format == SB_FORMAT_TABLE ? stdout : stderr;
+	int fatal;
+	st = check_jit(r, o, info, &fatal);
+	if (fatal)
 		return st;
-	}
-	if (st != SB_KERNEL_OK) {
-		/* A mismatch, or JIT bytes we may not read: measure anyway, the
-		 * numbers still mean something, and exit with the status. */
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		rc = st;
-	}
-	/* Where the JIT's returns go, and the thunk replicas against the
-	 * kernel's own code. */
+	/* A mismatch, or JIT bytes we may not read: measure anyway, the
+	 * numbers still mean something, and exit with the status. */
+	int rc = st;
 	struct sb_return_thunk thunk;
-	sb_kernel_return_thunk(r->objs[0][0], o->shapes, o->want, o->verbose, info, &thunk);
-	fprintf(info, "returns: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
-	if (o->verbose)
-		fprintf(stderr, "stubbench kernel: mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
-			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk.mit.spectre_v2,
-			thunk.mit.retbleed, thunk.mit.spec_rstack_overflow, thunk.mit.indirect_target_selection);
-	sb_kernel_check_thunks(info);
-	/* The twins copy this kernel: their returns go to the replica of the
-	 * thunk the JIT's returns reach. */
-	static const char *const twin_family[] = {"twin"};
-	enum sb_thunk twin_thunk = thunk.thunk;
-	if (o->thunk)
-		twin_thunk = strcmp(o->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(o->thunk);
-	if (twin_thunk == SB_THUNK_UNKNOWN || twin_thunk == SB_THUNK_X86) {
-		fprintf(info, "twins: returns stay on its_return_thunk's replica (no replica of %s)\n",
-			sb_thunk_name(twin_thunk));
-	} else {
-		int n = sb_thunk_apply(twin_thunk, twin_family, 1, why, sizeof(why));
-		if (n < 0)
-			fprintf(info, "twins: returns stay on %s's replica: %s\n", sb_thunk_name(sb_thunk_applied()), why);
-		else
-			fprintf(info, "twins: returns reach the replica of %s, %s%s\n", sb_thunk_name(twin_thunk),
-				o->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
-				n ? " (re-aimed in place)" : "");
-	}
+	aim_returns(r, o, info, &thunk);
 	/* Placing the twins like the kernel needs the JIT's addresses and names. */
 	int can_place = st != SB_KERNEL_NO_CAP;
 	if (!can_place)
 		fprintf(info, "placed twins: not measured (the JIT of this kernel cannot be read)\n");
 	sb_kernel_fentry_available(why, sizeof(why));
 	fprintf(info, "%s\n", why);
-
 	if (sb_percpu_thread_init(why, sizeof(why)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_FAILED;
 	}
 	r->percpu_ready = 1;
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (o->verbose)
+	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
-	int n_shapes = o->shapes[0] + o->shapes[1];
-	struct sb_run_opts ro = {
-		.batches = o->batches,
-		.n_batches = o->n_batches,
-		.time_s = o->time_s / (3.0 * n_shapes),
-		.samples = o->samples,
-		.seed = o->seed,
-		.progress = isatty(STDERR_FILENO),
-		.verbose = o->verbose,
-		.stop = sb_kernel_interrupted,
-		.processes = o->processes,
-		.between_processes = sb_new_frames_between, /* the placed twins' frames */
-	};
+	struct sb_run_opts ro;
+	sb_session_run_opts(cfg, &ro);
+	ro.time_s /= 3.0 * (o->shapes[0] + o->shapes[1]);
+	ro.stop = sb_kernel_interrupted;
+	ro.between_processes = sb_new_frames_between; /* the placed twins' frames */
 	int mrc = measure(r, o, cpu, can_place, &ro, info);
 	if (mrc != SB_KERNEL_OK)
 		return mrc;
@@ -729,83 +734,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 	/* Interrupted after the last measurement: still no results. */
 	if (sb_kernel_interrupted())
 		return SB_KERNEL_INTERRUPTED;
-	/* The record of past runs tells this measurement apart by what changes
-	 * its figures. */
-	struct sb_config cfg;
-	as_config(o, &cfg);
-	char extra[160], measurement[1024];
-	snprintf(extra, sizeof(extra), "loads=%d thunk=%s", o->copies, o->thunk ? o->thunk : "kernel's");
-	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, extra);
-	struct sb_results *widen[3 * SB_N_SHAPES];
-	size_t n_widen = 0;
-	for (int s = 0; s < SB_N_SHAPES; s++)
-		if (o->shapes[s]) {
-			widen[n_widen++] = &r->kres[s];
-			widen[n_widen++] = &r->tres[s];
-			widen[n_widen++] = &r->pres[s];
-		}
-	sb_past_runs_apply(stderr, "stubbench kernel", measurement, widen, n_widen);
-	struct sb_results all;
-	if (merge(r, o->shapes, o->n_batches, &all) != 0) {
-		sb_results_free(&all);
-		fprintf(stderr, "stubbench kernel: out of memory\n");
-		return SB_KERNEL_FAILED;
-	}
-	/* The side-by-side report: into the JSON document, and printed after the results. */
-	FILE *verdicts = open_memstream(&r->verdicts, &text_len);
-	for (int s = 0; s < SB_N_SHAPES && verdicts; s++)
-		if (o->shapes[s]) {
-			const struct sb_results *k = &r->kres[s], *p = &r->pres[s];
-			sb_kernel_report_side_by_side(verdicts, s, &k, 1, &r->tres[s], &p);
-		}
-	if (verdicts)
-		fclose(verdicts);
-	/* The scope of the CIs, and what the kernel's return thunk adds to it. */
-	char ci_scope[768];
-	const char *note = sb_thunk_time_note(thunk.thunk);
-	snprintf(ci_scope, sizeof(ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
-	struct sb_output_meta meta = {
-		.tool = "stubbench kernel",
-		.version = SB_VERSION,
-		.seed = o->seed,
-		.shape = n_shapes > 1 ? "per-run, in-loop" : sb_kernel_shape_name(o->shapes[0] ? 0 : 1),
-		.config = &cfg,
-		.json_extra = json_findings,
-		.json_extra_ctx = &found,
-		.thunk = &thunk,
-		.ci_scope = ci_scope,
-	};
-	sb_output_multimodal_line(stderr, "stubbench kernel", &all);
-	sb_output_time_line(stderr, "stubbench kernel", &all);
-	sb_output_cold_line(stderr, "stubbench kernel", &all);
-	int busy = sb_output_busy_report(stderr, "stubbench kernel", &all);
-	sb_output_ci_scope_line(stderr, "stubbench kernel", ci_scope);
-	int orc = 0;
-	if (o->format == SB_FORMAT_SEED) {
-		/* Line by line, as the seeds' run script prints: "NAME-BATCH",
-		 * every name carrying its shape and side. */
-		for (int s = 0; s < SB_N_SHAPES; s++) {
-			if (!o->shapes[s])
-				continue;
-			struct sb_output_meta m = meta;
-			m.shape = sb_kernel_shape_name(s);
-			orc |= sb_output_report(stdout, o->format, &r->kres[s], &m, "stubbench kernel");
-			orc |= sb_output_report(stdout, o->format, &r->tres[s], &m, "stubbench kernel");
-			orc |= sb_output_report(stdout, o->format, &r->pres[s], &m, "stubbench kernel");
-		}
-	} else {
-		orc = sb_output_report(stdout, o->format, &all, &meta, "stubbench kernel");
-	}
-	if (orc && rc == SB_KERNEL_OK)
-		rc = SB_KERNEL_FAILED;
-	if (o->plot && sb_plot_results(&all, "stubbench kernel", o->plot, &thunk) != 0 && rc == SB_KERNEL_OK)
-		rc = SB_KERNEL_FAILED;
-	if (rc == SB_KERNEL_OK)
-		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &all, busy);
-	sb_results_free(&all);
-	if (r->verdicts)
-		fputs(r->verdicts, info);
-	return rc;
+	return finish(r, o, &thunk, rc);
 }
 
 /* Every kernel mode ends here: a run that a signal stopped (it unwound and
@@ -822,44 +751,21 @@ static int interrupted_or(int rc)
 
 static int run_kernel(struct sb_cli *cli)
 {
-	(void)cli; /* finish_kernel took the shared values into kopts */
-	struct kernel_opts o = kopts;
-	if (o.user.obj) {
-		struct sb_config cfg;
-		as_config(&o, &cfg);
-		/* The programs measured, not the built-in variants. */
-		static char progs[sizeof(o.prog_list) + SB_USER_MAX_PROGS];
-		progs[0] = '\0';
-		for (size_t i = 0; i < o.user.n_progs; i++)
-			snprintf(progs + strlen(progs), sizeof(progs) - strlen(progs), "%s%s", i ? "," : "",
-				 o.user.progs[i]);
-		cfg.variants = progs;
-		cfg.processes = 1; /* --obj runs in this process */
-		o.user.batches = o.batches;
-		o.user.n_batches = o.n_batches;
-		o.user.cpu = o.cpu;
-		o.user.format = o.format;
-		o.user.dump_dir = o.dump_dir;
-		o.user.time_s = o.time_s;
-		o.user.samples = o.samples;
-		o.user.seed = o.seed;
-		o.user.verbose = o.verbose;
-		o.user.config = &cfg;
-		return interrupted_or(sb_kernel_obj_run(&o.user));
+	if (cli->cfg.obj) {
+		/* --obj runs in this process. */
+		cli->cfg.processes = 1;
+		return interrupted_or(sb_kernel_obj_run(&cli->cfg));
 	}
-	if (o.htab) {
-		struct sb_htab_opts ho = {o.batches, o.n_batches, o.cpu, (int)o.format, o.dump_dir,
-					  o.time_s, o.samples, o.seed, o.verbose, o.processes};
-		return interrupted_or(sb_kernel_htab_run(&ho));
-	}
-	if (sb_plot_check_option("stubbench kernel", &o.plot))
+	if (plan.htab)
+		return interrupted_or(sb_kernel_htab_run(&cli->cfg));
+	if (sb_plot_check_option("stubbench kernel", &cli->cfg.plot))
 		return SB_KERNEL_USAGE;
 	struct kernel_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return SB_KERNEL_FAILED;
 	}
-	int rc = run(r, &o);
+	int rc = run(r, &plan);
 	release(r);
 	free(r);
 	return interrupted_or(rc);

@@ -4,6 +4,7 @@
  * programs once per batch size, checks (and with --dump-jit writes) their
  * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
  * prints the results and the private - baseline delta per batch. */
+#include "kernel_commands.h"
 #include "stubbench/htab.h"
 #include "stubbench/probe.h"
 #include "stubbench/signals.h"
@@ -14,15 +15,11 @@
 
 #include "stubbench/output.h"
 #include "stubbench/config.h"
-#include "stubbench/past_runs.h"
+#include "stubbench/session.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
-
-#ifndef SB_VERSION
-#define SB_VERSION "?"
-#endif
 
 struct htab_run {
 	struct sb_htab_obj *objs[SB_MAX_BATCHES];
@@ -31,7 +28,15 @@ struct htab_run {
 	struct sb_results res;
 };
 
-static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FILE *info)
+/* The htab shape's own report, after the results. */
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)fmt;
+	(void)ctx;
+	sb_htab_report(info, all);
+}
+
+static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE *info)
 {
 	char why[512];
 	for (size_t i = 0; i < o->n_batches; i++) {
@@ -70,17 +75,9 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (o->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
-	struct sb_run_opts ro = {
-		.batches = o->batches,
-		.n_batches = o->n_batches,
-		.time_s = o->time_s,
-		.samples = o->samples,
-		.seed = o->seed,
-		.progress = isatty(STDERR_FILENO),
-		.verbose = o->verbose,
-		.stop = sb_kernel_interrupted,
-		.processes = o->processes,
-	};
+	struct sb_run_opts ro;
+	sb_session_run_opts(o, &ro);
+	ro.stop = sb_kernel_interrupted;
 	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
 	uint64_t before[2 * SB_MAX_BATCHES];
 	sb_htab_read_counters(&r->arms, before);
@@ -103,38 +100,16 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		return SB_KERNEL_INTERRUPTED;
 	r->res.cpu = cpu;
 	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
-	/* The record of past runs tells this measurement apart by what changes
-	 * its figures. */
-	struct sb_config cfg;
-	sb_config_defaults(&cfg);
-	cfg.variants = "htab";
-	memcpy(cfg.batches, o->batches, o->n_batches * sizeof(*o->batches));
-	cfg.n_batches = o->n_batches;
-	cfg.time_s = o->time_s;
-	cfg.samples = o->samples;
-	cfg.processes = o->processes;
-	cfg.cpu = o->cpu;
-	char measurement[1024];
-	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", &cfg, "shape=htab");
-	sb_past_runs_apply(stderr, "stubbench kernel", measurement, (struct sb_results *[]){&r->res}, 1);
-	struct sb_output_meta meta = {
-		.tool = "stubbench kernel",
-		.version = SB_VERSION,
-		.seed = o->seed,
-		.shape = "htab",
-		.name_suffix = "-htab",
-	};
-	if (sb_output_report(stdout, (enum sb_format)o->format, &r->res, &meta, "stubbench kernel") &&
-	    rc == SB_KERNEL_OK)
-		rc = SB_KERNEL_FAILED;
-	sb_htab_report(info, &r->res);
-	int busy = sb_output_busy_report(stderr, "stubbench kernel", &r->res);
-	if (rc == SB_KERNEL_OK)
-		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &r->res, busy);
-	return rc;
+	struct sb_session s;
+	sb_session_init(&s, "stubbench kernel", o);
+	s.meta.shape = "htab";
+	s.meta.name_suffix = "-htab";
+	s.after_report = after_report;
+	sb_session_add(&s, &r->res, NULL);
+	return sb_session_finish(&s, rc);
 }
 
-int sb_kernel_htab_run(const struct sb_htab_opts *o)
+int sb_kernel_htab_run(const struct sb_config *o)
 {
 	char why[512];
 	int cpu;

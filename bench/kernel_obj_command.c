@@ -4,7 +4,7 @@
  * programs run with BPF_PROG_TEST_RUN, interleaved, the test-run cost of an
  * empty raw_tp program removed; the JIT of each program read back: flavour,
  * whether each function got a private stack (r9 frame), --dump-jit. */
-#include "kernel_obj_command.h"
+#include "kernel_commands.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,17 +20,13 @@
 #include "stubbench/flavour.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/output.h"
-#include "stubbench/past_runs.h"
+#include "stubbench/session.h"
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/user_obj.h"
 
-#ifndef SB_VERSION
-#define SB_VERSION "?"
-#endif
-
 struct obj_run {
-	const struct sb_kernel_obj_opts *o;
+	const struct sb_config *o;
 	struct sb_user_obj *objs[SB_MAX_BATCHES];
 	size_t n_objs;
 	struct sb_kernel_obj *empty;
@@ -164,9 +160,17 @@ static void json_extra(FILE *f, const void *ctx)
 	per_run(c->r, f, 1);
 }
 
+/* The cost per run under the table. */
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)all;
+	if (fmt == SB_FORMAT_TABLE)
+		per_run(ctx, info, 0);
+}
+
 static int run(struct obj_run *r)
 {
-	const struct sb_kernel_obj_opts *o = r->o;
+	const struct sb_config *o = r->o;
 	char why[1024];
 	enum sb_kernel_status st;
 	if (sb_user_obj_check(o->obj, (const char *const *)o->progs, o->n_progs, &r->has_batch_iters, why,
@@ -224,15 +228,20 @@ static int run(struct obj_run *r)
 	sb_user_arms_build(&arms, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
 			   sb_kernel_empty_fd(r->empty), cpu);
 	sb_timer_probe();
-	struct sb_run_opts ro = {
-		.batches = r->batches,
-		.n_batches = r->n_batches,
-		.time_s = o->time_s,
-		.samples = o->samples,
-		.seed = o->seed,
-		.progress = isatty(STDERR_FILENO),
-		.verbose = o->verbose,
-	};
+	/* The run's batch sizes: the object's own without batch_iters. */
+	static struct sb_config cfg;
+	cfg = *o;
+	memcpy(cfg.batches, r->batches, r->n_batches * sizeof(*r->batches));
+	cfg.n_batches = r->n_batches;
+	/* The programs measured, not the built-in variants. */
+	static char progs[SB_CONFIG_MAX_PROGS * 64];
+	progs[0] = '\0';
+	for (size_t i = 0; i < o->n_progs; i++)
+		snprintf(progs + strlen(progs), sizeof(progs) - strlen(progs), "%s%s", i ? "," : "", o->progs[i]);
+	cfg.variants = progs;
+	struct sb_run_opts ro;
+	sb_session_run_opts(&cfg, &ro);
+	ro.processes = 1; /* the programs' counters are read in this process */
 	if (sb_run_interleaved(arms.arms, arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
 		free(jit_json);
 		if (sb_kernel_interrupted())
@@ -245,33 +254,22 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", o->obj, why);
 		return SB_KERNEL_FAILED;
 	}
-	/* The record of past runs tells this measurement apart by what changes
-	 * its figures: the object and its programs among them. */
-	char extra[768], measurement[1536];
-	int n = snprintf(extra, sizeof(extra), "obj=%s progs=", o->obj);
-	for (size_t i = 0; i < o->n_progs && n >= 0 && (size_t)n < sizeof(extra); i++)
-		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "%s%s", i ? "," : "", o->progs[i]);
-	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench kernel", o->config, extra);
-	sb_past_runs_apply(stderr, "stubbench kernel", measurement, (struct sb_results *[]){&r->res}, 1);
-	struct json_ctx jc = {r, jit_json};
-	struct sb_output_meta meta = {
-		.tool = "stubbench kernel --obj",
-		.version = SB_VERSION,
-		.seed = o->seed,
-		.config = o->config,
-		.json_extra = json_extra,
-		.json_extra_ctx = &jc,
-	};
-	sb_output_write(stdout, o->format, &r->res, &meta);
-	if (o->format == SB_FORMAT_TABLE)
-		per_run(r, stdout, 0);
+	static struct json_ctx jc;
+	jc = (struct json_ctx){r, jit_json};
+	struct sb_session s;
+	sb_session_init(&s, "stubbench kernel", &cfg);
+	s.meta.tool = "stubbench kernel --obj";
+	s.meta.json_extra = json_extra;
+	s.meta.json_extra_ctx = &jc;
+	s.after_report = after_report;
+	s.after_ctx = r;
+	sb_session_add(&s, &r->res, NULL);
+	rc = sb_session_finish(&s, rc);
 	free(jit_json);
-	if (rc == SB_KERNEL_OK)
-		sb_past_runs_remember(stderr, "stubbench kernel", measurement, &r->res, 0);
 	return rc;
 }
 
-int sb_kernel_obj_run(const struct sb_kernel_obj_opts *o)
+int sb_kernel_obj_run(const struct sb_config *o)
 {
 	struct obj_run *r = calloc(1, sizeof(*r));
 	if (!r) {

@@ -7,10 +7,11 @@
 
 #include "cli.h"
 #include "stubbench/lab_variants.h"
-#include "stubbench/past_runs.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
 #include "stubbench/percpu.h"
+#include "stubbench/run_plot.h"
+#include "stubbench/session.h"
 
 #define MAX_GROUPS (2 * SB_LAB_N_RETURNS)
 
@@ -43,13 +44,19 @@ static void print_code_sizes(FILE *f)
 	}
 }
 
-static int run_lab(struct sb_cli *clip)
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
-	struct sb_cli cli = *clip;
-	int rc = 0;
+	(void)all;
+	(void)ctx;
+	if (fmt == SB_FORMAT_TABLE)
+		print_code_sizes(info);
+}
 
+static int run_lab(struct sb_cli *cli)
+{
+	const struct sb_config *cfg = &cli->cfg;
 	/* The plot's file is checked before anything is measured. */
-	if (sb_plot_check_option("stubbench lab", &cli.plot))
+	if (sb_plot_check_option("stubbench lab", &cli->cfg.plot))
 		return EXIT_USAGE;
 
 	/* Groups: shape x return flavour; the time budget is for the whole lab. */
@@ -59,13 +66,13 @@ static int run_lab(struct sb_cli *clip)
 	} groups[MAX_GROUPS];
 	size_t n_groups = 0;
 	for (int in_loop = 0; in_loop < 2; in_loop++) {
-		if (strcmp(cli.shape, "all") && strcmp(cli.shape, shape_name(in_loop)))
+		if (strcmp(cfg->shape, "all") && strcmp(cfg->shape, shape_name(in_loop)))
 			continue;
 		for (int r = 0; r < SB_LAB_N_RETURNS; r++)
 			groups[n_groups++] = (struct group){in_loop, (enum sb_lab_return)r};
 	}
-	struct sb_cli gcli = cli;
-	gcli.cfg.time_s = cli.cfg.time_s / (double)n_groups;
+	struct sb_config gcfg = *cfg;
+	gcfg.time_s = cfg->time_s / (double)n_groups;
 
 	/* All groups in one run: their processes take turns, so each group's
 	 * span the whole run, not a sixth of it. */
@@ -85,79 +92,29 @@ static int run_lab(struct sb_cli *clip)
 				others[g][gs[g].n_others++] = li->variant;
 		}
 	}
-	rc = sb_measure_groups(&gcli, gs, n_groups);
-	/* The record of past runs tells this measurement apart by what changes
-	 * its figures. */
-	char extra[128], measurement[1024];
-	snprintf(extra, sizeof(extra), "shape=%s states=%llu placements=%llu%s", cli.shape,
-		 (unsigned long long)cli.states, (unsigned long long)cli.placements, cli.counters ? " counters" : "");
-	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench lab", &cli.cfg, extra);
-	struct sb_results *widen[MAX_GROUPS];
-	for (size_t g = 0; g < n_groups; g++)
-		widen[g] = &res[g];
-	if (rc == 0)
-		sb_past_runs_apply(stderr, "stubbench lab", measurement, widen, n_groups);
-	struct sb_results shape_res[2];
-	memset(shape_res, 0, sizeof(shape_res));
-	struct sb_results all;
-	memset(&all, 0, sizeof(all));
-	for (size_t g = 0; g < n_groups; g++) {
-		if (rc == 0) {
-			for (size_t a = 0; a < arms[g].n; a++) {
-				const struct sb_lab_info *li =
-					arms[g].ctx[a].v ? sb_lab_info_of(arms[g].ctx[a].v) : NULL;
-				if (li)
-					arms[g].arms[a].code_bytes = extra_code_bytes(li);
-			}
-			if (sb_results_append(&shape_res[groups[g].in_loop], &res[g]) || sb_results_append(&all, &res[g]))
-				rc = 1;
-		}
-		sb_results_free(&res[g]);
-	}
+	int rc = sb_measure_groups(&gcfg, cli->prog, gs, n_groups);
+	struct sb_session s;
+	sb_session_init(&s, "stubbench lab", cfg);
+	s.meta.shape = cfg->shape;
+	s.after_report = after_report;
 	/* The SRSO groups' code changes state over longer than a run (where
 	 * measured): the CIs say so. */
 	const char *note = NULL;
-	for (size_t g = 0; g < n_groups; g++)
+	for (size_t g = 0; g < n_groups; g++) {
 		if (groups[g].ret == SB_LAB_SRSO)
 			note = sb_thunk_time_note(SB_THUNK_SRSO);
-	char ci_scope[512];
+		for (size_t a = 0; a < arms[g].n; a++) {
+			const struct sb_lab_info *li = arms[g].ctx[a].v ? sb_lab_info_of(arms[g].ctx[a].v) : NULL;
+			if (li)
+				arms[g].arms[a].code_bytes = extra_code_bytes(li);
+		}
+		sb_session_add(&s, &res[g], shape_name(groups[g].in_loop));
+	}
+	static char ci_scope[512];
 	if (note)
 		snprintf(ci_scope, sizeof(ci_scope), "the srso groups': %s", note);
-	int per_shape = cli.cfg.format == SB_FORMAT_TABLE || cli.cfg.format == SB_FORMAT_SEED;
-	if (rc == 0 && !per_shape) {
-		/* One document for tools; each variant's name says its shape. */
-		struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
-					      .seed = cli.cfg.seed, .shape = cli.shape,
-					      .config = &cli.cfg, .ci_scope = note ? ci_scope : NULL};
-		rc = sb_output_report(stdout, cli.cfg.format, &all, &meta, "stubbench lab");
-	}
-	if (all.n_cells) {
-		sb_output_multimodal_line(stderr, "stubbench lab", &all);
-		sb_output_time_line(stderr, "stubbench lab", &all);
-		sb_output_cold_line(stderr, "stubbench lab", &all);
-		int busy = sb_output_busy_report(stderr, "stubbench lab", &all);
-		sb_output_ci_scope_line(stderr, "stubbench lab", note ? ci_scope : NULL);
-		if (rc == 0)
-			sb_past_runs_remember(stderr, "stubbench lab", measurement, &all, busy);
-	}
-	if (rc == 0) {
-		for (int in_loop = 0; in_loop < 2 && per_shape; in_loop++) {
-			if (!shape_res[in_loop].n_cells)
-				continue;
-			struct sb_output_meta meta = {.tool = "stubbench lab", .version = SB_VERSION,
-						      .seed = cli.cfg.seed, .shape = shape_name(in_loop),
-						      .config = &cli.cfg, .ci_scope = note ? ci_scope : NULL};
-			rc |= sb_output_report(stdout, cli.cfg.format, &shape_res[in_loop], &meta,
-					       "stubbench lab");
-		}
-		if (cli.cfg.format == SB_FORMAT_TABLE)
-			print_code_sizes(stdout);
-		if (cli.plot)
-			rc |= sb_plot_results(&all, "stubbench lab", cli.plot, NULL);
-	}
-	for (int k = 0; k < 2; k++)
-		sb_results_free(&shape_res[k]);
-	sb_results_free(&all);
+	s.meta.ci_scope = note ? ci_scope : NULL;
+	rc = sb_session_finish(&s, rc);
 	sb_percpu_thread_fini();
 	return rc;
 }

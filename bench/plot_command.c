@@ -4,49 +4,8 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "stubbench/mitigations.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
-
-int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
-		    const struct sb_return_thunk *thunk)
-{
-	struct sb_run_file run;
-	char err[1024];
-	int rc = 0;
-	if (sb_run_file_from_results(r, tool, &run) != 0) {
-		fprintf(stderr, "%s: no plot: out of memory\n", tool);
-		return 1;
-	}
-	/* Where returns go, for the title, as the run's header says it. */
-	if (thunk)
-		snprintf(run.thunk, sizeof(run.thunk), "%s", sb_thunk_name(thunk->thunk));
-	if (sb_run_plot(&run, path, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: no %s\n", tool, err);
-		rc = 1;
-	} else {
-		fprintf(stderr, "%s: plot written to %s (script and data beside it)\n", tool, path);
-	}
-	sb_run_file_free(&run);
-	return rc;
-}
-
-/* Before measuring: a --plot that cannot be written is bad input (status
- * 2); without gnuplot the run goes on and says so (*path becomes NULL). */
-int sb_plot_check_option(const char *tool, const char **path)
-{
-	char err[1024];
-	int rc = *path ? sb_run_plot_check_path(*path, err, sizeof(err)) : 0;
-	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", tool, err);
-		return 2;
-	}
-	if (rc > 0) {
-		fprintf(stderr, "%s: %s; measuring without it\n", tool, err);
-		*path = NULL;
-	}
-	return 0;
-}
 
 /* The plot group's value. */
 static const char *output; /* -o/--output=FILE */

@@ -182,8 +182,8 @@ static int run_gbench(struct sb_cli *cli)
 		fprintf(stderr, "stubbench-gbench: the TSC frequency could not be measured\n");
 		return 1;
 	}
-	if (cli->counters) {
-		counter_set = sb_counters_open(cli->counters, err, sizeof(err));
+	if (cli->cfg.counters) {
+		counter_set = sb_counters_open(cli->cfg.counters, err, sizeof(err));
 		if (!counter_set) {
 			fprintf(stderr, "stubbench-gbench: %s\n", err);
 			return EXIT_USAGE;

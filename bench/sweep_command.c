@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "stubbench/past_runs.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/markers.h"
 #include "stubbench/output.h"
+#include "stubbench/run_plot.h"
+#include "stubbench/session.h"
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/return_thunks.h"
@@ -25,16 +26,13 @@
 #include "stubbench/variant_arms.h"
 #include "stubbench/registry.h"
 
-#ifndef SB_VERSION
-#define SB_VERSION "unknown"
-#endif
 
-/* The sweep's own options. */
+/* The sweep's own options that are not part of the run configuration,
+ * and which flavours cfg.flavour names. */
 static struct {
 	int list;
 	uint64_t calls;                 /* --calls: no measurement */
 	int flavour_seed, flavour_host; /* --flavour=seed001,host: which flavours of the replicas */
-	const char *thunk;              /* --thunk=NAME: the host flavour's return thunk instead of the host's */
 } sweep = {.flavour_seed = 1};
 
 enum { K_LIST, K_CALLS, K_FLAVOUR, K_THUNK };
@@ -55,43 +53,6 @@ static int in_family(const struct sb_variant *v, const char *family)
 {
 	const char *f = sb_variant_family(v);
 	return f && strcmp(f, family) == 0;
-}
-
-/* "all" or a comma list of names -> variants (of any family). */
-static int select_variants(const char *list, const struct sb_variant **out, size_t *n, char *err,
-			   size_t errlen)
-{
-	*n = 0;
-	if (strcmp(list, "all") == 0) {
-		for (size_t i = 0; i < sb_variant_count() && *n < SB_MAX_ARMS; i++)
-			if (in_family(sb_variant_at(i), "replica"))
-				out[(*n)++] = sb_variant_at(i);
-		return 0;
-	}
-	char *buf = strdup(list), *save = NULL;
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		const struct sb_variant *v = sb_variant_find(tok);
-		if (!v) {
-			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
-			free(buf);
-			return -1;
-		}
-		int dup = 0;
-		for (size_t k = 0; k < *n; k++)
-			dup |= out[k] == v;
-		if (!dup && *n < SB_MAX_ARMS - 1)
-			out[(*n)++] = v;
-	}
-	free(buf);
-	if (*n == 0) {
-		snprintf(err, errlen, "--variant: '%s' names no variant", list);
-		return -1;
-	}
-	return 0;
 }
 
 static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t calls)
@@ -131,7 +92,7 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 	else if (sb_thunk_apply(thunk->thunk, host_family, 1, err, sizeof(err)) < 0)
 		fprintf(stderr, "stubbench: --flavour=host: the host replicas keep %s's replica: %s\n",
 			sb_thunk_name(sb_thunk_applied()), err);
-	else if (cli->verbose)
+	else if (cli->cfg.verbose)
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
 			sb_thunk_name(thunk->thunk), thunk->how);
 	/* The thunks that play with the return stack buffer (a call inside,
@@ -164,7 +125,6 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 
 static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	(void)cli;
 	if (key == K_LIST) {
 		sweep.list = 1;
 		return 0;
@@ -187,12 +147,13 @@ static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *e
 			snprintf(err, errlen, "--flavour: empty list");
 			return -1;
 		}
+		cli->cfg.flavour = arg;
 		return 0;
 	}
 	if (key == K_THUNK) {
 		if (sb_thunk_check_name("--thunk", arg, err, errlen) != 0)
 			return -1;
-		sweep.thunk = arg;
+		cli->cfg.thunk = arg;
 		return 0;
 	}
 	return sb_parse_calls("--calls", arg, &sweep.calls, err, errlen);
@@ -223,26 +184,27 @@ static int run_sweep(struct sb_cli *cli)
 	}
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n_vs;
-	if (select_variants(cli->cfg.variants, vs, &n_vs, err, sizeof(err)) != 0) {
+	if (sb_variants_select(cli->cfg.variants, "replica", vs, SB_MAX_ARMS - 1, &n_vs, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (sb_plot_check_option("stubbench", &cli->plot))
+	if (sb_plot_check_option("stubbench", &cli->cfg.plot))
 		return EXIT_USAGE;
 	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
 	struct sb_return_thunk thunk;
 	sb_return_thunk_from_sysfs(&thunk);
-	if (cli->verbose)
+	if (cli->cfg.verbose)
 		fprintf(stderr, "stubbench: returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
 	/* The host flavour's thunk: the host's, or the one --thunk names (the
 	 * output still names the host's). */
 	struct sb_return_thunk chosen = thunk;
-	if (sweep.thunk) {
+	const char *chosen_thunk = cli->cfg.thunk;
+	if (chosen_thunk) {
 		if (!sweep.flavour_host) {
 			fprintf(stderr, "stubbench: --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
 			return EXIT_USAGE;
 		}
-		chosen.thunk = strcmp(sweep.thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(sweep.thunk);
+		chosen.thunk = strcmp(chosen_thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(chosen_thunk);
 		snprintf(chosen.how, sizeof(chosen.how), "chosen with --thunk; this kernel's: %s",
 			 sb_thunk_name(thunk.thunk));
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
@@ -276,40 +238,22 @@ static int run_sweep(struct sb_cli *cli)
 	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
 		baseline = sb_variant_find(sweep.flavour_seed ? "baseline" : "host-baseline");
 
-	struct sb_results res;
+	static struct sb_results res;
 	static struct sb_variant_arms arms;
-	rc = sb_measure_group(cli, baseline, vs, n_vs, &arms, &res);
-	/* The record of past runs tells this measurement apart by what changes
-	 * its figures. */
-	char extra[256], measurement[1024];
-	snprintf(extra, sizeof(extra), "states=%llu placements=%llu flavour=%s%s%s%s%s%s",
-		 (unsigned long long)cli->states, (unsigned long long)cli->placements,
-		 sweep.flavour_seed ? "seed001" : "", sweep.flavour_seed && sweep.flavour_host ? "," : "",
-		 sweep.flavour_host ? "host" : "", sweep.thunk ? " thunk=" : "", sweep.thunk ? sweep.thunk : "",
-		 cli->counters ? " counters" : "");
-	sb_past_runs_measurement(measurement, sizeof(measurement), "stubbench", &cli->cfg, extra);
-	if (rc != EXIT_USAGE && res.n_cells) {
-		sb_past_runs_apply(stderr, "stubbench", measurement, (struct sb_results *[]){&res}, 1);
+	rc = sb_measure_group(&cli->cfg, cli->prog, baseline, vs, n_vs, &arms, &res);
+	if (rc != EXIT_USAGE) {
+		struct sb_session s;
+		sb_session_init(&s, "stubbench", &cli->cfg);
 		/* The host flavour behind a thunk whose code changes state over
 		 * longer than a run: the CIs say so. */
 		const char *note = sweep.flavour_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
-		char ci_scope[512];
+		static char ci_scope[512];
 		if (note)
 			snprintf(ci_scope, sizeof(ci_scope), "the host flavour's: %s", note);
-		struct sb_output_meta meta = {.tool = "stubbench", .version = SB_VERSION, .seed = cli->cfg.seed,
-					      .config = &cli->cfg, .thunk = &thunk, .ci_scope = note ? ci_scope : NULL};
-		int orc = sb_output_report(stdout, cli->cfg.format, &res, &meta, "stubbench");
-		if (rc == 0)
-			rc = orc;
-		sb_output_multimodal_line(stderr, "stubbench", &res);
-		sb_output_time_line(stderr, "stubbench", &res);
-		sb_output_cold_line(stderr, "stubbench", &res);
-		int busy = sb_output_busy_report(stderr, "stubbench", &res);
-		sb_output_ci_scope_line(stderr, "stubbench", meta.ci_scope);
-		if (rc == 0)
-			sb_past_runs_remember(stderr, "stubbench", measurement, &res, busy);
-		if (cli->plot && rc == 0)
-			rc = sb_plot_results(&res, "stubbench", cli->plot, &thunk);
+		s.meta.thunk = &thunk;
+		s.meta.ci_scope = note ? ci_scope : NULL;
+		sb_session_add(&s, &res, NULL);
+		rc = sb_session_finish(&s, rc);
 	}
 	sb_results_free(&res);
 	sb_percpu_thread_fini();

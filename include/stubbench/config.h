@@ -25,16 +25,42 @@
 /* The largest config file, in bytes (a sweep file is a few hundred). */
 #define SB_CONFIG_MAX_BYTES (1u << 20)
 
+/* Programs of a user's object (--prog) a run measures at most. */
+#define SB_CONFIG_MAX_PROGS 8
+
+/* The one run configuration of every measuring command: what it measures
+ * and how it reports. A sweep file sets the first group; the command line
+ * sets any (bench/cli.c); the run's front end and the session read it
+ * (session.h). Strings are not owned (argv, or kept by the loader). */
 struct sb_config {
-	const char *variants;    /* "all" or names; not owned (argv, or kept by the loader) */
+	/* What is measured. */
+	const char *variants;    /* "all" or names */
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
-	double time_s;
-	uint64_t samples;
+	double time_s;           /* wall time for the whole run; 0 with samples */
+	uint64_t samples;        /* rounds per batch size instead of time_s (0: time_s) */
 	uint64_t seed;
 	uint64_t processes;      /* fresh processes per batch size (sb_run_opts.processes) */
 	int cpu;                 /* -1: the last core of the allowed set */
+	uint64_t states;         /* --states: placed copies each arm rotates among (0: none) */
+	uint64_t placements;     /* --placements: random code placements per variant (0: none) */
+	const char *shape;       /* --shape: "all", "per-run", "in-loop" (the kernel: also "htab") */
+	const char *flavour;     /* --flavour: "seed001", "host" or "seed001,host" */
+	const char *thunk;       /* --thunk: the replicas' or twins' return thunk; NULL: the host's */
+	const char *counters;    /* --counters=LIST; NULL: none */
+	/* The kernel run. */
+	uint64_t loads;          /* --loads: copies of the programs, each at its own address */
+	const char *dump_dir;    /* --dump-jit=DIR; NULL: no dump */
+	const char *obj;         /* --obj=FILE: a user's BPF object; NULL: the built-in programs */
+	const char *progs[SB_CONFIG_MAX_PROGS]; /* --prog: its programs, the first the baseline */
+	size_t n_progs;
+	/* How it is reported. */
 	enum sb_format format;
+	int verbose;
+	const char *plot;         /* --plot=FILE; NULL: none */
+	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
+	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
+	const char *past_runs;    /* --past-runs=FILE or "none"; NULL: the default record */
 };
 
 /* The sweep's: with 64 fresh processes the half-widths of `vs base` at
@@ -47,6 +73,15 @@ struct sb_config {
  * (sb_subcommand.default_processes). */
 #define SB_DEFAULT_PROCESSES 128
 #define SB_MAX_PROCESSES 256
+/* --states: re-rolled states per arm. The sweep (and sb_config_defaults)
+ * uses SB_MAX_STATES: 1024 placements narrow the CIs of `vs base` for a
+ * second of wall time; a command that names none (the lab, with 30 arms),
+ * SB_DEFAULT_STATES. */
+#define SB_DEFAULT_STATES 256
+#define SB_MAX_STATES 1024
+/* The kernel run's --loads: copies of the programs, each at a code address
+ * of its own. */
+#define SB_DEFAULT_LOADS 8
 
 /* The built-in defaults (the same as configs/default.ini). */
 void sb_config_defaults(struct sb_config *c);

@@ -77,21 +77,4 @@ enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char 
  * cost per iteration. */
 void sb_htab_report(FILE *f, const struct sb_results *r);
 
-/* What `stubbench kernel --shape=htab` takes from the kernel command's
- * options. */
-struct sb_htab_opts {
-	const uint64_t *batches;
-	size_t n_batches;
-	int cpu;                 /* -1: the last core */
-	int format;              /* enum sb_format */
-	const char *dump_dir;    /* NULL: no dump */
-	double time_s;           /* 0: samples */
-	uint64_t samples;
-	uint64_t seed;
-	int verbose;
-	uint64_t processes;      /* fresh processes per batch size (sb_run_opts.processes) */
-};
-/* Runs the htab shape (bench/kernel_htab_command.c); returns the exit status. */
-int sb_kernel_htab_run(const struct sb_htab_opts *o);
-
 #endif

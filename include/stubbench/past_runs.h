@@ -53,9 +53,11 @@ struct sb_config;
 void sb_past_runs_machine(char *buf, size_t len);
 
 /* What was measured, as the record tells runs apart: the tool ("stubbench
- * kernel"), the variants, batch sizes, time or samples, processes and CPU
- * of c, and extra (the tool's other options that change the figures:
- * --states, --placements, the shape; may be NULL). Tabs become spaces. */
+ * kernel") and every option of c that changes the figures (variants, batch
+ * sizes, time or samples, processes, CPU, states, placements, shape,
+ * flavour, thunk, loads, counters, the user's object and programs), and
+ * extra (what else the tool's figures depend on; may be NULL). Tabs become
+ * spaces. */
 void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const struct sb_config *c,
 			      const char *extra);
 

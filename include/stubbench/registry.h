@@ -75,6 +75,17 @@ const char *sb_variant_family(const struct sb_variant *v);
 /* Looks up by name or seed name; NULL when unknown. */
 const struct sb_variant *sb_variant_find(const char *name);
 
+/* The variants a --variant list names: "all" (every variant of family
+ * all_family, at most max) or a comma- or space-separated list of names of
+ * any family (a name given again counts once), at most max. Returns 0, or
+ * -1 with err naming the unknown name, more than max, or an empty list. */
+int sb_variants_select(const char *list, const char *all_family, const struct sb_variant **out, size_t max,
+		       size_t *n, char *err, size_t errlen);
+
+/* The baseline v is compared with: "baseline" for the seed's replicas,
+ * "host-baseline" for the host flavour's; NULL for other families. */
+const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v);
+
 /* The function records. */
 size_t sb_function_count(void);
 const struct sb_function *sb_function_at(size_t i);

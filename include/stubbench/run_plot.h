@@ -25,4 +25,17 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
  * missing (the run can go on without the plot). Leaves no file behind. */
 int sb_run_plot_check_path(const char *image, char *err, size_t errlen);
 
+/* --plot=FILE of a run just measured (plot_results.c): r drawn as
+ * sb_run_plot draws a saved run, thunk (may be NULL) in the title; says on
+ * stderr what it wrote or why not, prefixed with tool. Returns 0, or 1
+ * when the plot was not written. */
+struct sb_results;
+struct sb_return_thunk;
+int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
+		    const struct sb_return_thunk *thunk);
+/* Before measuring: --plot=*path must be a .png or .svg file that can be
+ * written (else one line, returns 2); without gnuplot it says so and sets
+ * *path to NULL, and the run goes on. Returns 0 otherwise. */
+int sb_plot_check_option(const char *tool, const char **path);
+
 #endif

@@ -49,6 +49,10 @@ void sb_config_defaults(struct sb_config *c)
 	c->seed = 1;
 	c->processes = SB_DEFAULT_PROCESSES;
 	c->cpu = -1;
+	c->states = SB_MAX_STATES;
+	c->shape = "all";
+	c->flavour = "seed001";
+	c->loads = SB_DEFAULT_LOADS;
 	c->format = SB_FORMAT_TABLE;
 }
 

@@ -41,6 +41,16 @@ void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const str
 	else
 		PUT(" time=%g", c->time_s);
 	PUT(" processes=%llu cpu=%d", (unsigned long long)c->processes, c->cpu);
+	PUT(" states=%llu placements=%llu shape=%s flavour=%s thunk=%s loads=%llu", (unsigned long long)c->states,
+	    (unsigned long long)c->placements, c->shape ? c->shape : "-", c->flavour ? c->flavour : "-",
+	    c->thunk ? c->thunk : "host's", (unsigned long long)c->loads);
+	if (c->counters)
+		PUT(" counters=%s", c->counters);
+	if (c->obj) {
+		PUT(" obj=%s progs=", c->obj);
+		for (size_t i = 0; i < c->n_progs; i++)
+			PUT("%s%s", i ? "," : "", c->progs[i]);
+	}
 	if (extra && *extra)
 		PUT(" %s", extra);
 #undef PUT

@@ -10,6 +10,7 @@
 #include "stubbench/registry.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 extern const struct sb_variant __start_sb_variants[] __attribute__((weak));
@@ -76,6 +77,57 @@ const struct sb_variant *sb_variant_find(const char *name)
 		if (strcmp(v->name, name) == 0 || (v->seed_name && strcmp(v->seed_name, name) == 0))
 			return v;
 	}
+	return NULL;
+}
+
+int sb_variants_select(const char *list, const char *all_family, const struct sb_variant **out, size_t max,
+		       size_t *n, char *err, size_t errlen)
+{
+	*n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (size_t i = 0; i < sb_variant_count() && *n < max; i++)
+			if (strcmp(sb_variant_family(sb_variant_at(i)), all_family) == 0)
+				out[(*n)++] = sb_variant_at(i);
+		return 0;
+	}
+	char buf[1024];
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, errlen, "--variant: the list is longer than %zu characters", sizeof(buf) - 1);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	char *save = NULL;
+	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		const struct sb_variant *v = sb_variant_find(tok);
+		if (!v) {
+			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
+			return -1;
+		}
+		int again = 0;
+		for (size_t k = 0; k < *n; k++)
+			again |= out[k] == v;
+		if (again)
+			continue;
+		if (*n == max) {
+			snprintf(err, errlen, "--variant: more than %zu variants", max);
+			return -1;
+		}
+		out[(*n)++] = v;
+	}
+	if (*n == 0) {
+		snprintf(err, errlen, "--variant: '%s' names no variant", list);
+		return -1;
+	}
+	return 0;
+}
+
+const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
+{
+	const char *family = v ? sb_variant_family(v) : NULL;
+	if (family && strcmp(family, "replica") == 0)
+		return sb_variant_find("baseline");
+	if (family && strcmp(family, "replica-host") == 0)
+		return sb_variant_find("host-baseline");
 	return NULL;
 }
 

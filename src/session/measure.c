@@ -1,12 +1,12 @@
-/* measure_group.c: one interleaved measurement of a group of asm variants,
- * with everything around it (pinning, private stacks, counters, markers,
- * the checks afterwards); see cli.h. */
+/* measure.c: one interleaved measurement of groups of asm variants, with
+ * everything around it (pinning, private stacks, re-rolled states,
+ * counters, markers, the checks afterwards); see session.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "stubbench/session.h"
 #include "stubbench/markers.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
@@ -64,12 +64,11 @@ static void free_pools(void)
 
 /* K placed copies of baseline and of every other variant: baseline@p0 is
  * the harness's baseline, everything else an ordinary arm. */
-static int place_all(const struct sb_cli *cli, const struct sb_variant **baseline,
+static int place_all(const struct sb_config *cfg, const char *prog, const struct sb_variant **baseline,
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
-	const char *prog = cli->prog;
-	size_t k = cli->placements, n_vars = n_others;
+	size_t k = cfg->placements, n_vars = n_others;
 	int baseline_in_others = 0;
 	for (size_t i = 0; i < n_others; i++)
 		baseline_in_others |= others[i] == *baseline;
@@ -78,7 +77,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 	if (k * n_vars > SB_MAX_ARMS - 1) {
 		fprintf(stderr, "%s: --placements=%zu x %zu variants is more than %d arms\n", prog, k,
 			n_vars, SB_MAX_ARMS - 1);
-		return EXIT_USAGE;
+		return 2;
 	}
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
 	if (pool)
@@ -93,7 +92,7 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 	pool->next = pools;
 	pools = pool;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cli->cfg.seed * 7919 + 17);
+	sb_rng_seed(&rng, cfg->seed * 7919 + 17);
 	char err[512];
 	*n_out = 0;
 	for (size_t vi = 0; vi < n_others + 1; vi++) {
@@ -119,14 +118,13 @@ static int place_all(const struct sb_cli *cli, const struct sb_variant **baselin
 	return 0;
 }
 
-/* The re-rolled states of every arm: cli->states placed copies of each
+/* The re-rolled states of every arm: cfg->states placed copies of each
  * variant, kept in a pool until the program ends. A variant whose code
  * cannot be copied keeps its own code, said in one line. */
-static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
+static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a)
 {
-	const char *prog = cli->prog;
-	size_t k = cli->states;
-	if (!k || cli->placements)
+	size_t k = cfg->states;
+	if (!k || cfg->placements)
 		return 0;
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
 	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
@@ -150,7 +148,7 @@ static int give_states(const struct sb_cli *cli, struct sb_variant_arms *a)
 	 * after a few groups a copy found no free page in 64 tries. */
 	static uint64_t groups_placed;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cli->cfg.seed * 104729 + 3 + 7919 * groups_placed++);
+	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
 	char err[512];
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant *v = a->ctx[i].v;
@@ -186,20 +184,19 @@ struct group_run {
 };
 
 /* Placements, arms, states, counters and markers of one group, and the
- * options it runs with. Returns 0, 1 or EXIT_USAGE (said on stderr). */
-static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct group_run *gr)
+ * options it runs with. Returns 0, 1 or 2 for bad input (said on stderr). */
+static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_group *g,
+		       struct group_run *gr)
 {
 	static int said_markers, said_counters;
-	const struct sb_config *cfg = &cli->cfg;
-	const char *prog = cli->prog;
 	char err[768];
 	const struct sb_variant *baseline = g->baseline;
 	const struct sb_variant *const *others = g->others;
 	size_t n_others = g->n_others;
 	gr->baseline_name = baseline ? baseline->name : NULL;
-	if (cli->placements) {
+	if (cfg->placements) {
 		size_t n_placed;
-		int prc = place_all(cli, &baseline, others, n_others, gr->placed, &n_placed);
+		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);
 		if (prc)
 			return prc;
 		others = gr->placed;
@@ -208,20 +205,20 @@ static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct grou
 	struct sb_variant_arms *a = g->arms;
 	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_USAGE;
+		return 2;
 	}
-	int src = give_states(cli, a);
+	int src = give_states(cfg, prog, a);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
 	gr->ready = 1;
-	if (cli->counters) {
-		hooks->counters = sb_counters_open(cli->counters, err, sizeof(err));
+	if (cfg->counters) {
+		hooks->counters = sb_counters_open(cfg->counters, err, sizeof(err));
 		if (!hooks->counters ||
 		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
 				     sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_USAGE;
+			return 2;
 		}
 		if (sb_counters_note(hooks->counters) && !said_counters++)
 			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks->counters));
@@ -231,39 +228,31 @@ static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct grou
 		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
 	else if (sb_markers_note(hooks->markers) && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
-	else if (cli->verbose && !said_markers++)
+	else if (cfg->verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
-	gr->ro = (struct sb_run_opts){
-		.batches = cfg->batches,
-		.n_batches = cfg->n_batches,
-		.time_s = cfg->time_s,
-		.samples = cfg->samples,
-		.seed = cfg->seed,
-		.progress = isatty(STDERR_FILENO),
-		.verbose = cli->verbose,
-		.before_sample = hooks_before,
-		.after_sample = hooks_after,
-		.hook_ctx = hooks,
-		/* Counters and live marker regions count in the process that
-		 * samples: they keep to this one. */
-		.processes = hooks->counters || (hooks->markers && sb_markers_live(hooks->markers)) ? 1
-											     : cfg->processes,
-		.child_check = sb_variant_arms_child_check,
-		.check_ctx = (void *)a,
-		.between_processes = sb_new_frames_between,
-	};
+	sb_session_run_opts(cfg, &gr->ro);
+	gr->ro.before_sample = hooks_before;
+	gr->ro.after_sample = hooks_after;
+	gr->ro.hook_ctx = hooks;
+	/* Counters and live marker regions count in the process that
+	 * samples: they keep to this one. */
+	if (hooks->counters || (hooks->markers && sb_markers_live(hooks->markers)))
+		gr->ro.processes = 1;
+	gr->ro.child_check = sb_variant_arms_child_check;
+	gr->ro.check_ctx = (void *)a;
+	gr->ro.between_processes = sb_new_frames_between;
 	return 0;
 }
 
 /* After the run: placements summarized, counters read, hooks closed, and
  * the counters and guard words checked. Returns rc, or 1 on a failed check. */
-static int group_finish(const struct sb_cli *cli, struct sb_group *g, struct group_run *gr, int rc)
+static int group_finish(const struct sb_config *cfg, const char *prog, struct sb_group *g,
+			struct group_run *gr, int rc)
 {
-	const char *prog = cli->prog;
 	char err[768];
 	if (!gr->ready)
 		return rc;
-	if (cli->placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cli->cfg.seed) < 0) {
+	if (cfg->placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cfg->seed) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		rc = 1;
 	}
@@ -284,11 +273,9 @@ static int group_finish(const struct sb_cli *cli, struct sb_group *g, struct gro
 	return rc;
 }
 
-int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t n_groups)
+int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_group *groups, size_t n_groups)
 {
 	static int said_timer;
-	const struct sb_config *cfg = &cli->cfg;
-	const char *prog = cli->prog;
 	char err[768];
 	int cpu;
 
@@ -296,14 +283,14 @@ int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t 
 		memset(groups[i].res, 0, sizeof(*groups[i].res));
 	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_USAGE;
+		return 2;
 	}
 	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 1;
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (cli->verbose && !said_timer++)
+	if (cfg->verbose && !said_timer++)
 		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
@@ -316,35 +303,35 @@ int sb_measure_groups(const struct sb_cli *cli, struct sb_group *groups, size_t 
 	}
 	int rc = 0;
 	for (size_t i = 0; i < n_groups && rc == 0; i++) {
-		rc = group_setup(cli, &groups[i], &grs[i]);
+		rc = group_setup(cfg, prog, &groups[i], &grs[i]);
 		parts[i] = (struct sb_run_part){.arms = groups[i].arms->arms, .n_arms = groups[i].arms->n,
 						.opts = &grs[i].ro, .out = groups[i].res};
 	}
 	/* perf_event counters count whatever runs while they are open: with
 	 * them, one group after the other, each with only its own open. */
-	size_t together = cli->counters ? 1 : n_groups;
+	size_t together = cfg->counters ? 1 : n_groups;
 	for (size_t i = 0; i < n_groups && rc == 0; i += together) {
 		int rrc = sb_run_parts(parts + i, together, err, sizeof(err));
 		if (rrc == SB_RUN_TOO_SHORT) {
 			fprintf(stderr, "%s: --time: %s\n", prog, err);
-			rc = EXIT_USAGE;
+			rc = 2;
 		} else if (rrc != 0) {
 			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
 			rc = 1;
 		}
 	}
 	for (size_t i = 0; i < n_groups; i++)
-		rc = group_finish(cli, &groups[i], &grs[i], rc);
+		rc = group_finish(cfg, prog, &groups[i], &grs[i], rc);
 	free(grs);
 	free(parts);
 	return rc;
 }
 
-int sb_measure_group(const struct sb_cli *cli, const struct sb_variant *baseline,
+int sb_measure_group(const struct sb_config *cfg, const char *prog, const struct sb_variant *baseline,
 		     const struct sb_variant *const *others, size_t n_others,
 		     struct sb_variant_arms *arms_out, struct sb_results *res)
 {
 	struct sb_group g = {.baseline = baseline, .others = others, .n_others = n_others, .arms = arms_out,
 			     .res = res};
-	return sb_measure_groups(cli, &g, 1);
+	return sb_measure_groups(cfg, prog, &g, 1);
 }

@@ -1,0 +1,17 @@
+/* kernel_commands.h: the modes of `stubbench kernel` beside its built-in
+ * shapes, each run with the one run configuration (config.h) and ended by
+ * the session (session.h). Each returns the exit status, as stubbench
+ * kernel's (2 for an object that cannot be opened or loaded or an unknown
+ * program). */
+#ifndef STUBBENCH_BENCH_KERNEL_COMMANDS_H
+#define STUBBENCH_BENCH_KERNEL_COMMANDS_H
+
+#include "stubbench/config.h"
+
+/* --obj=FILE --prog=NAME,...: a user's programs (kernel_obj_command.c). */
+int sb_kernel_obj_run(const struct sb_config *cfg);
+
+/* --shape=htab: seed 003's map-helper program (kernel_htab_command.c). */
+int sb_kernel_htab_run(const struct sb_config *cfg);
+
+#endif

@@ -1,0 +1,110 @@
+/* session.h: one measuring command's run, from its configuration to its
+ * end. Every measuring command (the sweep, the lab, the kernel run and its
+ * htab shape and --obj, footprint) goes through it:
+ *
+ *   sb_session_init(&s, "stubbench lab", &cfg);       the run configuration
+ *   sb_measure_groups(&cfg, "stubbench lab", g, n);   replica arms, measured
+ *   ... or sb_session_run_opts() for arms of its own (the kernel's)
+ *   sb_session_add(&s, &res, "per-run");              each part's results
+ *   rc = sb_session_finish(&s, rc);                   the one ending
+ *
+ * The ending is the same for all: the record of past runs widens every
+ * part's CIs (past_runs.h), the parts are reported in the format asked for
+ * (table sections per part label, one document otherwise), the notes go to
+ * stderr (multimodal, time, cold, busy core, CI scope), a quiet run that
+ * had no error is remembered, and --plot draws it. A front end adds only
+ * its arms and what its own JSON or table says beyond the results. */
+#ifndef STUBBENCH_SESSION_H
+#define STUBBENCH_SESSION_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
+#include "stubbench/results.h"
+
+struct sb_variant;
+struct sb_variant_arms;
+
+#define SB_SESSION_MAX_PARTS 16
+
+/* One part of a run's results: a group of arms measured together. label:
+ * the table's section it prints in (consecutive parts with one label
+ * print as one table, "# shape: LABEL" above it); NULL: the session's. */
+struct sb_session_part {
+	struct sb_results *res;
+	const char *label;
+};
+
+struct sb_session {
+	const char *tool;              /* "stubbench kernel" */
+	const struct sb_config *cfg;
+	/* What else tells this measurement apart in the record of past runs
+	 * (the command's options that change its figures); may be empty. */
+	char measurement_extra[768];
+	/* How the report says the run was made: tool, version, seed, config
+	 * set by sb_session_init; shape, thunk, ci_scope, json_extra ... by
+	 * the front end. */
+	struct sb_output_meta meta;
+	struct sb_session_part parts[SB_SESSION_MAX_PARTS];
+	size_t n_parts;
+	/* After the report, on info (stdout for the table, else stderr):
+	 * what the front end says beyond the results (the kernel's verdicts,
+	 * the lab's code sizes). all: every part's cells. May be NULL. */
+	void (*after_report)(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
+	const void *after_ctx;
+	/* Draw --plot (when cfg->plot is set); 0: the command has no plot. */
+	int plots;
+	/* Not remembered in the record of past runs (a run whose figures are
+	 * not comparable from run to run). */
+	int forget;
+};
+
+/* The session of tool with configuration cfg (kept by pointer: it must
+ * outlive the session). */
+void sb_session_init(struct sb_session *s, const char *tool, const struct sb_config *cfg);
+
+/* Adds a part whose results res (kept by pointer; freed by
+ * sb_session_finish) print under label. Returns 0, or -1 when
+ * SB_SESSION_MAX_PARTS are there already. */
+int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label);
+
+/* The harness options of the configuration: batches, time or samples,
+ * seed, processes, progress on a terminal, verbose. The caller adds its
+ * hooks (stop, child_check, between_processes). */
+void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro);
+
+/* The one ending (see above). rc: the run's status so far: 0, or non-zero
+ * when something failed but the results still mean something (reported,
+ * not remembered). Returns rc, or 1 when rc was 0 and the report could not
+ * be written or a cell had no usable samples. Frees every part's results. */
+int sb_session_finish(struct sb_session *s, int rc);
+
+/* Replica arms measured interleaved with the options of cfg: pins the
+ * thread, sets up the private stacks, gives each arm its re-rolled states
+ * (cfg->states placed copies) or --placements, opens counters and likwid
+ * markers, runs in cfg->processes fresh processes, checks the variants'
+ * counters and the guard words. tool prefixes every line on stderr.
+ * Returns 0, 1 on a failed check or run, 2 on bad input. The cells of res
+ * point into arms, which must outlive res; res must be freed (by
+ * sb_session_finish or sb_results_free). */
+int sb_measure_group(const struct sb_config *cfg, const char *tool, const struct sb_variant *baseline,
+		     const struct sb_variant *const *others, size_t n_others, struct sb_variant_arms *arms,
+		     struct sb_results *res);
+
+/* Several groups measured in one run whose fresh processes take turns
+ * (sb_run_parts), so that every group spans the whole run; with
+ * cfg->counters one group after the other. Each group's res must be
+ * freed; returns as sb_measure_group. */
+struct sb_group {
+	const struct sb_variant *baseline;  /* may be NULL */
+	const struct sb_variant *const *others;
+	size_t n_others;
+	struct sb_variant_arms *arms;       /* outlives res */
+	struct sb_results *res;
+};
+int sb_measure_groups(const struct sb_config *cfg, const char *tool, struct sb_group *groups, size_t n_groups);
+
+#endif

@@ -1,0 +1,131 @@
+/* session.c: the run configuration's harness options and the one ending
+ * of every measuring command; see session.h. */
+#include "stubbench/session.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stubbench/past_runs.h"
+#include "stubbench/run_plot.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "unknown"
+#endif
+
+void sb_session_init(struct sb_session *s, const char *tool, const struct sb_config *cfg)
+{
+	memset(s, 0, sizeof(*s));
+	s->tool = tool;
+	s->cfg = cfg;
+	s->plots = 1;
+	s->meta = (struct sb_output_meta){.tool = tool, .version = SB_VERSION, .seed = cfg->seed, .config = cfg};
+}
+
+int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label)
+{
+	if (s->n_parts == SB_SESSION_MAX_PARTS)
+		return -1;
+	s->parts[s->n_parts++] = (struct sb_session_part){.res = res, .label = label};
+	return 0;
+}
+
+void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
+{
+	*ro = (struct sb_run_opts){
+		.batches = cfg->batches,
+		.n_batches = cfg->n_batches,
+		.time_s = cfg->samples ? 0 : cfg->time_s,
+		.samples = cfg->samples,
+		.seed = cfg->seed,
+		.progress = isatty(STDERR_FILENO),
+		.verbose = cfg->verbose,
+		.processes = cfg->processes,
+	};
+}
+
+/* Every part's cells in one results, in the parts' order. */
+static int merge_parts(const struct sb_session *s, size_t from, size_t to, struct sb_results *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = from; i < to; i++)
+		if (sb_results_append(out, s->parts[i].res) != 0)
+			return -1;
+	return 0;
+}
+
+/* The table: one section per run of parts with the same label. Returns
+ * sb_output_report's status, 1 out of memory. */
+static int report_sections(const struct sb_session *s, FILE *f)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->n_parts;) {
+		size_t j = i + 1;
+		const char *label = s->parts[i].label;
+		while (j < s->n_parts && (label == s->parts[j].label ||
+					  (label && s->parts[j].label && !strcmp(label, s->parts[j].label))))
+			j++;
+		struct sb_results section;
+		if (merge_parts(s, i, j, &section) != 0) {
+			sb_results_free(&section);
+			fprintf(stderr, "%s: out of memory\n", s->tool);
+			return 1;
+		}
+		struct sb_output_meta m = s->meta;
+		if (label)
+			m.shape = label;
+		rc |= sb_output_report(f, s->cfg->format, &section, &m, s->tool);
+		sb_results_free(&section);
+		i = j;
+	}
+	return rc;
+}
+
+/* What the run says about itself on stderr after its report. Returns 1
+ * when it said the core was busy. */
+static int notes(const struct sb_session *s, const struct sb_results *all)
+{
+	sb_output_multimodal_line(stderr, s->tool, all);
+	sb_output_time_line(stderr, s->tool, all);
+	sb_output_cold_line(stderr, s->tool, all);
+	int busy = sb_output_busy_report(stderr, s->tool, all);
+	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
+	return busy;
+}
+
+int sb_session_finish(struct sb_session *s, int rc)
+{
+	char measurement[1536];
+	struct sb_results *widen[SB_SESSION_MAX_PARTS];
+	for (size_t i = 0; i < s->n_parts; i++)
+		widen[i] = s->parts[i].res;
+	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, s->measurement_extra);
+	sb_past_runs_apply(stderr, s->tool, measurement, widen, s->n_parts);
+	struct sb_results all;
+	if (merge_parts(s, 0, s->n_parts, &all) != 0) {
+		fprintf(stderr, "%s: out of memory\n", s->tool);
+		rc = rc ? rc : 1;
+		goto out;
+	}
+	if (all.n_cells) {
+		int orc = s->cfg->format == SB_FORMAT_TABLE
+				  ? report_sections(s, stdout)
+				  : sb_output_report(stdout, s->cfg->format, &all, &s->meta, s->tool);
+		if (orc && rc == 0)
+			rc = 1;
+		if (s->after_report)
+			s->after_report(s->cfg->format == SB_FORMAT_TABLE ? stdout : stderr, s->cfg->format, &all,
+					s->after_ctx);
+		int busy = notes(s, &all);
+		if (rc == 0 && !s->forget)
+			sb_past_runs_remember(stderr, s->tool, measurement, &all, busy);
+		if (rc == 0 && s->plots && s->cfg->plot && sb_plot_results(&all, s->tool, s->cfg->plot, s->meta.thunk))
+			rc = 1;
+	}
+out:
+	sb_results_free(&all);
+	for (size_t i = 0; i < s->n_parts; i++)
+		sb_results_free(s->parts[i].res);
+	s->n_parts = 0;
+	return rc;
+}
