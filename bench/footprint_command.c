@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "test_hooks.h"
 #include "stubbench/footprint.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
@@ -223,6 +224,7 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		.processes = cli->cfg.processes,
 		.child_check = check_counts,
 		.check_ctx = &counts,
+		.test = sb_test_hooks_from_env(),
 	};
 	struct sb_results res;
 	if (sb_run_interleaved(arms, 1 + n_vars, &ro, &res, err, sizeof(err)) != 0) {

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "test_hooks.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/decode.h"
@@ -718,6 +719,7 @@ static int run(struct kernel_run *r, const struct kernel_opts *o)
 		.stop = sb_kernel_interrupted,
 		.processes = o->processes,
 		.between_processes = sb_new_frames_between, /* the placed twins' frames */
+		.test = sb_test_hooks_from_env(),
 	};
 	int mrc = measure(r, o, cpu, can_place, &ro, info);
 	if (mrc != SB_KERNEL_OK)

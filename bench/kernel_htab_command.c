@@ -18,6 +18,7 @@
 #include "stubbench/parse.h"
 #include "stubbench/percpu.h"
 #include "stubbench/pin.h"
+#include "test_hooks.h"
 #include "stubbench/timer.h"
 
 #ifndef SB_VERSION
@@ -80,6 +81,7 @@ static int measure(struct htab_run *r, const struct sb_htab_opts *o, int cpu, FI
 		.verbose = o->verbose,
 		.stop = sb_kernel_interrupted,
 		.processes = o->processes,
+		.test = sb_test_hooks_from_env(),
 	};
 	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
 	uint64_t before[2 * SB_MAX_BATCHES];

@@ -5,6 +5,7 @@
  * empty raw_tp program removed; the JIT of each program read back: flavour,
  * whether each function got a private stack (r9 frame), --dump-jit. */
 #include "kernel_obj_command.h"
+#include "test_hooks.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -232,6 +233,7 @@ static int run(struct obj_run *r)
 		.seed = o->seed,
 		.progress = isatty(STDERR_FILENO),
 		.verbose = o->verbose,
+		.test = sb_test_hooks_from_env(),
 	};
 	if (sb_run_interleaved(arms.arms, arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
 		free(jit_json);

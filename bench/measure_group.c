@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "test_hooks.h"
 #include "stubbench/markers.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_counters.h"
@@ -251,6 +252,7 @@ static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct grou
 		.child_check = sb_variant_arms_child_check,
 		.check_ctx = (void *)a,
 		.between_processes = sb_new_frames_between,
+		.test = sb_test_hooks_from_env(),
 	};
 	return 0;
 }
