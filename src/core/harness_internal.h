@@ -1,13 +1,16 @@
 /* harness_internal.h: what the files of the harness share (private to
  * src/core; the public face is stubbench/harness.h):
- *   harness.c     a run of parts: setup, the processes, the statistics
+ *   harness.c     a run of parts: their setup, their segments run, their
+ *                 statistics
  *   block_size.c  how many rounds a batch size's blocks hold
  *   schedule.c    which segments run when, in this process or fresh ones
  *   processes.c   a fresh process: fork, its segments, the pipe back
  *   sampler.c     segments, blocks and rounds of samples
  *   canaries.c    the core clock and the canaries measured beside blocks
  *   disturbed.c   which blocks were disturbed
- *   results.c     the result containers */
+ *   results.c     the result containers
+ * The rounds and blocks themselves, their statistics and their --blocks
+ * rows: batch_data.h. */
 #ifndef STUBBENCH_HARNESS_INTERNAL_H
 #define STUBBENCH_HARNESS_INTERNAL_H
 

@@ -125,6 +125,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	return 0;
 }
 
+/* x[0..n) in a random order (Fisher-Yates). */
 static void shuffle(size_t *x, size_t n, struct sb_rng *rng)
 {
 	for (size_t i = n; i > 1; i--) {
@@ -154,6 +155,8 @@ void sb_wait_out(uint64_t ticks, const struct sb_run_opts *o)
 	}
 }
 
+/* See harness_internal.h. The warm-up block runs without the sample
+ * hooks, in state 0. */
 int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		   const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
 		   uint64_t delay_max, struct batch_data *d, uint64_t *left, char *err, size_t errlen)
