@@ -2,6 +2,7 @@
  * option groups; see cli.h. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "test_hooks.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -642,6 +643,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	cli.prog = prog;
 	sb_config_defaults(&cli.cfg);
+	cli.cfg.test = sb_test_hooks_from_env();
 	cli.cfg.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	if (cmd->default_processes)
 		cli.cfg.processes = cmd->default_processes;

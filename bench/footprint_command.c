@@ -223,6 +223,7 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		.processes = cli->cfg.processes,
 		.child_check = check_counts,
 		.check_ctx = &counts,
+		.test = cli->cfg.test,
 	};
 	struct sb_results res;
 	if (sb_run_interleaved(arms, 1 + n_vars, &ro, &res, err, sizeof(err)) != 0) {

@@ -1,6 +1,6 @@
 /* Interference inside a block: on arms that return synthetic tick counts
- * (batch 64, 1 cycle per tick: STUBBENCH_TEST_FIXED_CLOCK), with only the
- * empty stub's spread judging blocks (STUBBENCH_TEST_SPREAD_ONLY: the
+ * (batch 64, 1 cycle per tick: sb_run_test_hooks.fixed_clock), with only the
+ * empty stub's spread judging blocks (sb_run_test_hooks.spread_only: the
  * canaries, which measure this machine, stay out of it).
  * - Every tenth block has 60 % of every arm's samples 600 ticks late: the
  *   outlier rule, judged against the block's median (now a late sample),
@@ -56,7 +56,10 @@ static const struct sb_cell *run(struct synthetic syn[3], struct sb_results *res
 					  .ctx = &syn[a], .is_overhead = a == 0, .is_baseline = a == 1,
 					  .n_states = N_STATES, .set_state = set_state};
 	static const uint64_t batches[] = {64};
-	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 100000, .seed = 3};
+	/* Only the empty stub's spread judges blocks, at 1 cycle per tick. */
+	static const struct sb_run_test_hooks spread_only = {.spread_only = 1, .fixed_clock = 1};
+	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 100000, .seed = 3,
+				.test = &spread_only};
 	char err[256] = "";
 	int rc = sb_run_interleaved(arms, 3, &o, res, err, sizeof(err));
 	CHECK(rc == 0, "run failed: %s", err);
@@ -65,8 +68,6 @@ static const struct sb_cell *run(struct synthetic syn[3], struct sb_results *res
 
 int main(void)
 {
-	setenv("STUBBENCH_TEST_FIXED_CLOCK", "1", 1);
-	setenv("STUBBENCH_TEST_SPREAD_ONLY", "1", 1);
 	unsigned blocks = 0;
 
 	struct synthetic noisy[3] = {

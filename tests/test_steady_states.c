@@ -2,8 +2,8 @@
  * tick counts (about 16 cycles per call at batch 64, as the replicas
  * cost), so nothing here depends on how fast this machine is: only the
  * harness's bookkeeping is judged (no block is flagged disturbed,
- * STUBBENCH_TEST_DISTURB_NONE, and every block's clock is 1 cycle per
- * tick, STUBBENCH_TEST_FIXED_CLOCK).
+ * sb_run_test_hooks.disturb_none, and every block's clock is 1 cycle per
+ * tick, sb_run_test_hooks.fixed_clock).
  * - A slower steady state is data, not an outlier: an arm 27 % slower in 3
  *   of its 8 re-rolled states keeps those blocks, shows both states among
  *   its modes and a delta that counts both; only the injected spikes (an
@@ -85,8 +85,10 @@ static int run(struct synthetic syn[3], size_t processes, struct sb_results *res
 					  .ctx = &syn[a], .is_overhead = a == 0, .is_baseline = a == 1,
 					  .n_states = N_STATES, .set_state = set_state};
 	static const uint64_t batches[] = {64};
+	/* The ticks are not this machine's, nor is its clock. */
+	static const struct sb_run_test_hooks synthetic = {.disturb_none = 1, .fixed_clock = 1};
 	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 200000, .seed = 11,
-				.processes = processes};
+				.processes = processes, .test = &synthetic};
 	char err[256] = "";
 	int rc = sb_run_interleaved(arms, 3, &o, res, err, sizeof(err));
 	CHECK(rc == 0, "run failed: %s", err);
@@ -208,8 +210,6 @@ static void states_in_time(void)
 
 int main(void)
 {
-	setenv("STUBBENCH_TEST_DISTURB_NONE", "1", 1); /* the ticks are not this machine's */
-	setenv("STUBBENCH_TEST_FIXED_CLOCK", "1", 1);  /* nor is its clock */
 	slow_state_kept();
 	rare_state_not_matched();
 	states_in_time();

@@ -25,6 +25,8 @@
 /* The largest config file, in bytes (a sweep file is a few hundred). */
 #define SB_CONFIG_MAX_BYTES (1u << 20)
 
+struct sb_run_test_hooks;
+
 /* Programs of a user's object (--prog) a run measures at most. */
 #define SB_CONFIG_MAX_PROGS 8
 
@@ -61,6 +63,9 @@ struct sb_config {
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
 	const char *past_runs;    /* --past-runs=FILE or "none"; NULL: the default record */
+	/* The harness's test switches (harness.h; the command line takes them
+	 * from the environment); NULL: none. */
+	const struct sb_run_test_hooks *test;
 };
 
 /* The sweep's: with 64 fresh processes the half-widths of `vs base` at

@@ -4,7 +4,7 @@
  * SB_DISTURBED_CANARY of its quiet level; a window canary above
  * SB_DISTURBED_WINDOW of its quiet level; a core clock below 90 % of the
  * blocks' median. The empty stub's spread inside a block, which needs the
- * samples, is judged by the harness itself. */
+ * samples, is judged beside these by the harness (disturbed.c). */
 #ifndef STUBBENCH_DISTURBED_H
 #define STUBBENCH_DISTURBED_H
 

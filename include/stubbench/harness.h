@@ -61,6 +61,24 @@ struct sb_arm {
 	size_t ctx_size;
 };
 
+/* Switches for the tests, which make the harness's judgement exact
+ * whatever the machine is doing (the CLI sets them from the environment
+ * variables named, "1": on).
+ * disturb_all (STUBBENCH_TEST_DISTURB_ALL) flags every block disturbed: the
+ * tests of what a run with no usable samples reports.
+ * disturb_none (STUBBENCH_TEST_DISTURB_NONE) flags none: the tests of
+ * synthetic arms, whose ticks do not come from this machine, and the smoke
+ * runs that check what a run writes keep every block.
+ * spread_only (STUBBENCH_TEST_SPREAD_ONLY) leaves only the empty stub's
+ * spread to flag blocks: the tests of that rule on synthetic arms.
+ * fixed_clock (STUBBENCH_TEST_FIXED_CLOCK) gives every block a clock of
+ * exactly 1 core cycle per tick: synthetic ticks are not this machine's,
+ * and a clock measured per block on a loaded machine split one synthetic
+ * state into several modes. */
+struct sb_run_test_hooks {
+	int disturb_all, disturb_none, spread_only, fixed_clock;
+};
+
 struct sb_run_opts {
 	const uint64_t *batches;  /* iterations per sample, e.g. 1 8 64 512 2048 4096 */
 	size_t n_batches;
@@ -97,6 +115,8 @@ struct sb_run_opts {
 	 * what the processes share from the parent and a run would otherwise
 	 * fix: sb_new_frames_between. */
 	int (*between_processes)(size_t p, size_t n, char *err, size_t errlen);
+	/* The tests' switches; NULL (a measurement): all off. */
+	const struct sb_run_test_hooks *test;
 };
 
 /* Voluntary plus involuntary context switches of the calling thread so far

@@ -1,5 +1,6 @@
 /* batch_data.h: one batch size's rounds and blocks as the harness records
- * them (harness.c), and their statistics (batch_summary.c). Private to
+ * them (sampler.c; room for them: batch_data.c), their statistics
+ * (batch_summary.c) and their --blocks rows (blocks_log.c). Private to
  * src/core: the public face is stubbench/harness.h. */
 #ifndef STUBBENCH_BATCH_DATA_H
 #define STUBBENCH_BATCH_DATA_H
@@ -29,14 +30,37 @@ struct batch_data {
 	int capped;                /* a segment stopped at its most rounds, not its time */
 };
 
+/* Room for `need` rounds per arm of n_arms, for `need` blocks (doubling,
+ * the data kept). Return 0, or -1 out of memory. */
+int sb_batch_reserve_rounds(struct batch_data *d, size_t n_arms, size_t need);
+int sb_batch_reserve_blocks(struct batch_data *d, size_t need);
+/* Frees the rounds and blocks (d zeroed). */
+void sb_batch_data_free(struct batch_data *d);
+
+/* The value of every kept block (one with kept rounds) per arm, as the
+ * statistics computed it: cycles per iteration, the 20-80 % trimmed mean of
+ * its kept samples, the overhead arm's cost removed. */
+struct sb_kept_blocks {
+	size_t n, stride;
+	size_t *block;             /* [k]: its index in batch_data.blocks */
+	double *value;             /* [arm * stride + k] */
+};
+void sb_kept_blocks_free(struct sb_kept_blocks *kb);
+
 /* One batch size's cells (batch index bi of n_batches) into out: per arm
  * but the overhead arm ovh (-1: none), the statistics of its kept samples
  * and blocks, the modes, and against the baseline arm base (-1: none) the
  * delta and the matched difference with their CIs (bootstraps seeded from
- * seed). Blocks must be flagged (disturbed) first. part: the run part, for
- * --blocks. Returns 0, or -1 out of memory. */
+ * seed). Blocks must be flagged (disturbed) first. kept (may be NULL): the
+ * kept blocks' values handed back (free with sb_kept_blocks_free). Returns
+ * 0, or -1 out of memory. */
 int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
-		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed, size_t part,
-		       struct sb_results *out);
+		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed,
+		       struct sb_results *out, struct sb_kept_blocks *kept);
+
+/* Writes the --blocks rows (blocks_log.h) of a batch size's kept blocks,
+ * one per arm, of run part `part`, when a log is open (blocks_log.c). */
+void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
+			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz);
 
 #endif

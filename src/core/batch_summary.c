@@ -1,8 +1,8 @@
 /* batch_summary.c: the statistics of one batch size's blocks (see
  * batch_data.h): outliers, the overhead arm removed, block values, modes,
  * CIs over states and processes, the delta and the matched difference, and
- * the changed-with-time test. The runner that records the blocks is
- * harness.c. */
+ * the changed-with-time test. It only computes: the blocks are recorded
+ * by sampler.c, and their --blocks rows written by blocks_log.c. */
 #define _GNU_SOURCE
 #include "batch_data.h"
 
@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/blocks_log.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"
 
@@ -131,6 +130,7 @@ struct summary {
 	double *smean;             /* per state: sum, then mean */
 	size_t *scount, *pcount;   /* kept blocks per state, per process */
 	size_t *bproc;             /* process of each kept block */
+	size_t *kept_block;        /* index of each kept block in d->blocks (NULL: not asked for) */
 	char *use;                 /* per kept block: in the matched difference */
 	size_t n_states_seen, n_processes_ran;
 	int by_process;            /* the CIs also resample processes */
@@ -139,7 +139,7 @@ struct summary {
 static void summary_free(struct summary *s)
 {
 	free(s->bm), free(s->bstate), free(s->label), free(s->in_ref), free(s->smean), free(s->scount), free(s->use);
-	free(s->pcount), free(s->bproc);
+	free(s->pcount), free(s->bproc), free(s->kept_block);
 	free(s->cyc), free(s->keep), free(s->tmp), free(s->bsum), free(s->bcnt), free(s->bns);
 	free(s->gm), free(s->mps);
 }
@@ -297,11 +297,10 @@ static int alloc_blocks(struct summary *s)
 
 /* A block's value per arm: the 20-80 % trimmed mean of its kept
  * samples, robust to the interrupts and bursts inside a block. Sets the
- * kept blocks' values, states and count (g), and writes their --blocks
- * rows. */
-static void block_values(struct summary *s, size_t part)
+ * kept blocks' values, states and count (g), and their indexes when they
+ * are asked for (kept_block). */
+static void block_values(struct summary *s)
 {
-	const struct sb_arm *arms = s->arms;
 	const struct batch_data *d = s->d;
 	size_t n = s->n, nk = s->nk;
 	uint64_t batch = s->batch;
@@ -319,16 +318,8 @@ static void block_values(struct summary *s, size_t part)
 						tmp[m++] = (s->cyc[a * n + r] - s->ovh_cycles) / (double)batch;
 				bm[a * nk + g] = m ? sb_trimmed_mean(tmp, m) : bsum[a * d->n_blocks + bl] / bcnt[bl];
 			}
-			if (sb_blocks_log_active()) {
-				struct sb_block_row row = {b->tsc, part, batch, b->process, bl, b->state,
-							   b->cpt, b->canary, b->window};
-				for (size_t a = 0; a < s->n_arms; a++)
-					sb_blocks_log_row(&row, s->tsc_hz, arms[a].name,
-							  arms[a].is_overhead   ? "overhead"
-							  : arms[a].is_baseline ? "baseline"
-										: "variant",
-							  bm[a * nk + g]);
-			}
+			if (s->kept_block)
+				s->kept_block[g] = bl;
 			g++;
 		}
 	s->g = g;
@@ -560,9 +551,16 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	}
 }
 
+void sb_kept_blocks_free(struct sb_kept_blocks *kb)
+{
+	free(kb->block);
+	free(kb->value);
+	memset(kb, 0, sizeof(*kb));
+}
+
 int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
-		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed, size_t part,
-		       struct sb_results *out)
+		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed,
+		       struct sb_results *out, struct sb_kept_blocks *kept)
 {
 	struct summary s = {.arms = arms, .n_arms = n_arms, .ovh = ovh, .base = base, .batch = batch, .d = d,
 			    .tsc_hz = tsc_hz, .n = d->n_rounds};
@@ -575,7 +573,9 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 	block_sums(&s);
 	if (alloc_blocks(&s) != 0)
 		goto out;
-	block_values(&s, part);
+	if (kept && !(s.kept_block = malloc(s.nk * sizeof(*s.kept_block))))
+		goto out;
+	block_values(&s);
 	if (count_states_and_processes(&s) != 0)
 		goto out;
 	matching_states(&s);
@@ -590,6 +590,11 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		arm_ns(&s, a, c);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
+	}
+	if (kept) { /* handed over */
+		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm};
+		s.kept_block = NULL;
+		s.bm = NULL;
 	}
 	rc = 0;
 out:

@@ -1,10 +1,13 @@
-/* blocks_log.c: see blocks_log.h. */
+/* blocks_log.c: see blocks_log.h; the rows of the harness's kept blocks:
+ * batch_data.h. */
 #include "stubbench/blocks_log.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <x86intrin.h>
+
+#include "batch_data.h"
 
 static FILE *log_file;
 static char log_path[512];
@@ -55,6 +58,24 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 		b->process, b->block, b->state, b->clock, b->canary, b->window);
 	put_field(log_file, arm);
 	fprintf(log_file, ",%s,%.4f\n", role, cycles_per_iter);
+}
+
+void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
+			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz)
+{
+	if (!log_file)
+		return;
+	for (size_t k = 0; k < kb->n; k++) {
+		const struct block *b = &d->blocks[kb->block[k]];
+		struct sb_block_row row = {b->tsc, part, batch, b->process, kb->block[k], b->state,
+					   b->cpt, b->canary, b->window};
+		for (size_t a = 0; a < n_arms; a++)
+			sb_blocks_log_row(&row, tsc_hz, arms[a].name,
+					  arms[a].is_overhead   ? "overhead"
+					  : arms[a].is_baseline ? "baseline"
+								: "variant",
+					  kb->value[a * kb->stride + k]);
+	}
 }
 
 int sb_blocks_log_close(char *err, size_t errlen)

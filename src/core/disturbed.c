@@ -1,14 +1,20 @@
-/* disturbed.c: see disturbed.h. */
+/* disturbed.c: see disturbed.h; the harness's use of it (the empty stub's
+ * spread, the tests' switches) is declared in harness_internal.h. */
 #include "stubbench/disturbed.h"
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "harness_internal.h"
 #include "stubbench/harness.h"
 #include "stubbench/stats.h"
 
 #define QUIET_CANARY_PCT 95 /* the add canary's quiet level: this percentile of the blocks */
 #define QUIET_WINDOW_PCT 5  /* the window canary's: this percentile (low is quiet) */
 #define DISTURBED_CLOCK 0.90 /* below this fraction of the median clock */
+#define SPREAD_FACTOR 8.0          /* the empty stub's spread in a block, over the blocks' median */
+#define SPREAD_MIN_CYCLES 64.0     /* ... and at least this much (cycles per sample) */
+#define SPREAD_MIN_ROUNDS 10       /* blocks with fewer rounds are not judged by it */
 
 double sb_quiet_canary_level(const double *sorted, size_t n)
 {
@@ -64,4 +70,74 @@ long sb_judge_blocks(const struct sb_block_signs *b, size_t n, int *disturbed)
 	}
 	free(v), free(w), free(c);
 	return flagged;
+}
+
+/* The empty stub's spread within block b: the 80th minus the 20th
+ * percentile of its samples, core cycles (tmp: scratch of its rounds); 0
+ * for a block of fewer than SPREAD_MIN_ROUNDS, where two samples decide it. */
+static double block_spread(const struct batch_data *d, const struct block *b, long ovh, double *tmp)
+{
+	if (b->n_rounds < SPREAD_MIN_ROUNDS)
+		return 0;
+	for (size_t r = 0; r < b->n_rounds; r++)
+		tmp[r] = d->ticks[(size_t)ovh * d->cap + b->first_round + r] * b->cpt;
+	double p80 = sb_percentile_select(tmp, b->n_rounds, 80);
+	return p80 - sb_percentile_select(tmp, b->n_rounds, 20);
+}
+
+/* A block is disturbed when sb_judge_blocks says so (the canaries, the
+ * clock, a context switch) or when the empty stub's spread within it is
+ * many times the blocks' usual one. */
+void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_hooks *test, size_t *n_disturbed,
+		       size_t *n_spread)
+{
+	size_t max_rounds = 1;
+	for (size_t i = 0; i < d->n_blocks; i++)
+		if (d->blocks[i].n_rounds > max_rounds)
+			max_rounds = d->blocks[i].n_rounds;
+	struct sb_block_signs *signs = malloc((d->n_blocks + 1) * sizeof(*signs));
+	int *judged = malloc((d->n_blocks + 1) * sizeof(*judged));
+	double *sp = calloc(d->n_blocks + 1, sizeof(*sp)); /* 0 without an overhead arm */
+	double *tmp = malloc((max_rounds + 1) * sizeof(*tmp));
+	if (!signs || !judged || !sp || !tmp) {
+		free(signs), free(judged), free(sp), free(tmp);
+		return;
+	}
+	for (size_t i = 0; i < d->n_blocks; i++) {
+		const struct block *b = &d->blocks[i];
+		signs[i] = (struct sb_block_signs){b->canary, b->window, b->cpt, b->csw};
+	}
+	if (sb_judge_blocks(signs, d->n_blocks, judged) < 0) {
+		free(signs), free(judged), free(sp), free(tmp);
+		return;
+	}
+	/* Interference inside a block (an interrupt storm, the host taking
+	 * the core for a fraction of each millisecond) can hit half of its
+	 * samples or more, which the outlier rule (judged against the block's
+	 * median) keeps and which moves its trimmed means, while the canaries,
+	 * run before and after it, read quiet: on the AMD Zen 5 VM three
+	 * processes' blocks read 14-19 cycles per iteration for a baseline of
+	 * 12.2, the empty stub +0.6 to +1.5, canaries normal. Such a block
+	 * shows as a spread of the empty stub's samples many times the
+	 * blocks' usual one; a steady state moves every sample of a block
+	 * alike and leaves the spread alone. */
+	double lim_spread = INFINITY;
+	if (ovh >= 0 && d->n_blocks) {
+		for (size_t i = 0; i < d->n_blocks; i++)
+			sp[i] = block_spread(d, &d->blocks[i], ovh, tmp);
+		lim_spread = fmax(SPREAD_FACTOR * sb_median(sp, d->n_blocks), SPREAD_MIN_CYCLES);
+	}
+	int none = test && test->disturb_none, all = test && test->disturb_all;
+	int spread_only = test && test->spread_only;
+	for (size_t i = 0; i < d->n_blocks; i++) {
+		struct block *b = &d->blocks[i];
+		b->disturbed = !none && !spread_only && (judged[i] || all);
+		if (!none && !b->disturbed && sp[i] > lim_spread) {
+			b->disturbed = 1;
+			(*n_spread)++;
+		}
+		if (b->disturbed)
+			(*n_disturbed)++;
+	}
+	free(signs), free(judged), free(sp), free(tmp);
 }

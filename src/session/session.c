@@ -41,6 +41,7 @@ void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 		.progress = isatty(STDERR_FILENO),
 		.verbose = cfg->verbose,
 		.processes = cfg->processes,
+		.test = cfg->test,
 	};
 }
 

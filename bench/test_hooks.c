@@ -1,0 +1,23 @@
+/* test_hooks.c: see test_hooks.h. */
+#include "test_hooks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int env_on(const char *name)
+{
+	const char *e = getenv(name);
+	return e && strcmp(e, "1") == 0;
+}
+
+const struct sb_run_test_hooks *sb_test_hooks_from_env(void)
+{
+	static struct sb_run_test_hooks hooks;
+	hooks = (struct sb_run_test_hooks){
+		.disturb_all = env_on("STUBBENCH_TEST_DISTURB_ALL"),
+		.disturb_none = env_on("STUBBENCH_TEST_DISTURB_NONE"),
+		.spread_only = env_on("STUBBENCH_TEST_SPREAD_ONLY"),
+		.fixed_clock = env_on("STUBBENCH_TEST_FIXED_CLOCK"),
+	};
+	return &hooks;
+}

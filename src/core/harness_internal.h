@@ -1,0 +1,120 @@
+/* harness_internal.h: what the files of the harness share (private to
+ * src/core; the public face is stubbench/harness.h):
+ *   harness.c     a run of parts: their setup, their segments run, their
+ *                 statistics
+ *   block_size.c  how many rounds a batch size's blocks hold
+ *   schedule.c    which segments run when, in this process or fresh ones
+ *   processes.c   a fresh process: fork, its segments, the pipe back
+ *   sampler.c     segments, blocks and rounds of samples
+ *   canaries.c    the core clock and the canaries measured beside blocks
+ *   disturbed.c   which blocks were disturbed
+ *   results.c     the result containers
+ * The rounds and blocks themselves, their statistics and their --blocks
+ * rows: batch_data.h. */
+#ifndef STUBBENCH_HARNESS_INTERNAL_H
+#define STUBBENCH_HARNESS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch_data.h"
+#include "stubbench/error.h"
+#include "stubbench/harness.h"
+#include "stubbench/own_pages.h"
+#include "stubbench/parse.h"
+#include "stubbench/rng.h"
+
+#define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
+
+/* err = "name: msg", or msg without a name. */
+static inline void sb_run_err(char *err, size_t errlen, const char *msg, const char *name)
+{
+	sb_set_err(err, errlen, "%s%s%s", name ? name : "", name ? ": " : "", msg);
+}
+
+/* A share of one batch size's blocks, run in this process or in a fresh one. */
+struct segment {
+	uint64_t batch;
+	size_t bi, block_rounds, process;
+	uint64_t budget_ticks;    /* this segment's time (UINT64_MAX: by samples) */
+	uint64_t samples;         /* rounds to run, 0: by time */
+	size_t max_rounds;
+	double progress_from, progress_span;
+};
+
+/* A batch size across the run: its whole segment and the data of all its
+ * processes. */
+struct batch_run {
+	struct segment sg;
+	struct batch_data d;
+};
+
+/* One sb_run_part while it runs: what its arms need from setup to summary. */
+struct part_run {
+	const struct sb_arm *arms;
+	size_t n_arms;
+	const struct sb_run_opts *o;
+	struct sb_results *out;
+	size_t index;              /* its place among the run's parts */
+	long ovh, base;            /* the overhead and baseline arms, -1: none */
+	size_t n_states, *order;   /* the re-rolled states and their order */
+	uint64_t delay_max;
+	double tsc_hz;
+	struct sb_rng rng;
+	struct batch_run *runs;    /* one per batch size */
+	uint64_t ticks;            /* TSC ticks spent on this part */
+};
+
+/* canaries.c. One calibration of the core clock, core cycles per TSC tick. */
+double sb_core_clock_once(void);
+/* A block's clock: the highest of a few calibrations. */
+double sb_block_clock(void);
+/* The window canary, core cycles an iteration, and the add canary,
+ * independent adds per core cycle, at clock cpt. */
+double sb_measure_window(double cpt);
+double sb_measure_canary(double cpt);
+
+/* block_size.c. Each batch size's whole segment into runs[bi].sg: its
+ * blocks' rounds sized from timed rounds of the arms, its time or samples.
+ * delay_max: the random delays' most cycles, cpt0 the clock they were
+ * measured at. Returns 0, -1 (an arm failed) or SB_RUN_TOO_SHORT, err set. */
+int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t delay_max,
+		   double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen);
+
+/* sampler.c. A segment that reached its most rounds leaves the rest of
+ * its time (carry) to the process's next segments; the last one's is
+ * waited out (sb_wait_out). */
+void sb_take_carry(struct segment *sg, uint64_t carry);
+void sb_wait_out(uint64_t ticks, const struct sb_run_opts *o);
+/* One warm-up block, discarded, then blocks until the segment's time or
+ * rounds are used up, into d; the states in `order` (n_states, reshuffled
+ * every n_states blocks). *left: the ticks of its time it did not use
+ * because it reached its most rounds first (0 otherwise). Returns 0, or -1
+ * with err set. */
+int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+		   const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
+		   uint64_t delay_max, struct batch_data *d, uint64_t *left, char *err, size_t errlen);
+
+/* disturbed.c. Flags the disturbed blocks of d (ovh: the overhead arm, -1:
+ * none; test: the tests' switches, may be NULL) and adds their count to
+ * *n_disturbed, those flagged by the empty stub's spread alone to *n_spread. */
+void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_hooks *test, size_t *n_disturbed,
+		       size_t *n_spread);
+
+/* processes.c. Segments sgs[0..n_sg) run one after the other in one fresh
+ * child process (random draws seeded from child_seed); each one's rounds
+ * and blocks are appended to *ds[i], and the arms' ctx_size bytes come
+ * back. skip: the spans the child leaves shared with this process.
+ * Returns 0, or -1 with err set. */
+int sb_run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+		    const struct segment *sgs, size_t n_sg, size_t *order, size_t n_states, uint64_t child_seed,
+		    uint64_t delay_max, struct batch_data **ds, const struct sb_span *skip, size_t n_skip,
+		    char *err, size_t errlen);
+
+/* schedule.c. Every part's segments in this process, the parts one after
+ * the other (sb_run_here), or split over n fresh processes taking turns
+ * (sb_run_processes). Return 0, or -1 with err set. */
+int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen);
+int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err, size_t errlen);
+
+#endif

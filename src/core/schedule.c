@@ -1,0 +1,116 @@
+/* schedule.c: which segments run when (see harness_internal.h). In this
+ * process, every part's batch sizes one after the other; with fresh
+ * processes, each batch size's time or rounds split over them, the parts
+ * taking turns. */
+#include "harness_internal.h"
+
+#include <stdlib.h>
+#include <x86intrin.h>
+
+int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
+{
+	int rc = 0;
+	for (size_t q = 0; q < n_parts && rc == 0; q++) {
+		struct part_run *pr = &parts[q];
+		uint64_t t0 = __rdtsc(), carry = 0;
+		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
+			struct segment sg = pr->runs[bi].sg;
+			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
+			sg.progress_span /= (double)n_parts;
+			sb_take_carry(&sg, carry);
+			rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
+					    pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
+		}
+		if (rc == 0)
+			sb_wait_out(carry, pr->o);
+		pr->ticks += __rdtsc() - t0;
+	}
+	return rc;
+}
+
+/* Share p of n of a batch size's time or rounds (0 rounds: nothing to run). */
+static struct segment share_of(const struct segment *whole, size_t p, size_t n)
+{
+	struct segment sg = *whole;
+	sg.process = p;
+	sg.budget_ticks = whole->budget_ticks == UINT64_MAX ? UINT64_MAX : whole->budget_ticks / n;
+	sg.samples = whole->samples ? (whole->samples * (p + 1)) / n - (whole->samples * p) / n : 0;
+	sg.max_rounds = whole->max_rounds / n;
+	return sg;
+}
+
+/* Every part's batch sizes' blocks split over n fresh processes, one after
+ * the other on the same CPU, taking the parts and, within a part, the batch
+ * sizes in turn (process 1 of each part, each running its share of every
+ * batch size, then process 2 of each, ...): the processes of one cell are
+ * spread over the whole run, so whatever drifts on the host over seconds
+ * is sampled by every cell's spread between processes instead of falling
+ * on one cell's (or one part's) processes all at once. */
+int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err, size_t errlen)
+{
+	size_t max_nb = 0, n_spans = 0;
+	for (size_t q = 0; q < n_parts; q++) {
+		n_spans += 2 * parts[q].o->n_batches;
+		if (parts[q].o->n_batches > max_nb)
+			max_nb = parts[q].o->n_batches;
+	}
+	struct sb_span *skip = calloc(n_spans + 1, sizeof(*skip));
+	struct segment *sgs = calloc(max_nb + 1, sizeof(*sgs));
+	struct batch_data **ds = calloc(max_nb + 1, sizeof(*ds));
+	if (!skip || !sgs || !ds) {
+		free(skip), free(sgs), free(ds);
+		sb_run_err(err, errlen, "out of memory", NULL);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t p = 0; p < n && rc == 0; p++) {
+		if (p > 0 && parts[0].o->between_processes && parts[0].o->between_processes(p, n, err, errlen) != 0) {
+			rc = -1;
+			break;
+		}
+		for (size_t q = 0; q < n_parts && rc == 0; q++) {
+			struct part_run *pr = &parts[q];
+			const struct sb_run_opts *o = pr->o;
+			size_t nb = o->n_batches;
+			if (o->stop && o->stop()) {
+				sb_run_err(err, errlen, "interrupted", NULL);
+				rc = -1;
+				break;
+			}
+			/* Process p of part q: its share of every batch size, in turn. */
+			size_t n_sg = 0;
+			for (size_t bi = 0; bi < nb; bi++) {
+				struct segment sg = share_of(&pr->runs[bi].sg, p, n);
+				if (pr->runs[bi].sg.samples && sg.samples == 0)
+					continue;
+				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
+				sg.progress_span = 1.0 / (double)(n * n_parts * nb);
+				sgs[n_sg] = sg;
+				ds[n_sg++] = &pr->runs[bi].d;
+			}
+			if (n_sg == 0)
+				continue;
+			/* Every part's sample buffers stay the parent's pages. */
+			size_t k = 0;
+			for (size_t r = 0; r < n_parts; r++)
+				for (size_t bi = 0; bi < parts[r].o->n_batches; bi++) {
+					const struct batch_data *d = &parts[r].runs[bi].d;
+					skip[k++] = (struct sb_span){d->ticks, d->cap * parts[r].n_arms * sizeof(*d->ticks)};
+					skip[k++] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
+				}
+			uint64_t t0 = __rdtsc();
+			rc = sb_run_in_child(pr->arms, pr->n_arms, o, sgs, n_sg, pr->order, pr->n_states,
+					     sb_rng_next(&pr->rng), pr->delay_max, ds, skip, k, err, errlen);
+			pr->ticks += __rdtsc() - t0;
+		}
+	}
+	free(sgs);
+	free(ds);
+	free(skip);
+	for (size_t q = 0; q < n_parts && rc == 0; q++)
+		if (parts[q].o->stop && parts[q].o->stop()) {
+			sb_run_err(err, errlen, "interrupted", NULL);
+			rc = -1;
+		}
+	return rc;
+}
