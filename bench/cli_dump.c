@@ -120,8 +120,8 @@ static void put_markers(FILE *f, const struct sb_subcommand *cmd)
 		(unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES));
 }
 
-static void put_command(FILE *f, const char *name, const char *part, const struct sb_subcommand *cmd,
-			struct group_list *groups)
+static void put_command(FILE *f, const char *name, const char *part,
+			const struct sb_subcommand *cmd, struct group_list *groups)
 {
 	fprintf(f, "  {\"name\": ");
 	if (name)

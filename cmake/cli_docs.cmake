@@ -27,7 +27,8 @@ add_custom_command(OUTPUT ${SB_MAN_PAGE} ${SB_COMPLETION}
           --completion-template ${CMAKE_SOURCE_DIR}/share/completion/stubbench.bash.in
           --completion ${SB_COMPLETION} ${sb_cli_program_files}
   DEPENDS ${sb_cli_programs} ${CMAKE_SOURCE_DIR}/cmake/cli_docs.py
-          ${CMAKE_SOURCE_DIR}/share/man/stubbench.1.in ${CMAKE_SOURCE_DIR}/share/completion/stubbench.bash.in
+          ${CMAKE_SOURCE_DIR}/share/man/stubbench.1.in
+          ${CMAKE_SOURCE_DIR}/share/completion/stubbench.bash.in
   COMMENT "Man page and bash completion from the option tables"
   VERBATIM)
 add_custom_target(cli_docs ALL DEPENDS ${SB_MAN_PAGE} ${SB_COMPLETION})

@@ -134,8 +134,8 @@ def man_options(cmds):
             titles = [g["title"] for g in c["groups"]]
             out += [".TP", ".B " + c["title"]] + text_lines(", ".join(titles) + ".")
             if c["passthrough_prefix"]:
-                out += text_lines("Every argument starting with %s goes to Google Benchmark untouched."
-                                  % c["passthrough_prefix"])
+                out += text_lines("Every argument starting with %s goes to Google Benchmark "
+                                  "untouched." % c["passthrough_prefix"])
         else:
             out += [".TP", ".B " + c["title"], "Not in this build (%s was off)." % esc(c["part"])]
     for g, takers in shared_groups(cmds):
@@ -183,8 +183,8 @@ def completion_table(cmds):
         if not c["built"]:
             continue
         words = completion_words(c)
-        words["subs"] = [s["sub"] for s in cmds
-                         if s["program"] == c["program"] and s["sub"] and s["built"] and not c["sub"]]
+        words["subs"] = [s["sub"] for s in cmds if not c["sub"] and s["sub"] and s["built"]
+                         and s["program"] == c["program"]]
         out.append('    "%s %s")' % (c["program"], c["sub"] or ""))
         for key in ("subs", "opts", "files", "dirs", "values", "operands"):
             out.append('        %s="%s"' % (key, " ".join(words[key])))

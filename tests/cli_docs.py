@@ -48,7 +48,8 @@ def sections(man):
 
 
 def dump_options(cmd, gen):
-    return {gen.option_word(o) for g in cmd["groups"] for o in g["options"]} | {"--help", "--version"}
+    words = {gen.option_word(o) for g in cmd["groups"] for o in g["options"]}
+    return words | {"--help", "--version"}
 
 
 def man_options_by_command(lines):
@@ -85,11 +86,14 @@ def check_man(cmds, gen, man):
         want = dump_options(c, gen) - {"--help", "--version"}
         known |= want
         got = by_cmd.get(c["title"], set())
-        check(got == want, "man: %s lists %s, its table has %s" % (c["title"], sorted(got), sorted(want)))
+        check(got == want, "man: %s lists %s, its table has %s"
+              % (c["title"], sorted(got), sorted(want)))
     named = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9_-]*|-[a-z])(?![\w-])", plain(man)))
     for o in sorted(named):
-        check(o in known or any(o.startswith(p) for p in prefixes), "man: names %s, which no command takes" % o)
-    check("--past-runs" in named and "--quiet-levels" in named, "man: lacks --past-runs or --quiet-levels")
+        check(o in known or any(o.startswith(p) for p in prefixes),
+              "man: names %s, which no command takes" % o)
+    check("--past-runs" in named and "--quiet-levels" in named,
+          "man: lacks --past-runs or --quiet-levels")
 
 
 def complete(completion, words, cwd=None, wordbreaks=None):
@@ -113,11 +117,14 @@ def check_completion(cmds, gen, completion):
             continue
         words = [c["program"]] + ([c["sub"]] if c["sub"] else []) + ["-"]
         got = {w.rstrip("=") for w in complete(completion, words)}
-        want = dump_options(c, gen) | ({c["passthrough_prefix"]} if c["passthrough_prefix"] else set())
+        want = dump_options(c, gen)
+        if c["passthrough_prefix"]:
+            want.add(c["passthrough_prefix"])
         check(got == want, "completion: %s offers %s, its table has %s"
               % (" ".join(words), sorted(got), sorted(want)))
         if c["sub"] is None:
-            subs = {s["sub"] for s in cmds if s["program"] == c["program"] and s["sub"] and s["built"]}
+            subs = {s["sub"] for s in cmds
+                    if s["program"] == c["program"] and s["sub"] and s["built"]}
             got = complete(completion, [c["program"], ""])
             check(got == subs, "completion: %s offers %s, not the subcommands %s"
                   % (c["program"], sorted(got), sorted(subs)))
@@ -140,6 +147,9 @@ def check_completion(cmds, gen, completion):
               "completion: plot -o does not offer files")
         check(complete(completion, ["stubbench", "compare", "r"], cwd=d) == {"run.json"},
               "completion: compare does not offer its operand files")
+        open(os.path.join(d, "my run.json"), "w").close()
+        check(complete(completion, ["stubbench", "compare", "m"], cwd=d) == {"my run.json"},
+              "completion: a file name with a space is not one word")
         check(complete(completion, ["stubbench", "--format=j"], cwd=d) == {"json"},
               "completion: --format=j does not offer json")
 
@@ -163,16 +173,19 @@ def program_path(programs, name):
 
 def check_synopsis(cmds, programs, man):
     lines = synopsis_lines(sections(man).get("SYNOPSIS", []))
-    check(len(lines) == len(cmds), "man: %d SYNOPSIS lines for %d commands" % (len(lines), len(cmds)))
+    check(len(lines) == len(cmds),
+          "man: %d SYNOPSIS lines for %d commands" % (len(lines), len(cmds)))
     for line in lines:
         c = next((c for c in cmds if line.startswith(c["title"] + " [OPTIONS]")), None)
         check(c is not None, "man: SYNOPSIS line '%s' names no command" % line)
         if c is None:
             continue
-        argv = [program_path(programs, c["program"])] + ([c["sub"]] if c["sub"] else []) + ["--help"]
+        argv = [program_path(programs, c["program"])] + ([c["sub"]] if c["sub"] else [])
+        argv.append("--help")
         out = subprocess.run(argv, capture_output=True, text=True)
         if not c["built"]:
-            check(out.returncode == 2, "%s (not built): status %d, not 2" % (c["title"], out.returncode))
+            check(out.returncode == 2,
+                  "%s (not built): status %d, not 2" % (c["title"], out.returncode))
             continue
         shown = line
         if c["passthrough_prefix"]:
@@ -188,13 +201,15 @@ def check_examples(cmds, programs, man):
     for line in lines:
         inside = (inside or line == ".EX") and line != ".EE"
         text = plain(line)
-        words = shlex.split(re.split(r"\s[>|]", text)[0]) if inside and not line.startswith(".") else []
+        if not inside or line.startswith("."):
+            continue
+        words = shlex.split(re.split(r"\s[>|]", text)[0])  # the command, without redirections
         path = program_path(programs, words[0]) if words else None
         if not path:
             continue
         n += 1
-        sub = next((c for c in cmds if c["program"] == words[0] and len(words) > 1 and c["sub"] == words[1]),
-                   None)
+        sub = next((c for c in cmds if len(words) > 1 and c["program"] == words[0]
+                    and c["sub"] == words[1]), None)
         out = subprocess.run([path] + words[1:] + ["--help"], capture_output=True, text=True)
         want = 2 if sub and not sub["built"] else 0
         check(out.returncode == want, "man: example '%s' with --help: status %d (%s)"
@@ -215,7 +230,8 @@ def main():
     check_synopsis(cmds, programs, man)
     check_examples(cmds, programs, man)
     n_opts = sum(len(dump_options(c, gen)) for c in cmds if c["built"])
-    print("%d commands, %d options: %s" % (len(cmds), n_opts, "%d failures" % len(fails) if fails else "ok"))
+    result = "%d failures" % len(fails) if fails else "ok"
+    print("%d commands, %d options: %s" % (len(cmds), n_opts, result))
     sys.exit(1 if fails else 0)
 
 
