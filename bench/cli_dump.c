@@ -13,6 +13,7 @@
  * command that was not built has only name, built and part. */
 #include "cli_dump.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "stubbench/format.h"
@@ -166,5 +167,9 @@ int sb_cli_dump(FILE *f, const struct sb_program *p)
 	if (groups.n == MAX_DUMP_GROUPS)
 		fprintf(stderr, "%s: more than %d option groups: the dump is incomplete\n", p->name,
 			MAX_DUMP_GROUPS);
-	return fflush(f) != 0 || ferror(f) || groups.n == MAX_DUMP_GROUPS ? 1 : 0;
+	if (fflush(f) != 0 || ferror(f)) {
+		fprintf(stderr, "%s: cannot write the options: %s\n", p->name, strerror(errno));
+		return 1;
+	}
+	return groups.n == MAX_DUMP_GROUPS ? 1 : 0;
 }

@@ -12,7 +12,7 @@
 #define SB_CLI_DUMP_OPTION "--dump-options"
 
 /* Writes p's commands, their groups and options to f. Returns 0, or 1
- * when f could not be written. */
+ * (with one line on stderr) when f could not be written. */
 int sb_cli_dump(FILE *f, const struct sb_program *p);
 
 #endif
