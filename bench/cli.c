@@ -2,6 +2,7 @@
  * option groups; see cli.h. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "cli_dump.h"
 #include "test_hooks.h"
 
 #include <getopt.h>
@@ -617,6 +618,8 @@ static void use_records(const struct sb_subcommand *cmd, const struct sb_cli *cl
 int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 {
 	const struct sb_subcommand *cmd = p->own;
+	if (argc == 2 && strcmp(argv[1], SB_CLI_DUMP_OPTION) == 0) /* for the build, not in --help */
+		return sb_cli_dump(stdout, p);
 	sb_run_info_set_argv(argc, argv);
 	static char prog[128]; /* kept: the check of stdout at exit names it */
 	snprintf(prog, sizeof(prog), "%s", p->name);

@@ -20,7 +20,6 @@ if(STUBBENCH_LIKWID)
 endif()
 set_target_properties(stubbench_lib PROPERTIES OUTPUT_NAME stubbench)
 configure_file(${CMAKE_SOURCE_DIR}/share/stubbench.pc.in ${CMAKE_BINARY_DIR}/stubbench.pc @ONLY)
-configure_file(${CMAKE_SOURCE_DIR}/share/man/stubbench.1 ${CMAKE_BINARY_DIR}/stubbench.1 @ONLY)
 
 install(TARGETS stubbench RUNTIME DESTINATION bin)
 if(STUBBENCH_GBENCH)
@@ -29,9 +28,16 @@ endif()
 install(TARGETS stubbench_lib ARCHIVE DESTINATION lib)
 install(FILES ${SB_PUBLIC_HEADERS} DESTINATION include/stubbench)
 install(FILES ${CMAKE_BINARY_DIR}/stubbench.pc DESTINATION lib/pkgconfig)
-install(FILES ${CMAKE_BINARY_DIR}/stubbench.1 DESTINATION share/man/man1)
-install(FILES ${CMAKE_SOURCE_DIR}/share/completion/stubbench.bash
-  DESTINATION share/bash-completion/completions RENAME stubbench)
+# Both written by the build (cmake/cli_docs.cmake); bash-completion loads
+# a program's completion by the program's name, so the one file is
+# installed under both.
+if(SB_CLI_DOCS)
+  install(FILES ${SB_MAN_PAGE} DESTINATION share/man/man1)
+  install(FILES ${SB_COMPLETION} DESTINATION share/bash-completion/completions RENAME stubbench)
+  if(STUBBENCH_GBENCH)
+    install(FILES ${SB_COMPLETION} DESTINATION share/bash-completion/completions RENAME stubbench-gbench)
+  endif()
+endif()
 
 function(sb_install_add_tests)
   if(NOT BUILD_TESTING)
