@@ -12,7 +12,7 @@
  * different copy each time is not. Variants of one (layout, N) are
  * measured interleaved; the delta to the baseline comes from the
  * interleaved pairs as everywhere else. */
-#include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +20,11 @@
 
 #include "cli.h"
 #include "stubbench/footprint.h"
+#include "stubbench/footprint_report.h"
 #include "stubbench/harness.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/output.h"
+#include "stubbench/session.h"
 #include "stubbench/percpu.h"
 #include "stubbench/perf_map.h"
 #include "stubbench/pin.h"
@@ -71,18 +74,6 @@ static const struct sb_cli_group footprint_group = {
 		{NULL},
 	},
 	.parse = parse_footprint,
-};
-
-/* One measured row. */
-struct fp_row {
-	const char *variant;
-	const char *baseline;
-	uint64_t copies;
-	enum sb_fp_layout layout;
-	struct sb_summary cycles;
-	size_t n_samples;
-	int has_delta;
-	double delta, delta_lo, delta_hi, delta_pct;
 };
 
 struct fp_arm_ctx {
@@ -162,10 +153,68 @@ static int check_counts(void *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* Measures every variant at one (layout, copies). Appends rows. */
+/* Every cell of the run, as footprint_report.h orders them, with the arms
+ * the cells point to (kept for the writers after each run's own are gone)
+ * and what each cell measured. */
+struct fp_run {
+	struct sb_results all;
+	struct sb_arm *arms;
+	char (*names)[128];
+	struct sb_fp_cell_key *keys;
+	char pages[1024]; /* one line per distinct fact about the pages */
+};
+
+/* The arms of one (layout, copies): the overhead arm over a table of n
+ * pointers to one empty stub, then each variant over its copies, the
+ * first the baseline. Names go to names[v], counters' starts to start[v]. */
+static void make_arms(const struct sb_variant *const *vars, size_t n_vars, const struct sb_fp_copies *fc,
+		      const sb_stub_fn *empty, uint64_t n, struct sb_arm *arms, struct fp_arm_ctx *ctx,
+		      char (*names)[128], uint64_t *start)
+{
+	memset(arms, 0, (1 + n_vars) * sizeof(*arms));
+	memset(ctx, 0, (1 + n_vars) * sizeof(*ctx));
+	ctx[0] = (struct fp_arm_ctx){empty, n, 0, 0};
+	arms[0] = (struct sb_arm){.name = "overhead", .seed_name = "overhead", .sample = sample, .ctx = &ctx[0],
+				  .is_overhead = 1};
+	for (size_t v = 0; v < n_vars; v++) {
+		snprintf(names[v], sizeof(names[v]), "%s@%s/%llu", vars[v]->name, sb_fp_layout_name(fc[v].layout),
+			 (unsigned long long)n);
+		/* Each variant starts its round at another phase: in lockstep,
+		 * the second would call copies whose page-table lines the first
+		 * just walked (their copies share pages of page table) and come
+		 * out cheaper for being second. */
+		ctx[1 + v] = (struct fp_arm_ctx){fc[v].mains, n, v * n / n_vars, 0};
+		arms[1 + v] = (struct sb_arm){.name = names[v], .seed_name = names[v], .sample = sample,
+					      .ctx = &ctx[1 + v], .is_baseline = v == 0,
+					      .code_bytes = fc[v].copy_size};
+		start[v] = *vars[v]->counter;
+	}
+}
+
+/* Appends the cells of one (layout, copies) to the run: their arms copied
+ * (without the sampler, gone after the run), their keys set. */
+static int keep_cells(struct fp_run *run, const struct sb_results *res, const struct sb_arm *arms,
+		      const struct sb_variant *const *vars, size_t n_vars, enum sb_fp_layout layout, uint64_t n)
+{
+	size_t at = run->all.n_cells;
+	if (res->n_cells != n_vars || sb_results_append(&run->all, res) != 0)
+		return -1;
+	for (size_t v = 0; v < n_vars; v++) {
+		struct sb_arm *a = &run->arms[at + v];
+		*a = arms[1 + v];
+		a->sample = NULL;
+		a->ctx = NULL;
+		a->name = a->seed_name = run->names[at + v];
+		run->all.cells[at + v].arm = a;
+		run->keys[at + v] = (struct sb_fp_cell_key){vars[v]->name, layout, n, at};
+	}
+	return 0;
+}
+
+/* Measures every variant at one (layout, copies) and appends its cells to
+ * the run. Returns 0, or 1 with one line on stderr. */
 static int measure_one(const struct sb_cli *cli, const struct sb_variant *const *vars, size_t n_vars,
-		       enum sb_fp_layout layout, uint64_t n, struct sb_rng *rng, double time_s,
-		       struct fp_row *rows, size_t *n_rows, struct sb_results *keep, char *notes, size_t notes_len)
+		       enum sb_fp_layout layout, uint64_t n, struct sb_rng *rng, double time_s, struct fp_run *run)
 {
 	char err[512];
 	struct sb_fp_copies fc[FP_MAX_VARIANTS];
@@ -184,32 +233,15 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		goto out;
 	}
 	made = n_vars;
-	if (fc[0].pages_note[0] && !strstr(notes, fc[0].pages_note)) {
-		/* One line per distinct fact about the pages. */
-		size_t used = strlen(notes);
-		snprintf(notes + used, notes_len - used, "%s\n", fc[0].pages_note);
+	if (fc[0].pages_note[0] && !strstr(run->pages, fc[0].pages_note)) {
+		size_t used = strlen(run->pages);
+		snprintf(run->pages + used, sizeof(run->pages) - used, "%s\n", fc[0].pages_note);
 	}
 	struct sb_arm arms[1 + FP_MAX_VARIANTS];
 	struct fp_arm_ctx ctx[1 + FP_MAX_VARIANTS];
-	memset(arms, 0, sizeof(arms));
-	memset(ctx, 0, sizeof(ctx));
-	char names[FP_MAX_VARIANTS][128];
-	ctx[0] = (struct fp_arm_ctx){empty, n, 0, 0};
-	arms[0] = (struct sb_arm){.name = "overhead", .seed_name = "overhead", .sample = sample, .ctx = &ctx[0],
-				  .is_overhead = 1};
 	uint64_t counter_start[FP_MAX_VARIANTS];
-	for (size_t v = 0; v < n_vars; v++) {
-		snprintf(names[v], sizeof(names[v]), "%s@%s", vars[v]->name, sb_fp_layout_name(layout));
-		/* Each variant starts its round at another phase: in lockstep,
-		 * the second would call copies whose page-table lines the first
-		 * just walked (their copies share pages of page table) and come
-		 * out cheaper for being second. */
-		ctx[1 + v] = (struct fp_arm_ctx){fc[v].mains, n, v * n / n_vars, 0};
-		arms[1 + v] = (struct sb_arm){.name = names[v], .seed_name = names[v], .sample = sample,
-					      .ctx = &ctx[1 + v], .is_baseline = v == 0,
-					      .code_bytes = fc[v].copy_size};
-		counter_start[v] = *vars[v]->counter;
-	}
+	char(*names)[128] = run->names + run->all.n_cells;
+	make_arms(vars, n_vars, fc, empty, n, arms, ctx, names, counter_start);
 	uint64_t calls = calls_per_sample(n);
 	struct fp_counts counts = {vars, n_vars, counter_start, ctx, names};
 	struct sb_run_opts ro = {
@@ -231,45 +263,13 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 			(unsigned long long)n, err);
 		goto out;
 	}
-	if (check_counts(&counts, err, sizeof(err)) != 0) {
+	if (check_counts(&counts, err, sizeof(err)) != 0)
 		fprintf(stderr, "stubbench footprint: %s\n", err);
-		sb_results_free(&res);
-		goto out;
-	}
-	const struct sb_cell *base = &res.cells[0];
-	for (size_t v = 0; v < n_vars; v++) {
-		const struct sb_cell *c = &res.cells[v];
-		struct fp_row *r = &rows[(*n_rows)++];
-		memset(r, 0, sizeof(*r));
-		r->variant = vars[v]->name;
-		r->baseline = vars[0]->name;
-		r->copies = n;
-		r->layout = layout;
-		r->n_samples = c->n_samples;
-		/* No number without samples behind it (every block disturbed). */
-		r->cycles = c->cycles;
-		if (!c->n_samples)
-			r->cycles.mean = r->cycles.ci_lo = r->cycles.ci_hi = NAN;
-		if (v > 0 && c->has_delta && c->n_samples && base->n_samples) {
-			double m = base->cycles.mean;
-			r->has_delta = 1;
-			r->delta_pct = c->delta_pct;
-			r->delta = m * c->delta_pct / 100.0;
-			r->delta_lo = m * c->delta_lo_pct / 100.0;
-			r->delta_hi = m * c->delta_hi_pct / 100.0;
-		}
-	}
-	/* The first results keep the machine facts for the header, and the
-	 * canaries of all (the busy-core line). */
-	if (!keep->cells)
-		*keep = res;
-	else {
-		sb_results_fold_canary(keep, &res);
-		keep->n_blocks += res.n_blocks;
-		keep->n_disturbed_blocks += res.n_disturbed_blocks;
-		sb_results_free(&res);
-	}
-	rc = 0;
+	else if (keep_cells(run, &res, arms, vars, n_vars, layout, n) != 0)
+		fprintf(stderr, "stubbench footprint: out of memory\n");
+	else
+		rc = 0;
+	sb_results_free(&res);
 out:
 	for (size_t v = 0; v < made; v++)
 		sb_fp_free(&fc[v]);
@@ -277,96 +277,11 @@ out:
 	return rc;
 }
 
-/* A JSON number, or null where there is none (a CI from too few samples). */
-static void put_num(FILE *f, const char *key, double x, const char *sep)
-{
-	if (isfinite(x))
-		fprintf(f, "\"%s\": %.4f%s", key, x, sep);
-	else
-		fprintf(f, "\"%s\": null%s", key, sep);
-}
-
-static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n, const struct sb_results *first,
-		       const char *notes)
-{
-	if (format == SB_FORMAT_JSON) {
-		fprintf(f, "{\n  \"tool\": \"stubbench footprint\",\n  \"version\": \"%s\",\n  \"cpu\": %d,\n"
-			   "  \"machine\": \"%s\",\n  \"core_ghz\": %.4f,\n  \"unit\": \"core cycles per call\",\n"
-			   "  \"pages\": \"",
-			SB_VERSION, first->cpu, first->cpu_desc, first->core_ghz_median);
-		for (const char *p = notes; *p; p++)
-			if (*p == '\n')
-				fputs(p[1] ? "; " : "", f);
-			else if (*p == '"' || *p == '\\')
-				fprintf(f, "\\%c", *p);
-			else
-				fputc(*p, f);
-		fprintf(f, "\",\n  \"rows\": [\n");
-		for (size_t i = 0; i < n; i++) {
-			const struct fp_row *r = &rows[i];
-			fprintf(f, "    {\"variant\": \"%s\", \"copies\": %llu, \"layout\": \"%s\", ", r->variant,
-				(unsigned long long)r->copies, sb_fp_layout_name(r->layout));
-			put_num(f, "cycles_per_iter", r->cycles.mean, ", ");
-			put_num(f, "ci_lo", r->cycles.ci_lo, ", ");
-			put_num(f, "ci_hi", r->cycles.ci_hi, ", ");
-			fprintf(f, "\"samples\": %zu, \"baseline\": \"%s\", ", r->n_samples, r->baseline);
-			if (r->has_delta) {
-				put_num(f, "delta_cycles", r->delta, ", ");
-				put_num(f, "delta_ci_lo", r->delta_lo, ", ");
-				put_num(f, "delta_ci_hi", r->delta_hi, ", ");
-				put_num(f, "delta_pct", r->delta_pct, "}");
-			} else
-				fprintf(f, "\"delta_cycles\": null, \"delta_ci_lo\": null, \"delta_ci_hi\": null, "
-					   "\"delta_pct\": null}");
-			fprintf(f, "%s\n", i + 1 < n ? "," : "");
-		}
-		fprintf(f, "  ]\n}\n");
-		return;
-	}
-	if (format == SB_FORMAT_CSV) {
-		fprintf(f, "variant,copies,layout,cycles_per_iter,ci_lo,ci_hi,samples,baseline,delta_cycles,"
-			   "delta_ci_lo,delta_ci_hi,delta_pct\n");
-		for (size_t i = 0; i < n; i++) {
-			const struct fp_row *r = &rows[i];
-			fprintf(f, "%s,%llu,%s,", r->variant, (unsigned long long)r->copies, sb_fp_layout_name(r->layout));
-			if (r->n_samples)
-				fprintf(f, "%.4f,%.4f,%.4f,", r->cycles.mean, r->cycles.ci_lo, r->cycles.ci_hi);
-			else
-				fprintf(f, ",,,");
-			fprintf(f, "%zu,%s,", r->n_samples, r->baseline);
-			if (r->has_delta)
-				fprintf(f, "%.4f,%.4f,%.4f,%.3f\n", r->delta, r->delta_lo, r->delta_hi, r->delta_pct);
-			else
-				fprintf(f, ",,,\n");
-		}
-		return;
-	}
-	fprintf(f, "# stubbench footprint on CPU %d of %s; core clock %.3f GHz\n", first->cpu, first->cpu_desc,
-		first->core_ghz_median);
-	fprintf(f, "# core cycles per call, each call a different copy (round-robin), loop removed; 95 %% CI\n");
-	fprintf(f, "# delta: this variant - %s, from the interleaved ratio\n", rows[0].baseline);
-	fprintf(f, "%-8s %7s  %-24s %9s  %-20s %-28s\n", "layout", "copies", "variant", "cyc/call", "95% CI",
-		"delta [95% CI]");
-	for (size_t i = 0; i < n; i++) {
-		const struct fp_row *r = &rows[i];
-		char ci[48], d[64] = "";
-		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", r->cycles.ci_lo, r->cycles.ci_hi);
-		if (r->has_delta)
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->delta, r->delta_lo, r->delta_hi);
-		if (!r->n_samples) {
-			fprintf(f, "%-8s %7llu  %-24s  no undisturbed samples\n", sb_fp_layout_name(r->layout),
-				(unsigned long long)r->copies, r->variant);
-			continue;
-		}
-		fprintf(f, "%-8s %7llu  %-24s %9.2f  %-20s %-28s\n", sb_fp_layout_name(r->layout),
-			(unsigned long long)r->copies, r->variant, r->cycles.mean, ci, d);
-	}
-}
-
 /* Cost vs copies through the project's plot writer (run_plot.c): a line
  * per variant and layout, x = copies. */
-static int plot(const char *path, const struct fp_row *rows, size_t n, char *err, size_t errlen)
+static int plot(const char *path, const struct sb_fp_report *rep, char *err, size_t errlen)
 {
+	size_t n = rep->res->n_cells;
 	struct sb_arm *arms = calloc(n, sizeof(*arms));
 	char(*names)[128] = calloc(n, sizeof(*names));
 	struct sb_cell *cells = calloc(n, sizeof(*cells));
@@ -376,15 +291,17 @@ static int plot(const char *path, const struct fp_row *rows, size_t n, char *err
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s %s", rows[i].variant, sb_fp_layout_name(rows[i].layout));
+		const struct sb_cell *c = &rep->res->cells[i];
+		snprintf(names[i], sizeof(names[i]), "%s %s", rep->keys[i].variant,
+			 sb_fp_layout_name(rep->keys[i].layout));
 		arms[i].name = names[i];
-		cells[i].arm = rows[i].n_samples ? &arms[i] : NULL;
-		cells[i].batch = rows[i].copies;
-		cells[i].cycles = rows[i].cycles;
-		cells[i].n_samples = rows[i].n_samples;
+		cells[i].arm = c->no_samples[0] ? NULL : &arms[i];
+		cells[i].batch = rep->keys[i].copies;
+		cells[i].cycles = c->cycles;
+		cells[i].n_samples = c->n_samples;
 	}
 	struct sb_results r = {.cells = cells, .n_cells = n, .n_batches = 1};
-	sb_machine_description(r.cpu_desc, sizeof(r.cpu_desc));
+	snprintf(r.cpu_desc, sizeof(r.cpu_desc), "%s", rep->res->cpu_desc);
 	struct sb_run_file run;
 	int rc = -1;
 	if (sb_run_file_from_results(&r, "stubbench footprint", &run) != 0) {
@@ -397,30 +314,110 @@ static int plot(const char *path, const struct fp_row *rows, size_t n, char *err
 	return rc;
 }
 
-static int run_footprint(struct sb_cli *clip)
+/* The effective options for the JSON document and the record of past
+ * runs: the variants measured, the calls per sample as the batch sizes. */
+static void as_config(const struct sb_cli *cli, const struct sb_variant *const *vars, size_t n_vars,
+		      char *variants, size_t len, struct sb_config *cfg)
 {
-	const struct sb_cli cli = *clip;
+	*cfg = cli->cfg;
+	size_t used = 0;
+	variants[0] = '\0';
+	for (size_t v = 0; v < n_vars && used < len; v++)
+		used += (size_t)snprintf(variants + used, len - used, "%s%s", v ? "," : "", vars[v]->name);
+	cfg->variants = variants;
+	cfg->n_batches = 0;
+	for (size_t i = 0; i < fp.n_copies; i++) {
+		uint64_t calls = calls_per_sample(fp.copies[i]);
+		int seen = 0;
+		for (size_t b = 0; b < cfg->n_batches; b++)
+			seen |= cfg->batches[b] == calls;
+		if (!seen)
+			cfg->batches[cfg->n_batches++] = calls;
+	}
+}
+
+static void table(FILE *f, const struct sb_results *all, const void *ctx)
+{
+	(void)all;
+	sb_fp_report_table(f, ctx);
+}
+
+static int plot_rows(const char *path, const struct sb_results *all, const void *ctx, char *err, size_t errlen)
+{
+	(void)all;
+	return plot(path, ctx, err, errlen);
+}
+
+/* The one ending (session.h), with footprint's own table, plot and JSON
+ * members. */
+static int finish(const struct sb_cli *cli, struct fp_run *run, const struct sb_variant *const *vars,
+		  size_t n_vars)
+{
+	static char variants[512];
+	static struct sb_config cfg;
+	as_config(cli, vars, n_vars, variants, sizeof(variants), &cfg);
+	struct sb_session s;
+	sb_session_init(&s, "stubbench footprint", &cfg);
+	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "layout=%s copies=", fp.layout);
+	for (size_t i = 0; i < fp.n_copies; i++)
+		snprintf(s.measurement_extra + strlen(s.measurement_extra),
+			 sizeof(s.measurement_extra) - strlen(s.measurement_extra), "%s%llu", i ? "," : "",
+			 (unsigned long long)fp.copies[i]);
+	static struct sb_return_thunk thunk;
+	sb_return_thunk_from_sysfs(&thunk);
+	static struct sb_fp_report rep;
+	rep = (struct sb_fp_report){&run->all, run->keys, run->pages, sb_perf_map_path()};
+	s.meta.thunk = &thunk;
+	s.meta.json_extra = sb_fp_report_json_run;
+	s.meta.json_result_extra = sb_fp_report_json_cell;
+	s.meta.json_extra_ctx = &rep;
+	s.table = table;
+	s.table_ctx = &rep;
+	s.plot = plot_rows;
+	FILE *info = cli->cfg.format == SB_FORMAT_TABLE ? stdout : stderr;
+	fputs(run->pages, info);
+	fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
+	sb_session_add(&s, &run->all, NULL);
+	return sb_session_finish(&s, 0);
+}
+
+/* Bad input: one line and EXIT_USAGE; else 0 with the variants. */
+static int check_input(const struct sb_cli *cli, const struct sb_variant **vars, size_t *n_vars,
+		       int want[SB_FP_N_LAYOUTS])
+{
 	char err[512];
-	int want[SB_FP_N_LAYOUTS];
 	if (sb_fp_layout_parse(fp.layout, want, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (cli.cfg.format == SB_FORMAT_SEED) {
-		fprintf(stderr, "stubbench footprint: --format: seed lines have no place for copies and layout "
-			"(table, json, csv)\n");
+	if (cli->cfg.format == SB_FORMAT_SEED || cli->cfg.format == SB_FORMAT_GBENCH) {
+		fprintf(stderr, "stubbench footprint: --format: %s have no place for copies and layout "
+			"(table, json, csv)\n", cli->cfg.format == SB_FORMAT_SEED ? "seed lines" : "gbench names");
 		return EXIT_USAGE;
 	}
-	const struct sb_variant *vars[FP_MAX_VARIANTS];
-	size_t n_vars;
-	if (pick_variants(cli.cfg.variants, vars, &n_vars) != 0)
+	if (pick_variants(cli->cfg.variants, vars, n_vars) != 0)
 		return EXIT_USAGE;
 	for (size_t i = 0; i < fp.n_copies; i++)
-		if (fp.copies[i] * SB_FP_PAGE * n_vars > SB_FP_MAX_BYTES) {
+		if (fp.copies[i] * SB_FP_PAGE * *n_vars > SB_FP_MAX_BYTES) {
 			fprintf(stderr, "stubbench footprint: --copies: %llu copies of %zu variants would take more "
-				"than 1 GiB spread\n", (unsigned long long)fp.copies[i], n_vars);
+				"than 1 GiB spread\n", (unsigned long long)fp.copies[i], *n_vars);
 			return EXIT_USAGE;
 		}
+	return 0;
+}
+
+static int run_footprint(struct sb_cli *clip)
+{
+	if (sb_plot_check_option("stubbench footprint", &clip->cfg.plot))
+		return EXIT_USAGE;
+	const struct sb_cli cli = *clip;
+	char err[512];
+	int want[SB_FP_N_LAYOUTS];
+	const struct sb_variant *vars[FP_MAX_VARIANTS];
+	size_t n_vars;
+	int rc = check_input(&cli, vars, &n_vars, want);
+	if (rc)
+		return rc;
 	int cpu;
 	if (sb_pin_thread(cli.cfg.cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: --cpu: %s\n", err);
@@ -433,44 +430,32 @@ static int run_footprint(struct sb_cli *clip)
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return 1;
 	}
-	size_t n_layouts = (size_t)(want[0] + want[1]);
+	size_t n_layouts = (size_t)(want[0] + want[1]), n_cells = n_layouts * fp.n_copies * n_vars;
 	double time_s = cli.cfg.samples ? 0 : cli.cfg.time_s / (double)(n_layouts * fp.n_copies);
-	struct fp_row *rows = calloc(n_layouts * fp.n_copies * n_vars, sizeof(*rows));
-	size_t n_rows = 0;
-	struct sb_results first;
-	memset(&first, 0, sizeof(first));
-	char notes[1024] = "";
+	struct fp_run run;
+	memset(&run, 0, sizeof(run));
+	run.arms = calloc(n_cells, sizeof(*run.arms));
+	run.names = calloc(n_cells, sizeof(*run.names));
+	run.keys = calloc(n_cells, sizeof(*run.keys));
 	struct sb_rng rng;
 	sb_rng_seed(&rng, cli.cfg.seed);
-	int rc = rows ? 0 : 1;
-	for (int l = 0; l < SB_FP_N_LAYOUTS && rc == 0; l++) {
-		if (!want[l])
-			continue;
-		for (size_t i = 0; i < fp.n_copies && rc == 0; i++)
-			rc = measure_one(&cli, vars, n_vars, (enum sb_fp_layout)l, fp.copies[i], &rng, time_s, rows,
-					 &n_rows, &first, notes, sizeof(notes));
-	}
+	rc = run.arms && run.names && run.keys ? 0 : 1;
+	if (rc)
+		fprintf(stderr, "stubbench footprint: out of memory\n");
+	for (int l = 0; l < SB_FP_N_LAYOUTS && rc == 0; l++)
+		for (size_t i = 0; i < fp.n_copies && rc == 0 && want[l]; i++)
+			rc = measure_one(&cli, vars, n_vars, (enum sb_fp_layout)l, fp.copies[i], &rng, time_s, &run);
 	if (need_percpu && sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench footprint: private stack guard words were overwritten\n");
 		rc = 1;
 	}
 	if (rc == 0) {
-		first.cpu = cpu;
-		sb_machine_description(first.cpu_desc, sizeof(first.cpu_desc));
-		FILE *info = cli.cfg.format == SB_FORMAT_TABLE ? stdout : stderr;
-		fputs(notes, info);
-		fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
-		write_rows(stdout, cli.cfg.format, rows, n_rows, &first, notes);
-		sb_output_busy_report(stderr, "stubbench footprint", &first);
-		if (cli.cfg.plot) {
-			if (plot(cli.cfg.plot, rows, n_rows, err, sizeof(err)) != 0)
-				fprintf(stderr, "stubbench footprint: %s\n", err);
-			else
-				fprintf(info, "plot: %s\n", cli.cfg.plot);
-		}
+		run.all.cpu = cpu;
+		sb_machine_description(run.all.cpu_desc, sizeof(run.all.cpu_desc));
+		rc = finish(&cli, &run, vars, n_vars);
 	}
-	sb_results_free(&first);
-	free(rows);
+	sb_results_free(&run.all);
+	free(run.arms), free(run.names), free(run.keys);
 	if (need_percpu)
 		sb_percpu_thread_fini();
 	return rc;
@@ -482,7 +467,8 @@ const struct sb_subcommand sb_footprint_command = {
 		   "Calls N placed copies of each variant round-robin (each call runs another copy) and\n"
 		   "reports core cycles per call, and the cost the private stack adds, as N grows.\n"
 		   "--variant: per-run variants, the first is the baseline (default\n"
-		   "twin-per-run-baseline,twin-per-run-private); --format: table, json or csv.",
+		   "twin-per-run-baseline,twin-per-run-private); --format: table, json or csv (the\n"
+		   "common JSON and CSV: a result per layout, copies and variant).",
 	.groups = {&footprint_group, &sb_cli_variant_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
 		   &sb_cli_plot_group},
 	.epilog = "Every copy is named in /tmp/perf-<pid>.map for perf.\n",

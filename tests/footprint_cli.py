@@ -4,14 +4,17 @@
 usage: footprint_cli.py STUBBENCH
 
 A short run (--copies=1,3, both layouts, two variants, --format=json):
-  - exit 0; one JSON document with a row per variant x copies x layout,
-    each with variant, copies, layout, cycles_per_iter and the delta
-    fields (null for the baseline, numbers for the other variant);
+  - exit 0; one document of the common shape (schema_version, argv, git,
+    mitigations, results) with a result per variant x copies x layout,
+    each with the common fields and a "footprint" object (variant, copies,
+    layout; delta_cycles for the private variant, none for the baseline);
+    "footprint_run" names the layouts, copies and perf map;
   - /tmp/perf-<pid>.map holds one line per function of every copy:
     (1 + 3) copies x 2 layouts x 2 variants x 2 functions, each named
     "<symbol>@<layout><copy>" with its size, at 32 distinct addresses;
+  - --format=csv is the common CSV (its header, a row per result);
   - without gnuplot on PATH, --plot says so in one line and the run exits 0;
-  - bad input exits 2 with one line naming it.
+  - bad input (--format=seed and gbench included) exits 2 with one line naming it.
 No timing is compared with anything.
 """
 import json
@@ -36,30 +39,46 @@ p = subprocess.run(["sh", "-c", 'echo $$; exec "$0" footprint --copies=1,3 --sam
                    capture_output=True, text=True, env=dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1"))
 check(p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr))
 pid, _, doc = p.stdout.partition("\n")
-rows = []
+d = {}
 try:
-    rows = json.loads(doc)["rows"]
-except (ValueError, KeyError) as e:
-    check(False, "no JSON document with rows: %s" % e)
+    d = json.loads(doc)
+except ValueError as e:
+    check(False, "no JSON document: %s" % e)
+rows = d.get("results", [])
+check(d.get("tool") == "stubbench footprint" and d.get("schema_version") == 3, "tool, schema_version")
+check(d.get("argv", [None])[1:2] == ["footprint"] and isinstance(d.get("git"), str) and
+      sorted(d.get("mitigations", {})) == ["indirect_target_selection", "retbleed", "spec_rstack_overflow",
+                                           "spectre_v2"], "argv, git, mitigations")
+fr = d.get("footprint_run", {})
+check(fr.get("layouts") == ["packed", "spread"] and fr.get("copies") == [1, 3] and
+      fr.get("perf_map") == "/tmp/perf-%s.map" % pid.strip() and fr.get("baseline") == "twin-per-run-baseline",
+      "footprint_run %s" % fr)
 want = {(v, c, l) for v in ["twin-per-run-baseline", "twin-per-run-private"] for c in [1, 3]
         for l in ["packed", "spread"]}
-got = {(r["variant"], r["copies"], r["layout"]) for r in rows}
-check(got == want and len(rows) == 8, "rows %s" % sorted(got))
-# A cell whose every block was disturbed (a loaded machine) has no number:
-# null, never 0.
-samples = {(r["variant"], r["copies"], r["layout"]): r["samples"] for r in rows}
-for r in rows:
-    if r["samples"] == 0:
-        check(r["cycles_per_iter"] is None and r["delta_cycles"] is None, "number without samples: %s" % r)
+fps = [r.get("footprint", {}) for r in rows]
+got = {(f.get("variant"), f.get("copies"), f.get("layout")) for f in fps}
+check(got == want and len(rows) == 8, "results %s" % sorted(got, key=str))
+for r, f in zip(rows, fps):
+    # The arm's name says the cell; the footprint object says it in fields.
+    check(r["variant"] == "%s@%s/%s" % (f.get("variant"), f.get("layout"), f.get("copies")) and
+          r["batch"] == 2048, "name and batch of %s" % r["variant"])
+    if r["samples"] == 0:  # a cell whose every block was disturbed: null, never 0
+        check(r["cycles_per_iter"] is None and "delta_cycles" not in f, "number without samples: %s" % r)
         continue
-    check(isinstance(r["cycles_per_iter"], float), "cycles_per_iter of %s" % r)
-    if r["variant"] == "twin-per-run-baseline":
-        check(r["delta_cycles"] is None, "baseline with a delta: %s" % r)
-    elif samples[("twin-per-run-baseline", r["copies"], r["layout"])] > 0:
-        # The CI may be null with three samples; the estimates are not.
-        check(all(isinstance(r[k], float) for k in ["delta_cycles", "delta_pct"]) and
-              all(r[k] is None or isinstance(r[k], float) for k in ["delta_ci_lo", "delta_ci_hi"]),
-              "private without a delta: %s" % r)
+    check(isinstance(r["cycles_per_iter"]["mean"], float), "cycles_per_iter of %s" % r["variant"])
+    if f.get("variant") == "twin-per-run-baseline":
+        check("delta_cycles" not in f and "delta_vs_baseline_pct" not in r, "baseline with a delta: %s" % f)
+        continue
+    base = [x for x in rows if x.get("footprint", {}).get("variant") == "twin-per-run-baseline" and
+            x["footprint"]["layout"] == f.get("layout") and x["footprint"]["copies"] == f.get("copies")]
+    if base and base[0]["samples"] > 0:
+        # The delta in cycles is the interleaved delta's % of the baseline's
+        # mean; its CI may be null with few samples, the estimate is not.
+        want_d = base[0]["cycles_per_iter"]["mean"] * r["delta_vs_baseline_pct"] / 100
+        check(isinstance(f.get("delta_cycles"), float) and abs(f["delta_cycles"] - want_d) <= 1e-3 * max(1, abs(want_d)),
+              "private's delta_cycles %s, want %s" % (f.get("delta_cycles"), want_d))
+        check(len(f.get("delta_ci95_cycles", [])) == 2 and
+              all(x is None or isinstance(x, float) for x in f["delta_ci95_cycles"]), "delta CI of %s" % f)
 path = "/tmp/perf-%s.map" % pid.strip()
 lines = []
 if os.path.exists(path):
@@ -73,6 +92,14 @@ for copy in range(3):
           "copy %d of the spread layout named for each function and variant" % copy)
 check(len({l.split()[0] for l in lines}) == 32, "perf map: 32 distinct addresses")
 
+# CSV: the common writer's header, a row per result.
+p = subprocess.run([exe, "footprint", "--copies=2", "--layout=spread", "--samples=3", "--format=csv"],
+                   capture_output=True, text=True, env=dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1"))
+lines = p.stdout.splitlines()
+check(p.returncode == 0 and len(lines) == 3 and lines[0].startswith("variant,seed_name,batch,samples,") and
+      lines[1].startswith("twin-per-run-baseline@spread/2,") and lines[2].startswith("twin-per-run-private@spread/2,"),
+      "csv: exit %d, %r" % (p.returncode, lines[:3]))
+
 # Without gnuplot: one line saying so, the run goes on and exits 0.
 p = subprocess.run([exe, "footprint", "--copies=2", "--layout=packed", "--samples=3", "--plot=/tmp/unused.png"],
                    capture_output=True, text=True,
@@ -84,7 +111,7 @@ check(p.returncode == 0 and p.stderr.count("gnuplot not found") == 1 and "packed
 check(not os.path.exists("/tmp/unused.png"), "a plot written without gnuplot")
 
 for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown layout 'dense'"),
-                  (["--format=seed"], "--format"), (["--batch=8"], "does not apply"),
+                  (["--format=seed"], "--format"), (["--format=gbench"], "gbench names"), (["--batch=8"], "does not apply"),
                   (["--variant=twin-in-loop-private"], "in-loop variant"),
                   (["--variant=nope"], "unknown variant 'nope'"),
                   (["--variant=twin-per-run-private,twin-per-run-private"], "listed twice"),

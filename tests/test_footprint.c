@@ -1,12 +1,19 @@
 /* Footprint copies: how many, where (packed back to back in 64-byte
  * chunks, spread one per 4 KiB page), that each is the original's bytes
  * but for the re-aimed rel32 of calls and jumps, and that the round-robin
- * loop calls every copy in turn. */
+ * loop calls every copy in turn. Footprint's report on known cells: the
+ * delta in cycles, the members it adds to the common JSON, its table. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "stubbench/footprint.h"
+#include "stubbench/footprint_report.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
 #include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/timer.h"
@@ -96,8 +103,113 @@ static void layout_exact(const struct sb_fp_copies *fc, size_t n, enum sb_fp_lay
 		CHECK(fc->mem_len == n * SB_FP_PAGE, "spread region of %zu bytes for %zu copies", fc->mem_len, n);
 }
 
+
+/* Occurrences of needle in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* What f wrote (open_memstream), NUL-terminated; the caller frees it. */
+static char *written(void (*write)(FILE *, const void *), const void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return strdup("");
+	write(f, ctx);
+	fclose(f);
+	return buf;
+}
+
+static const struct sb_fp_report *report_of;
+
+static void json_of(FILE *f, const void *ctx)
+{
+	const struct sb_output_meta *m = ctx;
+	sb_output_write(f, SB_FORMAT_JSON, report_of->res, m);
+}
+
+static void table_of(FILE *f, const void *ctx) { sb_fp_report_table(f, ctx); }
+
+/* Four known cells: packed x10 baseline (40 cycles per call) and private
+ * (+5 %, CI +2.5 to +10 %); spread x10 baseline without samples and
+ * private with a delta whose baseline has none. */
+static void report_checks(void)
+{
+	static const char *names[4] = {"twin-per-run-baseline@packed/10", "twin-per-run-private@packed/10",
+				       "twin-per-run-baseline@spread/10", "twin-per-run-private@spread/10"};
+	struct sb_arm arms[4];
+	struct sb_cell cells[4];
+	memset(arms, 0, sizeof(arms));
+	memset(cells, 0, sizeof(cells));
+	struct sb_fp_cell_key keys[4];
+	for (size_t i = 0; i < 4; i++) {
+		arms[i] = (struct sb_arm){.name = names[i], .seed_name = names[i], .is_baseline = i % 2 == 0,
+					  .code_bytes = 192};
+		cells[i] = (struct sb_cell){.arm = &arms[i], .batch = 2048, .n_samples = 100};
+		cells[i].cycles = (struct sb_summary){.n = 100, .mean = 40 + (double)i, .ci_lo = 39, .ci_hi = 41};
+		cells[i].n_modes = 1;
+		keys[i] = (struct sb_fp_cell_key){i % 2 ? "twin-per-run-private" : "twin-per-run-baseline",
+						  i < 2 ? SB_FP_PACKED : SB_FP_SPREAD, 10, i < 2 ? 0 : 2};
+	}
+	cells[0].cycles.mean = 40;
+	cells[1].has_delta = cells[3].has_delta = 1;
+	cells[1].delta_pct = 5, cells[1].delta_lo_pct = 2.5, cells[1].delta_hi_pct = 10;
+	cells[3].delta_pct = 1, cells[3].delta_lo_pct = 0, cells[3].delta_hi_pct = 2;
+	cells[2].n_samples = 0;
+	snprintf(cells[2].no_samples, sizeof(cells[2].no_samples), "every block disturbed");
+	struct sb_results res = {.cells = cells, .n_cells = 4, .n_batches = 1, .cpu = 1};
+	snprintf(res.cpu_desc, sizeof(res.cpu_desc), "test machine");
+	struct sb_fp_report rep = {&res, keys, "packed copies on 4 KiB pages\nspread copies on 4 KiB pages\n",
+				   "/tmp/perf-1.map"};
+	double d = 0, lo = 0, hi = 0;
+	CHECK(sb_fp_delta_cycles(&rep, 1, &d, &lo, &hi) == 1 && fabs(d - 2.0) < 1e-9 && fabs(lo - 1.0) < 1e-9 &&
+	      fabs(hi - 4.0) < 1e-9,
+	      "private's delta: %g [%g, %g], want 2 [1, 4] (5 %% of 40)", d, lo, hi);
+	CHECK(sb_fp_delta_cycles(&rep, 0, &d, &lo, &hi) == 0, "the baseline has a delta");
+	CHECK(sb_fp_delta_cycles(&rep, 3, &d, &lo, &hi) == 0, "a delta against a baseline without samples");
+
+	struct sb_output_meta meta = {.tool = "stubbench footprint", .version = "test",
+				      .json_extra = sb_fp_report_json_run,
+				      .json_result_extra = sb_fp_report_json_cell, .json_extra_ctx = &rep};
+	report_of = &rep;
+	char *json = written(json_of, &meta);
+	CHECK(strstr(json, "\"schema_version\": 3,") && count_of(json, "\"results\": [") == 1,
+	      "the common document: %.200s", json);
+	CHECK(count_of(json, "\"footprint\": {\"variant\": ") == 4, "a footprint object per result: %s", json);
+	CHECK(strstr(json, "\"footprint\": {\"variant\": \"twin-per-run-private\", \"layout\": \"packed\", "
+			   "\"copies\": 10, \"baseline\": \"twin-per-run-baseline\", \"delta_cycles\": 2, "
+			   "\"delta_ci95_cycles\": [1, 4]}}"),
+	      "private's footprint object: %s", json);
+	CHECK(strstr(json, "\"no_samples_reason\": \"every block disturbed\",\n     \"footprint\": {\"variant\": "
+			   "\"twin-per-run-baseline\", \"layout\": \"spread\", \"copies\": 10, "
+			   "\"baseline\": \"twin-per-run-baseline\"}}"),
+	      "the footprint object of a cell without samples: %s", json);
+	CHECK(count_of(json, "delta_cycles") == 1, "delta_cycles where there is none: %s", json);
+	CHECK(strstr(json, "\"footprint_run\": {\"unit\": \"core cycles per call\", \"baseline\": "
+			   "\"twin-per-run-baseline\", \"layouts\": [\"packed\", \"spread\"], \"copies\": [10],\n"
+			   "    \"pages\": [\"packed copies on 4 KiB pages\", \"spread copies on 4 KiB pages\"], "
+			   "\"perf_map\": \"/tmp/perf-1.map\"}\n}\n"),
+	      "footprint_run: %s", json);
+	free(json);
+
+	char *table = written(table_of, &rep);
+	CHECK(strstr(table, "packed        10  twin-per-run-private         41.00  [39.00, 41.00]       "
+			    "+2.00 [+1.00, +4.00]\n"), "table, private packed: %s", table);
+	CHECK(strstr(table, "spread        10  twin-per-run-baseline     n/a: every block disturbed\n"),
+	      "table, a cell without samples: %s", table);
+	CHECK(count_of(table, "\n") == 8, "table: 4 header lines and 4 rows: %s", table);
+	free(table);
+}
+
 int main(void)
 {
+	report_checks();
 	struct sb_rng rng;
 	sb_rng_seed(&rng, 7);
 	char err[512];

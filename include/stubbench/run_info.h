@@ -7,12 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct sb_cell;
 struct sb_config;
 struct sb_return_thunk;
 
 /* Version of the JSON documents' layout; raised when a field changes
  * meaning or goes away (new fields do not raise it). */
-#define SB_JSON_SCHEMA_VERSION 2
+#define SB_JSON_SCHEMA_VERSION 3
 
 /* Remembers the command line (call once from main; argv must outlive the
  * run). Before that, the argv is empty. */
@@ -38,7 +39,10 @@ struct sb_output_meta {
 	/* JSON: writes more top-level members (each starting with ",\n  "),
 	 * e.g. the kernel run's JIT check; may be NULL. */
 	void (*json_extra)(FILE *f, const void *ctx);
-	const void *json_extra_ctx;
+	/* JSON: writes more members of result c's object (each starting with
+	 * ", "), e.g. footprint's layout and copies; may be NULL. */
+	void (*json_result_extra)(FILE *f, const struct sb_cell *c, const void *ctx);
+	const void *json_extra_ctx; /* passed to json_extra and json_result_extra */
 	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
 	/* What the CIs are known not to cover (a "# CIs:" line under the
 	 * table, "ci_scope" in JSON); NULL: nothing to say. */

@@ -55,8 +55,15 @@ struct sb_session {
 	 * the lab's code sizes). all: every part's cells. May be NULL. */
 	void (*after_report)(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
 	const void *after_ctx;
+	/* A table of the command's own instead of the common one (footprint's
+	 * rows); NULL: the common table. */
+	void (*table)(FILE *f, const struct sb_results *all, const void *ctx);
+	const void *table_ctx;
 	/* Draw --plot (when cfg->plot is set); 0: the command has no plot. */
 	int plots;
+	/* A plot of the command's own instead of the common one: 0, or -1 with
+	 * err; NULL: the common plot (sb_plot_results). */
+	int (*plot)(const char *path, const struct sb_results *all, const void *ctx, char *err, size_t errlen);
 	/* Not remembered in the record of past runs (a run whose figures are
 	 * not comparable from run to run). */
 	int forget;

@@ -241,6 +241,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 			fputs(",\n     \"cycles_per_iter\": null, \"ns_per_iter\": null, \"runs_per_s_M\": null, "
 			      "\"no_samples_reason\": ", f);
 			sb_json_string(f, c->no_samples);
+			if (m->json_result_extra)
+				m->json_result_extra(f, c, m->json_extra_ctx);
 			fputs("}", f);
 			continue;
 		}
@@ -274,6 +276,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 			}
 			fputs("}", f);
 		}
+		if (m->json_result_extra)
+			m->json_result_extra(f, c, m->json_extra_ctx);
 		fputs("}", f);
 	}
 	fputs("\n  ]", f);

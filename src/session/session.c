@@ -2,6 +2,7 @@
  * of every measuring command; see session.h. */
 #include "stubbench/session.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,8 +67,8 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		while (j < s->n_parts && (label == s->parts[j].label ||
 					  (label && s->parts[j].label && !strcmp(label, s->parts[j].label))))
 			j++;
-		struct sb_results section;
-		if (merge_parts(s, i, j, &section) != 0) {
+		struct sb_results section = {0};
+		if (j - i > 1 && merge_parts(s, i, j, &section) != 0) {
 			sb_results_free(&section);
 			fprintf(stderr, "%s: out of memory\n", s->tool);
 			return 1;
@@ -75,11 +76,51 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		struct sb_output_meta m = s->meta;
 		if (label)
 			m.shape = label;
-		rc |= sb_output_report(f, s->cfg->format, &section, &m, s->tool);
+		rc |= sb_output_report(f, s->cfg->format, j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
 	}
 	return rc;
+}
+
+/* The command's own table, checked as sb_output_report checks the common
+ * one: written whole, every cell with samples. Returns 0 or 1. */
+static int report_own_table(const struct sb_session *s, const struct sb_results *all)
+{
+	s->table(stdout, all, s->table_ctx);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write the results: %s\n", s->tool, strerror(errno));
+		return 1;
+	}
+	size_t empty = sb_results_count_empty(all);
+	if (empty) {
+		fprintf(stderr, "%s: %zu of %zu results have no usable samples (n/a above)\n", s->tool, empty,
+			all->n_cells);
+		return 1;
+	}
+	return 0;
+}
+
+/* The report in the format asked for. Returns 0 or 1. */
+static int report(const struct sb_session *s, const struct sb_results *all)
+{
+	if (s->cfg->format != SB_FORMAT_TABLE)
+		return sb_output_report(stdout, s->cfg->format, all, &s->meta, s->tool) != 0;
+	return (s->table ? report_own_table(s, all) : report_sections(s, stdout)) != 0;
+}
+
+/* --plot: the command's own plot or the common one. Returns 0 or 1. */
+static int plot(const struct sb_session *s, const struct sb_results *all)
+{
+	if (!s->plot)
+		return sb_plot_results(all, s->tool, s->cfg->plot, s->meta.thunk) != 0;
+	char err[512];
+	if (s->plot(s->cfg->plot, all, s->table_ctx, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: no plot: %s\n", s->tool, err);
+		return 1;
+	}
+	fprintf(stderr, "%s: plot written to %s (script and data beside it)\n", s->tool, s->cfg->plot);
+	return 0;
 }
 
 /* What the run says about itself on stderr after its report. Returns 1
@@ -102,29 +143,30 @@ int sb_session_finish(struct sb_session *s, int rc)
 		widen[i] = s->parts[i].res;
 	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, s->measurement_extra);
 	sb_past_runs_apply(stderr, s->tool, measurement, widen, s->n_parts);
-	struct sb_results all;
-	if (merge_parts(s, 0, s->n_parts, &all) != 0) {
+	/* Every part's cells: one part's own results (their cells keep their
+	 * addresses, which a front end's JSON members may look up), several
+	 * parts merged. */
+	struct sb_results merged = {0};
+	const struct sb_results *all = s->n_parts == 1 ? s->parts[0].res : &merged;
+	if (s->n_parts > 1 && merge_parts(s, 0, s->n_parts, &merged) != 0) {
 		fprintf(stderr, "%s: out of memory\n", s->tool);
 		rc = rc ? rc : 1;
 		goto out;
 	}
-	if (all.n_cells) {
-		int orc = s->cfg->format == SB_FORMAT_TABLE
-				  ? report_sections(s, stdout)
-				  : sb_output_report(stdout, s->cfg->format, &all, &s->meta, s->tool);
-		if (orc && rc == 0)
+	if (s->n_parts && all->n_cells) {
+		if (report(s, all) && rc == 0)
 			rc = 1;
 		if (s->after_report)
-			s->after_report(s->cfg->format == SB_FORMAT_TABLE ? stdout : stderr, s->cfg->format, &all,
+			s->after_report(s->cfg->format == SB_FORMAT_TABLE ? stdout : stderr, s->cfg->format, all,
 					s->after_ctx);
-		int busy = notes(s, &all);
+		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
-			sb_past_runs_remember(stderr, s->tool, measurement, &all, busy);
-		if (rc == 0 && s->plots && s->cfg->plot && sb_plot_results(&all, s->tool, s->cfg->plot, s->meta.thunk))
+			sb_past_runs_remember(stderr, s->tool, measurement, all, busy);
+		if (rc == 0 && s->plots && s->cfg->plot && plot(s, all))
 			rc = 1;
 	}
 out:
-	sb_results_free(&all);
+	sb_results_free(&merged);
 	for (size_t i = 0; i < s->n_parts; i++)
 		sb_results_free(s->parts[i].res);
 	s->n_parts = 0;
