@@ -1,7 +1,6 @@
 /* past_runs.h: this machine's record of past runs' figures, by which a
  * run's CIs also hold what moves whole runs (--past-runs=FILE|none;
- * docs/measurement-design.md, "What moves whole runs: the record of past
- * runs").
+ * docs/past-runs.md).
  *
  * A run's CIs come from what varies inside it: its states, processes and
  * blocks. Whole runs move by more than that: on an AMD Zen 5 VM, runs whose
