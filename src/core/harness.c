@@ -104,10 +104,9 @@ static int reserve_blocks(struct batch_data *d, size_t need)
 
 /* The block's clock, core cycles per TSC tick: the highest of CAL_TRIES
  * calibrations. A host that takes the CPU for a few microseconds inside
- * one makes its ticks longer and its clock lower, never higher: on an AMD
- * Zen 1 VM one calibration in 8-14 read 5-65 % low, and the blocks' cycles
- * (ticks x clock) and canaries (adds per cycle, up to 4.6 on a 4-ALU core)
- * with it. */
+ * one makes its ticks longer and its clock lower, never higher, and the
+ * block's cycles (ticks x clock) and canaries with it (measured:
+ * results/amd-epyc-zen1-vm.md). */
 static double block_clock(void)
 {
 	double best = 0;
@@ -189,12 +188,10 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
 /* Runs one block of rounds in re-rolled state `state` (every arm with
  * states gets state mod its count): the canaries, then WARM_ROUNDS
  * unrecorded rounds in the new state, then the recorded ones; returns -1
- * when an arm failed. The canaries come first because their loops leave
- * the measured code cold: on the AMD Zen 5 VM the first four rounds after
- * them read +35 to +44, +14 to +23, +2 to +11 and +0.2 to +1 % (baseline
- * and private, batch 512 and 4096 alike) even with a round run before
- * them, so a cell's delta depended on its blocks' length
- * (docs/measurement-design.md, "Two per-run switches"). */
+ * when an arm failed. The warm rounds come after the canaries because the
+ * canaries' loops leave the measured code cold; without them a cell's
+ * delta depends on its blocks' length (measured:
+ * results/amd-epyc-zen5-vm.md; docs/measurement-design.md). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
@@ -294,12 +291,11 @@ static void flag_disturbed(struct batch_data *d, long ovh, size_t *n_disturbed, 
 	 * the core for a fraction of each millisecond) can hit half of its
 	 * samples or more, which the outlier rule (judged against the block's
 	 * median) keeps and which moves its trimmed means, while the canaries,
-	 * run before and after it, read quiet: on the AMD Zen 5 VM three
-	 * processes' blocks read 14-19 cycles per iteration for a baseline of
-	 * 12.2, the empty stub +0.6 to +1.5, canaries normal. Such a block
-	 * shows as a spread of the empty stub's samples many times the
-	 * blocks' usual one; a steady state moves every sample of a block
-	 * alike and leaves the spread alone. */
+	 * run before and after it, read quiet (measured:
+	 * results/amd-epyc-zen5-vm.md). Such a block shows as a spread of the
+	 * empty stub's samples many times the blocks' usual one; a steady
+	 * state moves every sample of a block alike and leaves the spread
+	 * alone. */
 	double lim_spread = INFINITY;
 	if (ovh >= 0 && d->n_blocks) {
 		for (size_t i = 0; i < d->n_blocks; i++)
