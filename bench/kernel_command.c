@@ -42,23 +42,14 @@
 #include "stubbench/registry.h"
 #include "stubbench/rng.h"
 
-/* What the kernel run's CIs cover. The loads of one process are its
- * re-rolled states, but something every load of a process shares, which
- * is not re-rolled here, moves the kernel arms and the twins between
- * processes: on the Intel Xeon Ice Lake VM (results/intel-xeon-icelake-vm.md)
- * five fresh processes spread the kernel's private delta by 15-43 pp while
- * each process's CI was a few pp wide. With 8 fresh processes per batch
- * size added to the loads, 76 % of the CIs of five runs contained their
- * cell's five-run median on the AMD Zen 5 VM, against 95 % for a calibrated
- * CI (results/amd-epyc-zen5-vm.md); with a spacer before each load and the
- * parts' processes taking turns, 88-98 %. The host's stretches of seconds
- * still move whole runs: the run says so in every format, and points to
- * an interval drawn from several runs (its held-out check: 94 % over 16
- * sets of five on that VM). */
+/* What the kernel run's CIs cover: the loads (its re-rolled states) and
+ * the fresh processes of this one run. What moves whole runs is not in
+ * them, so the run says so in every format and points to the next-run
+ * interval drawn from several runs (measured:
+ * results/intel-xeon-icelake-vm.md, results/amd-epyc-zen5-vm.md). */
 #define SB_KERNEL_CI_SCOPE \
-	"they resample the loads (and the --processes) of this one run; separate runs can differ by more " \
-	"(up to 43 pp on an Intel Xeon VM): before trusting a sign, quote the next-run interval of " \
-	"bench/reproducibility.py --kernel"
+	"they resample the loads (and the --processes) of this one run; separate runs can differ by more: " \
+	"before trusting a sign, quote the next-run interval of bench/reproducibility.py --kernel"
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS

@@ -126,7 +126,7 @@ const struct sb_subcommand sb_lab_command = {
 		   "(reload, callee-saved, spill-once; ret, rethunk, call-depth and SRSO returns).",
 	.groups = {&sb_cli_shape_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
 		   &sb_cli_config_group, &sb_cli_placements_group, &sb_cli_plot_group},
-	/* 30 arms' copies make each fork dearer; not measured with more. */
+	/* Its 60 variants' copies make each fork dearer; 8, as the kernel run. */
 	.default_processes = 8,
 	.run = run_lab,
 };

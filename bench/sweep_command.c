@@ -102,8 +102,8 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 	if (sweep.flavour_seed && (applied == SB_THUNK_SRSO || applied == SB_THUNK_SRSO_ALIAS ||
 				   applied == SB_THUNK_RETBLEED || applied == SB_THUNK_CALL_DEPTH))
 		fprintf(stderr, "stubbench: --flavour=seed001,host: the seed flavour's plain returns run interleaved "
-			"with %s's replica, which disturbs their return prediction (AMD Zen 5 VM: baseline 12.0 -> "
-			"19.7 cycles per call); compare the flavours from separate runs\n", sb_thunk_name(applied));
+			"with %s's replica, which disturbs their return prediction and raises their cost; compare the "
+			"flavours from separate runs\n", sb_thunk_name(applied));
 	const struct sb_variant *out[SB_MAX_ARMS];
 	size_t m = 0;
 	for (size_t i = 0; i < *n && m < SB_MAX_ARMS - 1; i++) {
@@ -265,8 +265,9 @@ const struct sb_subcommand sb_sweep_command = {
 	.groups = {&sb_cli_variant_group, &sweep_group, &sb_cli_counters_group, &sb_cli_batch_group,
 		   &sb_cli_cpu_group, &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_placements_group,
 		   &sb_cli_plot_group},
-	/* 1024 placements narrow the CIs of `vs base` (results/amd-epyc-zen3-vm.md)
-	 * for a second of wall time; the lab, with 30 arms, keeps 256. */
+	/* 1024 placements narrow the CIs of `vs base` for a second of wall time
+	 * (measured: results/amd-epyc-zen3-vm.md); the lab, with 60 variants,
+	 * keeps 256. */
 	.default_states = SB_MAX_STATES,
 	.run = run_sweep,
 };

@@ -68,13 +68,10 @@ struct sb_config {
 	const struct sb_run_test_hooks *test;
 };
 
-/* The sweep's: with 64 fresh processes the half-widths of `vs base` at
- * batch >= 64 were about half those with 8, for the same wall time
- * (results/amd-epyc-zen1-vm.md); with 128, the rare processes that sit in
- * a slow state a whole batch size long are drawn in a steadier share, and
- * five-run sets covered their medians in 82-100 % (mean 97 %) against
- * 57-100 % (mean 86 %) with 64, for about 1 s more (results/amd-epyc-zen5-vm.md).
- * The kernel run, the lab and footprint name their own
+/* The sweep's: with 128, the rare processes that sit in a slow state a
+ * whole batch size long are drawn in a steadier share (measured:
+ * results/amd-epyc-zen1-vm.md, results/amd-epyc-zen5-vm.md;
+ * docs/fresh-processes.md). The kernel run, the lab and footprint name their own
  * (sb_subcommand.default_processes). */
 #define SB_DEFAULT_PROCESSES 128
 #define SB_MAX_PROCESSES 256

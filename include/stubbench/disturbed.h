@@ -1,6 +1,6 @@
 /* disturbed.h: which blocks of a batch size were disturbed, judged by what
- * the harness measured around each (docs/measurement-design.md,
- * "Interference"): a context switch; an add canary below
+ * the harness measured around each (docs/disturbed-blocks.md): a
+ * context switch; an add canary below
  * SB_DISTURBED_CANARY of its quiet level; a window canary above
  * SB_DISTURBED_WINDOW of its quiet level; a core clock below 90 % of the
  * blocks' median. The empty stub's spread inside a block, which needs the

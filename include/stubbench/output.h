@@ -54,9 +54,8 @@ int sb_output_time_line(FILE *f, const char *tool, const struct sb_results *r);
 /* One line, when in some cell at batch >= SB_COLD_MIN_BATCH a block's
  * first kept sample sat more than SB_COLD_EXCESS above its others
  * (sb_cell.first_round_excess): the code was still cold after the warm
- * rounds, so those figures read high. On the AMD Zen 5 VM the excess is
- * 0-1 % with the harness's warm rounds and was 35-39 % without them.
- * Nothing otherwise; returns 1 when it printed the line. */
+ * rounds, so those figures read high (measured:
+ * results/amd-epyc-zen5-vm.md). Nothing otherwise; returns 1 when it printed the line. */
 #define SB_COLD_MIN_BATCH 64
 #define SB_COLD_EXCESS 0.05
 int sb_output_cold_line(FILE *f, const char *tool, const struct sb_results *r);

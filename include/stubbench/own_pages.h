@@ -4,11 +4,8 @@
  * After fork, parent and child share each private page until one of them
  * writes it (copy on write). A page the child only reads is the parent's
  * physical page in every child of one exec, so whatever it selects is fixed
- * per exec however many children run. On the AMD Zen 5 VM the kernel run's
- * aligned twins sat in one steady state per exec; with each child writing
- * its pages first, 56-66 of their 80 CIs in a set of five runs contained
- * the five-run median, against 45-51 in the sets alternating with them
- * (results/amd-epyc-zen5-vm.md). */
+ * per exec however many children run (measured:
+ * results/amd-epyc-zen5-vm.md; docs/fresh-processes.md). */
 #ifndef STUBBENCH_OWN_PAGES_H
 #define STUBBENCH_OWN_PAGES_H
 

@@ -1,14 +1,11 @@
 /* past_runs.h: this machine's record of past runs' figures, by which a
  * run's CIs also hold what moves whole runs (--past-runs=FILE|none;
- * docs/measurement-design.md, "What moves whole runs: the record of past
- * runs").
+ * docs/past-runs.md).
  *
  * A run's CIs come from what varies inside it: its states, processes and
- * blocks. Whole runs move by more than that: on an AMD Zen 5 VM, runs whose
- * delta CI was +-0.1-0.2 pp sat 0.09 pp (rms) from the median of five runs
- * whatever their width (results/amd-epyc-zen5-vm.md), and a run with a
- * narrow CI missed that median in 13 % of cells. Nothing inside one run can
- * show it. So each cell's CIs (cycles per iteration, the delta and the
+ * blocks. Whole runs move by more than that, whatever the width of their
+ * CIs (measured: results/amd-epyc-zen5-vm.md), and nothing inside one run
+ * can show it. So each cell's CIs (cycles per iteration, the delta and the
  * matched difference) are widened by how the same cell's figure scattered
  * over this machine's last SB_PAST_RUNS_RECENT runs of the same
  * measurement: each side grows in quadrature by t95(n - 1) x the standard

@@ -67,12 +67,10 @@ void sb_place_free(struct sb_placed_variant *p);
 /* Moves every copy in the code arena onto other physical frames: the same
  * bytes at the same addresses (the arena's pages are punched out of its
  * memfd and written again while anonymous pages hold the frames just
- * freed). On an AMD Zen 5 VM 0-3 of a run's 3072 copies read 1.6-1.9 x
- * their arm's median copy, for as long as they kept their frames, and a
- * copy slow before the move was not after it (results/amd-epyc-zen5-vm.md);
- * with frames fixed for the whole run, how many such copies a run got
- * moved its figures by up to 0.26 %. Processes forked afterwards run the
- * copies from the new frames. Returns the pages moved (0: no arena), or -1
+ * freed). The frames select some copies' states, so a run that keeps one
+ * set of frames draws one sample of them (measured:
+ * results/amd-epyc-zen5-vm.md; docs/fresh-processes.md). Processes forked
+ * afterwards run the copies from the new frames. Returns the pages moved (0: no arena), or -1
  * with err. */
 long sb_place_new_frames(char *err, size_t errlen);
 

@@ -1,6 +1,5 @@
 /* quiet_record.h: this machine's quiet canary levels, remembered from run
- * to run (--quiet-levels=FILE; docs/measurement-design.md, "A run busy
- * from start to end: the machine's record").
+ * to run (--quiet-levels=FILE; docs/busy-core.md).
  *
  * A run judges its blocks against its own quiet levels (disturbed.h): the
  * add canary's 95th percentile and the window canary's 5th. A run that sat

@@ -43,14 +43,10 @@ struct sb_timer_info {
 void sb_timer_decide(const struct sb_timer_facts *facts, struct sb_timer_info *out);
 
 /* The granularity from n steps between back-to-back reads, ticks (their
- * order changes): their median, the step a timing is quantised by. Not the smallest: on
- * the AMD Zen 5 VM the TSC moves by 26 ticks, and by 1 in 0.1-5 % of the
- * steps (more on one vCPU than the other, more at some times than
- * others), so the smallest of 20000 read 1 in a third of the runs, which
- * then went without random delays and read other figures (batch 64,
- * private: delta +1.23 % and matched +0.120 cycles, sd 0.20 and 0.019,
- * over 14 such runs; +1.43 % and +0.148, sd 0.12 and 0.009, over 26
- * others). */
+ * order changes): their median, the step a timing is quantised by. Not the
+ * smallest: a TSC that moves by many ticks may now and then move by 1, and
+ * a run that reads 1 goes without random delays and reads other figures
+ * (measured: results/amd-epyc-zen5-vm.md). */
 uint64_t sb_timer_granularity_of(double *steps, size_t n);
 
 /* Probes this machine (once; later calls return the cached result). */

@@ -68,10 +68,10 @@ static void widen(double est, double pest, double plo, double phi, double *lo, d
 
 /* Did this arm's steady state change with time? Each fresh process (they
  * run one after the other) is labelled with the mode most of its blocks
- * sat in; the labels in process order are put to the runs test. On an AMD
- * Zen 5 VM the kernel's baseline sat at 136, then 125, then 136 cycles for
- * stretches of seconds whatever the placement (results/amd-epyc-zen5-vm.md):
- * a run inside one stretch gives a CI that the next run's figure misses. */
+ * sat in; the labels in process order are put to the runs test. A state
+ * that lasts for stretches of seconds whatever the placement gives a run
+ * inside one stretch a CI that the next run's figure misses (measured:
+ * results/amd-epyc-zen5-vm.md; docs/states-in-time.md). */
 static int changed_in_time(const size_t *label, const size_t *bproc, size_t g, size_t max_process,
 			   size_t *runs)
 {

@@ -19,9 +19,8 @@ double sb_core_clock_once(void)
 
 /* The highest of CAL_TRIES calibrations. A host that takes the CPU for a
  * few microseconds inside one makes its ticks longer and its clock lower,
- * never higher: on an AMD Zen 1 VM one calibration in 8-14 read 5-65 % low,
- * and the blocks' cycles (ticks x clock) and canaries (adds per cycle, up
- * to 4.6 on a 4-ALU core) with it. */
+ * never higher, and the block's cycles (ticks x clock) and canaries with it
+ * (measured: results/amd-epyc-zen1-vm.md). */
 double sb_block_clock(void)
 {
 	double best = 0;

@@ -41,25 +41,19 @@ long sb_judge_blocks(const struct sb_block_signs *b, size_t n, int *disturbed)
 	}
 	/* The add canary's quiet level is near the top of its range, not its
 	 * median: on a shared core a busy sibling thread can take most of a
-	 * run, and its blocks run in a different state (on a Xeon VM the
-	 * baseline cost 16.6 cycles in quiet blocks, 21-28 beside a busy
-	 * sibling, the canary 3.8 and 2-3.2 adds per cycle). When even that
-	 * would leave fewer than a quarter of the blocks, the busy level is
-	 * all there is: judge against the median then. */
+	 * run, and its blocks run in a different state (measured:
+	 * results/intel-xeon-icelake-vm.md). When even that would leave fewer
+	 * than a quarter of the blocks, the busy level is all there is: judge
+	 * against the median then. */
 	sb_sort(v, n);
 	double mc = sb_quiet_canary_level(v, n), mk = sb_median(c, n);
 	if (sb_percentile_sorted(v, n, 75) < SB_DISTURBED_CANARY * mc)
 		mc = sb_percentile_sorted(v, n, 50);
 	/* The window canary's quiet level is near the bottom of its range,
-	 * however few blocks sit there. It used to fall back to the median
-	 * when over three quarters of the blocks read above 105 % of it, and
-	 * on the AMD Zen 5 VM (2 December 2026) that kept whole runs beside a
-	 * busy sibling (window 75 cycles against 62.9, Safe RET returns 146
-	 * cycles against 126-135, private - baseline +2 instead of +8) while
-	 * the next run, with a few more quiet blocks, kept only those: over
-	 * the day's saved default sweeps, the sets with such a run spread
-	 * their delta by 1.4-2.6 pp from run to run, and by 0.15-0.7 pp with
-	 * the quiet blocks alone (results/amd-epyc-zen5-vm.md). */
+	 * however few blocks sit there, with no fallback to the median: a
+	 * fallback keeps whole runs beside a busy sibling, busy blocks and
+	 * all, while the next run, with a few more quiet blocks, keeps only
+	 * those (measured: results/amd-epyc-zen5-vm.md). */
 	sb_sort(w, n);
 	double mw = sb_quiet_window_level(w, n);
 	long flagged = 0;
@@ -115,12 +109,11 @@ void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_
 	 * the core for a fraction of each millisecond) can hit half of its
 	 * samples or more, which the outlier rule (judged against the block's
 	 * median) keeps and which moves its trimmed means, while the canaries,
-	 * run before and after it, read quiet: on the AMD Zen 5 VM three
-	 * processes' blocks read 14-19 cycles per iteration for a baseline of
-	 * 12.2, the empty stub +0.6 to +1.5, canaries normal. Such a block
-	 * shows as a spread of the empty stub's samples many times the
-	 * blocks' usual one; a steady state moves every sample of a block
-	 * alike and leaves the spread alone. */
+	 * run before and after it, read quiet (measured:
+	 * results/amd-epyc-zen5-vm.md). Such a block shows as a spread of the
+	 * empty stub's samples many times the blocks' usual one; a steady
+	 * state moves every sample of a block alike and leaves the spread
+	 * alone. */
 	double lim_spread = INFINITY;
 	if (ovh >= 0 && d->n_blocks) {
 		for (size_t i = 0; i < d->n_blocks; i++)

@@ -24,10 +24,10 @@ const char *sb_thunk_name(enum sb_thunk t)
 
 const char *sb_thunk_time_note(enum sb_thunk t)
 {
-	if (t == SB_THUNK_SRSO)
-		return "code that returns through srso_return_thunk changed state over seconds to tens of "
-		       "seconds on an AMD Zen 5 VM (results/amd-epyc-zen5-vm.md), so a whole run can sit in "
-		       "one such stretch and not know it: compare runs minutes apart";
+	if (t == SB_THUNK_SRSO) /* measured: results/amd-epyc-zen5-vm.md */
+		return "code that returns through srso_return_thunk can change state over seconds to tens "
+		       "of seconds, so a whole run can sit in one such stretch and not know it: compare runs "
+		       "minutes apart";
 	return NULL;
 }
 

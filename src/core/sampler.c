@@ -71,12 +71,10 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
 /* Runs one block of rounds in re-rolled state `state` (every arm with
  * states gets state mod its count): the canaries, then WARM_ROUNDS
  * unrecorded rounds in the new state, then the recorded ones; returns -1
- * when an arm failed. The canaries come first because their loops leave
- * the measured code cold: on the AMD Zen 5 VM the first four rounds after
- * them read +35 to +44, +14 to +23, +2 to +11 and +0.2 to +1 % (baseline
- * and private, batch 512 and 4096 alike) even with a round run before
- * them, so a cell's delta depended on its blocks' length
- * (docs/measurement-design.md, "Two per-run switches"). */
+ * when an arm failed. The warm rounds come after the canaries because the
+ * canaries' loops leave the measured code cold; without them a cell's
+ * delta depends on its blocks' length (measured:
+ * results/amd-epyc-zen5-vm.md; docs/measurement-design.md). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)

@@ -31,11 +31,10 @@
 
 /* The code arena: one memfd mapped twice over the whole window, executable
  * there and writable elsewhere, so that thousands of copies at random pages
- * are two mappings, not one each. With one mapping a copy, the lab's 7680
- * copies left about 9000 mappings and every fork and exit of a fresh
- * process cost about 34 ms (results/amd-epyc-zen5-vm.md). Where the window
- * cannot be mapped (something else sits in it), each copy gets a mapping
- * of its own, as before. */
+ * are two mappings, not one each: with a mapping per copy, every fork and
+ * exit of a fresh process copies thousands of them (measured:
+ * results/amd-epyc-zen5-vm.md). Where the window cannot be mapped
+ * (something else sits in it), each copy gets a mapping of its own. */
 static struct {
 	int state;             /* 0: not tried, 1: mapped, -1: not to be had */
 	uint8_t *rx, *rw;      /* the window, and the same pages writable */

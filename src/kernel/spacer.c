@@ -5,13 +5,10 @@
  * The kernel packs JITed functions first-fit into 64-byte chunks
  * (bpf_prog_pack_alloc()) and randomizes only where a function starts
  * within its first chunk. Copies loaded one after the other therefore sit
- * a fixed distance apart: on an AMD Zen 5 VM (results/amd-epyc-zen5-vm.md,
- * 2 December 2026) the 8 loads of one batch size took two page offsets
- * between them, and whether those two placed the baseline at 125 or at
- * 136 cycles per iteration was decided once per run. The loads were not
- * 8 states but 2, so their CI missed the next run's figure. A spacer of a
- * random size before each copy moves the copy's functions to a page offset
- * of their own. */
+ * a fixed distance apart, and a run's loads share a few page offsets: fewer
+ * states than loads, and a CI that misses the next run's figure (measured:
+ * results/amd-epyc-zen5-vm.md). A spacer of a random size before each copy
+ * moves the copy's functions to a page offset of their own. */
 #include "stubbench/loader.h"
 
 #include <bpf/bpf.h>
