@@ -210,6 +210,9 @@ static int group_setup(const struct sb_cli *cli, struct sb_group *g, struct grou
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_USAGE;
 	}
+	/* The copies' arms carry their originals' keys at their placements. */
+	for (size_t i = 0; cli->placements && pools && i < pools->n; i++)
+		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
 	int src = give_states(cli, a);
 	if (src)
 		return src;

@@ -48,12 +48,25 @@ int main(int argc, char **argv)
 	const struct sb_run_row *bp = sb_run_file_find(&b, "private", 8);
 	OK(bp && near(bp->delta, 25) && near(bp->delta_lo, 24) && isnan(bp->ci_lo) && near(bp->mean, 12.5));
 	OK(b.spread_kind && strcmp(b.spread_kind, "placements") == 0 && b.n_spread == 1);
-	OK(strcmp(b.spread[0].variant, "private") == 0 && b.spread[0].k == 2);
+	OK(strcmp(b.spread[0].key.codegen, "private") == 0 && b.spread[0].key.placement == -1 && b.spread[0].k == 2);
+	/* The keys read back: a copy's placement, the row over placements without one. */
+	const struct sb_run_row *bp1 = sb_run_file_find(&b, "private@p1", 8);
+	OK(bp1 && bp1->key.side == SB_SIDE_REPLICA && bp1->key.placement == 1 && strcmp(bp1->key.ret, "ret") == 0);
+	OK(bp->key.side == SB_SIDE_REPLICA && bp->key.placement == -1 && strcmp(bp->key.shape, "per-run") == 0);
+	OK(sb_run_file_spread_of(&b, bp) == &b.spread[0] && sb_run_file_spread_of(&b, bp1) == NULL);
+	/* A run without keys (schema 2) matches by name; with keys, by key. */
+	OK(a.rows[0].key.side == SB_SIDE_NONE && sb_run_file_match(&b, sb_run_file_find(&a, "private", 8)) == bp);
+	struct sb_run_row renamed = *bp1;
+	snprintf(renamed.variant, sizeof(renamed.variant), "another name");
+	OK(sb_run_file_match(&b, &renamed) == bp1);
+	renamed.key.placement = 0;
+	OK(sb_run_file_match(&b, &renamed) == sb_run_file_find(&b, "private@p0", 8));
 	OK(near(b.spread[0].min, 24) && near(b.spread[0].max, 26));
 
 	/* Kernel: the flavour, and the steady states over the loads (modes). */
 	OK(strcmp(k.thunk, "return thunk") == 0);
 	const struct sb_run_row *kp = sb_run_file_find(&k, "private-per-run", 64);
+	OK(kp && kp->key.side == SB_SIDE_KERNEL && strcmp(kp->key.codegen, "private") == 0 && !kp->key.flavour[0]);
 	OK(kp && kp->n_modes == 3 && near(kp->mode_min, 21) && near(kp->mode_max, 25));
 	OK(k.n_spread == 0 && sb_run_file_find(&k, "baseline-per-run", 64)->n_modes == 0);
 

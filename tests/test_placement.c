@@ -126,19 +126,25 @@ static void replicas(void)
 	      "a size for an address that starts no function");
 }
 
-static struct sb_arm arm(const char *name)
+/* An arm named name; codegen and placement >= 0: a copy at that placement. */
+static struct sb_arm arm(const char *name, const char *codegen, int placement)
 {
 	struct sb_arm a;
 	memset(&a, 0, sizeof(a));
 	a.name = name;
 	a.seed_name = name;
+	if (codegen) {
+		sb_cell_key_set(&a.key, SB_SIDE_REPLICA, "replica", codegen, "f", "ret", "per-run", codegen);
+		a.key.placement = placement;
+	}
 	return a;
 }
 
 static void summary(void)
 {
-	struct sb_arm arms[5] = {arm("baseline@p0"), arm("baseline@p1"), arm("x@p0"), arm("x@p1"),
-				 arm("plain")};
+	/* Grouped by key, not by name: "plain@p0" is no copy, "y" is a copy of x. */
+	struct sb_arm arms[5] = {arm("baseline@p0", "baseline", 0), arm("baseline@p1", "baseline", 1),
+				 arm("x@p0", "x", 0), arm("y", "x", 1), arm("plain@p0", "plain", -1)};
 	const double means[5] = {10, 12, 16, 17, 99};
 	struct sb_cell cells[5];
 	memset(cells, 0, sizeof(cells));
@@ -157,6 +163,7 @@ static void summary(void)
 	if (r.n_placement_rows == 2) {
 		const struct sb_placement_row *b = &r.placement_rows[0], *x = &r.placement_rows[1];
 		CHECK(strcmp(b->variant, "baseline") == 0 && strcmp(x->variant, "x") == 0, "row names");
+		CHECK(x->key.placement == -1 && strcmp(x->key.codegen, "x") == 0, "row key");
 		CHECK(b->k == 2 && b->mean == 11 && b->min == 10 && b->max == 12, "baseline row");
 		CHECK(fabs(b->sd - sqrt(2)) < 1e-12, "baseline sd %g", b->sd);
 		CHECK(!b->has_delta, "baseline has a delta");

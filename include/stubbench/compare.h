@@ -28,8 +28,9 @@ struct sb_change {
 int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
 		      struct sb_change *out);
 
-/* The table of every variant x batch found in both runs (A's order), then
- * those found in one only. Returns the number of flagged rows. */
+/* The table of every cell found in both runs (A's order; the same key and
+ * batch, or the same name where a run has no keys), then those found in
+ * one only. Returns the number of flagged rows. */
 size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
 			enum sb_compare_metric m);
 

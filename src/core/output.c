@@ -78,6 +78,30 @@ static void json_summary(FILE *f, const struct sb_summary *s)
 
 static void json_placements(FILE *f, const struct sb_results *r);
 
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s && *s)
+		sb_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+/* The cell's key as fields of its result (null: unknown or not applicable). */
+static void json_key(FILE *f, const struct sb_cell_key *k)
+{
+	static const char *const names[] = {"side", "family", "codegen", "flavour", "return", "shape"};
+	const char *values[] = {sb_cell_side_name(k->side), k->family, k->codegen, k->flavour, k->ret, k->shape};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fprintf(f, ", \"%s\": ", names[i]);
+		json_string_or_null(f, values[i]);
+	}
+	fputs(", \"placement\": ", f);
+	if (k->side != SB_SIDE_NONE && k->placement >= 0)
+		fprintf(f, "%d", k->placement);
+	else
+		fputs("null", f);
+}
+
 /* How the result was made: schema, date, command line, options, kernel,
  * source revision. */
 static void json_run_info(FILE *f, const struct sb_output_meta *m)
@@ -230,7 +254,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		sb_json_string(f, c->arm->name);
 		fputs(", \"seed_name\": ", f);
 		sb_json_string(f, c->arm->seed_name);
-		fprintf(f, ", \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
+		json_key(f, &c->arm->key);
+		fprintf(f, ",\n     \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
 			   "\"outlier_samples\": %zu, \"code_bytes\": ",
 			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers);
 		/* 0 means unknown: null, not a size. */
@@ -292,6 +317,7 @@ static void json_placements(FILE *f, const struct sb_results *r)
 		const struct sb_placement_row *p = &r->placement_rows[i];
 		fputs(i ? ",\n    {\"variant\": " : "\n    {\"variant\": ", f);
 		sb_json_string(f, p->variant);
+		json_key(f, &p->key);
 		fprintf(f, ", \"batch\": %llu, \"placements\": %zu, \"cycles_per_iter\": {\"mean\": ",
 			(unsigned long long)p->batch, p->k);
 		sb_json_number(f, p->mean);

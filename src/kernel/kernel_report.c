@@ -10,12 +10,15 @@
 #include <math.h>
 #include <string.h>
 
-static const struct sb_cell *find(const struct sb_results *r, const char *prefix, uint64_t batch)
+/* The cell of r at batch whose arm is variant v of shape on side. */
+static const struct sb_cell *find(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
+				  int v, uint64_t batch)
 {
-	size_t plen = strlen(prefix);
-	for (size_t i = 0; i < r->n_cells; i++) {
+	for (size_t i = 0; r && i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		if (c->batch == batch && c->arm && strncmp(c->arm->name, prefix, plen) == 0)
+		if (c->batch == batch && c->arm && c->arm->key.side == side &&
+		    strcmp(c->arm->key.shape, sb_kernel_shape_name(shape)) == 0 &&
+		    strcmp(c->arm->key.codegen, sb_kernel_variant_name(v)) == 0)
 			return c;
 	}
 	return NULL;
@@ -32,6 +35,13 @@ static int delta(const struct sb_cell *c, const struct sb_cell *base, double *d,
 	*lo = b * c->delta_lo_pct / 100.0;
 	*hi = b * c->delta_hi_pct / 100.0;
 	return 0;
+}
+
+/* Variant v's delta to the baseline of the same side. */
+static int side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape, int v,
+		      uint64_t batch, double *d, double *lo, double *hi)
+{
+	return delta(find(r, side, shape, v, batch), find(r, side, shape, SB_KV_BASELINE, batch), d, lo, hi);
 }
 
 struct range {
@@ -69,9 +79,6 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 				   const struct sb_results *t, const struct sb_results *const *placed)
 {
 	const char *sh = sb_kernel_shape_name(shape);
-	char twin_prefix[SB_N_KVARIANTS][48];
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	fprintf(f, "\n# %s shape: cost added to baseline, core cycles per iteration (95 %% CI)\n", sh);
 	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
 		   "# functions, over the loads; kernel: over the loads (each load at its own address);\n"
@@ -87,20 +94,16 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 		for (size_t b = 0; b < k0->n_batches; b++) {
 			uint64_t batch = k0->cells[b].batch;
 			double td = 0, tlo = 0, thi = 0;
-			int tok = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &td,
-					&tlo, &thi) == 0;
+			int tok = side_delta(t, SB_SIDE_TWIN, shape, v, batch, &td, &tlo, &thi) == 0;
 			struct range kr = {0, 0, 0}, pr = {0, 0, 0};
 			double k1[3] = {0}, p1[3] = {0};
 			int k1ok = 0, p1ok = 0, agree = 0, compared = 0;
 			double gap_max = 0;
 			for (size_t l = 0; l < n_loads; l++) {
 				double kd, klo, khi, pd = 0, plo = 0, phi = 0;
-				int kok = delta(find(kernel[l], sb_kernel_variant_name(v), batch),
-						find(kernel[l], sb_kernel_variant_name(SB_KV_BASELINE), batch), &kd, &klo,
-						&khi) == 0;
+				int kok = side_delta(kernel[l], SB_SIDE_KERNEL, shape, v, batch, &kd, &klo, &khi) == 0;
 				int pok = placed && placed[l] &&
-					  delta(find(placed[l], twin_prefix[v], batch),
-						find(placed[l], twin_prefix[SB_KV_BASELINE], batch), &pd, &plo, &phi) == 0;
+					  side_delta(placed[l], SB_SIDE_PLACED_TWIN, shape, v, batch, &pd, &plo, &phi) == 0;
 				if (kok)
 					range_add(&kr, kd);
 				if (pok)
@@ -161,22 +164,15 @@ static void json_delta(FILE *f, const char *key, int ok, double d, double lo, do
 void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
 			   const struct sb_results *t, const struct sb_results *placed, int *first)
 {
-	char twin_prefix[SB_N_KVARIANTS][48];
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < kernel->n_batches && b < kernel->n_cells; b++) {
 			uint64_t batch = kernel->cells[b].batch;
 			double d[3][3] = {{0}};
 			int ok[3];
-			ok[0] = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &d[0][0],
-				      &d[0][1], &d[0][2]) == 0;
-			ok[1] = placed && delta(find(placed, twin_prefix[v], batch),
-						find(placed, twin_prefix[SB_KV_BASELINE], batch), &d[1][0], &d[1][1],
-						&d[1][2]) == 0;
-			ok[2] = delta(find(kernel, sb_kernel_variant_name(v), batch),
-				      find(kernel, sb_kernel_variant_name(SB_KV_BASELINE), batch), &d[2][0], &d[2][1],
-				      &d[2][2]) == 0;
+			ok[0] = side_delta(t, SB_SIDE_TWIN, shape, v, batch, &d[0][0], &d[0][1], &d[0][2]) == 0;
+			ok[1] = placed &&
+				side_delta(placed, SB_SIDE_PLACED_TWIN, shape, v, batch, &d[1][0], &d[1][1], &d[1][2]) == 0;
+			ok[2] = side_delta(kernel, SB_SIDE_KERNEL, shape, v, batch, &d[2][0], &d[2][1], &d[2][2]) == 0;
 			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
 				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
 			*first = 0;

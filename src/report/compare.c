@@ -63,7 +63,7 @@ static void only_in(FILE *f, const char *which, const struct sb_run_file *r, con
 	int first = 1;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct sb_run_row *row = &r->rows[i];
-		if (sb_run_file_find(other, row->variant, row->batch))
+		if (sb_run_file_match(other, row))
 			continue;
 		fprintf(f, "%s%s-%llu", first ? (which[0] == 'A' ? "# only in A: " : "# only in B: ") : ", ",
 			row->variant, (unsigned long long)row->batch);
@@ -94,7 +94,7 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 	const char *unit = m == SB_METRIC_DELTA ? "%" : "";
 	for (size_t i = 0; i < a->n_rows; i++) {
 		const struct sb_run_row *ra = &a->rows[i];
-		const struct sb_run_row *rb = sb_run_file_find(b, ra->variant, ra->batch);
+		const struct sb_run_row *rb = sb_run_file_match(b, ra);
 		struct sb_change c;
 		if (!rb || sb_compare_change(ra, rb, m, &c) != 0)
 			continue;
