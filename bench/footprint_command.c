@@ -81,8 +81,8 @@ struct fp_row {
 	enum sb_fp_layout layout;
 	struct sb_summary cycles;
 	size_t n_samples;
-	int has_delta;
-	double delta, delta_lo, delta_hi, delta_pct;
+	struct sb_estimate delta_pct;    /* vs the baseline, % (absent for the baseline) */
+	struct sb_estimate delta_cycles; /* the same in cycles per call */
 };
 
 struct fp_arm_ctx {
@@ -249,13 +249,10 @@ static int measure_one(const struct sb_cli *cli, const struct sb_variant *const 
 		r->cycles = c->cycles;
 		if (!c->n_samples)
 			r->cycles.mean = r->cycles.ci_lo = r->cycles.ci_hi = NAN;
-		if (v > 0 && c->has_delta && c->n_samples && base->n_samples) {
-			double m = base->cycles.mean;
-			r->has_delta = 1;
+		r->delta_pct = r->delta_cycles = sb_estimate_absent("the baseline");
+		if (v > 0 && sb_estimate_known(&c->delta_pct) && c->n_samples && base->n_samples) {
 			r->delta_pct = c->delta_pct;
-			r->delta = m * c->delta_pct / 100.0;
-			r->delta_lo = m * c->delta_lo_pct / 100.0;
-			r->delta_hi = m * c->delta_hi_pct / 100.0;
+			r->delta_cycles = sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
 		}
 	}
 	/* The first results keep the machine facts for the header, and the
@@ -309,11 +306,11 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 			put_num(f, "ci_lo", r->cycles.ci_lo, ", ");
 			put_num(f, "ci_hi", r->cycles.ci_hi, ", ");
 			fprintf(f, "\"samples\": %zu, \"baseline\": \"%s\", ", r->n_samples, r->baseline);
-			if (r->has_delta) {
-				put_num(f, "delta_cycles", r->delta, ", ");
-				put_num(f, "delta_ci_lo", r->delta_lo, ", ");
-				put_num(f, "delta_ci_hi", r->delta_hi, ", ");
-				put_num(f, "delta_pct", r->delta_pct, "}");
+			if (sb_estimate_known(&r->delta_cycles)) {
+				put_num(f, "delta_cycles", r->delta_cycles.value, ", ");
+				put_num(f, "delta_ci_lo", r->delta_cycles.lo, ", ");
+				put_num(f, "delta_ci_hi", r->delta_cycles.hi, ", ");
+				put_num(f, "delta_pct", r->delta_pct.value, "}");
 			} else
 				fprintf(f, "\"delta_cycles\": null, \"delta_ci_lo\": null, \"delta_ci_hi\": null, "
 					   "\"delta_pct\": null}");
@@ -333,8 +330,9 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 			else
 				fprintf(f, ",,,");
 			fprintf(f, "%zu,%s,", r->n_samples, r->baseline);
-			if (r->has_delta)
-				fprintf(f, "%.4f,%.4f,%.4f,%.3f\n", r->delta, r->delta_lo, r->delta_hi, r->delta_pct);
+			if (sb_estimate_known(&r->delta_cycles))
+				fprintf(f, "%.4f,%.4f,%.4f,%.3f\n", r->delta_cycles.value, r->delta_cycles.lo,
+					r->delta_cycles.hi, r->delta_pct.value);
 			else
 				fprintf(f, ",,,\n");
 		}
@@ -350,8 +348,9 @@ static void write_rows(FILE *f, int format, const struct fp_row *rows, size_t n,
 		const struct fp_row *r = &rows[i];
 		char ci[48], d[64] = "";
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", r->cycles.ci_lo, r->cycles.ci_hi);
-		if (r->has_delta)
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->delta, r->delta_lo, r->delta_hi);
+		if (sb_estimate_known(&r->delta_cycles))
+			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", r->delta_cycles.value, r->delta_cycles.lo,
+				 r->delta_cycles.hi);
 		if (!r->n_samples) {
 			fprintf(f, "%-8s %7llu  %-24s  no undisturbed samples\n", sb_fp_layout_name(r->layout),
 				(unsigned long long)r->copies, r->variant);

@@ -166,12 +166,12 @@ static void summary(void)
 		CHECK(x->key.placement == -1 && strcmp(x->key.codegen, "x") == 0, "row key");
 		CHECK(b->k == 2 && b->mean == 11 && b->min == 10 && b->max == 12, "baseline row");
 		CHECK(fabs(b->sd - sqrt(2)) < 1e-12, "baseline sd %g", b->sd);
-		CHECK(!b->has_delta, "baseline has a delta");
-		CHECK(x->has_delta && fabs(x->delta_pct - (16.5 / 11 - 1) * 100) < 1e-9, "delta %g", x->delta_pct);
-		CHECK(x->delta_lo_pct <= x->delta_pct && x->delta_pct <= x->delta_hi_pct, "delta outside CI");
+		CHECK(!b->delta_pct.known, "baseline has a delta");
+		CHECK(x->delta_pct.known && fabs(x->delta_pct.value - (16.5 / 11 - 1) * 100) < 1e-9, "delta %g", x->delta_pct.value);
+		CHECK(x->delta_pct.lo <= x->delta_pct.value && x->delta_pct.value <= x->delta_pct.hi, "delta outside CI");
 		/* Extreme resamples: 16/12 and 17/10. */
-		CHECK(x->delta_lo_pct >= (16.0 / 12 - 1) * 100 - 1e-9 && x->delta_hi_pct <= 70 + 1e-9,
-		      "CI [%g, %g] outside the possible ratios", x->delta_lo_pct, x->delta_hi_pct);
+		CHECK(x->delta_pct.lo >= (16.0 / 12 - 1) * 100 - 1e-9 && x->delta_pct.hi <= 70 + 1e-9,
+		      "CI [%g, %g] outside the possible ratios", x->delta_pct.lo, x->delta_pct.hi);
 	}
 	r.cells = NULL;
 	sb_results_free(&r);

@@ -16,9 +16,9 @@ enum sb_compare_metric {
 int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out);
 
 struct sb_change {
-	double a, a_lo, a_hi, b, b_lo, b_hi;
-	double change, lo, hi;  /* B - A (delta) or B / A - 1 in % (cycles), 95 % CI */
-	int overlap;            /* the CIs of A and B overlap */
+	struct sb_estimate a, b;  /* the metric in A and in B */
+	struct sb_estimate change; /* B - A (delta, pp) or B / A - 1 in % (cycles), 95 % CI */
+	int overlap;              /* the CIs of A and B overlap */
 };
 
 /* The change from a to b in metric m. The CI of the change treats A and

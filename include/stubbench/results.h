@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stubbench/estimate.h"
 #include "stubbench/stats.h"
 #include "stubbench/timer.h"
 
@@ -79,9 +80,9 @@ struct sb_cell {
 	struct sb_summary ns;     /* nanoseconds per iteration */
 	double overhead_cycles;   /* per iteration, subtracted */
 	/* Cost ratio to the baseline arm at the same batch, from the
-	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI. */
-	int has_delta;
-	double delta_pct, delta_lo_pct, delta_hi_pct;
+	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI;
+	 * absent for the baseline itself and without kept blocks. */
+	struct sb_estimate delta_pct;
 	/* Steady states of this cell's block means (sb_find_modes), lowest
 	 * first, and the number of re-rolled states it ran in. */
 	struct sb_mode modes[SB_MAX_MODES];
@@ -100,9 +101,9 @@ struct sb_cell {
 	 * arm and the baseline both sat in their matching mode (the lowest
 	 * holding at least a quarter of the blocks, else the largest) of this arm's
 	 * block mean minus the baseline's (same block: same moment, same
-	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
-	int has_matched;
-	double matched_cycles, matched_lo, matched_hi;
+	 * state index), cycles per iteration, two-level bootstrap 95 % CI;
+	 * absent where no block had both in their matching modes. */
+	struct sb_estimate matched_cycles;
 	/* The earlier runs of this cell in the machine's record of past runs
 	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
 	 * and how many the record held; past_runs 0: the CIs hold this run's
@@ -132,8 +133,7 @@ struct sb_placement_row {
 	uint64_t batch;
 	size_t k;                 /* placements */
 	double mean, sd, min, max; /* of the placements' mean cycles per iteration */
-	int has_delta;
-	double delta_pct, delta_lo_pct, delta_hi_pct;
+	struct sb_estimate delta_pct; /* ratio of means to the baseline's placements, % */
 };
 
 struct sb_results {
@@ -156,6 +156,11 @@ struct sb_results {
 	size_t n_placement_rows;
 	char counter_names[SB_MAX_COUNTERS][32];
 };
+
+/* Cell c's cycles and nanoseconds per iteration as estimates: absent, for
+ * the cell's reason, when it has no samples; without a CI from one. */
+struct sb_estimate sb_cell_cycles(const struct sb_cell *c);
+struct sb_estimate sb_cell_ns(const struct sb_cell *c);
 
 /* Frees the cells and placement rows of r and leaves it empty. */
 void sb_results_free(struct sb_results *r);

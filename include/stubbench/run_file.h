@@ -9,15 +9,15 @@
 
 #include "stubbench/results.h"
 
-/* One arm at one batch size. Numbers a file does not carry (null or
- * absent) are NAN. */
+/* One arm at one batch size. A figure the file does not carry (null or
+ * missing) is absent; a CI it does not carry is NAN. */
 struct sb_run_row {
 	char variant[128];
 	struct sb_cell_key key;           /* side SB_SIDE_NONE: the file has no keys (schema < 3) */
 	uint64_t batch;
 	size_t samples;
-	double mean, ci_lo, ci_hi;        /* core cycles per iteration */
-	double delta, delta_lo, delta_hi; /* % vs the baseline, 95 % CI; NAN without */
+	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
+	struct sb_estimate delta_pct;     /* % vs the baseline, 95 % CI */
 	size_t n_modes;                   /* steady states found over placements or loads */
 	double mode_min, mode_max;        /* their cycles per iteration (NAN without) */
 };

@@ -79,12 +79,8 @@ long sb_placement_summarize(struct sb_results *r, const char *baseline, uint64_t
 		if (base && !sb_cell_key_same_code(ck, base) && nb) {
 			double ratio, lo, hi;
 			if (sb_bootstrap_ratio_unpaired(x, row->k, b, nb, 2000, seed ^ (n * 104729), &ratio, &lo,
-							&hi) == 0) {
-				row->has_delta = 1;
-				row->delta_pct = (ratio - 1) * 100;
-				row->delta_lo_pct = (lo - 1) * 100;
-				row->delta_hi_pct = (hi - 1) * 100;
-			}
+							&hi) == 0)
+				row->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 		}
 	}
 	free(x);

@@ -300,10 +300,9 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		if (!base || !priv || !base->n_samples || !priv->n_samples)
 			continue;
 		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";
-		double m = base->cycles.mean, dd = m * priv->delta_pct / 100.0;
-		if (priv->has_delta)
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd, m * priv->delta_lo_pct / 100.0,
-				 m * priv->delta_hi_pct / 100.0);
+		struct sb_estimate dd = sb_estimate_pct_to_cycles(&priv->delta_pct, base->cycles.mean);
+		if (sb_estimate_known(&dd))
+			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd.value, dd.lo, dd.hi);
 		if (noh && noh->n_samples) {
 			snprintf(nh, sizeof(nh), "%.2f", noh->cycles.mean);
 			if (priv->cycles.mean > 0)
@@ -312,8 +311,8 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		}
 		if (sys && sys->n_samples) {
 			snprintf(sp, sizeof(sp), "%+.2f", sys->cycles.mean);
-			if (priv->has_delta)
-				snprintf(dp, sizeof(dp), "%+.2f", dd + sys->cycles.mean);
+			if (sb_estimate_known(&dd))
+				snprintf(dp, sizeof(dp), "%+.2f", dd.value + sys->cycles.mean);
 		}
 		fprintf(f, "%-6llu %-10.2f %-10.2f %-26s %-12s %-12s %-12s %s\n", (unsigned long long)batch,
 			base->cycles.mean, priv->cycles.mean, d, sp, dp, nh, share);

@@ -24,24 +24,15 @@ static const struct sb_cell *find(const struct sb_results *r, enum sb_cell_side 
 	return NULL;
 }
 
-/* Absolute delta to baseline (cycles per iteration) from the ratio and its
- * bootstrap CI, scaled by the baseline's mean cost. */
-static int delta(const struct sb_cell *c, const struct sb_cell *base, double *d, double *lo, double *hi)
+/* Variant v's cost added to the baseline of the same side, cycles per
+ * iteration: its delta (% of the baseline) scaled by the baseline's mean. */
+static struct sb_estimate side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
+				     int v, uint64_t batch)
 {
-	if (!c || !base || !c->has_delta)
-		return -1;
-	double b = base->cycles.mean;
-	*d = b * c->delta_pct / 100.0;
-	*lo = b * c->delta_lo_pct / 100.0;
-	*hi = b * c->delta_hi_pct / 100.0;
-	return 0;
-}
-
-/* Variant v's delta to the baseline of the same side. */
-static int side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape, int v,
-		      uint64_t batch, double *d, double *lo, double *hi)
-{
-	return delta(find(r, side, shape, v, batch), find(r, side, shape, SB_KV_BASELINE, batch), d, lo, hi);
+	const struct sb_cell *c = find(r, side, shape, v, batch), *base = find(r, side, shape, SB_KV_BASELINE, batch);
+	if (!c || !base)
+		return sb_estimate_absent("not measured");
+	return sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
 }
 
 struct range {
@@ -58,10 +49,10 @@ static void range_add(struct range *r, double d)
 	r->n++;
 }
 
-static void fmt_delta(char *buf, size_t len, int ok, double d, double lo, double hi)
+static void fmt_delta(char *buf, size_t len, const struct sb_estimate *e)
 {
-	if (ok)
-		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", d, lo, hi);
+	if (sb_estimate_known(e))
+		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", e->value, e->lo, e->hi);
 	else
 		snprintf(buf, len, "n/a");
 }
@@ -93,37 +84,35 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++) {
 		for (size_t b = 0; b < k0->n_batches; b++) {
 			uint64_t batch = k0->cells[b].batch;
-			double td = 0, tlo = 0, thi = 0;
-			int tok = side_delta(t, SB_SIDE_TWIN, shape, v, batch, &td, &tlo, &thi) == 0;
+			struct sb_estimate td = side_delta(t, SB_SIDE_TWIN, shape, v, batch);
 			struct range kr = {0, 0, 0}, pr = {0, 0, 0};
-			double k1[3] = {0}, p1[3] = {0};
-			int k1ok = 0, p1ok = 0, agree = 0, compared = 0;
+			struct sb_estimate k1 = sb_estimate_absent(NULL), p1 = sb_estimate_absent(NULL);
+			int agree = 0, compared = 0;
 			double gap_max = 0;
 			for (size_t l = 0; l < n_loads; l++) {
-				double kd, klo, khi, pd = 0, plo = 0, phi = 0;
-				int kok = side_delta(kernel[l], SB_SIDE_KERNEL, shape, v, batch, &kd, &klo, &khi) == 0;
-				int pok = placed && placed[l] &&
-					  side_delta(placed[l], SB_SIDE_PLACED_TWIN, shape, v, batch, &pd, &plo, &phi) == 0;
+				struct sb_estimate kd = side_delta(kernel[l], SB_SIDE_KERNEL, shape, v, batch);
+				struct sb_estimate pd = placed && placed[l]
+								? side_delta(placed[l], SB_SIDE_PLACED_TWIN, shape, v, batch)
+								: sb_estimate_absent("not measured");
+				int kok = sb_estimate_known(&kd), pok = sb_estimate_known(&pd);
 				if (kok)
-					range_add(&kr, kd);
+					range_add(&kr, kd.value);
 				if (pok)
-					range_add(&pr, pd);
-				if (l == 0 && kok)
-					k1[0] = kd, k1[1] = klo, k1[2] = khi, k1ok = 1;
-				if (l == 0 && pok)
-					p1[0] = pd, p1[1] = plo, p1[2] = phi, p1ok = 1;
+					range_add(&pr, pd.value);
+				if (l == 0)
+					k1 = kd, p1 = pd;
 				if (kok && pok) {
 					compared++;
-					if (klo <= phi && plo <= khi)
+					if (kd.lo <= pd.hi && pd.lo <= kd.hi)
 						agree++;
 					else
-						gap_max = fmax(gap_max, plo > khi ? plo - khi : klo - phi);
+						gap_max = fmax(gap_max, pd.lo > kd.hi ? pd.lo - kd.hi : kd.lo - pd.hi);
 				}
 			}
 			char ts[48], ps[48], ks[48], prs[32], krs[32], verdict[128] = "-";
-			fmt_delta(ts, sizeof(ts), tok, td, tlo, thi);
-			fmt_delta(ps, sizeof(ps), p1ok, p1[0], p1[1], p1[2]);
-			fmt_delta(ks, sizeof(ks), k1ok, k1[0], k1[1], k1[2]);
+			fmt_delta(ts, sizeof(ts), &td);
+			fmt_delta(ps, sizeof(ps), &p1);
+			fmt_delta(ks, sizeof(ks), &k1);
 			fmt_range(prs, sizeof(prs), &pr);
 			fmt_range(krs, sizeof(krs), &kr);
 			/* Over several loads also: do the two ranges overlap? */
@@ -145,19 +134,19 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	}
 }
 
-static void json_delta(FILE *f, const char *key, int ok, double d, double lo, double hi)
+static void json_delta(FILE *f, const char *key, const struct sb_estimate *e)
 {
 	fprintf(f, ", \"%s\": ", key);
-	if (!ok) {
+	if (!sb_estimate_known(e)) {
 		fputs("null", f);
 		return;
 	}
 	fputs("{\"delta_cycles\": ", f);
-	sb_json_number(f, d);
+	sb_json_number(f, e->value);
 	fputs(", \"ci95\": [", f);
-	sb_json_number(f, lo);
+	sb_json_number(f, e->lo);
 	fputs(", ", f);
-	sb_json_number(f, hi);
+	sb_json_number(f, e->hi);
 	fputs("]}", f);
 }
 
@@ -167,26 +156,22 @@ void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < kernel->n_batches && b < kernel->n_cells; b++) {
 			uint64_t batch = kernel->cells[b].batch;
-			double d[3][3] = {{0}};
-			int ok[3];
-			ok[0] = side_delta(t, SB_SIDE_TWIN, shape, v, batch, &d[0][0], &d[0][1], &d[0][2]) == 0;
-			ok[1] = placed &&
-				side_delta(placed, SB_SIDE_PLACED_TWIN, shape, v, batch, &d[1][0], &d[1][1], &d[1][2]) == 0;
-			ok[2] = side_delta(kernel, SB_SIDE_KERNEL, shape, v, batch, &d[2][0], &d[2][1], &d[2][2]) == 0;
+			struct sb_estimate twin = side_delta(t, SB_SIDE_TWIN, shape, v, batch);
+			struct sb_estimate pl = placed ? side_delta(placed, SB_SIDE_PLACED_TWIN, shape, v, batch)
+						       : sb_estimate_absent("not measured");
+			struct sb_estimate k = side_delta(kernel, SB_SIDE_KERNEL, shape, v, batch);
 			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
 				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
 			*first = 0;
-			json_delta(f, "twin", ok[0], d[0][0], d[0][1], d[0][2]);
-			json_delta(f, "placed", ok[1], d[1][0], d[1][1], d[1][2]);
-			json_delta(f, "kernel", ok[2], d[2][0], d[2][1], d[2][2]);
+			json_delta(f, "twin", &twin);
+			json_delta(f, "placed", &pl);
+			json_delta(f, "kernel", &k);
 			/* As the table's verdict: placed twin vs kernel, CIs overlap. */
-			int have = ok[1] && ok[2] && isfinite(d[1][1]) && isfinite(d[1][2]) && isfinite(d[2][1]) &&
-				   isfinite(d[2][2]);
 			fputs(", \"verdict\": ", f);
-			if (!have)
+			if (!sb_estimate_has_ci(&pl) || !sb_estimate_has_ci(&k))
 				fputs("null", f);
 			else
-				fputs(d[2][1] <= d[1][2] && d[1][1] <= d[2][2] ? "\"agree\"" : "\"disagree\"", f);
+				fputs(k.lo <= pl.hi && pl.lo <= k.hi ? "\"agree\"" : "\"disagree\"", f);
 			fputs("}", f);
 		}
 }

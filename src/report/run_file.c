@@ -56,6 +56,12 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
+/* A figure read back: absent when the file has no number for it. */
+static struct sb_estimate figure(double value, double lo, double hi)
+{
+	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
+}
+
 /* A result's key fields (schema 3); side SB_SIDE_NONE when it has none. */
 static void key_of(json_object *r, const char *name, struct sb_cell_key *k)
 {
@@ -146,12 +152,9 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		double samples = num(r, "samples");
 		row->samples = isfinite(samples) ? (size_t)samples : 0;
 		json_object *cyc = member(r, "cycles_per_iter");
-		row->mean = num(cyc, "mean");
-		row->ci_lo = at(member(cyc, "ci95"), 0);
-		row->ci_hi = at(member(cyc, "ci95"), 1);
-		row->delta = num(r, "delta_vs_baseline_pct");
-		row->delta_lo = at(member(r, "delta_ci95_pct"), 0);
-		row->delta_hi = at(member(r, "delta_ci95_pct"), 1);
+		row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
+		row->delta_pct = figure(num(r, "delta_vs_baseline_pct"), at(member(r, "delta_ci95_pct"), 0),
+					at(member(r, "delta_ci95_pct"), 1));
 		row->mode_min = row->mode_max = NAN;
 		json_object *modes = member(r, "modes");
 		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
@@ -191,21 +194,20 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 			continue;
 		out->n_rows++;
 		row->batch = (uint64_t)batch;
-		row->mean = num(member(p, "cycles_per_iter"), "mean");
-		row->ci_lo = row->ci_hi = NAN; /* the spread over placements is no CI */
+		/* The spread over placements is no CI. */
+		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
 		row->mode_min = row->mode_max = NAN;
-		row->delta = num(p, "delta_vs_baseline_pct");
-		row->delta_lo = at(member(p, "delta_ci95_pct"), 0);
-		row->delta_hi = at(member(p, "delta_ci95_pct"), 1);
+		row->delta_pct = figure(num(p, "delta_vs_baseline_pct"), at(member(p, "delta_ci95_pct"), 0),
+					at(member(p, "delta_ci95_pct"), 1));
 	}
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
 		const struct sb_run_row *row = &out->rows[i];
-		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !isfinite(row->delta))
+		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(&row->delta_pct))
 			continue;
 		out->spread_kind = "placements";
-		rc = spread_add(out, &row->key, row->batch, row->delta);
+		rc = spread_add(out, &row->key, row->batch, row->delta_pct.value);
 	}
 	json_object_put(doc);
 	if (rc == 0 && out->n_rows == 0) {
@@ -262,11 +264,6 @@ const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, c
 	return NULL;
 }
 
-static double finite_or_nan(int have, double v)
-{
-	return have && isfinite(v) ? v : NAN;
-}
-
 int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -288,12 +285,9 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		row->key = c->arm->key;
 		row->batch = c->batch;
 		row->samples = c->n_samples;
-		row->mean = finite_or_nan(c->n_samples > 0, c->cycles.mean);
-		row->ci_lo = finite_or_nan(c->n_samples > 1, c->cycles.ci_lo);
-		row->ci_hi = finite_or_nan(c->n_samples > 1, c->cycles.ci_hi);
-		row->delta = finite_or_nan(c->has_delta, c->delta_pct);
-		row->delta_lo = finite_or_nan(c->has_delta, c->delta_lo_pct);
-		row->delta_hi = finite_or_nan(c->has_delta, c->delta_hi_pct);
+		struct sb_estimate cyc = sb_cell_cycles(c);
+		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
+		row->delta_pct = figure(c->delta_pct.known ? c->delta_pct.value : NAN, c->delta_pct.lo, c->delta_pct.hi);
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {
 			double m = c->modes[k].cycles;

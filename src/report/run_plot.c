@@ -98,14 +98,14 @@ static void put_num(FILE *f, double v)
 static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, enum metric m)
 {
 	double v, lo, hi, rlo = NAN, rhi = NAN;
+	const struct sb_estimate *e = m == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+	v = sb_estimate_known(e) ? e->value : NAN, lo = e->lo, hi = e->hi;
 	if (m == METRIC_CYCLES) {
-		v = r->mean, lo = r->ci_lo, hi = r->ci_hi;
 		if (r->n_modes > 1)
 			rlo = r->mode_min, rhi = r->mode_max;
 	} else {
-		v = r->delta, lo = r->delta_lo, hi = r->delta_hi;
 		/* The steady states against the baseline's mean (its cost from the ratio). */
-		double base = isfinite(r->mean) ? r->mean / (1 + r->delta / 100) : NAN;
+		double base = sb_estimate_known(&r->cycles) ? r->cycles.value / (1 + v / 100) : NAN;
 		if (r->n_modes > 1 && base > 0)
 			rlo = (r->mode_min / base - 1) * 100, rhi = (r->mode_max / base - 1) * 100;
 		/* Copies at other placements: the range of their deltas. */
@@ -310,8 +310,8 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 										   : lab_panel(r);
 			if (panel < 0)
 				panel = n_panels - 1;
-			double v = panels[p].metric == METRIC_CYCLES ? r->mean : r->delta;
-			if (panel != p || !isfinite(v))
+			const struct sb_estimate *e = panels[p].metric == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+			if (panel != p || !sb_estimate_known(e) || !isfinite(e->value))
 				continue;
 			size_t k;
 			for (k = 0; k < n_series && !(series[k].panel == p && strcmp(series[k].name, r->variant) == 0); k++)
