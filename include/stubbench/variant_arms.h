@@ -39,6 +39,11 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
  * flavour, return and shape from its record; at no placement. */
 void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k);
 
+/* The registry variant of family whose key has codegen and shape (the
+ * twin of a kernel program, the host-flavour copy of a seed replica), or
+ * NULL. */
+const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape);
+
 /* The arm running copy (sb_place() of original, copy index) gets
  * original's key at that placement. Returns 0, or -1 when copy has no arm. */
 int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,

@@ -67,6 +67,20 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 			v->shape, v->name);
 }
 
+const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape)
+{
+	for (size_t i = 0; i < sb_variant_count(); i++) {
+		const struct sb_variant *v = sb_variant_at(i);
+		struct sb_cell_key k;
+		if (!in_family(v, family))
+			continue;
+		sb_variant_key(v, &k);
+		if (strcmp(k.codegen, codegen) == 0 && strcmp(k.shape, shape) == 0)
+			return v;
+	}
+	return NULL;
+}
+
 int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,
 			      const struct sb_variant *original, unsigned index)
 {
