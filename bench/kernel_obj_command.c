@@ -125,22 +125,23 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 		const struct sb_cell *c = &r->res.cells[i];
 		if (!c->arm)
 			continue;
-		double k = (double)c->batch;
+		struct sb_estimate cyc = sb_cell_cycles(c);
+		struct sb_estimate run = sb_estimate_scaled(&cyc, (double)c->batch);
 		if (json) {
 			fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
 			sb_json_string(f, c->arm->name);
 			fprintf(f, ", \"batch\": %llu, \"mean\": ", (unsigned long long)c->batch);
-			num_or_null(f, c->n_samples ? c->cycles.mean * k : NAN);
+			num_or_null(f, run.value);
 			fputs(", \"ci95\": [", f);
-			num_or_null(f, c->n_samples > 1 ? c->cycles.ci_lo * k : NAN);
+			num_or_null(f, run.lo);
 			fputs(", ", f);
-			num_or_null(f, c->n_samples > 1 ? c->cycles.ci_hi * k : NAN);
+			num_or_null(f, run.hi);
 			fputs("]}", f);
-		} else if (c->n_samples == 0) {
+		} else if (!sb_estimate_known(&run)) {
 			fprintf(f, "%-24s %6llu %10s\n", c->arm->name, (unsigned long long)c->batch, "-");
 		} else {
 			fprintf(f, "%-24s %6llu %10.2f [%.2f, %.2f]\n", c->arm->name, (unsigned long long)c->batch,
-				c->cycles.mean * k, c->cycles.ci_lo * k, c->cycles.ci_hi * k);
+				run.value, run.lo, run.hi);
 		}
 		first = 0;
 	}

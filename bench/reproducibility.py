@@ -73,8 +73,24 @@ def said(stderr):
     return tuple(any(mark in ln for ln in stderr.splitlines()) for mark, _ in WARNINGS)
 
 
+# How the report names a kernel run's sides (the "side" field of a result).
+SIDE_KINDS = {"kernel": "kernel", "twin": "twin", "placed-twin": "twin@loads"}
+
+
+# The fields that say which cell a result is (schema 3); a run without them is matched by name.
+KEY_FIELDS = ("side", "family", "codegen", "flavour", "return", "shape", "placement")
+
+
+def cell_id(r):
+    """What a result is, the same in every run of the same measurement."""
+    if "side" in r:
+        return tuple(r.get(f) for f in KEY_FIELDS) + (r["batch"],)
+    return (r["variant"], r["batch"])
+
+
 def cells(doc, min_batch):
-    """(variant, batch) -> (delta, lo, hi, matched, mlo, mhi) for every cell with a delta."""
+    """cell_id -> (delta, lo, hi, matched, mlo, mhi, kind, label) for every cell with a delta;
+    kind: the result's side as the report names it ("other" without one); label: variant@batch."""
     out = {}
     for r in doc["results"]:
         if "delta_vs_baseline_pct" not in r or r["batch"] < min_batch:
@@ -82,7 +98,9 @@ def cells(doc, min_batch):
         lo, hi = r["delta_ci95_pct"]
         m = r.get("matched_delta_cycles")
         mlo, mhi = r.get("matched_ci95", [None, None])
-        out[(r["variant"], r["batch"])] = (r["delta_vs_baseline_pct"], lo, hi, m, mlo, mhi)
+        kind = SIDE_KINDS.get(r.get("side"), r.get("side") or "other")
+        label = f"{r['variant']}@{r['batch']}"
+        out[cell_id(r)] = (r["delta_vs_baseline_pct"], lo, hi, m, mlo, mhi, kind, label)
     return out
 
 
@@ -147,7 +165,7 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
            f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
     print(hdr)
     run_cov = [0] * k
-    by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" -> [covered, CIs]
+    by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" (SIDE_KINDS) -> [covered, CIs]
     run_mcov = [0] * k
     worst_hw = 0.0
     worst_mspread = 0.0
@@ -163,11 +181,11 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
         worst_hw = max(worst_hw, max(hw))
         for i, c in enumerate(dcov):
             run_cov[i] += c
-        kind = "twin@loads" if "-twin@loads" in key[0] else "twin" if "-twin" in key[0] else "kernel"
+        kind = vals[0][6]
         tally = by_kind.setdefault(kind, [0, 0])
         tally[0] += sum(dcov)
         tally[1] += k
-        line = (f"{key[0] + '@' + str(key[1]):34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
+        line = (f"{vals[0][7]:34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
                 f"{sum(dcov):>2}/{k:<2} {statistics.mean(hw):7.2f}")
         if all(v[3] is not None for v in vals):
             n_matched += 1

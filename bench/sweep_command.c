@@ -113,9 +113,9 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 		}
 		if (sweep.flavour_seed)
 			out[m++] = vs[i];
-		char name[96];
-		snprintf(name, sizeof(name), "host-%s", vs[i]->name);
-		const struct sb_variant *h = sb_variant_find(name);
+		struct sb_cell_key k;
+		sb_variant_key(vs[i], &k);
+		const struct sb_variant *h = sb_variant_of_family("replica-host", k.codegen, k.shape);
 		if (h)
 			out[m++] = h;
 	}
@@ -236,7 +236,7 @@ static int run_sweep(struct sb_cli *cli)
 		if (strcmp(vs[i]->name, "baseline") == 0)
 			baseline = vs[i];
 	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
-		baseline = sb_variant_find(sweep.flavour_seed ? "baseline" : "host-baseline");
+		baseline = sb_variant_of_family(sweep.flavour_seed ? "replica" : "replica-host", "baseline", "per-run");
 
 	static struct sb_results res;
 	static struct sb_variant_arms arms;

@@ -43,8 +43,8 @@ int main(int argc, char **argv)
 	}
 	printf("%s batch=%" PRIu64 " cycles=%.3f [%.3f, %.3f]", argv[1], c->batch, c->cycles.mean, c->cycles.ci_lo,
 	       c->cycles.ci_hi);
-	if (c->has_delta)
-		printf(" delta=%+.3f%% [%+.3f, %+.3f]", c->delta_pct, c->delta_lo_pct, c->delta_hi_pct);
+	if (sb_estimate_known(&c->delta_pct))
+		printf(" delta=%+.3f%% [%+.3f, %+.3f]", c->delta_pct.value, c->delta_pct.lo, c->delta_pct.hi);
 	printf(" states=%zu processes=%zu samples=%zu\n", c->n_states, c->n_processes,
 	       c->n_samples + c->n_disturbed);
 	sb_measurement_free(&m);

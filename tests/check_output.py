@@ -82,11 +82,37 @@ for r in res:
     check(r["samples"] + r["outlier_samples"] + r["disturbed_samples"] >= 1, "no samples")
     # A replica's main prog has a symbol: its size is known, never 0.
     check(isinstance(r["code_bytes"], int) and r["code_bytes"] > 0, f"{r['variant']}: code_bytes {r['code_bytes']}")
+    # The cell's key, field by field: the seed replicas, where they were built.
+    key = {f: r.get(f) for f in ("side", "family", "codegen", "flavour", "return", "shape", "placement")}
+    check(key == {"side": "replica", "family": "replica", "codegen": r["variant"], "flavour": "seed-v2-jul2024-ibt",
+                  "return": "ret", "shape": "per-run", "placement": None}, f"{r['variant']}: key {key}")
     if r["variant"] == "baseline":
         check("delta_vs_baseline_pct" not in r, "baseline has a delta")
     else:
         lo, hi = r["delta_ci95_pct"]
         check(lo <= r["delta_vs_baseline_pct"] <= hi, f"{r['variant']}: delta outside its CI")
+
+# Keys of copies at placements and of their rows over placements; of the
+# host flavour's replicas and of a twin.
+p = subprocess.run([sb, "--samples=30", "--batch=64", "--variant=baseline,private", "--placements=2",
+                    "--format=json"], capture_output=True, text=True)
+check(p.returncode == 0, f"--placements=2 exited {p.returncode}: {p.stderr}")
+pdoc = json.loads(p.stdout) if p.returncode == 0 else {"results": [], "across_placements": []}
+check(sorted((r["codegen"], r["placement"]) for r in pdoc["results"]) ==
+      [("baseline", 0), ("baseline", 1), ("private", 0), ("private", 1)],
+      f"--placements keys {[(r.get('codegen'), r.get('placement')) for r in pdoc['results']]}")
+check([(r["variant"], r["codegen"], r["placement"], r["side"]) for r in pdoc.get("across_placements", [])] ==
+      [("baseline", "baseline", None, "replica"), ("private", "private", None, "replica")],
+      f"across_placements keys {pdoc.get('across_placements')}")
+p = subprocess.run([sb, "--samples=30", "--batch=64", "--variant=host-hybrid,twin-per-run-private",
+                    "--format=json"], capture_output=True, text=True)
+check(p.returncode == 0, f"host and twin variants exited {p.returncode}: {p.stderr}")
+hdoc = json.loads(p.stdout) if p.returncode == 0 else {"results": []}
+check([(r["family"], r["side"], r["codegen"], r["return"], r["flavour"]) for r in hdoc["results"]] ==
+      [("replica", "replica", "baseline", "ret", "seed-v2-jul2024-ibt"),
+       ("replica-host", "replica", "hybrid", "rethunk", "v6.18-noibt-its-rethunk"),
+       ("twin", "twin", "private", "rethunk", "v6.18-noibt-its-rethunk")],
+      f"host and twin keys {[(r.get('family'), r.get('side'), r.get('codegen')) for r in hdoc['results']]}")
 
 # CSV.
 rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))

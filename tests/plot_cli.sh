@@ -30,10 +30,14 @@ grep -q "per-run: cost added to baseline" "$d/kernel.gp" || no "kernel.gp has no
 grep -q "returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
 grep -qx "64 15 10 20 5 25" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta with its range over the loads' states"
 
-# Lab: a panel per shape and flavour, legend below, steady states as a band.
+# Lab: a panel per shape and return flavour, legend below, steady states as a band.
 "$sb" plot "$data/run_lab.json" -o "$d/lab.svg" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "lab plot exited $rc: $(cat "$d/err")"
 grep -q "'perrun, rethunk'" "$d/lab.gp" && grep -q "'inloop, ret'" "$d/lab.gp" || no "lab.gp panels"
+# The srso returns have panels of their own (by the key's return, not the name).
+grep -q "'perrun, srso-alias'" "$d/lab.gp" || no "lab.gp has no srso-alias panel"
+[ "$(grep -c "^set title 'perrun, rethunk'" "$d/lab.gp")" = 1 ] && ! grep -q "^set title 'other'" "$d/lab.gp" ||
+    no "lab.gp: a cell drawn outside its return's panel"
 grep -q "set key below" "$d/lab.gp" || no "lab legend not below"
 grep -qx "8 12 11 13 11 13.5" "$d/lab.dat" || no "lab.dat lacks the baseline's steady-state range"
 

@@ -37,23 +37,38 @@ int main(int argc, char **argv)
 	OK(strcmp(a.date, "2026-12-01T06:00:00Z") == 0 && strcmp(a.kernel, "Linux 6.18.0") == 0);
 	OK(a.n_rows == 3 && a.n_spread == 0 && a.spread_kind == NULL);
 	const struct sb_run_row *base = sb_run_file_find(&a, "baseline", 8);
-	OK(base && near(base->mean, 10) && near(base->ci_lo, 9) && isnan(base->delta));
+	OK(base && near(base->cycles.value, 10) && near(base->cycles.lo, 9) && !base->delta_pct.known &&
+	   isnan(base->delta_pct.value) && strcmp(base->delta_pct.absent, "not in the file") == 0);
 	const struct sb_run_row *hyb = sb_run_file_find(&a, "hybrid", 8);
-	OK(hyb && near(hyb->delta, 5) && isnan(hyb->delta_lo) && isnan(hyb->ci_hi));
+	OK(hyb && near(hyb->delta_pct.value, 5) && isnan(hyb->delta_pct.lo) && isnan(hyb->cycles.hi));
 	OK(sb_run_file_find(&a, "private", 64) == NULL);
 
 	/* --placements: the copies, one row per variant over them, and the
 	 * spread of the copies' deltas. */
 	OK(b.n_rows == 6);
 	const struct sb_run_row *bp = sb_run_file_find(&b, "private", 8);
-	OK(bp && near(bp->delta, 25) && near(bp->delta_lo, 24) && isnan(bp->ci_lo) && near(bp->mean, 12.5));
+	OK(bp && near(bp->delta_pct.value, 25) && near(bp->delta_pct.lo, 24) && isnan(bp->cycles.lo) &&
+	   near(bp->cycles.value, 12.5));
 	OK(b.spread_kind && strcmp(b.spread_kind, "placements") == 0 && b.n_spread == 1);
-	OK(strcmp(b.spread[0].variant, "private") == 0 && b.spread[0].k == 2);
+	OK(strcmp(b.spread[0].key.codegen, "private") == 0 && b.spread[0].key.placement == -1 && b.spread[0].k == 2);
+	/* The keys read back: a copy's placement, the row over placements without one. */
+	const struct sb_run_row *bp1 = sb_run_file_find(&b, "private@p1", 8);
+	OK(bp1 && bp1->key.side == SB_SIDE_REPLICA && bp1->key.placement == 1 && strcmp(bp1->key.ret, "ret") == 0);
+	OK(bp->key.side == SB_SIDE_REPLICA && bp->key.placement == -1 && strcmp(bp->key.shape, "per-run") == 0);
+	OK(sb_run_file_spread_of(&b, bp) == &b.spread[0] && sb_run_file_spread_of(&b, bp1) == NULL);
+	/* A run without keys (schema 2) matches by name; with keys, by key. */
+	OK(a.rows[0].key.side == SB_SIDE_NONE && sb_run_file_match(&b, sb_run_file_find(&a, "private", 8)) == bp);
+	struct sb_run_row renamed = *bp1;
+	snprintf(renamed.variant, sizeof(renamed.variant), "another name");
+	OK(sb_run_file_match(&b, &renamed) == bp1);
+	renamed.key.placement = 0;
+	OK(sb_run_file_match(&b, &renamed) == sb_run_file_find(&b, "private@p0", 8));
 	OK(near(b.spread[0].min, 24) && near(b.spread[0].max, 26));
 
 	/* Kernel: the flavour, and the steady states over the loads (modes). */
 	OK(strcmp(k.thunk, "return thunk") == 0);
 	const struct sb_run_row *kp = sb_run_file_find(&k, "private-per-run", 64);
+	OK(kp && kp->key.side == SB_SIDE_KERNEL && strcmp(kp->key.codegen, "private") == 0 && !kp->key.flavour[0]);
 	OK(kp && kp->n_modes == 3 && near(kp->mode_min, 21) && near(kp->mode_max, 25));
 	OK(k.n_spread == 0 && sb_run_file_find(&k, "baseline-per-run", 64)->n_modes == 0);
 
@@ -61,7 +76,7 @@ int main(int argc, char **argv)
 	struct sb_change c;
 	const struct sb_run_row *ap = sb_run_file_find(&a, "private", 8);
 	OK(sb_compare_change(ap, bp, SB_METRIC_DELTA, &c) == 0);
-	OK(near(c.change, 5) && near(c.lo, 5 - hypot(1, 3)) && near(c.hi, 5 + hypot(1, 3)));
+	OK(near(c.change.value, 5) && near(c.change.lo, 5 - hypot(1, 3)) && near(c.change.hi, 5 + hypot(1, 3)));
 	OK(c.overlap == 0); /* [17, 23] vs [24, 26] */
 	/* Without a CI there is no change to report; baseline has no delta. */
 	OK(sb_compare_change(hyb, hyb, SB_METRIC_DELTA, &c) == -1);
@@ -69,7 +84,8 @@ int main(int argc, char **argv)
 	/* Cycles metric: B / A - 1 in %, relative half-widths in quadrature. */
 	const struct sb_run_row *bb = sb_run_file_find(&b, "baseline@p0", 8);
 	OK(sb_compare_change(base, bb, SB_METRIC_CYCLES, &c) == 0);
-	OK(near(c.change, 0) && near(c.lo, -100 * hypot(0.05, 0.1)) && near(c.hi, 100 * hypot(0.05, 0.1)));
+	OK(near(c.change.value, 0) && near(c.change.lo, -100 * hypot(0.05, 0.1)) &&
+	   near(c.change.hi, 100 * hypot(0.05, 0.1)));
 	OK(c.overlap == 1);
 	enum sb_compare_metric m;
 	OK(sb_compare_metric_parse("cycles", &m) == 0 && m == SB_METRIC_CYCLES);

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "stubbench/footprint.h"
+#include "stubbench/estimate.h"
 #include "stubbench/footprint_report.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
@@ -158,9 +159,8 @@ static void report_checks(void)
 						  i < 2 ? SB_FP_PACKED : SB_FP_SPREAD, 10, i < 2 ? 0 : 2};
 	}
 	cells[0].cycles.mean = 40;
-	cells[1].has_delta = cells[3].has_delta = 1;
-	cells[1].delta_pct = 5, cells[1].delta_lo_pct = 2.5, cells[1].delta_hi_pct = 10;
-	cells[3].delta_pct = 1, cells[3].delta_lo_pct = 0, cells[3].delta_hi_pct = 2;
+	cells[1].delta_pct = sb_estimate_of(5, 2.5, 10);
+	cells[3].delta_pct = sb_estimate_of(1, 0, 2);
 	cells[2].n_samples = 0;
 	snprintf(cells[2].no_samples, sizeof(cells[2].no_samples), "every block disturbed");
 	struct sb_results res = {.cells = cells, .n_cells = 4, .n_batches = 1, .cpu = 1};

@@ -63,11 +63,16 @@ static int plot(const struct sb_results *r, const char *path, char *err, size_t 
 
 int main(void)
 {
-	/* Three arms per shape over three batches, known values. */
+	/* Arms of both shapes and four returns over three batches, known
+	 * values; each arm's key is what the plot draws it by. */
 	static const char *const names[] = {"lab-baseline-perrun", "lab-mainline-perrun",
 					    "lab-reload-rethunk-perrun", "lab-baseline-inloop",
-					    "lab-spill-once-calldepth-inloop", "not-a-variant"};
-	enum { N_ARMS = 6, N_B = 3 };
+					    "lab-spill-once-calldepth-inloop", "lab-mainline-srso-perrun",
+					    "not-a-variant"};
+	static const char *const keys[][3] = {{"baseline", "ret", "per-run"},       {"mainline", "ret", "per-run"},
+					      {"reload", "rethunk", "per-run"},     {"baseline", "ret", "in-loop"},
+					      {"spill-once", "calldepth", "in-loop"}, {"mainline", "srso", "per-run"}};
+	enum { N_ARMS = 7, N_B = 3 };
 	static const uint64_t batches[N_B] = {1, 64, 4096};
 	struct sb_arm arms[N_ARMS];
 	struct sb_cell cells[N_ARMS * N_B];
@@ -75,6 +80,9 @@ int main(void)
 	memset(cells, 0, sizeof(cells));
 	for (int a = 0; a < N_ARMS; a++) {
 		arms[a].name = names[a];
+		if (a < N_ARMS - 1)
+			sb_cell_key_set(&arms[a].key, SB_SIDE_LAB, "lab", keys[a][0], "v6.18", keys[a][1], keys[a][2],
+					names[a]);
 		for (int b = 0; b < N_B; b++) {
 			struct sb_cell *c = &cells[a * N_B + b];
 			c->arm = &arms[a];
@@ -114,7 +122,7 @@ int main(void)
 			for (size_t a = 0; a < sizeof(legends) / sizeof(legends[0]); a++)
 				CHECK(strstr(s, legends[a]) != NULL, "SVG has no line titled %s", legends[a]);
 			CHECK(strstr(s, "perrun, ret") && strstr(s, "perrun, rethunk") && strstr(s, "inloop, calldepth") &&
-			      strstr(s, "other"), "SVG lacks a shape and flavour panel");
+			      strstr(s, "perrun, srso") && strstr(s, "other"), "SVG lacks a shape and flavour panel");
 		}
 		free(s);
 		CHECK(plot(&r, png, err, sizeof(err)) == 0, "png: %s", err);
@@ -134,6 +142,17 @@ int main(void)
 	CHECK(strstr(err, "gnuplot not found") && strstr(err, svg) && !strchr(err, '\n'),
 	      "unclear message without gnuplot: '%s'", err);
 	CHECK(file_size(svg) == -1, "a plot file appeared without gnuplot");
+	/* The srso arm is drawn in the srso panel: the script's panels in
+	 * order, each followed by its series' legends. */
+	char gp_path[300];
+	snprintf(gp_path, sizeof(gp_path), "%s/lab.gp", dir);
+	size_t gp_len = 0;
+	char *script = slurp(gp_path, &gp_len);
+	const char *srso = script ? strstr(script, "set title 'perrun, srso'") : NULL;
+	const char *next = srso ? strstr(srso + 1, "set title") : NULL;
+	const char *line = srso ? strstr(srso, "title 'mainline'") : NULL;
+	CHECK(srso && line && (!next || line < next), "the srso arm is not in the 'perrun, srso' panel");
+	free(script);
 	if (old)
 		setenv("PATH", old, 1);
 	free(old);

@@ -50,8 +50,8 @@ static void two_cells(struct sb_results *r, struct sb_cell c[2])
 		c[i].ns.ci_lo = 2.95 + i;
 		c[i].ns.ci_hi = 3.1 + i;
 	}
-	c[1].has_delta = 1, c[1].delta_pct = 1, c[1].delta_lo_pct = 0.5, c[1].delta_hi_pct = 1.25;
-	c[1].has_matched = 1, c[1].matched_cycles = 0.15, c[1].matched_lo = 0.14, c[1].matched_hi = 0.17;
+	c[1].delta_pct = sb_estimate_of(1, 0.5, 1.25);
+	c[1].matched_cycles = sb_estimate_of(0.15, 0.14, 0.17);
 	r->cells = c;
 	r->n_cells = 2;
 	r->n_batches = 1;
@@ -95,7 +95,7 @@ int main(void)
 	two_cells(&r, c);
 	snprintf(path, sizeof(path), "%s/past-runs", dir);
 	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
-		      c[1].delta_lo_pct == 0.5 && c[0].past_held == 0,
+		      c[1].delta_pct.lo == 0.5 && c[0].past_held == 0,
 	      "a missing file widened (%zu runs): %s", c[1].past_runs, err);
 	const char *lines = "# a comment\n"
 			    "M\td1\tX\tprivate\t64\t13.0\t0\t0.1\n"
@@ -115,16 +115,16 @@ int main(void)
 	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: widened by %zu of %zu runs", c[1].past_runs,
 	      c[1].past_held);
-	CHECK(near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && near(c[1].delta_hi_pct, 1 + hypot(0.25, w)) &&
-		      c[1].delta_pct == 1,
-	      "private delta [%g, %g]", c[1].delta_lo_pct, c[1].delta_hi_pct);
+	CHECK(near(c[1].delta_pct.lo, 1 - hypot(0.5, w)) && near(c[1].delta_pct.hi, 1 + hypot(0.25, w)) &&
+		      c[1].delta_pct.value == 1,
+	      "private delta [%g, %g]", c[1].delta_pct.lo, c[1].delta_pct.hi);
 	double wc = sb_t95(4) * sqrt(0.012 / 4); /* 13.0 13.1 13.0 13.1 13.0 */
 	CHECK(near(c[1].cycles.ci_lo, 13 - hypot(0.1, wc)) && near(c[1].cycles.ci_hi, 13 + hypot(0.2, wc)),
 	      "private cycles [%g, %g]", c[1].cycles.ci_lo, c[1].cycles.ci_hi);
 	CHECK(near(c[1].ns.ci_lo, 4 - 0.05 * hypot(0.1, wc) / 0.1) && near(c[1].ns.ci_hi, 4 + 0.1 * hypot(0.2, wc) / 0.2),
 	      "private ns [%g, %g]: not in the ratio of the cycles", c[1].ns.ci_lo, c[1].ns.ci_hi);
-	CHECK(c[1].matched_lo == 0.14 && c[1].matched_hi == 0.17,
-	      "matched widened by four runs ('-' counted): [%g, %g]", c[1].matched_lo, c[1].matched_hi);
+	CHECK(c[1].matched_cycles.lo == 0.14 && c[1].matched_cycles.hi == 0.17,
+	      "matched widened by four runs ('-' counted): [%g, %g]", c[1].matched_cycles.lo, c[1].matched_cycles.hi);
 	CHECK(c[0].past_runs == 0 && c[0].past_held == 4 && c[0].cycles.ci_lo == 11.9 && c[0].cycles.ci_hi == 12.2,
 	      "baseline, four runs: widened by %zu, [%g, %g]", c[0].past_runs, c[0].cycles.ci_lo, c[0].cycles.ci_hi);
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs of 1 of 2 cells also hold how their last 5 runs") &&
@@ -143,9 +143,9 @@ int main(void)
 	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	double w20 = sb_t95(SB_PAST_RUNS_RECENT - 1) * sqrt(25.0 * SB_PAST_RUNS_RECENT / (SB_PAST_RUNS_RECENT - 1));
 	CHECK(c[1].past_runs == SB_PAST_RUNS_RECENT && c[1].past_held == 25 &&
-		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w20)),
+		      near(c[1].delta_pct.lo, 1 - hypot(0.5, w20)),
 	      "the newest %d: %zu runs, delta from %g (want %g)", SB_PAST_RUNS_RECENT, c[1].past_runs,
-	      c[1].delta_lo_pct, 1 - hypot(0.5, w20));
+	      c[1].delta_pct.lo, 1 - hypot(0.5, w20));
 
 	/* Two results from one read: the second's private@64 alike, its
 	 * private@512 (none in the record) not. */
@@ -156,7 +156,7 @@ int main(void)
 	c2[0].batch = 512;
 	CHECK(sb_past_runs_widen(path, "M", "X", (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
 		      c[1].past_runs == SB_PAST_RUNS_RECENT && c2[1].past_runs == SB_PAST_RUNS_RECENT &&
-		      near(c2[1].delta_lo_pct, c[1].delta_lo_pct) && c2[0].past_held == 0 && c2[0].cycles.ci_lo == 11.9,
+		      near(c2[1].delta_pct.lo, c[1].delta_pct.lo) && c2[0].past_held == 0 && c2[0].cycles.ci_lo == 11.9,
 	      "two results: %zu and %zu runs, the 512 cell %zu", c[1].past_runs, c2[1].past_runs, c2[0].past_held);
 
 	/* Malformed lines are named, and nothing is widened. */
@@ -173,7 +173,7 @@ int main(void)
 		two_cells(&r, c);
 		err[0] = '\0';
 		CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
-			      strstr(err, "line 2") && c[1].delta_lo_pct == 0.5 && c[1].past_runs == 0,
+			      strstr(err, "line 2") && c[1].delta_pct.lo == 0.5 && c[1].past_runs == 0,
 		      "bad line %zu: err '%s'", i, err);
 	}
 	CHECK(sb_past_runs_widen(dir, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
@@ -184,7 +184,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs", dir);
 	two_cells(&r, c);
 	for (int run = 0; run < 5; run++) {
-		c[1].delta_pct = run % 2 ? 10 : 0;
+		c[1].delta_pct.value = run % 2 ? 10 : 0;
 		CHECK(sb_past_runs_add(path, "M", "X", "2026-12-02T00:00:00Z", &r, err, sizeof(err)) == 0, "add: %s",
 		      err);
 	}
@@ -202,8 +202,8 @@ int main(void)
 	      headers, dashes);
 	two_cells(&r, c);
 	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
-		      near(c[1].delta_lo_pct, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
-	      "five added runs: %zu, delta from %g: %s", c[1].past_runs, c[1].delta_lo_pct, err);
+		      near(c[1].delta_pct.lo, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
+	      "five added runs: %zu, delta from %g: %s", c[1].past_runs, c[1].delta_pct.lo, err);
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs also hold how the last 5 runs of these cells"),
 	      "all cells widened: '%s'", buf);
 	two_cells(&r, c);

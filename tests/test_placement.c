@@ -126,19 +126,25 @@ static void replicas(void)
 	      "a size for an address that starts no function");
 }
 
-static struct sb_arm arm(const char *name)
+/* An arm named name; codegen and placement >= 0: a copy at that placement. */
+static struct sb_arm arm(const char *name, const char *codegen, int placement)
 {
 	struct sb_arm a;
 	memset(&a, 0, sizeof(a));
 	a.name = name;
 	a.seed_name = name;
+	if (codegen) {
+		sb_cell_key_set(&a.key, SB_SIDE_REPLICA, "replica", codegen, "f", "ret", "per-run", codegen);
+		a.key.placement = placement;
+	}
 	return a;
 }
 
 static void summary(void)
 {
-	struct sb_arm arms[5] = {arm("baseline@p0"), arm("baseline@p1"), arm("x@p0"), arm("x@p1"),
-				 arm("plain")};
+	/* Grouped by key, not by name: "plain@p0" is no copy, "y" is a copy of x. */
+	struct sb_arm arms[5] = {arm("baseline@p0", "baseline", 0), arm("baseline@p1", "baseline", 1),
+				 arm("x@p0", "x", 0), arm("y", "x", 1), arm("plain@p0", "plain", -1)};
 	const double means[5] = {10, 12, 16, 17, 99};
 	struct sb_cell cells[5];
 	memset(cells, 0, sizeof(cells));
@@ -157,14 +163,15 @@ static void summary(void)
 	if (r.n_placement_rows == 2) {
 		const struct sb_placement_row *b = &r.placement_rows[0], *x = &r.placement_rows[1];
 		CHECK(strcmp(b->variant, "baseline") == 0 && strcmp(x->variant, "x") == 0, "row names");
+		CHECK(x->key.placement == -1 && strcmp(x->key.codegen, "x") == 0, "row key");
 		CHECK(b->k == 2 && b->mean == 11 && b->min == 10 && b->max == 12, "baseline row");
 		CHECK(fabs(b->sd - sqrt(2)) < 1e-12, "baseline sd %g", b->sd);
-		CHECK(!b->has_delta, "baseline has a delta");
-		CHECK(x->has_delta && fabs(x->delta_pct - (16.5 / 11 - 1) * 100) < 1e-9, "delta %g", x->delta_pct);
-		CHECK(x->delta_lo_pct <= x->delta_pct && x->delta_pct <= x->delta_hi_pct, "delta outside CI");
+		CHECK(!b->delta_pct.known, "baseline has a delta");
+		CHECK(x->delta_pct.known && fabs(x->delta_pct.value - (16.5 / 11 - 1) * 100) < 1e-9, "delta %g", x->delta_pct.value);
+		CHECK(x->delta_pct.lo <= x->delta_pct.value && x->delta_pct.value <= x->delta_pct.hi, "delta outside CI");
 		/* Extreme resamples: 16/12 and 17/10. */
-		CHECK(x->delta_lo_pct >= (16.0 / 12 - 1) * 100 - 1e-9 && x->delta_hi_pct <= 70 + 1e-9,
-		      "CI [%g, %g] outside the possible ratios", x->delta_lo_pct, x->delta_hi_pct);
+		CHECK(x->delta_pct.lo >= (16.0 / 12 - 1) * 100 - 1e-9 && x->delta_pct.hi <= 70 + 1e-9,
+		      "CI [%g, %g] outside the possible ratios", x->delta_pct.lo, x->delta_pct.hi);
 	}
 	r.cells = NULL;
 	sb_results_free(&r);

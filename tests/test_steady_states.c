@@ -129,12 +129,12 @@ static void slow_state_kept(void)
 	CHECK(fast_share > 0.2 && fast_share < 0.8, "the fast state holds %.2f of the blocks", fast_share);
 	/* Against the baseline (1000 ticks net): +30 % in the slow states, 0
 	 * in the fast ones, so the delta over both is near 3/8 x 30 %. */
-	CHECK(two->has_delta && two->delta_pct > 5 && two->delta_pct < 25, "delta %+.2f %%", two->delta_pct);
-	CHECK(two->has_delta && two->delta_lo_pct < two->delta_pct && two->delta_hi_pct > two->delta_pct,
-	      "delta CI [%+.2f, %+.2f] leaves out its estimate", two->delta_lo_pct, two->delta_hi_pct);
+	CHECK(two->delta_pct.known && two->delta_pct.value > 5 && two->delta_pct.value < 25, "delta %+.2f %%", two->delta_pct.value);
+	CHECK(two->delta_pct.known && two->delta_pct.lo < two->delta_pct.value && two->delta_pct.hi > two->delta_pct.value,
+	      "delta CI [%+.2f, %+.2f] leaves out its estimate", two->delta_pct.lo, two->delta_pct.hi);
 	/* Matched: both in their matching state, the fast one: no cost. */
-	CHECK(two->has_matched && two->matched_cycles > -1 && two->matched_cycles < 1, "matched %+.2f cycles",
-	      two->matched_cycles);
+	CHECK(two->matched_cycles.known && two->matched_cycles.value > -1 && two->matched_cycles.value < 1, "matched %+.2f cycles",
+	      two->matched_cycles.value);
 	sb_results_free(&res);
 }
 
@@ -154,8 +154,8 @@ static void rare_state_not_matched(void)
 	      base->n_modes, base->modes[0].share);
 	/* The same code in the same state costs the same: matched 0, not the
 	 * 6 cycles the rare fast state is below the rest. */
-	CHECK(other->has_matched && fabs(other->matched_cycles) < 0.5, "matched %+.2f cycles (has %d)",
-	      other->matched_cycles, other->has_matched);
+	CHECK(other->matched_cycles.known && fabs(other->matched_cycles.value) < 0.5, "matched %+.2f cycles (has %d)",
+	      other->matched_cycles.value, other->matched_cycles.known);
 	sb_results_free(&res);
 }
 

@@ -16,9 +16,9 @@ enum sb_compare_metric {
 int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out);
 
 struct sb_change {
-	double a, a_lo, a_hi, b, b_lo, b_hi;
-	double change, lo, hi;  /* B - A (delta) or B / A - 1 in % (cycles), 95 % CI */
-	int overlap;            /* the CIs of A and B overlap */
+	struct sb_estimate a, b;  /* the metric in A and in B */
+	struct sb_estimate change; /* B - A (delta, pp) or B / A - 1 in % (cycles), 95 % CI */
+	int overlap;              /* the CIs of A and B overlap */
 };
 
 /* The change from a to b in metric m. The CI of the change treats A and
@@ -28,8 +28,9 @@ struct sb_change {
 int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
 		      struct sb_change *out);
 
-/* The table of every variant x batch found in both runs (A's order), then
- * those found in one only. Returns the number of flagged rows. */
+/* The table of every cell found in both runs (A's order; the same key and
+ * batch, or the same name where a run has no keys), then those found in
+ * one only. Returns the number of flagged rows. */
 size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
 			enum sb_compare_metric m);
 

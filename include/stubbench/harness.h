@@ -36,6 +36,7 @@
 struct sb_arm {
 	const char *name;       /* "private" (table, JSON, CSV) */
 	const char *seed_name;  /* "private-stack" (--format=seed lines) */
+	struct sb_cell_key key; /* what it measures (results.h), set by whoever makes the arm */
 	/* Runs `batch` iterations once and returns the elapsed ticks of the
 	 * timer the harness chose (sb_timer_*), or UINT64_MAX on failure
 	 * (the run stops with the arm's error). */

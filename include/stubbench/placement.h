@@ -24,6 +24,7 @@ struct sb_placed_variant {
 	struct sb_variant v;          /* the copy: main points at the placed main prog */
 	char name[96], seed_name[96];
 	const struct sb_variant *original;
+	unsigned index;               /* the index it was made with (its name's "@<tag><index>") */
 	void *map;
 	size_t map_len;
 	size_t n_funcs;

@@ -12,10 +12,56 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stubbench/estimate.h"
 #include "stubbench/stats.h"
 #include "stubbench/timer.h"
 
 struct sb_arm;
+
+/* Which side of the comparison a cell's code is on. */
+enum sb_cell_side {
+	SB_SIDE_NONE,        /* no key: the overhead arm, a result read from a file without keys */
+	SB_SIDE_REPLICA,     /* asm code in user space (families replica, replica-host, others) */
+	SB_SIDE_LAB,         /* a codegen lab alternative (family lab) */
+	SB_SIDE_TWIN,        /* the replica of this kernel's JITed program, 64-byte aligned */
+	SB_SIDE_PLACED_TWIN, /* the same placed like the kernel's loads */
+	SB_SIDE_KERNEL,      /* a BPF program run in the kernel */
+	SB_N_SIDES
+};
+
+/* What an arm measures, field by field: what its name says, so that no
+ * reader has to take the name apart. A cell is its arm's key at one batch
+ * size (sb_cell.batch). Empty strings are unknown or not applicable. */
+struct sb_cell_key {
+	enum sb_cell_side side;
+	char family[24];   /* "replica", "replica-host", "twin", "lab" (the registry's), "kernel",
+			    * "htab", "user-obj" */
+	char codegen[48];  /* what the code does: "baseline", "private", "hybrid", a lab
+			    * alternative ("mainline", "callee-saved" ...), an htab program
+			    * ("private-no-helpers", "syscall-path"), a --obj program's name */
+	char flavour[40];  /* asm code: the kernel flavour it is written in ("v6.18-noibt-srso");
+			    * BPF programs: "" (the JIT's, in the run's kernel_run) */
+	char ret[16];      /* how its functions return: "ret", "rethunk" (jmp to the return
+			    * thunk; which one the run's return_thunk says), "calldepth", "srso",
+			    * "srso-alias"; "" for BPF programs */
+	char shape[16];    /* "per-run", "in-loop", "htab"; "" when not one of them */
+	int placement;     /* -1: the code where it was built; j >= 0: copy j at a random
+			    * placement (--placements) */
+	char origin[96];   /* the name of the arm whose code this is a copy of (its own name
+			    * when placement is -1); not written out */
+};
+
+/* "replica", "lab", "twin", "placed-twin", "kernel"; NULL for SB_SIDE_NONE. */
+const char *sb_cell_side_name(enum sb_cell_side side);
+/* The side a name of sb_cell_side_name() stands for; SB_SIDE_NONE when NULL or unknown. */
+enum sb_cell_side sb_cell_side_from_name(const char *name);
+/* A key with these fields (NULL: ""), at no placement, copying origin. */
+void sb_cell_key_set(struct sb_cell_key *k, enum sb_cell_side side, const char *family, const char *codegen,
+		     const char *flavour, const char *ret, const char *shape, const char *origin);
+/* The same code: every field but placement and origin equal (both keyed). */
+int sb_cell_key_same_code(const struct sb_cell_key *a, const struct sb_cell_key *b);
+/* The same cell identity: the same code at the same placement. */
+int sb_cell_key_equal(const struct sb_cell_key *a, const struct sb_cell_key *b);
 
 #define SB_MAX_COUNTERS 8
 #define SB_MAX_REPS 32
@@ -34,9 +80,9 @@ struct sb_cell {
 	struct sb_summary ns;     /* nanoseconds per iteration */
 	double overhead_cycles;   /* per iteration, subtracted */
 	/* Cost ratio to the baseline arm at the same batch, from the
-	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI. */
-	int has_delta;
-	double delta_pct, delta_lo_pct, delta_hi_pct;
+	 * interleaved pairs: (ratio - 1) * 100 with a bootstrap 95 % CI;
+	 * absent for the baseline itself and without kept blocks. */
+	struct sb_estimate delta_pct;
 	/* Steady states of this cell's block means (sb_find_modes), lowest
 	 * first, and the number of re-rolled states it ran in. */
 	struct sb_mode modes[SB_MAX_MODES];
@@ -55,9 +101,9 @@ struct sb_cell {
 	 * arm and the baseline both sat in their matching mode (the lowest
 	 * holding at least a quarter of the blocks, else the largest) of this arm's
 	 * block mean minus the baseline's (same block: same moment, same
-	 * state index), cycles per iteration, two-level bootstrap 95 % CI. */
-	int has_matched;
-	double matched_cycles, matched_lo, matched_hi;
+	 * state index), cycles per iteration, two-level bootstrap 95 % CI;
+	 * absent where no block had both in their matching modes. */
+	struct sb_estimate matched_cycles;
 	/* The earlier runs of this cell in the machine's record of past runs
 	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
 	 * and how many the record held; past_runs 0: the CIs hold this run's
@@ -83,11 +129,11 @@ struct sb_cell {
  * placements, which no single placement's CI can show. */
 struct sb_placement_row {
 	char variant[96];         /* the original variant's name */
+	struct sb_cell_key key;   /* its key, at no placement */
 	uint64_t batch;
 	size_t k;                 /* placements */
 	double mean, sd, min, max; /* of the placements' mean cycles per iteration */
-	int has_delta;
-	double delta_pct, delta_lo_pct, delta_hi_pct;
+	struct sb_estimate delta_pct; /* ratio of means to the baseline's placements, % */
 };
 
 struct sb_results {
@@ -110,6 +156,11 @@ struct sb_results {
 	size_t n_placement_rows;
 	char counter_names[SB_MAX_COUNTERS][32];
 };
+
+/* Cell c's cycles and nanoseconds per iteration as estimates: absent, for
+ * the cell's reason, when it has no samples; without a CI from one. */
+struct sb_estimate sb_cell_cycles(const struct sb_cell *c);
+struct sb_estimate sb_cell_ns(const struct sb_cell *c);
 
 /* Frees the cells and placement rows of r and leaves it empty. */
 void sb_results_free(struct sb_results *r);

@@ -7,24 +7,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One arm at one batch size. Numbers a file does not carry (null or
- * absent) are NAN. */
+#include "stubbench/results.h"
+
+/* One arm at one batch size. A figure the file does not carry (null or
+ * missing) is absent; a CI it does not carry is NAN. */
 struct sb_run_row {
 	char variant[128];
+	struct sb_cell_key key;           /* side SB_SIDE_NONE: the file has no keys (schema < 3) */
 	uint64_t batch;
 	size_t samples;
-	double mean, ci_lo, ci_hi;        /* core cycles per iteration */
-	double delta, delta_lo, delta_hi; /* % vs the baseline, 95 % CI; NAN without */
+	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
+	struct sb_estimate delta_pct;     /* % vs the baseline, 95 % CI */
 	size_t n_modes;                   /* steady states found over placements or loads */
 	double mode_min, mode_max;        /* their cycles per iteration (NAN without) */
 };
 
 /* The spread of one variant at one batch over code placements
- * (--placements: its copies "NAME@pK"): the range of its delta vs
- * baseline. (Steady states over re-rolled placements or kernel loads are
- * each row's modes.) */
+ * (--placements: the rows whose keys have a placement): the range of its
+ * delta vs baseline. (Steady states over re-rolled placements or kernel
+ * loads are each row's modes.) */
 struct sb_run_spread {
-	char variant[128];
+	struct sb_cell_key key;           /* the copies' code, at no placement */
 	uint64_t batch;
 	size_t k;                         /* placements or loads */
 	double min, max;                  /* of the point estimates of the delta, % */
@@ -55,5 +58,11 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 
 /* The row of variant at batch, or NULL. */
 const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch);
+/* The row of f that is the same cell as like (another file's row): the
+ * same key and batch where both have keys, else the same name and batch;
+ * NULL when there is none. */
+const struct sb_run_row *sb_run_file_match(const struct sb_run_file *f, const struct sb_run_row *like);
+/* The spread over placements of the code of row (a row at no placement), or NULL. */
+const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, const struct sb_run_row *row);
 
 #endif

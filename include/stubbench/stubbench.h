@@ -13,7 +13,7 @@
  *   char err[256];
  *   if (sb_measure(&cfg, &m, err, sizeof(err)) == 0) {
  *           const struct sb_cell *c = sb_measurement_cell(&m, "private", 512);
- *           ... c->cycles.mean, c->delta_pct, c->delta_lo_pct ...
+ *           ... c->cycles.mean, c->delta_pct.value, c->delta_pct.lo ...
  *   }
  *   sb_measurement_free(&m);
  *

@@ -33,6 +33,22 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
 			  const struct sb_variant *const *others, size_t n_others, char *err,
 			  size_t errlen);
 
+/* The key of an arm running variant v as the registry has it: side,
+ * family, codegen (a lab alternative, the seeds' baseline/private/hybrid
+ * from where the code keeps its private stacks, else the variant's name),
+ * flavour, return and shape from its record; at no placement. */
+void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k);
+
+/* The registry variant of family whose key has codegen and shape (the
+ * twin of a kernel program, the host-flavour copy of a seed replica), or
+ * NULL. */
+const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape);
+
+/* The arm running copy (sb_place() of original, copy index) gets
+ * original's key at that placement. Returns 0, or -1 when copy has no arm. */
+int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,
+			      const struct sb_variant *original, unsigned index);
+
 /* Gives the arm of variant v n re-rolled states: copies of its code
  * (placed copies that share its counter), rotated by the harness block by
  * block. copies must outlive the run. Returns 0, or -1 when v has no arm. */

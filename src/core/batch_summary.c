@@ -528,26 +528,25 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	const size_t *bstate = s->bstate, *bproc = s->bproc;
 	char *use = s->use;
 	double ratio, lo, hi;
+	c->delta_pct = sb_estimate_absent("the baseline costs nothing");
 	if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, seed, &ratio, &lo, &hi) == 0) {
 		double pr, plo, phi;
 		if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT, seed + 2,
 							    &pr, &plo, &phi) == 0)
 			widen(ratio, pr, plo, phi, &lo, &hi);
-		c->has_delta = 1;
-		c->delta_pct = (ratio - 1) * 100;
-		c->delta_lo_pct = (lo - 1) * 100;
-		c->delta_hi_pct = (hi - 1) * 100;
+		c->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 	}
 	/* Matched: blocks where both arms sit in their matching state. */
 	for (size_t k = 0; k < g; k++)
 		use[k] = in_ref[a * nk + k] && in_ref[base * nk + k];
-	if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, seed + 1, &c->matched_cycles,
-				     &c->matched_lo, &c->matched_hi) == 0) {
+	double d;
+	c->matched_cycles = sb_estimate_absent("no block with both arms in their matching states");
+	if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, seed + 1, &d, &lo, &hi) == 0) {
 		double pd, plo, phi;
 		if (by_process && sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bproc, use, g, N_BOOT, seed + 3,
 							   &pd, &plo, &phi) == 0)
-			widen(c->matched_cycles, pd, plo, phi, &c->matched_lo, &c->matched_hi);
-		c->has_matched = 1;
+			widen(d, pd, plo, phi, &lo, &hi);
+		c->matched_cycles = sb_estimate_of(d, lo, hi);
 	}
 }
 
@@ -588,6 +587,9 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		c->first_round_excess = first_round_excess(&s, a);
 		arm_cycles(&s, a, c);
 		arm_ns(&s, a, c);
+		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
+										 : "no kept blocks";
+		c->delta_pct = c->matched_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
 	}

@@ -78,6 +78,30 @@ static void json_summary(FILE *f, const struct sb_summary *s)
 
 static void json_placements(FILE *f, const struct sb_results *r);
 
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s && *s)
+		sb_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+/* The cell's key as fields of its result (null: unknown or not applicable). */
+static void json_key(FILE *f, const struct sb_cell_key *k)
+{
+	static const char *const names[] = {"side", "family", "codegen", "flavour", "return", "shape"};
+	const char *values[] = {sb_cell_side_name(k->side), k->family, k->codegen, k->flavour, k->ret, k->shape};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		fprintf(f, ", \"%s\": ", names[i]);
+		json_string_or_null(f, values[i]);
+	}
+	fputs(", \"placement\": ", f);
+	if (k->side != SB_SIDE_NONE && k->placement >= 0)
+		fprintf(f, "%d", k->placement);
+	else
+		fputs("null", f);
+}
+
 /* How the result was made: schema, date, command line, options, kernel,
  * source revision. */
 static void json_run_info(FILE *f, const struct sb_output_meta *m)
@@ -124,6 +148,32 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	fputs("}", f);
 }
 
+/* A figure as two fields, `, "name": value, "ci_name": [lo, hi]`; nothing
+ * without one. */
+static void json_estimate(FILE *f, const char *name, const char *ci_name, const struct sb_estimate *e)
+{
+	if (!sb_estimate_known(e))
+		return;
+	fprintf(f, ", \"%s\": ", name);
+	sb_json_number(f, e->value);
+	fprintf(f, ", \"%s\": [", ci_name);
+	sb_json_number(f, e->lo);
+	fputs(", ", f);
+	sb_json_number(f, e->hi);
+	fputs("]", f);
+}
+
+/* A signed figure for the table: the value and "[lo, hi]" (empty without one). */
+static void table_estimate(const struct sb_estimate *e, const char *unit, char *v, size_t vlen, char *ci,
+			   size_t cilen)
+{
+	v[0] = ci[0] = 0;
+	if (!sb_estimate_known(e))
+		return;
+	snprintf(v, vlen, "%+.2f%s", e->value, unit);
+	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
+}
+
 /* The cell's steady states and its cost in a matched state. */
 static void json_states(FILE *f, const struct sb_cell *c)
 {
@@ -136,15 +186,7 @@ static void json_states(FILE *f, const struct sb_cell *c)
 		fputs("}", f);
 	}
 	fputs("]", f);
-	if (c->has_matched) {
-		fputs(", \"matched_delta_cycles\": ", f);
-		sb_json_number(f, c->matched_cycles);
-		fputs(", \"matched_ci95\": [", f);
-		sb_json_number(f, c->matched_lo);
-		fputs(", ", f);
-		sb_json_number(f, c->matched_hi);
-		fputs("]", f);
-	}
+	json_estimate(f, "matched_delta_cycles", "matched_ci95", &c->matched_cycles);
 }
 
 /* "return_thunk" and "mitigations": where returns go on this host and the
@@ -230,7 +272,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		sb_json_string(f, c->arm->name);
 		fputs(", \"seed_name\": ", f);
 		sb_json_string(f, c->arm->seed_name);
-		fprintf(f, ", \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
+		json_key(f, &c->arm->key);
+		fprintf(f, ",\n     \"batch\": %llu, \"samples\": %zu, \"disturbed_samples\": %zu, "
 			   "\"outlier_samples\": %zu, \"code_bytes\": ",
 			(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers);
 		/* 0 means unknown: null, not a size. */
@@ -255,15 +298,7 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		fputs(", \"sd\": ", f);
 		sb_json_number(f, c->runs_per_s_sd);
 		fputs("}", f);
-		if (c->has_delta) {
-			fputs(", \"delta_vs_baseline_pct\": ", f);
-			sb_json_number(f, c->delta_pct);
-			fputs(", \"delta_ci95_pct\": [", f);
-			sb_json_number(f, c->delta_lo_pct);
-			fputs(", ", f);
-			sb_json_number(f, c->delta_hi_pct);
-			fputs("]", f);
-		}
+		json_estimate(f, "delta_vs_baseline_pct", "delta_ci95_pct", &c->delta_pct);
 		json_states(f, c);
 		if (r->n_counters) {
 			fputs(", \"counters_per_iter\": {", f);
@@ -296,6 +331,7 @@ static void json_placements(FILE *f, const struct sb_results *r)
 		const struct sb_placement_row *p = &r->placement_rows[i];
 		fputs(i ? ",\n    {\"variant\": " : "\n    {\"variant\": ", f);
 		sb_json_string(f, p->variant);
+		json_key(f, &p->key);
 		fprintf(f, ", \"batch\": %llu, \"placements\": %zu, \"cycles_per_iter\": {\"mean\": ",
 			(unsigned long long)p->batch, p->k);
 		sb_json_number(f, p->mean);
@@ -306,15 +342,7 @@ static void json_placements(FILE *f, const struct sb_results *r)
 		fputs(", \"max\": ", f);
 		sb_json_number(f, p->max);
 		fputs("}", f);
-		if (p->has_delta) {
-			fputs(", \"delta_vs_baseline_pct\": ", f);
-			sb_json_number(f, p->delta_pct);
-			fputs(", \"delta_ci95_pct\": [", f);
-			sb_json_number(f, p->delta_lo_pct);
-			fputs(", ", f);
-			sb_json_number(f, p->delta_hi_pct);
-			fputs("]", f);
-		}
+		json_estimate(f, "delta_vs_baseline_pct", "delta_ci95_pct", &p->delta_pct);
 		fputs("}", f);
 	}
 	fputs("\n  ]", f);
@@ -334,12 +362,9 @@ static void table_placements(FILE *f, const struct sb_results *r)
 		"range", "vs base", "95% CI");
 	for (size_t i = 0; i < r->n_placement_rows; i++) {
 		const struct sb_placement_row *p = &r->placement_rows[i];
-		char range[40], d[16] = "", dci[40] = "";
+		char range[40], d[16], dci[40];
 		snprintf(range, sizeof(range), "[%.2f, %.2f]", p->min, p->max);
-		if (p->has_delta) {
-			snprintf(d, sizeof(d), "%+.2f%%", p->delta_pct);
-			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", p->delta_lo_pct, p->delta_hi_pct);
-		}
+		table_estimate(&p->delta_pct, "%", d, sizeof(d), dci, sizeof(dci));
 		fprintf(f, "%-*s %6llu %3zu %10.2f %7.2f %17s %9s %19s\n", w, p->variant,
 			(unsigned long long)p->batch, p->k, p->mean, p->sd, range, d, dci);
 	}
@@ -380,8 +405,8 @@ static void write_csv(FILE *f, const struct sb_results *r)
 			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
 			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
 			c->ns.median);
-		if (c->has_delta)
-			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct, c->delta_lo_pct, c->delta_hi_pct);
+		if (sb_estimate_known(&c->delta_pct))
+			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct.value, c->delta_pct.lo, c->delta_pct.hi);
 		else
 			fputs(",,,", f);
 		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
@@ -428,17 +453,10 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 				(unsigned long long)c->batch, c->no_samples);
 			continue;
 		}
-		char ci[40], d[16] = "", dci[40] = "";
+		char ci[40], d[16], dci[40], md[16], mci[40];
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
-		if (c->has_delta) {
-			snprintf(d, sizeof(d), "%+.2f%%", c->delta_pct);
-			snprintf(dci, sizeof(dci), "[%+.2f, %+.2f]", c->delta_lo_pct, c->delta_hi_pct);
-		}
-		char md[16] = "", mci[40] = "";
-		if (c->has_matched) {
-			snprintf(md, sizeof(md), "%+.2f", c->matched_cycles);
-			snprintf(mci, sizeof(mci), "[%+.2f, %+.2f]", c->matched_lo, c->matched_hi);
-		}
+		table_estimate(&c->delta_pct, "%", d, sizeof(d), dci, sizeof(dci));
+		table_estimate(&c->matched_cycles, "", md, sizeof(md), mci, sizeof(mci));
 		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s %8s %17s", w, c->arm->name,
 			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
 			c->overhead_cycles, d, dci, md, mci);

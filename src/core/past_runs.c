@@ -122,12 +122,12 @@ static void figure(struct sb_cell *c, int k, double **est, double **lo, double *
 		*has = c->n_samples > 0;
 		break;
 	case 1:
-		*est = &c->delta_pct, *lo = &c->delta_lo_pct, *hi = &c->delta_hi_pct;
-		*has = c->has_delta;
+		*est = &c->delta_pct.value, *lo = &c->delta_pct.lo, *hi = &c->delta_pct.hi;
+		*has = sb_estimate_known(&c->delta_pct);
 		break;
 	default:
-		*est = &c->matched_cycles, *lo = &c->matched_lo, *hi = &c->matched_hi;
-		*has = c->has_matched;
+		*est = &c->matched_cycles.value, *lo = &c->matched_cycles.lo, *hi = &c->matched_cycles.hi;
+		*has = sb_estimate_known(&c->matched_cycles);
 		break;
 	}
 }
@@ -244,8 +244,8 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 			continue;
 		char v[N_FIGURES][32];
 		put_figure(v[0], sizeof(v[0]), 1, c->cycles.mean);
-		put_figure(v[1], sizeof(v[1]), c->has_delta, c->delta_pct);
-		put_figure(v[2], sizeof(v[2]), c->has_matched, c->matched_cycles);
+		put_figure(v[1], sizeof(v[1]), sb_estimate_known(&c->delta_pct), c->delta_pct.value);
+		put_figure(v[2], sizeof(v[2]), sb_estimate_known(&c->matched_cycles), c->matched_cycles.value);
 		fprintf(f, "%s\t%s\t%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement, c->arm->name,
 			(unsigned long long)c->batch, v[0], v[1], v[2]);
 		n++;

@@ -5,8 +5,93 @@
 #include <string.h>
 
 #include "stubbench/code_symbols.h"
+#include "stubbench/lab_variants.h"
 #include "stubbench/percpu.h"
+#include "stubbench/return_thunks.h"
 #include "stubbench/timer.h"
+
+static int in_family(const struct sb_variant *v, const char *family)
+{
+	return v->family && strcmp(v->family, family) == 0;
+}
+
+/* The seeds' three codegens, from what the code has: a private stack in
+ * the program and its subprog (private), in the program only (hybrid), or
+ * none (baseline). */
+static const char *seed_codegen(const struct sb_variant *v)
+{
+	if (!v->area)
+		return "baseline";
+	for (size_t i = 0; i < sb_function_count(); i++) {
+		const struct sb_function *f = sb_function_at(i);
+		if (v->callee && f->addr == v->callee)
+			return f->area ? "private" : "hybrid";
+	}
+	return "hybrid";
+}
+
+/* How the code returns, from the thunk its record's returns jump to. */
+static const char *return_of(const struct sb_variant *v)
+{
+	static const struct {
+		void (*thunk)(void);
+		const char *name;
+	} thunks[] = {
+		{sb_its_return_thunk, "rethunk"},
+		{sb_call_depth_return_thunk, "calldepth"},
+		{sb_srso_return_thunk, "srso"},
+		{sb_srso_alias_return_thunk, "srso-alias"},
+	};
+	if (!v->return_thunk)
+		return "ret";
+	for (size_t i = 0; i < sizeof(thunks) / sizeof(thunks[0]); i++)
+		if (v->return_thunk == (const void *)thunks[i].thunk)
+			return thunks[i].name;
+	return "rethunk";
+}
+
+void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
+{
+	/* A copy's family_info is its original's (sb_lab_info_of() says NULL). */
+	const struct sb_lab_info *li = in_family(v, "lab") ? v->family_info : NULL;
+	const char *codegen = v->name;
+	enum sb_cell_side side = SB_SIDE_REPLICA;
+	if (li) {
+		codegen = sb_lab_alt_name(li->alt);
+		side = SB_SIDE_LAB;
+	} else if (in_family(v, "replica") || in_family(v, "replica-host") || in_family(v, "twin")) {
+		codegen = seed_codegen(v);
+		side = in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
+	}
+	sb_cell_key_set(k, side, v->family, codegen, v->flavour_name, li ? sb_lab_return_name(li->ret) : return_of(v),
+			v->shape, v->name);
+}
+
+const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape)
+{
+	for (size_t i = 0; i < sb_variant_count(); i++) {
+		const struct sb_variant *v = sb_variant_at(i);
+		struct sb_cell_key k;
+		if (!in_family(v, family))
+			continue;
+		sb_variant_key(v, &k);
+		if (strcmp(k.codegen, codegen) == 0 && strcmp(k.shape, shape) == 0)
+			return v;
+	}
+	return NULL;
+}
+
+int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,
+			      const struct sb_variant *original, unsigned index)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->ctx[i].v == copy) {
+			sb_variant_key(original, &a->arms[i].key);
+			a->arms[i].key.placement = (int)index;
+			return 0;
+		}
+	return -1;
+}
 
 static uint64_t sample_variant(void *p, uint64_t batch)
 {
@@ -56,6 +141,7 @@ static int add(struct sb_variant_arms *a, const struct sb_variant *v, int in_loo
 		c->counter_start = *v->counter;
 		arm->name = v->name;
 		arm->seed_name = v->seed_name;
+		sb_variant_key(v, &arm->key);
 		arm->sample = sample_variant;
 		arm->is_baseline = baseline;
 		/* The main prog's bytes, from its symbol (0, unknown, for a copy). */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "stubbench/estimate.h"
 #include "stubbench/harness.h"
 #include "stubbench/json_writer.h"
 
@@ -14,12 +15,12 @@ int sb_fp_delta_cycles(const struct sb_fp_report *r, size_t i, double *d, double
 	if (b == i || b >= r->res->n_cells)
 		return 0;
 	const struct sb_cell *base = &r->res->cells[b];
-	if (!c->has_delta || c->no_samples[0] || base->no_samples[0])
+	if (!sb_estimate_known(&c->delta_pct) || c->no_samples[0] || base->no_samples[0])
 		return 0;
-	double m = base->cycles.mean / 100.0;
-	*d = m * c->delta_pct;
-	*lo = m * c->delta_lo_pct;
-	*hi = m * c->delta_hi_pct;
+	struct sb_estimate e = sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
+	*d = e.value;
+	*lo = e.lo;
+	*hi = e.hi;
 	return 1;
 }
 

@@ -279,6 +279,7 @@ static void name_copy(const struct sb_variant *v, const char *tag, unsigned inde
 		if (sb_perf_map_add(out->new_addr[i], out->len[i], name, sub, sizeof(sub)) != 0)
 			fprintf(stderr, "stubbench: %s\n", sub);
 	}
+	out->index = index;
 	snprintf(out->name, sizeof(out->name), "%s@%s%u", v->name, tag, index);
 	snprintf(out->seed_name, sizeof(out->seed_name), "%s@%s%u", v->seed_name, tag, index);
 }

@@ -8,28 +8,34 @@
 
 #include "stubbench/stats.h"
 
-/* Length of the variant part of "name@p<j>", or 0 when name has no "@p". */
-static size_t base_len(const char *name)
+/* A copy at a random placement (--placements): its arm's key has one. */
+static const struct sb_cell_key *placed_key(const struct sb_cell *c)
 {
-	const char *at = strstr(name, "@p");
-	return at ? (size_t)(at - name) : 0;
+	return c->arm && c->arm->key.side != SB_SIDE_NONE && c->arm->key.placement >= 0 ? &c->arm->key : NULL;
 }
 
-static int same_base(const char *a, const char *b)
-{
-	size_t la = base_len(a), lb = base_len(b);
-	return la && la == lb && strncmp(a, b, la) == 0;
-}
-
-static size_t values(const struct sb_results *r, const char *like, uint64_t batch, double *out)
+/* The placements' mean cycles of the code of key at batch, into out. */
+static size_t values(const struct sb_results *r, const struct sb_cell_key *key, uint64_t batch, double *out)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		if (c->arm && c->batch == batch && same_base(c->arm->name, like) && c->cycles.n)
+		const struct sb_cell_key *ck = placed_key(c);
+		if (ck && c->batch == batch && sb_cell_key_same_code(ck, key) && c->cycles.n)
 			out[k++] = c->cycles.mean;
 	}
 	return k;
+}
+
+/* The key of the copies of the variant named baseline, or NULL. */
+static const struct sb_cell_key *baseline_key(const struct sb_results *r, const char *baseline)
+{
+	for (size_t i = 0; baseline && i < r->n_cells; i++) {
+		const struct sb_cell_key *ck = placed_key(&r->cells[i]);
+		if (ck && strcmp(ck->origin, baseline) == 0)
+			return ck;
+	}
+	return NULL;
 }
 
 long sb_placement_summarize(struct sb_results *r, const char *baseline, uint64_t seed)
@@ -44,24 +50,24 @@ long sb_placement_summarize(struct sb_results *r, const char *baseline, uint64_t
 		free(x), free(b), free(rows);
 		return -1;
 	}
-	char base_like[128];
-	snprintf(base_like, sizeof(base_like), "%s@p0", baseline ? baseline : "");
+	const struct sb_cell_key *base = baseline_key(r, baseline);
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		size_t bl = c->arm ? base_len(c->arm->name) : 0;
-		if (!bl)
+		const struct sb_cell_key *ck = placed_key(c);
+		if (!ck)
 			continue;
 		int seen = 0;
 		for (size_t k = 0; k < n && !seen; k++)
-			seen = rows[k].batch == c->batch && strlen(rows[k].variant) == bl &&
-			       strncmp(rows[k].variant, c->arm->name, bl) == 0;
+			seen = rows[k].batch == c->batch && sb_cell_key_same_code(&rows[k].key, ck);
 		if (seen)
 			continue;
 		struct sb_placement_row *row = &rows[n++];
-		snprintf(row->variant, sizeof(row->variant), "%.*s", (int)bl, c->arm->name);
+		snprintf(row->variant, sizeof(row->variant), "%s", ck->origin);
+		row->key = *ck;
+		row->key.placement = -1;
 		row->batch = c->batch;
-		row->k = values(r, c->arm->name, c->batch, x);
+		row->k = values(r, ck, c->batch, x);
 		struct sb_summary s;
 		if (sb_summarize(x, row->k, NULL, 0, &s) == 0) {
 			row->mean = s.mean;
@@ -69,16 +75,12 @@ long sb_placement_summarize(struct sb_results *r, const char *baseline, uint64_t
 			row->min = s.min;
 			row->max = s.max;
 		}
-		size_t nb = values(r, base_like, c->batch, b);
-		if (baseline && !same_base(c->arm->name, base_like) && nb) {
+		size_t nb = base ? values(r, base, c->batch, b) : 0;
+		if (base && !sb_cell_key_same_code(ck, base) && nb) {
 			double ratio, lo, hi;
 			if (sb_bootstrap_ratio_unpaired(x, row->k, b, nb, 2000, seed ^ (n * 104729), &ratio, &lo,
-							&hi) == 0) {
-				row->has_delta = 1;
-				row->delta_pct = (ratio - 1) * 100;
-				row->delta_lo_pct = (lo - 1) * 100;
-				row->delta_hi_pct = (hi - 1) * 100;
-			}
+							&hi) == 0)
+				row->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 		}
 	}
 	free(x);

@@ -82,6 +82,8 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 			arm->name = a->names[v][0];
 			arm->seed_name = a->names[v][1];
 			arm->is_baseline = v == SB_KV_BASELINE;
+			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "kernel", sb_kernel_variant_name(v), NULL, NULL,
+					sb_kernel_shape_name(shape), arm->name);
 		}
 		a->n++;
 	}

@@ -123,6 +123,12 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 	static const enum sb_htab_prog order[SB_HTAB_N_PROGS] = {SB_HTAB_EMPTY_RAW_TP, SB_HTAB_BASELINE,
 								 SB_HTAB_PRIVATE, SB_HTAB_NOHELP,
 								 SB_HTAB_EMPTY_SYSCALL};
+	static const char *const codegen[SB_HTAB_N_PROGS] = {
+		[SB_HTAB_BASELINE] = "baseline",
+		[SB_HTAB_PRIVATE] = "private",
+		[SB_HTAB_NOHELP] = "private-no-helpers",
+		[SB_HTAB_EMPTY_SYSCALL] = "syscall-path",
+	};
 	static const char *const names[SB_HTAB_N_PROGS][2] = {
 		[SB_HTAB_BASELINE] = {"baseline-htab", "no-private-stack"},
 		[SB_HTAB_PRIVATE] = {"private-htab", "private-stack"},
@@ -146,6 +152,8 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 		arm->seed_name = names[p][1];
 		arm->is_overhead = p == SB_HTAB_EMPTY_RAW_TP;
 		arm->is_baseline = p == SB_HTAB_BASELINE;
+		if (!arm->is_overhead)
+			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "htab", codegen[p], NULL, NULL, "htab", arm->name);
 	}
 	a->n = SB_HTAB_N_PROGS;
 }
@@ -264,11 +272,15 @@ enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char 
 	return st;
 }
 
-static const struct sb_cell *cell(const struct sb_results *r, const char *name, uint64_t batch)
+/* The cell of the htab program whose key's codegen is codegen, at batch. */
+static const struct sb_cell *cell(const struct sb_results *r, const char *codegen, uint64_t batch)
 {
-	for (size_t i = 0; i < r->n_cells; i++)
-		if (r->cells[i].batch == batch && r->cells[i].arm && strcmp(r->cells[i].arm->name, name) == 0)
-			return &r->cells[i];
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (c->batch == batch && c->arm && strcmp(c->arm->key.family, "htab") == 0 &&
+		    strcmp(c->arm->key.codegen, codegen) == 0)
+			return c;
+	}
 	return NULL;
 }
 
@@ -283,16 +295,14 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		"syscall path", "delta + path", "no-helpers", "helpers");
 	for (size_t b = 0; b < r->n_batches; b++) {
 		uint64_t batch = r->cells[b].batch;
-		const struct sb_cell *base = cell(r, "baseline-htab", batch), *priv = cell(r, "private-htab", batch),
-				     *noh = cell(r, "private-no-helpers-htab", batch),
-				     *sys = cell(r, "syscall-path-htab", batch);
+		const struct sb_cell *base = cell(r, "baseline", batch), *priv = cell(r, "private", batch),
+				     *noh = cell(r, "private-no-helpers", batch), *sys = cell(r, "syscall-path", batch);
 		if (!base || !priv || !base->n_samples || !priv->n_samples)
 			continue;
 		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";
-		double m = base->cycles.mean, dd = m * priv->delta_pct / 100.0;
-		if (priv->has_delta)
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd, m * priv->delta_lo_pct / 100.0,
-				 m * priv->delta_hi_pct / 100.0);
+		struct sb_estimate dd = sb_estimate_pct_to_cycles(&priv->delta_pct, base->cycles.mean);
+		if (sb_estimate_known(&dd))
+			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd.value, dd.lo, dd.hi);
 		if (noh && noh->n_samples) {
 			snprintf(nh, sizeof(nh), "%.2f", noh->cycles.mean);
 			if (priv->cycles.mean > 0)
@@ -301,8 +311,8 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		}
 		if (sys && sys->n_samples) {
 			snprintf(sp, sizeof(sp), "%+.2f", sys->cycles.mean);
-			if (priv->has_delta)
-				snprintf(dp, sizeof(dp), "%+.2f", dd + sys->cycles.mean);
+			if (sb_estimate_known(&dd))
+				snprintf(dp, sizeof(dp), "%+.2f", dd.value + sys->cycles.mean);
 		}
 		fprintf(f, "%-6llu %-10.2f %-10.2f %-26s %-12s %-12s %-12s %s\n", (unsigned long long)batch,
 			base->cycles.mean, priv->cycles.mean, d, sp, dp, nh, share);

@@ -10,28 +10,29 @@
 #include <math.h>
 #include <string.h>
 
-static const struct sb_cell *find(const struct sb_results *r, const char *prefix, uint64_t batch)
+/* The cell of r at batch whose arm is variant v of shape on side. */
+static const struct sb_cell *find(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
+				  int v, uint64_t batch)
 {
-	size_t plen = strlen(prefix);
-	for (size_t i = 0; i < r->n_cells; i++) {
+	for (size_t i = 0; r && i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		if (c->batch == batch && c->arm && strncmp(c->arm->name, prefix, plen) == 0)
+		if (c->batch == batch && c->arm && c->arm->key.side == side &&
+		    strcmp(c->arm->key.shape, sb_kernel_shape_name(shape)) == 0 &&
+		    strcmp(c->arm->key.codegen, sb_kernel_variant_name(v)) == 0)
 			return c;
 	}
 	return NULL;
 }
 
-/* Absolute delta to baseline (cycles per iteration) from the ratio and its
- * bootstrap CI, scaled by the baseline's mean cost. */
-static int delta(const struct sb_cell *c, const struct sb_cell *base, double *d, double *lo, double *hi)
+/* Variant v's cost added to the baseline of the same side, cycles per
+ * iteration: its delta (% of the baseline) scaled by the baseline's mean. */
+static struct sb_estimate side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
+				     int v, uint64_t batch)
 {
-	if (!c || !base || !c->has_delta)
-		return -1;
-	double b = base->cycles.mean;
-	*d = b * c->delta_pct / 100.0;
-	*lo = b * c->delta_lo_pct / 100.0;
-	*hi = b * c->delta_hi_pct / 100.0;
-	return 0;
+	const struct sb_cell *c = find(r, side, shape, v, batch), *base = find(r, side, shape, SB_KV_BASELINE, batch);
+	if (!c || !base)
+		return sb_estimate_absent("not measured");
+	return sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
 }
 
 struct range {
@@ -48,10 +49,10 @@ static void range_add(struct range *r, double d)
 	r->n++;
 }
 
-static void fmt_delta(char *buf, size_t len, int ok, double d, double lo, double hi)
+static void fmt_delta(char *buf, size_t len, const struct sb_estimate *e)
 {
-	if (ok)
-		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", d, lo, hi);
+	if (sb_estimate_known(e))
+		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", e->value, e->lo, e->hi);
 	else
 		snprintf(buf, len, "n/a");
 }
@@ -69,9 +70,6 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 				   const struct sb_results *t, const struct sb_results *const *placed)
 {
 	const char *sh = sb_kernel_shape_name(shape);
-	char twin_prefix[SB_N_KVARIANTS][48];
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	fprintf(f, "\n# %s shape: cost added to baseline, core cycles per iteration (95 %% CI)\n", sh);
 	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
 		   "# functions, over the loads; kernel: over the loads (each load at its own address);\n"
@@ -86,41 +84,35 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++) {
 		for (size_t b = 0; b < k0->n_batches; b++) {
 			uint64_t batch = k0->cells[b].batch;
-			double td = 0, tlo = 0, thi = 0;
-			int tok = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &td,
-					&tlo, &thi) == 0;
+			struct sb_estimate td = side_delta(t, SB_SIDE_TWIN, shape, v, batch);
 			struct range kr = {0, 0, 0}, pr = {0, 0, 0};
-			double k1[3] = {0}, p1[3] = {0};
-			int k1ok = 0, p1ok = 0, agree = 0, compared = 0;
+			struct sb_estimate k1 = sb_estimate_absent(NULL), p1 = sb_estimate_absent(NULL);
+			int agree = 0, compared = 0;
 			double gap_max = 0;
 			for (size_t l = 0; l < n_loads; l++) {
-				double kd, klo, khi, pd = 0, plo = 0, phi = 0;
-				int kok = delta(find(kernel[l], sb_kernel_variant_name(v), batch),
-						find(kernel[l], sb_kernel_variant_name(SB_KV_BASELINE), batch), &kd, &klo,
-						&khi) == 0;
-				int pok = placed && placed[l] &&
-					  delta(find(placed[l], twin_prefix[v], batch),
-						find(placed[l], twin_prefix[SB_KV_BASELINE], batch), &pd, &plo, &phi) == 0;
+				struct sb_estimate kd = side_delta(kernel[l], SB_SIDE_KERNEL, shape, v, batch);
+				struct sb_estimate pd = placed && placed[l]
+								? side_delta(placed[l], SB_SIDE_PLACED_TWIN, shape, v, batch)
+								: sb_estimate_absent("not measured");
+				int kok = sb_estimate_known(&kd), pok = sb_estimate_known(&pd);
 				if (kok)
-					range_add(&kr, kd);
+					range_add(&kr, kd.value);
 				if (pok)
-					range_add(&pr, pd);
-				if (l == 0 && kok)
-					k1[0] = kd, k1[1] = klo, k1[2] = khi, k1ok = 1;
-				if (l == 0 && pok)
-					p1[0] = pd, p1[1] = plo, p1[2] = phi, p1ok = 1;
+					range_add(&pr, pd.value);
+				if (l == 0)
+					k1 = kd, p1 = pd;
 				if (kok && pok) {
 					compared++;
-					if (klo <= phi && plo <= khi)
+					if (kd.lo <= pd.hi && pd.lo <= kd.hi)
 						agree++;
 					else
-						gap_max = fmax(gap_max, plo > khi ? plo - khi : klo - phi);
+						gap_max = fmax(gap_max, pd.lo > kd.hi ? pd.lo - kd.hi : kd.lo - pd.hi);
 				}
 			}
 			char ts[48], ps[48], ks[48], prs[32], krs[32], verdict[128] = "-";
-			fmt_delta(ts, sizeof(ts), tok, td, tlo, thi);
-			fmt_delta(ps, sizeof(ps), p1ok, p1[0], p1[1], p1[2]);
-			fmt_delta(ks, sizeof(ks), k1ok, k1[0], k1[1], k1[2]);
+			fmt_delta(ts, sizeof(ts), &td);
+			fmt_delta(ps, sizeof(ps), &p1);
+			fmt_delta(ks, sizeof(ks), &k1);
 			fmt_range(prs, sizeof(prs), &pr);
 			fmt_range(krs, sizeof(krs), &kr);
 			/* Over several loads also: do the two ranges overlap? */
@@ -142,55 +134,44 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	}
 }
 
-static void json_delta(FILE *f, const char *key, int ok, double d, double lo, double hi)
+static void json_delta(FILE *f, const char *key, const struct sb_estimate *e)
 {
 	fprintf(f, ", \"%s\": ", key);
-	if (!ok) {
+	if (!sb_estimate_known(e)) {
 		fputs("null", f);
 		return;
 	}
 	fputs("{\"delta_cycles\": ", f);
-	sb_json_number(f, d);
+	sb_json_number(f, e->value);
 	fputs(", \"ci95\": [", f);
-	sb_json_number(f, lo);
+	sb_json_number(f, e->lo);
 	fputs(", ", f);
-	sb_json_number(f, hi);
+	sb_json_number(f, e->hi);
 	fputs("]}", f);
 }
 
 void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
 			   const struct sb_results *t, const struct sb_results *placed, int *first)
 {
-	char twin_prefix[SB_N_KVARIANTS][48];
-	for (int v = 0; v < SB_N_KVARIANTS; v++)
-		sb_kernel_arm_name(v, shape, "twin", 0, twin_prefix[v], sizeof(twin_prefix[v]));
 	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < kernel->n_batches && b < kernel->n_cells; b++) {
 			uint64_t batch = kernel->cells[b].batch;
-			double d[3][3] = {{0}};
-			int ok[3];
-			ok[0] = delta(find(t, twin_prefix[v], batch), find(t, twin_prefix[SB_KV_BASELINE], batch), &d[0][0],
-				      &d[0][1], &d[0][2]) == 0;
-			ok[1] = placed && delta(find(placed, twin_prefix[v], batch),
-						find(placed, twin_prefix[SB_KV_BASELINE], batch), &d[1][0], &d[1][1],
-						&d[1][2]) == 0;
-			ok[2] = delta(find(kernel, sb_kernel_variant_name(v), batch),
-				      find(kernel, sb_kernel_variant_name(SB_KV_BASELINE), batch), &d[2][0], &d[2][1],
-				      &d[2][2]) == 0;
+			struct sb_estimate twin = side_delta(t, SB_SIDE_TWIN, shape, v, batch);
+			struct sb_estimate pl = placed ? side_delta(placed, SB_SIDE_PLACED_TWIN, shape, v, batch)
+						       : sb_estimate_absent("not measured");
+			struct sb_estimate k = side_delta(kernel, SB_SIDE_KERNEL, shape, v, batch);
 			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
 				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
 			*first = 0;
-			json_delta(f, "twin", ok[0], d[0][0], d[0][1], d[0][2]);
-			json_delta(f, "placed", ok[1], d[1][0], d[1][1], d[1][2]);
-			json_delta(f, "kernel", ok[2], d[2][0], d[2][1], d[2][2]);
+			json_delta(f, "twin", &twin);
+			json_delta(f, "placed", &pl);
+			json_delta(f, "kernel", &k);
 			/* As the table's verdict: placed twin vs kernel, CIs overlap. */
-			int have = ok[1] && ok[2] && isfinite(d[1][1]) && isfinite(d[1][2]) && isfinite(d[2][1]) &&
-				   isfinite(d[2][2]);
 			fputs(", \"verdict\": ", f);
-			if (!have)
+			if (!sb_estimate_has_ci(&pl) || !sb_estimate_has_ci(&k))
 				fputs("null", f);
 			else
-				fputs(d[2][1] <= d[1][2] && d[1][1] <= d[2][2] ? "\"agree\"" : "\"disagree\"", f);
+				fputs(k.lo <= pl.hi && pl.lo <= k.hi ? "\"agree\"" : "\"disagree\"", f);
 			fputs("}", f);
 		}
 }

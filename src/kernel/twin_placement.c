@@ -14,6 +14,7 @@
 #include "stubbench/signals.h"
 #include "stubbench/timer.h"
 #include "stubbench/twin_variants.h"
+#include "stubbench/variant_arms.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -155,6 +156,12 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 			arm->name = a->names[v][0];
 			arm->seed_name = a->names[v][1];
 			arm->is_baseline = v == SB_KV_BASELINE;
+			/* The twin's key, on the placed side. */
+			const struct sb_variant *twin = sb_twin_variant(sb_kernel_shape_name(shape), sb_kernel_variant_name(v));
+			if (twin)
+				sb_variant_key(twin, &arm->key);
+			arm->key.side = SB_SIDE_PLACED_TWIN;
+			snprintf(arm->key.origin, sizeof(arm->key.origin), "%s", arm->name);
 		}
 		a->n++;
 	}

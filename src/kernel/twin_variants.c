@@ -3,6 +3,7 @@
  * "twin" of the registry with SB_VARIANT), and the twin of a kernel arm. */
 #include "stubbench/twin_variants.h"
 #include "stubbench/registry.h"
+#include "stubbench/variant_arms.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +28,5 @@ const struct sb_function *sb_twin_find(const char *prog, const char *func)
 
 const struct sb_variant *sb_twin_variant(const char *shape, const char *variant)
 {
-	char name[64];
-	snprintf(name, sizeof(name), "twin-%s-%s", shape, variant);
-	return sb_variant_find(name);
+	return sb_variant_of_family("twin", variant, shape);
 }

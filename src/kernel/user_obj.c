@@ -212,6 +212,8 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 		arm->is_overhead = i < 0;
 		/* The first program is the one the others are compared with. */
 		arm->is_baseline = i == 0;
+		if (i >= 0)
+			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "user-obj", progs[i], NULL, NULL, NULL, progs[i]);
 		a->n++;
 	}
 }

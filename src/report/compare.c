@@ -15,39 +15,36 @@ int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out)
 	return 0;
 }
 
-static void pick(const struct sb_run_row *r, enum sb_compare_metric m, double *v, double *lo, double *hi)
+static const struct sb_estimate *pick(const struct sb_run_row *r, enum sb_compare_metric m)
 {
-	if (m == SB_METRIC_DELTA)
-		*v = r->delta, *lo = r->delta_lo, *hi = r->delta_hi;
-	else
-		*v = r->mean, *lo = r->ci_lo, *hi = r->ci_hi;
+	return m == SB_METRIC_DELTA ? &r->delta_pct : &r->cycles;
 }
 
 int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
 		      struct sb_change *c)
 {
 	memset(c, 0, sizeof(*c));
-	pick(a, m, &c->a, &c->a_lo, &c->a_hi);
-	pick(b, m, &c->b, &c->b_lo, &c->b_hi);
-	double v[6] = {c->a, c->a_lo, c->a_hi, c->b, c->b_lo, c->b_hi};
-	for (int i = 0; i < 6; i++)
-		if (!isfinite(v[i]))
-			return -1;
-	if (c->a_lo > c->a || c->a > c->a_hi || c->b_lo > c->b || c->b > c->b_hi)
+	c->a = *pick(a, m);
+	c->b = *pick(b, m);
+	const struct sb_estimate *ea = &c->a, *eb = &c->b;
+	if (!sb_estimate_has_ci(ea) || !sb_estimate_has_ci(eb))
 		return -1;
-	c->overlap = c->a_lo <= c->b_hi && c->b_lo <= c->a_hi;
+	if (ea->lo > ea->value || ea->value > ea->hi || eb->lo > eb->value || eb->value > eb->hi)
+		return -1;
+	c->overlap = ea->lo <= eb->hi && eb->lo <= ea->hi;
 	if (m == SB_METRIC_DELTA) {
-		c->change = c->b - c->a;
-		c->lo = c->change - hypot(c->b - c->b_lo, c->a_hi - c->a);
-		c->hi = c->change + hypot(c->b_hi - c->b, c->a - c->a_lo);
+		double change = eb->value - ea->value;
+		c->change = sb_estimate_of(change, change - hypot(eb->value - eb->lo, ea->hi - ea->value),
+					   change + hypot(eb->hi - eb->value, ea->value - ea->lo));
 		return 0;
 	}
-	if (!(c->a > 0) || !(c->b > 0))
+	if (!(ea->value > 0) || !(eb->value > 0))
 		return -1;
-	double ratio = c->b / c->a;
-	c->change = (ratio - 1) * 100;
-	c->lo = (ratio * (1 - hypot((c->b - c->b_lo) / c->b, (c->a_hi - c->a) / c->a)) - 1) * 100;
-	c->hi = (ratio * (1 + hypot((c->b_hi - c->b) / c->b, (c->a - c->a_lo) / c->a)) - 1) * 100;
+	double ratio = eb->value / ea->value;
+	c->change = sb_estimate_of(
+		(ratio - 1) * 100,
+		(ratio * (1 - hypot((eb->value - eb->lo) / eb->value, (ea->hi - ea->value) / ea->value)) - 1) * 100,
+		(ratio * (1 + hypot((eb->hi - eb->value) / eb->value, (ea->value - ea->lo) / ea->value)) - 1) * 100);
 	return 0;
 }
 
@@ -63,7 +60,7 @@ static void only_in(FILE *f, const char *which, const struct sb_run_file *r, con
 	int first = 1;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct sb_run_row *row = &r->rows[i];
-		if (sb_run_file_find(other, row->variant, row->batch))
+		if (sb_run_file_match(other, row))
 			continue;
 		fprintf(f, "%s%s-%llu", first ? (which[0] == 'A' ? "# only in A: " : "# only in B: ") : ", ",
 			row->variant, (unsigned long long)row->batch);
@@ -94,19 +91,19 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 	const char *unit = m == SB_METRIC_DELTA ? "%" : "";
 	for (size_t i = 0; i < a->n_rows; i++) {
 		const struct sb_run_row *ra = &a->rows[i];
-		const struct sb_run_row *rb = sb_run_file_find(b, ra->variant, ra->batch);
+		const struct sb_run_row *rb = sb_run_file_match(b, ra);
 		struct sb_change c;
 		if (!rb || sb_compare_change(ra, rb, m, &c) != 0)
 			continue;
 		char sa[48], sbb[48], sc[48];
-		snprintf(sa, sizeof(sa), "%+.2f%s [%+.2f, %+.2f]", c.a, unit, c.a_lo, c.a_hi);
-		snprintf(sbb, sizeof(sbb), "%+.2f%s [%+.2f, %+.2f]", c.b, unit, c.b_lo, c.b_hi);
+		snprintf(sa, sizeof(sa), "%+.2f%s [%+.2f, %+.2f]", c.a.value, unit, c.a.lo, c.a.hi);
+		snprintf(sbb, sizeof(sbb), "%+.2f%s [%+.2f, %+.2f]", c.b.value, unit, c.b.lo, c.b.hi);
 		if (m == SB_METRIC_CYCLES) {
-			snprintf(sa, sizeof(sa), "%.2f [%.2f, %.2f]", c.a, c.a_lo, c.a_hi);
-			snprintf(sbb, sizeof(sbb), "%.2f [%.2f, %.2f]", c.b, c.b_lo, c.b_hi);
+			snprintf(sa, sizeof(sa), "%.2f [%.2f, %.2f]", c.a.value, c.a.lo, c.a.hi);
+			snprintf(sbb, sizeof(sbb), "%.2f [%.2f, %.2f]", c.b.value, c.b.lo, c.b.hi);
 		}
-		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change, m == SB_METRIC_DELTA ? "pp" : "%",
-			 c.lo, c.hi);
+		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change.value, m == SB_METRIC_DELTA ? "pp" : "%",
+			 c.change.lo, c.change.hi);
 		fprintf(f, "%-*s %6llu %26s %26s %28s%s\n", w, ra->variant, (unsigned long long)ra->batch, sa, sbb,
 			sc, c.overlap ? "" : " *");
 		flagged += !c.overlap;

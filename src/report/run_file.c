@@ -56,11 +56,33 @@ static char *slurp(const char *path, char *err, size_t errlen)
 	return buf;
 }
 
-static int spread_add(struct sb_run_file *f, const char *variant, uint64_t batch, double delta)
+/* A figure read back: absent when the file has no number for it. */
+static struct sb_estimate figure(double value, double lo, double hi)
+{
+	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
+}
+
+/* A result's key fields (schema 3); side SB_SIDE_NONE when it has none. */
+static void key_of(json_object *r, const char *name, struct sb_cell_key *k)
+{
+	char side[24], family[24], codegen[48], flavour[40], ret[16], shape[16];
+	str(r, "side", side, sizeof(side));
+	str(r, "family", family, sizeof(family));
+	str(r, "codegen", codegen, sizeof(codegen));
+	str(r, "flavour", flavour, sizeof(flavour));
+	str(r, "return", ret, sizeof(ret));
+	str(r, "shape", shape, sizeof(shape));
+	sb_cell_key_set(k, sb_cell_side_from_name(side), family, codegen, flavour, ret, shape, name);
+	double placement = num(r, "placement");
+	if (placement >= 0 && placement < 1e9)
+		k->placement = (int)placement;
+}
+
+static int spread_add(struct sb_run_file *f, const struct sb_cell_key *key, uint64_t batch, double delta)
 {
 	for (size_t i = 0; i < f->n_spread; i++) {
 		struct sb_run_spread *s = &f->spread[i];
-		if (s->batch == batch && strcmp(s->variant, variant) == 0) {
+		if (s->batch == batch && sb_cell_key_same_code(&s->key, key)) {
 			s->min = fmin(s->min, delta);
 			s->max = fmax(s->max, delta);
 			s->k++;
@@ -73,7 +95,8 @@ static int spread_add(struct sb_run_file *f, const char *variant, uint64_t batch
 	f->spread = grown;
 	struct sb_run_spread *s = &f->spread[f->n_spread++];
 	memset(s, 0, sizeof(*s));
-	snprintf(s->variant, sizeof(s->variant), "%s", variant);
+	s->key = *key;
+	s->key.placement = -1;
 	s->batch = batch;
 	s->k = 1;
 	s->min = s->max = delta;
@@ -124,16 +147,14 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		}
 		struct sb_run_row *row = &out->rows[out->n_rows++];
 		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		key_of(r, row->variant, &row->key);
 		row->batch = (uint64_t)batch;
 		double samples = num(r, "samples");
 		row->samples = isfinite(samples) ? (size_t)samples : 0;
 		json_object *cyc = member(r, "cycles_per_iter");
-		row->mean = num(cyc, "mean");
-		row->ci_lo = at(member(cyc, "ci95"), 0);
-		row->ci_hi = at(member(cyc, "ci95"), 1);
-		row->delta = num(r, "delta_vs_baseline_pct");
-		row->delta_lo = at(member(r, "delta_ci95_pct"), 0);
-		row->delta_hi = at(member(r, "delta_ci95_pct"), 1);
+		row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
+		row->delta_pct = figure(num(r, "delta_vs_baseline_pct"), at(member(r, "delta_ci95_pct"), 0),
+					at(member(r, "delta_ci95_pct"), 1));
 		row->mode_min = row->mode_max = NAN;
 		json_object *modes = member(r, "modes");
 		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
@@ -162,31 +183,31 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		json_object *p = json_object_array_get_idx(across, i);
 		json_object *name = member(p, "variant");
 		double batch = num(p, "batch");
-		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1) ||
-		    sb_run_file_find(out, json_object_get_string(name), (uint64_t)batch))
+		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1))
 			continue;
-		struct sb_run_row *row = &out->rows[out->n_rows++];
+		struct sb_run_row *row = &out->rows[out->n_rows];
 		memset(row, 0, sizeof(*row));
 		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		key_of(p, row->variant, &row->key);
 		row->batch = (uint64_t)batch;
-		row->mean = num(member(p, "cycles_per_iter"), "mean");
-		row->ci_lo = row->ci_hi = NAN; /* the spread over placements is no CI */
+		if (sb_run_file_match(out, row))
+			continue;
+		out->n_rows++;
+		row->batch = (uint64_t)batch;
+		/* The spread over placements is no CI. */
+		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
 		row->mode_min = row->mode_max = NAN;
-		row->delta = num(p, "delta_vs_baseline_pct");
-		row->delta_lo = at(member(p, "delta_ci95_pct"), 0);
-		row->delta_hi = at(member(p, "delta_ci95_pct"), 1);
+		row->delta_pct = figure(num(p, "delta_vs_baseline_pct"), at(member(p, "delta_ci95_pct"), 0),
+					at(member(p, "delta_ci95_pct"), 1));
 	}
-	/* Spread over placements (main, lab: the copies "NAME@pK" of a variant,
-	 * each with its delta). */
+	/* Spread over placements (main, lab: the copies of a variant at
+	 * random placements, each with its delta). */
 	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
 		const struct sb_run_row *row = &out->rows[i];
-		const char *at_p = strstr(row->variant, "@p");
-		if (!at_p || !isfinite(row->delta) || at_p[2] < '0' || at_p[2] > '9')
+		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(&row->delta_pct))
 			continue;
-		char base[128];
-		snprintf(base, sizeof(base), "%.*s", (int)(at_p - row->variant), row->variant);
 		out->spread_kind = "placements";
-		rc = spread_add(out, base, row->batch, row->delta);
+		rc = spread_add(out, &row->key, row->batch, row->delta_pct.value);
 	}
 	json_object_put(doc);
 	if (rc == 0 && out->n_rows == 0) {
@@ -217,9 +238,30 @@ const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const cha
 	return NULL;
 }
 
-static double finite_or_nan(int have, double v)
+/* The same cell: by key where both rows have one, else by name. */
+static int same_cell(const struct sb_run_row *a, const struct sb_run_row *b)
 {
-	return have && isfinite(v) ? v : NAN;
+	if (a->batch != b->batch)
+		return 0;
+	if (a->key.side != SB_SIDE_NONE && b->key.side != SB_SIDE_NONE)
+		return sb_cell_key_equal(&a->key, &b->key);
+	return strcmp(a->variant, b->variant) == 0;
+}
+
+const struct sb_run_row *sb_run_file_match(const struct sb_run_file *f, const struct sb_run_row *like)
+{
+	for (size_t i = 0; i < f->n_rows; i++)
+		if (&f->rows[i] != like && same_cell(&f->rows[i], like))
+			return &f->rows[i];
+	return NULL;
+}
+
+const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, const struct sb_run_row *row)
+{
+	for (size_t i = 0; row->key.side != SB_SIDE_NONE && row->key.placement < 0 && i < f->n_spread; i++)
+		if (f->spread[i].batch == row->batch && sb_cell_key_same_code(&f->spread[i].key, &row->key))
+			return &f->spread[i];
+	return NULL;
 }
 
 int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out)
@@ -240,14 +282,12 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 			continue;
 		struct sb_run_row *row = &out->rows[out->n_rows++];
 		snprintf(row->variant, sizeof(row->variant), "%s", c->arm->name);
+		row->key = c->arm->key;
 		row->batch = c->batch;
 		row->samples = c->n_samples;
-		row->mean = finite_or_nan(c->n_samples > 0, c->cycles.mean);
-		row->ci_lo = finite_or_nan(c->n_samples > 1, c->cycles.ci_lo);
-		row->ci_hi = finite_or_nan(c->n_samples > 1, c->cycles.ci_hi);
-		row->delta = finite_or_nan(c->has_delta, c->delta_pct);
-		row->delta_lo = finite_or_nan(c->has_delta, c->delta_lo_pct);
-		row->delta_hi = finite_or_nan(c->has_delta, c->delta_hi_pct);
+		struct sb_estimate cyc = sb_cell_cycles(c);
+		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
+		row->delta_pct = figure(c->delta_pct.known ? c->delta_pct.value : NAN, c->delta_pct.lo, c->delta_pct.hi);
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {
 			double m = c->modes[k].cycles;

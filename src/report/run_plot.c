@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_PANELS 9
+#define MAX_PANELS 12
 #define MAX_SERIES 96
 
 enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB, KIND_FOOTPRINT };
@@ -26,6 +26,7 @@ struct panel {
 
 struct series {
 	const char *name;
+	const struct sb_run_row *row; /* its first row: the key it is drawn by */
 	int panel;
 };
 
@@ -38,31 +39,38 @@ static int close_written(FILE *f)
 }
 
 static const char *const kernel_shapes[] = {"per-run", "in-loop", "htab"};
-static const char *const lab_shapes[] = {"perrun", "inloop"};
-static const char *const lab_flavours[] = {"ret", "rethunk", "calldepth"};
+/* The lab's shapes (key values) and their names in the panel titles. */
+static const char *const lab_shapes[] = {"per-run", "in-loop"};
+static const char *const lab_shape_titles[] = {"perrun", "inloop"};
+/* The lab's five return flavours (key values, as in the titles). */
+static const char *const lab_returns[] = {"ret", "rethunk", "calldepth", "srso", "srso-alias"};
+#define N_LAB_SHAPES 2
+#define N_LAB_RETURNS 5
 
-static int ends_with(const char *s, const char *suffix)
+static int index_of(const char *const *list, int n, const char *s)
 {
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
+	for (int i = 0; i < n; i++)
+		if (strcmp(list[i], s) == 0)
+			return i;
+	return -1;
 }
 
-/* Lab names: lab-<alternative>[-rethunk|-calldepth]-<perrun|inloop>. */
-static int lab_panel(const char *name)
+/* Lab panels by the key: one per return flavour and shape (a row per
+ * return, a column per shape); -1 for a row without a lab key. */
+static int lab_panel(const struct sb_run_row *r)
 {
-	int shape = ends_with(name, "-inloop") ? 1 : ends_with(name, "-perrun") ? 0 : -1;
-	if (shape < 0)
+	if (r->key.side != SB_SIDE_LAB)
 		return -1;
-	int flavour = strstr(name, "-rethunk-") ? 1 : strstr(name, "-calldepth-") ? 2 : 0;
-	return shape * 3 + flavour;
+	int shape = index_of(lab_shapes, N_LAB_SHAPES, r->key.shape);
+	int ret = index_of(lab_returns, N_LAB_RETURNS, r->key.ret);
+	return shape < 0 || ret < 0 ? -1 : ret * N_LAB_SHAPES + shape;
 }
 
-static int kernel_panel(const char *name)
+/* Kernel panels by the key's shape; the last ("other") without one. */
+static int kernel_panel(const struct sb_run_row *r)
 {
-	for (int s = 0; s < 3; s++)
-		if (strstr(name, kernel_shapes[s]))
-			return s;
-	return 3;
+	int s = r->key.side == SB_SIDE_NONE ? -1 : index_of(kernel_shapes, 3, r->key.shape);
+	return s < 0 ? 3 : s;
 }
 
 /* gnuplot single-quoted string: '' is a quote. */
@@ -90,21 +98,20 @@ static void put_num(FILE *f, double v)
 static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, enum metric m)
 {
 	double v, lo, hi, rlo = NAN, rhi = NAN;
+	const struct sb_estimate *e = m == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+	v = sb_estimate_known(e) ? e->value : NAN, lo = e->lo, hi = e->hi;
 	if (m == METRIC_CYCLES) {
-		v = r->mean, lo = r->ci_lo, hi = r->ci_hi;
 		if (r->n_modes > 1)
 			rlo = r->mode_min, rhi = r->mode_max;
 	} else {
-		v = r->delta, lo = r->delta_lo, hi = r->delta_hi;
 		/* The steady states against the baseline's mean (its cost from the ratio). */
-		double base = isfinite(r->mean) ? r->mean / (1 + r->delta / 100) : NAN;
+		double base = sb_estimate_known(&r->cycles) ? r->cycles.value / (1 + v / 100) : NAN;
 		if (r->n_modes > 1 && base > 0)
 			rlo = (r->mode_min / base - 1) * 100, rhi = (r->mode_max / base - 1) * 100;
-		/* Copies at other placements ("NAME@pK"): the range of their deltas. */
-		for (size_t i = 0; i < run->n_spread; i++)
-			if (run->spread[i].batch == r->batch && strcmp(run->spread[i].variant, r->variant) == 0 &&
-			    run->spread[i].k > 1)
-				rlo = run->spread[i].min, rhi = run->spread[i].max;
+		/* Copies at other placements: the range of their deltas. */
+		const struct sb_run_spread *sp = sb_run_file_spread_of(run, r);
+		if (sp && sp->k > 1)
+			rlo = sp->min, rhi = sp->max;
 	}
 	if (!isfinite(v))
 		return 0;
@@ -119,21 +126,19 @@ static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run
 }
 
 /* The same colour for the same line in every panel: lab alternatives by
- * their name without shape and flavour, everything else by its name. */
-static void legend_name(enum kind kind, const char *name, char *buf, size_t len)
+ * their key's codegen (the panel says shape and return; a copy at another
+ * placement adds "@p<j>"), everything else by its name. */
+static void legend_name(enum kind kind, const struct sb_run_row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", kind == KIND_LAB && strncmp(name, "lab-", 4) == 0 ? name + 4 : name);
-	if (kind != KIND_LAB)
-		return;
-	static const char *const drop[] = {"-perrun", "-inloop", "-rethunk", "-calldepth"};
-	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
-		char *at = strstr(buf, drop[i]);
-		if (at)
-			memmove(at, at + strlen(drop[i]), strlen(at + strlen(drop[i])) + 1);
-	}
+	if (kind != KIND_LAB || r->key.side != SB_SIDE_LAB || !r->key.codegen[0])
+		snprintf(buf, len, "%s", r->variant);
+	else if (r->key.placement >= 0)
+		snprintf(buf, len, "%s@p%d", r->key.codegen, r->key.placement);
+	else
+		snprintf(buf, len, "%s", r->key.codegen);
 }
 
-static int colour_of(const struct series *series, size_t k)
+static int colour_of(enum kind kind, const struct series *series, size_t k)
 {
 	/* 1 + the rank of its legend text among the distinct ones so far. */
 	char names[MAX_SERIES][128];
@@ -141,7 +146,7 @@ static int colour_of(const struct series *series, size_t k)
 	for (size_t i = 0; i <= k; i++) {
 		char label[128];
 		int j;
-		legend_name(KIND_LAB, series[i].name, label, sizeof(label));
+		legend_name(kind, series[i].row, label, sizeof(label));
 		for (j = 0; j < n && strcmp(names[j], label); j++)
 			;
 		if (j == n)
@@ -283,14 +288,14 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 					   "packed as bpf_prog_pack, or spread a 4 KiB page each", METRIC_CYCLES};
 		n_panels = 1, cols = 1;
 	} else {
-		for (int s = 0; s < 2; s++)
-			for (int fl = 0; fl < 3; fl++) {
-				struct panel *p = &panels[s * 3 + fl];
+		for (int fl = 0; fl < N_LAB_RETURNS; fl++)
+			for (int s = 0; s < N_LAB_SHAPES; s++) {
+				struct panel *p = &panels[fl * N_LAB_SHAPES + s];
 				p->metric = METRIC_CYCLES;
-				snprintf(p->title, sizeof(p->title), "%s, %s", lab_shapes[s], lab_flavours[fl]);
+				snprintf(p->title, sizeof(p->title), "%s, %s", lab_shape_titles[s], lab_returns[fl]);
 			}
-		panels[6] = (struct panel){"other", METRIC_CYCLES};
-		n_panels = 7, cols = 3;
+		panels[N_LAB_RETURNS * N_LAB_SHAPES] = (struct panel){"other", METRIC_CYCLES};
+		n_panels = N_LAB_RETURNS * N_LAB_SHAPES + 1, cols = N_LAB_SHAPES;
 	}
 	struct series series[MAX_SERIES];
 	size_t n_series = 0;
@@ -298,21 +303,21 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 	for (int p = 0; p < n_panels; p++)
 		for (size_t i = 0; i < run->n_rows; i++) {
 			const struct sb_run_row *r = &run->rows[i];
-			if (kind == KIND_MAIN && strstr(r->variant, "@p"))
+			if (kind == KIND_MAIN && r->key.side != SB_SIDE_NONE && r->key.placement >= 0)
 				continue; /* copies: shown as the spread of their variant */
 			int panel = kind == KIND_MAIN || kind == KIND_FOOTPRINT ? p
-				    : kind == KIND_KERNEL			   ? kernel_panel(r->variant)
-										   : lab_panel(r->variant);
+				    : kind == KIND_KERNEL			   ? kernel_panel(r)
+										   : lab_panel(r);
 			if (panel < 0)
 				panel = n_panels - 1;
-			double v = panels[p].metric == METRIC_CYCLES ? r->mean : r->delta;
-			if (panel != p || !isfinite(v))
+			const struct sb_estimate *e = panels[p].metric == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+			if (panel != p || !sb_estimate_known(e) || !isfinite(e->value))
 				continue;
 			size_t k;
 			for (k = 0; k < n_series && !(series[k].panel == p && strcmp(series[k].name, r->variant) == 0); k++)
 				;
 			if (k == n_series && n_series < MAX_SERIES) {
-				series[n_series++] = (struct series){r->variant, p};
+				series[n_series++] = (struct series){r->variant, r, p};
 				used[p] = 1;
 			}
 		}
@@ -396,7 +401,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 		for (size_t k = 0; k < n_series; k++) {
 			if (series[k].panel != p)
 				continue;
-			int colour = colour_of(series, k);
+			int colour = colour_of(kind, series, k);
 			if (has_range[k]) {
 				fprintf(gp, "%s'%s' index %zu using 1:5:6 with filledcurves lc %d notitle", first ? "" : ", \\\n     ",
 					base_name(dat_path), k, colour);
@@ -405,7 +410,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 			fprintf(gp, "%s'%s' index %zu using 1:2:3:4 with yerrorlines lc %d lw 1.5 pt 7 ps 0.6 title ",
 				first ? "" : ", \\\n     ", base_name(dat_path), k, colour);
 			char label[128];
-			legend_name(kind, series[k].name, label, sizeof(label));
+			legend_name(kind, series[k].row, label, sizeof(label));
 			put_quoted(gp, label);
 			first = 0;
 		}

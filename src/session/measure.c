@@ -207,6 +207,9 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 2;
 	}
+	/* The copies' arms carry their originals' keys at their placements. */
+	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
+		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
 	int src = give_states(cfg, prog, a);
 	if (src)
 		return src;

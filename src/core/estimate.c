@@ -1,0 +1,68 @@
+/* estimate.c: figures with their CIs, or why there are none; see estimate.h. */
+#include "stubbench/estimate.h"
+
+#include <math.h>
+
+#include "stubbench/results.h"
+#include "stubbench/stats.h"
+
+struct sb_estimate sb_estimate_of(double value, double lo, double hi)
+{
+	return (struct sb_estimate){value, lo, hi, 1, NULL};
+}
+
+struct sb_estimate sb_estimate_absent(const char *why)
+{
+	return (struct sb_estimate){NAN, NAN, NAN, 0, why};
+}
+
+int sb_estimate_known(const struct sb_estimate *e)
+{
+	return e->known;
+}
+
+int sb_estimate_has_ci(const struct sb_estimate *e)
+{
+	return e->known && isfinite(e->value) && isfinite(e->lo) && isfinite(e->hi);
+}
+
+struct sb_estimate sb_estimate_scaled(const struct sb_estimate *e, double k)
+{
+	if (!e->known)
+		return *e;
+	return sb_estimate_of(e->value * k, e->lo * k, e->hi * k);
+}
+
+struct sb_estimate sb_estimate_pct_to_cycles(const struct sb_estimate *pct, double base)
+{
+	if (!pct->known)
+		return *pct;
+	if (!isfinite(base))
+		return sb_estimate_absent("the baseline has no cost to scale by");
+	return sb_estimate_scaled(pct, base / 100.0);
+}
+
+struct sb_estimate sb_summary_estimate(const struct sb_summary *s, const char *why)
+{
+	if (!s->n)
+		return sb_estimate_absent(why ? why : "no samples");
+	return s->n > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
+}
+
+/* A cell's summary s as an estimate, from its kept samples' count. */
+static struct sb_estimate cell_figure(const struct sb_cell *c, const struct sb_summary *s)
+{
+	if (!c->n_samples)
+		return sb_estimate_absent(c->no_samples[0] ? c->no_samples : "no samples");
+	return c->n_samples > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
+}
+
+struct sb_estimate sb_cell_cycles(const struct sb_cell *c)
+{
+	return cell_figure(c, &c->cycles);
+}
+
+struct sb_estimate sb_cell_ns(const struct sb_cell *c)
+{
+	return cell_figure(c, &c->ns);
+}
