@@ -5,7 +5,7 @@
 # The lab's stubs and records are asm/lab_alternatives.asm and
 # asm/return_thunks.asm (built with every asm/*.asm file).
 target_sources(stubbench_core PRIVATE
-  ${CMAKE_SOURCE_DIR}/src/lab/lab_variants.c
+  ${CMAKE_SOURCE_DIR}/src/core/lab_variants.c
 )
 
 # gnuplot draws --plot=FILE; it is looked up at run time, so the build does

@@ -13,18 +13,7 @@
 #include <stdint.h>
 
 #include "stubbench/mitigations.h"
-
-/* The replicas (asm/return_thunks.asm). */
-void sb_its_return_thunk(void);
-void sb_srso_return_thunk(void);
-void sb_srso_safe_ret(void);
-void sb_srso_untrain_ret(void);
-void sb_srso_alias_return_thunk(void);
-void sb_srso_alias_safe_ret(void);
-void sb_srso_alias_untrain_ret(void);
-void sb_retbleed_return_thunk(void);
-void sb_retbleed_untrain_ret(void);
-void sb_call_depth_return_thunk(void);
+#include "stubbench/return_names.h"
 
 /* A replica and the kernel function it copies, for checks against the
  * kernel's own text. */

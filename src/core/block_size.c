@@ -1,7 +1,7 @@
 /* block_size.c: how long a batch size's blocks are (see
- * harness_internal.h): about a millisecond of rounds, timed before any
+ * part_run.h): about a millisecond of rounds, timed before any
  * block is measured, within bounds that keep enough blocks for the CIs. */
-#include "harness_internal.h"
+#include "part_run.h"
 
 #include <stdio.h>
 #include <x86intrin.h>

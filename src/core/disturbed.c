@@ -1,11 +1,11 @@
 /* disturbed.c: see disturbed.h; the harness's use of it (the empty stub's
- * spread, the tests' switches) is declared in harness_internal.h. */
+ * spread, the tests' switches) is declared in part_run.h. */
 #include "stubbench/disturbed.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "harness_internal.h"
+#include "part_run.h"
 #include "stubbench/harness.h"
 #include "stubbench/stats.h"
 

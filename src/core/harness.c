@@ -9,7 +9,8 @@
  * levels.
  */
 #define _GNU_SOURCE
-#include "harness_internal.h"
+#include "stubbench/harness.h"
+#include "part_run.h"
 
 #include <math.h>
 #include <sched.h>

@@ -8,7 +8,7 @@
  * the address space has ~3000 mappings, and each fork and exit cost ~20 ms.
  */
 #define _GNU_SOURCE
-#include "harness_internal.h"
+#include "part_run.h"
 
 #include <errno.h>
 #include <malloc.h>

@@ -1,4 +1,4 @@
-/* sampler.c: the sampling loop (see harness_internal.h).
+/* sampler.c: the sampling loop (see part_run.h).
  *
  * A segment is a share of one batch size's rounds: one round is one sample
  * per arm, the arms' order rotated every round and a random delay before
@@ -12,7 +12,7 @@
  * only (batch_summary.c).
  */
 #define _GNU_SOURCE
-#include "harness_internal.h"
+#include "part_run.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -153,7 +153,7 @@ void sb_wait_out(uint64_t ticks, const struct sb_run_opts *o)
 	}
 }
 
-/* See harness_internal.h. The warm-up block runs without the sample
+/* See part_run.h. The warm-up block runs without the sample
  * hooks, in state 0. */
 int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		   const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,

@@ -1,8 +1,8 @@
-/* schedule.c: which segments run when (see harness_internal.h). In this
+/* schedule.c: which segments run when (see part_run.h). In this
  * process, every part's batch sizes one after the other; with fresh
  * processes, each batch size's time or rounds split over them, the parts
  * taking turns. */
-#include "harness_internal.h"
+#include "part_run.h"
 
 #include <stdlib.h>
 #include <x86intrin.h>

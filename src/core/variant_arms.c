@@ -7,7 +7,7 @@
 #include "stubbench/code_symbols.h"
 #include "stubbench/lab_variants.h"
 #include "stubbench/percpu.h"
-#include "stubbench/return_thunks.h"
+#include "stubbench/return_names.h"
 #include "stubbench/timer.h"
 
 static int in_family(const struct sb_variant *v, const char *family)
@@ -30,26 +30,6 @@ static const char *seed_codegen(const struct sb_variant *v)
 	return "hybrid";
 }
 
-/* How the code returns, from the thunk its record's returns jump to. */
-static const char *return_of(const struct sb_variant *v)
-{
-	static const struct {
-		void (*thunk)(void);
-		const char *name;
-	} thunks[] = {
-		{sb_its_return_thunk, "rethunk"},
-		{sb_call_depth_return_thunk, "calldepth"},
-		{sb_srso_return_thunk, "srso"},
-		{sb_srso_alias_return_thunk, "srso-alias"},
-	};
-	if (!v->return_thunk)
-		return "ret";
-	for (size_t i = 0; i < sizeof(thunks) / sizeof(thunks[0]); i++)
-		if (v->return_thunk == (const void *)thunks[i].thunk)
-			return thunks[i].name;
-	return "rethunk";
-}
-
 void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 {
 	/* A copy's family_info is its original's (sb_lab_info_of() says NULL). */
@@ -63,7 +43,7 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 		codegen = seed_codegen(v);
 		side = in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
 	}
-	sb_cell_key_set(k, side, v->family, codegen, v->flavour_name, li ? sb_lab_return_name(li->ret) : return_of(v),
+	sb_cell_key_set(k, side, v->family, codegen, v->flavour_name, li ? sb_lab_return_name(li->ret) : sb_variant_return_name(v),
 			v->shape, v->name);
 }
 

@@ -1,4 +1,4 @@
-/* measure_variants.c: variants named in a configuration measured against
+/* stubbench.c: the public API (stubbench.h): variants named in a configuration measured against
  * their baseline, the way `stubbench --variant=LIST` measures them; see
  * stubbench.h. */
 #include "stubbench/stubbench.h"

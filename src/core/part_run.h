@@ -1,4 +1,4 @@
-/* harness_internal.h: what the files of the harness share (private to
+/* part_run.h: a run of parts as the files of the harness share it (private to
  * src/core; the public face is stubbench/harness.h):
  *   harness.c     a run of parts: their setup, their segments run, their
  *                 statistics
@@ -11,8 +11,8 @@
  *   results.c     the result containers
  * The rounds and blocks themselves, their statistics and their --blocks
  * rows: batch_data.h. */
-#ifndef STUBBENCH_HARNESS_INTERNAL_H
-#define STUBBENCH_HARNESS_INTERNAL_H
+#ifndef STUBBENCH_PART_RUN_H
+#define STUBBENCH_PART_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
