@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stubbench/figures.h"
 #include "stubbench/compare.h"
 #include "stubbench/run_file.h"
 
@@ -15,8 +16,9 @@ static int parse_compare(struct sb_cli *cli, int key, const char *arg, char *err
 {
 	(void)cli;
 	(void)key;
-	if (strcmp(arg, "delta") && strcmp(arg, "cycles")) {
-		snprintf(err, errlen, "--metric: unknown metric '%s' (delta, cycles)", arg);
+	enum sb_compare_metric m;
+	if (sb_compare_metric_parse(arg, &m) != 0) {
+		snprintf(err, errlen, "--metric: unknown metric '%s' (cycles, %s)", arg, sb_figure_names());
 		return -1;
 	}
 	metric_name = arg;
@@ -27,7 +29,8 @@ static const struct sb_cli_group compare_group = {
 	.title = "Compare",
 	.options = (const struct sb_cli_option[]){
 		{"metric", "M", 0, "delta (default): % vs the baseline of the same run, change in\n"
-				   "percentage points; cycles: core cycles per iteration, change in %"},
+				   "percentage points; cycles: core cycles per iteration, change in %;\n"
+				   "or any other figure of the results (matched ...)"},
 		{NULL},
 	},
 	.parse = parse_compare,

@@ -307,7 +307,7 @@ static int plot(const char *path, const struct sb_fp_report *rep, char *err, siz
 	if (sb_run_file_from_results(&r, "stubbench footprint", &run) != 0) {
 		snprintf(err, errlen, "out of memory");
 	} else {
-		rc = sb_run_plot(&run, path, err, errlen) == 0 ? 0 : -1;
+		rc = sb_run_plot(&run, path, SB_FIGURE_DELTA, err, errlen) == 0 ? 0 : -1;
 		sb_run_file_free(&run);
 	}
 	free(arms), free(names), free(cells);

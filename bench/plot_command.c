@@ -4,16 +4,28 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "stubbench/figures.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
 /* The plot group's value. */
 static const char *output; /* -o/--output=FILE */
 
+static int figure = SB_FIGURE_DELTA; /* --figure=NAME */
+
+enum { K_OUTPUT, K_FIGURE };
+
 static int parse_plot_output(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	(void)cli;
-	(void)key;
+	if (key == K_FIGURE) {
+		figure = sb_figure_index(arg);
+		if (figure < 0) {
+			snprintf(err, errlen, "--figure: unknown figure '%s' (%s)", arg, sb_figure_names());
+			return -1;
+		}
+		return 0;
+	}
 	if (!*arg) {
 		snprintf(err, errlen, "-o: empty file name");
 		return -1;
@@ -25,8 +37,10 @@ static int parse_plot_output(struct sb_cli *cli, int key, const char *arg, char 
 static const struct sb_cli_group plot_output_group = {
 	.title = "Output",
 	.options = (const struct sb_cli_option[]){
-		{"o", "FILE", 0, "the image: FILE.png or FILE.svg (also --output=FILE)"},
-		{"output", "FILE", 0, "the same as -o"},
+		{"o", "FILE", K_OUTPUT, "the image: FILE.png or FILE.svg (also --output=FILE)"},
+		{"output", "FILE", K_OUTPUT, "the same as -o"},
+		{"figure", "NAME", K_FIGURE, "the figure the cost panels draw: delta (default), or any other\n"
+					   "figure of the results (matched ...)"},
 		{NULL},
 	},
 	.parse = parse_plot_output,
@@ -44,7 +58,7 @@ static int run_plot(struct sb_cli *cli)
 		fprintf(stderr, "stubbench plot: %s\n", err);
 		return EXIT_USAGE;
 	}
-	int rc = sb_run_plot(&run, output, err, sizeof(err));
+	int rc = sb_run_plot(&run, output, figure, err, sizeof(err));
 	if (rc != 0)
 		fprintf(stderr, "stubbench %s\n", err);
 	else

@@ -20,6 +20,11 @@ function(sb_report_add_tests)
   target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_compare PRIVATE stubbench_report)
   add_test(NAME compare_runs COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
+  # Every figure of the figure table reaches the table, JSON, CSV, compare and the plot.
+  add_executable(test_figures ${CMAKE_SOURCE_DIR}/tests/test_figures.c)
+  target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_figures PRIVATE stubbench_report)
+  add_test(NAME figures COMMAND test_figures)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")

@@ -37,17 +37,17 @@ int main(int argc, char **argv)
 	OK(strcmp(a.date, "2026-12-01T06:00:00Z") == 0 && strcmp(a.kernel, "Linux 6.18.0") == 0);
 	OK(a.n_rows == 3 && a.n_spread == 0 && a.spread_kind == NULL);
 	const struct sb_run_row *base = sb_run_file_find(&a, "baseline", 8);
-	OK(base && near(base->cycles.value, 10) && near(base->cycles.lo, 9) && !base->delta_pct.known &&
-	   isnan(base->delta_pct.value) && strcmp(base->delta_pct.absent, "not in the file") == 0);
+	OK(base && near(base->cycles.value, 10) && near(base->cycles.lo, 9) && !base->figures[SB_FIGURE_DELTA].known &&
+	   isnan(base->figures[SB_FIGURE_DELTA].value) && strcmp(base->figures[SB_FIGURE_DELTA].absent, "not in the file") == 0);
 	const struct sb_run_row *hyb = sb_run_file_find(&a, "hybrid", 8);
-	OK(hyb && near(hyb->delta_pct.value, 5) && isnan(hyb->delta_pct.lo) && isnan(hyb->cycles.hi));
+	OK(hyb && near(hyb->figures[SB_FIGURE_DELTA].value, 5) && isnan(hyb->figures[SB_FIGURE_DELTA].lo) && isnan(hyb->cycles.hi));
 	OK(sb_run_file_find(&a, "private", 64) == NULL);
 
 	/* --placements: the copies, one row per variant over them, and the
 	 * spread of the copies' deltas. */
 	OK(b.n_rows == 6);
 	const struct sb_run_row *bp = sb_run_file_find(&b, "private", 8);
-	OK(bp && near(bp->delta_pct.value, 25) && near(bp->delta_pct.lo, 24) && isnan(bp->cycles.lo) &&
+	OK(bp && near(bp->figures[SB_FIGURE_DELTA].value, 25) && near(bp->figures[SB_FIGURE_DELTA].lo, 24) && isnan(bp->cycles.lo) &&
 	   near(bp->cycles.value, 12.5));
 	OK(b.spread_kind && strcmp(b.spread_kind, "placements") == 0 && b.n_spread == 1);
 	OK(strcmp(b.spread[0].key.codegen, "private") == 0 && b.spread[0].key.placement == -1 && b.spread[0].k == 2);

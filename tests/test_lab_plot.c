@@ -56,7 +56,7 @@ static int plot(const struct sb_results *r, const char *path, char *err, size_t 
 	struct sb_run_file run;
 	if (sb_run_file_from_results(r, "stubbench lab", &run) != 0)
 		return -1;
-	int rc = sb_run_plot(&run, path, err, errlen);
+	int rc = sb_run_plot(&run, path, SB_FIGURE_DELTA, err, errlen);
 	sb_run_file_free(&run);
 	return rc;
 }

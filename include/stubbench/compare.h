@@ -7,13 +7,18 @@
 
 #include "stubbench/run_file.h"
 
+/* What is compared: the cycles per iteration (change in % of A), or a
+ * figure of the figure table (figures.h) by its index there (change B - A
+ * in its unit, or in % of A: sb_figure.change_as_difference). */
 enum sb_compare_metric {
-	SB_METRIC_DELTA,   /* % vs the baseline of the same run; change in percentage points */
-	SB_METRIC_CYCLES,  /* core cycles per iteration; change in % of A */
+	SB_METRIC_CYCLES = -1,
+	SB_METRIC_DELTA = SB_FIGURE_DELTA, /* % vs the baseline of the same run; change in percentage points */
 };
 
-/* "delta" or "cycles" -> metric; -1 when unknown. */
+/* "cycles" or a figure's name -> metric; -1 when unknown. */
 int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out);
+/* The metric's name ("cycles", "delta" ...). */
+const char *sb_compare_metric_name(enum sb_compare_metric m);
 
 struct sb_change {
 	struct sb_estimate a, b;  /* the metric in A and in B */

@@ -104,6 +104,9 @@ struct sb_cell {
 	 * state index), cycles per iteration, two-level bootstrap 95 % CI;
 	 * absent where no block had both in their matching modes. */
 	struct sb_estimate matched_cycles;
+	/* The delta in core cycles per iteration: delta_pct of the baseline's
+	 * mean cycles per iteration at the same batch (sb_estimate_pct_to_cycles). */
+	struct sb_estimate delta_cycles;
 	/* The earlier runs of this cell in the machine's record of past runs
 	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
 	 * and how many the record held; past_runs 0: the CIs hold this run's

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stubbench/figures.h"
 #include "stubbench/results.h"
 
 /* One arm at one batch size. A figure the file does not carry (null or
@@ -17,7 +18,9 @@ struct sb_run_row {
 	uint64_t batch;
 	size_t samples;
 	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
-	struct sb_estimate delta_pct;     /* % vs the baseline, 95 % CI */
+	/* Every figure of the figure table (figures.h), by its index there:
+	 * figures[SB_FIGURE_DELTA] is the % vs the baseline. */
+	struct sb_estimate figures[SB_MAX_FIGURES];
 	size_t n_modes;                   /* steady states found over placements or loads */
 	double mode_min, mode_max;        /* their cycles per iteration (NAN without) */
 };

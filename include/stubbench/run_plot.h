@@ -17,8 +17,9 @@
 /* Returns 0 when IMAGE was written; 2 for bad input (the name does not end
  * in .png or .svg, nothing to plot, a file that cannot be written); 1 when
  * gnuplot is missing or fails (the .gp and .dat are still written). One
- * line saying why in err. */
-int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen);
+ * line saying why in err. figure: the figure (figures.h index) the main
+ * and kernel runs' cost panels draw, SB_FIGURE_DELTA by default. */
+int sb_run_plot(const struct sb_run_file *run, const char *image, int figure, char *err, size_t errlen);
 
 /* Before measuring: can this run write image? Returns 0; -1 with a reason
  * (not .png or .svg, cannot be created: bad input); 1 when gnuplot is

@@ -589,9 +589,19 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		arm_ns(&s, a, c);
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
-		c->delta_pct = c->matched_cycles = sb_estimate_absent(no_delta);
+		c->delta_pct = c->matched_cycles = c->delta_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
+	}
+	/* The deltas in cycles, from the baseline's cell (its mean is known
+	 * once every cell is). */
+	for (size_t a = 0, ci = 0; base >= 0 && a < n_arms; a++) {
+		if ((long)a == ovh)
+			continue;
+		struct sb_cell *c = &out->cells[ci++ * n_batches + bi];
+		const struct sb_cell *b = &out->cells[(size_t)(base - (ovh >= 0 && ovh < base)) * n_batches + bi];
+		if ((long)a != base && sb_estimate_known(&c->delta_pct) && b->n_samples)
+			c->delta_cycles = sb_estimate_pct_to_cycles(&c->delta_pct, b->cycles.mean);
 	}
 	if (kept) { /* handed over */
 		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm};

@@ -1,6 +1,7 @@
 /* output.c: table, seed lines, JSON and CSV; see output.h. */
 #define _GNU_SOURCE
 #include "stubbench/output.h"
+#include "stubbench/figures.h"
 
 
 #include <errno.h>
@@ -174,7 +175,7 @@ static void table_estimate(const struct sb_estimate *e, const char *unit, char *
 	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
 }
 
-/* The cell's steady states and its cost in a matched state. */
+/* The cell's steady states. */
 static void json_states(FILE *f, const struct sb_cell *c)
 {
 	fputs(",\n     \"modes\": [", f);
@@ -186,7 +187,16 @@ static void json_states(FILE *f, const struct sb_cell *c)
 		fputs("}", f);
 	}
 	fputs("]", f);
-	json_estimate(f, "matched_delta_cycles", "matched_ci95", &c->matched_cycles);
+}
+
+/* Every figure of the cell (figures.h) it has. */
+static void json_figures(FILE *f, const struct sb_cell *c)
+{
+	for (size_t i = 0; i < sb_figure_count(); i++) {
+		const struct sb_figure *fig = sb_figure_at(i);
+		struct sb_estimate e = fig->of_cell(c);
+		json_estimate(f, fig->json, fig->json_ci, &e);
+	}
 }
 
 /* "return_thunk" and "mitigations": where returns go on this host and the
@@ -298,8 +308,8 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		fputs(", \"sd\": ", f);
 		sb_json_number(f, c->runs_per_s_sd);
 		fputs("}", f);
-		json_estimate(f, "delta_vs_baseline_pct", "delta_ci95_pct", &c->delta_pct);
 		json_states(f, c);
+		json_figures(f, c);
 		if (r->n_counters) {
 			fputs(", \"counters_per_iter\": {", f);
 			for (size_t k = 0; k < r->n_counters; k++) {
@@ -370,13 +380,34 @@ static void table_placements(FILE *f, const struct sb_results *r)
 	}
 }
 
+/* The CSV columns of every figure in the CSV (figures.h): "NAME,LO,HI,"
+ * for the header, "value,lo,hi," (empty without the figure) for a cell, or
+ * only the commas (c NULL: a cell without samples). */
+static void csv_figures(FILE *f, const struct sb_cell *c, int header)
+{
+	for (size_t i = 0; i < sb_figure_count(); i++) {
+		const struct sb_figure *fig = sb_figure_at(i);
+		if (!fig->csv)
+			continue;
+		if (header) {
+			fprintf(f, "%s,%s,%s,", fig->csv, fig->csv_lo, fig->csv_hi);
+			continue;
+		}
+		struct sb_estimate e = c ? fig->of_cell(c) : sb_estimate_absent(NULL);
+		if (sb_estimate_known(&e))
+			fprintf(f, "%.4f,%.4f,%.4f,", e.value, e.lo, e.hi);
+		else
+			fputs(",,,", f);
+	}
+}
+
 static void write_csv(FILE *f, const struct sb_results *r)
 {
 	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
 	      "cycles_mean,cycles_ci_lo,cycles_ci_hi,cycles_median,cycles_min,cycles_trimmed_mean,"
-	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,delta_pct,delta_ci_lo,delta_ci_hi,"
-	      "core_ghz,timer,tsc_hz,tsc_granularity_ticks,cpuid_rdtscp,rdtscp_executes,machine",
-	      f);
+	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,", f);
+	csv_figures(f, NULL, 1);
+	fputs("core_ghz,timer,tsc_hz,tsc_granularity_ticks,cpuid_rdtscp,rdtscp_executes,machine", f);
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, ",%s", r->counter_names[k]);
 	fputc('\n', f);
@@ -388,9 +419,10 @@ static void write_csv(FILE *f, const struct sb_results *r)
 		if (c->arm->code_bytes)
 			snprintf(code_bytes, sizeof(code_bytes), "%zu", c->arm->code_bytes);
 		if (c->no_samples[0]) { /* no figures: empty fields */
-			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
-				c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
-				c->n_disturbed, c->n_outliers, code_bytes, r->core_ghz_median,
+			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,", c->arm->name, c->arm->seed_name,
+				(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers, code_bytes);
+			csv_figures(f, NULL, 0);
+			fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
 				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
 				(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
 				r->timer.facts.rdtscp_executes, r->cpu_desc);
@@ -405,10 +437,7 @@ static void write_csv(FILE *f, const struct sb_results *r)
 			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
 			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
 			c->ns.median);
-		if (sb_estimate_known(&c->delta_pct))
-			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct.value, c->delta_pct.lo, c->delta_pct.hi);
-		else
-			fputs(",,,", f);
+		csv_figures(f, c, 0);
 		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
 			sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
 			(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
@@ -438,8 +467,11 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)
 			w = (int)strlen(r->cells[i].arm->name);
-	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s %9s %19s %8s %17s", w, "variant", "batch", "cyc/iter",
-		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI", "matched", "95% CI");
+	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s", w, "variant", "batch", "cyc/iter", "95% CI", "median",
+		"ns/iter", "ovh");
+	for (size_t i = 0; i < sb_figure_count(); i++)
+		if (sb_figure_at(i)->column)
+			fprintf(f, " %9s %19s", sb_figure_at(i)->column, "95% CI");
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
 	fputc('\n', f);
@@ -453,13 +485,19 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 				(unsigned long long)c->batch, c->no_samples);
 			continue;
 		}
-		char ci[40], d[16], dci[40], md[16], mci[40];
+		char ci[40];
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
-		table_estimate(&c->delta_pct, "%", d, sizeof(d), dci, sizeof(dci));
-		table_estimate(&c->matched_cycles, "", md, sizeof(md), mci, sizeof(mci));
-		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s %8s %17s", w, c->arm->name,
-			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
-			c->overhead_cycles, d, dci, md, mci);
+		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f", w, c->arm->name, (unsigned long long)c->batch,
+			c->cycles.mean, ci, c->cycles.median, c->ns.mean, c->overhead_cycles);
+		for (size_t k = 0; k < sb_figure_count(); k++) {
+			const struct sb_figure *fig = sb_figure_at(k);
+			if (!fig->column)
+				continue;
+			char v[24], vci[48];
+			struct sb_estimate e = fig->of_cell(c);
+			table_estimate(&e, fig->unit, v, sizeof(v), vci, sizeof(vci));
+			fprintf(f, " %9s %19s", v, vci);
+		}
 		for (size_t k = 0; k < r->n_counters; k++)
 			fprintf(f, " %14.3f", c->counters[k]);
 		fputc('\n', f);

@@ -6,18 +6,31 @@
 
 int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out)
 {
-	if (s && strcmp(s, "delta") == 0)
-		*out = SB_METRIC_DELTA;
-	else if (s && strcmp(s, "cycles") == 0)
+	if (s && strcmp(s, "cycles") == 0) {
 		*out = SB_METRIC_CYCLES;
-	else
+		return 0;
+	}
+	int i = sb_figure_index(s);
+	if (i < 0)
 		return -1;
+	*out = (enum sb_compare_metric)i;
 	return 0;
+}
+
+const char *sb_compare_metric_name(enum sb_compare_metric m)
+{
+	return m == SB_METRIC_CYCLES ? "cycles" : sb_figure_at((size_t)m)->name;
+}
+
+/* The metric's change is B - A in its unit (not B / A - 1). */
+static int as_difference(enum sb_compare_metric m)
+{
+	return m != SB_METRIC_CYCLES && sb_figure_at((size_t)m)->change_as_difference;
 }
 
 static const struct sb_estimate *pick(const struct sb_run_row *r, enum sb_compare_metric m)
 {
-	return m == SB_METRIC_DELTA ? &r->delta_pct : &r->cycles;
+	return m == SB_METRIC_CYCLES ? &r->cycles : &r->figures[m];
 }
 
 int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
@@ -32,7 +45,7 @@ int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, en
 	if (ea->lo > ea->value || ea->value > ea->hi || eb->lo > eb->value || eb->value > eb->hi)
 		return -1;
 	c->overlap = ea->lo <= eb->hi && eb->lo <= ea->hi;
-	if (m == SB_METRIC_DELTA) {
+	if (as_difference(m)) {
 		double change = eb->value - ea->value;
 		c->change = sb_estimate_of(change, change - hypot(eb->value - eb->lo, ea->hi - ea->value),
 					   change + hypot(eb->hi - eb->value, ea->value - ea->lo));
@@ -75,11 +88,14 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 {
 	header(f, "A", a);
 	header(f, "B", b);
-	if (m == SB_METRIC_DELTA)
-		fprintf(f, "# delta: cost vs the baseline of the same run, %%, 95 %% CI; change: B - A in\n"
-			   "# percentage points\n");
-	else
+	if (m == SB_METRIC_CYCLES)
 		fprintf(f, "# cycles: core cycles per iteration, 95 %% CI; change: B / A - 1, %%\n");
+	else if (as_difference(m))
+		fprintf(f, "# %s: %s, 95 %% CI; change: B - A%s\n", sb_figure_at((size_t)m)->name,
+			sb_figure_at((size_t)m)->title, strcmp(sb_figure_at((size_t)m)->unit, "%") ? "" : " in percentage points");
+	else
+		fprintf(f, "# %s: %s, 95 %% CI; change: B / A - 1, %%\n", sb_figure_at((size_t)m)->name,
+			sb_figure_at((size_t)m)->title);
 	fprintf(f, "# change CI: the two CIs' half-widths added in quadrature (A, B independent);\n"
 		   "# '*': the CIs of A and B do not overlap\n");
 	int w = 16;
@@ -88,7 +104,8 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 			w = (int)strlen(a->rows[i].variant);
 	fprintf(f, "%-*s %6s %26s %26s %28s\n", w, "variant", "batch", "A", "B", "change");
 	size_t flagged = 0, shown = 0;
-	const char *unit = m == SB_METRIC_DELTA ? "%" : "";
+	const char *unit = m == SB_METRIC_CYCLES ? "" : sb_figure_at((size_t)m)->unit;
+	const char *change_unit = as_difference(m) ? (strcmp(unit, "%") ? "" : "pp") : "%";
 	for (size_t i = 0; i < a->n_rows; i++) {
 		const struct sb_run_row *ra = &a->rows[i];
 		const struct sb_run_row *rb = sb_run_file_match(b, ra);
@@ -102,7 +119,7 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 			snprintf(sa, sizeof(sa), "%.2f [%.2f, %.2f]", c.a.value, c.a.lo, c.a.hi);
 			snprintf(sbb, sizeof(sbb), "%.2f [%.2f, %.2f]", c.b.value, c.b.lo, c.b.hi);
 		}
-		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change.value, m == SB_METRIC_DELTA ? "pp" : "%",
+		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change.value, change_unit,
 			 c.change.lo, c.change.hi);
 		fprintf(f, "%-*s %6llu %26s %26s %28s%s\n", w, ra->variant, (unsigned long long)ra->batch, sa, sbb,
 			sc, c.overlap ? "" : " *");
@@ -110,8 +127,7 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 		shown++;
 	}
 	if (!shown)
-		fprintf(f, "# no variant and batch has the %s metric in both runs\n",
-			m == SB_METRIC_DELTA ? "delta" : "cycles");
+		fprintf(f, "# no variant and batch has the %s metric in both runs\n", sb_compare_metric_name(m));
 	only_in(f, "A", a, b);
 	only_in(f, "B", b, a);
 	fprintf(f, "# %zu of %zu compared rows differ (CIs do not overlap)\n", flagged, shown);

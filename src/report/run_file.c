@@ -153,8 +153,11 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		row->samples = isfinite(samples) ? (size_t)samples : 0;
 		json_object *cyc = member(r, "cycles_per_iter");
 		row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
-		row->delta_pct = figure(num(r, "delta_vs_baseline_pct"), at(member(r, "delta_ci95_pct"), 0),
-					at(member(r, "delta_ci95_pct"), 1));
+		for (size_t k = 0; k < sb_figure_count(); k++) {
+			const struct sb_figure *fig = sb_figure_at(k);
+			json_object *ci = member(r, fig->json_ci);
+			row->figures[k] = figure(num(r, fig->json), at(ci, 0), at(ci, 1));
+		}
 		row->mode_min = row->mode_max = NAN;
 		json_object *modes = member(r, "modes");
 		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
@@ -197,17 +200,21 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		/* The spread over placements is no CI. */
 		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
 		row->mode_min = row->mode_max = NAN;
-		row->delta_pct = figure(num(p, "delta_vs_baseline_pct"), at(member(p, "delta_ci95_pct"), 0),
-					at(member(p, "delta_ci95_pct"), 1));
+		for (size_t k = 0; k < sb_figure_count(); k++)
+			row->figures[k] = sb_estimate_absent("not over placements");
+		const struct sb_figure *delta = sb_figure_at(SB_FIGURE_DELTA);
+		json_object *ci = member(p, delta->json_ci);
+		row->figures[SB_FIGURE_DELTA] = figure(num(p, delta->json), at(ci, 0), at(ci, 1));
 	}
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
 		const struct sb_run_row *row = &out->rows[i];
-		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(&row->delta_pct))
+		const struct sb_estimate *delta = &row->figures[SB_FIGURE_DELTA];
+		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(delta))
 			continue;
 		out->spread_kind = "placements";
-		rc = spread_add(out, &row->key, row->batch, row->delta_pct.value);
+		rc = spread_add(out, &row->key, row->batch, delta->value);
 	}
 	json_object_put(doc);
 	if (rc == 0 && out->n_rows == 0) {
@@ -287,7 +294,10 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		row->samples = c->n_samples;
 		struct sb_estimate cyc = sb_cell_cycles(c);
 		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
-		row->delta_pct = figure(c->delta_pct.known ? c->delta_pct.value : NAN, c->delta_pct.lo, c->delta_pct.hi);
+		for (size_t k = 0; k < sb_figure_count(); k++) {
+			struct sb_estimate e = sb_figure_at(k)->of_cell(c);
+			row->figures[k] = figure(e.known ? e.value : NAN, e.lo, e.hi);
+		}
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {
 			double m = c->modes[k].cycles;

@@ -17,11 +17,13 @@
 #define MAX_SERIES 96
 
 enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB, KIND_FOOTPRINT };
-enum metric { METRIC_CYCLES, METRIC_DELTA };
+/* What a panel draws: the cycles per iteration, or a figure of the figure
+ * table (figures.h) by its index. */
+enum { METRIC_CYCLES = -1 };
 
 struct panel {
 	char title[192];
-	enum metric metric;
+	int metric; /* METRIC_CYCLES or a figure index */
 };
 
 struct series {
@@ -94,16 +96,22 @@ static void put_num(FILE *f, double v)
 		fputs(" NaN", f);
 }
 
+/* The axis label of what a panel draws. */
+static const char *metric_label(int m)
+{
+	return m == METRIC_CYCLES ? "core cycles per iteration" : sb_figure_at((size_t)m)->title;
+}
+
 /* One data row: batch, value, CI low, CI high, range low, range high. */
-static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, enum metric m)
+static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, int m)
 {
 	double v, lo, hi, rlo = NAN, rhi = NAN;
-	const struct sb_estimate *e = m == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+	const struct sb_estimate *e = m == METRIC_CYCLES ? &r->cycles : &r->figures[m];
 	v = sb_estimate_known(e) ? e->value : NAN, lo = e->lo, hi = e->hi;
 	if (m == METRIC_CYCLES) {
 		if (r->n_modes > 1)
 			rlo = r->mode_min, rhi = r->mode_max;
-	} else {
+	} else if (m == SB_FIGURE_DELTA) {
 		/* The steady states against the baseline's mean (its cost from the ratio). */
 		double base = sb_estimate_known(&r->cycles) ? r->cycles.value / (1 + v / 100) : NAN;
 		if (r->n_modes > 1 && base > 0)
@@ -255,7 +263,7 @@ int sb_run_plot_check_path(const char *image, char *err, size_t errlen)
 	return 0;
 }
 
-int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, size_t errlen)
+int sb_run_plot(const struct sb_run_file *run, const char *image, int figure, char *err, size_t errlen)
 {
 	const char *term = terminal_of(image, err, errlen);
 	if (!term)
@@ -273,11 +281,13 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 	if (kind == KIND_MAIN) {
 		panels[0] = (struct panel){"cost per iteration (mean, 95% CI; band: steady states)", METRIC_CYCLES};
 		panels[1] = (struct panel){"cost vs baseline, % (95% CI; band: spread over placements or states)",
-					   METRIC_DELTA};
+					   figure};
+		if (figure != SB_FIGURE_DELTA)
+			snprintf(panels[1].title, sizeof(panels[1].title), "%s (95%% CI)", sb_figure_at((size_t)figure)->title);
 		n_panels = 2, cols = 2;
 	} else if (kind == KIND_KERNEL) {
 		for (int s = 0; s < 4; s++) {
-			panels[s].metric = METRIC_DELTA;
+			panels[s].metric = figure;
 			snprintf(panels[s].title, sizeof(panels[s].title),
 				 "%s: cost added to baseline, %% (kernel, twin, twin placed like the loads; band: loads)",
 				 s < 3 ? kernel_shapes[s] : "other");
@@ -310,7 +320,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 										   : lab_panel(r);
 			if (panel < 0)
 				panel = n_panels - 1;
-			const struct sb_estimate *e = panels[p].metric == METRIC_CYCLES ? &r->cycles : &r->delta_pct;
+			const struct sb_estimate *e = panels[p].metric == METRIC_CYCLES ? &r->cycles : &r->figures[panels[p].metric];
 			if (panel != p || !sb_estimate_known(e) || !isfinite(e->value))
 				continue;
 			size_t k;
@@ -349,7 +359,7 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 		run->tool, run->path, xname);
 	for (size_t k = 0; k < n_series; k++) {
 		fprintf(dat, "%s# %s (%s)\n", k ? "\n\n" : "", series[k].name,
-			panels[series[k].panel].metric == METRIC_CYCLES ? "core cycles per iteration" : "% vs baseline");
+			metric_label(panels[series[k].panel].metric));
 		for (size_t i = 0; i < run->n_rows; i++)
 			if (strcmp(run->rows[i].variant, series[k].name) == 0)
 				has_range[k] |= write_row(dat, run, &run->rows[i], panels[series[k].panel].metric) == 2;
@@ -393,9 +403,8 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, char *err, siz
 			continue;
 		fputs("set title ", gp);
 		put_quoted(gp, panels[p].title);
-		fprintf(gp, " noenhanced\nset ylabel '%s'\n",
-			panels[p].metric == METRIC_CYCLES ? "core cycles per iteration" : "% vs baseline");
-		fputs(panels[p].metric == METRIC_DELTA ? "set xzeroaxis lt -1\n" : "unset xzeroaxis\n", gp);
+		fprintf(gp, " noenhanced\nset ylabel '%s'\n", metric_label(panels[p].metric));
+		fputs(panels[p].metric != METRIC_CYCLES ? "set xzeroaxis lt -1\n" : "unset xzeroaxis\n", gp);
 		fputs("plot ", gp);
 		int first = 1;
 		for (size_t k = 0; k < n_series; k++) {

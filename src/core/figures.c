@@ -1,0 +1,74 @@
+/* figures.c: the table of a result's figures; see figures.h. To add a
+ * figure: compute its estimate into the cell (results.h, batch_summary.c)
+ * and add a row here (docs/adding-a-figure.md). */
+#include "stubbench/figures.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stubbench/results.h"
+
+static struct sb_estimate delta_of(const struct sb_cell *c)
+{
+	return c->delta_pct;
+}
+
+static struct sb_estimate matched_of(const struct sb_cell *c)
+{
+	return c->matched_cycles;
+}
+
+static struct sb_estimate delta_cycles_of(const struct sb_cell *c)
+{
+	return c->delta_cycles;
+}
+
+static const struct sb_figure figures[] = {
+	{.name = "delta", .title = "% vs baseline", .unit = "%", .column = "vs base",
+	 .json = "delta_vs_baseline_pct", .json_ci = "delta_ci95_pct",
+	 .csv = "delta_pct", .csv_lo = "delta_ci_lo", .csv_hi = "delta_ci_hi",
+	 .change_as_difference = 1, .of_cell = delta_of},
+	{.name = "matched", .title = "cycles vs baseline, matched states", .unit = "", .column = "matched",
+	 .json = "matched_delta_cycles", .json_ci = "matched_ci95",
+	 .change_as_difference = 1, .of_cell = matched_of},
+	{.name = "delta-cycles", .title = "cycles vs baseline", .unit = "", .column = "vs (cyc)",
+	 .json = "delta_vs_baseline_cycles", .json_ci = "delta_ci95_cycles",
+	 .csv = "delta_cycles", .csv_lo = "delta_cycles_ci_lo", .csv_hi = "delta_cycles_ci_hi",
+	 .change_as_difference = 1, .of_cell = delta_cycles_of},
+};
+_Static_assert(sizeof(figures) / sizeof(figures[0]) <= SB_MAX_FIGURES, "SB_MAX_FIGURES holds every figure");
+/* figures[SB_FIGURE_DELTA] is "delta" (checked by test_figures). */
+
+size_t sb_figure_count(void)
+{
+	return sizeof(figures) / sizeof(figures[0]);
+}
+
+const struct sb_figure *sb_figure_at(size_t i)
+{
+	return i < sb_figure_count() ? &figures[i] : NULL;
+}
+
+int sb_figure_index(const char *name)
+{
+	for (size_t i = 0; name && i < sb_figure_count(); i++)
+		if (strcmp(figures[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct sb_figure *sb_figure_find(const char *name)
+{
+	int i = sb_figure_index(name);
+	return i < 0 ? NULL : &figures[i];
+}
+
+const char *sb_figure_names(void)
+{
+	static char names[256];
+	if (!names[0])
+		for (size_t i = 0; i < sb_figure_count(); i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 figures[i].name);
+	return names;
+}
