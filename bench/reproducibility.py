@@ -151,91 +151,61 @@ def covers(lo, hi, x):
     return lo is not None and hi is not None and lo <= x <= hi
 
 
-def report(title, docs, walls, min_batch, is_sweep, warned=None):
-    k = len(docs)
-    warned = warned or [(False,) * len(WARNINGS)] * k
-    per_run = [cells(d, min_batch) for d in docs]
-    keys = [c for c in per_run[0] if all(c in r for r in per_run)]
-    print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
-    print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
-    widened = [i + 1 for i, d in enumerate(docs) if "also hold how" in (d.get("ci_scope") or "")]
-    print("CIs widened by the record of past runs (ci_scope): "
-          + (f"runs {', '.join(map(str, widened))} of {k}" if widened else "in no run"))
-    hdr = (f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
-           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
-    print(hdr)
-    run_cov = [0] * k
-    by_kind = {}  # kernel run: "kernel", "twin", "twin@loads" (SIDE_KINDS) -> [covered, CIs]
-    run_mcov = [0] * k
-    worst_hw = 0.0
-    worst_mspread = 0.0
-    n_matched = 0
-    held = []  # each run left out in turn, per cell: inside the others' next-run interval?
-    mheld = []  # the same for matched_delta_cycles
-    for key in keys:
-        vals = [r[key] for r in per_run]
-        d = [v[0] for v in vals]
-        dmed = statistics.median(d)
-        dcov = [covers(v[1], v[2], dmed) for v in vals]
-        hw = [(v[2] - v[1]) / 2 for v in vals if v[1] is not None and v[2] is not None] or [float("nan")]
-        worst_hw = max(worst_hw, max(hw))
-        for i, c in enumerate(dcov):
-            run_cov[i] += c
-        kind = vals[0][6]
-        tally = by_kind.setdefault(kind, [0, 0])
-        tally[0] += sum(dcov)
-        tally[1] += k
-        line = (f"{vals[0][7]:34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
-                f"{sum(dcov):>2}/{k:<2} {statistics.mean(hw):7.2f}")
-        if all(v[3] is not None for v in vals):
-            n_matched += 1
-            m = [v[3] for v in vals]
-            mmed = statistics.median(m)
-            mcov = [covers(v[4], v[5], mmed) for v in vals]
-            mhw = [(v[5] - v[4]) / 2 for v in vals if v[4] is not None and v[5] is not None] or [float("nan")]
-            worst_mspread = max(worst_mspread, max(m) - min(m))
-            for i, c in enumerate(mcov):
-                run_mcov[i] += c
-            line += f" {mmed:+11.2f} {max(m) - min(m):7.2f} {sum(mcov):>2}/{k:<2} {statistics.mean(mhw):7.2f}"
-        else:
-            line += " " * 35
-        nlo, nhi = next_run_interval(d)
-        line += f"  [{nlo:+7.2f}, {nhi:+7.2f}]"
+class Tally:
+    """What the per-cell lines add up over the cells, for the summary lines."""
+
+    def __init__(self, k):
+        self.run_cov = [0] * k   # delta: cells whose CI holds the median, per run
+        self.run_mcov = [0] * k  # matched: the same
+        self.by_kind = {}        # kernel run: "kernel", "twin", "twin@loads" (SIDE_KINDS) -> [covered, CIs]
+        self.worst_hw = 0.0
+        self.worst_mspread = 0.0
+        self.n_matched = 0
+        self.held = []           # each run left out in turn, per cell: inside the others' next-run interval?
+        self.mheld = []          # the same for matched_delta_cycles
+
+
+def cell_line(key, vals, k, t):
+    """One cell's line over the k runs' vals, added to the tally t."""
+    d = [v[0] for v in vals]
+    dmed = statistics.median(d)
+    dcov = [covers(v[1], v[2], dmed) for v in vals]
+    hw = [(v[2] - v[1]) / 2 for v in vals if v[1] is not None and v[2] is not None] or [float("nan")]
+    t.worst_hw = max(t.worst_hw, max(hw))
+    for i, c in enumerate(dcov):
+        t.run_cov[i] += c
+    tally = t.by_kind.setdefault(vals[0][6], [0, 0])
+    tally[0] += sum(dcov)
+    tally[1] += k
+    line = (f"{vals[0][7]:34} {dmed:+9.2f} {max(d) - min(d):7.2f} "
+            f"{sum(dcov):>2}/{k:<2} {statistics.mean(hw):7.2f}")
+    has_matched = all(v[3] is not None for v in vals)
+    m = [v[3] for v in vals] if has_matched else []
+    if has_matched:
+        t.n_matched += 1
+        mmed = statistics.median(m)
+        mcov = [covers(v[4], v[5], mmed) for v in vals]
+        mhw = [(v[5] - v[4]) / 2 for v in vals if v[4] is not None and v[5] is not None] or [float("nan")]
+        t.worst_mspread = max(t.worst_mspread, max(m) - min(m))
+        for i, c in enumerate(mcov):
+            t.run_mcov[i] += c
+        line += f" {mmed:+11.2f} {max(m) - min(m):7.2f} {sum(mcov):>2}/{k:<2} {statistics.mean(mhw):7.2f}"
+    else:
+        line += " " * 35
+    nlo, nhi = next_run_interval(d)
+    line += f"  [{nlo:+7.2f}, {nhi:+7.2f}]"
+    if k >= 3:
+        t.held += held_out(d)
+    if has_matched:
+        mlo, mhi = next_run_interval(m)
+        line += f"  [{mlo:+7.2f}, {mhi:+7.2f}]"
         if k >= 3:
-            held += held_out(d)
-        if all(v[3] is not None for v in vals):
-            mlo, mhi = next_run_interval(m)
-            line += f"  [{mlo:+7.2f}, {mhi:+7.2f}]"
-            if k >= 3:
-                mheld += held_out(m)
-        print(line)
-    n = len(keys)
-    if not n:
-        print("no cells")
-        return
-    covs = [c / n for c in run_cov]
-    print(f"delta: share of cells whose CI contains the {k}-run median, per run: "
-          + ", ".join(f"{100 * c:.0f} %" for c in covs) + f"; widest half-width {worst_hw:.2f} pp")
-    if n_matched:
-        mcovs = [c / n_matched for c in run_mcov]
-        print("matched: the same share per run: " + ", ".join(f"{100 * c:.0f} %" for c in mcovs)
-              + f"; largest spread across runs {worst_mspread:.2f} cycles")
-    for w, (_, name) in enumerate(WARNINGS):
-        flagged = [run[w] for run in warned]
-        if any(flagged):
-            others = [c for c, f in zip(covs, flagged) if not f]
-            print(f"{name} (the run said so): runs {', '.join(str(i + 1) for i, f in enumerate(flagged) if f)} "
-                  f"of {k}; delta coverage of the other runs: "
-                  + (", ".join(f"{100 * c:.0f} %" for c in others) if others else "none"))
-    pooled = sum(run_cov) / (n * k)
-    ref_share, ref_all = calibrated(k, n)
-    print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
-          f"calibrated 95 % CI would score {100 * ref_share:.0f} %, and would reach 90 % in every run "
-          f"with probability {100 * ref_all:.0f} %")
-    if n_matched:
-        print(f"matched: {100 * sum(run_mcov) / (n_matched * k):.0f} % of all {n_matched * k} CIs contain "
-              f"their cell's median")
-    # What a widened CI claims: another run's figure falls inside it.
+            t.mheld += held_out(m)
+    return line
+
+
+def pairs_line(keys, per_run):
+    """What a widened CI claims: another run's figure falls inside it."""
     pairs = [0, 0, 0, 0]  # delta inside, delta pairs, matched inside, matched pairs
     for key in keys:
         vals = [r[key] for r in per_run]
@@ -248,23 +218,76 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
                 if vi[3] is not None and vj[3] is not None:
                     pairs[2] += covers(vi[4], vi[5], vj[3])
                     pairs[3] += 1
-    if pairs[1]:
-        print(f"another run: its delta inside a run's CI in {100 * pairs[0] / pairs[1]:.0f} % of {pairs[1]} pairs"
-              + (f", matched {100 * pairs[2] / pairs[3]:.0f} % of {pairs[3]}" if pairs[3] else "")
-              + " (a 95 % range for the next run's figure: 95 %)")
-    if held:
+    if not pairs[1]:
+        return None
+    return (f"another run: its delta inside a run's CI in {100 * pairs[0] / pairs[1]:.0f} % of {pairs[1]} pairs"
+            + (f", matched {100 * pairs[2] / pairs[3]:.0f} % of {pairs[3]}" if pairs[3] else "")
+            + " (a 95 % range for the next run's figure: 95 %)")
+
+
+def coverage_lines(t, n, k, warned):
+    """The coverage per run, of the runs that said a warning, and pooled."""
+    covs = [c / n for c in t.run_cov]
+    print(f"delta: share of cells whose CI contains the {k}-run median, per run: "
+          + ", ".join(f"{100 * c:.0f} %" for c in covs) + f"; widest half-width {t.worst_hw:.2f} pp")
+    if t.n_matched:
+        mcovs = [c / t.n_matched for c in t.run_mcov]
+        print("matched: the same share per run: " + ", ".join(f"{100 * c:.0f} %" for c in mcovs)
+              + f"; largest spread across runs {t.worst_mspread:.2f} cycles")
+    for w, (_, name) in enumerate(WARNINGS):
+        flagged = [run[w] for run in warned]
+        if any(flagged):
+            others = [c for c, f in zip(covs, flagged) if not f]
+            print(f"{name} (the run said so): runs {', '.join(str(i + 1) for i, f in enumerate(flagged) if f)} "
+                  f"of {k}; delta coverage of the other runs: "
+                  + (", ".join(f"{100 * c:.0f} %" for c in others) if others else "none"))
+    pooled = sum(t.run_cov) / (n * k)
+    ref_share, ref_all = calibrated(k, n)
+    print(f"delta: {100 * pooled:.0f} % of all {n * k} CIs contain their cell's median; an exactly "
+          f"calibrated 95 % CI would score {100 * ref_share:.0f} %, and would reach 90 % in every run "
+          f"with probability {100 * ref_all:.0f} %")
+    if t.n_matched:
+        print(f"matched: {100 * sum(t.run_mcov) / (t.n_matched * k):.0f} % of all {t.n_matched * k} CIs contain "
+              f"their cell's median")
+    return covs, pooled
+
+
+def report(title, docs, walls, min_batch, is_sweep, warned=None):
+    k = len(docs)
+    warned = warned or [(False,) * len(WARNINGS)] * k
+    per_run = [cells(d, min_batch) for d in docs]
+    keys = [c for c in per_run[0] if all(c in r for r in per_run)]
+    print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
+    print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
+    widened = [i + 1 for i, d in enumerate(docs) if "also hold how" in (d.get("ci_scope") or "")]
+    print("CIs widened by the record of past runs (ci_scope): "
+          + (f"runs {', '.join(map(str, widened))} of {k}" if widened else "in no run"))
+    print(f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
+          f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
+    t = Tally(k)
+    for key in keys:
+        print(cell_line(key, [r[key] for r in per_run], k, t))
+    n = len(keys)
+    if not n:
+        print("no cells")
+        return
+    covs, pooled = coverage_lines(t, n, k, warned)
+    line = pairs_line(keys, per_run)
+    if line:
+        print(line)
+    if t.held:
         print(f"next run: each run left out in turn, the interval from the other {k - 1} held its delta in "
-              f"{100 * sum(held) / len(held):.0f} % of {len(held)} cases (a normal spread: 95 %)")
-    if mheld:
-        print(f"matched next run: the same, {100 * sum(mheld) / len(mheld):.0f} % of {len(mheld)} cases")
+              f"{100 * sum(t.held) / len(t.held):.0f} % of {len(t.held)} cases (a normal spread: 95 %)")
+    if t.mheld:
+        print(f"matched next run: the same, {100 * sum(t.mheld) / len(t.mheld):.0f} % of {len(t.mheld)} cases")
     if not is_sweep:
         print("delta, by kind of cell: " + "; ".join(
-            f"{kind} {c}/{t} ({100 * c / t:.0f} %)" for kind, (c, t) in sorted(by_kind.items())))
+            f"{kind} {c}/{tt} ({100 * c / tt:.0f} %)" for kind, (c, tt) in sorted(t.by_kind.items())))
     ok_cov = min(covs) >= 0.9
     if is_sweep:
         print(f"bar: coverage >= 90 % in every run: {'yes' if ok_cov else 'NO'}; "
-              f"half-widths <= 2 pp: {'yes' if worst_hw <= 2 else 'NO'}; "
-              f"matched within 0.1 cycles: {'yes' if n_matched and worst_mspread <= 0.1 else 'NO'}; "
+              f"half-widths <= 2 pp: {'yes' if t.worst_hw <= 2 else 'NO'}; "
+              f"matched within 0.1 cycles: {'yes' if t.n_matched and t.worst_mspread <= 0.1 else 'NO'}; "
               f"wall <= 15 s: {'yes' if max(walls) <= 15 else 'NO'}")
     else:
         print(f"bar: coverage >= 90 % of all CIs: {'yes' if pooled >= 0.9 else 'NO'} "
