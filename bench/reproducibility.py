@@ -25,12 +25,12 @@ about 1 chance in 9 of passing the per-run bar, so compare the pooled share
 with its reference to judge the CIs.
 
 Each run uses the machine's record of past runs (--past-runs, as any run
-does): once it holds 5 runs of a cell, the cell's CIs also hold how those
-runs scattered, a 95 % range for the next run's figure; the runs of a set
-add to it, a line names the runs whose CIs were widened (JSON ci_scope),
-and another checks the claim: the share of ordered pairs of runs in which
-one run's figure lies inside the other's CI. Pass `-- --past-runs=none` to judge the within-run CIs alone, to
-which the calibrated reference above applies.
+does): once it holds 5 runs of a cell, the cell gets a next-run range
+beside its CI (the CIs themselves never change with the record); the runs
+of a set add to it, and a line names the runs that had ranges (JSON
+ci_scope). Another line gives the share of ordered pairs of runs in which
+one run's figure lies inside the other's CI. Pass `-- --past-runs=none` to
+leave the record out.
 
 A within-run CI cannot hold what moves whole runs (a host period, a state
 that lasts longer than the run), so per cell it also prints a next-run
@@ -259,9 +259,9 @@ def report(title, docs, walls, min_batch, is_sweep, warned=None):
     keys = [c for c in per_run[0] if all(c in r for r in per_run)]
     print(f"\n## {title}: {k} fresh processes, cells with batch >= {min_batch}")
     print(f"wall time per run: {', '.join(f'{w:.1f}' for w in walls)} s (max {max(walls):.1f})")
-    widened = [i + 1 for i, d in enumerate(docs) if "also hold how" in (d.get("ci_scope") or "")]
-    print("CIs widened by the record of past runs (ci_scope): "
-          + (f"runs {', '.join(map(str, widened))} of {k}" if widened else "in no run"))
+    ranged = [i + 1 for i, d in enumerate(docs) if "'next run' (" in (d.get("ci_scope") or "")]
+    print("next-run ranges from the record of past runs (ci_scope): "
+          + (f"runs {', '.join(map(str, ranged))} of {k}" if ranged else "in no run"))
     print(f"{'cell':34} {'delta med':>9} {'spread':>7} {'cover':>5} {'half-w':>7}"
           f" {'matched med':>11} {'spread':>7} {'cover':>5} {'half-w':>7}  {'next run':>17}  {'matched next run':>17}")
     t = Tally(k)

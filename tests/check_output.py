@@ -38,13 +38,13 @@ for key in ("kind", "reason", "cpuid_rdtscp", "rdtscp_executes", "granularity_ti
 check(doc["seed"] == 3, "seed not echoed")
 # How the result was made: schema, date, the exact command line, options, kernel, revision.
 check(doc.get("schema_version") == 3, f"schema_version {doc.get('schema_version')}")
-# What the CIs hold: this run's spread, and the record of past runs' too
-# once it holds five runs of these cells (the tests' record, in the build
-# tree, grows with every ctest).
+# What the CIs hold: this run's spread, never the record's; the record of
+# past runs gives a next-run range once it holds five runs of these cells
+# (the tests' record, in the build tree, grows with every ctest).
 scope = doc.get("ci_scope")
 check(isinstance(scope, str) and "srso" not in scope
-      and (scope.startswith("the CIs hold what varies within this run, not what moves whole runs: the record of past runs (")
-           or scope.startswith("the CIs also hold how the last ")),
+      and scope.startswith("the CIs hold what varies within this run, not what moves whole runs; ")
+      and ("'next run' (" in scope or "no 'next run' range yet: the record of past runs (" in scope),
       f"ci_scope {scope!r}: the sweep re-rolls its states")
 # The host flavour behind srso_return_thunk's replica: the CIs say what no
 # one run covers; behind plain returns, nothing.

@@ -1,15 +1,18 @@
 #!/bin/sh
 # past_runs: the record of past runs' figures (--past-runs, past_runs.h)
-# from the command line. A run of 64 blocks or more is remembered in the
-# default place ($XDG_STATE_HOME/stubbench/past-runs), one line per cell;
-# the table's footer counts the runs the record holds, and from the fifth
-# on the CIs also hold their spread (JSON ci_scope too): against a record
-# whose deltas alternate 0 and 50 %, each side of the delta CI grows by at
-# least t95(4) x their sd. A short run (--samples) or one that said it was
-# busy is not remembered; none
+# from the command line. A run of 64 blocks or more that did not say it was
+# busy is remembered in the default place ($XDG_STATE_HOME/stubbench/
+# past-runs), one line per cell, under the key its JSON names
+# (past_runs.key: the resolved CPU, the build, the options that change the
+# figures). From the fifth past run on a cell gets a separately labelled
+# next-run range: against a record whose deltas alternate 0 and 50 %, the
+# range's sides are at least t95(4) x their sd from the delta, and the
+# delta's own CI is the same as a run without a record gives it. A short
+# run (--samples) or one that said it was busy is not remembered; none
 # keeps nothing; a directory or an empty name is bad input (status 2); a
 # malformed record costs one line and the run goes on (status 0). No timing
-# is judged: the widening comes from made-up figures.
+# is judged, and no run needs to be quiet: the record the ranges come from
+# is made up.
 # usage: past_runs.sh STUBBENCH
 set -u
 sb=$1
@@ -28,8 +31,6 @@ rec=$dir/state/stubbench/past-runs
 # Record lines (not comments) in a file; 0 for none or no file.
 lines_in() { n=$(grep -vc '^#' "$1" 2>/dev/null); echo "${n:-0}"; }
 cells() { lines_in "$rec"; }
-# The table's footer as one line (it wraps at spaces).
-footer() { printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' '; }
 
 # Each run adds its two cells unless it said its core was busy (a shared
 # host can make any run busy; such a run must not be remembered).
@@ -42,39 +43,57 @@ added() { # what the last run should have added to the record at $1
 		[ "$(lines_in "$1")" -eq "$lines" ] || fail "a run was not remembered ($lines lines expected)"
 	fi
 }
-tries=0
-while [ "$lines" -lt 10 ]; do
-	tries=$((tries + 1))
-	[ $tries -le 15 ] || fail "15 runs, and fewer than 5 were quiet"
-	run --time=0.5 || fail "run $tries exited $?"
-	footer | grep -q "the record of past runs ($rec) holds $((lines / 2)) of the 5 runs" ||
-		fail "run $tries: the footer does not say the record holds $((lines / 2)) runs"
-	added "$rec"
-done
-grep -v '^#' "$rec" | cut -f3 | sort -u | grep -q "^stubbench variants=private batches=64 time=0.5 processes=2 " ||
-	fail "measurement '$(grep -v '^#' "$rec" | cut -f3 | sort -u)'"
 
-# Five runs whose deltas alternate 0 and 50 %: sd 27.39, t95(4) 2.776.
-awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next } $4 == "private" { $7 = (k++ % 2) ? 50 : 0 } { print }' \
-	"$rec" >"$rec.new" && mv "$rec.new" "$rec"
-run --time=0.5 --format=json || fail "the json run exited $?"
+# The key, from the run's own JSON; the record's lines carry it.
+run --time=0.5 --format=json || fail "the first run exited $?"
+key=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["past_runs"]["key"])') ||
+	fail "no past_runs.key in the JSON"
+case $key in
+"stubbench variants=private batches=64 time=0.5 processes=2 cpu="[0-9]*" build="*) ;;
+*) fail "key '$key'" ;;
+esac
+case $key in *cpu=-1*) fail "the key names the option, not the CPU: '$key'" ;; esac
+added "$rec"
+if [ "$lines" -gt 0 ]; then
+	[ "$(grep -v '^#' "$rec" | cut -f3 | sort -u)" = "$key" ] || fail "the record's key is not the JSON's"
+fi
+plain=$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+c = [c for c in json.load(sys.stdin)["results"] if c["variant"] == "private"][0]
+assert "next_run_delta_pct" not in c, "a next-run range without past runs"
+print(c["delta_ci95_pct"])') || fail "the first run has a next-run range"
+
+# Five made-up runs under that key whose deltas alternate 0 and 50 % (sd
+# 27.39, t95(4) 2.776): a next-run range, and the CI as without a record.
+machine=$(grep -v '^#' "$rec" 2>/dev/null | cut -f1 | head -1)
+[ -n "$machine" ] || machine=$(XDG_STATE_HOME=$dir/m "$sb" --variant=private --batch=64 --samples=400 \
+	--processes=1 --quiet-levels=none --past-runs="$dir/m.rec" >/dev/null 2>&1; cut -f1 "$dir/m.rec" | grep -v '^#' | head -1)
+mkdir -p "$dir/made"
+for i in 0 1 2 3 4; do
+	printf '%s\t2026-01-0%dT00:00:00Z\t%s\tprivate\t64\t20\t%d\t1\n' "$machine" $((i + 1)) "$key" $((i % 2 * 50))
+done >"$dir/made/past-runs"
+run --time=0.5 --format=json --past-runs="$dir/made/past-runs" || fail "the run with a made-up record exited $?"
 printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 c = [c for c in d["results"] if c["variant"] == "private"][0]
-lo, hi = c["delta_ci95_pct"]
+v = c["next_run_delta_pct"]
+lo, hi = c["next_run_range_pct"]
 w = 2.7764 * 27.386
-assert c["delta_vs_baseline_pct"] - lo >= w and hi - c["delta_vs_baseline_pct"] >= w, (lo, hi)
-assert "also hold how the last 5 runs of these cells" in d["ci_scope"], d["ci_scope"]
-' || fail "the delta CI did not widen by the record's spread"
-added "$rec"
+assert v == c["delta_vs_baseline_pct"] and v - lo >= w and hi - v >= w, (v, lo, hi)
+dlo, dhi = c["delta_ci95_pct"]
+assert hi - lo > dhi - dlo, "the range is not wider than the CI"
+assert "next run" in d["ci_scope"] and "(1 of 2 cells)" in d["ci_scope"], d["ci_scope"]
+assert d["past_runs"]["record"].endswith("made/past-runs"), d["past_runs"]
+' || fail "no next-run range from the made-up record"
 
 # A short run is not remembered; none keeps nothing; FILE elsewhere.
 run --samples=20 || fail "--samples exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "a --samples=20 run was remembered"
 run --time=0.5 --past-runs=none || fail "--past-runs=none exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=none kept a record"
-footer | grep -q "no record of past runs, --past-runs=none" || fail "none: the footer does not say so"
+printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' ' | grep -q "no record of past runs, --past-runs=none" ||
+	fail "none: the footer does not say so"
 mine=$lines lines=0
 run --time=0.5 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
 added "$dir/mine"
@@ -102,4 +121,4 @@ printf 'not a record line\n' >"$dir/bad"
 run --past-runs="$dir/bad" || fail "a malformed record made the run exit $?"
 [ "$(printf '%s\n' "$err" | grep -c "past runs: '$dir/bad' line 1: not a record line")" -ge 1 ] ||
 	fail "a malformed record was not named"
-echo "past_runs: remembered, counted, widened by the record's spread; none, FILE and bad input hold"
+echo "past_runs: remembered under the JSON's key, a next-run range from the record's spread, CIs untouched; none, FILE and bad input hold"

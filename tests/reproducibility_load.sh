@@ -7,8 +7,8 @@
 # as changed with time, count the coverage of the others, and find the
 # cell's three-run median (+12.0) inside runs 1 and 3's CIs and outside
 # run 2's; the next-run interval from the three runs, and which runs the
-# interval of the other two holds; the third's CIs were widened by the
-# record of past runs (its ci_scope says so), the others' not.
+# interval of the other two holds; the third had next-run ranges from the
+# record of past runs (its ci_scope says so), the others not.
 # usage: reproducibility_load.sh PYTHON SCRIPT
 set -u
 py=$1 script=$2
@@ -21,7 +21,7 @@ doc() { # delta lo hi ci_scope
 within="the CIs hold what varies within this run, not what moves whole runs"
 doc 12.0 11.0 13.0 "$within" >"$dir/sweep-1.json"
 doc 15.0 14.5 15.5 "$within" >"$dir/sweep-2.json"
-doc 11.8 11.0 12.5 "the CIs also hold how the last 5 runs of these cells on this machine scattered (/x)" >"$dir/sweep-3.json"
+doc 11.8 11.0 12.5 "$within; 'next run' (1 of 1 cells): a 95 % range for the next run's figure" >"$dir/sweep-3.json"
 printf 'stubbench: busy core: even this run'"'"'s quietest blocks read the window canary at 73.5 cycles, where this machine'"'"'s quiet runs read 62.2 (the second quietest of its 12 runs since 2026-12-02T07:43:51Z in /x): busy from start to end, as beside a busy SMT sibling; ...\n' >"$dir/sweep-2.stderr"
 printf 'stubbench: multimodal: 1 of 18 cells\n' >"$dir/sweep-1.stderr"
 printf 'stubbench: states changed with time: private@512 (2 stretches over 8 processes); ...\n' >"$dir/sweep-3.stderr"
@@ -38,8 +38,8 @@ printf '%s\n' "$out" | grep -q "still cold after the warm rounds (the run said s
     fail "the still-cold run"
 printf '%s\n' "$out" | grep -c "(the run said so)" | grep -qx 4 || fail "a run named that said nothing"
 printf '%s\n' "$out" | grep -q "per run: 100 %, 0 %, 100 %" || fail "coverage per run"
-printf '%s\n' "$out" | grep -q "^CIs widened by the record of past runs (ci_scope): runs 3 of 3$" ||
-    fail "the runs whose CIs the record of past runs widened"
+printf '%s\n' "$out" | grep -q "^next-run ranges from the record of past runs (ci_scope): runs 3 of 3$" ||
+    fail "the runs with next-run ranges from the record of past runs"
 # Pairs: 11.8 inside run 1's [11, 13], 15.0 not; 12.0 and 11.8 outside
 # run 2's [14.5, 15.5]; 12.0 inside run 3's [11, 12.5], 15.0 not: 2 of 6.
 # Matched 2.6 everywhere: 6 of 6.

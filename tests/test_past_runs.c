@@ -1,11 +1,12 @@
 /* The record of past runs' figures (past_runs.h) on made-up files: a cell's
- * CIs widen, each side in quadrature with t95(n - 1) x the sd of its newest
- * SB_PAST_RUNS_RECENT past figures, only from lines of its machine,
- * measurement, variant and batch size, and only from SB_PAST_RUNS_MIN runs
- * on; '-' figures count for nothing; a malformed line is named and changes
- * nothing; a missing file is an empty record; adding writes one line per
- * cell with samples; the footer sentence says what the CIs hold. Exact: no
- * timing. */
+ * next-run range is its CI with each side grown in quadrature by t95(n - 1)
+ * x the sd of its newest SB_PAST_RUNS_RECENT past figures, only from lines
+ * of its machine, measurement, variant and batch size, and only from
+ * SB_PAST_RUNS_MIN runs on; no CI ever changes with the record; '-' figures
+ * count for nothing; a malformed line is named and sets no range; a
+ * missing file is an empty record; adding writes one line per cell with
+ * samples; the footer sentence says what the CIs and ranges hold; the key
+ * holds the resolved CPU and the build. Exact: no timing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +95,9 @@ int main(void)
 	struct sb_results *one[] = {&r};
 	two_cells(&r, c);
 	snprintf(path, sizeof(path), "%s/past-runs", dir);
-	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
-		      c[1].delta_pct.lo == 0.5 && c[0].past_held == 0,
-	      "a missing file widened (%zu runs): %s", c[1].past_runs, err);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
+		      !sb_estimate_known(&c[1].next_run_delta) && c[0].past_held == 0,
+	      "a missing file gave a range (%zu runs): %s", c[1].past_runs, err);
 	const char *lines = "# a comment\n"
 			    "M\td1\tX\tprivate\t64\t13.0\t0\t0.1\n"
 			    "M\td2\tX\tprivate\t64\t13.1\t10\t0.3\n"
@@ -112,24 +113,27 @@ int main(void)
 			    "M\td5\tX\tprivate\t64\t13.0\t0\t-\n"
 			    "M\td5\tX\tbaseline\t64\t12.1\t-\t-\n";
 	write_text(path, lines);
-	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
-	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: widened by %zu of %zu runs", c[1].past_runs,
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: a range from %zu of %zu runs", c[1].past_runs,
 	      c[1].past_held);
-	CHECK(near(c[1].delta_pct.lo, 1 - hypot(0.5, w)) && near(c[1].delta_pct.hi, 1 + hypot(0.25, w)) &&
-		      c[1].delta_pct.value == 1,
-	      "private delta [%g, %g]", c[1].delta_pct.lo, c[1].delta_pct.hi);
+	const struct sb_estimate *nd = &c[1].next_run_delta, *nc = &c[1].next_run_cycles;
+	CHECK(near(nd->lo, 1 - hypot(0.5, w)) && near(nd->hi, 1 + hypot(0.25, w)) && nd->value == 1,
+	      "private delta's next run [%g, %g]", nd->lo, nd->hi);
 	double wc = sb_t95(4) * sqrt(0.012 / 4); /* 13.0 13.1 13.0 13.1 13.0 */
-	CHECK(near(c[1].cycles.ci_lo, 13 - hypot(0.1, wc)) && near(c[1].cycles.ci_hi, 13 + hypot(0.2, wc)),
-	      "private cycles [%g, %g]", c[1].cycles.ci_lo, c[1].cycles.ci_hi);
-	CHECK(near(c[1].ns.ci_lo, 4 - 0.05 * hypot(0.1, wc) / 0.1) && near(c[1].ns.ci_hi, 4 + 0.1 * hypot(0.2, wc) / 0.2),
-	      "private ns [%g, %g]: not in the ratio of the cycles", c[1].ns.ci_lo, c[1].ns.ci_hi);
-	CHECK(c[1].matched_cycles.lo == 0.14 && c[1].matched_cycles.hi == 0.17,
-	      "matched widened by four runs ('-' counted): [%g, %g]", c[1].matched_cycles.lo, c[1].matched_cycles.hi);
-	CHECK(c[0].past_runs == 0 && c[0].past_held == 4 && c[0].cycles.ci_lo == 11.9 && c[0].cycles.ci_hi == 12.2,
-	      "baseline, four runs: widened by %zu, [%g, %g]", c[0].past_runs, c[0].cycles.ci_lo, c[0].cycles.ci_hi);
-	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs of 1 of 2 cells also hold how their last 5 runs") &&
-		      strstr(buf, "fewer than 5 of their runs"),
-	      "one cell of two widened: '%s'", buf);
+	CHECK(near(nc->lo, 13 - hypot(0.1, wc)) && near(nc->hi, 13 + hypot(0.2, wc)),
+	      "private cycles' next run [%g, %g]", nc->lo, nc->hi);
+	/* No CI changed. */
+	CHECK(c[1].delta_pct.lo == 0.5 && c[1].delta_pct.hi == 1.25 && c[1].cycles.ci_lo == 12.9 &&
+		      c[1].cycles.ci_hi == 13.2 && c[1].ns.ci_lo == 3.95 && c[1].ns.ci_hi == 4.1 &&
+		      c[1].matched_cycles.lo == 0.14 && c[1].matched_cycles.hi == 0.17,
+	      "a CI changed with the record: delta [%g, %g], cycles [%g, %g]", c[1].delta_pct.lo, c[1].delta_pct.hi,
+	      c[1].cycles.ci_lo, c[1].cycles.ci_hi);
+	CHECK(c[0].past_runs == 0 && c[0].past_held == 4 && !sb_estimate_known(&c[0].next_run_cycles) &&
+		      c[0].next_run_cycles.absent && strstr(c[0].next_run_cycles.absent, "fewer than 5"),
+	      "baseline, four runs: a range from %zu", c[0].past_runs);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "'next run' (1 of 2 cells)") &&
+		      strstr(buf, "the CIs hold what varies within this run"),
+	      "one cell of two with a range: '%s'", buf);
 
 	/* Only the newest SB_PAST_RUNS_RECENT count: five wild old runs, then
 	 * twenty that alternate 0 and 10. */
@@ -140,12 +144,12 @@ int main(void)
 		fprintf(f, "M\tnew\tX\tprivate\t64\t13\t%d\t0.1\n", i % 2 ? 10 : 0);
 	fclose(f);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	double w20 = sb_t95(SB_PAST_RUNS_RECENT - 1) * sqrt(25.0 * SB_PAST_RUNS_RECENT / (SB_PAST_RUNS_RECENT - 1));
 	CHECK(c[1].past_runs == SB_PAST_RUNS_RECENT && c[1].past_held == 25 &&
-		      near(c[1].delta_pct.lo, 1 - hypot(0.5, w20)),
-	      "the newest %d: %zu runs, delta from %g (want %g)", SB_PAST_RUNS_RECENT, c[1].past_runs,
-	      c[1].delta_pct.lo, 1 - hypot(0.5, w20));
+		      near(c[1].next_run_delta.lo, 1 - hypot(0.5, w20)),
+	      "the newest %d: %zu runs, delta's range from %g (want %g)", SB_PAST_RUNS_RECENT, c[1].past_runs,
+	      c[1].next_run_delta.lo, 1 - hypot(0.5, w20));
 
 	/* Two results from one read: the second's private@64 alike, its
 	 * private@512 (none in the record) not. */
@@ -154,12 +158,13 @@ int main(void)
 	two_cells(&r, c);
 	two_cells(&r2, c2);
 	c2[0].batch = 512;
-	CHECK(sb_past_runs_widen(path, "M", "X", (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
 		      c[1].past_runs == SB_PAST_RUNS_RECENT && c2[1].past_runs == SB_PAST_RUNS_RECENT &&
-		      near(c2[1].delta_pct.lo, c[1].delta_pct.lo) && c2[0].past_held == 0 && c2[0].cycles.ci_lo == 11.9,
+		      near(c2[1].next_run_delta.lo, c[1].next_run_delta.lo) && c2[0].past_held == 0 &&
+		      !sb_estimate_known(&c2[0].next_run_cycles),
 	      "two results: %zu and %zu runs, the 512 cell %zu", c[1].past_runs, c2[1].past_runs, c2[0].past_held);
 
-	/* Malformed lines are named, and nothing is widened. */
+	/* Malformed lines are named, and no range is set. */
 	const char *bad[] = {"M\td\tX\tprivate\t64\t13\t0\n",          /* seven fields */
 			     "M\td\tX\tprivate\t64\t13\tabc\t0.1\n",      /* not a number */
 			     "M\td\tX\tprivate\t-64\t13\t0\t0.1\n",       /* batch */
@@ -172,15 +177,15 @@ int main(void)
 		write_text(path, text);
 		two_cells(&r, c);
 		err[0] = '\0';
-		CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
-			      strstr(err, "line 2") && c[1].delta_pct.lo == 0.5 && c[1].past_runs == 0,
+		CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
+			      strstr(err, "line 2") && !sb_estimate_known(&c[1].next_run_delta) && c[1].past_runs == 0,
 		      "bad line %zu: err '%s'", i, err);
 	}
-	CHECK(sb_past_runs_widen(dir, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
+	CHECK(sb_past_runs_next_ranges(dir, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
 	      "a directory: err '%s'", err);
 
 	/* Adding: one line per cell with samples, '-' for what a cell lacks; the
-	 * file and its directories are made; then five runs widen. */
+	 * file and its directories are made; then five runs make ranges. */
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs", dir);
 	two_cells(&r, c);
 	for (int run = 0; run < 5; run++) {
@@ -201,15 +206,15 @@ int main(void)
 	CHECK(n == 10 && headers == 1 && dashes == 5, "%zu lines, %zu headers, %zu baseline lines with '-'", n,
 	      headers, dashes);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_widen(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
-		      near(c[1].delta_pct.lo, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
-	      "five added runs: %zu, delta from %g: %s", c[1].past_runs, c[1].delta_pct.lo, err);
-	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs also hold how the last 5 runs of these cells"),
-	      "all cells widened: '%s'", buf);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
+		      near(c[1].next_run_delta.lo, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
+	      "five added runs: %zu, delta's range from %g: %s", c[1].past_runs, c[1].next_run_delta.lo, err);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "'next run' (2 of 2 cells)") && strstr(buf, "last 5 runs"),
+	      "all cells with a range: '%s'", buf);
 	two_cells(&r, c);
 	c[1].n_samples = 0;
 	CHECK(sb_past_runs_add(path, "M", "Z", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
-	CHECK(sb_past_runs_widen(path, "M", "Z", one, 1, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
+	CHECK(sb_past_runs_next_ranges(path, "M", "Z", one, 1, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
 		      c[1].past_held == 0,
 	      "a cell without samples was remembered: %zu", c[1].past_held);
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs/x", dir);
@@ -220,22 +225,23 @@ int main(void)
 	two_cells(&r, c);
 	sb_past_runs_use(NULL, NULL);
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the CIs hold what varies within this run, not what moves whole "
-						   "runs (no record of past runs, --past-runs=none"),
+						   "runs; no 'next run' range: no record of past runs, --past-runs=none"),
 	      "none: '%s'", buf);
 	sb_past_runs_use("/x/past-runs", NULL);
 	c[0].past_held = 3;
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "the record of past runs (/x/past-runs) holds 3 of the 5 runs"),
 	      "three runs held: '%s'", buf);
 
-	/* What is measured: the tool, its batches, time or samples, and no tab. */
+	/* What is measured: the tool, its batches, time or samples, the CPU
+	 * it resolved to (not the option's -1), the build, and no tab. */
 	struct sb_config cfg;
 	sb_config_defaults(&cfg);
-	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, "states=4\tx");
-	CHECK(strstr(buf, "stubbench variants=all batches=1,8,64,512,2048,4096 time=8 processes=128") &&
-		      strstr(buf, "states=4 x") && !strchr(buf, '\t'),
+	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, 1, "states=4\tx");
+	CHECK(strstr(buf, "stubbench variants=all batches=1,8,64,512,2048,4096 time=8 processes=128 cpu=1 build=") &&
+		      strstr(buf, "states=4 x") && !strchr(buf, '\t') && !strstr(buf, "cpu=-1"),
 	      "measurement '%s'", buf);
 	cfg.samples = 20;
-	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, NULL);
+	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, 1, NULL);
 	CHECK(strstr(buf, " samples=20 ") && !strstr(buf, "time="), "with samples: '%s'", buf);
 	sb_past_runs_machine(buf, sizeof(buf));
 	CHECK(!strchr(buf, '\t') && strchr(buf, '/') && strrchr(buf, '/')[1], "machine '%s'", buf);

@@ -107,10 +107,13 @@ struct sb_cell {
 	/* The delta in core cycles per iteration: delta_pct of the baseline's
 	 * mean cycles per iteration at the same batch (sb_estimate_pct_to_cycles). */
 	struct sb_estimate delta_cycles;
-	/* The earlier runs of this cell in the machine's record of past runs
-	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
-	 * and how many the record held; past_runs 0: the CIs hold this run's
-	 * spread only. */
+	/* The range of the next run's figure (past_runs.h): this run's CI,
+	 * each side grown in quadrature by how this cell's figure scattered
+	 * over the record's last past_runs runs of it; absent, with the reason,
+	 * where the record holds fewer than SB_PAST_RUNS_MIN. The CIs above
+	 * never change with the record. past_held: the runs of this cell the
+	 * record holds. */
+	struct sb_estimate next_run_delta, next_run_cycles;
 	size_t past_runs, past_held;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
 	/* Hardware/software counters per iteration (filled by the counters

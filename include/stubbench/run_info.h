@@ -47,6 +47,9 @@ struct sb_output_meta {
 	/* What the CIs are known not to cover (a "# CIs:" line under the
 	 * table, "ci_scope" in JSON); NULL: nothing to say. */
 	const char *ci_scope;
+	/* The key the record of past runs knows this measurement by
+	 * (sb_past_runs_measurement); NULL: none. */
+	const char *record_key;
 };
 
 #endif

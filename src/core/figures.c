@@ -23,6 +23,16 @@ static struct sb_estimate delta_cycles_of(const struct sb_cell *c)
 	return c->delta_cycles;
 }
 
+static struct sb_estimate next_run_delta_of(const struct sb_cell *c)
+{
+	return c->next_run_delta;
+}
+
+static struct sb_estimate next_run_cycles_of(const struct sb_cell *c)
+{
+	return c->next_run_cycles;
+}
+
 static const struct sb_figure figures[] = {
 	{.name = "delta", .title = "% vs baseline", .unit = "%", .column = "vs base",
 	 .json = "delta_vs_baseline_pct", .json_ci = "delta_ci95_pct",
@@ -35,6 +45,13 @@ static const struct sb_figure figures[] = {
 	 .json = "delta_vs_baseline_cycles", .json_ci = "delta_ci95_cycles",
 	 .csv = "delta_cycles", .csv_lo = "delta_cycles_ci_lo", .csv_hi = "delta_cycles_ci_hi",
 	 .change_as_difference = 1, .of_cell = delta_cycles_of},
+	{.name = "next-run", .title = "% vs baseline, range for the next run", .unit = "%", .column = "next run",
+	 .json = "next_run_delta_pct", .json_ci = "next_run_range_pct",
+	 .csv = "next_run_delta_pct", .csv_lo = "next_run_lo_pct", .csv_hi = "next_run_hi_pct",
+	 .change_as_difference = 1, .of_cell = next_run_delta_of},
+	{.name = "next-run-cycles", .title = "cycles per iteration, range for the next run", .unit = "",
+	 .json = "next_run_cycles", .json_ci = "next_run_range_cycles",
+	 .change_as_difference = 0, .of_cell = next_run_cycles_of},
 };
 _Static_assert(sizeof(figures) / sizeof(figures[0]) <= SB_MAX_FIGURES, "SB_MAX_FIGURES holds every figure");
 /* figures[SB_FIGURE_DELTA] is "delta" (checked by test_figures). */

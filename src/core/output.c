@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "stubbench/output.h"
 #include "stubbench/figures.h"
+#include "stubbench/past_runs.h"
 
 
 #include <errno.h>
@@ -218,6 +219,24 @@ static void json_thunk(FILE *f, const struct sb_return_thunk *t)
 	fputs("},\n", f);
 }
 
+/* "past_runs": the record the next-run ranges came from and the key it
+ * knows this measurement by (null where there is none). */
+static void json_past_runs(FILE *f, const struct sb_output_meta *m)
+{
+	const char *why_none, *path = sb_past_runs_in_use(&why_none);
+	fputs("  \"past_runs\": {\"record\": ", f);
+	if (path)
+		sb_json_string(f, path);
+	else
+		fputs("null", f);
+	fputs(", \"key\": ", f);
+	if (m->record_key)
+		sb_json_string(f, m->record_key);
+	else
+		fputs("null", f);
+	fputs("},\n", f);
+}
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -245,6 +264,7 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	fputs("  \"ci_scope\": ", f);
 	sb_json_string(f, scope);
 	fputs(",\n", f);
+	json_past_runs(f, m);
 	fprintf(f,
 		"  \"timer\": {\"kind\": \"%s\", \"reason\": ", sb_timer_kind_name(t->kind));
 	sb_json_string(f, t->reason);

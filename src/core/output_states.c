@@ -53,7 +53,7 @@ static void comment_wrapped(FILE *f, const char *text, const char *end)
 
 void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r)
 {
-	size_t cells = 0, widened = 0, fewest = SIZE_MAX, most = 0, held = 0;
+	size_t cells = 0, ranged = 0, fewest = SIZE_MAX, most = 0, held = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
 		if (!c->arm || !c->n_samples)
@@ -63,7 +63,7 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
 			held = c->past_held;
 		if (!c->past_runs)
 			continue;
-		widened++;
+		ranged++;
 		fewest = c->past_runs < fewest ? c->past_runs : fewest;
 		most = c->past_runs > most ? c->past_runs : most;
 	}
@@ -73,27 +73,22 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
 		snprintf(runs, sizeof(runs), "%zu", most);
 	else
 		snprintf(runs, sizeof(runs), "%zu-%zu", fewest, most);
-	if (widened && widened == cells)
-		snprintf(buf, len,
-			 "the CIs also hold how the last %s runs of these cells on this machine scattered (%s): "
-			 "each is a 95 %% range for the next run's figure, and a conservative CI of the expected cost",
-			 runs, path ? path : "the record of past runs");
-	else if (widened)
-		snprintf(buf, len,
-			 "the CIs of %zu of %zu cells also hold how their last %s runs on this machine scattered (%s), "
-			 "each a 95 %% range for the next run's figure; the others hold what varies within this run "
-			 "only, not what moves whole runs (the record holds fewer than %d of their runs)",
-			 widened, cells, runs, path ? path : "the record of past runs", SB_PAST_RUNS_MIN);
+	int n = snprintf(buf, len, "the CIs hold what varies within this run, not what moves whole runs; ");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (ranged)
+		snprintf(buf + n, len - (size_t)n,
+			 "'next run' (%zu of %zu cells): a 95 %% range for the next run's figure, this run's CI grown "
+			 "by how the last %s runs of the cell in the record of past runs (%s) scattered",
+			 ranged, cells, runs, path ? path : "the record of past runs");
 	else if (path)
-		snprintf(buf, len,
-			 "the CIs hold what varies within this run, not what moves whole runs: the record of past "
-			 "runs (%s) holds %zu of the %d runs of these cells that would add it (the next run's range "
-			 "meanwhile: bench/reproducibility.py, 'next run')",
+		snprintf(buf + n, len - (size_t)n,
+			 "no 'next run' range yet: the record of past runs (%s) holds %zu of the %d runs of these cells "
+			 "that make one (meanwhile: bench/reproducibility.py, 'next run')",
 			 path, held, SB_PAST_RUNS_MIN);
 	else
-		snprintf(buf, len,
-			 "the CIs hold what varies within this run, not what moves whole runs (no record of past "
-			 "runs%s%s; the next run's range: bench/reproducibility.py, 'next run')",
+		snprintf(buf + n, len - (size_t)n,
+			 "no 'next run' range: no record of past runs%s%s (bench/reproducibility.py, 'next run')",
 			 why_none ? ": " : ", --past-runs=none", why_none ? why_none : "");
 }
 

@@ -28,7 +28,7 @@ void sb_past_runs_machine(char *buf, size_t len)
 		snprintf(buf + n, len - n, "/%s", u.release);
 }
 
-void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const struct sb_config *c,
+void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const struct sb_config *c, int cpu,
 			      const char *extra)
 {
 	size_t n = 0;
@@ -40,7 +40,7 @@ void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const str
 		PUT(" samples=%llu", (unsigned long long)c->samples);
 	else
 		PUT(" time=%g", c->time_s);
-	PUT(" processes=%llu cpu=%d", (unsigned long long)c->processes, c->cpu);
+	PUT(" processes=%llu cpu=%d build=%s", (unsigned long long)c->processes, cpu, sb_run_info_git());
 	PUT(" states=%llu placements=%llu shape=%s flavour=%s thunk=%s loads=%llu", (unsigned long long)c->states,
 	    (unsigned long long)c->placements, c->shape ? c->shape : "-", c->flavour ? c->flavour : "-",
 	    c->thunk ? c->thunk : "host's", (unsigned long long)c->loads);
@@ -113,27 +113,29 @@ static int split(char *text, struct line *l)
 	return 0;
 }
 
-/* Cell c's figure k and its CI. */
-static void figure(struct sb_cell *c, int k, double **est, double **lo, double **hi, int *has)
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define FEWER_THAN_MIN "the record holds fewer than " STR(SB_PAST_RUNS_MIN) " past runs of this cell"
+
+/* Cell c's figure k (cycles, delta; the record's matched column ranges
+ * nothing), and where its next-run range goes; NULL: none. */
+static struct sb_estimate *figure(struct sb_cell *c, int k, struct sb_estimate *now)
 {
 	switch (k) {
 	case 0:
-		*est = &c->cycles.mean, *lo = &c->cycles.ci_lo, *hi = &c->cycles.ci_hi;
-		*has = c->n_samples > 0;
-		break;
+		*now = c->n_samples ? sb_estimate_of(c->cycles.mean, c->cycles.ci_lo, c->cycles.ci_hi)
+				    : sb_estimate_absent("no samples");
+		return &c->next_run_cycles;
 	case 1:
-		*est = &c->delta_pct.value, *lo = &c->delta_pct.lo, *hi = &c->delta_pct.hi;
-		*has = sb_estimate_known(&c->delta_pct);
-		break;
+		*now = c->delta_pct;
+		return &c->next_run_delta;
 	default:
-		*est = &c->matched_cycles.value, *lo = &c->matched_cycles.lo, *hi = &c->matched_cycles.hi;
-		*has = sb_estimate_known(&c->matched_cycles);
-		break;
+		return NULL;
 	}
 }
 
-int sb_past_runs_widen(const char *path, const char *machine, const char *measurement, struct sb_results *const *rs,
-		       size_t n_rs, char *err, size_t errlen)
+int sb_past_runs_next_ranges(const char *path, const char *machine, const char *measurement,
+			     struct sb_results *const *rs, size_t n_rs, char *err, size_t errlen)
 {
 	char *text;
 	if (sb_record_file_read(path, SB_PAST_RUNS_MAX_BYTES, &text, err, errlen) != 0)
@@ -190,25 +192,22 @@ int sb_past_runs_widen(const char *path, const char *machine, const char *measur
 			continue;
 		c->past_held = runs[i];
 		c->past_runs = 0;
-		double cyc_lo = c->cycles.ci_lo, cyc_hi = c->cycles.ci_hi;
 		for (int k = 0; k < N_FIGURES; k++) {
-			double *est, *lo, *hi;
-			int has;
-			figure(c, k, &est, &lo, &hi, &has);
+			struct sb_estimate now, *next = figure(c, k, &now);
+			if (!next)
+				continue;
 			size_t n = count[i * N_FIGURES + k];
 			if (n > SB_PAST_RUNS_RECENT)
 				n = SB_PAST_RUNS_RECENT;
-			if (has && sb_past_runs_widen_ci(*est, lo, hi, ring + (i * N_FIGURES + k) * SB_PAST_RUNS_RECENT,
-							 n) && n > c->past_runs)
-				c->past_runs = n;
+			*next = sb_estimate_absent(FEWER_THAN_MIN);
+			double lo = now.lo, hi = now.hi;
+			if (sb_estimate_has_ci(&now) &&
+			    sb_past_runs_widen_ci(now.value, &lo, &hi, ring + (i * N_FIGURES + k) * SB_PAST_RUNS_RECENT, n)) {
+				*next = sb_estimate_of(now.value, lo, hi);
+				if (n > c->past_runs)
+					c->past_runs = n;
+			}
 		}
-		/* Nanoseconds are cycles over the clock: each side of their CI
-		 * grows as the cycles' did. */
-		double m = c->cycles.mean, nm = c->ns.mean;
-		if (m - cyc_lo > 0)
-			c->ns.ci_lo = nm - (nm - c->ns.ci_lo) * (m - c->cycles.ci_lo) / (m - cyc_lo);
-		if (cyc_hi - m > 0)
-			c->ns.ci_hi = nm + (c->ns.ci_hi - nm) * (c->cycles.ci_hi - m) / (cyc_hi - m);
 	}
 	free(cell);
 	free(ring);
@@ -276,17 +275,17 @@ const char *sb_past_runs_in_use(const char **why_none)
 	return record_in_use;
 }
 
-void sb_past_runs_apply(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
-			size_t n_rs)
+void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
+			   size_t n_rs)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
 	if (!path)
 		return;
 	char machine[192], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
-	if (sb_past_runs_widen(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0)
-		fprintf(f, "%s: past runs: %s; the CIs hold this run's spread only (--past-runs=FILE names "
-			   "another record, none: no record)\n", tool, err);
+	if (sb_past_runs_next_ranges(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0)
+		fprintf(f, "%s: past runs: %s; no next-run ranges (--past-runs=FILE names another record, "
+			   "none: no record)\n", tool, err);
 }
 
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,

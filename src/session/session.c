@@ -141,8 +141,11 @@ int sb_session_finish(struct sb_session *s, int rc)
 	struct sb_results *widen[SB_SESSION_MAX_PARTS];
 	for (size_t i = 0; i < s->n_parts; i++)
 		widen[i] = s->parts[i].res;
-	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, s->measurement_extra);
-	sb_past_runs_apply(stderr, s->tool, measurement, widen, s->n_parts);
+	/* The key: the CPU the run was pinned to, not the option. */
+	int cpu = s->n_parts && s->parts[0].res->cpu >= 0 ? s->parts[0].res->cpu : s->cfg->cpu;
+	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, cpu, s->measurement_extra);
+	s->meta.record_key = measurement;
+	sb_past_runs_next_run(stderr, s->tool, measurement, widen, s->n_parts);
 	/* Every part's cells: one part's own results (their cells keep their
 	 * addresses, which a front end's JSON members may look up), several
 	 * parts merged. */
