@@ -49,9 +49,10 @@ int sb_record_file_default(const char *name, char *buf, size_t len)
 	}
 	/* Under sudo (-E keeps the user's HOME), root would write into a
 	 * directory of the user's, which the user can fill with symbolic
-	 * links: not done; an explicit path still is. */
+	 * links: not done; an explicit path still is. (A plain user writes
+	 * only where the permissions let it: nothing to check.) */
 	uid_t owner, me = geteuid();
-	if (getuid() != me || (owner_of_nearest(base, &owner) == 0 && owner != me)) {
+	if (getuid() != me || (me == 0 && owner_of_nearest(base, &owner) == 0 && owner != me)) {
 		const char *var = base == state ? "XDG_STATE_HOME" : "HOME";
 		if (getuid() != me)
 			snprintf(buf, len, "this run's real and effective users differ (uid %u, %u), so nothing is "
