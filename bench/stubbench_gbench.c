@@ -161,13 +161,19 @@ static char **library_argv(const struct sb_cli *cli, int *argc, char *err, size_
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	int n = 0, out = -1;
+	int n = 0, out = -1, last_out = -1;
+	for (int i = 1; i < cli->n_passthrough; i++)
+		if (flag_value(cli->passthrough[i], "benchmark_out"))
+			last_out = i;
 	av[n++] = cli->passthrough[0];
 	av[n++] = interleave;
 	for (int i = 1; i < cli->n_passthrough; i++) {
 		const char *v;
-		if ((v = flag_value(cli->passthrough[i], "benchmark_out")))
+		if (flag_value(cli->passthrough[i], "benchmark_out")) {
+			if (i != last_out)
+				continue; /* the library takes the last one only */
 			out = n;
+		}
 		if ((v = flag_value(cli->passthrough[i], "benchmark_out_format")))
 			out_json = strcmp(v, "json") == 0;
 		av[n++] = cli->passthrough[i];
