@@ -1,8 +1,10 @@
 # hostile_files.sh: the file cases of hostile_inputs.sh (sourced by it, with
 # its case_, sig_case, skip and counters): outputs written whole and never
 # through a planted link, records that refuse what is not theirs and repair
-# what a full disk cut short, FIFOs refused at once. Each case at most 10 s.
-limit=10
+# what a full disk cut short, FIFOs refused at once. Each case at most 10 s
+# (the cases that measure: 60 s in a sanitized build, whose runs take ~12 s).
+limit=10 measuring=10
+ldd "$SB" 2>/dev/null | grep -q libasan && measuring=60
 data=$(cd "$(dirname "$0")" && pwd)/data
 h=$tmp/files
 mkdir -p "$h"
@@ -40,6 +42,7 @@ case_ fifo_quiet_levels 2 "not a regular file" '$SB --quiet-levels=$h/fifo --cpu
 case_ fifo_default_record 2 "past-runs' is a FIFO" 'XDG_STATE_HOME=$h/fs $SB --cpu=1 --samples=4 --batch=1'
 out_lacks fifo_default_record_nothing_measured '^(baseline|private)'
 
+limit=$measuring
 # Records: a saved run named as one is refused and kept byte for byte.
 cp "$data/run_b.json" "$h/a.json" && cp "$h/a.json" "$h/a.copy"
 case_ record_past_runs_json 0 "" 'env STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --variant=private --batch=64 --processes=2 --time=0.5 --quiet-levels=none --past-runs=$h/a.json'
@@ -70,12 +73,14 @@ while [ ${#long} -lt 1100 ]; do long=$long/ddddddddddddddddddddddddddddddddddddd
 export long
 case_ record_long_path 0 "" "$QUIET_RUN --quiet-levels=\$long/q"
 [ -f "$long/q" ] && ok || bad "record_long_path: no record at the path of ${#long} characters"
+limit=10
 x5000=$(printf '%5000s' '' | tr ' ' a)
 case_ record_path_too_long 2 "path longer than" "\$SB --cpu=1 --samples=4 --batch=1 --quiet-levels=\$h/$x5000"
 case_ record_past_path_too_long 2 "path longer than" "\$SB --cpu=1 --samples=4 --batch=1 --past-runs=\$h/$x5000"
 
 # Side files: a run that fails on its options or is interrupted leaves
 # --blocks as it was; a gnuplot that fails leaves no image.
+limit=$measuring
 echo old >"$h/b.csv" && cp "$h/b.csv" "$h/b.copy"
 case_ blocks_bad_cpu 2 "" '$SB --blocks=$h/b.csv --cpu=999 --samples=4 --batch=1'
 unchanged blocks_bad_cpu_kept "$h/b.csv" "$h/b.copy"
