@@ -336,9 +336,8 @@ static int add(int fd, const char *path, const char *header, const char *lines, 
 	free(buf);
 	if (w != (ssize_t)(hl + ll)) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, w < 0 ? strerror(saved) : "short write (disk full?)");
-		if (ftruncate(fd, st.st_size) != 0) {
-			/* the half line is dropped by the next run's cut */
-		}
+		/* Taken back; if that fails, the next run drops the half line. */
+		(void)!ftruncate(fd, st.st_size);
 		return -1;
 	}
 	return 0;

@@ -141,10 +141,10 @@ int sb_safe_file_check(const char *path, char *err, size_t errlen)
 static void set_owner(int fd, const char *dir, const struct stat *old, int exists, int flags)
 {
 	if (exists) {
+		/* A failed fchown leaves it root's, a failed fchmod 0644: both safe. */
 		if (geteuid() == 0 && (old->st_uid != 0 || old->st_gid != 0) && fchown(fd, old->st_uid, old->st_gid))
-			return; /* stays root's */
-		if (fchmod(fd, old->st_mode & 0777) != 0)
 			return;
+		(void)!fchmod(fd, old->st_mode & 0777);
 		return;
 	}
 	struct stat d;
