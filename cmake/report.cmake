@@ -49,6 +49,8 @@ function(sb_report_add_tests)
   # stubbench plot: image, script and data of main, kernel and lab runs.
   add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+  # stubbench plot: no text of a run and no file name runs as gnuplot code.
+  add_test(NAME plot_injection COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_injection.sh $<TARGET_FILE:stubbench>)
   # --format=gbench: Google Benchmark's JSON schema, field by field.
   add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench_schema.py
     $<TARGET_FILE:stubbench>)

@@ -12,7 +12,7 @@ export SB GB
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export tmp
-fails=0 passes=0 skips=0
+fails=0 passes=0 skips=0 limit=20
 is_root=0
 # Parts a build may leave out (CMake STUBBENCH_KERNEL, STUBBENCH_COUNTERS):
 # their cases are skipped, and counted as skipped, when the part says so.
@@ -21,7 +21,7 @@ has_kernel=1 has_counters=1
 "$SB" --counters=cpu-clock --calls=1 2>&1 | grep -q "built without the counters part" && has_counters=0
 [ "$(id -u)" = 0 ] && is_root=1
 
-# case NAME STATUS NEEDLE COMMAND: runs COMMAND with sh -c (at most 20 s);
+# case NAME STATUS NEEDLE COMMAND: runs COMMAND with sh -c (at most $limit s);
 # the status must be STATUS and stderr must hold NEEDLE (a fixed string;
 # empty: stderr is not looked at).
 case_() {
@@ -31,10 +31,10 @@ case_() {
     *'$SB kernel '*) if [ $has_kernel -eq 0 ]; then skip "$name: the kernel part not built"; return; fi ;;
     *'$SB --counters'*) if [ $has_counters -eq 0 ]; then skip "$name: the counters part not built"; return; fi ;;
     esac
-    timeout 20 sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
+    timeout $limit sh -c "$cmd" >"$tmp/out" 2>"$tmp/err"
     got=$?
     if [ "$got" -eq 124 ]; then
-        echo "FAIL: $name: still running after 20 s"
+        echo "FAIL: $name: still running after $limit s"
         fails=$((fails + 1))
     elif [ "$got" -ne "$want" ] || { [ -n "$needle" ] && ! grep -qF -- "$needle" "$tmp/err"; }; then
         echo "FAIL: $name: status $got (want $want), stderr (want '$needle'):"
@@ -117,9 +117,14 @@ case_ config_samples 2 "samples.ini:2: [sweep] samples: '18446744073709551615' i
 case_ config_directory 2 "cannot read config: it is a directory" '$SB --config=$tmp --calls=1'
 case_ config_unreadable 2 "/proc/self/mem: cannot read config: Input/output error" '$SB --config=/proc/self/mem --calls=1'
 case_ lab_config_directory 2 "it is a directory" '$SB lab --config=$tmp'
-case_ config_endless 2 "/dev/zero: cannot read config: larger than 1048576 bytes" '$SB --config=/dev/zero --calls=1'
-case_ compare_endless 2 "/dev/zero: larger than" '$SB compare /dev/zero /dev/zero'
-case_ plot_endless 2 "/dev/zero: larger than" '$SB plot /dev/zero -o $tmp/x.png'
+case_ config_endless 2 "/dev/zero: cannot read config: it is a character device" '$SB --config=/dev/zero --calls=1'
+case_ compare_endless 2 "/dev/zero: it is a character device" '$SB compare /dev/zero /dev/zero'
+case_ plot_endless 2 "/dev/zero: it is a character device" '$SB plot /dev/zero -o $tmp/x.png'
+# Larger than the limits: sparse files of 2 MiB and 80 MiB.
+truncate -s 2M "$tmp/big.ini" && truncate -s 80M "$tmp/big.json"
+case_ config_large 2 "big.ini: cannot read config: larger than 1048576 bytes" '$SB --config=$tmp/big.ini --calls=1'
+case_ compare_large 2 "big.json: larger than" '$SB compare $tmp/big.json $tmp/big.json'
+case_ plot_large 2 "big.json: larger than" '$SB plot $tmp/big.json -o $tmp/x.png'
 
 # No usable samples (every block flagged disturbed by the test hook): n/a,
 # null, no seed line, and status 1, never a number.
@@ -138,7 +143,7 @@ case_ nosamples_lab 1 "no usable samples" "STUBBENCH_TEST_DISTURB_ALL=1 \$SB lab
 case_ full_list 1 "No space left on device" '$SB --list >/dev/full'
 case_ full_help 1 "No space left on device" '$SB --help >/dev/full'
 case_ full_run 1 "No space left on device" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >/dev/full'
-case_ full_blocks 1 "writing '/dev/full' failed" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 --blocks=/dev/full >/dev/null'
+case_ full_blocks 2 "--blocks: '/dev/full' is a character device, not a regular file" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 --blocks=/dev/full >/dev/null'
 case_ closed_run 1 "to standard output: it is closed" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 >&-'
 case_ closed_calls 1 "to standard output: it is closed" '$SB --cpu=1 --calls=10 >&-'
 case_ closed_kernel 1 "to standard output: it is closed" '$SB kernel --samples=1 >&-'
@@ -180,6 +185,8 @@ sig_case sigint_replicas INT 1 "$SB" --cpu=1 --time=30
 sig_case sigterm_replicas TERM 1 "$SB" --cpu=1 --time=30 --format=seed
 sig_case sigterm_lab TERM 1 "$SB" lab --cpu=1 --time=30
 if [ -x "$GB" ]; then sig_case sigint_gbench INT 1 "$GB" --benchmark_min_time=5; else skip "sigint_gbench: stubbench-gbench not built"; fi
+
+. "$(dirname "$0")/hostile_files.sh"
 
 # Kernel side: needs root and BPF.
 if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then

@@ -19,7 +19,7 @@ if [ $have_gnuplot = 1 ]; then
     [ -s "$d/main.svg" ] && grep -q "private" "$d/main.svg" || no "main.svg missing or without its series"
 fi
 grep -qx "8 25 24 26 24 26" "$d/main.dat" || no "main.dat lacks private's delta row with the placements' spread"
-grep -q "set output 'main.svg'" "$d/main.gp" && grep -q "'main.dat' index" "$d/main.gp" || no "main.gp does not draw main.dat into main.svg"
+grep -q "sb_output = 'main.svg'" "$d/main.gp" && grep -q "sb_data = 'main.dat'" "$d/main.gp" && grep -q "sb_data index" "$d/main.gp" || no "main.gp does not draw main.dat into main.svg"
 [ "$(grep -c '^# ' "$d/main.dat")" -eq 5 ] || no "main.dat: want 4 series (baseline, private; cycles, delta) after its header"
 grep -q "test machine; Linux 6.18.0; 2026-12-01T06:10:00Z" "$d/main.gp" || no "title lacks machine, kernel or date"
 

@@ -20,8 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Opens (truncates) path and writes the header. Returns 0, or -1 with err
- * naming the file and why. */
+/* Starts the log of path: a temporary beside it (safe_file.h) gets the
+ * header and the rows; path itself is only replaced when the log is
+ * closed with keep. A path that is not a regular file (a FIFO, a device)
+ * is refused. Returns 0, or -1 with err naming the file and why. */
 int sb_blocks_log_open(const char *path, char *err, size_t errlen);
 
 /* Non-zero while a log is open. */
@@ -40,8 +42,11 @@ struct sb_block_row {
 void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
 		       double cycles_per_iter);
 
-/* Closes the log. Returns 0, or -1 with err when a write failed (a full
- * disk): the file is then incomplete. Nothing open: 0. */
-int sb_blocks_log_close(char *err, size_t errlen);
+/* Ends the log: with keep and at least one row, the temporary is renamed
+ * over path; else (a run that failed on its options, was interrupted, or
+ * kept no block) it is removed and path keeps its old bytes. Returns 0,
+ * or -1 with err when a write failed (a full disk): nothing is then
+ * written. Nothing open: 0. */
+int sb_blocks_log_close(int keep, char *err, size_t errlen);
 
 #endif

@@ -6,10 +6,11 @@
 #include <stddef.h>
 
 /* The file's bytes and a NUL after them (*len bytes, len may be NULL).
- * Returns NULL with the reason alone in err ("it is a directory", "larger
- * than N bytes", strerror's words) when it cannot be opened, is a
- * directory, cannot be read, or holds more than max_bytes (/dev/zero must
- * not fill the memory). */
+ * Returns NULL with the reason alone in err ("it is a directory", "it is a
+ * FIFO, not a regular file", "larger than N bytes", strerror's words) when
+ * it cannot be opened, is not a regular file (opened with O_NONBLOCK: a
+ * FIFO never hangs the reader), cannot be read, or holds more than
+ * max_bytes. */
 char *sb_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen);
 
 #endif

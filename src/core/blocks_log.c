@@ -8,28 +8,30 @@
 #include <x86intrin.h>
 
 #include "batch_data.h"
+#include "stubbench/safe_file.h"
 
-static FILE *log_file;
-static char log_path[512];
+static struct sb_safe_file log_file;
+static int log_open;
+static size_t log_rows;
 static uint64_t log_t0;
 
 int sb_blocks_log_open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "--blocks: cannot write '%s': %s", path, strerror(errno));
+	char why[SB_SAFE_FILE_PATH_MAX + 200];
+	if (sb_safe_file_open(&log_file, path, 0, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--blocks: %s", why);
 		return -1;
 	}
-	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter\n", f);
-	log_file = f;
-	snprintf(log_path, sizeof(log_path), "%s", path);
+	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter\n", log_file.f);
+	log_open = 1;
+	log_rows = 0;
 	log_t0 = __rdtsc();
 	return 0;
 }
 
 int sb_blocks_log_active(void)
 {
-	return log_file != NULL;
+	return log_open;
 }
 
 /* An arm's name as one CSV field: quoted when it holds a comma or a quote. */
@@ -51,19 +53,21 @@ static void put_field(FILE *f, const char *s)
 void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
 		       double cycles_per_iter)
 {
-	if (!log_file)
+	if (!log_open)
 		return;
+	FILE *f = log_file.f;
 	double t = tsc_hz > 0 && b->tsc >= log_t0 ? (double)(b->tsc - log_t0) / tsc_hz : 0;
-	fprintf(log_file, "%.6f,%zu,%llu,%zu,%zu,%zu,%.5f,%.4f,%.3f,", t, b->part, (unsigned long long)b->batch,
-		b->process, b->block, b->state, b->clock, b->canary, b->window);
-	put_field(log_file, arm);
-	fprintf(log_file, ",%s,%.4f\n", role, cycles_per_iter);
+	fprintf(f, "%.6f,%zu,%llu,%zu,%zu,%zu,%.5f,%.4f,%.3f,", t, b->part, (unsigned long long)b->batch, b->process,
+		b->block, b->state, b->clock, b->canary, b->window);
+	put_field(f, arm);
+	fprintf(f, ",%s,%.4f\n", role, cycles_per_iter);
+	log_rows++;
 }
 
 void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
 			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz)
 {
-	if (!log_file)
+	if (!log_open)
 		return;
 	for (size_t k = 0; k < kb->n; k++) {
 		const struct block *b = &d->blocks[kb->block[k]];
@@ -78,15 +82,18 @@ void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct b
 	}
 }
 
-int sb_blocks_log_close(char *err, size_t errlen)
+int sb_blocks_log_close(int keep, char *err, size_t errlen)
 {
-	if (!log_file)
+	if (!log_open)
 		return 0;
-	int bad = ferror(log_file);
-	bad |= fclose(log_file) != 0;
-	log_file = NULL;
-	if (bad) {
-		snprintf(err, errlen, "--blocks: writing '%s' failed: the file is incomplete", log_path);
+	log_open = 0;
+	if (!keep || !log_rows) {
+		sb_safe_file_abort(&log_file);
+		return 0;
+	}
+	char why[SB_SAFE_FILE_PATH_MAX + 200];
+	if (sb_safe_file_commit(&log_file, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "--blocks: writing '%s' failed (%s): not written", log_file.path, why);
 		return -1;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 /* interrupt.c: see interrupt.h. */
 #include "stubbench/interrupt.h"
+#include "stubbench/safe_file.h"
 
 #include <signal.h>
 #include <string.h>
@@ -10,6 +11,7 @@ static const char *interrupt_prog = "stubbench";
 static void exit_interrupted(int sig)
 {
 	(void)sig;
+	sb_safe_file_remove_temps(); /* a half-written file never replaces a whole one */
 	/* write(2) only: async-signal-safe. */
 	(void)!write(STDERR_FILENO, interrupt_prog, strlen(interrupt_prog));
 	(void)!write(STDERR_FILENO, ": interrupted\n", 14);

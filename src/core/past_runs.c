@@ -262,11 +262,13 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 }
 
 static const char *record_in_use, *record_missing;
+static int record_unreadable; /* said by sb_past_runs_apply: not written to either */
 
 void sb_past_runs_use(const char *path, const char *why_none)
 {
 	record_in_use = path;
 	record_missing = path ? NULL : why_none;
+	record_unreadable = 0;
 }
 
 const char *sb_past_runs_in_use(const char **why_none)
@@ -283,16 +285,18 @@ void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, s
 		return;
 	char machine[192], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
-	if (sb_past_runs_next_ranges(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0)
-		fprintf(f, "%s: past runs: %s; no next-run ranges (--past-runs=FILE names another record, "
-			   "none: no record)\n", tool, err);
+	if (sb_past_runs_next_ranges(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0) {
+		fprintf(f, "%s: past runs: %s; no next-run ranges, and the run is not remembered "
+			   "(--past-runs=FILE names another record, none: no record)\n", tool, err);
+		record_unreadable = 1;
+	}
 }
 
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
 			   int busy)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
-	if (!path || busy || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
+	if (!path || busy || record_unreadable || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
 		return;
 	char machine[192], date[32], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));

@@ -5,21 +5,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "stubbench/error.h"
+#include "stubbench/safe_file.h"
 
 char *sb_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* A FIFO or a device is refused, never waited on. */
+	int fd = sb_safe_file_open_input(path, err, errlen);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		sb_set_err(err, errlen, "%s", strerror(errno));
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		sb_set_err(err, errlen, "it is a directory");
-		fclose(f);
+		close(fd);
 		return NULL;
 	}
 	size_t n = 0, cap = 4096;

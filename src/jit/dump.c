@@ -4,6 +4,7 @@
 #include "stubbench/dump.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
+#include "stubbench/safe_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -35,7 +36,11 @@ int sb_jit_write_listing(FILE *f, const struct sb_listing *l)
 
 static int mkdir_p(const char *dir)
 {
-	char tmp[4096];
+	char tmp[SB_SAFE_FILE_PATH_MAX + 1];
+	if (strlen(dir) > SB_SAFE_FILE_PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	snprintf(tmp, sizeof(tmp), "%s", dir);
 	for (char *p = tmp + 1; *p; p++) {
 		if (*p == '/') {
@@ -56,7 +61,7 @@ int sb_jit_dump_prepare(const char *dir, char *err, size_t errlen)
 		sb_set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
 		return -1;
 	}
-	char probe[4096];
+	char probe[SB_SAFE_FILE_PATH_MAX + 32];
 	snprintf(probe, sizeof(probe), "%s/.stubbench-XXXXXX", dir);
 	int fd = mkstemp(probe);
 	if (fd < 0) {
@@ -76,11 +81,15 @@ int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size
 	}
 	for (size_t i = 0; i < img->n; i++) {
 		const struct sb_jit_func *fn = &img->funcs[i];
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/%s.%s.bin", dir, img->prog_name, fn->name);
-		FILE *f = fopen(path, "wb");
-		if (!f || fwrite(fn->bytes, 1, fn->len, f) != fn->len || fclose(f)) {
-			sb_set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+		char path[SB_SAFE_FILE_PATH_MAX + 2], why[SB_SAFE_FILE_PATH_MAX + 200];
+		int n = snprintf(path, sizeof(path), "%s/%s.%s.bin", dir, img->prog_name, fn->name);
+		if (n < 0 || n > SB_SAFE_FILE_PATH_MAX) {
+			sb_set_err(err, errlen, "--dump-jit: '%.60s...': path longer than %d characters", path,
+				   SB_SAFE_FILE_PATH_MAX);
+			return -1;
+		}
+		if (sb_safe_file_write(path, fn->bytes, fn->len, 0, why, sizeof(why)) != 0) {
+			sb_set_err(err, errlen, "--dump-jit: %s", why);
 			return -1;
 		}
 		struct sb_listing l;
@@ -89,18 +98,23 @@ int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size
 			sb_set_err(err, errlen, "--dump-jit: %s", derr);
 			return -1;
 		}
-		snprintf(path, sizeof(path), "%s/%s.%s.lst", dir, img->prog_name, fn->name);
-		f = fopen(path, "w");
-		int bad = !f;
-		if (f) {
-			fprintf(f, "# %s: function %zu of BPF program %s, %zu bytes, JITed at %#llx\n",
+		memcpy(path + n - 3, "lst", 4);
+		struct sb_safe_file sf;
+		int bad = sb_safe_file_open(&sf, path, 0, why, sizeof(why)) != 0;
+		if (!bad) {
+			fprintf(sf.f, "# %s: function %zu of BPF program %s, %zu bytes, JITed at %#llx\n",
 				fn->name, i, img->prog_name, fn->len, (unsigned long long)fn->ksym);
-			bad = sb_jit_write_listing(f, &l) != 0;
-			bad |= fclose(f) != 0;
+			if (sb_jit_write_listing(sf.f, &l) != 0) {
+				snprintf(why, sizeof(why), "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+				sb_safe_file_abort(&sf);
+				bad = 1;
+			} else {
+				bad = sb_safe_file_commit(&sf, why, sizeof(why)) != 0;
+			}
 		}
 		sb_listing_free(&l);
 		if (bad) {
-			sb_set_err(err, errlen, "--dump-jit: cannot write '%s': %s", path, strerror(errno));
+			sb_set_err(err, errlen, "--dump-jit: %s", why);
 			return -1;
 		}
 	}

@@ -2,6 +2,7 @@
 #include "stubbench/user_obj.h"
 #include "stubbench/signals.h"
 #include "stubbench/error.h"
+#include "stubbench/safe_file.h"
 #include "stubbench/timer.h"
 
 #include <bpf/bpf.h>
@@ -17,6 +18,12 @@ struct sb_user_obj {
 
 static struct bpf_object *open_obj(const char *path, char *err, size_t errlen)
 {
+	/* libbpf would wait on a FIFO for ever: regular files only. */
+	char why[256];
+	if (sb_safe_file_check_input(path, why, sizeof(why)) != 0) {
+		sb_set_err(err, errlen, "--obj: %s: %s", path, why);
+		return NULL;
+	}
 	sb_kernel_libbpf_quiet();
 	struct bpf_object *obj = bpf_object__open_file(path, NULL);
 	long e = libbpf_get_error(obj);
