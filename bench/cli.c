@@ -157,8 +157,8 @@ const struct sb_cli_group sb_cli_sweep_group = {
 						"busy from start to end says so (default:\n"
 						"$XDG_STATE_HOME/stubbench/quiet-levels, else\n"
 						"~/.local/state/stubbench/quiet-levels; none: no record)"},
-		{"past-runs", "FILE", K_PAST, "this machine's record of past runs' figures, whose spread\n"
-					      "widens each cell's CIs to a range for the next run (default:\n"
+		{"past-runs", "FILE", K_PAST, "this machine's record of past runs' figures, from whose spread\n"
+					      "each cell gets a 'next run' range beside its CI (default:\n"
 					      "$XDG_STATE_HOME/stubbench/past-runs, else\n"
 					      "~/.local/state/stubbench/past-runs; none: no record)"},
 		{NULL},
