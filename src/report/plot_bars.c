@@ -29,6 +29,7 @@ struct bar_panel {
 	uint64_t batch; /* the bars' */
 	struct bar bars[MAX_BARS];
 	int n;
+	int index; /* its block in the data */
 };
 
 static int index_of(const char *const *list, int n, const char *s)
@@ -98,12 +99,17 @@ static int collect(const struct plot_job *job, struct bar_panel *panels)
 	return n;
 }
 
-static void write_data(FILE *dat, const struct plot_job *job, const struct bar_panel *panels)
+/* A block per panel with bars (gnuplot's index: its place among them). */
+static void write_data(FILE *dat, const struct plot_job *job, struct bar_panel *panels)
 {
 	plot_data_header(dat, job, "rank, value, CI low, CI high, colour; a block per panel");
+	int index = 0;
 	for (int p = 0; p < N_SHAPES * N_RETURNS; p++) {
-		fprintf(dat, "%s# %s, %s, batch %llu\n", p ? "\n\n" : "", shapes[p % N_SHAPES], returns[p / N_SHAPES],
-			(unsigned long long)panels[p].batch);
+		if (!panels[p].n)
+			continue;
+		panels[p].index = index;
+		fprintf(dat, "%s# %s, %s, batch %llu\n", index++ ? "\n\n" : "", shapes[p % N_SHAPES],
+			returns[p / N_SHAPES], (unsigned long long)panels[p].batch);
 		for (int i = 0; i < panels[p].n; i++) {
 			const struct bar *b = &panels[p].bars[i];
 			char name[128];
@@ -159,7 +165,8 @@ static void write_panel(FILE *gp, const struct bar_panel *panels, int p)
 	else
 		fputs("unset object 1\n", gp);
 	fprintf(gp, "plot sb_data index %d using 1:2:5 with boxes lc variable notitle, \\\n"
-		    "     sb_data index %d using 1:2:3:4 with yerrorbars lc rgb '#000000' pt 7 ps 0.5 lw 1.5 notitle\n", p, p);
+		    "     sb_data index %d using 1:2:3:4 with yerrorbars lc rgb '#000000' pt 7 ps 0.5 lw 1.5 notitle\n",
+		bp->index, bp->index);
 }
 
 int plot_bars(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t errlen)
@@ -167,7 +174,7 @@ int plot_bars(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t
 	static struct bar_panel panels[N_SHAPES * N_RETURNS];
 	memset(panels, 0, sizeof(panels));
 	if (collect(job, panels) == 0) {
-		snprintf(err, errlen, "plot: %s: no lab alternative with a cost vs its baseline to plot", job->run->path);
+		snprintf(err, errlen, "plot: %s: no result to plot: no lab alternative has a cost vs its baseline", job->run->path);
 		return -1;
 	}
 	int rows = 0;
@@ -186,7 +193,7 @@ int plot_bars(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t
 			if (panels[ret * N_SHAPES + s].n)
 				write_panel(gp, panels, ret * N_SHAPES + s);
 			else
-				fputs("set multiplot next\n", gp);
+				fputs("set multiplot next\n", gp); /* keeps the shapes in their columns */
 		}
 	}
 	fputs("unset multiplot\nset output\n", gp);

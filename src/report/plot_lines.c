@@ -24,6 +24,7 @@ struct line_panel {
 struct line_series {
 	const char *variant; /* its rows: this name, in its panel */
 	int panel, colour, point;
+	int slot; /* its place side by side at a batch: the same in every panel */
 	char legend[128];
 };
 
@@ -121,7 +122,7 @@ static int panel_of(const struct line_plot *lp, const struct sb_run_row *r, int 
 }
 
 /* Colour, point and legend: kernel sides by the side (the same in every
- * panel), everything else by the rank of its name in the run. */
+ * panel), everything else by the rank of its name among those drawn. */
 static void dress(const struct line_plot *lp, const struct sb_run_row *r, struct line_series *s)
 {
 	static const int colours[] = {PLOT_BLUE, PLOT_VERMILLION, PLOT_GREEN, PLOT_PINK,
@@ -131,19 +132,19 @@ static void dress(const struct line_plot *lp, const struct sb_run_row *r, struct
 		int side = r->key.side == SB_SIDE_KERNEL ? 0 : r->key.side == SB_SIDE_TWIN ? 1 : 2;
 		static const char *const names[] = {"kernel", "twin", "placed twin"};
 		s->colour = (int[]){PLOT_VERMILLION, PLOT_BLUE, PLOT_GREEN}[side];
-		s->point = points[side];
+		s->point = points[side], s->slot = side;
 		snprintf(s->legend, sizeof(s->legend), "%s", names[side]);
 		return;
 	}
-	const struct sb_run_file *run = lp->job->run;
+	/* Its rank among the variants drawn so far (the same name, the same rank). */
 	int rank = 0;
-	for (size_t i = 0; i < run->n_rows && strcmp(run->rows[i].variant, r->variant); i++) {
-		size_t j;
-		for (j = 0; j < i && strcmp(run->rows[j].variant, run->rows[i].variant); j++)
+	for (int k = 0; k < lp->n_series && strcmp(lp->series[k].variant, r->variant); k++) {
+		int j;
+		for (j = 0; j < k && strcmp(lp->series[j].variant, lp->series[k].variant); j++)
 			;
-		rank += j == i;
+		rank += j == k;
 	}
-	s->colour = colours[rank % 8], s->point = points[rank % 8];
+	s->colour = colours[rank % 8], s->point = points[rank % 8], s->slot = rank;
 	snprintf(s->legend, sizeof(s->legend), "%s", r->variant);
 }
 
@@ -164,9 +165,10 @@ static void make_series(struct line_plot *lp)
 				;
 			if (k < lp->n_series || lp->n_series == MAX_SERIES)
 				continue;
-			struct line_series *s = &lp->series[lp->n_series++];
+			struct line_series *s = &lp->series[lp->n_series];
 			*s = (struct line_series){.variant = r->variant, .panel = p};
 			dress(lp, r, s);
+			lp->n_series++;
 		}
 }
 
@@ -199,9 +201,9 @@ static void write_data(FILE *dat, const struct line_plot *lp)
 }
 
 /* The panel's y range: set by batch >= 64 when the smaller batches would
- * stretch it more than 3 times (the kernel's: always); the batches off the
- * axis then go in note. */
-static void panel_range(const struct line_plot *lp, int p, double *lo, double *hi, char *note, size_t len)
+ * stretch it more than 3 times, and always for the kernel run. Returns 1
+ * when it is set so. */
+static int panel_range(const struct line_plot *lp, int p, double *lo, double *hi)
 {
 	struct plot_range all, big;
 	plot_range_init(&all);
@@ -218,30 +220,39 @@ static void panel_range(const struct line_plot *lp, int p, double *lo, double *h
 			}
 	}
 	double blo, bhi;
-	note[0] = '\0';
 	plot_range_get(&all, zero, lo, hi);
-	/* The kernel's small batches carry the most noise: always left out. */
 	if (plot_range_get(&big, zero, &blo, &bhi) != 0 || (lp->kind != PLOT_KERNEL && *hi - *lo <= 3 * (bhi - blo)))
-		return;
+		return 0;
 	*lo = blo, *hi = bhi;
-	/* Which small batches run off the axis. */
-	uint64_t seen[16];
-	int n = 0;
+	return 1;
+}
+
+/* What the panel's title says of its y axis: set by batch >= 64 and the
+ * batches whose values are off it; whiskers cut at its edge. */
+static void range_note(const struct line_plot *lp, int p, int by_big, double lo, double hi, char *note, size_t len)
+{
+	uint64_t off[16];
+	int n = 0, cut = 0;
 	for (int k = 0; k < lp->n_series; k++) {
 		const struct sb_run_row *r;
 		const struct sb_estimate *e;
 		if (lp->series[k].panel == p)
 			FOR_ROWS(lp, &lp->series[k], r, e) {
-				int j;
-				for (j = 0; j < n && seen[j] != r->batch; j++)
+				int j, in = e->value >= lo && e->value <= hi;
+				for (j = 0; j < n && off[j] != r->batch; j++)
 					;
-				if (r->batch < 64 && (e->value < blo || e->value > bhi) && j == n && n < 16)
-					seen[n++] = r->batch;
+				if (!in && j == n && n < 16)
+					off[n++] = r->batch;
+				cut |= in && (e->lo < lo || e->hi > hi);
 			}
 	}
-	size_t at = (size_t)snprintf(note, len, "; y axis set by batch >= 64");
+	size_t at = (size_t)snprintf(note, len, "%s", by_big ? "; y axis from batch >= 64" : "");
 	for (int j = 0; j < n && at < len; j++)
-		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : ", off it: batch ", (unsigned long long)seen[j]);
+		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : " (off it: batch ", (unsigned long long)off[j]);
+	if (n && at < len)
+		at += (size_t)snprintf(note + at, len - at, ")");
+	if (cut && at < len)
+		snprintf(note + at, len - at, "; whiskers cut at the edge");
 }
 
 /* The x axis: ticks at the batches drawn. */
@@ -312,7 +323,8 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 {
 	char note[192];
 	double lo, hi;
-	panel_range(lp, p, &lo, &hi, note, sizeof(note));
+	int by_big = panel_range(lp, p, &lo, &hi);
+	range_note(lp, p, by_big, lo, hi, note, sizeof(note));
 	char title[512];
 	snprintf(title, sizeof(title), "%s%s", lp->panels[p].title, note);
 	fputs("set title ", gp);
@@ -322,16 +334,16 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 	fprintf(gp, "\nset yrange [%.6g:%.6g]\n%s", lo, hi,
 		lp->panels[p].metric != METRIC_CYCLES ? "set xzeroaxis lt -1 lw 1\n" : "unset xzeroaxis\n");
 	write_key(gp, lp, p, key, height);
-	int m = 0, i = 0;
+	int slots = 0, i = 0;
 	for (int k = 0; k < lp->n_series; k++)
-		m += lp->series[k].panel == p;
+		slots = lp->series[k].slot >= slots ? lp->series[k].slot + 1 : slots;
 	fputs("plot ", gp);
 	for (int k = 0; k < lp->n_series; k++) {
 		const struct line_series *s = &lp->series[k];
 		if (s->panel != p)
 			continue;
 		/* Side by side at each batch: a tenth of an octave apart. */
-		double shift = pow(2, 0.1 * (i - (m - 1) / 2.0));
+		double shift = pow(2, 0.1 * (s->slot - (slots - 1) / 2.0));
 		fprintf(gp, "%ssb_data index %d using ($1*%.4f):2:3:4 with yerrorlines lc %d pt %d ",
 			i ? ", \\\n     " : "", k, shift, s->colour, s->point);
 		if (p == key || !legend_in(lp, key, s->legend)) {
