@@ -32,7 +32,7 @@ grep -q "filledcurves" "$d/main.gp" && no "main.gp draws a band"
 # colour per side; no delta-cycles in this run: the % is drawn.
 "$sb" plot "$data/run_kernel.json" -o "$d/kernel.png" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "kernel plot exited $rc: $(cat "$d/err")"
-grep -q "^set title 'per-run, private: % added" "$d/kernel.gp" || no "kernel.gp has no per-run, private panel"
+grep -q "^set title 'per-run, private, kernel vs twins" "$d/kernel.gp" && grep -q "^set ylabel '% added" "$d/kernel.gp" || no "kernel.gp has no per-run, private panel"
 grep -q "returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
 grep -qx "64 15 10 20" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta"
 grep -q "yerrorlines lc 2 pt 7 title 'kernel'" "$d/kernel.gp" || no "kernel.gp: the kernel's line is not vermillion, titled kernel"
@@ -44,8 +44,9 @@ grep -qx "set yrange \[-1.6:21.6\]" "$d/kernel.gp" || no "kernel.gp: y range not
 # control's CI as a band.
 "$sb" plot "$data/run_lab.json" -o "$d/lab.svg" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "lab plot exited $rc: $(cat "$d/err")"
-grep -q "^set title 'per-run, rethunk: batch 8; grey band: the placement control''s CI'" "$d/lab.gp" || no "lab.gp: no per-run, rethunk panel with the control's band"
-grep -q "^set title 'per-run, srso-alias: batch 8'" "$d/lab.gp" || no "lab.gp has no srso-alias panel"
+grep -q "^set title 'per-run, rethunk, batch 8'" "$d/lab.gp" || no "lab.gp: no per-run, rethunk panel"
+grep -q "^set title 'per-run, srso-alias, batch 8'" "$d/lab.gp" || no "lab.gp has no srso-alias panel"
+grep -q "grey band: the placement control''s CI" "$d/lab.gp" || no "lab.gp: the band is not labelled"
 grep -qx "set xtics ('placement-control' 0, 'reload' 1)" "$d/lab.gp" || no "lab.gp: rethunk's bars not sorted cheapest first"
 grep -qx "0 1 -2 4 8" "$d/lab.dat" && grep -qx "1 10 5 15 2" "$d/lab.dat" && grep -qx "0 4 1 7 2" "$d/lab.dat" ||
     no "lab.dat: bars (rank, delta, CI, colour) wrong"

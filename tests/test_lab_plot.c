@@ -126,8 +126,8 @@ int main(void)
 			CHECK(strstr(s, "<svg") != NULL, "not an SVG");
 			for (size_t a = 0; a < sizeof(legends) / sizeof(legends[0]); a++)
 				CHECK(strstr(s, legends[a]) != NULL, "SVG has no line titled %s", legends[a]);
-			CHECK(strstr(s, "per-run, ret:") && strstr(s, "per-run, rethunk:") && strstr(s, "in-loop, calldepth:") &&
-			      strstr(s, "per-run, srso:"), "SVG lacks a shape and flavour panel");
+			CHECK(strstr(s, "per-run, ret,") && strstr(s, "per-run, rethunk,") && strstr(s, "in-loop, calldepth,") &&
+			      strstr(s, "per-run, srso,"), "SVG lacks a shape and flavour panel");
 			CHECK(!strstr(s, "not-a-variant") && !strstr(s, ">baseline<"), "SVG draws a baseline or a row without a key");
 		}
 		free(s);
@@ -154,12 +154,12 @@ int main(void)
 	snprintf(gp_path, sizeof(gp_path), "%s/lab.gp", dir);
 	size_t gp_len = 0;
 	char *script = slurp(gp_path, &gp_len);
-	const char *srso = script ? strstr(script, "set title 'per-run, srso: batch 4096") : NULL;
+	const char *srso = script ? strstr(script, "set title 'per-run, srso, batch 4096") : NULL;
 	const char *next = srso ? strstr(srso + 1, "set title") : NULL;
 	const char *line = srso ? strstr(srso, "set xtics ('mainline' 0)") : NULL;
 	CHECK(srso && line && (!next || line < next), "the srso arm is not in the 'per-run, srso' panel");
 	/* per-run, ret: mainline (2 cycles) only; its rethunk: reload (3). */
-	CHECK(script && strstr(script, "set title 'per-run, ret: batch 4096") && strstr(script, "set xtics ('reload' 0)"),
+	CHECK(script && strstr(script, "set title 'per-run, ret, batch 4096") && strstr(script, "set xtics ('reload' 0)"),
 	      "the ret and rethunk panels lack their bars");
 	free(script);
 	if (old)

@@ -147,9 +147,8 @@ static void write_panel(FILE *gp, const struct bar_panel *panels, int p)
 	const struct bar *control = control_of(bp);
 	int band = control && isfinite(control->e->lo) && isfinite(control->e->hi);
 	char title[256];
-	snprintf(title, sizeof(title), "%s, %s: batch %llu%s%s", shapes[p % N_SHAPES], returns[p / N_SHAPES],
-		 (unsigned long long)bp->batch, band ? "; grey band: the placement control's CI" : "",
-		 cut ? "; a whisker cut at the edge runs further" : "");
+	snprintf(title, sizeof(title), "%s, %s, batch %llu%s", shapes[p % N_SHAPES], returns[p / N_SHAPES],
+		 (unsigned long long)bp->batch, cut ? "; cut whiskers run on" : "");
 	fputs("set title ", gp);
 	plot_put_quoted(gp, title); /* this file's own */
 	fprintf(gp, " noenhanced\nset yrange [%.6g:%.6g]\nset xrange [-0.6:%g]\nset xtics (", lo, hi, bp->n - 0.4);
@@ -167,11 +166,12 @@ static void write_panel(FILE *gp, const struct bar_panel *panels, int p)
 	fprintf(gp, "plot sb_data index %d using 1:2:5 with boxes lc variable notitle, \\\n"
 		    "     sb_data index %d using 1:2:3:4 with yerrorbars lc rgb '#000000' pt 7 ps 0.5 lw 1.5 notitle\n",
 		bp->index, bp->index);
+	fputs("unset label 1\n", gp); /* the subtitle: drawn once */
 }
 
 int plot_bars(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t errlen)
 {
-	static struct bar_panel panels[N_SHAPES * N_RETURNS];
+	struct bar_panel panels[N_SHAPES * N_RETURNS];
 	memset(panels, 0, sizeof(panels));
 	if (collect(job, panels) == 0) {
 		snprintf(err, errlen, "plot: %s: no result to plot: no lab alternative has a cost vs its baseline", job->run->path);
@@ -181,7 +181,16 @@ int plot_bars(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t
 	for (int ret = 0; ret < N_RETURNS; ret++)
 		rows += panels[ret * N_SHAPES].n + panels[ret * N_SHAPES + 1].n > 0;
 	write_data(dat, job, panels);
-	plot_begin(gp, job, 80 + 330 * rows, rows, N_SHAPES, NULL);
+	/* Room above the panels for the title and the subtitle, between them
+	 * for a panel's bar names and the next one's title. */
+	int height = 100 + 320 * rows;
+	char layout[160];
+	snprintf(layout, sizeof(layout), "margins 0.06, 0.98, %.4f, %.4f spacing 0.06, %.4f", 40.0 / height,
+		 1 - 100.0 / height, 70.0 / height);
+	plot_begin(gp, job, height, rows, N_SHAPES, layout);
+	fprintf(gp, "set label 1 'each alternative''s cost vs its baseline, cheapest first, with its 95%% CI; "
+		    "grey band: the placement control''s CI' at screen 0.5, screen %.4f center noenhanced\n",
+		1 - 45.0 / height);
 	fputs("set style fill solid 0.85 border lc rgb '#333333'\nset boxwidth 0.65\nset xzeroaxis lt -1 lw 1\n"
 	      "set grid noxtics ytics\nset xtics scale 0 noenhanced\nunset key\nset ylabel ", gp);
 	plot_put_quoted(gp, plot_figure_axis(job->figure)); /* the figure table's */

@@ -80,12 +80,12 @@ static void kernel_panels(struct line_plot *lp)
 			char codegen[64];
 			plot_clean_text(lp->n_codegens ? lp->codegens[c] : "", codegen, sizeof(codegen));
 			p->metric = lp->job->figure;
-			snprintf(p->title, sizeof(p->title), "%s%s%s: %s (95%% CI)", kernel_shapes[s], codegen[0] ? ", " : "",
-				 codegen, metric_axis(p->metric));
+			snprintf(p->title, sizeof(p->title), "%s%s%s, kernel vs twins (95%% CI)", kernel_shapes[s],
+				 codegen[0] ? ", " : "", codegen);
 		}
 	struct line_panel *other = &lp->panels[N_KERNEL_SHAPES * cols];
 	other->metric = lp->job->figure;
-	snprintf(other->title, sizeof(other->title), "rows without a shape: %s (95%% CI)", metric_axis(other->metric));
+	snprintf(other->title, sizeof(other->title), "rows without a shape (95%% CI)");
 	lp->n_panels = N_KERNEL_SHAPES * cols + 1, lp->cols = cols;
 }
 
@@ -246,13 +246,11 @@ static void range_note(const struct line_plot *lp, int p, int by_big, double lo,
 				cut |= in && (e->lo < lo || e->hi > hi);
 			}
 	}
-	size_t at = (size_t)snprintf(note, len, "%s", by_big ? "; y axis from batch >= 64" : "");
+	size_t at = (size_t)snprintf(note, len, "%s", by_big ? "; y from batch >= 64" : "");
 	for (int j = 0; j < n && at < len; j++)
-		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : " (off it: batch ", (unsigned long long)off[j]);
-	if (n && at < len)
-		at += (size_t)snprintf(note + at, len - at, ")");
+		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : ", off it: batch ", (unsigned long long)off[j]);
 	if (cut && at < len)
-		snprintf(note + at, len - at, "; whiskers cut at the edge");
+		snprintf(note + at, len - at, "; cut whiskers run on");
 }
 
 /* The x axis: ticks at the batches drawn. */
