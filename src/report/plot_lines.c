@@ -104,7 +104,7 @@ static void make_panels(struct line_plot *lp)
 	}
 	lp->panels[0] = (struct line_panel){"cost per call: core cycles per iteration (mean, 95% CI)", METRIC_CYCLES};
 	lp->panels[1].metric = lp->job->figure;
-	snprintf(lp->panels[1].title, sizeof(lp->panels[1].title), "cost vs the baseline of its flavour: %s (95%% CI)",
+	snprintf(lp->panels[1].title, sizeof(lp->panels[1].title), "cost vs its baseline: %s (95%% CI)",
 		 metric_axis(lp->job->figure));
 	lp->n_panels = 2;
 }
