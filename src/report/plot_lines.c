@@ -144,7 +144,7 @@ static void dress(const struct line_plot *lp, const struct sb_run_row *r, struct
 			;
 		rank += j == k;
 	}
-	s->colour = colours[rank % 8], s->point = points[rank % 8], s->slot = rank;
+	s->colour = colours[rank % 8], s->point = points[(rank + rank / 8) % 8], s->slot = rank;
 	snprintf(s->legend, sizeof(s->legend), "%s", r->variant);
 }
 
@@ -289,7 +289,8 @@ static int legend_in(const struct line_plot *lp, int p, const char *legend)
 }
 
 /* The panel with the most series: its legend is the plot's, above the
- * panels (the colours mean the same in every panel). */
+ * panels (the colours mean the same in every panel); -1 when it has more
+ * than fit in a line or two: then each panel has its legend on its right. */
 static int key_panel(const struct line_plot *lp)
 {
 	int best = 0, most = -1;
@@ -300,7 +301,7 @@ static int key_panel(const struct line_plot *lp)
 		if (m > most)
 			best = p, most = m;
 	}
-	return best;
+	return most > 6 ? -1 : best;
 }
 
 static void write_key(FILE *gp, const struct line_plot *lp, int p, int key, int height)
@@ -308,7 +309,9 @@ static void write_key(FILE *gp, const struct line_plot *lp, int p, int key, int 
 	int extra = 0;
 	for (int k = 0; k < lp->n_series; k++)
 		extra |= p != key && lp->series[k].panel == p && !legend_in(lp, key, lp->series[k].legend);
-	if (p == key)
+	if (key < 0)
+		fputs("set key outside right top vertical Left reverse noenhanced samplen 2\n", gp);
+	else if (p == key)
 		fprintf(gp, "set key at screen 0.5, screen %.4f center top horizontal Left reverse "
 			"noenhanced samplen 3 width 3\n", 1 - 32.0 / height);
 	else if (extra)
@@ -340,11 +343,13 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 		const struct line_series *s = &lp->series[k];
 		if (s->panel != p)
 			continue;
-		/* Side by side at each batch: a tenth of an octave apart. */
-		double shift = pow(2, 0.1 * (s->slot - (slots - 1) / 2.0));
+		/* Side by side at each batch: a tenth of an octave apart, half an
+		 * octave at most in all. */
+		double step = slots > 6 ? 0.5 / (slots - 1) : 0.1;
+		double shift = pow(2, step * (s->slot - (slots - 1) / 2.0));
 		fprintf(gp, "%ssb_data index %d using ($1*%.4f):2:3:4 with yerrorlines lc %d pt %d ",
 			i ? ", \\\n     " : "", k, shift, s->colour, s->point);
-		if (p == key || !legend_in(lp, key, s->legend)) {
+		if (key < 0 || p == key || !legend_in(lp, key, s->legend)) {
 			fputs("title ", gp);
 			plot_put_label(gp, s->legend);
 		} else {
@@ -375,13 +380,12 @@ int plot_lines(const struct plot_job *job, enum plot_line_kind kind, FILE *dat, 
 	write_data(dat, &lp);
 	/* Room above the panels for the title and the legend, between them
 	 * for a panel's x label and the next one's title. */
-	int height = 100 + 380 * rows;
+	int height = 100 + 380 * rows, key = key_panel(&lp);
 	char layout[160];
-	snprintf(layout, sizeof(layout), "margins 0.06, 0.98, %.4f, %.4f spacing 0.06, %.4f", 55.0 / height,
-		 1 - 100.0 / height, 95.0 / height);
+	snprintf(layout, sizeof(layout), "margins 0.06, %.2f, %.4f, %.4f spacing 0.06, %.4f", key < 0 ? 0.8 : 0.98,
+		 55.0 / height, 1 - 100.0 / height, 95.0 / height);
 	plot_begin(gp, job, height, rows, cols, layout);
 	write_xaxis(gp, &lp);
-	int key = key_panel(&lp);
 	for (int p = 0; p < lp.n_panels; p++)
 		if (used[p])
 			write_panel(gp, &lp, p, key, height);
