@@ -11,7 +11,7 @@
 /* The plot group's value. */
 static const char *output; /* -o/--output=FILE */
 
-static int figure = SB_FIGURE_DELTA; /* --figure=NAME */
+static int figure = SB_PLOT_FIGURE_DEFAULT; /* --figure=NAME */
 
 enum { K_OUTPUT, K_FIGURE };
 
@@ -39,8 +39,8 @@ static const struct sb_cli_group plot_output_group = {
 	.options = (const struct sb_cli_option[]){
 		{"o", "FILE", K_OUTPUT, "the image: FILE.png or FILE.svg (also --output=FILE)"},
 		{"output", "FILE", K_OUTPUT, "the same as -o"},
-		{"figure", "NAME", K_FIGURE, "the figure the cost panels draw: delta (default), or any other\n"
-					   "figure of the results (matched ...)"},
+		{"figure", "NAME", K_FIGURE, "the figure the cost panels and the lab's bars draw: delta-cycles\n"
+					   "(default, where the run has it), delta (%), or any other figure"},
 		{NULL},
 	},
 	.parse = parse_plot_output,

@@ -127,9 +127,10 @@ function(sb_kernel_add_tests)
   # it could not be read).
   add_test(NAME kernel_return_thunk COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_return_thunk.sh
     $<TARGET_FILE:stubbench>)
-  # --plot: the kernel and twin deltas drawn, script and data beside the image.
+  # --plot: the kernel and twin deltas drawn (a panel per shape and codegen, a line per side),
+  # script and data beside the image.
   add_test(NAME kernel_plot COMMAND sh -c
-    "command -v gnuplot >/dev/null || { echo 'SKIP: no gnuplot'; exit 77; }; d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --plot=$d/k.svg --samples=64 --batch=64 --shape=in-loop >/dev/null 2>$d/err; ${sb_kernel_skip}; ok=1; grep -q 'private-in-loop' $d/k.svg || ok=0; grep -q 'private-in-loop-twin@loads' $d/k.dat || ok=0; [ -s $d/k.gp ] || ok=0; grep -q 'plot written to' $d/err || ok=0; rm -rf $d; [ $ok -eq 1 ]")
+    "command -v gnuplot >/dev/null || { echo 'SKIP: no gnuplot'; exit 77; }; d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --plot=$d/k.svg --samples=64 --batch=64 --shape=in-loop >/dev/null 2>$d/err; ${sb_kernel_skip}; ok=1; grep -q 'in-loop, private' $d/k.svg || ok=0; grep -q 'placed twin' $d/k.svg || ok=0; grep -q 'private-in-loop-twin@loads' $d/k.dat || ok=0; [ -s $d/k.gp ] || ok=0; grep -q 'plot written to' $d/err || ok=0; rm -rf $d; [ $ok -eq 1 ]")
   # These check what a run writes, not its statistics: every block is kept
   # (STUBBENCH_TEST_DISTURB_NONE), so that a short run on a loaded machine
   # does not end with no usable samples (status 1).

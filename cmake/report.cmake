@@ -4,6 +4,9 @@ add_library(stubbench_report STATIC
   src/report/run_file.c
   src/report/compare.c
   src/report/run_plot.c
+  src/report/plot_script.c
+  src/report/plot_lines.c
+  src/report/plot_bars.c
   src/report/plot_results.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
@@ -48,6 +51,9 @@ function(sb_report_add_tests)
     PASS_REGULAR_EXPRESSION "no variant and batch has the cycles metric in both runs")
   # stubbench plot: image, script and data of main, kernel and lab runs.
   add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
+  # The plots of docs/plots.md, drawn again from their recorded runs: script and data as expected.
+  add_test(NAME plot_reference COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_reference.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # stubbench plot: no text of a run and no file name runs as gnuplot code.
   add_test(NAME plot_injection COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_injection.sh $<TARGET_FILE:stubbench>)

@@ -11,35 +11,48 @@ no() { echo "FAIL: $*"; fail=1; }
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 
-# Main sweep with --placements: the copies' deltas (24 %, 26 %) are the
-# spread of "private"; the row over placements carries delta 25 [24, 26].
+# Main sweep with --placements: the row over placements carries private's
+# delta 25 [24, 26] (its copies are not drawn); a legend above the panels,
+# the same colour for private in both.
 "$sb" plot "$data/run_b.json" -o "$d/main.svg" 2>"$d/err"; rc=$?
 if [ $have_gnuplot = 1 ]; then
     [ $rc = 0 ] || no "main plot exited $rc: $(cat "$d/err")"
     [ -s "$d/main.svg" ] && grep -q "private" "$d/main.svg" || no "main.svg missing or without its series"
 fi
-grep -qx "8 25 24 26 24 26" "$d/main.dat" || no "main.dat lacks private's delta row with the placements' spread"
+grep -qx "8 25 24 26" "$d/main.dat" || no "main.dat lacks private's delta row"
+grep -q "@p" "$d/main.dat" && no "main.dat draws the copies at other placements"
 grep -q "sb_output = 'main.svg'" "$d/main.gp" && grep -q "sb_data = 'main.dat'" "$d/main.gp" && grep -q "sb_data index" "$d/main.gp" || no "main.gp does not draw main.dat into main.svg"
-[ "$(grep -c '^# ' "$d/main.dat")" -eq 5 ] || no "main.dat: want 4 series (baseline, private; cycles, delta) after its header"
+[ "$(grep -c '^# ' "$d/main.dat")" -eq 5 ] || no "main.dat: want 3 series (baseline, private; private's delta) after its 2 header lines"
 grep -q "test machine; Linux 6.18.0; 2026-12-01T06:10:00Z" "$d/main.gp" || no "title lacks machine, kernel or date"
+grep -q "^set key at screen 0.5" "$d/main.gp" && ! grep -q "set key below" "$d/main.gp" || no "main.gp: the legend is not above the panels"
+[ "$(grep -c "with yerrorlines lc 2 pt 5" "$d/main.gp")" = 2 ] || no "main.gp: private not in one colour in both panels"
+grep -q "filledcurves" "$d/main.gp" && no "main.gp draws a band"
 
-# Kernel: one panel per shape, the JIT's return in the title.
+# Kernel: a panel per shape and codegen, the JIT's return in the title, one
+# colour per side; no delta-cycles in this run: the % is drawn.
 "$sb" plot "$data/run_kernel.json" -o "$d/kernel.png" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "kernel plot exited $rc: $(cat "$d/err")"
-grep -q "per-run: cost added to baseline" "$d/kernel.gp" || no "kernel.gp has no per-run panel"
+grep -q "^set title 'per-run, private, kernel vs twins" "$d/kernel.gp" && grep -q "^set ylabel '% added" "$d/kernel.gp" || no "kernel.gp has no per-run, private panel"
 grep -q "returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
-grep -qx "64 15 10 20 5 25" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta with its range over the loads' states"
+grep -qx "64 15 10 20" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta"
+grep -q "yerrorlines lc 2 pt 7 title 'kernel'" "$d/kernel.gp" || no "kernel.gp: the kernel's line is not vermillion, titled kernel"
+# y axis from batch >= 64: 15 [10, 20] and zero, 8 % more each side.
+grep -qx "set yrange \[-1.6:21.6\]" "$d/kernel.gp" || no "kernel.gp: y range not set by the data"
 
-# Lab: a panel per shape and return flavour, legend below, steady states as a band.
+# Lab: ranked bars, a panel per return and shape (the srso returns their
+# own), cheapest first, colours fixed per alternative, the placement
+# control's CI as a band.
 "$sb" plot "$data/run_lab.json" -o "$d/lab.svg" 2>"$d/err"; rc=$?
 [ $have_gnuplot = 0 ] || [ $rc = 0 ] || no "lab plot exited $rc: $(cat "$d/err")"
-grep -q "'perrun, rethunk'" "$d/lab.gp" && grep -q "'inloop, ret'" "$d/lab.gp" || no "lab.gp panels"
-# The srso returns have panels of their own (by the key's return, not the name).
-grep -q "'perrun, srso-alias'" "$d/lab.gp" || no "lab.gp has no srso-alias panel"
-[ "$(grep -c "^set title 'perrun, rethunk'" "$d/lab.gp")" = 1 ] && ! grep -q "^set title 'other'" "$d/lab.gp" ||
-    no "lab.gp: a cell drawn outside its return's panel"
-grep -q "set key below" "$d/lab.gp" || no "lab legend not below"
-grep -qx "8 12 11 13 11 13.5" "$d/lab.dat" || no "lab.dat lacks the baseline's steady-state range"
+grep -q "^set title 'per-run, rethunk, batch 8'" "$d/lab.gp" || no "lab.gp: no per-run, rethunk panel"
+grep -q "^set title 'per-run, srso-alias, batch 8'" "$d/lab.gp" || no "lab.gp has no srso-alias panel"
+grep -q "grey band: the placement control''s CI" "$d/lab.gp" || no "lab.gp: the band is not labelled"
+grep -qx "set xtics ('placement-control' 0, 'reload' 1)" "$d/lab.gp" || no "lab.gp: rethunk's bars not sorted cheapest first"
+grep -qx "0 1 -2 4 8" "$d/lab.dat" && grep -qx "1 10 5 15 2" "$d/lab.dat" && grep -qx "0 4 1 7 2" "$d/lab.dat" ||
+    no "lab.dat: bars (rank, delta, CI, colour) wrong"
+grep -q "set object 1 rect from graph 0, first -2 to graph 1, first 4" "$d/lab.gp" || no "lab.gp: no band for the control's CI"
+grep -q "baseline" "$d/lab.dat" && no "lab.dat draws a baseline as a bar"
+[ "$(grep -c "^set multiplot next" "$d/lab.gp")" = 2 ] || no "lab.gp: the empty in-loop panels do not keep the columns"
 
 # No gnuplot: one line, status 1, the script and data still there.
 rm -f "$d"/main.*

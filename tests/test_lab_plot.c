@@ -1,8 +1,10 @@
 /* The plot writer (run_plot.c) on synthetic lab results: an SVG and a PNG
- * are written and hold what they should when gnuplot is there, a panel
- * per shape and flavour; without gnuplot on PATH, a bad extension, nothing
- * to plot or an unwritable path give a clear error naming the cause and
- * leave no plot behind. */
+ * are written and hold what they should when gnuplot is there: a panel per
+ * shape and return flavour, the alternatives as bars of their cost vs the
+ * baseline (a row without a lab key and the baselines are no bars);
+ * without gnuplot on PATH, a bad extension, nothing to plot or an
+ * unwritable path give a clear error naming the cause and leave no plot
+ * behind. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +58,7 @@ static int plot(const struct sb_results *r, const char *path, char *err, size_t 
 	struct sb_run_file run;
 	if (sb_run_file_from_results(r, "stubbench lab", &run) != 0)
 		return -1;
-	int rc = sb_run_plot(&run, path, SB_FIGURE_DELTA, err, errlen);
+	int rc = sb_run_plot(&run, path, SB_PLOT_FIGURE_DEFAULT, err, errlen);
 	sb_run_file_free(&run);
 	return rc;
 }
@@ -91,6 +93,9 @@ int main(void)
 			c->cycles.mean = 20.0 + a + 10.0 / (double)(b + 1);
 			c->cycles.ci_lo = c->cycles.mean - 0.5;
 			c->cycles.ci_hi = c->cycles.mean + 0.5;
+			/* Every alternative 1 + a cycles dearer than its baseline. */
+			if (a > 0 && a != 3)
+				c->delta_cycles = sb_estimate_of(1.0 + a, 0.5 + a, 1.5 + a);
 		}
 	}
 	struct sb_results r;
@@ -109,8 +114,8 @@ int main(void)
 	char err[512];
 
 	int gp = have_gnuplot();
-	/* The legend names the alternative; the panel says shape and flavour. */
-	static const char *const legends[] = {"baseline", "mainline", "reload", "spill-once", "not-a-variant"};
+	/* The bars name the alternative; the panel says shape and flavour. */
+	static const char *const legends[] = {"mainline", "reload", "spill-once"};
 	if (gp) {
 		err[0] = 0;
 		CHECK(plot(&r, svg, err, sizeof(err)) == 0, "svg: %s", err);
@@ -121,8 +126,9 @@ int main(void)
 			CHECK(strstr(s, "<svg") != NULL, "not an SVG");
 			for (size_t a = 0; a < sizeof(legends) / sizeof(legends[0]); a++)
 				CHECK(strstr(s, legends[a]) != NULL, "SVG has no line titled %s", legends[a]);
-			CHECK(strstr(s, "perrun, ret") && strstr(s, "perrun, rethunk") && strstr(s, "inloop, calldepth") &&
-			      strstr(s, "perrun, srso") && strstr(s, "other"), "SVG lacks a shape and flavour panel");
+			CHECK(strstr(s, "per-run, ret,") && strstr(s, "per-run, rethunk,") && strstr(s, "in-loop, calldepth,") &&
+			      strstr(s, "per-run, srso,"), "SVG lacks a shape and flavour panel");
+			CHECK(!strstr(s, "not-a-variant") && !strstr(s, ">baseline<"), "SVG draws a baseline or a row without a key");
 		}
 		free(s);
 		CHECK(plot(&r, png, err, sizeof(err)) == 0, "png: %s", err);
@@ -143,15 +149,18 @@ int main(void)
 	      "unclear message without gnuplot: '%s'", err);
 	CHECK(file_size(svg) == -1, "a plot file appeared without gnuplot");
 	/* The srso arm is drawn in the srso panel: the script's panels in
-	 * order, each followed by its series' legends. */
+	 * order, each followed by its bars' names. */
 	char gp_path[300];
 	snprintf(gp_path, sizeof(gp_path), "%s/lab.gp", dir);
 	size_t gp_len = 0;
 	char *script = slurp(gp_path, &gp_len);
-	const char *srso = script ? strstr(script, "set title 'perrun, srso'") : NULL;
+	const char *srso = script ? strstr(script, "set title 'per-run, srso, batch 4096") : NULL;
 	const char *next = srso ? strstr(srso + 1, "set title") : NULL;
-	const char *line = srso ? strstr(srso, "title 'mainline'") : NULL;
-	CHECK(srso && line && (!next || line < next), "the srso arm is not in the 'perrun, srso' panel");
+	const char *line = srso ? strstr(srso, "set xtics ('mainline' 0)") : NULL;
+	CHECK(srso && line && (!next || line < next), "the srso arm is not in the 'per-run, srso' panel");
+	/* per-run, ret: mainline (2 cycles) only; its rethunk: reload (3). */
+	CHECK(script && strstr(script, "set title 'per-run, ret, batch 4096") && strstr(script, "set xtics ('reload' 0)"),
+	      "the ret and rethunk panels lack their bars");
 	free(script);
 	if (old)
 		setenv("PATH", old, 1);

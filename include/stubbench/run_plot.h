@@ -1,12 +1,14 @@
 /* run_plot.h: a run drawn by gnuplot, from a saved JSON document or from
  * results in memory (sb_run_file_from_results): the main sweep (cost per
- * iteration vs batch per variant, and the delta vs baseline with its CI
- * and the spread over placements or steady states), the kernel run (the
- * delta of kernel, twin and placed twin per shape, with the range over
- * loads), the lab (one panel per shape and return flavour, legend below).
- * Machine, kernel, thunk and date go in the title. IMAGE.gp (the gnuplot
- * script) and IMAGE.dat (its data) are written beside IMAGE, then gnuplot
- * runs the script. */
+ * iteration vs batch per variant, and its cost vs the baseline, with
+ * CIs), the kernel run (per shape and codegen, the cost added in the
+ * kernel, in the twin and in the placed twin, one colour per side), the
+ * lab (ranked bars: per return flavour and shape, the alternatives' cost
+ * vs their baseline, cheapest first). Axes are set by batch >= 64 when
+ * the small batches sit far apart; docs/plots.md shows each. Machine,
+ * kernel, thunk and date go in the title. IMAGE.gp (the gnuplot script)
+ * and IMAGE.dat (its data) are written beside IMAGE, then gnuplot runs
+ * the script. */
 #ifndef STUBBENCH_RUN_PLOT_H
 #define STUBBENCH_RUN_PLOT_H
 
@@ -14,11 +16,15 @@
 
 #include "stubbench/run_file.h"
 
+/* The cost panels' figure when none is asked for: the cycles vs baseline
+ * ("delta-cycles") where the run has them, else the % ("delta"). */
+#define SB_PLOT_FIGURE_DEFAULT (-1)
+
 /* Returns 0 when IMAGE was written; 2 for bad input (the name does not end
  * in .png or .svg, nothing to plot, a file that cannot be written); 1 when
  * gnuplot is missing or fails (the .gp and .dat are still written). One
- * line saying why in err. figure: the figure (figures.h index) the main
- * and kernel runs' cost panels draw, SB_FIGURE_DELTA by default. */
+ * line saying why in err. figure: the figure (figures.h index) the cost
+ * panels and the lab's bars draw, or SB_PLOT_FIGURE_DEFAULT. */
 int sb_run_plot(const struct sb_run_file *run, const char *image, int figure, char *err, size_t errlen);
 
 /* Before measuring: can this run write image? Returns 0; -1 with a reason

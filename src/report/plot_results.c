@@ -19,7 +19,7 @@ int sb_plot_results(const struct sb_results *r, const char *tool, const char *pa
 	/* Where returns go, for the title, as the run's header says it. */
 	if (thunk)
 		snprintf(run.thunk, sizeof(run.thunk), "%s", sb_thunk_name(thunk->thunk));
-	if (sb_run_plot(&run, path, SB_FIGURE_DELTA, err, sizeof(err)) != 0) {
+	if (sb_run_plot(&run, path, SB_PLOT_FIGURE_DEFAULT, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: no %s\n", tool, err);
 		rc = 1;
 	} else {

@@ -4,6 +4,7 @@
 #include "stubbench/error.h"
 #include "stubbench/figures.h"
 #include "stubbench/safe_file.h"
+#include "plot_script.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,182 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_PANELS 12
-#define MAX_SERIES 96
-
-enum kind { KIND_MAIN, KIND_KERNEL, KIND_LAB, KIND_FOOTPRINT };
-/* What a panel draws: the cycles per iteration, or a figure of the figure
- * table (figures.h) by its index. */
-enum { METRIC_CYCLES = -1 };
-
-struct panel {
-	char title[192];
-	int metric; /* METRIC_CYCLES or a figure index */
-};
-
-struct series {
-	const char *name;
-	const struct sb_run_row *row; /* its first row: the key it is drawn by */
-	int panel;
-};
-
-static const char *const kernel_shapes[] = {"per-run", "in-loop", "htab"};
-/* The lab's shapes (key values) and their names in the panel titles. */
-static const char *const lab_shapes[] = {"per-run", "in-loop"};
-static const char *const lab_shape_titles[] = {"perrun", "inloop"};
-/* The lab's five return flavours (key values, as in the titles). */
-static const char *const lab_returns[] = {"ret", "rethunk", "calldepth", "srso", "srso-alias"};
-#define N_LAB_SHAPES 2
-#define N_LAB_RETURNS 5
-
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int index_of(const char *const *list, int n, const char *s)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(list[i], s) == 0)
-			return i;
-	return -1;
-}
-
-/* Lab panels by the key: one per return flavour and shape (a row per
- * return, a column per shape); -1 for a row without a lab key. */
-static int lab_panel(const struct sb_run_row *r)
-{
-	if (r->key.side != SB_SIDE_LAB)
-		return -1;
-	int shape = index_of(lab_shapes, N_LAB_SHAPES, r->key.shape);
-	int ret = index_of(lab_returns, N_LAB_RETURNS, r->key.ret);
-	return shape < 0 || ret < 0 ? -1 : ret * N_LAB_SHAPES + shape;
-}
-
-/* Kernel panels by the key's shape; the last ("other") without one. */
-static int kernel_panel(const struct sb_run_row *r)
-{
-	int s = r->key.side == SB_SIDE_NONE ? -1 : index_of(kernel_shapes, 3, r->key.shape);
-	return s < 0 ? 3 : s;
-}
-
-/* Text that goes into the script (names from the JSON, file names): only
- * letters, digits, space and -_.,:/+%()[]=@ are kept, anything else (a
- * quote, a newline, a backquote, a backslash, '$', '#', bytes above 0x7f)
- * becomes '_', so that no text of a run can end a string or a line of the
- * script. */
-static void clean_text(const char *s, char *buf, size_t len)
-{
-	static const char extra[] = " -_.,:/+%()[]=@";
-	size_t n = 0;
-	for (; *s && n + 1 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			 (c && strchr(extra, c));
-		buf[n++] = ok ? (char)c : '_';
-	}
-	if (len)
-		buf[n] = '\0';
-}
-
-/* Text of this file's own (panel titles, a title of cleaned parts) in
- * single quotes: '' is a quote. */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputc('\'', f);
-		if (*s != '\n')
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-/* A label of the script from a run's text: clean_text in single quotes. */
-static void put_label(FILE *f, const char *s)
-{
-	char buf[1024];
-	clean_text(s, buf, sizeof(buf));
-	fprintf(f, "'%s'", buf);
-}
-
-static void put_num(FILE *f, double v)
-{
-	if (isfinite(v))
-		fprintf(f, " %.6g", v);
-	else
-		fputs(" NaN", f);
-}
-
-/* The axis label of what a panel draws. */
-static const char *metric_label(int m)
-{
-	return m == METRIC_CYCLES ? "core cycles per iteration" : sb_figure_at((size_t)m)->title;
-}
-
-/* One data row: batch, value, CI low, CI high, range low, range high. */
-static int write_row(FILE *f, const struct sb_run_file *run, const struct sb_run_row *r, int m)
-{
-	double v, lo, hi, rlo = NAN, rhi = NAN;
-	const struct sb_estimate *e = m == METRIC_CYCLES ? &r->cycles : &r->figures[m];
-	v = sb_estimate_known(e) ? e->value : NAN, lo = e->lo, hi = e->hi;
-	if (m == METRIC_CYCLES) {
-		if (r->n_modes > 1)
-			rlo = r->mode_min, rhi = r->mode_max;
-	} else if (m == SB_FIGURE_DELTA) {
-		/* The steady states against the baseline's mean (its cost from the ratio). */
-		double base = sb_estimate_known(&r->cycles) ? r->cycles.value / (1 + v / 100) : NAN;
-		if (r->n_modes > 1 && base > 0)
-			rlo = (r->mode_min / base - 1) * 100, rhi = (r->mode_max / base - 1) * 100;
-		/* Copies at other placements: the range of their deltas. */
-		const struct sb_run_spread *sp = sb_run_file_spread_of(run, r);
-		if (sp && sp->k > 1)
-			rlo = sp->min, rhi = sp->max;
-	}
-	if (!isfinite(v))
-		return 0;
-	fprintf(f, "%llu", (unsigned long long)r->batch);
-	put_num(f, v);
-	put_num(f, isfinite(lo) ? lo : v);
-	put_num(f, isfinite(hi) ? hi : v);
-	put_num(f, rlo);
-	put_num(f, rhi);
-	fputc('\n', f);
-	return isfinite(rlo) ? 2 : 1;
-}
-
-/* The same colour for the same line in every panel: lab alternatives by
- * their key's codegen (the panel says shape and return; a copy at another
- * placement adds "@p<j>"), everything else by its name. */
-static void legend_name(enum kind kind, const struct sb_run_row *r, char *buf, size_t len)
-{
-	if (kind != KIND_LAB || r->key.side != SB_SIDE_LAB || !r->key.codegen[0])
-		snprintf(buf, len, "%s", r->variant);
-	else if (r->key.placement >= 0)
-		snprintf(buf, len, "%s@p%d", r->key.codegen, r->key.placement);
-	else
-		snprintf(buf, len, "%s", r->key.codegen);
-}
-
-static int colour_of(enum kind kind, const struct series *series, size_t k)
-{
-	/* 1 + the rank of its legend text among the distinct ones so far. */
-	char names[MAX_SERIES][128];
-	int n = 0;
-	for (size_t i = 0; i <= k; i++) {
-		char label[128];
-		int j;
-		legend_name(kind, series[i].row, label, sizeof(label));
-		for (j = 0; j < n && strcmp(names[j], label); j++)
-			;
-		if (j == n)
-			snprintf(names[n++], sizeof(names[0]), "%s", label);
-		if (i == k)
-			return j + 1;
-	}
-	return 1;
 }
 
 /* "out.png" -> "out.gp" (ext with its dot; NULL: the image itself).
@@ -212,14 +41,6 @@ static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
-}
-
-/* The first two words of the kernel's uname ("Linux 6.18.0"). */
-static void kernel_release(const char *kernel, char *buf, size_t len)
-{
-	const char *sp = strchr(kernel, ' ');
-	sp = sp ? strchr(sp + 1, ' ') : NULL;
-	snprintf(buf, len, "%.*s", sp ? (int)(sp - kernel) : (int)strlen(kernel), kernel);
 }
 
 static int have_gnuplot(void)
@@ -325,113 +146,6 @@ int sb_run_plot_check_path(const char *image, char *err, size_t errlen)
 	return 0;
 }
 
-/* What sb_run_plot drew up: the panels, the series in them, the layout. */
-struct plan {
-	const struct sb_run_file *run;
-	const char *image, *term;
-	enum kind kind;
-	const struct panel *panels;
-	int n_panels, rows, cols;
-	const int *used;
-	const struct series *series;
-	size_t n_series;
-	int has_range[MAX_SERIES]; /* set by write_data */
-};
-
-/* The data: one block per series (gnuplot's index), with its name. */
-static void write_data(FILE *dat, struct plan *pl)
-{
-	const struct sb_run_file *run = pl->run;
-	char tool[256], path[1024], name[256];
-	clean_text(run->tool, tool, sizeof(tool));
-	clean_text(run->path, path, sizeof(path));
-	fprintf(dat, "# %s: %s\n# columns: %s, value, CI low, CI high, range low, range high (NaN: none)\n", tool,
-		path, pl->kind == KIND_FOOTPRINT ? "copies" : "batch");
-	for (size_t k = 0; k < pl->n_series; k++) {
-		int m = pl->panels[pl->series[k].panel].metric;
-		clean_text(pl->series[k].name, name, sizeof(name));
-		fprintf(dat, "%s# %s (%s)\n", k ? "\n\n" : "", name, metric_label(m));
-		for (size_t i = 0; i < run->n_rows; i++)
-			if (strcmp(run->rows[i].variant, pl->series[k].name) == 0)
-				pl->has_range[k] |= write_row(dat, run, &run->rows[i], m) == 2;
-	}
-}
-
-/* The title: tool, machine, kernel, how returns go, date; each part from
- * clean_text. */
-static void plot_title(const struct sb_run_file *run, char *title, size_t len)
-{
-	char release[128], tool[128], machine[384], thunk_text[128], date[64];
-	kernel_release(run->kernel, title, len);
-	clean_text(title, release, sizeof(release));
-	clean_text(run->tool, tool, sizeof(tool));
-	clean_text(run->machine, machine, sizeof(machine));
-	clean_text(run->date, date, sizeof(date));
-	/* The JIT flavour's last clause says how JITed code returns. */
-	const char *thunk = strrchr(run->thunk, ',');
-	clean_text(thunk ? thunk + 1 + (thunk[1] == ' ') : run->thunk, thunk_text, sizeof(thunk_text));
-	/* The machine line of a run made in this process names the kernel
-	 * already ("..., Linux 6.18.44"): said once. */
-	int kernel_named = release[0] && strstr(machine, release) != NULL;
-	snprintf(title, len, "%s: %s%s%s%s%s; %s", tool[0] ? tool : "stubbench", machine[0] ? machine : "machine unknown",
-		 kernel_named ? "" : "; ", kernel_named ? "" : (release[0] ? release : "kernel unknown"),
-		 thunk_text[0] ? "; returns: " : "", thunk_text, date[0] ? date : "date unknown");
-}
-
-/* The script: every text in it from clean_text; the data and the image
- * by the variables sb_data and sb_output (run_gnuplot sets them; a rerun
- * by hand takes the names beside the image). */
-static void write_script(FILE *gp, const struct plan *pl, const char *gp_path, const char *dat_path)
-{
-	char title[1024], a[1024], b[1024];
-	plot_title(pl->run, title, sizeof(title));
-	clean_text(pl->run->tool, a, sizeof(a));
-	clean_text(pl->run->path, b, sizeof(b));
-	fprintf(gp, "# %s, drawn from %s by stubbench plot; rerun: gnuplot ", a, b);
-	clean_text(base_name(gp_path), a, sizeof(a));
-	fprintf(gp, "%s\nif (!exists(\"sb_data\")) sb_data = ", a);
-	put_label(gp, base_name(dat_path));
-	fputs("\nif (!exists(\"sb_output\")) sb_output = ", gp);
-	put_label(gp, base_name(pl->image));
-	fputs("\nset terminal ", gp);
-	fprintf(gp, pl->term, 260 + 380 * pl->rows);
-	fprintf(gp, "\nset output sb_output\nset datafile missing 'NaN'\nset logscale x 2\nset grid\nset xlabel '%s'\n"
-		    "set key below noenhanced\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
-		    "set style fill transparent solid 0.15 noborder\nset multiplot layout %d,%d title ",
-		pl->kind == KIND_FOOTPRINT ? "copies of each variant" : "batch (iterations per sample)", pl->rows,
-		pl->cols);
-	put_quoted(gp, title); /* its parts cleaned */
-	fputs(" noenhanced\n", gp);
-	for (int p = 0; p < pl->n_panels; p++) {
-		if (!pl->used[p])
-			continue;
-		fputs("set title ", gp);
-		put_quoted(gp, pl->panels[p].title); /* this file's own */
-		fprintf(gp, " noenhanced\nset ylabel '%s'\n", metric_label(pl->panels[p].metric));
-		fputs(pl->panels[p].metric != METRIC_CYCLES ? "set xzeroaxis lt -1\n" : "unset xzeroaxis\n", gp);
-		fputs("plot ", gp);
-		int first = 1;
-		for (size_t k = 0; k < pl->n_series; k++) {
-			if (pl->series[k].panel != p)
-				continue;
-			int colour = colour_of(pl->kind, pl->series, k);
-			if (pl->has_range[k]) {
-				fprintf(gp, "%ssb_data index %zu using 1:5:6 with filledcurves lc %d notitle",
-					first ? "" : ", \\\n     ", k, colour);
-				first = 0;
-			}
-			fprintf(gp, "%ssb_data index %zu using 1:2:3:4 with yerrorlines lc %d lw 1.5 pt 7 ps 0.6 title ",
-				first ? "" : ", \\\n     ", k, colour);
-			char label[128];
-			legend_name(pl->kind, pl->series[k].row, label, sizeof(label));
-			put_label(gp, label);
-			first = 0;
-		}
-		fputc('\n', gp);
-	}
-	fputs("unset multiplot\nset output\n", gp);
-}
-
 /* Commits the script and the data (kept whether gnuplot drew or not);
  * 0, or -1 with err. */
 static int keep_sides(struct sb_safe_file *gp, struct sb_safe_file *dat, char *err, size_t errlen)
@@ -449,19 +163,43 @@ static int keep_sides(struct sb_safe_file *gp, struct sb_safe_file *dat, char *e
 	return 0;
 }
 
+/* The figure the cost panels draw: figure, or for SB_PLOT_FIGURE_DEFAULT
+ * the cycles vs baseline where the run has them, else the %. */
+static int resolve_figure(const struct sb_run_file *run, int figure)
+{
+	int cycles = sb_figure_index("delta-cycles");
+	if (figure >= 0 || cycles < 0)
+		return figure >= 0 ? figure : SB_FIGURE_DELTA;
+	for (size_t i = 0; i < run->n_rows; i++)
+		if (sb_estimate_known(&run->rows[i].figures[cycles]) && isfinite(run->rows[i].figures[cycles].value))
+			return cycles;
+	return SB_FIGURE_DELTA;
+}
+
+/* The data and the script of the run's kind; 0, or -1 with err. */
+static int write_sides(const struct plot_job *job, FILE *dat, FILE *gp, char *err, size_t errlen)
+{
+	const char *tool = job->run->tool;
+	if (strstr(tool, "lab"))
+		return plot_bars(job, dat, gp, err, errlen);
+	return plot_lines(job, strstr(tool, "kernel") ? PLOT_KERNEL : strstr(tool, "footprint") ? PLOT_FOOTPRINT : PLOT_MAIN,
+			  dat, gp, err, errlen);
+}
+
 /* Writes the data and the script beside the image, then gnuplot draws the
  * image into a temporary, renamed over the image only when gnuplot exited
  * 0 and the image is whole. */
-static int draw(struct plan *pl, char *err, size_t errlen)
+static int draw(struct plot_job *job, char *err, size_t errlen)
 {
 	char gp_path[SB_SAFE_FILE_PATH_MAX + 1], dat_path[SB_SAFE_FILE_PATH_MAX + 1], dir[SB_SAFE_FILE_PATH_MAX + 1];
 	char why[SB_SAFE_FILE_PATH_MAX + 200];
-	const char *image = pl->image;
+	const char *image = job->image;
 	if (beside(image, ".gp", gp_path, sizeof(gp_path)) || beside(image, ".dat", dat_path, sizeof(dat_path)) ||
 	    sb_safe_file_path_ok(image, why, sizeof(why))) {
 		sb_set_err(err, errlen, "plot: '%.60s...': the path is too long", image);
 		return 2;
 	}
+	job->gp_path = gp_path, job->dat_path = dat_path;
 	const char *slash = strrchr(image, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - image + (slash == image)) : 1, slash ? image : ".");
 	struct sb_safe_file dat, gp, img;
@@ -469,13 +207,16 @@ static int draw(struct plan *pl, char *err, size_t errlen)
 		sb_set_err(err, errlen, "plot: %s", why);
 		return 2;
 	}
-	write_data(dat.f, pl);
 	if (sb_safe_file_open(&gp, gp_path, 0, why, sizeof(why)) != 0) {
 		sb_safe_file_abort(&dat);
 		sb_set_err(err, errlen, "plot: %s", why);
 		return 2;
 	}
-	write_script(gp.f, pl, gp_path, dat_path);
+	if (write_sides(job, dat.f, gp.f, err, errlen) != 0) {
+		sb_safe_file_abort(&dat);
+		sb_safe_file_abort(&gp);
+		return 2;
+	}
 	if (sb_safe_file_detach(&dat, why, sizeof(why)) != 0 || sb_safe_file_detach(&gp, why, sizeof(why)) != 0) {
 		sb_safe_file_abort(&dat);
 		sb_safe_file_abort(&gp);
@@ -521,78 +262,10 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, int figure, ch
 	const char *term = terminal_of(image, err, errlen);
 	if (!term)
 		return 2;
-	enum kind kind = strstr(run->tool, "kernel")      ? KIND_KERNEL
-			 : strstr(run->tool, "lab")       ? KIND_LAB
-			 : strstr(run->tool, "footprint") ? KIND_FOOTPRINT
-							  : KIND_MAIN;
-
-	/* Panels and the series in each. */
-	struct panel panels[MAX_PANELS];
-	int n_panels = 0, cols = 1;
-	if (kind == KIND_MAIN) {
-		panels[0] = (struct panel){"cost per iteration (mean, 95% CI; band: steady states)", METRIC_CYCLES};
-		panels[1] = (struct panel){"cost vs baseline, % (95% CI; band: spread over placements or states)",
-					   figure};
-		if (figure != SB_FIGURE_DELTA)
-			snprintf(panels[1].title, sizeof(panels[1].title), "%s (95%% CI)", sb_figure_at((size_t)figure)->title);
-		n_panels = 2, cols = 2;
-	} else if (kind == KIND_KERNEL) {
-		for (int s = 0; s < 4; s++) {
-			panels[s].metric = figure;
-			snprintf(panels[s].title, sizeof(panels[s].title),
-				 "%s: cost added to baseline, %% (kernel, twin, twin placed like the loads; band: loads)",
-				 s < 3 ? kernel_shapes[s] : "other");
-		}
-		n_panels = 4, cols = 1;
-	} else if (kind == KIND_FOOTPRINT) {
-		panels[0] = (struct panel){"cost per call vs placed copies, called round-robin (mean, 95% CI); "
-					   "packed as bpf_prog_pack, or spread a 4 KiB page each", METRIC_CYCLES};
-		n_panels = 1, cols = 1;
-	} else {
-		for (int fl = 0; fl < N_LAB_RETURNS; fl++)
-			for (int s = 0; s < N_LAB_SHAPES; s++) {
-				struct panel *p = &panels[fl * N_LAB_SHAPES + s];
-				p->metric = METRIC_CYCLES;
-				snprintf(p->title, sizeof(p->title), "%s, %s", lab_shape_titles[s], lab_returns[fl]);
-			}
-		panels[N_LAB_RETURNS * N_LAB_SHAPES] = (struct panel){"other", METRIC_CYCLES};
-		n_panels = N_LAB_RETURNS * N_LAB_SHAPES + 1, cols = N_LAB_SHAPES;
-	}
-	struct series series[MAX_SERIES];
-	size_t n_series = 0;
-	int used[MAX_PANELS] = {0};
-	for (int p = 0; p < n_panels; p++)
-		for (size_t i = 0; i < run->n_rows; i++) {
-			const struct sb_run_row *r = &run->rows[i];
-			if (kind == KIND_MAIN && r->key.side != SB_SIDE_NONE && r->key.placement >= 0)
-				continue; /* copies: shown as the spread of their variant */
-			int panel = kind == KIND_MAIN || kind == KIND_FOOTPRINT ? p
-				    : kind == KIND_KERNEL			   ? kernel_panel(r)
-										   : lab_panel(r);
-			if (panel < 0)
-				panel = n_panels - 1;
-			const struct sb_estimate *e = panels[p].metric == METRIC_CYCLES ? &r->cycles : &r->figures[panels[p].metric];
-			if (panel != p || !sb_estimate_known(e) || !isfinite(e->value))
-				continue;
-			size_t k;
-			for (k = 0; k < n_series && !(series[k].panel == p && strcmp(series[k].name, r->variant) == 0); k++)
-				;
-			if (k == n_series && n_series < MAX_SERIES) {
-				series[n_series++] = (struct series){r->variant, r, p};
-				used[p] = 1;
-			}
-		}
-	if (n_series == 0) {
-		sb_set_err(err, errlen, "plot: %s: no result with a number to plot", run->path);
+	if (figure >= (int)sb_figure_count()) {
+		sb_set_err(err, errlen, "plot: figure %d: no such figure", figure);
 		return 2;
 	}
-	int n_used = 0;
-	for (int p = 0; p < n_panels; p++)
-		n_used += used[p];
-	if (cols > n_used)
-		cols = n_used;
-	int rows = (n_used + cols - 1) / cols;
-
-	struct plan pl = {run, image, term, kind, panels, n_panels, rows, cols, used, series, n_series, {0}};
-	return draw(&pl, err, errlen);
+	struct plot_job job = {.run = run, .image = image, .term = term, .figure = resolve_figure(run, figure)};
+	return draw(&job, err, errlen);
 }
