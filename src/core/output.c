@@ -219,8 +219,8 @@ static void json_thunk(FILE *f, const struct sb_return_thunk *t)
 	fputs("},\n", f);
 }
 
-/* "past_runs": the record the next-run ranges came from and the key it
- * knows this measurement by (null where there is none). */
+/* "past_runs": the record the next-run ranges came from, and the machine
+ * and key it knows this measurement by (null where there is none). */
 static void json_past_runs(FILE *f, const struct sb_output_meta *m)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
@@ -229,6 +229,10 @@ static void json_past_runs(FILE *f, const struct sb_output_meta *m)
 		sb_json_string(f, path);
 	else
 		fputs("null", f);
+	fputs(", \"machine\": ", f);
+	char machine[192];
+	sb_past_runs_machine(machine, sizeof(machine));
+	sb_json_string(f, machine);
 	fputs(", \"key\": ", f);
 	if (m->record_key)
 		sb_json_string(f, m->record_key);
