@@ -50,6 +50,24 @@ static const char *return_of(const struct sb_variant *v)
 	return "rethunk";
 }
 
+/* A baseline padded to another variant's layout: family "...-padded",
+ * its family_info the record of the variant it pads. */
+static int is_padded(const struct sb_variant *v)
+{
+	size_t n = v->family ? strlen(v->family) : 0;
+	return n > 7 && strcmp(v->family + n - 7, "-padded") == 0 && v->family_info;
+}
+
+const struct sb_variant *sb_variant_padded_baseline_of(const struct sb_variant *v)
+{
+	for (size_t i = 0; v && i < sb_variant_count(); i++) {
+		const struct sb_variant *p = sb_variant_at(i);
+		if (is_padded(p) && p->family_info == v)
+			return p;
+	}
+	return NULL;
+}
+
 void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 {
 	/* A copy's family_info is its original's (sb_lab_info_of() says NULL). */
@@ -62,6 +80,9 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 	} else if (in_family(v, "replica") || in_family(v, "replica-host") || in_family(v, "twin")) {
 		codegen = seed_codegen(v);
 		side = in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
+	} else if (is_padded(v)) {
+		/* The baseline laid out as the variant its record pads. */
+		codegen = strcmp(seed_codegen(v->family_info), "private") == 0 ? "padded-private" : "padded-hybrid";
 	}
 	sb_cell_key_set(k, side, v->family, codegen, v->flavour_name, li ? sb_lab_return_name(li->ret) : return_of(v),
 			v->shape, v->name);
@@ -183,6 +204,13 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
 	for (size_t i = 0; i < n_others; i++)
 		if (others[i] != baseline)
 			add(a, others[i], in_loop, 0);
+	/* Each arm's padded baseline, when it is one of the arms. */
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_variant *p = sb_variant_padded_baseline_of(a->ctx[i].v);
+		for (size_t k = 0; p && k < a->n; k++)
+			if (a->ctx[k].v == p)
+				a->arms[i].padded_baseline = &a->arms[k];
+	}
 	return 0;
 }
 
