@@ -97,13 +97,27 @@ struct sb_cell {
 	 * blocks; NAN: too few blocks to say): near 0 when the harness's warm
 	 * rounds left the code warm. */
 	double first_round_excess;
-	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
-	 * arm and the baseline both sat in their matching mode (the lowest
-	 * holding at least a quarter of the blocks, else the largest) of this arm's
-	 * block mean minus the baseline's (same block: same moment, same
-	 * state index), cycles per iteration, two-level bootstrap 95 % CI;
-	 * absent where no block had both in their matching modes. */
+	/* The codegen cost (JSON matched_delta_cycles, the table's "codegen"):
+	 * this arm against codegen_against, its padded baseline (the
+	 * baseline's bytes with NOPs where this arm has its extra
+	 * instructions) or, without one, the baseline, paired at identical
+	 * layout: per placement the mean of this arm's block values minus the
+	 * other's (the same blocks), then the mean over placements, cycles per
+	 * iteration, hierarchical bootstrap 95 % CI (paired_placements.h);
+	 * absent for the baseline and without kept blocks. */
 	struct sb_estimate matched_cycles;
+	const char *codegen_against;           /* the arm it is taken against */
+	struct sb_estimate codegen_median;     /* median over placements */
+	struct sb_mode codegen_modes[SB_MAX_MODES]; /* modes of the placements' differences */
+	size_t n_codegen_modes;
+	/* The layout cost: the padded baseline against the baseline over the
+	 * same placements, what the longer code's layout alone costs; absent
+	 * without a padded baseline. codegen + layout is the cost against the
+	 * baseline (vs base, in cycles). */
+	struct sb_estimate layout_cycles;
+	/* delta_pct in cycles: of the baseline's mean over placements (what
+	 * codegen + layout must add up to). */
+	struct sb_estimate vs_base_cycles;
 	/* The earlier runs of this cell in the machine's record of past runs
 	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
 	 * and how many the record held; past_runs 0: the CIs hold this run's

@@ -174,19 +174,36 @@ static void table_estimate(const struct sb_estimate *e, const char *unit, char *
 	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
 }
 
-/* The cell's steady states and its cost in a matched state. */
-static void json_states(FILE *f, const struct sb_cell *c)
+/* "name": [{"cycles": .., "share": ..}, ...] */
+static void json_modes(FILE *f, const char *name, const struct sb_mode *modes, size_t n)
 {
-	fputs(",\n     \"modes\": [", f);
-	for (size_t k = 0; k < c->n_modes; k++) {
+	fprintf(f, "\"%s\": [", name);
+	for (size_t k = 0; k < n; k++) {
 		fputs(k ? ", {\"cycles\": " : "{\"cycles\": ", f);
-		sb_json_number(f, c->modes[k].cycles);
+		sb_json_number(f, modes[k].cycles);
 		fputs(", \"share\": ", f);
-		sb_json_number(f, c->modes[k].share);
+		sb_json_number(f, modes[k].share);
 		fputs("}", f);
 	}
 	fputs("]", f);
+}
+
+/* The cell's steady states, its codegen cost (matched_delta_cycles: the
+ * name kept from the matched-state difference it replaces) and its layout
+ * cost. */
+static void json_states(FILE *f, const struct sb_cell *c)
+{
+	fputs(",\n     ", f);
+	json_modes(f, "modes", c->modes, c->n_modes);
 	json_estimate(f, "matched_delta_cycles", "matched_ci95", &c->matched_cycles);
+	if (!sb_estimate_known(&c->matched_cycles))
+		return;
+	fputs(",\n     \"codegen_against\": ", f);
+	sb_json_string(f, c->codegen_against ? c->codegen_against : "");
+	json_estimate(f, "codegen_median_cycles", "codegen_median_ci95", &c->codegen_median);
+	fputs(", ", f);
+	json_modes(f, "codegen_modes", c->codegen_modes, c->n_codegen_modes);
+	json_estimate(f, "layout_cost_cycles", "layout_ci95", &c->layout_cycles);
 }
 
 /* "return_thunk" and "mitigations": where returns go on this host and the
@@ -375,6 +392,7 @@ static void write_csv(FILE *f, const struct sb_results *r)
 	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
 	      "cycles_mean,cycles_ci_lo,cycles_ci_hi,cycles_median,cycles_min,cycles_trimmed_mean,"
 	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,delta_pct,delta_ci_lo,delta_ci_hi,"
+	      "codegen_cycles,codegen_ci_lo,codegen_ci_hi,layout_cycles,layout_ci_lo,layout_ci_hi,"
 	      "core_ghz,timer,tsc_hz,tsc_granularity_ticks,cpuid_rdtscp,rdtscp_executes,machine",
 	      f);
 	for (size_t k = 0; k < r->n_counters; k++)
@@ -388,7 +406,7 @@ static void write_csv(FILE *f, const struct sb_results *r)
 		if (c->arm->code_bytes)
 			snprintf(code_bytes, sizeof(code_bytes), "%zu", c->arm->code_bytes);
 		if (c->no_samples[0]) { /* no figures: empty fields */
-			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
+			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,,,,,,,,,,%.4f,%s,%.0f,%llu,%d,%d,\"%s\"",
 				c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
 				c->n_disturbed, c->n_outliers, code_bytes, r->core_ghz_median,
 				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
@@ -405,10 +423,12 @@ static void write_csv(FILE *f, const struct sb_results *r)
 			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
 			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
 			c->ns.median);
-		if (sb_estimate_known(&c->delta_pct))
-			fprintf(f, "%.4f,%.4f,%.4f,", c->delta_pct.value, c->delta_pct.lo, c->delta_pct.hi);
-		else
-			fputs(",,,", f);
+		const struct sb_estimate *csv_figures[] = {&c->delta_pct, &c->matched_cycles, &c->layout_cycles};
+		for (size_t k = 0; k < 3; k++)
+			if (sb_estimate_known(csv_figures[k]))
+				fprintf(f, "%.4f,%.4f,%.4f,", csv_figures[k]->value, csv_figures[k]->lo, csv_figures[k]->hi);
+			else
+				fputs(",,,", f);
 		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
 			sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
 			(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
@@ -439,7 +459,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)
 			w = (int)strlen(r->cells[i].arm->name);
 	fprintf(f, "%-*s %6s %10s %21s %9s %8s %7s %9s %19s %8s %17s", w, "variant", "batch", "cyc/iter",
-		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI", "matched", "95% CI");
+		"95% CI", "median", "ns/iter", "ovh", "vs base", "95% CI", "codegen", "95% CI");
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
 	fputc('\n', f);
@@ -473,6 +493,7 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
 		sb_output_states_note(f, r);
+		sb_output_codegen_note(f, r);
 		if (m->ci_scope)
 			fprintf(f, "# CIs: %s\n", m->ci_scope);
 		table_placements(f, r);
