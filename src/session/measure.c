@@ -255,8 +255,11 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		others = gr->placed;
 		n_others = n_placed;
 	}
+	/* The padded baselines, for the codegen and layout costs; not in the
+	 * seeds' format (upstream's benches) or Google Benchmark's. */
 	const struct sb_variant *with_padded[SB_MAX_ARMS];
-	if (!cfg->placements && cfg->states && baseline) {
+	if (!cfg->placements && cfg->states && baseline && cfg->format != SB_FORMAT_SEED &&
+	    cfg->format != SB_FORMAT_GBENCH) {
 		n_others = with_padded_baselines(others, n_others, with_padded);
 		others = with_padded;
 	}
