@@ -132,6 +132,22 @@ check([(r["family"], r["side"], r["codegen"], r["return"], r["flavour"]) for r i
        ("replica-host-padded", "replica", "padded-hybrid", "rethunk", "v6.18-noibt-its-rethunk")],
       f"host and twin keys {[(r.get('family'), r.get('side'), r.get('codegen')) for r in hdoc['results']]}")
 
+# The lab: every alternative's paired cost also against its group's
+# mainline; the placement control (the baseline's bytes) against the
+# baseline alone.
+p = subprocess.run([sb, "lab", "--samples=30", "--batch=64", "--shape=per-run", "--format=json"],
+                   capture_output=True, text=True)
+check(p.returncode == 0, f"lab exited {p.returncode}: {p.stderr}")
+ldoc = json.loads(p.stdout) if p.returncode == 0 else {"results": []}
+for r in ldoc["results"]:
+    alt = r.get("codegen")
+    want = None if alt in ("baseline", "mainline", "placement-control") else "lab-mainline" + r["variant"][len("lab-" + alt):]
+    check(r.get("reference_against") == want and ("vs_reference_cycles" in r) == (want is not None),
+          f"lab {r['variant']}: reference {r.get('reference_against')}, want {want}")
+    check(alt == "baseline" or r.get("codegen_against", "").startswith("lab-baseline"),
+          f"lab {r['variant']}: codegen against {r.get('codegen_against')}")
+check(len(ldoc["results"]) == 30, f"lab: {len(ldoc['results'])} results")
+
 # CSV.
 rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))
 check(len(rows) == 10, f"CSV has {len(rows)} rows")

@@ -118,6 +118,10 @@ struct sb_cell {
 	/* delta_pct in cycles: of the baseline's mean over placements (what
 	 * codegen + layout must add up to). */
 	struct sb_estimate vs_base_cycles;
+	/* The same paired cost against the arm's reference (a lab alternative:
+	 * its group's mainline), and that arm's name; absent without one. */
+	struct sb_estimate vs_reference_cycles;
+	const char *reference_against;
 	/* The earlier runs of this cell in the machine's record of past runs
 	 * whose spread widened its CIs (cycles, delta, matched; past_runs.h),
 	 * and how many the record held; past_runs 0: the CIs hold this run's

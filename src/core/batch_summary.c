@@ -498,10 +498,9 @@ static void arm_ns(struct summary *s, size_t a, struct sb_cell *c)
 	}
 }
 
-/* The index of arm a's padded baseline among the arms, or -1. */
-static long padded_baseline_index(const struct summary *s, size_t a)
+/* The index of arm p among the arms (NULL or not among them: -1). */
+static long arm_index(const struct summary *s, const struct sb_arm *p)
 {
-	const struct sb_arm *p = s->arms[a].padded_baseline;
 	for (size_t k = 0; p && k < s->n_arms; k++)
 		if (&s->arms[k] == p || (p->name && s->arms[k].name && strcmp(p->name, s->arms[k].name) == 0))
 			return (long)k;
@@ -534,7 +533,7 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	c->vs_base_cycles = sb_estimate_pct_to_cycles(&c->delta_pct, base_mean);
 	/* The codegen cost against the padded baseline (else the baseline),
 	 * and the layout cost of the padding, paired by placement. */
-	long ref = padded_baseline_index(s, a);
+	long ref = arm_index(s, s->arms[a].padded_baseline), other = arm_index(s, s->arms[a].reference);
 	const size_t *procs = by_process ? bproc : NULL, *places = s->n_states_seen > 1 ? bstate : NULL;
 	struct sb_paired p;
 	sb_paired_over_placements(bm + a * nk, bm + (ref >= 0 ? ref : base) * nk, places, procs, g, N_BOOT, seed + 1,
@@ -548,6 +547,12 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	if (ref >= 0 && sb_paired_over_placements(bm + ref * nk, bm + base * nk, places, procs, g, N_BOOT, seed + 3,
 						  &p) == 0)
 		c->layout_cycles = p.mean;
+	c->vs_reference_cycles = sb_estimate_absent("no reference arm");
+	if (other >= 0 && sb_paired_over_placements(bm + a * nk, bm + other * nk, places, procs, g, N_BOOT, seed + 5,
+						    &p) == 0) {
+		c->vs_reference_cycles = p.mean;
+		c->reference_against = s->arms[other].name;
+	}
 }
 
 void sb_kept_blocks_free(struct sb_kept_blocks *kb)
@@ -590,7 +595,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
 		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->vs_base_cycles =
-			sb_estimate_absent(no_delta);
+			c->vs_reference_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
 	}

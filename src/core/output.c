@@ -204,6 +204,11 @@ static void json_states(FILE *f, const struct sb_cell *c)
 	fputs(", ", f);
 	json_modes(f, "codegen_modes", c->codegen_modes, c->n_codegen_modes);
 	json_estimate(f, "layout_cost_cycles", "layout_ci95", &c->layout_cycles);
+	if (!sb_estimate_known(&c->vs_reference_cycles))
+		return;
+	fputs(", \"reference_against\": ", f);
+	sb_json_string(f, c->reference_against ? c->reference_against : "");
+	json_estimate(f, "vs_reference_cycles", "vs_reference_ci95", &c->vs_reference_cycles);
 }
 
 /* "return_thunk" and "mitigations": where returns go on this host and the

@@ -43,17 +43,23 @@ void sb_output_codegen_note(FILE *f, const struct sb_results *r)
 	fprintf(f, "# codegen: cycles per iteration vs the padded baseline where the run has one (the\n"
 		   "# baseline's bytes, kernel NOPs where the variant has its extra instructions), else vs\n"
 		   "# the baseline: per placement (all arms at the same offsets) the mean difference of its\n"
-		   "# blocks, then the mean over placements; layout: padded baseline vs baseline, the same way\n");
+		   "# blocks, then the mean over placements; layout: padded baseline vs baseline, the same way;\n"
+		   "# vs mainline (the lab): the same against the group's mainline\n");
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		if (!c->arm || !sb_estimate_known(&c->layout_cycles) || c->arm->is_baseline)
+		if (!c->arm || c->arm->is_baseline)
 			continue;
 		char g[48], l[48], v[48];
 		figure(g, sizeof(g), &c->matched_cycles);
 		figure(l, sizeof(l), &c->layout_cycles);
 		figure(v, sizeof(v), &c->vs_base_cycles);
-		fprintf(f, "#   %s@%llu: codegen %s + layout %s; vs base %s\n", c->arm->name,
-			(unsigned long long)c->batch, g, l, v);
+		if (sb_estimate_known(&c->layout_cycles))
+			fprintf(f, "#   %s@%llu: codegen %s + layout %s; vs base %s\n", c->arm->name,
+				(unsigned long long)c->batch, g, l, v);
+		figure(l, sizeof(l), &c->vs_reference_cycles);
+		if (sb_estimate_known(&c->vs_reference_cycles))
+			fprintf(f, "#   %s@%llu: vs %s %s\n", c->arm->name, (unsigned long long)c->batch,
+				c->reference_against, l);
 	}
 }
 

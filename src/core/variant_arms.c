@@ -204,12 +204,22 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
 	for (size_t i = 0; i < n_others; i++)
 		if (others[i] != baseline)
 			add(a, others[i], in_loop, 0);
-	/* Each arm's padded baseline, when it is one of the arms. */
+	/* Each arm's padded baseline, when it is one of the arms; a lab
+	 * alternative's reference, its group's mainline (the placement
+	 * control's is the baseline alone: it has the baseline's bytes). */
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant *p = sb_variant_padded_baseline_of(a->ctx[i].v);
 		for (size_t k = 0; p && k < a->n; k++)
 			if (a->ctx[k].v == p)
 				a->arms[i].padded_baseline = &a->arms[k];
+		const struct sb_cell_key *key = &a->arms[i].key;
+		if (key->side != SB_SIDE_LAB || !strcmp(key->codegen, "mainline") || !strcmp(key->codegen, "baseline") ||
+		    !strcmp(key->codegen, "placement-control"))
+			continue;
+		for (size_t k = 0; k < a->n; k++)
+			if (k != i && a->arms[k].key.side == SB_SIDE_LAB && !strcmp(a->arms[k].key.codegen, "mainline") &&
+			    !strcmp(a->arms[k].key.ret, key->ret) && !strcmp(a->arms[k].key.shape, key->shape))
+				a->arms[i].reference = &a->arms[k];
 	}
 	return 0;
 }
