@@ -9,12 +9,18 @@
  *   fraction of a state, never by a whole one;
  * - the CI covers the codegen cost in at least 90 % of seeded datasets, and
  *   a process effect widens it;
- * - no blocks: no figure; no placements given: each block its own. */
+ * - no blocks: no figure; no placements given: each block its own;
+ * - codegen + layout against vs base: the stderr line names the cell whose
+ *   sum's CI misses vs base's, and only it. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "stubbench/harness.h"
+#include "stubbench/output.h"
 #include "stubbench/paired_placements.h"
+#include "stubbench/results.h"
 #include "stubbench/rng.h"
 
 #define G 400          /* placements */
@@ -160,8 +166,37 @@ static void edges(void)
 		      isnan(p.mean.lo), "one placement: no CI (%g)", p.mean.lo);
 }
 
+static void costs_add_up(void)
+{
+	struct sb_arm arm = {.name = "private"};
+	struct sb_cell cells[2] = {{.arm = &arm, .batch = 512}, {.arm = &arm, .batch = 4096}};
+	for (int i = 0; i < 2; i++) {
+		cells[i].matched_cycles = sb_estimate_of(0.0, -0.05, 0.05);
+		cells[i].layout_cycles = sb_estimate_of(1.8, 1.6, 2.0);
+	}
+	cells[0].vs_base_cycles = sb_estimate_of(1.85, 1.7, 2.0);  /* adds up */
+	cells[1].vs_base_cycles = sb_estimate_of(3.0, 2.8, 3.2);   /* 1.8 [1.59, 2.01] misses it */
+	CHECK(!sb_cell_costs_disagree(&cells[0]) && sb_cell_costs_disagree(&cells[1]), "disagree %d %d",
+	      sb_cell_costs_disagree(&cells[0]), sb_cell_costs_disagree(&cells[1]));
+	struct sb_results r = {.cells = cells, .n_cells = 2, .n_batches = 2};
+	char line[512] = "";
+	FILE *f = fmemopen(line, sizeof(line), "w");
+	int said = sb_output_codegen_check_line(f, "stubbench", &r);
+	fclose(f);
+	CHECK(said && !strcmp(line, "stubbench: codegen + layout does not add up to vs base (cycles) within the CIs in "
+				    "private@4096 (+0.00 + +1.80, vs base +3.00)\n"),
+	      "line '%s'", line);
+	cells[1].vs_base_cycles = cells[0].vs_base_cycles;
+	line[0] = 0;
+	f = fmemopen(line, sizeof(line), "w");
+	said = sb_output_codegen_check_line(f, "stubbench", &r);
+	fclose(f);
+	CHECK(!said && line[0] == 0, "said '%s' where they add up", line);
+}
+
 int main(void)
 {
+	costs_add_up();
 	shared_states_one_answer();
 	variant_only_state_moves_smoothly();
 	coverage_and_processes();
