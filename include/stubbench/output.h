@@ -46,9 +46,9 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
  * otherwise. Goes to stderr so that seed-format stdout stays parseable.
  * Returns 1 when it printed the line. */
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r);
-/* Under the table: what the codegen and layout costs are, and one line per
- * cell with a layout cost: "NAME@BATCH: codegen X [CI] + layout Y [CI];
- * vs base Z [CI]" (cycles per iteration). */
+/* Under the table: what the codegen, layout and vs-mainline costs are,
+ * and one line per cell with a layout cost: "NAME@BATCH: codegen X [CI] +
+ * layout Y [CI]; vs base Z [CI]" (cycles per iteration). */
 void sb_output_codegen_note(FILE *f, const struct sb_results *r);
 /* Cell c's codegen + layout cost disagrees with its vs base in cycles: the
  * sum's CI (the two CIs' deviations in quadrature) and vs base's do not

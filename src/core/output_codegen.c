@@ -32,19 +32,22 @@ int sb_cell_costs_disagree(const struct sb_cell *c)
 
 void sb_output_codegen_note(FILE *f, const struct sb_results *r)
 {
-	size_t n = 0;
+	size_t n = 0, with_reference = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
 		if (c->arm && sb_estimate_known(&c->matched_cycles) && !c->arm->is_baseline)
 			n++;
+		if (c->arm && sb_estimate_known(&c->vs_reference_cycles))
+			with_reference++;
 	}
 	if (!n)
 		return;
 	fprintf(f, "# codegen: cycles per iteration vs the padded baseline where the run has one (the\n"
 		   "# baseline's bytes, kernel NOPs where the variant has its extra instructions), else vs\n"
 		   "# the baseline: per placement (all arms at the same offsets) the mean difference of its\n"
-		   "# blocks, then the mean over placements; layout: padded baseline vs baseline, the same way;\n"
-		   "# vs mainline (the lab): the same against the group's mainline\n");
+		   "# blocks, then the mean over placements; layout: padded baseline vs baseline, the same way\n");
+	if (with_reference)
+		fprintf(f, "# vs mainline (JSON vs_reference_cycles): the same against the group's mainline\n");
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
 		if (!c->arm || c->arm->is_baseline)
@@ -56,10 +59,6 @@ void sb_output_codegen_note(FILE *f, const struct sb_results *r)
 		if (sb_estimate_known(&c->layout_cycles))
 			fprintf(f, "#   %s@%llu: codegen %s + layout %s; vs base %s\n", c->arm->name,
 				(unsigned long long)c->batch, g, l, v);
-		figure(l, sizeof(l), &c->vs_reference_cycles);
-		if (sb_estimate_known(&c->vs_reference_cycles))
-			fprintf(f, "#   %s@%llu: vs %s %s\n", c->arm->name, (unsigned long long)c->batch,
-				c->reference_against, l);
 	}
 }
 
