@@ -238,6 +238,8 @@ static int run_sweep(struct sb_cli *cli)
 			baseline = vs[i];
 	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
 		baseline = sb_variant_of_family(sweep.flavour_seed ? "replica" : "replica-host", "baseline", "per-run");
+	if (!baseline)
+		baseline = sb_variant_baseline_of(vs[0]); /* a padded baseline's */
 
 	static struct sb_results res;
 	static struct sb_variant_arms arms;
