@@ -1,6 +1,6 @@
 /* results.h: what a measurement hands back: one cell per measured arm and
  * batch size (its cycles and nanoseconds per iteration with their CIs, its
- * steady states, its delta and matched difference against the baseline,
+ * steady states, its delta, codegen and layout costs against the baseline,
  * its repetitions and counters), the placement rows of --placements, and
  * the run's header (timer, core clock, canaries, machine); and the calls
  * that free, append and fold results. The runs that fill them are in
