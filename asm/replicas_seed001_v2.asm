@@ -66,7 +66,7 @@ SEED001_MAIN sb_seed001_private_main, sb_seed001_private_main_area, sb_seed001_p
 %define V_CALLEE sb_seed001_private_sub
 %define V_AREA sb_seed001_private_main_area
 %define V_INSNS_PER_CALL 24 + 3 * 11       ; main prog 24, subprog 11
-SB_VARIANT
+SB_VARIANT sb_seed001_private_record
 
 ;; Seed 000, Alexei's request: the private-stack main prog of seed 001
 ;; (0x5b bytes, same bytes) calling the baseline subprog, which has no r9
@@ -86,6 +86,51 @@ SEED001_MAIN sb_seed001_hybrid_main, sb_seed001_hybrid_main_area, sb_seed001_hyb
 %define V_CALLEE sb_seed001_baseline_sub
 %define V_AREA sb_seed001_hybrid_main_area
 %define V_INSNS_PER_CALL 24 + 3 * 9        ; main prog 24, subprog 9
+SB_VARIANT sb_seed001_hybrid_record
+
+;; The baseline padded to the private and hybrid programs' layout
+;; (SEED001_MAIN_PADDED, SEED001_SUB_PADDED): seed 001 v2 flavour (bpf-next of July 2024, v6.10 era, IBT).
+;; Byte for byte the baseline listing above (seed 001 v2, "jited code ... without private stack") with the
+;; kernel's NOP forms where the private listing has movabs r9 / add r9, gs
+;; (19 bytes) and push r9 / pop r9 (2 bytes each); their own family, so
+;; --variant=all leaves them out and the sweep adds them beside the
+;; variants they pad (the codegen and layout costs, docs/re-rolled-states.md).
+SB_COUNTER sb_seed001_padded_private_hits
+SB_COUNTER sb_seed001_padded_hybrid_hits
+
+SEED001_SUB_PADDED sb_seed001_padded_sub
+SB_FUNCTION_RECORD sb_seed001_padded_sub, "seed001_padded_private_sub.lst"
+
+SEED001_MAIN_PADDED sb_seed001_padded_private_main, sb_seed001_padded_private_hits, sb_seed001_padded_sub
+%define V_NAME "padded-private"
+%define V_FAMILY "replica-padded"
+%define V_SHAPE "per-run"
+%define V_SEED_NAME "no-private-stack-padded-private"
+%define V_DESCRIPTION "the baseline's code with nops where private has its r9 setup and push/pop r9"
+%define V_LISTING 'seed 001 v2, "jited code ... without private stack", padded to the layout of the private listing'
+%define V_LISTING_FILE "seed001_padded_private_main.lst"
+%define V_ENTRY sb_seed001_padded_private_main
+%define V_COUNTER sb_seed001_padded_private_hits
+%define V_BATCH_ITERS 0
+%define V_CALLEE sb_seed001_padded_sub
+%define V_FAMILY_INFO sb_seed001_private_record
+%define V_INSNS_PER_CALL 25 + 3 * 12
+SB_VARIANT
+
+SEED001_MAIN_PADDED sb_seed001_padded_hybrid_main, sb_seed001_padded_hybrid_hits, sb_seed001_baseline_sub
+%define V_NAME "padded-hybrid"
+%define V_FAMILY "replica-padded"
+%define V_SHAPE "per-run"
+%define V_SEED_NAME "no-private-stack-padded-hybrid"
+%define V_DESCRIPTION "the baseline's code with nops where hybrid's main prog has its r9 setup and push/pop r9"
+%define V_LISTING 'seed 001 v2, "jited code ... without private stack", main prog padded to the layout of the private main prog'
+%define V_LISTING_FILE "seed001_padded_private_main.lst"
+%define V_ENTRY sb_seed001_padded_hybrid_main
+%define V_COUNTER sb_seed001_padded_hybrid_hits
+%define V_BATCH_ITERS 0
+%define V_CALLEE sb_seed001_baseline_sub
+%define V_FAMILY_INFO sb_seed001_hybrid_record
+%define V_INSNS_PER_CALL 25 + 3 * 9
 SB_VARIANT
 
 section .note.GNU-stack noalloc noexec nowrite progbits

@@ -30,7 +30,7 @@ static const struct sb_cli_group compare_group = {
 	.options = (const struct sb_cli_option[]){
 		{"metric", "M", 0, "delta (default): % vs the baseline of the same run, change in\n"
 				   "percentage points; cycles: core cycles per iteration, change in %;\n"
-				   "or any other figure of the results (matched ...)"},
+				   "or any other figure of the results (codegen, layout, next-run ...)"},
 		{NULL},
 	},
 	.parse = parse_compare,

@@ -84,12 +84,13 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 {
 	if (!sweep.flavour_host)
 		return;
-	static const char *const host_family[] = {"replica-host"};
+	/* The host replicas and the host baselines padded to their layout. */
+	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
 	char err[512];
 	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
 		fprintf(stderr, "stubbench: --flavour=host: this kernel's return thunk is %s (%s); the host "
 			"replicas keep its_return_thunk's replica\n", sb_thunk_name(thunk->thunk), thunk->how);
-	else if (sb_thunk_apply(thunk->thunk, host_family, 1, err, sizeof(err)) < 0)
+	else if (sb_thunk_apply(thunk->thunk, host_family, 2, err, sizeof(err)) < 0)
 		fprintf(stderr, "stubbench: --flavour=host: the host replicas keep %s's replica: %s\n",
 			sb_thunk_name(sb_thunk_applied()), err);
 	else if (cli->cfg.verbose)
@@ -237,6 +238,8 @@ static int run_sweep(struct sb_cli *cli)
 			baseline = vs[i];
 	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
 		baseline = sb_variant_of_family(sweep.flavour_seed ? "replica" : "replica-host", "baseline", "per-run");
+	if (!baseline)
+		baseline = sb_variant_baseline_of(vs[0]); /* a padded baseline's */
 
 	static struct sb_results res;
 	static struct sb_variant_arms arms;

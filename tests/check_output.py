@@ -14,6 +14,9 @@ import sys
 sb = sys.argv[1]
 ARGS = ["--samples=100", "--batch=1,64", "--seed=3"]
 VARIANTS = ["baseline", "private", "hybrid"]
+# The baselines padded to private's and hybrid's layout, measured beside
+# them for the codegen and layout costs (not in the seeds' format).
+PADDED = ["padded-private", "padded-hybrid"]
 failures = []
 
 
@@ -74,7 +77,7 @@ check(cfg.get("batches") == [1, 64] and cfg.get("samples") == 100 and cfg.get("s
       and cfg.get("format") == "json", f"config {cfg}")
 res = doc["results"]
 check([(r["variant"], r["batch"]) for r in res] ==
-      [(v, b) for b in (1, 64) for v in VARIANTS], f"results order {[(r['variant'], r['batch']) for r in res]}")
+      [(v, b) for b in (1, 64) for v in VARIANTS + PADDED], f"results order {[(r['variant'], r['batch']) for r in res]}")
 for r in res:
     c = r["cycles_per_iter"]
     check(c["ci95"][0] <= c["mean"] <= c["ci95"][1], f"{r['variant']}-{r['batch']}: mean outside its CI")
@@ -84,13 +87,27 @@ for r in res:
     check(isinstance(r["code_bytes"], int) and r["code_bytes"] > 0, f"{r['variant']}: code_bytes {r['code_bytes']}")
     # The cell's key, field by field: the seed replicas, where they were built.
     key = {f: r.get(f) for f in ("side", "family", "codegen", "flavour", "return", "shape", "placement")}
-    check(key == {"side": "replica", "family": "replica", "codegen": r["variant"], "flavour": "seed-v2-jul2024-ibt",
+    family = "replica-padded" if r["variant"] in PADDED else "replica"
+    check(key == {"side": "replica", "family": family, "codegen": r["variant"], "flavour": "seed-v2-jul2024-ibt",
                   "return": "ret", "shape": "per-run", "placement": None}, f"{r['variant']}: key {key}")
     if r["variant"] == "baseline":
-        check("delta_vs_baseline_pct" not in r, "baseline has a delta")
-    else:
-        lo, hi = r["delta_ci95_pct"]
-        check(lo <= r["delta_vs_baseline_pct"] <= hi, f"{r['variant']}: delta outside its CI")
+        check("delta_vs_baseline_pct" not in r and "matched_delta_cycles" not in r, "baseline has a delta")
+        continue
+    lo, hi = r["delta_ci95_pct"]
+    check(lo <= r["delta_vs_baseline_pct"] <= hi, f"{r['variant']}: delta outside its CI")
+    # The codegen cost: against the padded baseline where there is one;
+    # the layout cost beside it, and the two add up to vs base in cycles
+    # (both are means over the same placements' paired differences).
+    want = "padded-" + r["variant"] if r["variant"] in VARIANTS else "baseline"
+    check(r.get("codegen_against") == want, f"{r['variant']}: codegen against {r.get('codegen_against')}")
+    lo, hi = r["matched_ci95"]
+    check(lo <= r["matched_delta_cycles"] <= hi, f"{r['variant']}: codegen outside its CI")
+    check(isinstance(r.get("codegen_modes"), list) and "codegen_median_cycles" in r, f"{r['variant']}: codegen modes")
+    check(("layout_cost_cycles" in r) == (r["variant"] in VARIANTS), f"{r['variant']}: layout cost")
+    if r["variant"] in VARIANTS:
+        pad = [p for p in res if p["variant"] == want and p["batch"] == r["batch"]][0]
+        check(abs(r["layout_cost_cycles"] - pad["matched_delta_cycles"]) < 1e-3,
+              f"{r['variant']}: layout {r['layout_cost_cycles']}, the padded baseline's own {pad['matched_delta_cycles']}")
 
 # Keys of copies at placements and of their rows over placements; of the
 # host flavour's replicas and of a twin.
@@ -111,14 +128,33 @@ hdoc = json.loads(p.stdout) if p.returncode == 0 else {"results": []}
 check([(r["family"], r["side"], r["codegen"], r["return"], r["flavour"]) for r in hdoc["results"]] ==
       [("replica", "replica", "baseline", "ret", "seed-v2-jul2024-ibt"),
        ("replica-host", "replica", "hybrid", "rethunk", "v6.18-noibt-its-rethunk"),
-       ("twin", "twin", "private", "rethunk", "v6.18-noibt-its-rethunk")],
+       ("twin", "twin", "private", "rethunk", "v6.18-noibt-its-rethunk"),
+       ("replica-host-padded", "replica", "padded-hybrid", "rethunk", "v6.18-noibt-its-rethunk")],
       f"host and twin keys {[(r.get('family'), r.get('side'), r.get('codegen')) for r in hdoc['results']]}")
+
+# The lab: every alternative's paired cost also against its group's
+# mainline; the placement control (the baseline's bytes) against the
+# baseline alone.
+p = subprocess.run([sb, "lab", "--samples=30", "--batch=64", "--shape=per-run", "--format=json"],
+                   capture_output=True, text=True)
+check(p.returncode == 0, f"lab exited {p.returncode}: {p.stderr}")
+ldoc = json.loads(p.stdout) if p.returncode == 0 else {"results": []}
+for r in ldoc["results"]:
+    alt = r.get("codegen")
+    want = None if alt in ("baseline", "mainline", "placement-control") else "lab-mainline" + r["variant"][len("lab-" + alt):]
+    check(r.get("reference_against") == want and ("vs_reference_cycles" in r) == (want is not None),
+          f"lab {r['variant']}: reference {r.get('reference_against')}, want {want}")
+    check(alt == "baseline" or r.get("codegen_against", "").startswith("lab-baseline"),
+          f"lab {r['variant']}: codegen against {r.get('codegen_against')}")
+check(len(ldoc["results"]) == 30, f"lab: {len(ldoc['results'])} results")
 
 # CSV.
 rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))
-check(len(rows) == 6, f"CSV has {len(rows)} rows")
+check(len(rows) == 10, f"CSV has {len(rows)} rows")
 check(all(r["timer"] in ("rdtscp+lfence", "lfence+rdtsc+lfence") for r in rows), "CSV timer column")
 check(rows and rows[1]["delta_pct"] != "" and rows[0]["delta_pct"] == "", "CSV delta columns")
+check(rows and rows[1]["codegen_cycles"] != "" and rows[1]["layout_cycles"] != "" and rows[0]["codegen_cycles"] == ""
+      and rows[3]["layout_cycles"] == "", "CSV codegen and layout columns")
 check(all(float(r["tsc_hz"]) > 1e8 and int(r["tsc_granularity_ticks"]) >= 1 and
           r["rdtscp_executes"] in ("0", "1") for r in rows), "CSV probe columns")
 

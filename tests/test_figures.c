@@ -32,14 +32,15 @@ static double value_of(size_t k, int run)
 	return 1.5 + (double)k + 0.25 * run;
 }
 
-/* Every estimate a figure of the table reads, set to value_of(). */
+/* Every estimate a figure of the table reads, set to value_of() of its
+ * index in the table (the table's order). */
 static void cell_with_figures(struct sb_cell *c, int run)
 {
-	c->delta_pct = sb_estimate_of(value_of(0, run), value_of(0, run) - 0.5, value_of(0, run) + 0.5);
-	c->matched_cycles = sb_estimate_of(value_of(1, run), value_of(1, run) - 0.5, value_of(1, run) + 0.5);
-	c->delta_cycles = sb_estimate_of(value_of(2, run), value_of(2, run) - 0.5, value_of(2, run) + 0.5);
-	c->next_run_delta = sb_estimate_of(value_of(3, run), value_of(3, run) - 0.5, value_of(3, run) + 0.5);
-	c->next_run_cycles = sb_estimate_of(value_of(4, run), value_of(4, run) - 0.5, value_of(4, run) + 0.5);
+	struct sb_estimate *set[] = {&c->delta_pct, &c->matched_cycles, &c->layout_cycles, &c->codegen_median,
+				     &c->vs_reference_cycles, &c->delta_cycles, &c->next_run_delta,
+				     &c->next_run_cycles};
+	for (size_t k = 0; k < sizeof(set) / sizeof(set[0]); k++)
+		*set[k] = sb_estimate_of(value_of(k, run), value_of(k, run) - 0.5, value_of(k, run) + 0.5);
 }
 
 static void results(struct sb_results *r, struct sb_cell cells[2], int run)
@@ -54,8 +55,8 @@ static void results(struct sb_results *r, struct sb_cell cells[2], int run)
 		c->cycles = (struct sb_summary){.n = 100, .mean = 20 + a, .median = 20 + a, .ci_lo = 19 + a,
 						.ci_hi = 21 + a, .sd = 1};
 		c->ns = c->cycles;
-		c->delta_pct = c->matched_cycles = c->delta_cycles = c->next_run_delta = c->next_run_cycles =
-			sb_estimate_absent("the baseline itself");
+		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->vs_reference_cycles =
+			c->delta_cycles = c->next_run_delta = c->next_run_cycles = sb_estimate_absent("the baseline itself");
 		if (a == 1)
 			cell_with_figures(c, run);
 	}

@@ -1,7 +1,7 @@
 /* estimate.h: one figure of a result, whatever it measures: its value and
  * 95 % CI, or why there is none. Cycles and nanoseconds per iteration,
- * the delta to the baseline in %, the same in cycles, the matched
- * difference, the twins' and the kernel's costs are all of this type. The
+ * the delta to the baseline in %, the same in cycles, the codegen
+ * and layout costs, the twins' and the kernel's costs are all of this type. The
  * unit is not a field: the name of the member holding the figure says it
  * (delta_pct, matched_cycles), and the one conversion between units,
  * % of a baseline to cycles, is sb_estimate_pct_to_cycles(). */

@@ -45,6 +45,13 @@ struct sb_arm {
 	int is_overhead;        /* 1: the harness's own cost, subtracted from the others */
 	int is_baseline;        /* 1: the arm the others are compared with */
 	size_t code_bytes;      /* code size per iteration path, 0 if unknown (lab) */
+	/* The arm running the baseline padded to this arm's layout (the
+	 * baseline's bytes, NOPs where this arm has its extra instructions),
+	 * in the same run; NULL: none. The codegen cost is taken against it. */
+	const struct sb_arm *padded_baseline;
+	/* A second arm this one's paired cost is taken against, in the same
+	 * run (a lab alternative: its group's mainline); NULL: none. */
+	const struct sb_arm *reference;
 	/* Re-rolled states: an arm that can run its code in n_states > 1
 	 * different states (placed copies, loads of a program) gets
 	 * set_state(ctx, j) before each block, j in [0, n_states); the

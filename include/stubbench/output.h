@@ -35,7 +35,7 @@ int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 void sb_check_stdout_at_exit(const char *prog);
 
 /* Under the table: "# " lines saying in how many re-rolled states each
- * arm ran, what 'matched' is, and each multimodal cell's modes. */
+ * arm ran, and each multimodal cell's modes. */
 void sb_output_states_note(FILE *f, const struct sb_results *r);
 /* One sentence (no final period) on what r's CIs hold: what varies within
  * the run, and where the record of past runs widened them (past_runs.h),
@@ -46,6 +46,17 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
  * otherwise. Goes to stderr so that seed-format stdout stays parseable.
  * Returns 1 when it printed the line. */
 int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results *r);
+/* Under the table: what the codegen, layout and vs-mainline costs are,
+ * and one line per cell with a layout cost: "NAME@BATCH: codegen X [CI] +
+ * layout Y [CI]; vs base Z [CI]" (cycles per iteration). */
+void sb_output_codegen_note(FILE *f, const struct sb_results *r);
+/* Cell c's codegen + layout cost disagrees with its vs base in cycles: the
+ * sum's CI (the two CIs' deviations in quadrature) and vs base's do not
+ * overlap. 0 where any of the three has no CI. */
+int sb_cell_costs_disagree(const struct sb_cell *c);
+/* One line naming the cells whose costs disagree (sb_cell_costs_disagree);
+ * nothing otherwise. Returns 1 when it printed the line. */
+int sb_output_codegen_check_line(FILE *f, const char *tool, const struct sb_results *r);
 /* One line, when some cell's steady state changed with time (the
  * processes' states in the order they ran clump: sb_states_clump_in_time),
  * naming those cells: their CIs describe this run's stretches of time, not

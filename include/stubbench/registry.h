@@ -83,7 +83,8 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 		       size_t *n, char *err, size_t errlen);
 
 /* The baseline v is compared with: "baseline" for the seed's replicas,
- * "host-baseline" for the host flavour's; NULL for other families. */
+ * "host-baseline" for the host flavour's, the padded one's variant's for a
+ * padded baseline; NULL for other families. */
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v);
 
 /* The function records. */

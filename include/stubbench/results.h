@@ -1,6 +1,6 @@
 /* results.h: what a measurement hands back: one cell per measured arm and
  * batch size (its cycles and nanoseconds per iteration with their CIs, its
- * steady states, its delta and matched difference against the baseline,
+ * steady states, its delta, codegen and layout costs against the baseline,
  * its repetitions and counters), the placement rows of --placements, and
  * the run's header (timer, core clock, canaries, machine); and the calls
  * that free, append and fold results. The runs that fill them are in
@@ -97,16 +97,32 @@ struct sb_cell {
 	 * blocks; NAN: too few blocks to say): near 0 when the harness's warm
 	 * rounds left the code warm. */
 	double first_round_excess;
-	/* The cost in a matched state: the 20-80 % trimmed mean over blocks in which this
-	 * arm and the baseline both sat in their matching mode (the lowest
-	 * holding at least a quarter of the blocks, else the largest) of this arm's
-	 * block mean minus the baseline's (same block: same moment, same
-	 * state index), cycles per iteration, two-level bootstrap 95 % CI;
-	 * absent where no block had both in their matching modes. */
+	/* The codegen cost (JSON matched_delta_cycles, the table's "codegen"):
+	 * this arm against codegen_against, its padded baseline (the
+	 * baseline's bytes with NOPs where this arm has its extra
+	 * instructions) or, without one, the baseline, paired at identical
+	 * layout: per placement the mean of this arm's block values minus the
+	 * other's (the same blocks), then the mean over placements, cycles per
+	 * iteration, hierarchical bootstrap 95 % CI (paired_placements.h);
+	 * absent for the baseline and without kept blocks. */
 	struct sb_estimate matched_cycles;
 	/* The delta in core cycles per iteration: delta_pct of the baseline's
-	 * mean cycles per iteration at the same batch (sb_estimate_pct_to_cycles). */
+	 * mean over placements (sb_estimate_pct_to_cycles): what codegen +
+	 * layout must add up to. */
 	struct sb_estimate delta_cycles;
+	const char *codegen_against;           /* the arm it is taken against */
+	struct sb_estimate codegen_median;     /* median over placements */
+	struct sb_mode codegen_modes[SB_MAX_MODES]; /* modes of the placements' differences */
+	size_t n_codegen_modes;
+	/* The layout cost: the padded baseline against the baseline over the
+	 * same placements, what the longer code's layout alone costs; absent
+	 * without a padded baseline. codegen + layout is the cost against the
+	 * baseline (vs base, in cycles). */
+	struct sb_estimate layout_cycles;
+	/* The same paired cost against the arm's reference (a lab alternative:
+	 * its group's mainline), and that arm's name; absent without one. */
+	struct sb_estimate vs_reference_cycles;
+	const char *reference_against;
 	/* The range of the next run's figure (past_runs.h): this run's CI,
 	 * each side grown in quadrature by how this cell's figure scattered
 	 * over the record's last past_runs runs of it; absent, with the reason,

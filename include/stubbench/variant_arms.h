@@ -44,6 +44,11 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k);
  * NULL. */
 const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape);
 
+/* The baseline padded to v's layout (family "replica-padded" or
+ * "replica-host-padded": the baseline's bytes with the kernel's NOP forms
+ * where v has its extra instructions), or NULL when v has none. */
+const struct sb_variant *sb_variant_padded_baseline_of(const struct sb_variant *v);
+
 /* The arm running copy (sb_place() of original, copy index) gets
  * original's key at that placement. Returns 0, or -1 when copy has no arm. */
 int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,

@@ -1,6 +1,6 @@
 /* batch_summary.c: the statistics of one batch size's blocks (see
  * batch_data.h): outliers, the overhead arm removed, block values, modes,
- * CIs over states and processes, the delta and the matched difference, and
+ * CIs over states and processes, the delta and the codegen and layout costs, and
  * the changed-with-time test. It only computes: the blocks are recorded
  * by sampler.c, and their --blocks rows written by blocks_log.c. */
 #define _GNU_SOURCE
@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/paired_placements.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"
 
 #define OUTLIER_MADS 8.0          /* a sample above median + 8 robust SDs is an outlier */
 #define N_BOOT 1000
 #define MODE_MIN_SEP 0.3           /* cycles per iteration: closer states are one */
-#define MATCH_MIN_SHARE 0.25       /* a matching state holds at least this share of the blocks */
 
 /* The kept blocks of one arm cut into at most SB_MAX_REPS consecutive
  * slices: each slice's mean cost per iteration and its iterations. */
@@ -125,20 +125,18 @@ struct summary {
 	double *bm;                /* block means [arm][kept block] */
 	size_t *bstate;            /* state of each kept block */
 	size_t *label;             /* mode of each block mean */
-	char *in_ref;              /* in its arm's matching state */
 	size_t max_state, max_process;
 	double *smean;             /* per state: sum, then mean */
 	size_t *scount, *pcount;   /* kept blocks per state, per process */
 	size_t *bproc;             /* process of each kept block */
 	size_t *kept_block;        /* index of each kept block in d->blocks (NULL: not asked for) */
-	char *use;                 /* per kept block: in the matched difference */
 	size_t n_states_seen, n_processes_ran;
 	int by_process;            /* the CIs also resample processes */
 };
 
 static void summary_free(struct summary *s)
 {
-	free(s->bm), free(s->bstate), free(s->label), free(s->in_ref), free(s->smean), free(s->scount), free(s->use);
+	free(s->bm), free(s->bstate), free(s->label), free(s->smean), free(s->scount);
 	free(s->pcount), free(s->bproc), free(s->kept_block);
 	free(s->cyc), free(s->keep), free(s->tmp), free(s->bsum), free(s->bcnt), free(s->bns);
 	free(s->gm), free(s->mps);
@@ -275,7 +273,6 @@ static int alloc_blocks(struct summary *s)
 	s->bm = malloc(s->n_arms * nk * sizeof(*s->bm));
 	s->bstate = malloc(nk * sizeof(*s->bstate));
 	s->label = malloc(s->n_arms * nk * sizeof(*s->label));
-	s->in_ref = malloc(s->n_arms * nk);
 	size_t max_state = 0, max_process = 0;
 	for (size_t bl = 0; bl < d->n_blocks; bl++) {
 		if (d->blocks[bl].state > max_state)
@@ -289,8 +286,7 @@ static int alloc_blocks(struct summary *s)
 	s->max_process = max_process;
 	s->smean = calloc(max_state + 1, sizeof(*s->smean));
 	s->scount = calloc(max_state + 1, sizeof(*s->scount));
-	s->use = malloc(nk);
-	if (!s->gm || !s->mps || !s->bm || !s->bstate || !s->label || !s->in_ref || !s->smean || !s->scount || !s->use)
+	if (!s->gm || !s->mps || !s->bm || !s->bstate || !s->label || !s->smean || !s->scount)
 		return -1;
 	return 0;
 }
@@ -367,29 +363,15 @@ static int count_states_and_processes(struct summary *s)
 	return 0;
 }
 
-/* Each arm's matching state: its lowest mode holding at least
- * MATCH_MIN_SHARE of the blocks (else its largest). A rarer lowest
- * mode is found in one run and missed in the next, and matching on it
- * moved `matched` by whole cycles between runs. in_ref[a][k]: block k
- * of arm a sits in that mode. */
-static void matching_states(struct summary *s)
+/* Each arm's steady states: label[a][k] is the mode block k of arm a
+ * sits in (for the changed-with-time test). */
+static void label_modes(struct summary *s)
 {
 	size_t g = s->g, nk = s->nk;
-	const double *bm = s->bm;
-	size_t *label = s->label;
-	char *in_ref = s->in_ref;
 	for (size_t a = 0; a < s->n_arms; a++) {
 		struct sb_mode modes[SB_MAX_MODES];
-		size_t nm = g ? sb_find_modes(bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, label + a * nk) : 0;
-		size_t ref = 0;
-		while (ref < nm && modes[ref].share < MATCH_MIN_SHARE)
-			ref++;
-		if (ref == nm)
-			for (size_t m = ref = 0; m < nm; m++)
-				if (modes[m].share > modes[ref].share)
-					ref = m;
-		for (size_t k = 0; k < g; k++)
-			in_ref[a * nk + k] = nm == 0 || label[a * nk + k] == ref;
+		if (g)
+			sb_find_modes(s->bm + a * nk, g, MODE_MIN_SEP, modes, SB_MAX_MODES, s->label + a * nk);
 	}
 }
 
@@ -516,17 +498,25 @@ static void arm_ns(struct summary *s, size_t a, struct sb_cell *c)
 	}
 }
 
-/* Arm a against the baseline (some blocks kept): the delta and the matched
- * difference of cell c with their CIs, the bootstraps seeded from seed. */
+/* The index of arm p among the arms (NULL or not among them: -1). */
+static long arm_index(const struct summary *s, const struct sb_arm *p)
+{
+	for (size_t k = 0; p && k < s->n_arms; k++)
+		if (&s->arms[k] == p || (p->name && s->arms[k].name && strcmp(p->name, s->arms[k].name) == 0))
+			return (long)k;
+	return -1;
+}
+
+/* Arm a against the baseline (some blocks kept): the delta, the codegen
+ * and the layout cost of cell c with their CIs, the bootstraps seeded from
+ * seed. */
 static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, struct sb_cell *c)
 {
 	size_t g = s->g, nk = s->nk;
 	const double *bm = s->bm;
-	const char *in_ref = s->in_ref;
 	long base = s->base;
 	int by_process = s->by_process;
 	const size_t *bstate = s->bstate, *bproc = s->bproc;
-	char *use = s->use;
 	double ratio, lo, hi;
 	c->delta_pct = sb_estimate_absent("the baseline costs nothing");
 	if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, seed, &ratio, &lo, &hi) == 0) {
@@ -536,17 +526,32 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 			widen(ratio, pr, plo, phi, &lo, &hi);
 		c->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 	}
-	/* Matched: blocks where both arms sit in their matching state. */
-	for (size_t k = 0; k < g; k++)
-		use[k] = in_ref[a * nk + k] && in_ref[base * nk + k];
-	double d;
-	c->matched_cycles = sb_estimate_absent("no block with both arms in their matching states");
-	if (sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bstate, use, g, N_BOOT, seed + 1, &d, &lo, &hi) == 0) {
-		double pd, plo, phi;
-		if (by_process && sb_bootstrap_diff_nested(bm + a * nk, bm + base * nk, bproc, use, g, N_BOOT, seed + 3,
-							   &pd, &plo, &phi) == 0)
-			widen(d, pd, plo, phi, &lo, &hi);
-		c->matched_cycles = sb_estimate_of(d, lo, hi);
+	size_t ng = group_means(bm + base * nk, bstate, s->scount, g, s->max_state, s->smean, s->gm);
+	double base_mean = 0;
+	for (size_t j = 0; j < ng; j++)
+		base_mean += s->gm[j] / (double)ng;
+	c->delta_cycles = sb_estimate_pct_to_cycles(&c->delta_pct, base_mean);
+	/* The codegen cost against the padded baseline (else the baseline),
+	 * and the layout cost of the padding, paired by placement. */
+	long ref = arm_index(s, s->arms[a].padded_baseline), other = arm_index(s, s->arms[a].reference);
+	const size_t *procs = by_process ? bproc : NULL, *places = s->n_states_seen > 1 ? bstate : NULL;
+	struct sb_paired p;
+	sb_paired_over_placements(bm + a * nk, bm + (ref >= 0 ? ref : base) * nk, places, procs, g, N_BOOT, seed + 1,
+				  &p);
+	c->matched_cycles = p.mean;
+	c->codegen_against = s->arms[ref >= 0 ? ref : base].name;
+	c->codegen_median = p.median;
+	memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
+	c->n_codegen_modes = p.n_modes;
+	c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
+	if (ref >= 0 && sb_paired_over_placements(bm + ref * nk, bm + base * nk, places, procs, g, N_BOOT, seed + 3,
+						  &p) == 0)
+		c->layout_cycles = p.mean;
+	c->vs_reference_cycles = sb_estimate_absent("no reference arm");
+	if (other >= 0 && sb_paired_over_placements(bm + a * nk, bm + other * nk, places, procs, g, N_BOOT, seed + 5,
+						    &p) == 0) {
+		c->vs_reference_cycles = p.mean;
+		c->reference_against = s->arms[other].name;
 	}
 }
 
@@ -577,7 +582,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 	block_values(&s);
 	if (count_states_and_processes(&s) != 0)
 		goto out;
-	matching_states(&s);
+	label_modes(&s);
 	for (size_t a = 0, ci = 0; a < n_arms; a++) {
 		if ((long)a == ovh)
 			continue;
@@ -589,19 +594,10 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		arm_ns(&s, a, c);
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
-		c->delta_pct = c->matched_cycles = c->delta_cycles = sb_estimate_absent(no_delta);
+		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->delta_cycles =
+			c->vs_reference_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
-	}
-	/* The deltas in cycles, from the baseline's cell (its mean is known
-	 * once every cell is). */
-	for (size_t a = 0, ci = 0; base >= 0 && a < n_arms; a++) {
-		if ((long)a == ovh)
-			continue;
-		struct sb_cell *c = &out->cells[ci++ * n_batches + bi];
-		const struct sb_cell *b = &out->cells[(size_t)(base - (ovh >= 0 && ovh < base)) * n_batches + bi];
-		if ((long)a != base && sb_estimate_known(&c->delta_pct) && b->n_samples)
-			c->delta_cycles = sb_estimate_pct_to_cycles(&c->delta_pct, b->cycles.mean);
 	}
 	if (kept) { /* handed over */
 		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm};

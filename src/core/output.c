@@ -176,18 +176,37 @@ static void table_estimate(const struct sb_estimate *e, const char *unit, char *
 	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
 }
 
-/* The cell's steady states. */
-static void json_states(FILE *f, const struct sb_cell *c)
+/* "name": [{"cycles": .., "share": ..}, ...] */
+static void json_modes(FILE *f, const char *name, const struct sb_mode *modes, size_t n)
 {
-	fputs(",\n     \"modes\": [", f);
-	for (size_t k = 0; k < c->n_modes; k++) {
+	fprintf(f, "\"%s\": [", name);
+	for (size_t k = 0; k < n; k++) {
 		fputs(k ? ", {\"cycles\": " : "{\"cycles\": ", f);
-		sb_json_number(f, c->modes[k].cycles);
+		sb_json_number(f, modes[k].cycles);
 		fputs(", \"share\": ", f);
-		sb_json_number(f, c->modes[k].share);
+		sb_json_number(f, modes[k].share);
 		fputs("}", f);
 	}
 	fputs("]", f);
+}
+
+/* The cell's steady states, and what its figures are taken against (its
+ * codegen cost's other arm, placements' modes; a lab alternative's
+ * reference). */
+static void json_states(FILE *f, const struct sb_cell *c)
+{
+	fputs(",\n     ", f);
+	json_modes(f, "modes", c->modes, c->n_modes);
+	if (sb_estimate_known(&c->matched_cycles)) {
+		fputs(",\n     \"codegen_against\": ", f);
+		sb_json_string(f, c->codegen_against ? c->codegen_against : "");
+		fputs(", ", f);
+		json_modes(f, "codegen_modes", c->codegen_modes, c->n_codegen_modes);
+	}
+	if (sb_estimate_known(&c->vs_reference_cycles)) {
+		fputs(", \"reference_against\": ", f);
+		sb_json_string(f, c->reference_against ? c->reference_against : "");
+	}
 }
 
 /* Every figure of the cell (figures.h) it has. */
@@ -535,6 +554,7 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
 		sb_output_states_note(f, r);
+		sb_output_codegen_note(f, r);
 		if (m->ci_scope)
 			fprintf(f, "# CIs: %s\n", m->ci_scope);
 		table_placements(f, r);

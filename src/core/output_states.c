@@ -113,8 +113,6 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	char scope[1536];
 	sb_output_past_runs_scope(scope, sizeof(scope), r);
 	comment_wrapped(f, scope, ";");
-	fprintf(f, "# matched: cycles per iteration vs the baseline with both in their matching steady state\n"
-		   "# (the lowest holding at least 25%% of the blocks)\n");
 	if (!multi) {
 		fprintf(f, "# steady states: one per cell\n");
 		return;
@@ -230,7 +228,7 @@ int sb_output_multimodal_line(FILE *f, const char *tool, const struct sb_results
 		fprintf(f, "%s %llu (lowest state %.0f-%.0f%% of blocks)", differ++ ? "," : "",
 			(unsigned long long)c->batch, 100 * lo, 100 * hi);
 	}
-	fprintf(f, "%s; see 'modes' and 'matched'\n", differ ? "" : " none");
+	fprintf(f, "%s; see 'modes' and 'codegen'\n", differ ? "" : " none");
 	return 1;
 }
 

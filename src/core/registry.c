@@ -128,6 +128,9 @@ const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
 		return sb_variant_find("baseline");
 	if (family && strcmp(family, "replica-host") == 0)
 		return sb_variant_find("host-baseline");
+	/* A padded baseline: the baseline of the variant it pads. */
+	if (family && (strcmp(family, "replica-padded") == 0 || strcmp(family, "replica-host-padded") == 0))
+		return sb_variant_baseline_of(v->family_info);
 	return NULL;
 }
 

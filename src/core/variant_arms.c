@@ -30,6 +30,23 @@ static const char *seed_codegen(const struct sb_variant *v)
 	return "hybrid";
 }
 
+/* A baseline padded to another variant's layout: of the padded
+ * families, its family_info the record of the variant it pads. */
+static int is_padded(const struct sb_variant *v)
+{
+	return (in_family(v, "replica-padded") || in_family(v, "replica-host-padded")) && v->family_info;
+}
+
+const struct sb_variant *sb_variant_padded_baseline_of(const struct sb_variant *v)
+{
+	for (size_t i = 0; v && i < sb_variant_count(); i++) {
+		const struct sb_variant *p = sb_variant_at(i);
+		if (is_padded(p) && p->family_info == v)
+			return p;
+	}
+	return NULL;
+}
+
 void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 {
 	/* A copy's family_info is its original's (sb_lab_info_of() says NULL). */
@@ -42,6 +59,9 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 	} else if (in_family(v, "replica") || in_family(v, "replica-host") || in_family(v, "twin")) {
 		codegen = seed_codegen(v);
 		side = in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
+	} else if (is_padded(v)) {
+		/* The baseline laid out as the variant its record pads. */
+		codegen = strcmp(seed_codegen(v->family_info), "private") == 0 ? "padded-private" : "padded-hybrid";
 	}
 	sb_cell_key_set(k, side, v->family, codegen, v->flavour_name, li ? sb_lab_return_name(li->ret) : sb_variant_return_name(v),
 			v->shape, v->name);
@@ -163,6 +183,23 @@ int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *ba
 	for (size_t i = 0; i < n_others; i++)
 		if (others[i] != baseline)
 			add(a, others[i], in_loop, 0);
+	/* Each arm's padded baseline, when it is one of the arms; a lab
+	 * alternative's reference, its group's mainline (the placement
+	 * control's is the baseline alone: it has the baseline's bytes). */
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_variant *p = sb_variant_padded_baseline_of(a->ctx[i].v);
+		for (size_t k = 0; p && k < a->n; k++)
+			if (a->ctx[k].v == p)
+				a->arms[i].padded_baseline = &a->arms[k];
+		const struct sb_cell_key *key = &a->arms[i].key;
+		if (key->side != SB_SIDE_LAB || !strcmp(key->codegen, "mainline") || !strcmp(key->codegen, "baseline") ||
+		    !strcmp(key->codegen, "placement-control"))
+			continue;
+		for (size_t k = 0; k < a->n; k++)
+			if (k != i && a->arms[k].key.side == SB_SIDE_LAB && !strcmp(a->arms[k].key.codegen, "mainline") &&
+			    !strcmp(a->arms[k].key.ret, key->ret) && !strcmp(a->arms[k].key.shape, key->shape))
+				a->arms[i].reference = &a->arms[k];
+	}
 	return 0;
 }
 

@@ -300,10 +300,13 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 			return -1;
 		}
 	}
-	/* A page per function (two for offsets like a kernel load's, which
-	 * may start near the end of the first), in the window above the
-	 * program. */
-	size_t slot = policy->page_offsets ? 2 * PAGE : PAGE;
+	/* A page per function (two when a given offset, like a kernel load's,
+	 * starts too near the end of the first for the function to fit), in
+	 * the window above the program. */
+	size_t slot = PAGE;
+	for (size_t i = 0; policy->page_offsets && i < out->n_funcs && i < policy->n_offsets; i++)
+		if (policy->page_offsets[i] % PAGE + out->len[i] > PAGE)
+			slot = 2 * PAGE;
 	if (policy->at && policy->n_at < out->n_funcs) {
 		snprintf(err, errlen, "%s: %zu addresses given for %zu functions", v->name, policy->n_at, out->n_funcs);
 		return -1;

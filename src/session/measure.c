@@ -118,9 +118,40 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	return 0;
 }
 
+/* Where copy j of every arm's function f starts in its page, the same for
+ * every arm (offsets[j * SB_PLACE_MAX_FUNCS + f]): a random 64-byte chunk
+ * that leaves room for the group's longest function f, then a random byte
+ * in it (the kernel's random start within the first chunk). With the same
+ * start in the page and the cache line, a steady state that the placement
+ * selects is shared by all arms, and each placement gives a paired
+ * difference. NULL out of memory. */
+static unsigned *shared_offsets(const struct sb_variant_arms *a, size_t k, struct sb_rng *rng)
+{
+	size_t longest[SB_PLACE_MAX_FUNCS] = {0};
+	for (size_t i = 0; i < a->n; i++) {
+		struct sb_placed_variant funcs;
+		char err[256];
+		if (!a->ctx[i].v || sb_place_collect(a->ctx[i].v, &funcs, err, sizeof(err)) != 0)
+			continue;
+		for (size_t f = 0; f < funcs.n_funcs; f++)
+			if (funcs.len[f] > longest[f])
+				longest[f] = funcs.len[f];
+	}
+	unsigned *offsets = malloc(k * SB_PLACE_MAX_FUNCS * sizeof(*offsets));
+	for (size_t j = 0; offsets && j < k; j++)
+		for (size_t f = 0; f < SB_PLACE_MAX_FUNCS; f++) {
+			/* A function too long for a page is refused by sb_place. */
+			size_t room = longest[f] + 128 <= 4096 ? 4096 - longest[f] - 64 : 64;
+			offsets[j * SB_PLACE_MAX_FUNCS + f] =
+				(unsigned)(sb_rng_below(rng, room / 64) * 64 + sb_rng_below(rng, 64));
+		}
+	return offsets;
+}
+
 /* The re-rolled states of every arm: cfg->states placed copies of each
- * variant, kept in a pool until the program ends. A variant whose code
- * cannot be copied keeps its own code, said in one line. */
+ * variant, copy j of every arm at the same offsets in its pages
+ * (shared_offsets), kept in a pool until the program ends. A variant whose
+ * code cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a)
 {
 	size_t k = cfg->states;
@@ -130,7 +161,14 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
 	if (pool)
 		pool->p = calloc(a->n * k + 1, sizeof(*pool->p));
-	if (!pool || !pool->p || !copies) {
+	/* Each group its own sequence of random pages: with one seed for all,
+	 * every group's copies tried the pages the first group's took, and
+	 * after a few groups a copy found no free page in 64 tries. */
+	static uint64_t groups_placed;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
+	unsigned *offsets = pool && pool->p && copies ? shared_offsets(a, k, &rng) : NULL;
+	if (!offsets) {
 		if (pool)
 			free(pool->p);
 		free(pool);
@@ -143,12 +181,6 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 	pool->copies = copies;
 	pool->next = pools;
 	pools = pool;
-	/* Each group its own sequence of random pages: with one seed for all,
-	 * every group's copies tried the pages the first group's took, and
-	 * after a few groups a copy found no free page in 64 tries. */
-	static uint64_t groups_placed;
-	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
 	char err[512];
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant *v = a->ctx[i].v;
@@ -158,8 +190,9 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		size_t made = 0;
 		for (unsigned j = 0; j < k; j++) {
 			struct sb_placed_variant *p = &pool->p[pool->n];
-			struct sb_place_policy random = {.rng = &rng};
-			if (sb_place(v, &random, j, p, err, sizeof(err)) != 0)
+			struct sb_place_policy shared = {.rng = &rng, .page_offsets = offsets + j * SB_PLACE_MAX_FUNCS,
+							 .n_offsets = SB_PLACE_MAX_FUNCS};
+			if (sb_place(v, &shared, j, p, err, sizeof(err)) != 0)
 				break;
 			pool->n++;
 			mine[made++] = &p->v;
@@ -170,7 +203,27 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		}
 		sb_variant_arms_set_states(a, v, mine, k);
 	}
+	free(offsets);
 	return 0;
+}
+
+/* others, and after them the padded baseline of each (the baseline laid
+ * out as it: sb_variant_padded_baseline_of) that is not among them, in
+ * out (room for SB_MAX_ARMS - 1). Returns how many out holds. */
+static size_t with_padded_baselines(const struct sb_variant *const *others, size_t n, const struct sb_variant **out)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n && m < SB_MAX_ARMS - 1; i++)
+		out[m++] = others[i];
+	for (size_t i = 0; i < n && m < SB_MAX_ARMS - 1; i++) {
+		const struct sb_variant *p = sb_variant_padded_baseline_of(others[i]);
+		int have = !p;
+		for (size_t k = 0; k < m && !have; k++)
+			have = out[k] == p;
+		if (!have)
+			out[m++] = p;
+	}
+	return m;
 }
 
 /* One group while it is measured: its arms' options, hooks and the name of
@@ -201,6 +254,14 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 			return prc;
 		others = gr->placed;
 		n_others = n_placed;
+	}
+	/* The padded baselines, for the codegen and layout costs; not in the
+	 * seeds' format (upstream's benches) or Google Benchmark's. */
+	const struct sb_variant *with_padded[SB_MAX_ARMS];
+	if (!cfg->placements && cfg->states && baseline && cfg->format != SB_FORMAT_SEED &&
+	    cfg->format != SB_FORMAT_GBENCH) {
+		n_others = with_padded_baselines(others, n_others, with_padded);
+		others = with_padded;
 	}
 	struct sb_variant_arms *a = g->arms;
 	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {

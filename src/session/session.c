@@ -128,6 +128,7 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
 	sb_output_multimodal_line(stderr, s->tool, all);
+	sb_output_codegen_check_line(stderr, s->tool, all);
 	sb_output_time_line(stderr, s->tool, all);
 	sb_output_cold_line(stderr, s->tool, all);
 	int busy = sb_output_busy_report(stderr, s->tool, all);

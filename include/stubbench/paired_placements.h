@@ -1,0 +1,46 @@
+/* paired_placements.h: the cost of one arm against another measured at the
+ * same placements (the codegen cost against a padded baseline, the layout
+ * cost of the padding, the cost against the baseline).
+ *
+ * Every block runs copy j of every arm, all at the same offsets in their
+ * pages and with the same stack offset, so a steady state that the
+ * placement selects is shared by both arms. Per placement j: the mean
+ * over its blocks of (a - b), the same block's values; over placements:
+ * their mean (the figure), their median and their modes. The CI is a
+ * hierarchical bootstrap: placements drawn with replacement, then within
+ * each the processes that ran it, then within each of those its blocks;
+ * and, processes being crossed with placements (every process runs many
+ * placements, and what a process fixes moves all of them), a second
+ * bootstrap over processes then blocks, whose deviations are added to the
+ * first's in quadrature on each side. With few placements (a kernel
+ * run's loads) the interval is widened by t(g - 1) / 1.96 x sqrt(g / (g - 1)).
+ *
+ * The mean moves with the share of the placements in each state as the
+ * shares move, by a fraction of a state: no threshold decides which
+ * blocks count, so no share on either side of one moves it by a whole
+ * state. */
+#ifndef STUBBENCH_PAIRED_PLACEMENTS_H
+#define STUBBENCH_PAIRED_PLACEMENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/estimate.h"
+#include "stubbench/stats.h"
+
+struct sb_paired {
+	struct sb_estimate mean;   /* mean over placements of a - b, 95 % CI */
+	struct sb_estimate median; /* median over placements, 95 % CI */
+	struct sb_mode modes[SB_MAX_MODES]; /* of the placements' differences (sb_find_modes) */
+	size_t n_modes;
+	size_t n_placements, n_processes;
+};
+
+/* a - b over n blocks (block i: values a[i], b[i], its placement and its
+ * process; placement NULL: each block a placement of its own, for a run at
+ * one placement, whose CI is then the blocks'; process NULL: one process), n_boot resamples seeded from
+ * seed. Returns 0, or -1 when n is 0 or memory runs out (out absent). */
+int sb_paired_over_placements(const double *a, const double *b, const size_t *placement, const size_t *process,
+			      size_t n, unsigned n_boot, uint64_t seed, struct sb_paired *out);
+
+#endif
