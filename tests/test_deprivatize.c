@@ -1,0 +1,222 @@
+/* test_deprivatize.c: the de-privatized twin of a private-stack function
+ * equals the kernel's own JIT of the same function without a private stack,
+ * instruction by instruction with addresses masked (movabs immediates, the gs
+ * displacement, call/jmp targets outside the function), and the privatized
+ * twin of the non-private function equals the private one. Pairs: seed
+ * 003's htab function (July 2024), seed 001's main prog and subprog, and the
+ * htab shape's htab_body from the raw_tp and syscall drivers on v6.18
+ * (.lst and .bin). Then bad input. Argument: tests/data. */
+#include "check.h"
+#include "stubbench/deprivatize.h"
+#include "stubbench/flavour.h"
+#include "stubbench/listing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *data_dir;
+
+struct func {
+	struct sb_listing l;
+	uint8_t *code;
+	size_t len;
+};
+
+static int load(const char *name, struct func *f)
+{
+	char path[512], err[256];
+	snprintf(path, sizeof(path), "%s/%s", data_dir, name);
+	if (sb_listing_parse_file(path, &f->l, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	sb_jit_mask_listing(&f->l);
+	f->len = f->l.size;
+	f->code = malloc(f->len);
+	for (size_t i = 0; i < f->l.n; i++)
+		memcpy(f->code + f->l.insns[i].off, f->l.insns[i].bytes, f->l.insns[i].len);
+	return 0;
+}
+
+static void drop(struct func *f)
+{
+	sb_listing_free(&f->l);
+	free(f->code);
+}
+
+static uint8_t *read_bin(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", data_dir, name);
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	uint8_t *buf = malloc(4096);
+	*len = fread(buf, 1, 4096, fp);
+	fclose(fp);
+	return buf;
+}
+
+/* The frame pointer and gs displacement of a private function's r9 setup. */
+static void r9_setup_of(const struct sb_listing *l, uint64_t *fp, uint32_t *gs)
+{
+	for (size_t i = 0; i + 1 < l->n; i++) {
+		const struct sb_insn *a = &l->insns[i], *b = &l->insns[i + 1];
+		if (sb_jit_is_r9_setup(a) && sb_jit_is_gs_add_r9(b)) {
+			*fp = 0;
+			if (a->len == 10)
+				memcpy(fp, a->bytes + 2, 8);
+			else if (a->len == 6)
+				memcpy(fp, a->bytes + 2, 4);
+			memcpy(gs, b->bytes + 5, 4);
+			return;
+		}
+	}
+}
+
+/* private -> twin == baseline, and baseline -> privatized twin == private. */
+static void check_pair(const char *priv_name, const char *base_name, uint32_t depth, size_t calls)
+{
+	struct func p, b;
+	if (load(priv_name, &p) || load(base_name, &b)) {
+		CHECK(0, "%s / %s not readable", priv_name, base_name);
+		return;
+	}
+	char err[256] = "", where[256] = "";
+	struct sb_twin t;
+	int rc = sb_deprivatize(p.code, p.len, NULL, &t, err, sizeof(err));
+	CHECK(rc == 0, "%s: %s", priv_name, err);
+	if (rc == 0) {
+		long d = sb_twin_compare(&b.l, t.code, t.len, where, sizeof(where));
+		CHECK(d == -1, "de-privatized %s differs from %s: %s", priv_name, base_name, where);
+		CHECK(t.stack_depth == depth, "%s: depth %#x, expected %#x", priv_name, t.stack_depth, depth);
+		CHECK(t.calls_wrapped == calls, "%s: %zu push/pop r9 pairs, expected %zu", priv_name,
+		      t.calls_wrapped, calls);
+		CHECK(t.len == b.len, "%s: twin %zu bytes, kernel %zu", priv_name, t.len, b.len);
+		sb_twin_free(&t);
+	}
+	uint64_t fp = 0;
+	uint32_t gs = 0;
+	r9_setup_of(&p.l, &fp, &gs);
+	rc = sb_privatize(b.code, b.len, fp, gs, &t, err, sizeof(err));
+	CHECK(rc == 0, "%s: %s", base_name, err);
+	if (rc == 0) {
+		long d = sb_twin_compare(&p.l, t.code, t.len, where, sizeof(where));
+		CHECK(d == -1, "privatized %s differs from %s: %s", base_name, priv_name, where);
+		CHECK(t.stack_depth == depth && t.calls_wrapped == calls, "%s: depth %#x, %zu calls", base_name,
+		      t.stack_depth, t.calls_wrapped);
+		sb_twin_free(&t);
+	}
+	drop(&p);
+	drop(&b);
+}
+
+/* The recorded .bin of the v6.18 htab_body gives the same twin as its .lst. */
+static void check_bin(void)
+{
+	size_t plen = 0;
+	uint8_t *pcode = read_bin("jit_v6_18_htab_private.htab_body.bin", &plen);
+	struct func b;
+	CHECK(pcode && load("jit_v6_18_htab_baseline.htab_body.lst", &b) == 0, "htab_body dumps not readable");
+	if (!pcode)
+		return;
+	char err[256] = "", where[256] = "";
+	struct sb_twin t;
+	CHECK(sb_deprivatize(pcode, plen, NULL, &t, err, sizeof(err)) == 0, "htab_body.bin: %s", err);
+	CHECK(sb_twin_compare(&b.l, t.code, t.len, where, sizeof(where)) == -1, "htab_body.bin: %s", where);
+	CHECK(t.branches_resized == 2, "htab_body: %zu jumps resized, expected je and ja (rel32 -> rel8)",
+	      t.branches_resized);
+	/* An explicit depth is what sub rsp gets: the twin then differs there. */
+	struct sb_twin t2;
+	struct sb_deprivatize_opts o = {.stack_depth = 0x61};
+	CHECK(sb_deprivatize(pcode, plen, &o, &t2, err, sizeof(err)) == 0, "depth 0x61: %s", err);
+	CHECK(t2.stack_depth == 0x68, "depth 0x61 rounds to %#x, expected 0x68", t2.stack_depth);
+	CHECK(sb_twin_compare(&b.l, t2.code, t2.len, where, sizeof(where)) == 4,
+	      "depth 0x68: expected a difference at sub rsp (instruction 4): %s", where);
+	/* The printed listing reads back as the same code. */
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *mem = open_memstream(&text, &tlen);
+	CHECK(sb_twin_print(mem, t.code, t.len, err, sizeof(err)) == 0, "print: %s", err);
+	fclose(mem);
+	struct sb_listing back;
+	CHECK(sb_listing_parse_text(text, "printed twin", &back, err, sizeof(err)) == 0, "%s", err);
+	CHECK(sb_listing_compare(&back, t.code, t.len, where, sizeof(where)) == -1, "round trip: %s", where);
+	CHECK(strstr(text, "sub rsp, 0x60") && strstr(text, "[rbp-0x60]") && !strstr(text, "r9"),
+	      "printed twin:\n%s", text);
+	sb_listing_free(&back);
+	free(text);
+	sb_twin_free(&t);
+	sb_twin_free(&t2);
+	drop(&b);
+	free(pcode);
+}
+
+/* run_private.prog_private and run_baseline.prog_baseline are different
+ * functions (64 and 8 bytes of stack): the twin has the 64-byte frame. */
+static void check_not_a_pair(void)
+{
+	size_t len = 0;
+	uint8_t *code = read_bin("jit_v6_18_run_private.prog_private.bin", &len);
+	struct func b;
+	CHECK(code && load("jit_v6_18_run_baseline.prog_baseline.lst", &b) == 0, "prog dumps not readable");
+	if (!code)
+		return;
+	char err[256] = "", where[256] = "";
+	struct sb_twin t;
+	CHECK(sb_deprivatize(code, len, NULL, &t, err, sizeof(err)) == 0, "prog_private: %s", err);
+	static const uint8_t sub64[] = {0x48, 0x81, 0xec, 0x40, 0x00, 0x00, 0x00};
+	CHECK(t.len > 0x13 && memcmp(t.code + 0xc, sub64, 7) == 0, "prog_private twin: no sub rsp, 0x40 at +0xc");
+	CHECK(t.calls_wrapped == 3 && t.frame_insns == 2, "prog_private: %zu calls, %zu frame insns",
+	      t.calls_wrapped, t.frame_insns);
+	CHECK(sb_twin_compare(&b.l, t.code, t.len, where, sizeof(where)) == 4,
+	      "prog_private twin vs prog_baseline: expected the sub rsp to differ (%s)", where);
+	sb_twin_free(&t);
+	drop(&b);
+	free(code);
+}
+
+static void check_bad_input(void)
+{
+	char err[256] = "";
+	struct sb_twin t;
+	struct func b;
+	if (load("jit_v6_18_htab_baseline.htab_body.lst", &b))
+		return;
+	CHECK(sb_deprivatize(b.code, b.len, NULL, &t, err, sizeof(err)) == -1 && strstr(err, "no private stack"),
+	      "baseline: '%s'", err);
+	CHECK(sb_deprivatize(b.code, 0x1d, NULL, &t, err, sizeof(err)) == -1 && strstr(err, "+0x1b: cannot decode"),
+	      "cut inside movabs: '%s'", err);
+	drop(&b);
+	struct func p;
+	if (load("jit_v6_18_htab_private.htab_body.lst", &p))
+		return;
+	CHECK(sb_privatize(p.code, p.len, 1, 2, &t, err, sizeof(err)) == -1 && strstr(err, "already has"),
+	      "private: '%s'", err);
+	drop(&p);
+	/* push rbp; mov rbp,rsp; r9 setup; jmp into the middle of mov rax,rax. */
+	static const uint8_t mid[] = {0x55, 0x48, 0x89, 0xe5, 0x49, 0xb9, 1, 0, 0, 0, 1, 0, 0, 0, 0x65, 0x4c,
+				      0x03, 0x0c, 0x25, 0, 0, 0, 0, 0xeb, 0x01, 0x48, 0x89, 0xc0, 0xc9, 0xc3};
+	CHECK(sb_deprivatize(mid, sizeof(mid), NULL, &t, err, sizeof(err)) == -1 &&
+	      strstr(err, "+0x17: jumps to +0x1a, inside an instruction"), "mid-jump: '%s'", err);
+	static const uint8_t noframe[] = {0x31, 0xc0, 0xc3};
+	CHECK(sb_privatize(noframe, sizeof(noframe), 1, 2, &t, err, sizeof(err)) == -1 && strstr(err, "no rbp frame"),
+	      "no frame: '%s'", err);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_deprivatize DATA_DIR\n");
+		return 2;
+	}
+	data_dir = argv[1];
+	check_pair("seed003_htab_private.lst", "seed003_htab_baseline.lst", 0x60, 3);
+	check_pair("seed001_private_main.lst", "seed001_baseline_main.lst", 0, 3);
+	check_pair("seed001_private_sub.lst", "seed001_baseline_sub.lst", 0, 0);
+	check_pair("jit_v6_18_htab_private.htab_body.lst", "jit_v6_18_htab_baseline.htab_body.lst", 0x60, 3);
+	check_bin();
+	check_not_a_pair();
+	check_bad_input();
+	return check_report("deprivatize");
+}
