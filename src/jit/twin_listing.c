@@ -38,9 +38,18 @@ int sb_twin_print(FILE *f, const uint8_t *code, size_t len, char *err, size_t er
 	struct sb_listing l = {0};
 	size_t cap = 0;
 	int rc = -1;
+	ZydisDecoder dec;
+	ZydisFormatter fmt;
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)) ||
+	    !ZYAN_SUCCESS(ZydisFormatterInit(&fmt, ZYDIS_FORMATTER_STYLE_INTEL)) ||
+	    !ZYAN_SUCCESS(ZydisFormatterSetProperty(&fmt, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE))) {
+		sb_set_err(err, errlen, "zydis: cannot set up a decoder and formatter");
+		return -1;
+	}
 	for (size_t off = 0; off < len;) {
-		ZydisDisassembledInstruction d;
-		if (!ZYAN_SUCCESS(ZydisDisassembleIntel(ZYDIS_MACHINE_MODE_LONG_64, off, code + off, len - off, &d))) {
+		ZydisDecodedInstruction d;
+		ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, code + off, len - off, &d, ops))) {
 			sb_set_err(err, errlen, "+%#zx: cannot decode byte %02x", off, code[off]);
 			goto out;
 		}
@@ -56,9 +65,11 @@ int sb_twin_print(FILE *f, const uint8_t *code, size_t len, char *err, size_t er
 		struct sb_insn *in = &l.insns[l.n++];
 		memset(in, 0, sizeof(*in));
 		in->off = off;
-		in->len = d.info.length;
+		in->len = d.length;
 		memcpy(in->bytes, code + off, in->len);
-		snprintf(in->text, sizeof(in->text), "%.95s", d.text);
+		if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&fmt, &d, ops, d.operand_count_visible, in->text,
+								  sizeof(in->text), off, NULL)))
+			snprintf(in->text, sizeof(in->text), "(?)");
 		off += in->len;
 		l.size = off;
 	}

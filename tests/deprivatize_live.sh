@@ -1,0 +1,19 @@
+#!/bin/sh
+# deprivatize_live.sh STUBBENCH: the de-privatized twin of the htab shape's
+# htab_body as this kernel JITs it from the raw_tp driver (private stack)
+# equals this kernel's JIT of it from the syscall driver (none), addresses
+# masked; and the privatized twin of the syscall one equals the raw_tp one.
+# SKIP (77) when the kernel run cannot load BPF programs here.
+sb=$1
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+"$sb" kernel --shape=htab --dump-jit="$d" --samples=1 --batch=1 --processes=1 >/dev/null 2>&1
+rc=$?
+if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi
+[ $rc -eq 0 ] || { echo "stubbench kernel exited $rc"; exit 1; }
+"$sb" deprivatize "$d/htab_private.htab_body.bin" --against="$d/htab_baseline.htab_body.lst" \
+	| grep '^# equal to' || { echo "de-privatized twin differs from the syscall driver's htab_body"; exit 1; }
+# The frame pointer and gs displacement are masked: any 64-bit address makes the movabs form.
+"$sb" deprivatize --privatize --frame-ptr=0x600000000000 --gs-disp=0x83b0c028 \
+	"$d/htab_baseline.htab_body.bin" --against="$d/htab_private.htab_body.lst" \
+	| grep '^# equal to' || { echo "privatized twin differs from the raw_tp driver's htab_body"; exit 1; }
