@@ -5,10 +5,13 @@
  * twin of the non-private function equals the private one. Pairs: seed
  * 003's htab function (July 2024), seed 001's main prog and subprog, and the
  * htab shape's htab_body from the raw_tp and syscall drivers on v6.18
- * (.lst and .bin). Then bad input. Argument: tests/data. */
+ * (.lst, .bin and bpftool text). Every private-stack function of the dumps
+ * comes back byte for byte from its twin's twin; the frame pointer load
+ * takes the JIT's forms. Then bad input. Argument: tests/data. */
 #include "check.h"
 #include "stubbench/deprivatize.h"
 #include "stubbench/flavour.h"
+#include "stubbench/image_text.h"
 #include "stubbench/listing.h"
 
 #include <stdlib.h>
@@ -176,6 +179,93 @@ static void check_not_a_pair(void)
 	free(code);
 }
 
+/* privatize(deprivatize(f)) gives f back byte for byte, unmasked, for every
+ * private-stack function of the recorded dumps and seeds. */
+static void check_round_trip(const char *name)
+{
+	struct func p;
+	if (load(name, &p)) {
+		CHECK(0, "%s not readable", name);
+		return;
+	}
+	char err[256] = "";
+	struct sb_twin t, back;
+	uint64_t fp = 0;
+	uint32_t gs = 0;
+	r9_setup_of(&p.l, &fp, &gs);
+	int ok = sb_deprivatize(p.code, p.len, NULL, &t, err, sizeof(err)) == 0;
+	CHECK(ok, "%s: %s", name, err);
+	if (ok) {
+		ok = sb_privatize(t.code, t.len, fp, gs, &back, err, sizeof(err)) == 0;
+		CHECK(ok && back.len == p.len && memcmp(back.code, p.code, p.len) == 0,
+		      "%s: round trip gives %zu bytes, not the %zu it started from (%s)", name, back.len, p.len, err);
+		if (ok)
+			sb_twin_free(&back);
+		sb_twin_free(&t);
+	}
+	drop(&p);
+}
+
+/* emit_mov_imm64()'s forms of the frame pointer load, as the JIT picks them. */
+static void check_r9_forms(void)
+{
+	static const uint8_t fn[] = {0x55, 0x48, 0x89, 0xe5, 0x48, 0x81, 0xec, 0x08, 0, 0, 0,
+				     0x48, 0x89, 0x7d, 0xf8, 0xc9, 0xc3};
+	static const struct {
+		uint64_t fp;
+		uint8_t bytes[10];
+		size_t len;
+	} forms[] = {
+		{0, {0x45, 0x31, 0xc9}, 3},
+		{0x1234, {0x41, 0xb9, 0x34, 0x12, 0, 0}, 6},
+		{0xffffffff80001000ull, {0x49, 0xc7, 0xc1, 0x00, 0x10, 0x00, 0x80}, 7},
+		{0x600000000008ull, {0x49, 0xb9, 0x08, 0, 0, 0, 0, 0x60, 0, 0}, 10},
+	};
+	static const uint8_t gs[] = {0x65, 0x4c, 0x03, 0x0c, 0x25, 0x28, 0xc0, 0xb0, 0x83};
+	static const uint8_t store[] = {0x49, 0x89, 0x79, 0xf8};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char err[256] = "";
+		struct sb_twin t;
+		int ok = sb_privatize(fn, sizeof(fn), forms[i].fp, 0x83b0c028u, &t, err, sizeof(err)) == 0;
+		CHECK(ok, "fp %#llx: %s", (unsigned long long)forms[i].fp, err);
+		if (!ok)
+			continue;
+		const uint8_t *c = t.code + 4;
+		CHECK(t.len == 4 + forms[i].len + 9 + 4 + 2 && memcmp(c, forms[i].bytes, forms[i].len) == 0 &&
+		      memcmp(c + forms[i].len, gs, 9) == 0 && memcmp(c + forms[i].len + 9, store, 4) == 0,
+		      "fp %#llx: not the JIT's setup and [r9-8] store", (unsigned long long)forms[i].fp);
+		CHECK(t.stack_depth == 8 && t.frame_insns == 1, "fp %#llx: depth %#x", (unsigned long long)forms[i].fp,
+		      t.stack_depth);
+		sb_twin_free(&t);
+	}
+}
+
+/* bpftool's opcodes text of htab_private gives the same twin as the dump. */
+static void check_bpftool_text(void)
+{
+	char path[512], err[256] = "", where[256] = "";
+	snprintf(path, sizeof(path), "%s/bpftool_v6_18_htab_private_opcodes.txt", data_dir);
+	struct sb_jit_image img;
+	struct func b;
+	if (sb_jit_image_read_file(path, &img, err, sizeof(err)) || load("jit_v6_18_htab_baseline.htab_body.lst", &b)) {
+		CHECK(0, "bpftool text: %s", err);
+		return;
+	}
+	const struct sb_jit_func *f = sb_jit_find(&img, "htab_body");
+	struct sb_twin t;
+	int ok = f && sb_deprivatize(f->bytes, f->len, NULL, &t, err, sizeof(err)) == 0;
+	CHECK(ok, "bpftool htab_body: %s", err);
+	if (ok) {
+		CHECK(sb_twin_compare(&b.l, t.code, t.len, where, sizeof(where)) == -1, "bpftool htab_body: %s", where);
+		sb_twin_free(&t);
+	}
+	/* The driver has no private stack. */
+	CHECK(sb_deprivatize(img.funcs[0].bytes, img.funcs[0].len, NULL, &t, err, sizeof(err)) == -1,
+	      "the htab_private driver was de-privatized");
+	sb_jit_image_free(&img);
+	drop(&b);
+}
+
 static void check_bad_input(void)
 {
 	char err[256] = "";
@@ -217,6 +307,15 @@ int main(int argc, char **argv)
 	check_pair("jit_v6_18_htab_private.htab_body.lst", "jit_v6_18_htab_baseline.htab_body.lst", 0x60, 3);
 	check_bin();
 	check_not_a_pair();
+	check_bpftool_text();
+	check_r9_forms();
+	static const char *privs[] = {"seed003_htab_private.lst", "seed001_private_main.lst",
+				      "seed001_private_sub.lst", "jit_v6_18_htab_private.htab_body.lst",
+				      "jit_v6_18_loop_hybrid.loop_hybrid.lst", "jit_v6_18_loop_private.loop_private.lst",
+				      "jit_v6_18_loop_private.sub_big.lst", "jit_v6_18_run_hybrid.prog_hybrid.lst",
+				      "jit_v6_18_run_private.prog_private.lst", "jit_v6_18_run_private.sub_big.lst"};
+	for (size_t i = 0; i < sizeof(privs) / sizeof(privs[0]); i++)
+		check_round_trip(privs[i]);
 	check_bad_input();
 	return check_report("deprivatize");
 }
