@@ -47,7 +47,8 @@ function(sb_deprivatize_tests)
       "^stubbench deprivatize: [^\n]*seed001_baseline_main.lst: no function with a private stack\nexit=2\n$")
     if(STUBBENCH_KERNEL)
       # Live: this kernel's two htab_body JITs against each other's twins.
-      add_test(NAME deprivatize_live COMMAND sh ${SB_TESTS}/deprivatize_live.sh $<TARGET_FILE:stubbench>)
+      add_test(NAME deprivatize_live COMMAND sh ${SB_TESTS}/deprivatize_live.sh $<TARGET_FILE:stubbench>
+        ${SB_USER_BPF_OBJ})
       set_tests_properties(deprivatize_live PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
         ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
     endif()
