@@ -1,7 +1,8 @@
 /* test_image_text.c: JIT images read back from every form they are kept in
  * (image_text.h): bpftool's opcodes text (two functions), --dump-jit's .lst
- * and .bin, a seed's listing; the same bytes from each; bad input named with
- * its line. Argument: tests/data. */
+ * and .bin, a seed's listing, a seed's mail text with two listings under
+ * headers; the same bytes from each; bad input named with its line.
+ * Argument: tests/data. */
 #include "check.h"
 #include "stubbench/image_text.h"
 
@@ -48,6 +49,30 @@ static void check_forms(void)
 	sb_jit_image_free(&seed);
 }
 
+/* A seed's mail text with two listings under "subprog:" and "main prog:". */
+static void check_blocks(void)
+{
+	char err[256] = "";
+	struct sb_jit_image blk, sub, main_prog;
+	CHECK(read_in("seed001_baseline_blocks.txt", &blk, err, sizeof(err)) == 0, "blocks: %s", err);
+	CHECK(read_in("seed001_baseline_sub.lst", &sub, err, sizeof(err)) == 0, "sub: %s", err);
+	CHECK(read_in("seed001_baseline_main.lst", &main_prog, err, sizeof(err)) == 0, "main: %s", err);
+	if (check_failures)
+		return;
+	const struct sb_jit_func *s = sb_jit_find(&blk, "subprog"), *m = sb_jit_find(&blk, "main prog");
+	CHECK(blk.n == 2 && s && m && s->len == sub.funcs[0].len && m->len == main_prog.funcs[0].len &&
+	      memcmp(s->bytes, sub.funcs[0].bytes, s->len) == 0 &&
+	      memcmp(m->bytes, main_prog.funcs[0].bytes, m->len) == 0,
+	      "blocks: %zu functions, not the seed's subprog and main prog", blk.n);
+	sb_jit_image_free(&blk);
+	sb_jit_image_free(&sub);
+	sb_jit_image_free(&main_prog);
+	/* Prose between the blocks is named with its line. */
+	static const char *prose = "subprog:\n0:  c3   ret\n\nThe following are\nmain prog:\n0:  c3   ret\n";
+	CHECK(sb_jit_image_parse_text(prose, "p.txt", &blk, err, sizeof(err)) == -1 &&
+	      strstr(err, "p.txt:4: not a listing line: 'The following are'"), "prose: '%s'", err);
+}
+
 static void check_bad(void)
 {
 	char err[256] = "";
@@ -86,6 +111,7 @@ int main(int argc, char **argv)
 	}
 	data_dir = argv[1];
 	check_forms();
+	check_blocks();
 	check_bad();
 	return check_report("image_text");
 }

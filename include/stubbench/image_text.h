@@ -4,7 +4,8 @@
  *   - a listing: --dump-jit's .lst, or an objdump-style listing like the
  *     seeds' ("13: 49 b9 70 ...   movabs r9,..."; listing.h parses it), one
  *     function, named by a "# NAME: function I of BPF program PROG, N bytes,
- *     JITed at 0xADDR" header when there is one;
+ *     JITed at 0xADDR" header when there is one; or several, each under a
+ *     "title:" line as in the seeds' mails ("subprog:", "main prog:");
  *   - `bpftool prog dump jited PROG opcodes` text: "   0:\tnopl ..." lines
  *     each followed by a tab-indented line of its bytes, a "NAME:" line
  *     before each function (bpf_prog_<tag>_<func>, or 0x<ksym>), "; source"

@@ -228,15 +228,19 @@ static int parse_bpftool(const char *text, const char *name, struct sb_jit_image
 	return 0;
 }
 
-/* A listing: one function; "# NAME: function I of BPF program PROG, N
- * bytes, JITed at 0xADDR" (--dump-jit's header) names it. */
-static int parse_listing(const char *text, const char *name, struct sb_jit_image *img, char *err, size_t errlen)
+/* A listing of one function; "# NAME: function I of BPF program PROG, N
+ * bytes, JITed at 0xADDR" (--dump-jit's header) names it, else the block's
+ * header (title), else the file. */
+static int parse_listing(const char *text, const char *name, const char *title, struct sb_jit_image *img,
+			 char *err, size_t errlen)
 {
 	struct sb_listing l;
 	if (sb_listing_parse_text(text, name, &l, err, errlen))
 		return -1;
 	char prog[64], func[64];
 	names_from_path(name, prog, sizeof(prog), func, sizeof(func));
+	if (title)
+		snprintf(func, sizeof(func), "%.63s", title);
 	uint64_t ksym = 0;
 	char line[512], hp[64], hf[64];
 	int toolong;
@@ -263,6 +267,92 @@ static int parse_listing(const char *text, const char *name, struct sb_jit_image
 	return rc;
 }
 
+/* A block header of a listing with several functions, as in the seeds'
+ * mails ("subprog:", "main prog:"): a line ending in ':' that is not an
+ * instruction or a comment. */
+static int block_header(const char *line, char *title, size_t tlen)
+{
+	size_t off, l = strlen(line);
+	while (l && (line[l - 1] == ' ' || line[l - 1] == '\t'))
+		l--;
+	if (l < 2 || line[l - 1] != ':' || line[0] == '#' || insn_line(line, &off))
+		return 0;
+	snprintf(title, tlen, "%.*s", (int)(l - 1 < 63 ? l - 1 : 63), line);
+	return 1;
+}
+
+/* 1 when lines [from, to) of text hold anything but blanks and comments. */
+static int block_has_code(const char *text, size_t from, size_t to)
+{
+	char line[512];
+	int toolong;
+	size_t n = 0;
+	for (const char *p = text; *p && n < to; n++) {
+		p = next_line(p, line, sizeof(line), &toolong);
+		const char *q = line + strspn(line, " \t");
+		if (n >= from && *q && *q != '#')
+			return 1;
+	}
+	return 0;
+}
+
+/* text with every line outside [from, to) blanked, so that the listing
+ * parser's line numbers stay the file's. */
+static char *block_text(const char *text, size_t from, size_t to)
+{
+	char *out = malloc(strlen(text) + 1), *o = out;
+	size_t n = 0;
+	for (const char *p = text; out && *p; n++) {
+		const char *nl = strchr(p, '\n');
+		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= from && n < to) {
+			memcpy(o, p, ll);
+			o += ll;
+		}
+		if (nl)
+			*o++ = '\n';
+		p = nl ? nl + 1 : p + ll;
+	}
+	if (out)
+		*o = '\0';
+	return out;
+}
+
+/* A listing, split into functions at block headers (none: one function). */
+static int parse_listing_blocks(const char *text, const char *name, struct sb_jit_image *img,
+				char *err, size_t errlen)
+{
+	char line[512], title[64] = "", next[64];
+	int toolong, have_title = 0;
+	size_t n = 0, from = 0;
+	for (const char *p = text;; n++) {
+		int end = !*p;
+		if (!end)
+			p = next_line(p, line, sizeof(line), &toolong);
+		if (!end && !block_header(line, next, sizeof(next)))
+			continue;
+		if (end && !have_title && from == 0)
+			return parse_listing(text, name, NULL, img, err, errlen);
+		if (block_has_code(text, from, n)) {
+			char *b = block_text(text, from, n);
+			int rc = b ? parse_listing(b, name, have_title ? title : NULL, img, err, errlen) : -1;
+			free(b);
+			if (rc)
+				return -1;
+		}
+		if (end)
+			break;
+		snprintf(title, sizeof(title), "%s", next);
+		have_title = 1;
+		from = n + 1;
+	}
+	if (img->n == 0) {
+		sb_set_err(err, errlen, "%s: no instructions", name);
+		return -1;
+	}
+	return 0;
+}
+
 int sb_jit_image_parse_text(const char *text, const char *name, struct sb_jit_image *img,
 			    char *err, size_t errlen)
 {
@@ -283,7 +373,7 @@ int sb_jit_image_parse_text(const char *text, const char *name, struct sb_jit_im
 			rc = -1;
 		}
 	} else
-		rc = parse_listing(text, name, img, err, errlen);
+		rc = parse_listing_blocks(text, name, img, err, errlen);
 	if (rc)
 		sb_jit_image_free(img);
 	return rc;
