@@ -240,6 +240,38 @@ static void check_r9_forms(void)
 	}
 }
 
+/* The r9 setup goes after the arena's push r12 and movabs r12; push r9 goes
+ * before the call-depth accounting (sarq $5, %gs:...) of a call. */
+static void check_arena_and_call_depth(void)
+{
+	static const uint8_t fn[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x81, 0xec, 0x08, 0, 0, 0, /* frame, sub rsp, 8 */
+		0x41, 0x54, 0x53, 0x49, 0xbc, 0, 0, 0, 0, 0, 0xc9, 0xff, 0xff, /* push r12/rbx, movabs r12 */
+		0x48, 0x89, 0x7d, 0xf8,                                  /* mov [rbp-8], rdi */
+		0x65, 0x48, 0xc1, 0x3c, 0x25, 0x00, 0x10, 0x00, 0x00, 0x05, /* sarq $5, %gs:0x1000 */
+		0xe8, 0x00, 0x01, 0x00, 0x00,                            /* call */
+		0x5b, 0x41, 0x5c, 0xc9, 0xc3};
+	static const uint8_t want[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x41, 0x54, 0x53, 0x49, 0xbc, 0, 0, 0, 0, 0, 0xc9, 0xff, 0xff,
+		0x49, 0xb9, 0x08, 0, 0, 0, 0, 0x60, 0, 0, 0x65, 0x4c, 0x03, 0x0c, 0x25, 0x28, 0xc0, 0xb0, 0x83,
+		0x49, 0x89, 0x79, 0xf8, 0x41, 0x51,
+		0x65, 0x48, 0xc1, 0x3c, 0x25, 0x00, 0x10, 0x00, 0x00, 0x05,
+		0xe8, 0xf2, 0x00, 0x00, 0x00, 0x41, 0x59, 0x5b, 0x41, 0x5c, 0xc9, 0xc3};
+	char err[256] = "";
+	struct sb_twin t, back;
+	int ok = sb_privatize(fn, sizeof(fn), 0x600000000008ull, 0x83b0c028u, &t, err, sizeof(err)) == 0;
+	CHECK(ok && t.len == sizeof(want) && memcmp(t.code, want, sizeof(want)) == 0 && t.calls_wrapped == 1,
+	      "arena and call depth: not the JIT's order (%s)", err);
+	if (!ok)
+		return;
+	ok = sb_deprivatize(t.code, t.len, NULL, &back, err, sizeof(err)) == 0;
+	CHECK(ok && back.len == sizeof(fn) && memcmp(back.code, fn, sizeof(fn)) == 0,
+	      "arena and call depth: no round trip (%s)", err);
+	if (ok)
+		sb_twin_free(&back);
+	sb_twin_free(&t);
+}
+
 /* bpftool's opcodes text of htab_private gives the same twin as the dump. */
 static void check_bpftool_text(void)
 {
@@ -309,6 +341,7 @@ int main(int argc, char **argv)
 	check_not_a_pair();
 	check_bpftool_text();
 	check_r9_forms();
+	check_arena_and_call_depth();
 	static const char *privs[] = {"seed003_htab_private.lst", "seed001_private_main.lst",
 				      "seed001_private_sub.lst", "jit_v6_18_htab_private.htab_body.lst",
 				      "jit_v6_18_loop_hybrid.loop_hybrid.lst", "jit_v6_18_loop_private.loop_private.lst",
