@@ -74,8 +74,8 @@ static const struct sb_cli_group twin_group = {
 		{"stack-depth", "N", K_DEPTH, "sub rsp of the twin, rounded up to 8 (default: the deepest\n"
 					      "r9 frame offset the code reaches)"},
 		{"privatize", NULL, K_PRIVATIZE, "the reverse: give a function without a private stack one"},
-		{"frame-ptr", "ADDR", K_FRAME, "with --privatize: the per-CPU frame pointer movabs r9 loads\n"
-					       "(default 0)"},
+		{"frame-ptr", "ADDR", K_FRAME, "with --privatize: the per-CPU frame pointer r9 is loaded with\n"
+					       "(default 0: xor r9d, r9d; the kernel's lie above 4 GiB: movabs)"},
 		{"gs-disp", "DISP", K_GS, "with --privatize: the add r9, gs:[DISP] displacement (default 0)"},
 		{"against", "FILE", K_AGAINST, "compare the twin with the kernel's JIT of the same function\n"
 					       "the other way, instruction by instruction, addresses masked"},
