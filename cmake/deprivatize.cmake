@@ -46,9 +46,13 @@ function(sb_deprivatize_tests)
     set_tests_properties(deprivatize_cli_not_private PROPERTIES PASS_REGULAR_EXPRESSION
       "^stubbench deprivatize: [^\n]*seed001_baseline_main.lst: no function with a private stack\nexit=2\n$")
     if(STUBBENCH_KERNEL)
-      # Live: this kernel's two htab_body JITs against each other's twins.
+      # Live: this kernel's two JITs of htab_body and of twin_pair.bpf.c's
+      # functions against each other's twins, and the test object's sum_big.
+      set(sb_twin_pair_obj ${CMAKE_BINARY_DIR}/tests/twin_pair.bpf.o)
+      sb_bpf_object(${D}/twin_pair.bpf.c ${sb_twin_pair_obj})
+      add_custom_target(sb_twin_pair_obj ALL DEPENDS ${sb_twin_pair_obj})
       add_test(NAME deprivatize_live COMMAND sh ${SB_TESTS}/deprivatize_live.sh $<TARGET_FILE:stubbench>
-        ${SB_USER_BPF_OBJ})
+        ${SB_USER_BPF_OBJ} ${sb_twin_pair_obj})
       set_tests_properties(deprivatize_live PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
         ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
     endif()

@@ -5,7 +5,9 @@
  * twin of the non-private function equals the private one. Pairs: seed
  * 003's htab function (July 2024), seed 001's main prog and subprog, and the
  * htab shape's htab_body from the raw_tp and syscall drivers on v6.18
- * (.lst, .bin and bpftool text). Every private-stack function of the dumps
+ * (.lst, .bin and bpftool text), and tests/data/twin_pair.bpf.c's three
+ * functions (320-byte frame, long loop of helper calls, stack buffer handed
+ * to a helper) from its raw_tp and syscall drivers on v6.18. Every private-stack function of the dumps
  * comes back byte for byte from its twin's twin; the frame pointer load
  * takes the JIT's forms. Then bad input. Argument: tests/data. */
 #include "check.h"
@@ -337,6 +339,16 @@ int main(int argc, char **argv)
 	check_pair("seed001_private_main.lst", "seed001_baseline_main.lst", 0, 3);
 	check_pair("seed001_private_sub.lst", "seed001_baseline_sub.lst", 0, 0);
 	check_pair("jit_v6_18_htab_private.htab_body.lst", "jit_v6_18_htab_baseline.htab_body.lst", 0x60, 3);
+	static const char *pair_funcs[] = {"deep_frame", "long_loop", "stack_args"};
+	static const uint32_t pair_depths[] = {0x140, 0x50, 0x48};
+	static const size_t pair_calls[] = {0, 5, 1};
+	for (size_t i = 0; i < 3; i++) {
+		char pn[96], bn[96];
+		snprintf(pn, sizeof(pn), "jit_v6_18_pair_private.%s.lst", pair_funcs[i]);
+		snprintf(bn, sizeof(bn), "jit_v6_18_pair_baseline.%s.lst", pair_funcs[i]);
+		check_pair(pn, bn, pair_depths[i], pair_calls[i]);
+		check_round_trip(pn);
+	}
 	check_bin();
 	check_not_a_pair();
 	check_bpftool_text();
