@@ -7,6 +7,7 @@
 #include "cli.h"
 
 extern const struct sb_subcommand sb_kernel_command __attribute__((weak));
+extern const struct sb_subcommand sb_deprivatize_command __attribute__((weak));
 
 static const struct sb_cli_slot subcommands[] = {
 	{"lab", &sb_lab_command, NULL},
@@ -14,6 +15,7 @@ static const struct sb_cli_slot subcommands[] = {
 	{"plot", &sb_plot_command, NULL},
 	{"footprint", &sb_footprint_command, NULL},
 	{"kernel", &sb_kernel_command, "STUBBENCH_KERNEL"},
+	{"deprivatize", &sb_deprivatize_command, "STUBBENCH_DEPRIVATIZE"},
 	{NULL, NULL, NULL},
 };
 

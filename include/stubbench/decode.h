@@ -22,6 +22,10 @@ struct sb_jit_image {
 	struct sb_jit_func *funcs;
 	size_t n;
 };
+/* Frees every function's bytes and the functions (src/jit/image_text.c). */
+void sb_jit_image_free(struct sb_jit_image *img);
+/* The function called name, or NULL. */
+const struct sb_jit_func *sb_jit_find(const struct sb_jit_image *img, const char *name);
 
 /* Decodes x86-64 code into a listing (capstone, Intel syntax); every
  * instruction gets the masks of sb_jit_mask_insn(). Returns 0, or -1 with

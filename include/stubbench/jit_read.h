@@ -10,8 +10,6 @@
 /* Reads the JITed image of a loaded program. Returns 0, or -1 with a
  * one-line reason (no JIT, bytes zeroed without permission, ...) in err. */
 int sb_jit_read(int prog_fd, struct sb_jit_image *out, char *err, size_t errlen);
-void sb_jit_image_free(struct sb_jit_image *img);
-/* The function called name, or NULL. */
-const struct sb_jit_func *sb_jit_find(const struct sb_jit_image *img, const char *name);
+/* sb_jit_image_free() and sb_jit_find(): decode.h. */
 
 #endif

@@ -137,22 +137,3 @@ fail:
 	sb_jit_image_free(img);
 	return -1;
 }
-
-void sb_jit_image_free(struct sb_jit_image *img)
-{
-	if (!img->funcs)
-		return;
-	for (size_t i = 0; i < img->n; i++)
-		free(img->funcs[i].bytes);
-	free(img->funcs);
-	img->funcs = NULL;
-	img->n = 0;
-}
-
-const struct sb_jit_func *sb_jit_find(const struct sb_jit_image *img, const char *name)
-{
-	for (size_t i = 0; i < img->n; i++)
-		if (strcmp(img->funcs[i].name, name) == 0)
-			return &img->funcs[i];
-	return NULL;
-}

@@ -1,0 +1,61 @@
+# deprivatize.cmake: twins of JITed functions with the other frame (the
+# STUBBENCH_DEPRIVATIZE part): a private-stack function re-encoded without its
+# private stack, and the reverse (src/jit/deprivatize.c, code_layout.c,
+# twin_listing.c) and `stubbench deprivatize`. Zydis 4 decodes and encodes;
+# without it the part is off, with one line saying so.
+
+if(STUBBENCH_DEPRIVATIZE)
+  find_package(zydis 4 CONFIG QUIET)
+  if(NOT zydis_FOUND OR NOT TARGET Zydis::Zydis)
+    sb_part_off(STUBBENCH_DEPRIVATIZE "Zydis 4 not found (it re-encodes JITed code): apt-get install libzydis-dev")
+  endif()
+endif()
+
+if(STUBBENCH_DEPRIVATIZE)
+  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c)
+  target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
+  target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
+  # stubbench deprivatize (a weak reference in bench/stubbench.c).
+  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c)
+  target_link_libraries(stubbench PRIVATE stubbench_twins)
+endif()
+
+# The tests, defined once BUILD_TESTING is (see counters.cmake).
+function(sb_deprivatize_tests)
+  if(BUILD_TESTING AND STUBBENCH_DEPRIVATIZE)
+    set(SB_TESTS ${CMAKE_SOURCE_DIR}/tests)
+    # The de-privatized twin of a private-stack function against the kernel's
+    # own JIT of it without a private stack, and the reverse, on recorded dumps.
+    add_executable(test_deprivatize ${SB_TESTS}/test_deprivatize.c)
+    target_include_directories(test_deprivatize PRIVATE ${SB_TESTS})
+    target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
+    add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
+    set(D ${SB_TESTS}/data)
+    # stubbench deprivatize: bpftool text in, the listing out, equal to the
+    # kernel's; a different function differs (status 1); bad input status 2.
+    add_test(NAME deprivatize_cli_equal COMMAND $<TARGET_FILE:stubbench> deprivatize
+      ${D}/bpftool_v6_18_htab_private_opcodes.txt --against=${D}/jit_v6_18_htab_baseline.htab_body.lst)
+    set_tests_properties(deprivatize_cli_equal PROPERTIES PASS_REGULAR_EXPRESSION
+      "# 296 -> 262 bytes, stack depth 0x60, 3 push/pop r9 pairs removed.*\n(c: +48 81 ec 60 00 00 00 +sub rsp, 0x60\n).*# equal to [^\n]*67 instructions")
+    add_test(NAME deprivatize_cli_differs COMMAND sh -c
+      "out=$($<TARGET_FILE:stubbench> deprivatize ${D}/jit_v6_18_run_private.prog_private.bin --against=${D}/jit_v6_18_run_baseline.prog_baseline.lst); rc=$?; printf '%s\\n' \"$out\" | tail -1; echo \"exit=$rc\"")
+    set_tests_properties(deprivatize_cli_differs PROPERTIES PASS_REGULAR_EXPRESSION
+      "# differs from [^\n]*sub rsp, 8[^\n]*\nexit=1\n$")
+    add_test(NAME deprivatize_cli_not_private COMMAND sh -c
+      "$<TARGET_FILE:stubbench> deprivatize ${D}/seed001_baseline_main.lst 2>&1; echo \"exit=$?\"")
+    set_tests_properties(deprivatize_cli_not_private PROPERTIES PASS_REGULAR_EXPRESSION
+      "^stubbench deprivatize: [^\n]*seed001_baseline_main.lst: no function with a private stack\nexit=2\n$")
+    if(STUBBENCH_KERNEL)
+      # Live: this kernel's two JITs of htab_body and of twin_pair.bpf.c's
+      # functions against each other's twins, and the test object's sum_big.
+      set(sb_twin_pair_obj ${CMAKE_BINARY_DIR}/tests/twin_pair.bpf.o)
+      sb_bpf_object(${D}/twin_pair.bpf.c ${sb_twin_pair_obj})
+      add_custom_target(sb_twin_pair_obj ALL DEPENDS ${sb_twin_pair_obj})
+      add_test(NAME deprivatize_live COMMAND sh ${SB_TESTS}/deprivatize_live.sh $<TARGET_FILE:stubbench>
+        ${SB_USER_BPF_OBJ} ${sb_twin_pair_obj})
+      set_tests_properties(deprivatize_live PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
+        ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
+    endif()
+  endif()
+endfunction()
+cmake_language(DEFER CALL sb_deprivatize_tests)

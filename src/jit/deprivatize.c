@@ -1,0 +1,326 @@
+/* deprivatize.c: a JITed function with its private stack taken out, or put
+ * in (deprivatize.h). What the x86-64 JIT does with a private stack
+ * (arch/x86/net/bpf_jit_comp.c, v6.13+): emit_prologue() gets stack depth 0
+ * (no sub rsp); emit_priv_frame_ptr() loads r9 with the per-CPU frame
+ * pointer after the callee-saved pushes (and the arena movabs r12); every
+ * BPF_REG_FP operand becomes r9; every call gets push r9 before it (before
+ * the call-depth accounting, if any) and pop r9 after it. Undoing that is
+ * the same function as the JIT emits it without a private stack. */
+#include "stubbench/deprivatize.h"
+#include "stubbench/error.h"
+#include "code_layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const ZydisDecodedOperand *op(const struct sb_code_insn *in, size_t k)
+{
+	return k < in->dec.operand_count_visible ? &in->ops[k] : NULL;
+}
+
+static int is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
+{
+	return o && o->type == ZYDIS_OPERAND_TYPE_REGISTER && o->reg.value == r;
+}
+
+static int is_imm(const ZydisDecodedOperand *o)
+{
+	return o && o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
+}
+
+/* push rbp; mov rbp, rsp [; endbr64]: the index after it (where the JIT puts
+ * sub rsp), or n when there is no such frame. */
+static size_t frame_end(const struct sb_code *c)
+{
+	for (size_t i = 0; i + 1 < c->n; i++) {
+		const struct sb_code_insn *m = &c->insns[i + 1];
+		if (!sb_code_is_push(&c->insns[i], ZYDIS_REGISTER_RBP) || m->dec.mnemonic != ZYDIS_MNEMONIC_MOV ||
+		    !is_reg(op(m, 0), ZYDIS_REGISTER_RBP) || !is_reg(op(m, 1), ZYDIS_REGISTER_RSP))
+			continue;
+		size_t j = i + 2;
+		if (j < c->n && c->insns[j].dec.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
+			j++;
+		return j;
+	}
+	return c->n;
+}
+
+/* movabs r9, imm64 (or the JIT's shorter forms) then add r9, gs:[disp32]:
+ * the index of the first, or n. */
+static size_t r9_setup(const struct sb_code *c)
+{
+	for (size_t i = 0; i + 1 < c->n; i++) {
+		const struct sb_code_insn *a = &c->insns[i], *b = &c->insns[i + 1];
+		int load = (a->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_imm(op(a, 1)) &&
+			    (is_reg(op(a, 0), ZYDIS_REGISTER_R9) || is_reg(op(a, 0), ZYDIS_REGISTER_R9D))) ||
+			   (a->dec.mnemonic == ZYDIS_MNEMONIC_XOR && is_reg(op(a, 0), ZYDIS_REGISTER_R9D) &&
+			    is_reg(op(a, 1), ZYDIS_REGISTER_R9D));
+		const ZydisDecodedOperand *m = op(b, 1);
+		if (load && b->dec.mnemonic == ZYDIS_MNEMONIC_ADD && is_reg(op(b, 0), ZYDIS_REGISTER_R9) && m &&
+		    m->type == ZYDIS_OPERAND_TYPE_MEMORY && m->mem.segment == ZYDIS_REGISTER_GS)
+			return i;
+	}
+	return c->n;
+}
+
+/* The deepest frame offset reached through r9: [r9-N], or "mov X, r9" then
+ * "add X, -N" (a stack pointer passed to a helper); rounded up to 8. */
+static uint32_t inferred_depth(const struct sb_code *c, size_t setup)
+{
+	int64_t deepest = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct sb_code_insn *in = &c->insns[i];
+		if (i == setup || i == setup + 1)
+			continue;
+		for (size_t k = 0; k < in->dec.operand_count_visible; k++) {
+			const ZydisDecodedOperand *o = &in->ops[k];
+			if (o->type == ZYDIS_OPERAND_TYPE_MEMORY && o->mem.base == ZYDIS_REGISTER_R9 &&
+			    o->mem.disp.value < -deepest)
+				deepest = -o->mem.disp.value;
+		}
+		const struct sb_code_insn *nx = i + 1 < c->n ? &c->insns[i + 1] : NULL;
+		if (nx && in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_reg(op(in, 1), ZYDIS_REGISTER_R9) &&
+		    op(in, 0)->type == ZYDIS_OPERAND_TYPE_REGISTER && nx->dec.mnemonic == ZYDIS_MNEMONIC_ADD &&
+		    is_reg(op(nx, 0), op(in, 0)->reg.value) && is_imm(op(nx, 1)) && op(nx, 1)->imm.value.s < -deepest)
+			deepest = -op(nx, 1)->imm.value.s;
+	}
+	return (uint32_t)((deepest + 7) & ~(int64_t)7);
+}
+
+static void req_init(ZydisEncoderRequest *r, ZydisMnemonic m)
+{
+	memset(r, 0, sizeof(*r));
+	r->machine_mode = ZYDIS_MACHINE_MODE_LONG_64;
+	r->mnemonic = m;
+}
+
+static void req_reg(ZydisEncoderRequest *r, ZydisRegister reg)
+{
+	r->operands[r->operand_count].type = ZYDIS_OPERAND_TYPE_REGISTER;
+	r->operands[r->operand_count++].reg.value = reg;
+}
+
+static void req_imm(ZydisEncoderRequest *r, uint64_t v)
+{
+	r->operands[r->operand_count].type = ZYDIS_OPERAND_TYPE_IMMEDIATE;
+	r->operands[r->operand_count++].imm.u = v;
+}
+
+/* Instruction i with its frame register from -> to, re-encoded. */
+static int swap_frame(struct sb_layout *l, size_t i, ZydisRegister from, ZydisRegister to,
+		      char *err, size_t errlen)
+{
+	ZydisEncoderRequest req;
+	if (sb_code_request_swap_reg(&l->code->insns[i], from, to, &req)) {
+		sb_set_err(err, errlen, "+%#zx: zydis cannot turn this instruction into an encoder request",
+			   l->code->insns[i].off);
+		return -1;
+	}
+	return sb_layout_encode(l, i, &req, 0, err, errlen);
+}
+
+static int finish(struct sb_layout *l, struct sb_twin *out, char *err, size_t errlen)
+{
+	if (sb_layout_finish(l, &out->code, &out->len, err, errlen))
+		return -1;
+	out->branches_resized = l->resized;
+	return 0;
+}
+
+static int deprivatize_body(const struct sb_code *c, size_t frame_at, size_t setup, struct sb_twin *out,
+			    char *err, size_t errlen)
+{
+	struct sb_layout l;
+	sb_layout_init(&l, c);
+	int rc = -1;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct sb_code_insn *in = &c->insns[i];
+		if (i == frame_at && out->stack_depth) {
+			ZydisEncoderRequest sub;
+			req_init(&sub, ZYDIS_MNEMONIC_SUB);
+			req_reg(&sub, ZYDIS_REGISTER_RSP);
+			req_imm(&sub, out->stack_depth);
+			if (sb_layout_encode(&l, i, &sub, 1, err, errlen))
+				goto out;
+		}
+		if (i == setup || i == setup + 1 || sb_code_is_pop(in, ZYDIS_REGISTER_R9))
+			continue;
+		if (sb_code_is_push(in, ZYDIS_REGISTER_R9)) {
+			out->calls_wrapped++;
+			continue;
+		}
+		if (sb_code_uses_reg(in, ZYDIS_REGISTER_R9)) {
+			if (swap_frame(&l, i, ZYDIS_REGISTER_R9, ZYDIS_REGISTER_RBP, err, errlen))
+				goto out;
+			out->frame_insns++;
+		} else if (sb_layout_keep(&l, i, err, errlen))
+			goto out;
+	}
+	rc = finish(&l, out, err, errlen);
+out:
+	sb_layout_free(&l);
+	return rc;
+}
+
+int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_opts *opts,
+		   struct sb_twin *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct sb_code c;
+	if (sb_code_decode(code, len, &c, err, errlen))
+		return -1;
+	int rc = -1;
+	size_t frame_at = frame_end(&c), setup = r9_setup(&c);
+	if (frame_at == c.n)
+		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
+	else if (setup == c.n)
+		sb_set_err(err, errlen, "no private stack: no r9 setup (movabs r9 and add r9, gs:[...])");
+	else if (setup < frame_at)
+		sb_set_err(err, errlen, "+%#zx: r9 setup before the rbp frame", c.insns[setup].off);
+	else {
+		long d = opts && opts->stack_depth >= 0 ? opts->stack_depth : -1;
+		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : inferred_depth(&c, setup);
+		rc = deprivatize_body(&c, frame_at, setup, out, err, errlen);
+	}
+	sb_code_free(&c);
+	if (rc)
+		sb_twin_free(out);
+	return rc;
+}
+
+/* The callee-saved pushes (rbx, r12-r15) and the arena movabs r12 after the
+ * frame: the index after them, where emit_priv_frame_ptr() goes. */
+static size_t after_saves(const struct sb_code *c, size_t i)
+{
+	static const ZydisRegister saved[] = {ZYDIS_REGISTER_RBX, ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13,
+					      ZYDIS_REGISTER_R14, ZYDIS_REGISTER_R15};
+	for (; i < c->n; i++) {
+		const struct sb_code_insn *in = &c->insns[i];
+		int push = 0;
+		for (size_t k = 0; k < sizeof(saved) / sizeof(saved[0]); k++)
+			push |= sb_code_is_push(in, saved[k]);
+		int arena = in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_reg(op(in, 0), ZYDIS_REGISTER_R12) &&
+			    is_imm(op(in, 1));
+		if (!push && !arena)
+			return i;
+	}
+	return i;
+}
+
+static int is_call(const struct sb_code *c, size_t i)
+{
+	return i < c->n && c->insns[i].dec.mnemonic == ZYDIS_MNEMONIC_CALL;
+}
+
+/* The call-depth accounting the JIT puts before a call (sarq $5, %gs:...). */
+static int is_depth_accounting(const struct sb_code *c, size_t i)
+{
+	const ZydisDecodedOperand *m = op(&c->insns[i], 0);
+	return c->insns[i].dec.mnemonic == ZYDIS_MNEMONIC_SAR && m && m->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+	       m->mem.segment == ZYDIS_REGISTER_GS;
+}
+
+/* emit_priv_frame_ptr(): r9 = frame_ptr the way emit_mov_imm64() loads it
+ * (xor for 0, mov r9d for 32 unsigned bits, mov r9 for 32 signed bits,
+ * else movabs), then add r9, gs:[gs_disp]. */
+static int emit_r9_setup(struct sb_layout *l, size_t g, uint64_t fp, uint32_t gs_disp, char *err, size_t errlen)
+{
+	ZydisEncoderRequest r;
+	if (fp == 0) {
+		req_init(&r, ZYDIS_MNEMONIC_XOR);
+		req_reg(&r, ZYDIS_REGISTER_R9D);
+		req_reg(&r, ZYDIS_REGISTER_R9D);
+	} else {
+		req_init(&r, ZYDIS_MNEMONIC_MOV);
+		req_reg(&r, fp <= UINT32_MAX ? ZYDIS_REGISTER_R9D : ZYDIS_REGISTER_R9);
+		req_imm(&r, fp);
+	}
+	if (sb_layout_encode(l, g, &r, 0, err, errlen))
+		return -1;
+	req_init(&r, ZYDIS_MNEMONIC_ADD);
+	r.prefixes = ZYDIS_ATTRIB_HAS_SEGMENT_GS;
+	req_reg(&r, ZYDIS_REGISTER_R9);
+	ZydisEncoderOperand *m = &r.operands[r.operand_count++];
+	m->type = ZYDIS_OPERAND_TYPE_MEMORY;
+	m->mem.displacement = (int32_t)gs_disp;
+	m->mem.size = 8;
+	return sb_layout_encode(l, g, &r, 0, err, errlen);
+}
+
+static int wrap_r9(struct sb_layout *l, size_t g, ZydisMnemonic m, char *err, size_t errlen)
+{
+	ZydisEncoderRequest r;
+	req_init(&r, m);
+	req_reg(&r, ZYDIS_REGISTER_R9);
+	return sb_layout_encode(l, g, &r, 0, err, errlen);
+}
+
+static int privatize_body(const struct sb_code *c, size_t frame_at, size_t sub_at, uint64_t fp,
+			  uint32_t gs_disp, struct sb_twin *out, char *err, size_t errlen)
+{
+	struct sb_layout l;
+	sb_layout_init(&l, c);
+	size_t setup_at = after_saves(c, sub_at < c->n ? sub_at + 1 : frame_at);
+	int rc = -1;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct sb_code_insn *in = &c->insns[i];
+		if (i == sub_at)
+			continue;
+		if (i == setup_at && emit_r9_setup(&l, i, fp, gs_disp, err, errlen))
+			goto out;
+		int push = (is_call(c, i) && !(i > 0 && is_depth_accounting(c, i - 1))) ||
+			   (is_depth_accounting(c, i) && is_call(c, i + 1));
+		if (push) {
+			if (wrap_r9(&l, i, ZYDIS_MNEMONIC_PUSH, err, errlen))
+				goto out;
+			out->calls_wrapped++;
+		}
+		if (i >= frame_at && !sb_code_is_pop(in, ZYDIS_REGISTER_RBP) &&
+		    sb_code_uses_reg(in, ZYDIS_REGISTER_RBP)) {
+			if (swap_frame(&l, i, ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_R9, err, errlen))
+				goto out;
+			out->frame_insns++;
+		} else if (sb_layout_keep(&l, i, err, errlen))
+			goto out;
+		if (is_call(c, i) && wrap_r9(&l, i, ZYDIS_MNEMONIC_POP, err, errlen))
+			goto out;
+	}
+	rc = finish(&l, out, err, errlen);
+out:
+	sb_layout_free(&l);
+	return rc;
+}
+
+int sb_privatize(const uint8_t *code, size_t len, uint64_t frame_ptr, uint32_t gs_disp,
+		 struct sb_twin *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct sb_code c;
+	if (sb_code_decode(code, len, &c, err, errlen))
+		return -1;
+	int rc = -1;
+	size_t frame_at = frame_end(&c);
+	if (frame_at == c.n)
+		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
+	else if (r9_setup(&c) < c.n)
+		sb_set_err(err, errlen, "+%#zx: already has a private stack (r9 setup)", c.insns[r9_setup(&c)].off);
+	else {
+		size_t sub_at = c.n;
+		const struct sb_code_insn *s = &c.insns[frame_at];
+		if (s->dec.mnemonic == ZYDIS_MNEMONIC_SUB && is_reg(op(s, 0), ZYDIS_REGISTER_RSP) && is_imm(op(s, 1))) {
+			sub_at = frame_at;
+			out->stack_depth = (uint32_t)op(s, 1)->imm.value.u;
+		}
+		rc = privatize_body(&c, frame_at, sub_at, frame_ptr, gs_disp, out, err, errlen);
+	}
+	sb_code_free(&c);
+	if (rc)
+		sb_twin_free(out);
+	return rc;
+}
+
+void sb_twin_free(struct sb_twin *t)
+{
+	free(t->code);
+	memset(t, 0, sizeof(*t));
+}
