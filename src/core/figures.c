@@ -69,7 +69,7 @@ static const struct sb_figure figures[] = {
 	{.name = "vs-reference", .title = "cycles vs the reference (a lab alternative: its mainline)", .unit = "",
 	 .json = "vs_reference_cycles", .json_ci = "vs_reference_ci95",
 	 .change_as_difference = 1, .of_cell = vs_reference_of},
-	{.name = "delta-cycles", .title = "cycles vs baseline", .unit = "", .column = NULL,
+	{.name = "delta-cycles", .title = "cycles vs baseline", .unit = "", .column = "vs (cyc)",
 	 .json = "delta_vs_baseline_cycles", .json_ci = "delta_ci95_cycles",
 	 .csv = "delta_cycles", .csv_lo = "delta_cycles_ci_lo", .csv_hi = "delta_cycles_ci_hi",
 	 .change_as_difference = 1, .of_cell = delta_cycles_of},
