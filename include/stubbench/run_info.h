@@ -47,6 +47,9 @@ struct sb_output_meta {
 	/* What the CIs are known not to cover (a "# CIs:" line under the
 	 * table, "ci_scope" in JSON); NULL: nothing to say. */
 	const char *ci_scope;
+	/* The table: a "# SECTION" line above its rows (the sweep's flavour
+	 * and the return it executes); NULL: none. */
+	const char *section;
 };
 
 #endif

@@ -36,6 +36,7 @@ struct sb_variant_arms;
 struct sb_session_part {
 	struct sb_results *res;
 	const char *label;
+	const char *heading; /* a "# HEADING" line above its section (the sweep's flavour); may be NULL */
 };
 
 struct sb_session {
@@ -77,6 +78,9 @@ void sb_session_init(struct sb_session *s, const char *tool, const struct sb_con
  * sb_session_finish) print under label. Returns 0, or -1 when
  * SB_SESSION_MAX_PARTS are there already. */
 int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label);
+/* The same, with a table section of its own headed "# HEADING" (kept by
+ * pointer). */
+int sb_session_add_section(struct sb_session *s, struct sb_results *res, const char *label, const char *heading);
 
 /* The harness options of the configuration: batches, time or samples,
  * seed, processes, progress on a terminal, verbose. The caller adds its

@@ -51,7 +51,7 @@ void sb_config_defaults(struct sb_config *c)
 	c->cpu = -1;
 	c->states = SB_MAX_STATES;
 	c->shape = "all";
-	c->flavour = "seed001";
+	c->flavour = "host,seed001";
 	c->loads = SB_DEFAULT_LOADS;
 	c->format = SB_FORMAT_TABLE;
 }

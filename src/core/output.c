@@ -419,6 +419,41 @@ static void write_csv(FILE *f, const struct sb_results *r)
 	}
 }
 
+/* Which rows of r return the host's way: BPF programs (the kernel's own
+ * JIT), and replicas whose returns jump to a thunk's replica (key.ret
+ * "rethunk": the run aims them at the host's, unless --thunk chose
+ * another); the others return as their key's ret says. */
+static void returns_users(const struct sb_results *r, char *buf, size_t len)
+{
+	size_t n = 0, others = 0;
+	const char *seen[64];
+	size_t n_seen = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_arm *a = r->cells[i].arm;
+		if (!a || !a->name || a->key.side == SB_SIDE_NONE)
+			continue;
+		int host = a->key.side == SB_SIDE_KERNEL || strcmp(a->key.ret, "rethunk") == 0;
+		if (!host) {
+			others++;
+			continue;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < n_seen && !dup; k++)
+			dup = strcmp(seen[k], a->name) == 0;
+		if (dup || n_seen == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		seen[n_seen++] = a->name;
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n_seen > 1 ? ", " : "rows that take it: ",
+					      a->name);
+	}
+	if (!n_seen)
+		snprintf(buf, len, "no row takes it%s", others ? " (every row returns as its key says)" : "");
+	else if (others && n < len)
+		snprintf(buf + n, len - n, "; the other rows return with ret or their own thunk");
+}
+
 static void write_table(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	fprintf(f, "# %s on CPU %d of %s\n", m->tool, r->cpu, r->cpu_desc);
@@ -429,11 +464,16 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		r->elapsed_s, r->n_blocks, r->n_disturbed_blocks);
 	if (m->shape)
 		fprintf(f, "# shape: %s\n", m->shape);
-	if (m->thunk)
-		fprintf(f, "# returns: %s (%s)\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
+	if (m->thunk) {
+		char users[256];
+		returns_users(r, users, sizeof(users));
+		fprintf(f, "# returns: %s (%s); %s\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n",
-			sb_thunk_name(m->thunk->thunk), m->thunk->how, m->thunk->mit.spectre_v2, m->thunk->mit.retbleed,
-			m->thunk->mit.spec_rstack_overflow, m->thunk->mit.indirect_target_selection);
+			sb_thunk_name(m->thunk->thunk), m->thunk->how, users, m->thunk->mit.spectre_v2,
+			m->thunk->mit.retbleed, m->thunk->mit.spec_rstack_overflow, m->thunk->mit.indirect_target_selection);
+	}
+	if (m->section)
+		fprintf(f, "# %s\n", m->section);
 	int w = 16;
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)

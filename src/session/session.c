@@ -31,6 +31,19 @@ int sb_session_add(struct sb_session *s, struct sb_results *res, const char *lab
 	return 0;
 }
 
+int sb_session_add_section(struct sb_session *s, struct sb_results *res, const char *label, const char *heading)
+{
+	if (sb_session_add(s, res, label) != 0)
+		return -1;
+	s->parts[s->n_parts - 1].heading = heading;
+	return 0;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 {
 	*ro = (struct sb_run_opts){
@@ -64,8 +77,8 @@ static int report_sections(const struct sb_session *s, FILE *f)
 	for (size_t i = 0; i < s->n_parts;) {
 		size_t j = i + 1;
 		const char *label = s->parts[i].label;
-		while (j < s->n_parts && (label == s->parts[j].label ||
-					  (label && s->parts[j].label && !strcmp(label, s->parts[j].label))))
+		while (j < s->n_parts && same_text(label, s->parts[j].label) &&
+		       same_text(s->parts[i].heading, s->parts[j].heading))
 			j++;
 		struct sb_results section = {0};
 		if (j - i > 1 && merge_parts(s, i, j, &section) != 0) {
@@ -76,6 +89,7 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		struct sb_output_meta m = s->meta;
 		if (label)
 			m.shape = label;
+		m.section = s->parts[i].heading;
 		rc |= sb_output_report(f, s->cfg->format, j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
