@@ -31,7 +31,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -110,6 +110,16 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 	case K_VERBOSE:
 		cli->cfg.verbose = 1;
 		return 0;
+	case K_TABLE:
+		cli->cfg.table = 1;
+		return 0;
+	case K_OUTPUT:
+		if (!*arg) {
+			snprintf(err, errlen, "--output: needs a file name");
+			return -1;
+		}
+		cli->cfg.output = arg;
+		return 0;
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
 					  errlen);
@@ -149,7 +159,12 @@ const struct sb_cli_group sb_cli_sweep_group = {
 						"other (at most 256); the CIs then add the spread between\n"
 						"processes to the states' (default %P; 1: this process)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
-		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
+		{"table", NULL, K_TABLE, "after the summary, the full table and the notes (the table\n"
+					 "format prints the summary alone by default)"},
+		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
+					     "whole: FILE.tmp renamed at the end"},
+		{"verbose", NULL, K_VERBOSE, "the full table with the steady states (modes), what the timer\n"
+					     "probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
 					     "batch, process, state, canaries, arm, cycles per iteration)"},
 		{"quiet-levels", "FILE", K_QUIET, "this machine's record of quiet canary levels, by which a run\n"

@@ -5,6 +5,7 @@ add_library(stubbench_report STATIC
   src/report/compare.c
   src/report/run_plot.c
   src/report/plot_results.c
+  src/session/answer.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})

@@ -59,6 +59,8 @@ struct sb_config {
 	/* How it is reported. */
 	enum sb_format format;
 	int verbose;
+	int table;                /* --table: the full table and notes after the summary */
+	const char *output;       /* --output=FILE: the report there, written whole; NULL: stdout */
 	const char *plot;         /* --plot=FILE; NULL: none */
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */

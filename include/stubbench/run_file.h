@@ -18,6 +18,7 @@ struct sb_run_row {
 	size_t samples;
 	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
 	struct sb_estimate delta_pct;     /* % vs the baseline, 95 % CI */
+	struct sb_estimate matched_cycles; /* vs the baseline in their matching steady states */
 	size_t n_modes;                   /* steady states found over placements or loads */
 	double mode_min, mode_max;        /* their cycles per iteration (NAN without) */
 };
@@ -37,6 +38,7 @@ struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
+	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	struct sb_run_row *rows;
 	size_t n_rows;

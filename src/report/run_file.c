@@ -126,6 +126,8 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		return -1;
 	}
 	str(doc, "tool", out->tool, sizeof(out->tool));
+	double cpu = num(doc, "cpu");
+	out->cpu = isfinite(cpu) ? (int)cpu : -1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
 	str(doc, "kernel", out->kernel, sizeof(out->kernel));
 	str(doc, "date", out->date, sizeof(out->date));
@@ -155,6 +157,8 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
 		row->delta_pct = figure(num(r, "delta_vs_baseline_pct"), at(member(r, "delta_ci95_pct"), 0),
 					at(member(r, "delta_ci95_pct"), 1));
+		row->matched_cycles = figure(num(r, "matched_delta_cycles"), at(member(r, "matched_ci95"), 0),
+					     at(member(r, "matched_ci95"), 1));
 		row->mode_min = row->mode_max = NAN;
 		json_object *modes = member(r, "modes");
 		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
@@ -270,6 +274,7 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 	snprintf(out->path, sizeof(out->path), "(this run)");
 	snprintf(out->tool, sizeof(out->tool), "%s", tool);
 	snprintf(out->machine, sizeof(out->machine), "%s", r->cpu_desc);
+	out->cpu = r->cpu;
 	sb_run_info_kernel(out->kernel, sizeof(out->kernel));
 	sb_run_info_date(out->date, sizeof(out->date));
 	snprintf(out->git, sizeof(out->git), "%s", sb_run_info_git());
@@ -288,6 +293,8 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		struct sb_estimate cyc = sb_cell_cycles(c);
 		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
 		row->delta_pct = figure(c->delta_pct.known ? c->delta_pct.value : NAN, c->delta_pct.lo, c->delta_pct.hi);
+		row->matched_cycles = figure(c->matched_cycles.known ? c->matched_cycles.value : NAN,
+					     c->matched_cycles.lo, c->matched_cycles.hi);
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {
 			double m = c->modes[k].cycles;

@@ -7,7 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stubbench/answer.h"
+#include "stubbench/out_file.h"
 #include "stubbench/past_runs.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
 #ifndef SB_VERSION
@@ -99,10 +103,10 @@ static int report_sections(const struct sb_session *s, FILE *f)
 
 /* The command's own table, checked as sb_output_report checks the common
  * one: written whole, every cell with samples. Returns 0 or 1. */
-static int report_own_table(const struct sb_session *s, const struct sb_results *all)
+static int report_own_table(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
-	s->table(stdout, all, s->table_ctx);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	s->table(f, all, s->table_ctx);
+	if (fflush(f) != 0 || ferror(f)) {
 		fprintf(stderr, "%s: cannot write the results: %s\n", s->tool, strerror(errno));
 		return 1;
 	}
@@ -116,11 +120,27 @@ static int report_own_table(const struct sb_session *s, const struct sb_results 
 }
 
 /* The report in the format asked for. Returns 0 or 1. */
-static int report(const struct sb_session *s, const struct sb_results *all)
+static int report(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
 	if (s->cfg->format != SB_FORMAT_TABLE)
-		return sb_output_report(stdout, s->cfg->format, all, &s->meta, s->tool) != 0;
-	return (s->table ? report_own_table(s, all) : report_sections(s, stdout)) != 0;
+		return sb_output_report(f, s->cfg->format, all, &s->meta, s->tool) != 0;
+	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
+}
+
+/* The summary (answer.h) of the run's cells. Returns 0, or 1 out of memory. */
+static int summary(const struct sb_session *s, FILE *f, const struct sb_results *all)
+{
+	struct sb_run_file rf;
+	if (sb_run_file_from_results(all, s->tool, &rf) != 0) {
+		sb_run_file_free(&rf);
+		fprintf(stderr, "%s: out of memory\n", s->tool);
+		return 1;
+	}
+	if (s->meta.thunk)
+		snprintf(rf.thunk, sizeof(rf.thunk), "%s", sb_thunk_name(s->meta.thunk->thunk));
+	sb_answer_write(f, &rf, s->answer);
+	sb_run_file_free(&rf);
+	return 0;
 }
 
 /* --plot: the command's own plot or the common one. Returns 0 or 1. */
@@ -137,16 +157,24 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
 	return 0;
 }
 
-/* What the run says about itself on stderr after its report. Returns 1
- * when it said the core was busy. */
+/* What the run says about itself on stderr after its report (with the
+ * summary alone, only a busy core). Returns 1 when it said the core was
+ * busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
+	if (!sb_session_full_report(s->cfg))
+		return sb_output_busy_report(stderr, s->tool, all);
 	sb_output_multimodal_line(stderr, s->tool, all);
 	sb_output_time_line(stderr, s->tool, all);
 	sb_output_cold_line(stderr, s->tool, all);
 	int busy = sb_output_busy_report(stderr, s->tool, all);
 	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
 	return busy;
+}
+
+int sb_session_full_report(const struct sb_config *cfg)
+{
+	return cfg->format != SB_FORMAT_TABLE || cfg->table || cfg->verbose;
 }
 
 int sb_session_finish(struct sb_session *s, int rc)
@@ -168,11 +196,22 @@ int sb_session_finish(struct sb_session *s, int rc)
 		goto out;
 	}
 	if (s->n_parts && all->n_cells) {
-		if (report(s, all) && rc == 0)
+		struct sb_out out;
+		if (sb_out_open(&out, s->cfg->output, s->tool) != 0) {
+			rc = rc ? rc : 1;
+			goto out;
+		}
+		int table = s->cfg->format == SB_FORMAT_TABLE;
+		if (table && summary(s, out.f, all) && rc == 0)
 			rc = 1;
-		if (s->after_report)
-			s->after_report(s->cfg->format == SB_FORMAT_TABLE ? stdout : stderr, s->cfg->format, all,
-					s->after_ctx);
+		if (sb_session_full_report(s->cfg)) {
+			if (report(s, out.f, all) && rc == 0)
+				rc = 1;
+			if (s->after_report)
+				s->after_report(table ? out.f : stderr, s->cfg->format, all, s->after_ctx);
+		}
+		if (sb_out_close(&out) != 0 && rc == 0)
+			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
 			sb_past_runs_remember(stderr, s->tool, measurement, all, busy);
