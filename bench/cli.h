@@ -111,6 +111,7 @@ extern const struct sb_subcommand sb_sweep_command; /* the replica sweep: stubbe
 extern const struct sb_subcommand sb_lab_command;
 extern const struct sb_subcommand sb_compare_command;
 extern const struct sb_subcommand sb_plot_command;
+extern const struct sb_subcommand sb_report_command;
 extern const struct sb_subcommand sb_footprint_command;
 
 #endif

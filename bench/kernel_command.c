@@ -9,6 +9,7 @@
 #include "stubbench/arms.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/kernel_report.h"
+#include "stubbench/kernel_verdict.h"
 #include "stubbench/loader.h"
 #include "stubbench/probe.h"
 #include "stubbench/return_thunk_resolve.h"
@@ -660,6 +661,7 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	s.meta.ci_scope = ci_scope;
 	s.after_report = after_report;
 	s.after_ctx = &found;
+	s.answer = sb_kernel_answer;
 	return sb_session_finish(&s, rc);
 }
 

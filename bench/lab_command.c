@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "stubbench/lab_rank.h"
 #include "stubbench/lab_variants.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/run_file.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
 #include "stubbench/percpu.h"
@@ -44,12 +47,17 @@ static void print_code_sizes(FILE *f)
 	}
 }
 
+/* Under the table: the ranking of every return flavour and shape, and the code sizes. */
 static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
-	(void)all;
 	(void)ctx;
-	if (fmt == SB_FORMAT_TABLE)
-		print_code_sizes(info);
+	if (fmt != SB_FORMAT_TABLE)
+		return;
+	struct sb_run_file rf;
+	if (sb_run_file_from_results(all, "stubbench lab", &rf) == 0)
+		sb_lab_rank_table(info, &rf);
+	sb_run_file_free(&rf);
+	print_code_sizes(info);
 }
 
 static int run_lab(struct sb_cli *cli)
@@ -97,6 +105,11 @@ static int run_lab(struct sb_cli *cli)
 	sb_session_init(&s, "stubbench lab", cfg);
 	s.meta.shape = cfg->shape;
 	s.after_report = after_report;
+	s.answer = sb_lab_answer;
+	/* The ranking follows the host's return (sb_lab_answer). */
+	static struct sb_return_thunk host;
+	sb_return_thunk_from_sysfs(&host);
+	s.meta.thunk = &host;
 	/* The SRSO groups' code changes state over longer than a run (where
 	 * measured): the CIs say so. */
 	const char *note = NULL;

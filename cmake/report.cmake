@@ -6,11 +6,13 @@ add_library(stubbench_report STATIC
   src/report/run_plot.c
   src/report/plot_results.c
   src/session/answer.c
+  src/report/kernel_verdict.c
+  src/lab/lab_rank.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})
 target_link_libraries(stubbench_report PUBLIC stubbench_core ${JSONC_LINK_LIBRARIES} m)
-target_sources(stubbench PRIVATE bench/compare_command.c bench/plot_command.c)
+target_sources(stubbench PRIVATE bench/compare_command.c bench/plot_command.c bench/report_command.c)
 target_link_libraries(stubbench PRIVATE stubbench_report)
 
 function(sb_report_add_tests)

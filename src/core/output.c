@@ -422,9 +422,28 @@ static void write_csv(FILE *f, const struct sb_results *r)
 /* Which rows of r return the host's way: BPF programs (the kernel's own
  * JIT), and replicas whose returns jump to a thunk's replica (key.ret
  * "rethunk": the run aims them at the host's, unless --thunk chose
- * another); the others return as their key's ret says. */
-static void returns_users(const struct sb_results *r, char *buf, size_t len)
+ * another), lab rows of the flavour that returns as the host does; the
+ * others return as their key's ret says. */
+/* The lab's return flavour that returns as thunk t does ("" : none). */
+static const char *lab_return_of(enum sb_thunk t)
 {
+	switch (t) {
+	case SB_THUNK_RET:
+		return "ret";
+	case SB_THUNK_SRSO:
+		return "srso";
+	case SB_THUNK_SRSO_ALIAS:
+		return "srso-alias";
+	case SB_THUNK_CALL_DEPTH:
+		return "calldepth";
+	default:
+		return "";
+	}
+}
+
+static void returns_users(const struct sb_results *r, enum sb_thunk host_thunk, char *buf, size_t len)
+{
+	const char *lab_ret = lab_return_of(host_thunk);
 	size_t n = 0, others = 0;
 	const char *seen[64];
 	size_t n_seen = 0;
@@ -433,7 +452,9 @@ static void returns_users(const struct sb_results *r, char *buf, size_t len)
 		const struct sb_arm *a = r->cells[i].arm;
 		if (!a || !a->name || a->key.side == SB_SIDE_NONE)
 			continue;
-		int host = a->key.side == SB_SIDE_KERNEL || strcmp(a->key.ret, "rethunk") == 0;
+		int rethunk = strcmp(a->key.ret, "rethunk") == 0;
+		int host = a->key.side == SB_SIDE_KERNEL ||
+			   (a->key.side == SB_SIDE_LAB ? lab_ret[0] && strcmp(a->key.ret, lab_ret) == 0 : rethunk);
 		if (!host) {
 			others++;
 			continue;
@@ -466,7 +487,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		fprintf(f, "# shape: %s\n", m->shape);
 	if (m->thunk) {
 		char users[256];
-		returns_users(r, users, sizeof(users));
+		returns_users(r, m->thunk->thunk, users, sizeof(users));
 		fprintf(f, "# returns: %s (%s); %s\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n",
 			sb_thunk_name(m->thunk->thunk), m->thunk->how, users, m->thunk->mit.spectre_v2,

@@ -149,6 +149,10 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 			lines += n;
 			skipped += n == 0;
 		}
+	if (!lines && !skipped && max_lines > 0) {
+		fprintf(f, "(no variant with a delta to its baseline and a key: the file is older than schema 3)\n");
+		lines++;
+	}
 	if (skipped && lines < max_lines) {
 		fprintf(f, "(%zu more variant%s: --table)\n", skipped, skipped == 1 ? "" : "s");
 		lines++;
