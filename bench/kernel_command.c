@@ -256,6 +256,7 @@ struct kernel_run {
 	char twin_names[SB_N_SHAPES][SB_N_KVARIANTS][2][64]; /* the twins' arm names */
 	char *jit_check;    /* the JIT check's lines, for JSON too */
 	char *verdicts;     /* the side-by-side report's lines, for JSON too */
+	FILE *quiet_info;   /* where the findings before the measurement go with the summary alone */
 };
 
 static void release(struct kernel_run *r)
@@ -275,6 +276,9 @@ static void release(struct kernel_run *r)
 	}
 	free(r->jit_check);
 	free(r->verdicts);
+	if (r->quiet_info)
+		fclose(r->quiet_info);
+	r->quiet_info = NULL;
 	r->jit_check = r->verdicts = NULL;
 	if (r->percpu_ready)
 		sb_percpu_thread_fini();
@@ -688,7 +692,13 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 			cpu, strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
-	FILE *info = cfg->format == SB_FORMAT_TABLE ? stdout : stderr;
+	/* What the run finds before it measures (the JIT check, the returns,
+	 * the counters): above the table with --table or --verbose; with the
+	 * summary alone, kept for JSON only (a mismatch still says so on
+	 * stderr); on stderr in the other formats. */
+	FILE *info = cfg->format != SB_FORMAT_TABLE ? stderr : sb_session_full_report(cfg) ? stdout : NULL;
+	if (!info && !(info = r->quiet_info = fopen("/dev/null", "w")))
+		info = stderr;
 	int fatal;
 	st = check_jit(r, o, info, &fatal);
 	if (fatal)

@@ -13,7 +13,7 @@ struct sb_return_thunk;
 
 /* Version of the JSON documents' layout; raised when a field changes
  * meaning or goes away (new fields do not raise it). */
-#define SB_JSON_SCHEMA_VERSION 3
+#define SB_JSON_SCHEMA_VERSION 4
 
 /* Remembers the command line (call once from main; argv must outlive the
  * run). Before that, the argv is empty. */
