@@ -424,6 +424,24 @@ static void write_csv(FILE *f, const struct sb_results *r)
  * "rethunk": the run aims them at the host's, unless --thunk chose
  * another), lab rows of the flavour that returns as the host does; the
  * others return as their key's ret says. */
+/* A cell's median for the table, or "-" where one step of the timer (per
+ * iteration, in core cycles) is more than SB_MEDIAN_MAX_STEP of it: the
+ * median of such samples sits on the timer's steps, not on the cost. */
+#define SB_MEDIAN_MAX_STEP 0.10
+static int table_median(const struct sb_results *r, const struct sb_cell *c, char *buf, size_t len)
+{
+	double tsc_ghz = r->timer.facts.tsc_hz / 1e9;
+	double step = tsc_ghz > 0 && c->batch ? (double)r->timer.facts.granularity * r->core_ghz_median / tsc_ghz /
+							(double)c->batch
+					      : NAN;
+	if (!isfinite(c->cycles.median) || (isfinite(step) && step > SB_MEDIAN_MAX_STEP * fabs(c->cycles.median))) {
+		snprintf(buf, len, "-");
+		return 1;
+	}
+	snprintf(buf, len, "%.2f", c->cycles.median);
+	return 0;
+}
+
 /* The lab's return flavour that returns as thunk t does ("" : none). */
 static const char *lab_return_of(enum sb_thunk t)
 {
@@ -504,6 +522,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
 	fputc('\n', f);
+	size_t hidden = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = cell_at(r, i);
 		if (!c->arm)
@@ -518,13 +537,18 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
 		table_estimate(&c->delta_pct, "%", d, sizeof(d), dci, sizeof(dci));
 		table_estimate(&c->matched_cycles, "", md, sizeof(md), mci, sizeof(mci));
-		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f %9s %19s %8s %17s", w, c->arm->name,
-			(unsigned long long)c->batch, c->cycles.mean, ci, c->cycles.median, c->ns.mean,
+		char med[16];
+		hidden += table_median(r, c, med, sizeof(med));
+		fprintf(f, "%-*s %6llu %10.2f %21s %9s %8.2f %7.2f %9s %19s %8s %17s", w, c->arm->name,
+			(unsigned long long)c->batch, c->cycles.mean, ci, med, c->ns.mean,
 			c->overhead_cycles, d, dci, md, mci);
 		for (size_t k = 0; k < r->n_counters; k++)
 			fprintf(f, " %14.3f", c->counters[k]);
 		fputc('\n', f);
 	}
+	if (hidden)
+		fprintf(f, "# median: '-' in %zu cells, where one step of the timer is more than %.0f %% of it "
+			   "(JSON keeps it)\n", hidden, 100 * SB_MEDIAN_MAX_STEP);
 }
 
 int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
