@@ -683,6 +683,7 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
+	sb_session_progress("stubbench kernel", "loading the programs");
 	if ((st = load_copies(r, o)) != SB_KERNEL_OK)
 		return st;
 	/* Test runs: refused on some kernels or configurations. */
@@ -722,6 +723,7 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	sb_session_progress("stubbench kernel", "placing the twins");
 	struct sb_run_opts ro;
 	sb_session_run_opts(cfg, &ro);
 	ro.time_s /= 3.0 * (o->shapes[0] + o->shapes[1]);

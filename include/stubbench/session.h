@@ -93,6 +93,11 @@ int sb_session_add_section(struct sb_session *s, struct sb_results *res, const c
  * hooks (stop, child_check, between_processes). */
 void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro);
 
+/* On a terminal, one line on stderr saying what the run does before it
+ * measures ("\rTOOL: WHAT ..."; the harness's progress overwrites it), so
+ * that no command sits silent in its setup. Nothing otherwise. */
+void sb_session_progress(const char *tool, const char *what);
+
 /* The full report is asked for: a format other than the table, --table
  * or --verbose (else the table format prints the summary alone). */
 int sb_session_full_report(const struct sb_config *cfg);

@@ -194,6 +194,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	const struct sb_variant *const *others = g->others;
 	size_t n_others = g->n_others;
 	gr->baseline_name = baseline ? baseline->name : NULL;
+	sb_session_progress(prog, "placing the arms' copies");
 	if (cfg->placements) {
 		size_t n_placed;
 		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);

@@ -173,6 +173,12 @@ static int notes(const struct sb_session *s, const struct sb_results *all)
 	return busy;
 }
 
+void sb_session_progress(const char *tool, const char *what)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%s: %s ...%20s\r", tool, what, "");
+}
+
 int sb_session_full_report(const struct sb_config *cfg)
 {
 	return cfg->format != SB_FORMAT_TABLE || cfg->table || cfg->verbose;
