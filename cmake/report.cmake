@@ -23,6 +23,14 @@ function(sb_report_add_tests)
   target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_compare PRIVATE stubbench_report)
   add_test(NAME compare_runs COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
+  # The summary's pieces: the kernel verdict, the figures' format, the lab's
+  # ranking, on made-up and recorded figures; the summary of recorded runs.
+  add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)
+  target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_answer PRIVATE stubbench_report)
+  add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")

@@ -5,6 +5,7 @@
  * by the equivalence test of kernel_verdict.h, on the added cost and on
  * every arm's absolute cost. */
 #include "stubbench/kernel_report.h"
+#include "stubbench/answer.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/loader.h"
 
@@ -40,10 +41,7 @@ static struct sb_estimate side_delta(const struct sb_results *r, enum sb_cell_si
 
 static void fmt_delta(char *buf, size_t len, const struct sb_estimate *e)
 {
-	if (sb_estimate_known(e))
-		snprintf(buf, len, "%+6.2f [%+.2f, %+.2f]", e->value, e->lo, e->hi);
-	else
-		snprintf(buf, len, "n/a");
+	sb_answer_estimate(buf, len, e, 1);
 }
 
 /* Variant v's absolute cost per iteration on side, cycles. */
