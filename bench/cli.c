@@ -152,7 +152,8 @@ static int finish_sweep(struct sb_cli *cli, char *err, size_t errlen)
 const struct sb_cli_group sb_cli_sweep_group = {
 	.title = "Sweep",
 	.options = (const struct sb_cli_option[]){
-		{"time", "SECONDS", K_TIME, "time for the whole sweep (default 8)"},
+		{"time", "SECONDS", K_TIME, "the run's wall time, setup and fresh processes included\n"
+					    "(default %W)"},
 		{"samples", "N", K_SAMPLES, "rounds per batch size instead of --time"},
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
@@ -365,6 +366,11 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 		} else if (p[0] == '%' && p[1] == 'P') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_processes ? cmd->default_processes
 											     : SB_DEFAULT_PROCESSES));
+			p++;
+		} else if (p[0] == '%' && p[1] == 'W') {
+			struct sb_config d;
+			sb_config_defaults(&d);
+			col += fprintf(f, "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
 			p++;
 		} else if (p[0] == '%' && p[1] == 'S') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states
@@ -665,6 +671,8 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	cli.cfg.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	if (cmd->default_processes)
 		cli.cfg.processes = cmd->default_processes;
+	if (cmd->default_time_s > 0)
+		cli.cfg.time_s = cmd->default_time_s;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;

@@ -73,6 +73,8 @@ struct sb_subcommand {
 	uint64_t default_states;
 	/* --processes when not given (0: SB_DEFAULT_PROCESSES, the sweep's). */
 	uint64_t default_processes;
+	/* --time when not given (0: the sweep's, 8 s). */
+	double default_time_s;
 	int (*run)(struct sb_cli *cli);
 };
 

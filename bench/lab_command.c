@@ -141,5 +141,7 @@ const struct sb_subcommand sb_lab_command = {
 		   &sb_cli_config_group, &sb_cli_placements_group, &sb_cli_plot_group},
 	/* Its 60 variants' copies make each fork dearer; 8, as the kernel run. */
 	.default_processes = 8,
+	/* Ten groups of six arms: 8 s left the large batches without blocks. */
+	.default_time_s = 16,
 	.run = run_lab,
 };

@@ -31,15 +31,15 @@ for run in sweep lab kernel kernel_thunk_ret; do
 	check "$out" "returns: srso_alias_return_thunk" "the host's return"
 	case $run in
 	sweep)
-		check "$out" "^host-private .* cycles, .* % (host flavour, rethunk)" "the host flavour's private"
+		check "$out" "^host-private .* cycles, .* % (host, rethunk)" "the host flavour's private"
 		check "$out" "host-private ran [0-9.]* ± [0-9.]* times as long as host-baseline" "the ratio"
-		check "$out" "(seed001 flavour, ret; reference)" "the seed flavour as reference";;
+		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)
 		check "$out" "placed twin: base agree" "the baseline agrees"
 		check "$out" "all batches, added cost: " "the verdicts' counts";;
 	kernel_thunk_ret)
 		check "$out" "placed twin: base differ" "plain ret against a thunk differs"
-		check "$out" "all batches, absolute: 0 agree, 36 differ" "every absolute cost differs";;
+		check "$out" "all batches, absolute: 0 agree, 3[0-9] differ" "the absolute costs differ";;
 	lab)
 		check "$out" "returning as this host does (srso-alias)" "the host's return flavour"
 		check "$out" "cheapest: " "the cheapest"

@@ -4,9 +4,9 @@
  * stop (the full table follows with --table or --verbose).
  *
  *   stubbench: AMD EPYC (CPU 1), Linux 6.18.44, returns: srso_alias_return_thunk
- *   cost per call at batch 4096 (95 % CI), as a randomly placed load pays it:
- *   host-private  +2.94 cycles [+1.08, +4.83]  +2.94 % [+1.08, +4.83]  (v6.18-noibt-srso, rethunk)
- *     host-private ran 1.03 ± 0.02 times as long as host-baseline; codegen alone +1.01 [-0.77, +3.46]
+ *   added cost per call at batch 4096 (95 % CI), as a randomly placed load pays it (flavour, return):
+ *   host-private   +2.38 [+0.64, +4.07] cycles, +2.33 [+0.62, +3.98] % (host, rethunk)
+ *     host-private ran 1.02 ± 0.02 times as long as host-baseline; codegen alone +2.91 [+0.66, +4.77]
  *
  * It reads a run's rows (run_file.h), so that a live run and a saved JSON
  * document print the same summary. The header line and the per-variant
@@ -41,7 +41,7 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
 int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines);
 
 /* An estimate as "+2.94 [+1.08, +4.83]" with as many decimals (2 to 4) as
- * its CI needs not to read as ±0.00; "n/a" without a figure, and the
+ * its CI needs not to read as ±0.00 (1 for a CI that spans tens); "n/a" without a figure, and the
  * value alone without a CI. sign: print a + on positive values. */
 void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int sign);
 /* A delta in % as hyperfine's ratio: "1.03 ± 0.02" (half the CI's width,

@@ -4,9 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-/* Decimals that show a CI of half-width hw as something other than 0.00. */
+/* Decimals for a CI of half-width hw: 1 when it spans tens, else as many
+ * as show it as something other than 0.00. */
 static int decimals_for(double hw)
 {
+	if (hw >= 10)
+		return 1;
 	if (!(hw > 0) || hw >= 0.005)
 		return 2;
 	return hw >= 0.0005 ? 3 : 4;
@@ -99,9 +102,9 @@ static int reference_row(const struct sb_run_file *rf, const struct sb_run_row *
 static const char *flavour_name(const struct sb_cell_key *k)
 {
 	if (strcmp(k->family, "replica-host") == 0)
-		return "host flavour";
+		return "host";
 	if (strcmp(k->family, "replica") == 0)
-		return "seed001 flavour";
+		return "seed001";
 	return k->flavour[0] ? k->flavour : k->family;
 }
 
@@ -177,7 +180,8 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 	if (own)
 		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
 	uint64_t b = sb_answer_largest_batch(rf);
-	fprintf(f, "added cost per call at batch %llu (95 %% CI), as a randomly placed load pays it:\n",
+	fprintf(f, "added cost per call at batch %llu (95 %% CI), as a randomly placed load pays it "
+		   "(flavour, return):\n",
 		(unsigned long long)b);
 	lines++;
 	lines += sb_answer_variants(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
