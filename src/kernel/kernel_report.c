@@ -109,8 +109,8 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 			fmt_delta(ts, sizeof(ts), &x.twin);
 			fmt_delta(ps, sizeof(ps), &x.placed);
 			fmt_delta(ks, sizeof(ks), &x.kernel);
-			fmt_delta(pa, sizeof(pa), &x.placed_abs);
-			fmt_delta(ka, sizeof(ka), &x.kernel_abs);
+			sb_answer_estimate(pa, sizeof(pa), &x.placed_abs, 0);
+			sb_answer_estimate(ka, sizeof(ka), &x.kernel_abs, 0);
 			fprintf(f, "%-8s %-6llu %-22s %-22s %-22s %-13s %-26s %-26s %s\n", sb_kernel_variant_name(v),
 				(unsigned long long)batch, v ? ts : "-", v ? ps : "-", v ? ks : "-",
 				v ? verdict_text(&x.added) : "-", pa, ka, verdict_text(&x.absolute));
