@@ -35,8 +35,9 @@ int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 void sb_check_stdout_at_exit(const char *prog);
 
 /* Under the table: "# " lines saying in how many re-rolled states each
- * arm ran, what 'matched' is, and each multimodal cell's modes. */
-void sb_output_states_note(FILE *f, const struct sb_results *r);
+ * arm ran, what 'matched' is, and (modes) each multimodal cell's modes;
+ * without modes, how many cells have several. */
+void sb_output_states_note(FILE *f, const struct sb_results *r, int modes);
 /* One sentence (no final period) on what r's CIs hold: what varies within
  * the run, and where the record of past runs widened them (past_runs.h),
  * how many runs it drew on; the table's footer and JSON's "ci_scope". */

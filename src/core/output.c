@@ -168,10 +168,13 @@ static void table_estimate(const struct sb_estimate *e, const char *unit, char *
 			   size_t cilen)
 {
 	v[0] = ci[0] = 0;
-	if (!sb_estimate_known(e))
+	if (!sb_estimate_known(e) || !isfinite(e->value))
 		return;
 	snprintf(v, vlen, "%+.2f%s", e->value, unit);
-	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
+	if (sb_estimate_has_ci(e))
+		snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
+	else
+		snprintf(ci, cilen, "-");
 }
 
 /* The cell's steady states and its cost in a matched state. */
@@ -534,7 +537,10 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			continue;
 		}
 		char ci[40], d[16], dci[40], md[16], mci[40];
-		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
+		if (isfinite(c->cycles.ci_lo) && isfinite(c->cycles.ci_hi))
+			snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
+		else
+			snprintf(ci, sizeof(ci), "-");
 		table_estimate(&c->delta_pct, "%", d, sizeof(d), dci, sizeof(dci));
 		table_estimate(&c->matched_cycles, "", md, sizeof(md), mci, sizeof(mci));
 		char med[16];
@@ -557,7 +563,7 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	switch (fmt) {
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
-		sb_output_states_note(f, r);
+		sb_output_states_note(f, r, m->config && m->config->verbose);
 		if (m->ci_scope)
 			fprintf(f, "# CIs: %s\n", m->ci_scope);
 		table_placements(f, r);

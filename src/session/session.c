@@ -165,7 +165,8 @@ static int notes(const struct sb_session *s, const struct sb_results *all)
 {
 	if (!sb_session_full_report(s->cfg))
 		return sb_output_busy_report(stderr, s->tool, all);
-	sb_output_multimodal_line(stderr, s->tool, all);
+	if (s->cfg->verbose)
+		sb_output_multimodal_line(stderr, s->tool, all);
 	sb_output_time_line(stderr, s->tool, all);
 	sb_output_cold_line(stderr, s->tool, all);
 	int busy = sb_output_busy_report(stderr, s->tool, all);
