@@ -5,10 +5,12 @@
 #include "cli_dump.h"
 #include "test_hooks.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "stubbench/blocks_log.h"
 #include "stubbench/interrupt.h"
@@ -91,6 +93,32 @@ static int record_option(const char *opt, const char *arg, const char **dest, ch
 	return 0;
 }
 
+/* --output's file can be written where it goes (checked before anything
+ * is measured): its directory exists and takes new files, and it is not a
+ * directory itself. */
+static int output_dir_writable(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = 0;
+	else if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--output: '%s' is a directory", path);
+		return -1;
+	}
+	if (access(dir, W_OK) != 0) {
+		snprintf(err, errlen, "--output: cannot write into '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	switch (key) {
@@ -118,6 +146,8 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 			snprintf(err, errlen, "--output: needs a file name");
 			return -1;
 		}
+		if (output_dir_writable(arg, err, errlen) != 0)
+			return -1;
 		cli->cfg.output = arg;
 		return 0;
 	case K_PROCESSES:

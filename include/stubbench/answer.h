@@ -33,6 +33,14 @@ typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines
  * printed. */
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
 
+/* What sb_answer_write prints after the header without own lines: the
+ * batch and what the figures are, the per-variant lines, where the rest
+ * is. At most max_lines; returns the lines printed. */
+int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
+
+/* The header line alone: machine, CPU, kernel, rf->thunk. */
+void sb_answer_header(FILE *f, const struct sb_run_file *rf);
+
 /* The per-variant lines: every variant with a delta to its baseline
  * (first its own flavour's, reference flavours after), at the largest batch
  * where it has one: its added cost in cycles and % (random placement: the

@@ -163,7 +163,7 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return lines;
 }
 
-int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
+void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 {
 	char cpu[24] = "";
 	if (rf->cpu >= 0)
@@ -176,15 +176,25 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 		klen--;
 	fprintf(f, "%s: %.*s%s, %.*s, returns: %s\n", rf->tool[0] ? rf->tool : "stubbench", mlen > 40 ? 40 : mlen,
 		rf->machine, cpu, klen > 32 ? 32 : klen, rf->kernel, rf->thunk[0] ? rf->thunk : "not known");
+}
+
+int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
+{
+	sb_answer_header(f, rf);
 	int lines = 1;
 	if (own)
 		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
+	return lines + sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines);
+}
+
+int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
 	uint64_t b = sb_answer_largest_batch(rf);
 	fprintf(f, "added cost per call at batch %llu (95 %% CI), as a randomly placed load pays it "
 		   "(flavour, return):\n",
 		(unsigned long long)b);
-	lines++;
-	lines += sb_answer_variants(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
+	int lines = 1;
+	lines += sb_answer_variants(f, rf, max_lines - lines - 1);
 	fprintf(f, "the full table: --table; every figure: --format=json\n");
 	return lines + 1;
 }

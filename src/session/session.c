@@ -139,7 +139,10 @@ static int summary(const struct sb_session *s, FILE *f, const struct sb_results 
 	}
 	if (s->meta.thunk)
 		snprintf(rf.thunk, sizeof(rf.thunk), "%s", sb_thunk_name(s->meta.thunk->thunk));
-	sb_answer_write(f, &rf, s->answer);
+	if (s->table && !s->answer)
+		sb_answer_header(f, &rf);
+	else
+		sb_answer_write(f, &rf, s->answer);
 	sb_run_file_free(&rf);
 	return 0;
 }
@@ -212,7 +215,9 @@ int sb_session_finish(struct sb_session *s, int rc)
 		int table = s->cfg->format == SB_FORMAT_TABLE;
 		if (table && summary(s, out.f, all) && rc == 0)
 			rc = 1;
-		if (sb_session_full_report(s->cfg)) {
+		/* A command with a table of its own and no summary lines of its
+		 * own (footprint): its table is the answer. */
+		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
 			if (s->after_report)
