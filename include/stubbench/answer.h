@@ -53,7 +53,8 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines);
  * value alone without a CI. sign: print a + on positive values. */
 void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int sign);
 /* A delta in % as hyperfine's ratio: "1.03 ± 0.02" (half the CI's width,
- * decimals as sb_answer_estimate); "n/a" without a CI. */
+ * decimals as sb_answer_estimate); "1.03 (no CI)" without a CI, "n/a"
+ * without a figure. */
 void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct);
 
 /* The row of rf on side with codegen, shape (NULL: any) at batch, at no

@@ -58,7 +58,8 @@ int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, cons
 		      uint64_t batch, struct sb_estimate *absolute, struct sb_estimate *added);
 
 /* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
- * kernel's own figures at the largest batch, per shape, and the verdicts. */
+ * kernel's own figures at the largest batch where its baseline has a CI,
+ * per shape, and the verdicts. */
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
 
 #endif

@@ -84,12 +84,12 @@ static double wall_scale(const struct wall_budget *w, size_t children_left)
 	return k < 0.02 ? 0.02 : k > 3 ? 3 : k;
 }
 
-/* After the first process of every part: how many processes the time
- * left holds, each costing what the first ones took beyond their shares
- * (at most half the time left goes to that cost); n when all fit, at
- * least 2 (the table's note and the JSON say how many ran; --verbose says
+/* Before process p (from 1) of every part: how many processes the time
+ * left holds, p done and each of the others costing what those so far took
+ * beyond their shares (at most half the time left goes to that cost); n
+ * when all fit, at least 2 (the table's note and the JSON say how many ran; --verbose says
  * so on stderr). */
-static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t n, int verbose)
+static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t n, size_t p, int verbose)
 {
 	if (!w->on || !w->done || n <= 2)
 		return n;
@@ -97,7 +97,7 @@ static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t
 	double left_s = w->end_s - sb_process_age_s();
 	if (over_s <= 0)
 		return n;
-	double fit = 1 + 0.5 * left_s / (over_s * (double)n_parts);
+	double fit = (double)p + 0.5 * left_s / (over_s * (double)n_parts);
 	if (fit >= (double)n)
 		return n;
 	size_t m = fit < 2 ? 2 : (size_t)fit;
@@ -134,8 +134,8 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 	struct wall_budget wall;
 	wall_init(&wall, parts, n_parts);
 	for (size_t p = 0; p < n && rc == 0; p++) {
-		if (p == 1)
-			n = wall_processes(&wall, n_parts, n, parts[0].o->verbose);
+		if (p >= 1)
+			n = wall_processes(&wall, n_parts, n, p, parts[0].o->verbose && p == 1);
 		if (p >= n)
 			break;
 		if (p > 0 && parts[0].o->between_processes && parts[0].o->between_processes(p, n, err, errlen) != 0) {

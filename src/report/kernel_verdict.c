@@ -174,7 +174,19 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		fprintf(f, "no kernel figures in this run\n");
 		return 1;
 	}
+	/* The largest batch where the kernel's baseline has a CI in some shape. */
 	uint64_t b = batches[nb - 1];
+	for (size_t i = nb; i-- > 0;) {
+		struct sb_estimate a, d;
+		int has = 0;
+		for (size_t s = 0; s < N_SHAPES; s++)
+			has |= sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shapes[s], batches[i], &a, &d) == 0 &&
+			       sb_estimate_has_ci(&a);
+		if (has) {
+			b = batches[i];
+			break;
+		}
+	}
 	int lines = 0;
 	fprintf(f, "kernel at batch %llu, cycles per iteration (95 %% CI): base's cost, what the others add;\n"
 		   "verdict: CI of twin - kernel within ±max(1 cycle, 10 %% of the kernel): agree, outside: differ\n",

@@ -37,8 +37,12 @@ void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int 
 
 void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
 {
-	if (!sb_estimate_has_ci(delta_pct)) {
+	if (!sb_estimate_known(delta_pct) || !isfinite(delta_pct->value)) {
 		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (!sb_estimate_has_ci(delta_pct)) {
+		snprintf(buf, len, "%.2f (no CI)", 1 + delta_pct->value / 100);
 		return;
 	}
 	double hw = (delta_pct->hi - delta_pct->lo) / 200;
