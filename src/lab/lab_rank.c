@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stubbench/answer.h"
+#include "stubbench/json_writer.h"
 
 static const char *const lab_returns[] = {"ret", "rethunk", "calldepth", "srso", "srso-alias"};
 static const char *const lab_shapes[] = {"per-run", "in-loop"};
@@ -209,4 +210,52 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		lines++;
 	}
 	return lines;
+}
+
+static void json_estimate_member(FILE *f, const char *key, const struct sb_estimate *e)
+{
+	fprintf(f, ", \"%s\": ", key);
+	if (!sb_estimate_known(e) || !isfinite(e->value)) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"cycles\": ", f);
+	sb_json_number(f, e->value);
+	fputs(", \"ci95\": [", f);
+	sb_json_number(f, e->lo);
+	fputs(", ", f);
+	sb_json_number(f, e->hi);
+	fputs("]}", f);
+}
+
+void sb_lab_rank_json(FILE *f, const struct sb_run_file *rf)
+{
+	fputs(",\n  \"lab_ranking\": [", f);
+	int first = 1;
+	for (size_t r = 0; r < N_RETURNS; r++)
+		for (size_t s = 0; s < N_SHAPES; s++) {
+			struct sb_lab_rank k;
+			if (sb_lab_rank(rf, lab_returns[r], lab_shapes[s], &k) != 0)
+				continue;
+			fprintf(f, "%s{\"return\": \"%s\", \"shape\": \"%s\", \"batch\": %llu, \"cheapest\": ",
+				first ? "\n    " : ",\n    ", k.ret, k.shape, (unsigned long long)k.batch);
+			first = 0;
+			if (k.cheapest >= 0)
+				sb_json_string(f, k.alt[k.cheapest].row->key.codegen);
+			else
+				fputs("null", f);
+			json_estimate_member(f, "margin", &k.margin);
+			json_estimate_member(f, "control", &k.control.cost);
+			fputs(", \"alternatives\": [", f);
+			for (size_t i = 0; i < k.n; i++) {
+				fprintf(f, "%s{\"codegen\": ", i ? ", " : "");
+				sb_json_string(f, k.alt[i].row->key.codegen);
+				json_estimate_member(f, "cost", &k.alt[i].cost);
+				json_estimate_member(f, "vs_mainline", &k.alt[i].vs_mainline);
+				json_estimate_member(f, "vs_control", &k.alt[i].vs_control);
+				fprintf(f, ", \"like_control\": %s}", k.alt[i].like_control ? "true" : "false");
+			}
+			fputs("]}", f);
+		}
+	fputs("]", f);
 }
