@@ -147,23 +147,8 @@ static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *e
 		return 0;
 	}
 	if (key == K_FLAVOUR) {
-		char buf[64];
-		snprintf(buf, sizeof(buf), "%s", arg);
-		sweep.flavour_seed = sweep.flavour_host = 0;
-		for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (strcmp(t, "seed001") == 0)
-				sweep.flavour_seed = 1;
-			else if (strcmp(t, "host") == 0)
-				sweep.flavour_host = 1;
-			else {
-				snprintf(err, errlen, "--flavour: unknown flavour '%s' (seed001, host)", t);
-				return -1;
-			}
-		}
-		if (!sweep.flavour_seed && !sweep.flavour_host) {
-			snprintf(err, errlen, "--flavour: empty list");
+		if (sb_config_parse_flavour("--flavour", arg, &sweep.flavour_seed, &sweep.flavour_host, err, errlen))
 			return -1;
-		}
 		cli->cfg.flavour = arg;
 		return 0;
 	}
@@ -248,6 +233,12 @@ static int run_sweep(struct sb_cli *cli)
 	if (sweep.list) {
 		list_variants();
 		return 0;
+	}
+	/* The flavours: the command line's, a sweep file's, or the default. */
+	if (sb_config_parse_flavour("flavour", cli->cfg.flavour, &sweep.flavour_seed, &sweep.flavour_host, err,
+				    sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
 	}
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n_vs;

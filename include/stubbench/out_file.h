@@ -17,7 +17,7 @@ struct sb_out {
  * one line "TOOL: --output: cannot write PATH.tmp: REASON" on stderr. */
 int sb_out_open(struct sb_out *o, const char *path, const char *tool);
 /* Flushes; a file is closed and renamed to its path. Returns 0, or -1 with
- * one line on stderr (the temporary file removed). */
+ * one line on stderr naming the reason (the temporary file removed). */
 int sb_out_close(struct sb_out *o);
 
 #endif

@@ -29,6 +29,10 @@ size_t sb_results_count_empty(const struct sb_results *r);
 int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *meta, const char *prog);
 
+/* "PROG: cannot write the results: strerror(err)" on stderr; for f stdout,
+ * the exit check (below) then says nothing more. */
+void sb_output_write_failed(FILE *f, const char *prog, int err);
+
 /* At exit, closes stdout and checks it: a write error ends the program with
  * "PROG: cannot write the results to standard output: REASON" and status 1.
  * Call once, first thing in main. */

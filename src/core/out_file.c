@@ -1,5 +1,6 @@
 /* out_file.c: a report to stdout or to a file written whole; see out_file.h. */
 #include "stubbench/out_file.h"
+#include "stubbench/output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +34,10 @@ int sb_out_close(struct sb_out *o)
 		return 0;
 	if (!o->path[0]) {
 		o->f = NULL;
-		return fflush(stdout) == 0 ? 0 : -1;
+		if (fflush(stdout) == 0 && !ferror(stdout))
+			return 0;
+		sb_output_write_failed(stdout, o->tool, errno ? errno : EIO);
+		return -1;
 	}
 	int bad = fflush(o->f) != 0 || ferror(o->f);
 	int err = errno;

@@ -594,6 +594,13 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 /* A failed write to stdout already said: the exit check only sets the status. */
 static int stdout_failure_said;
 
+void sb_output_write_failed(FILE *f, const char *prog, int err)
+{
+	fprintf(stderr, "%s: cannot write the results: %s\n", prog, strerror(err));
+	if (f == stdout)
+		stdout_failure_said = 1;
+}
+
 int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *m, const char *prog)
 {

@@ -157,7 +157,11 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 			skipped += n == 0;
 		}
 	if (!lines && !skipped && max_lines > 0) {
-		fprintf(f, "(no variant with a delta to its baseline and a key: the file is older than schema 3)\n");
+		int keyed = 0;
+		for (size_t i = 0; i < rf->n_rows && !keyed; i++)
+			keyed = rf->rows[i].key.side != SB_SIDE_NONE;
+		fprintf(f, "%s\n", keyed ? "(no variant has a delta to its baseline)"
+					  : "(no result has a key: a file older than schema 3)");
 		lines++;
 	}
 	if (skipped && lines < max_lines) {
@@ -198,7 +202,14 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 		   "(flavour, return):\n",
 		(unsigned long long)b);
 	int lines = 1;
-	lines += sb_answer_variants(f, rf, max_lines - lines - 1);
+	size_t empty = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		empty += rf->rows[i].samples == 0 && !sb_estimate_known(&rf->rows[i].cycles);
+	lines += sb_answer_variants(f, rf, max_lines - lines - 1 - (empty > 0));
+	if (empty) {
+		fprintf(f, "n/a: %zu of %zu results have no usable samples\n", empty, rf->n_rows);
+		lines++;
+	}
 	fprintf(f, "the full table: --table; every figure: --format=json\n");
 	return lines + 1;
 }

@@ -128,6 +128,16 @@ static int report(const struct sb_session *s, FILE *f, const struct sb_results *
 	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
 }
 
+/* Cells without usable samples: one line on stderr. Returns their number. */
+static size_t empty_cells(const struct sb_session *s, const struct sb_results *all)
+{
+	size_t empty = sb_results_count_empty(all);
+	if (empty)
+		fprintf(stderr, "%s: %zu of %zu results have no usable samples (n/a; --table says why)\n", s->tool,
+			empty, all->n_cells);
+	return empty;
+}
+
 /* The summary (answer.h) of the run's cells. Returns 0, or 1 out of memory. */
 static int summary(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
@@ -224,6 +234,10 @@ int sb_session_finish(struct sb_session *s, int rc)
 				s->after_report(table ? out.f : stderr, s->cfg->format, all, s->after_ctx);
 		}
 		if (sb_out_close(&out) != 0 && rc == 0)
+			rc = 1;
+		/* With the summary alone, cells without samples still fail the run
+		 * (the table names them). */
+		if (!sb_session_full_report(s->cfg) && !s->table && empty_cells(s, all) && rc == 0)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
