@@ -16,7 +16,8 @@ sb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; printf '%s\n' "$out" | tail -12; printf '%s\n' "$err"; exit 1; }
-# 1.5 s of wall time for one batch size in two processes: 150-400 blocks.
+# 3 s of wall time for one batch size in two processes (its setup, 1024 placed
+# copies, takes part of it): 150-400 blocks.
 run() {
 	out=$(XDG_STATE_HOME=$dir/state STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --table --flavour=seed001 --variant=private --batch=64 \
 		--processes=2 --quiet-levels=none "$@" 2>"$dir/err")
@@ -46,18 +47,18 @@ tries=0
 while [ "$lines" -lt 10 ]; do
 	tries=$((tries + 1))
 	[ $tries -le 15 ] || fail "15 runs, and fewer than 5 were quiet"
-	run --time=1.5 || fail "run $tries exited $?"
+	run --time=3 || fail "run $tries exited $?"
 	footer | grep -q "the record of past runs ($rec) holds $((lines / 2)) of the 5 runs" ||
 		fail "run $tries: the footer does not say the record holds $((lines / 2)) runs"
 	added "$rec"
 done
-grep -v '^#' "$rec" | cut -f3 | sort -u | grep -q "^stubbench variants=private batches=64 time=1.5 processes=2 " ||
+grep -v '^#' "$rec" | cut -f3 | sort -u | grep -q "^stubbench variants=private batches=64 time=3 processes=2 " ||
 	fail "measurement '$(grep -v '^#' "$rec" | cut -f3 | sort -u)'"
 
 # Five runs whose deltas alternate 0 and 50 %: sd 27.39, t95(4) 2.776.
 awk 'BEGIN { FS = OFS = "\t" } /^#/ { print; next } $4 == "private" { $7 = (k++ % 2) ? 50 : 0 } { print }' \
 	"$rec" >"$rec.new" && mv "$rec.new" "$rec"
-run --time=1.5 --format=json || fail "the json run exited $?"
+run --time=3 --format=json || fail "the json run exited $?"
 printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -72,21 +73,21 @@ added "$rec"
 # A short run is not remembered; none keeps nothing; FILE elsewhere.
 run --samples=20 || fail "--samples exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "a --samples=20 run was remembered"
-run --time=1.5 --past-runs=none || fail "--past-runs=none exited $?"
+run --time=3 --past-runs=none || fail "--past-runs=none exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=none kept a record"
 footer | grep -q "no record of past runs, --past-runs=none" || fail "none: the footer does not say so"
 mine=$lines lines=0
-run --time=1.5 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
+run --time=3 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
 added "$dir/mine"
 lines=$mine
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=FILE wrote to the default record too"
 
 # A run made busy (by a record of quiet levels no core reaches) is not remembered.
-run --time=1.5 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
+run --time=3 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
 added "$rec"
 machine=$(grep -v '^#' "$dir/q" | cut -f1 | head -1)
 printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$dir/q"
-run --time=1.5 --quiet-levels="$dir/q" || fail "the busy run exited $?"
+run --time=3 --quiet-levels="$dir/q" || fail "the busy run exited $?"
 printf '%s\n' "$err" | grep -q "busy core:" || fail "the run against an unreachable quiet record did not say busy"
 [ "$(cells)" -eq "$lines" ] || fail "a busy run was remembered ($(cells) lines)"
 
