@@ -36,10 +36,10 @@ for run in sweep lab kernel kernel_thunk_ret; do
 		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)
 		check "$out" "placed twin: base agree" "the baseline agrees"
-		check "$out" "all batches, added cost: " "the verdicts' counts";;
+		check "$out" "added cost, all batches: " "the verdicts' counts";;
 	kernel_thunk_ret)
 		check "$out" "placed twin: base differ" "plain ret against a thunk differs"
-		check "$out" "all batches, absolute: 0 agree, 3[0-9] differ" "the absolute costs differ";;
+		check "$out" "absolute, all batches: 0 agree, 3[0-9] differ" "the absolute costs differ";;
 	lab)
 		check "$out" "returning as this host does (srso-alias)" "the host's return flavour"
 		check "$out" "cheapest: " "the cheapest"

@@ -159,10 +159,10 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 static void counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
 {
 	const size_t *n = c->n[which];
-	fprintf(f, "all batches, %s: %zu agree, %zu differ, %zu inconclusive", which ? "added cost" : "absolute",
+	fprintf(f, "%s, all batches: %zu agree, %zu differ, %zu inconclusive", which ? "added cost" : "absolute",
 		n[SB_VERDICT_AGREE], n[SB_VERDICT_DIFFER], n[SB_VERDICT_INCONCLUSIVE]);
 	if (c->worst[which].verdict == SB_VERDICT_DIFFER)
-		fprintf(f, "; most: %s, %+.1f cycles", c->worst_where[which], c->worst[which].diff.value);
+		fprintf(f, "; most: %s %+.1f", c->worst_where[which], c->worst[which].diff.value);
 	fputc('\n', f);
 }
 
