@@ -137,7 +137,7 @@ void sb_lab_rank_table(FILE *f, const struct sb_run_file *rf)
 	fprintf(f, "# lab ranking: cycles per iteration added to the group's baseline (95 %% CI), cheapest\n"
 		   "# first; vs mainline, vs control: the difference (CIs in quadrature); '=control':\n"
 		   "# indistinguishable from the placement control (the CI of the difference holds 0)\n");
-	fprintf(f, "%-10s %-7s %5s %-12s %-24s %-24s %-24s\n", "return", "shape", "batch", "alternative", "cost",
+	fprintf(f, "%-10s %-7s %5s %-17s %-24s %-24s %-24s\n", "return", "shape", "batch", "alternative", "cost",
 		"vs mainline", "vs control");
 	for (size_t r = 0; r < N_RETURNS; r++)
 		for (size_t s = 0; s < N_SHAPES; s++) {
@@ -152,7 +152,7 @@ void sb_lab_rank_table(FILE *f, const struct sb_run_file *rf)
 				sb_answer_estimate(c, sizeof(c), &x->cost, 1);
 				sb_answer_estimate(m, sizeof(m), &x->vs_mainline, 1);
 				sb_answer_estimate(v, sizeof(v), &x->vs_control, 1);
-				fprintf(f, "%-10s %-7s %5llu %-12s %-24s %-24s %-24s%s%s\n", k.ret, k.shape,
+				fprintf(f, "%-10s %-7s %5llu %-17s %-24s %-24s %-24s%s%s\n", k.ret, k.shape,
 					(unsigned long long)k.batch, x->row->key.codegen, c, i < k.n ? m : "", i < k.n ? v : "",
 					x->like_control ? " =control" : "", (int)i == k.cheapest ? " cheapest" : "");
 			}
