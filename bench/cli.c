@@ -5,10 +5,12 @@
 #include "cli_dump.h"
 #include "test_hooks.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "stubbench/blocks_log.h"
 #include "stubbench/interrupt.h"
@@ -32,7 +34,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -92,6 +94,32 @@ static int record_option(const char *opt, const char *arg, const char **dest, ch
 	return 0;
 }
 
+/* --output's file can be written where it goes (checked before anything
+ * is measured): its directory exists and takes new files, and it is not a
+ * directory itself. */
+static int output_dir_writable(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		dir[1] = 0;
+	else if (slash)
+		*slash = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--output: '%s' is a directory", path);
+		return -1;
+	}
+	if (access(dir, W_OK) != 0) {
+		snprintf(err, errlen, "--output: cannot write into '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	switch (key) {
@@ -110,6 +138,18 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		return -1;
 	case K_VERBOSE:
 		cli->cfg.verbose = 1;
+		return 0;
+	case K_TABLE:
+		cli->cfg.table = 1;
+		return 0;
+	case K_OUTPUT:
+		if (!*arg) {
+			snprintf(err, errlen, "--output: needs a file name");
+			return -1;
+		}
+		if (output_dir_writable(arg, err, errlen) != 0)
+			return -1;
+		cli->cfg.output = arg;
 		return 0;
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
@@ -143,14 +183,20 @@ static int finish_sweep(struct sb_cli *cli, char *err, size_t errlen)
 const struct sb_cli_group sb_cli_sweep_group = {
 	.title = "Sweep",
 	.options = (const struct sb_cli_option[]){
-		{"time", "SECONDS", K_TIME, "time for the whole sweep (default 8)"},
+		{"time", "SECONDS", K_TIME, "the run's wall time, setup and fresh processes included\n"
+					    "(default %W)"},
 		{"samples", "N", K_SAMPLES, "rounds per batch size instead of --time"},
 		{"seed", "N", K_SEED, "seed of the random delays and the bootstrap (default 1)"},
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
 						"other (at most 256); the CIs then add the spread between\n"
 						"processes to the states' (default %P; 1: this process)"},
 		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
-		{"verbose", NULL, K_VERBOSE, "say what the timer probe chose and why, per-batch details"},
+		{"table", NULL, K_TABLE, "after the summary, the full table and the notes (the table\n"
+					 "format prints the summary alone by default)"},
+		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
+					     "whole: FILE.tmp renamed at the end"},
+		{"verbose", NULL, K_VERBOSE, "the full table with the steady states (modes), what the timer\n"
+					     "probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
 					     "batch, process, state, canaries, arm, cycles per iteration)"},
 		{"quiet-levels", "FILE", K_QUIET, "this machine's record of quiet canary levels, by which a run\n"
@@ -351,6 +397,11 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 		} else if (p[0] == '%' && p[1] == 'P') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_processes ? cmd->default_processes
 											     : SB_DEFAULT_PROCESSES));
+			p++;
+		} else if (p[0] == '%' && p[1] == 'W') {
+			struct sb_config d;
+			sb_config_defaults(&d);
+			col += fprintf(f, "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
 			p++;
 		} else if (p[0] == '%' && p[1] == 'S') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states
@@ -682,6 +733,8 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	cli.cfg.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	if (cmd->default_processes)
 		cli.cfg.processes = cmd->default_processes;
+	if (cmd->default_time_s > 0)
+		cli.cfg.time_s = cmd->default_time_s;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;

@@ -73,6 +73,8 @@ struct sb_subcommand {
 	uint64_t default_states;
 	/* --processes when not given (0: SB_DEFAULT_PROCESSES, the sweep's). */
 	uint64_t default_processes;
+	/* --time when not given (0: the sweep's, 8 s). */
+	double default_time_s;
 	int (*run)(struct sb_cli *cli);
 };
 
@@ -111,6 +113,7 @@ extern const struct sb_subcommand sb_sweep_command; /* the replica sweep: stubbe
 extern const struct sb_subcommand sb_lab_command;
 extern const struct sb_subcommand sb_compare_command;
 extern const struct sb_subcommand sb_plot_command;
+extern const struct sb_subcommand sb_report_command;
 extern const struct sb_subcommand sb_footprint_command;
 
 #endif

@@ -116,9 +116,10 @@ static void put_markers(FILE *f, const struct sb_subcommand *cmd)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)d.batches[i]);
 	fprintf(f, "\", \"T\": ");
 	sb_json_string(f, sb_thunk_choices());
-	fprintf(f, ", \"P\": \"%llu\", \"S\": \"%llu\"}",
+	fprintf(f, ", \"P\": \"%llu\", \"S\": \"%llu\", \"W\": \"%g\"}",
 		(unsigned long long)(cmd->default_processes ? cmd->default_processes : SB_DEFAULT_PROCESSES),
-		(unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES));
+		(unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES),
+		cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
 }
 
 static void put_command(FILE *f, const char *name, const char *part,

@@ -13,6 +13,7 @@ static const struct sb_cli_slot subcommands[] = {
 	{"lab", &sb_lab_command, NULL},
 	{"compare", &sb_compare_command, NULL},
 	{"plot", &sb_plot_command, NULL},
+	{"report", &sb_report_command, NULL},
 	{"footprint", &sb_footprint_command, NULL},
 	{"kernel", &sb_kernel_command, "STUBBENCH_KERNEL"},
 	{"deprivatize", &sb_deprivatize_command, "STUBBENCH_DEPRIVATIZE"},

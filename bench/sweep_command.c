@@ -33,7 +33,7 @@ static struct {
 	int list;
 	uint64_t calls;                 /* --calls: no measurement */
 	int flavour_seed, flavour_host; /* --flavour=seed001,host: which flavours of the replicas */
-} sweep = {.flavour_seed = 1};
+} sweep = {.flavour_seed = 1, .flavour_host = 1};
 
 enum { K_LIST, K_CALLS, K_FLAVOUR, K_THUNK };
 
@@ -76,14 +76,10 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
-/* --flavour: the seed replicas in the seed's flavour, in this host's (the
- * "host-" variants, returning through the replica of the host's thunk), or
- * both side by side. */
-static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thunk *thunk,
-			   const struct sb_variant **vs, size_t *n)
+/* The host flavour's returns aimed at the replica of thunk (the host's,
+ * or --thunk's). */
+static void aim_host_returns(const struct sb_cli *cli, const struct sb_return_thunk *thunk)
 {
-	if (!sweep.flavour_host)
-		return;
 	/* The host replicas and the host baselines padded to their layout. */
 	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
 	char err[512];
@@ -96,32 +92,53 @@ static void apply_flavours(const struct sb_cli *cli, const struct sb_return_thun
 	else if (cli->cfg.verbose)
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
 			sb_thunk_name(thunk->thunk), thunk->how);
-	/* The thunks that play with the return stack buffer (a call inside,
-	 * or stuffed depth) leave the return predictor in a state the plain
-	 * returns of the next arm pay for: measured, results/amd-epyc-zen5-vm.md. */
-	enum sb_thunk applied = sb_thunk_applied();
-	if (sweep.flavour_seed && (applied == SB_THUNK_SRSO || applied == SB_THUNK_SRSO_ALIAS ||
-				   applied == SB_THUNK_RETBLEED || applied == SB_THUNK_CALL_DEPTH))
-		fprintf(stderr, "stubbench: --flavour=seed001,host: the seed flavour's plain returns run interleaved "
-			"with %s's replica, which disturbs their return prediction and raises their cost; compare the "
-			"flavours from separate runs\n", sb_thunk_name(applied));
-	const struct sb_variant *out[SB_MAX_ARMS];
-	size_t m = 0;
-	for (size_t i = 0; i < *n && m < SB_MAX_ARMS - 1; i++) {
-		if (!in_family(vs[i], "replica")) {
-			out[m++] = vs[i];
+}
+
+/* The flavours' groups (--flavour): the host's (the seed replicas'
+ * programs as this kernel JITs them, returning through the replica of its
+ * return thunk) first, then the seed's (July 2024 codegen, plain ret) as
+ * the reference. Each group has its own baseline and runs in fresh
+ * processes of its own, which take turns with the other group's: the
+ * seed's plain returns never run interleaved with the thunk's code, whose
+ * return-stack games would raise their cost (results/amd-epyc-zen5-vm.md).
+ * Variants of other families go with the seed's group. */
+struct flavour_groups {
+	const struct sb_variant *host[SB_MAX_ARMS], *seed[SB_MAX_ARMS];
+	size_t n_host, n_seed;
+};
+
+static void split_flavours(const struct sb_variant *const *vs, size_t n, struct flavour_groups *g)
+{
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < n; i++) {
+		int replica = in_family(vs[i], "replica");
+		if (in_family(vs[i], "replica-host") || in_family(vs[i], "replica-host-padded")) {
+			g->host[g->n_host++] = vs[i];
 			continue;
 		}
-		if (sweep.flavour_seed)
-			out[m++] = vs[i];
+		if (sweep.flavour_seed || !replica)
+			g->seed[g->n_seed++] = vs[i];
+		if (!sweep.flavour_host || !replica)
+			continue;
 		struct sb_cell_key k;
 		sb_variant_key(vs[i], &k);
 		const struct sb_variant *h = sb_variant_of_family("replica-host", k.codegen, k.shape);
 		if (h)
-			out[m++] = h;
+			g->host[g->n_host++] = h;
 	}
-	memcpy(vs, out, m * sizeof(*out));
+}
+
+/* The baseline of a group's variants, always measured as reference, and
+ * the others without it. */
+static const struct sb_variant *group_baseline(const char *family, const struct sb_variant **vs, size_t *n)
+{
+	const struct sb_variant *base = sb_variant_of_family(family, "baseline", "per-run");
+	size_t m = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (vs[i] != base)
+			vs[m++] = vs[i];
 	*n = m;
+	return base;
 }
 
 static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
@@ -131,23 +148,8 @@ static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *e
 		return 0;
 	}
 	if (key == K_FLAVOUR) {
-		char buf[64];
-		snprintf(buf, sizeof(buf), "%s", arg);
-		sweep.flavour_seed = sweep.flavour_host = 0;
-		for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (strcmp(t, "seed001") == 0)
-				sweep.flavour_seed = 1;
-			else if (strcmp(t, "host") == 0)
-				sweep.flavour_host = 1;
-			else {
-				snprintf(err, errlen, "--flavour: unknown flavour '%s' (seed001, host)", t);
-				return -1;
-			}
-		}
-		if (!sweep.flavour_seed && !sweep.flavour_host) {
-			snprintf(err, errlen, "--flavour: empty list");
+		if (sb_config_parse_flavour("--flavour", arg, &sweep.flavour_seed, &sweep.flavour_host, err, errlen))
 			return -1;
-		}
 		cli->cfg.flavour = arg;
 		return 0;
 	}
@@ -165,15 +167,65 @@ static const struct sb_cli_group sweep_group = {
 	.options = (const struct sb_cli_option[]){
 		{"list", NULL, K_LIST, "print the variants and the listings they reproduce"},
 		{"calls", "N", K_CALLS, "no measurement: call each main prog N times, check its counter"},
-		{"flavour", "LIST", K_FLAVOUR, "seed001 (default: the seed's July 2024 codegen), host (the same\n"
-					       "programs as this kernel JITs them, returning through the replica\n"
-					       "of its return thunk), or both: seed001,host"},
+		{"flavour", "LIST", K_FLAVOUR, "host (the seed's programs as this kernel JITs them, returning\n"
+					       "through the replica of its return thunk), seed001 (the seed's\n"
+					       "July 2024 codegen, plain ret), or both (default: host,seed001;\n"
+					       "each flavour against its own baseline, in processes of its own)"},
 		{"thunk", "NAME", K_THUNK, "with --flavour=host: return through this thunk's replica instead\n"
 					   "of the host's: %T"},
 		{NULL},
 	},
 	.parse = parse_sweep_own,
 };
+
+/* Each flavour's group against its own baseline, the host's first, in one
+ * run whose processes take turns; one part per flavour, headed by the
+ * flavour and the return it executes. */
+static int measure_flavours(struct sb_cli *cli, struct flavour_groups *fg, const struct sb_return_thunk *thunk)
+{
+	static struct sb_results res[2];
+	static struct sb_variant_arms arms[2];
+	static char heading[2][256];
+	struct sb_group gs[2];
+	size_t n = 0;
+	if (fg->n_host) {
+		const struct sb_variant *b = group_baseline("replica-host", fg->host, &fg->n_host);
+		gs[n] = (struct sb_group){.baseline = b, .others = fg->host, .n_others = fg->n_host,
+					  .arms = &arms[n], .res = &res[n]};
+		snprintf(heading[n++], sizeof(heading[0]), "flavour: host (%s), returns through %s's replica",
+			 b ? b->flavour : "?", sb_thunk_name(sb_thunk_applied()));
+	}
+	if (fg->n_seed) {
+		const struct sb_variant *b = group_baseline("replica", fg->seed, &fg->n_seed);
+		gs[n] = (struct sb_group){.baseline = b, .others = fg->seed, .n_others = fg->n_seed,
+					  .arms = &arms[n], .res = &res[n]};
+		snprintf(heading[n++], sizeof(heading[0]), "flavour: seed001 (%s), returns with ret%s",
+			 b ? b->flavour : "?", fg->n_host ? " (reference)" : "");
+	}
+	/* --time is for the whole sweep: the groups share it. */
+	struct sb_config gcfg = cli->cfg;
+	gcfg.time_s = cli->cfg.time_s / (double)(n ? n : 1);
+	int rc = sb_measure_groups(&gcfg, cli->prog, gs, n);
+	if (rc != EXIT_USAGE) {
+		struct sb_session s;
+		sb_session_init(&s, "stubbench", &cli->cfg);
+		/* The host flavour behind a thunk whose code changes state over
+		 * longer than a run: the CIs say so. */
+		const char *note = fg->n_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
+		static char ci_scope[512];
+		if (note)
+			snprintf(ci_scope, sizeof(ci_scope), "the host flavour's: %s", note);
+		s.meta.thunk = thunk;
+		s.meta.ci_scope = note ? ci_scope : NULL;
+		for (size_t g = 0; g < n; g++)
+			sb_session_add_section(&s, &res[g], NULL, heading[g]);
+		rc = sb_session_finish(&s, rc);
+	}
+	for (size_t g = 0; g < n; g++)
+		sb_results_free(&res[g]);
+	sb_percpu_thread_fini();
+	return rc;
+}
 
 static int run_sweep(struct sb_cli *cli)
 {
@@ -182,6 +234,12 @@ static int run_sweep(struct sb_cli *cli)
 	if (sweep.list) {
 		list_variants();
 		return 0;
+	}
+	/* The flavours: the command line's, a sweep file's, or the default. */
+	if (sb_config_parse_flavour("flavour", cli->cfg.flavour, &sweep.flavour_seed, &sweep.flavour_host, err,
+				    sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench: %s\n", err);
+		return EXIT_USAGE;
 	}
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n_vs;
@@ -211,7 +269,10 @@ static int run_sweep(struct sb_cli *cli)
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
 			sb_thunk_name(chosen.thunk), chosen.how);
 	}
-	apply_flavours(cli, &chosen, vs, &n_vs);
+	if (sweep.flavour_host)
+		aim_host_returns(cli, &chosen);
+	static struct flavour_groups fg;
+	split_flavours(vs, n_vs, &fg);
 	if (sweep.calls) {
 		int cpu;
 		if (sb_pin_thread(cli->cfg.cpu, &cpu, err, sizeof(err)) != 0) {
@@ -222,7 +283,7 @@ static int run_sweep(struct sb_cli *cli)
 			fprintf(stderr, "stubbench: %s\n", err);
 			return 1;
 		}
-		rc = smoke_calls(vs, n_vs, sweep.calls);
+		rc = smoke_calls(fg.host, fg.n_host, sweep.calls) | smoke_calls(fg.seed, fg.n_seed, sweep.calls);
 		if (sb_percpu_check_guards() != 0) {
 			fprintf(stderr, "stubbench: private stack guard words were overwritten\n");
 			rc = 1;
@@ -230,37 +291,7 @@ static int run_sweep(struct sb_cli *cli)
 		sb_percpu_thread_fini();
 		return rc;
 	}
-
-	/* The baseline of the replicas is always measured, as reference. */
-	const struct sb_variant *baseline = NULL;
-	for (size_t i = 0; i < n_vs && !baseline; i++)
-		if (strcmp(vs[i]->name, "baseline") == 0)
-			baseline = vs[i];
-	if (!baseline && (in_family(vs[0], "replica") || in_family(vs[0], "replica-host")))
-		baseline = sb_variant_of_family(sweep.flavour_seed ? "replica" : "replica-host", "baseline", "per-run");
-	if (!baseline)
-		baseline = sb_variant_baseline_of(vs[0]); /* a padded baseline's */
-
-	static struct sb_results res;
-	static struct sb_variant_arms arms;
-	rc = sb_measure_group(&cli->cfg, cli->prog, baseline, vs, n_vs, &arms, &res);
-	if (rc != EXIT_USAGE) {
-		struct sb_session s;
-		sb_session_init(&s, "stubbench", &cli->cfg);
-		/* The host flavour behind a thunk whose code changes state over
-		 * longer than a run: the CIs say so. */
-		const char *note = sweep.flavour_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
-		static char ci_scope[512];
-		if (note)
-			snprintf(ci_scope, sizeof(ci_scope), "the host flavour's: %s", note);
-		s.meta.thunk = &thunk;
-		s.meta.ci_scope = note ? ci_scope : NULL;
-		sb_session_add(&s, &res, NULL);
-		rc = sb_session_finish(&s, rc);
-	}
-	sb_results_free(&res);
-	sb_percpu_thread_fini();
-	return rc;
+	return measure_flavours(cli, &fg, &thunk);
 }
 
 const struct sb_subcommand sb_sweep_command = {

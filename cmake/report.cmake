@@ -8,11 +8,14 @@ add_library(stubbench_report STATIC
   src/report/plot_lines.c
   src/report/plot_bars.c
   src/report/plot_results.c
+  src/session/answer.c
+  src/report/kernel_verdict.c
+  src/report/lab_rank.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})
 target_link_libraries(stubbench_report PUBLIC stubbench_core ${JSONC_LINK_LIBRARIES} m)
-target_sources(stubbench PRIVATE bench/compare_command.c bench/plot_command.c)
+target_sources(stubbench PRIVATE bench/compare_command.c bench/plot_command.c bench/report_command.c)
 target_link_libraries(stubbench PRIVATE stubbench_report)
 
 function(sb_report_add_tests)
@@ -28,6 +31,14 @@ function(sb_report_add_tests)
   target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_figures PRIVATE stubbench_report)
   add_test(NAME figures COMMAND test_figures)
+  # The summary's pieces: the kernel verdict, the figures' format, the lab's
+  # ranking, on made-up and recorded figures; the summary of recorded runs.
+  add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)
+  target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_answer PRIVATE stubbench_report)
+  add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")

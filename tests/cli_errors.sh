@@ -70,7 +70,7 @@ thunks=$("$sb" --thunk=nope 2>&1 | sed -n 's/.*unknown return thunk .nope. (\(.*
 for t in $thunks; do
     answers "$t" --help
     answers "$t" kernel --help
-    expect 2 "--thunk needs --flavour=host" --thunk="$t"
+    expect 2 "--thunk needs --flavour=host" --flavour=seed001 --thunk="$t"
     "$sb" --flavour=host --thunk="$t" --calls=1 >/dev/null 2>&1 || { echo "FAIL: --thunk=$t refused"; fails=$((fails + 1)); }
 done
 # A CPU outside the allowed set, when there is one to pick.

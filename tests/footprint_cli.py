@@ -45,7 +45,7 @@ try:
 except ValueError as e:
     check(False, "no JSON document: %s" % e)
 rows = d.get("results", [])
-check(d.get("tool") == "stubbench footprint" and d.get("schema_version") == 3, "tool, schema_version")
+check(d.get("tool") == "stubbench footprint" and d.get("schema_version") == 4, "tool, schema_version")
 check(d.get("argv", [None])[1:2] == ["footprint"] and isinstance(d.get("git"), str) and
       sorted(d.get("mitigations", {})) == ["indirect_target_selection", "retbleed", "spec_rstack_overflow",
                                            "spectre_v2"], "argv, git, mitigations")

@@ -45,7 +45,9 @@ runs = []
 for b in bench:
     if b["run_name"] not in runs:
         runs.append(b["run_name"])
-want = [f"{v}/batch:{n}/manual_time" for v in ("baseline", "private") for n in BATCHES]
+# The host flavour's group first, then the seed's (--flavour=host,seed001).
+want = [f"{v}/batch:{n}/manual_time" for v in ("host-baseline", "host-private", "baseline", "private")
+        for n in BATCHES]
 check(runs == want, f"run names {runs}, want {want}")
 for fam, run in enumerate(runs):
     its = [b for b in bench if b["run_name"] == run and b["run_type"] == "iteration"]

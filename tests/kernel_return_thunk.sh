@@ -29,7 +29,7 @@ note = "srso_return_thunk can change state over seconds" in (d["ci_scope"] or ""
 assert note == (t["name"] == "srso_return_thunk"), (t["name"], d["ci_scope"])
 PY
 # --thunk: the twins (placed ones included) run through another replica.
-"$1" kernel --thunk=srso_alias_return_thunk --samples=64 --batch=8 --loads=2 >"$out" 2>"$err" || { echo "--thunk run failed"; cat "$err"; ok=0; }
+"$1" kernel --thunk=srso_alias_return_thunk --samples=64 --batch=8 --loads=2 --table >"$out" 2>"$err" || { echo "--thunk run failed"; cat "$err"; ok=0; }
 grep '^twins:' "$out"
 grep -q '^twins: returns reach the replica of srso_alias_return_thunk, chosen with --thunk' "$out" || ok=0
 rm -f "$out" "$err"

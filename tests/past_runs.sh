@@ -19,9 +19,10 @@ sb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; printf '%s\n' "$out" | tail -12; printf '%s\n' "$err"; exit 1; }
-# 0.5 s of one batch size in two processes: 150-400 blocks.
+# 3 s of wall time for one batch size in two processes (its setup, 1024 placed
+# copies, takes part of it): 150-400 blocks.
 run() {
-	out=$(XDG_STATE_HOME=$dir/state STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --variant=private --batch=64 \
+	out=$(XDG_STATE_HOME=$dir/state STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --table --flavour=seed001 --variant=private --batch=64 \
 		--processes=2 --quiet-levels=none "$@" 2>"$dir/err")
 	rc=$?
 	err=$(cat "$dir/err")
@@ -47,13 +48,13 @@ added() { # what the last run should have added to the record at $1
 }
 
 # The key, from the run's own JSON; the record's lines carry it.
-run --time=0.5 --format=json || fail "the first run exited $?"
+run --time=3 --format=json || fail "the first run exited $?"
 key=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["past_runs"]["key"])') ||
 	fail "no past_runs.key in the JSON"
 machine=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["past_runs"]["machine"])') ||
 	fail "no past_runs.machine in the JSON"
 case $key in
-"stubbench variants=private batches=64 time=0.5 processes=2 cpu="[0-9]*" build="*) ;;
+"stubbench variants=private batches=64 time=3 processes=2 cpu="[0-9]*" build="*) ;;
 *) fail "key '$key'" ;;
 esac
 case $key in *cpu=-1*) fail "the key names the option, not the CPU: '$key'" ;; esac
@@ -76,7 +77,7 @@ mkdir -p "$dir/made"
 for i in 0 1 2 3 4; do
 	printf '%s\t2026-01-0%dT00:00:00Z\t%s\tprivate\t64\t20\t%d\t1\n' "$machine" $((i + 1)) "$key" $((i % 2 * 50))
 done >"$dir/made/past-runs"
-run --time=0.5 --format=json --past-runs="$dir/made/past-runs" || fail "the run with a made-up record exited $?"
+run --time=3 --format=json --past-runs="$dir/made/past-runs" || fail "the run with a made-up record exited $?"
 printf '%s\n' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -94,22 +95,22 @@ assert d["past_runs"]["record"].endswith("made/past-runs"), d["past_runs"]
 # A short run is not remembered; none keeps nothing; FILE elsewhere.
 run --samples=20 || fail "--samples exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "a --samples=20 run was remembered"
-run --time=0.5 --past-runs=none || fail "--past-runs=none exited $?"
+run --time=3 --past-runs=none || fail "--past-runs=none exited $?"
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=none kept a record"
 printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' ' | grep -q "no record of past runs, --past-runs=none" ||
 	fail "none: the footer does not say so"
 mine=$lines lines=0
-run --time=0.5 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
+run --time=3 --past-runs="$dir/mine" || fail "--past-runs=FILE exited $?"
 added "$dir/mine"
 lines=$mine
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=FILE wrote to the default record too"
 
 # A run made busy (by a record of quiet levels no core reaches) is not remembered.
-run --time=0.5 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
+run --time=3 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
 added "$rec"
 machine=$(grep -v '^#' "$dir/q" | cut -f1 | head -1)
 printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$dir/q"
-run --time=0.5 --quiet-levels="$dir/q" || fail "the busy run exited $?"
+run --time=3 --quiet-levels="$dir/q" || fail "the busy run exited $?"
 printf '%s\n' "$err" | grep -q "busy core:" || fail "the run against an unreachable quiet record did not say busy"
 [ "$(cells)" -eq "$lines" ] || fail "a busy run was remembered ($(cells) lines)"
 

@@ -5,7 +5,7 @@
 set -u
 ok=1
 for procs in 1 2; do
-	out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$1" --variant=private --batch=8 --samples=20 --states=4 \
+	out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$1" --table --variant=private --batch=8 --samples=20 --states=4 \
 		--processes=$procs --quiet-levels=none 2>/dev/null)
 	rc=$?
 	[ "$rc" -eq 0 ] || { echo "FAIL: --processes=$procs exited $rc"; ok=0; continue; }

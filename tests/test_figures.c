@@ -90,6 +90,7 @@ int main(void)
 	OK(mkdtemp(dir) != NULL);
 	OK(sb_figure_count() > 0 && sb_figure_count() <= SB_MAX_FIGURES);
 	OK(strcmp(sb_figure_at(SB_FIGURE_DELTA)->name, "delta") == 0);
+	OK(strcmp(sb_figure_at(SB_FIGURE_CODEGEN)->name, "codegen") == 0);
 	struct sb_cell cells[2][2];
 	struct sb_results r[2];
 	char path[2][256], err[512];

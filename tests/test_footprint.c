@@ -179,7 +179,7 @@ static void report_checks(void)
 				      .json_result_extra = sb_fp_report_json_cell, .json_extra_ctx = &rep};
 	report_of = &rep;
 	char *json = written(json_of, &meta);
-	CHECK(strstr(json, "\"schema_version\": 3,") && count_of(json, "\"results\": [") == 1,
+	CHECK(strstr(json, "\"schema_version\": 4,") && count_of(json, "\"results\": [") == 1,
 	      "the common document: %.200s", json);
 	CHECK(count_of(json, "\"footprint\": {\"variant\": ") == 4, "a footprint object per result: %s", json);
 	CHECK(strstr(json, "\"footprint\": {\"variant\": \"twin-per-run-private\", \"layout\": \"packed\", "

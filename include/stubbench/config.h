@@ -7,6 +7,7 @@
  *   samples  = 0                           ; rounds per batch instead of time
  *   seed     = 1
  *   cpu      = 1                           ; omit for the last allowed core
+ *   flavour  = host, seed001               ; the sweep's replicas (--flavour)
  *   [output]
  *   format   = table                       ; table, seed, json, csv
  */
@@ -47,7 +48,7 @@ struct sb_config {
 	uint64_t states;         /* --states: placed copies each arm rotates among (0: none) */
 	uint64_t placements;     /* --placements: random code placements per variant (0: none) */
 	const char *shape;       /* --shape: "all", "per-run", "in-loop" (the kernel: also "htab") */
-	const char *flavour;     /* --flavour: "seed001", "host" or "seed001,host" */
+	const char *flavour;     /* --flavour: "seed001", "host" or both (default "host,seed001") */
 	const char *thunk;       /* --thunk: the replicas' or twins' return thunk; NULL: the host's */
 	const char *counters;    /* --counters=LIST; NULL: none */
 	/* The kernel run. */
@@ -59,6 +60,8 @@ struct sb_config {
 	/* How it is reported. */
 	enum sb_format format;
 	int verbose;
+	int table;                /* --table: the full table and notes after the summary */
+	const char *output;       /* --output=FILE: the report there, written whole; NULL: stdout */
 	const char *plot;         /* --plot=FILE; NULL: none */
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
@@ -84,6 +87,11 @@ struct sb_config {
 /* The kernel run's --loads: copies of the programs, each at a code address
  * of its own. */
 #define SB_DEFAULT_LOADS 8
+
+/* A --flavour list ("host", "seed001" or both, by commas or blanks): which
+ * of the two it names. Returns 0, or -1 with err naming opt and the bad
+ * word. */
+int sb_config_parse_flavour(const char *opt, const char *value, int *seed, int *host, char *err, size_t errlen);
 
 /* The built-in defaults (the same as configs/default.ini). */
 void sb_config_defaults(struct sb_config *c);

@@ -20,6 +20,8 @@ struct sb_cell;
 /* The first figure of the table: the cost against the baseline, % (the
  * one --placements spreads are drawn from). */
 #define SB_FIGURE_DELTA 0
+/* The second: the codegen cost at identical layout, cycles. */
+#define SB_FIGURE_CODEGEN 1
 
 struct sb_figure {
 	const char *name;      /* "delta": what compare --metric and plot --figure take */

@@ -125,7 +125,16 @@ struct sb_run_opts {
 	int (*between_processes)(size_t p, size_t n, char *err, size_t errlen);
 	/* The tests' switches; NULL (a measurement): all off. */
 	const struct sb_run_test_hooks *test;
+	/* With fresh processes and time_s: the time_s of all the parts
+	 * together bounds this process's wall time from its start
+	 * (wall_clock.h), setup and the processes' start and end included:
+	 * each process's share shrinks (or grows) to what the time left holds
+	 * after what the processes so far cost beyond their shares, and
+	 * SB_FINISH_RESERVE of it stays for the statistics. 0: time_s is the
+	 * measuring time alone. */
+	int time_is_wall;
 };
+#define SB_FINISH_RESERVE 0.08
 
 /* Voluntary plus involuntary context switches of the calling thread so far
  * (getrusage): a sample or block during which it moved was disturbed. */

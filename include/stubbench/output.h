@@ -29,14 +29,19 @@ size_t sb_results_count_empty(const struct sb_results *r);
 int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *meta, const char *prog);
 
+/* "PROG: cannot write the results: strerror(err)" on stderr; for f stdout,
+ * the exit check (below) then says nothing more. */
+void sb_output_write_failed(FILE *f, const char *prog, int err);
+
 /* At exit, closes stdout and checks it: a write error ends the program with
  * "PROG: cannot write the results to standard output: REASON" and status 1.
  * Call once, first thing in main. */
 void sb_check_stdout_at_exit(const char *prog);
 
 /* Under the table: "# " lines saying in how many re-rolled states each
- * arm ran, and each multimodal cell's modes. */
-void sb_output_states_note(FILE *f, const struct sb_results *r);
+ * arm ran, what 'matched' is, and (modes) each multimodal cell's modes;
+ * without modes, how many cells have several. */
+void sb_output_states_note(FILE *f, const struct sb_results *r, int modes);
 /* One sentence (no final period) on what r's CIs hold: what varies within
  * the run, and where the record of past runs widened them (past_runs.h),
  * how many runs it drew on; the table's footer and JSON's "ci_scope". */

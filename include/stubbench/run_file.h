@@ -40,6 +40,7 @@ struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
+	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	struct sb_run_row *rows;
 	size_t n_rows;

@@ -13,7 +13,7 @@ struct sb_return_thunk;
 
 /* Version of the JSON documents' layout; raised when a field changes
  * meaning or goes away (new fields do not raise it). */
-#define SB_JSON_SCHEMA_VERSION 3
+#define SB_JSON_SCHEMA_VERSION 4
 
 /* Remembers the command line (call once from main; argv must outlive the
  * run). Before that, the argv is empty. */
@@ -50,6 +50,9 @@ struct sb_output_meta {
 	/* The key the record of past runs knows this measurement by
 	 * (sb_past_runs_measurement); NULL: none. */
 	const char *record_key;
+	/* The table: a "# SECTION" line above its rows (the sweep's flavour
+	 * and the return it executes); NULL: none. */
+	const char *section;
 };
 
 #endif

@@ -9,8 +9,10 @@
  *   rc = sb_session_finish(&s, rc);                   the one ending
  *
  * The ending is the same for all: the record of past runs widens every
- * part's CIs (past_runs.h), the parts are reported in the format asked for
- * (table sections per part label, one document otherwise), the notes go to
+ * part's CIs (past_runs.h); in the table format the summary (answer.h)
+ * comes first and, with --table or --verbose only, the full table (sections
+ * per part label) and the notes; other formats write their one document
+ * (--output: into a file, written whole); the notes go to
  * stderr (multimodal, time, cold, busy core, CI scope), a quiet run that
  * had no error is remembered, and --plot draws it. A front end adds only
  * its arms and what its own JSON or table says beyond the results. */
@@ -25,6 +27,7 @@
 #include "stubbench/output.h"
 #include "stubbench/results.h"
 
+struct sb_run_file;
 struct sb_variant;
 struct sb_variant_arms;
 
@@ -36,6 +39,7 @@ struct sb_variant_arms;
 struct sb_session_part {
 	struct sb_results *res;
 	const char *label;
+	const char *heading; /* a "# HEADING" line above its section (the sweep's flavour); may be NULL */
 };
 
 struct sb_session {
@@ -64,6 +68,9 @@ struct sb_session {
 	/* A plot of the command's own instead of the common one: 0, or -1 with
 	 * err; NULL: the common plot (sb_plot_results). */
 	int (*plot)(const char *path, const struct sb_results *all, const void *ctx, char *err, size_t errlen);
+	/* The command's own lines of the summary (answer.h: the kernel's
+	 * verdicts, the lab's ranking); NULL: the per-variant lines. */
+	int (*answer)(FILE *f, const struct sb_run_file *rf, int max_lines);
 	/* Not remembered in the record of past runs (a run whose figures are
 	 * not comparable from run to run). */
 	int forget;
@@ -77,11 +84,23 @@ void sb_session_init(struct sb_session *s, const char *tool, const struct sb_con
  * sb_session_finish) print under label. Returns 0, or -1 when
  * SB_SESSION_MAX_PARTS are there already. */
 int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label);
+/* The same, with a table section of its own headed "# HEADING" (kept by
+ * pointer). */
+int sb_session_add_section(struct sb_session *s, struct sb_results *res, const char *label, const char *heading);
 
 /* The harness options of the configuration: batches, time or samples,
  * seed, processes, progress on a terminal, verbose. The caller adds its
  * hooks (stop, child_check, between_processes). */
 void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro);
+
+/* On a terminal, one line on stderr saying what the run does before it
+ * measures ("\rTOOL: WHAT ..."; the harness's progress overwrites it), so
+ * that no command sits silent in its setup. Nothing otherwise. */
+void sb_session_progress(const char *tool, const char *what);
+
+/* The full report is asked for: a format other than the table, --table
+ * or --verbose (else the table format prints the summary alone). */
+int sb_session_full_report(const struct sb_config *cfg);
 
 /* The one ending (see above). rc: the run's status so far: 0, or non-zero
  * when something failed but the results still mean something (reported,

@@ -51,7 +51,7 @@ void sb_config_defaults(struct sb_config *c)
 	c->cpu = -1;
 	c->states = SB_MAX_STATES;
 	c->shape = "all";
-	c->flavour = "seed001";
+	c->flavour = "host,seed001";
 	c->loads = SB_DEFAULT_LOADS;
 	c->format = SB_FORMAT_TABLE;
 }
@@ -138,6 +138,28 @@ static int parse_variants(const char *opt, const char *value, const char **out, 
 	return rc;
 }
 
+int sb_config_parse_flavour(const char *opt, const char *value, int *seed, int *host, char *err, size_t errlen)
+{
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", value);
+	*seed = *host = 0;
+	for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		if (strcmp(t, "seed001") == 0)
+			*seed = 1;
+		else if (strcmp(t, "host") == 0)
+			*host = 1;
+		else {
+			snprintf(err, errlen, "%s: unknown flavour '%s' (seed001, host)", opt, t);
+			return -1;
+		}
+	}
+	if (!*seed && !*host) {
+		snprintf(err, errlen, "%s: empty list", opt);
+		return -1;
+	}
+	return 0;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *x = user;
@@ -159,6 +181,13 @@ static int handler(void *user, const char *section, const char *name, const char
 			rc = sb_parse_u64_range(opt, value, 1, SB_MAX_PROCESSES, &x->c->processes, sub, sizeof(sub));
 		} else if (strcmp(name, "cpu") == 0) {
 			rc = sb_parse_cpu(opt, value, &x->c->cpu, sub, sizeof(sub));
+		} else if (strcmp(name, "flavour") == 0) {
+			int seed, host;
+			rc = sb_config_parse_flavour(opt, value, &seed, &host, sub, sizeof(sub));
+			if (rc == 0 && !(x->c->flavour = keep_string(value))) {
+				snprintf(sub, sizeof(sub), "%s: out of memory", opt);
+				rc = -1;
+			}
 		} else {
 			snprintf(sub, sizeof(sub), "unknown key '%s' in [sweep]", name);
 			rc = -1;

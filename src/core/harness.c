@@ -205,7 +205,7 @@ static int summarize_batch(struct part_run *pr, size_t bi, struct block_levels *
 }
 
 /* Fast small batches reach the most rounds kept before their time: said
- * once for the part. */
+ * once for the part, with --verbose. */
 static void say_capped(const struct part_run *pr)
 {
 	const struct sb_run_opts *o = pr->o;
@@ -231,7 +231,7 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 	struct block_levels lv = {0};
 	for (size_t bi = 0; runs && bi < o->n_batches && rc == 0; bi++)
 		rc = summarize_batch(pr, bi, &lv, err, errlen);
-	if (runs && rc == 0)
+	if (runs && rc == 0 && o->verbose)
 		say_capped(pr);
 	for (size_t bi = 0; runs && bi < o->n_batches; bi++)
 		sb_batch_data_free(&runs[bi].d);

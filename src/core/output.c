@@ -170,10 +170,13 @@ static void table_estimate(const struct sb_estimate *e, const char *unit, char *
 			   size_t cilen)
 {
 	v[0] = ci[0] = 0;
-	if (!sb_estimate_known(e))
+	if (!sb_estimate_known(e) || !isfinite(e->value))
 		return;
 	snprintf(v, vlen, "%+.2f%s", e->value, unit);
-	snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
+	if (sb_estimate_has_ci(e))
+		snprintf(ci, cilen, "[%+.2f, %+.2f]", e->lo, e->hi);
+	else
+		snprintf(ci, cilen, "-");
 }
 
 /* "name": [{"cycles": .., "share": ..}, ...] */
@@ -491,6 +494,80 @@ static void write_csv(FILE *f, const struct sb_results *r)
 	}
 }
 
+/* Which rows of r return the host's way: BPF programs (the kernel's own
+ * JIT), and replicas whose returns jump to a thunk's replica (key.ret
+ * "rethunk": the run aims them at the host's, unless --thunk chose
+ * another), lab rows of the flavour that returns as the host does; the
+ * others return as their key's ret says. */
+/* A cell's median for the table, or "-" where one step of the timer (per
+ * iteration, in core cycles) is more than SB_MEDIAN_MAX_STEP of it: the
+ * median of such samples sits on the timer's steps, not on the cost. */
+#define SB_MEDIAN_MAX_STEP 0.10
+static int table_median(const struct sb_results *r, const struct sb_cell *c, char *buf, size_t len)
+{
+	double tsc_ghz = r->timer.facts.tsc_hz / 1e9;
+	double step = tsc_ghz > 0 && c->batch ? (double)r->timer.facts.granularity * r->core_ghz_median / tsc_ghz /
+							(double)c->batch
+					      : NAN;
+	if (!isfinite(c->cycles.median) || (isfinite(step) && step > SB_MEDIAN_MAX_STEP * fabs(c->cycles.median))) {
+		snprintf(buf, len, "-");
+		return 1;
+	}
+	snprintf(buf, len, "%.2f", c->cycles.median);
+	return 0;
+}
+
+/* The lab's return flavour that returns as thunk t does ("" : none). */
+static const char *lab_return_of(enum sb_thunk t)
+{
+	switch (t) {
+	case SB_THUNK_RET:
+		return "ret";
+	case SB_THUNK_SRSO:
+		return "srso";
+	case SB_THUNK_SRSO_ALIAS:
+		return "srso-alias";
+	case SB_THUNK_CALL_DEPTH:
+		return "calldepth";
+	default:
+		return "";
+	}
+}
+
+static void returns_users(const struct sb_results *r, enum sb_thunk host_thunk, char *buf, size_t len)
+{
+	const char *lab_ret = lab_return_of(host_thunk);
+	size_t n = 0, others = 0;
+	const char *seen[64];
+	size_t n_seen = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_arm *a = r->cells[i].arm;
+		if (!a || !a->name || a->key.side == SB_SIDE_NONE)
+			continue;
+		int rethunk = strcmp(a->key.ret, "rethunk") == 0;
+		int host = a->key.side == SB_SIDE_KERNEL ||
+			   (a->key.side == SB_SIDE_LAB ? lab_ret[0] && strcmp(a->key.ret, lab_ret) == 0 : rethunk);
+		if (!host) {
+			others++;
+			continue;
+		}
+		int dup = 0;
+		for (size_t k = 0; k < n_seen && !dup; k++)
+			dup = strcmp(seen[k], a->name) == 0;
+		if (dup || n_seen == sizeof(seen) / sizeof(seen[0]))
+			continue;
+		seen[n_seen++] = a->name;
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n_seen > 1 ? ", " : "rows that take it: ",
+					      a->name);
+	}
+	if (!n_seen)
+		snprintf(buf, len, "no row takes it%s", others ? " (every row returns as its key says)" : "");
+	else if (others && n < len)
+		snprintf(buf + n, len - n, "; the other rows return with ret or their own thunk");
+}
+
 static void write_table(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	fprintf(f, "# %s on CPU %d of %s\n", m->tool, r->cpu, r->cpu_desc);
@@ -501,11 +578,16 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 		r->elapsed_s, r->n_blocks, r->n_disturbed_blocks);
 	if (m->shape)
 		fprintf(f, "# shape: %s\n", m->shape);
-	if (m->thunk)
-		fprintf(f, "# returns: %s (%s)\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
+	if (m->thunk) {
+		char users[256];
+		returns_users(r, m->thunk->thunk, users, sizeof(users));
+		fprintf(f, "# returns: %s (%s); %s\n# mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n",
-			sb_thunk_name(m->thunk->thunk), m->thunk->how, m->thunk->mit.spectre_v2, m->thunk->mit.retbleed,
-			m->thunk->mit.spec_rstack_overflow, m->thunk->mit.indirect_target_selection);
+			sb_thunk_name(m->thunk->thunk), m->thunk->how, users, m->thunk->mit.spectre_v2,
+			m->thunk->mit.retbleed, m->thunk->mit.spec_rstack_overflow, m->thunk->mit.indirect_target_selection);
+	}
+	if (m->section)
+		fprintf(f, "# %s\n", m->section);
 	int w = 16;
 	for (size_t i = 0; i < r->n_cells; i++)
 		if (r->cells[i].arm && (int)strlen(r->cells[i].arm->name) > w)
@@ -518,6 +600,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, " %14s", r->counter_names[k]);
 	fputc('\n', f);
+	size_t hidden = 0;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = cell_at(r, i);
 		if (!c->arm)
@@ -529,9 +612,14 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			continue;
 		}
 		char ci[40];
-		snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
-		fprintf(f, "%-*s %6llu %10.2f %21s %9.2f %8.2f %7.2f", w, c->arm->name, (unsigned long long)c->batch,
-			c->cycles.mean, ci, c->cycles.median, c->ns.mean, c->overhead_cycles);
+		if (isfinite(c->cycles.ci_lo) && isfinite(c->cycles.ci_hi))
+			snprintf(ci, sizeof(ci), "[%.2f, %.2f]", c->cycles.ci_lo, c->cycles.ci_hi);
+		else
+			snprintf(ci, sizeof(ci), "-");
+		char med[16];
+		hidden += table_median(r, c, med, sizeof(med));
+		fprintf(f, "%-*s %6llu %10.2f %21s %9s %8.2f %7.2f", w, c->arm->name, (unsigned long long)c->batch,
+			c->cycles.mean, ci, med, c->ns.mean, c->overhead_cycles);
 		for (size_t k = 0; k < sb_figure_count(); k++) {
 			const struct sb_figure *fig = sb_figure_at(k);
 			if (!fig->column)
@@ -545,6 +633,9 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			fprintf(f, " %14.3f", c->counters[k]);
 		fputc('\n', f);
 	}
+	if (hidden)
+		fprintf(f, "# median: '-' in %zu cells, where one step of the timer is more than %.0f %% of it "
+			   "(JSON keeps it)\n", hidden, 100 * SB_MEDIAN_MAX_STEP);
 }
 
 int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
@@ -553,7 +644,7 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 	switch (fmt) {
 	case SB_FORMAT_TABLE:
 		write_table(f, r, m);
-		sb_output_states_note(f, r);
+		sb_output_states_note(f, r, m->config && m->config->verbose);
 		sb_output_codegen_note(f, r);
 		if (m->ci_scope)
 			fprintf(f, "# CIs: %s\n", m->ci_scope);
@@ -584,6 +675,13 @@ int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 
 /* A failed write to stdout already said: the exit check only sets the status. */
 static int stdout_failure_said;
+
+void sb_output_write_failed(FILE *f, const char *prog, int err)
+{
+	fprintf(stderr, "%s: cannot write the results: %s\n", prog, strerror(err));
+	if (f == stdout)
+		stdout_failure_said = 1;
+}
 
 int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		     const struct sb_output_meta *m, const char *prog)

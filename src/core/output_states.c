@@ -92,7 +92,7 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
 			 why_none ? ": " : ", --past-runs=none", why_none ? why_none : "");
 }
 
-void sb_output_states_note(FILE *f, const struct sb_results *r)
+void sb_output_states_note(FILE *f, const struct sb_results *r, int modes)
 {
 	size_t states = 0, multi = 0, procs = 1;
 	for (size_t i = 0; i < r->n_cells; i++)
@@ -115,6 +115,10 @@ void sb_output_states_note(FILE *f, const struct sb_results *r)
 	comment_wrapped(f, scope, ";");
 	if (!multi) {
 		fprintf(f, "# steady states: one per cell\n");
+		return;
+	}
+	if (!modes) {
+		fprintf(f, "# steady states: %zu cells have several (--verbose or JSON 'modes' lists them)\n", multi);
 		return;
 	}
 	fprintf(f, "# multimodal (steady states: cycles per iteration, share of blocks; '(in time)': the\n"

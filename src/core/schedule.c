@@ -4,8 +4,12 @@
  * taking turns. */
 #include "part_run.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <x86intrin.h>
+
+#include "stubbench/wall_clock.h"
 
 int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
 {
@@ -39,6 +43,70 @@ static struct segment share_of(const struct segment *whole, size_t p, size_t n)
 	return sg;
 }
 
+/* The wall-time bound of sb_run_opts.time_is_wall: the shares of the
+ * processes still to run are scaled to the time left, less what each
+ * process so far cost beyond its share (fork, exit, warm rounds). */
+struct wall_budget {
+	int on;
+	double tsc_hz, end_s;  /* the process age by which the processes must be done */
+	double nominal_left;   /* ticks of the unscaled shares still to run */
+	double over_ticks;     /* what the processes so far took beyond their shares */
+	size_t done;
+};
+
+static void wall_init(struct wall_budget *w, const struct part_run *parts, size_t n_parts)
+{
+	memset(w, 0, sizeof(*w));
+	double total_s = 0;
+	w->on = parts[0].o->time_is_wall && parts[0].tsc_hz > 0;
+	for (size_t q = 0; q < n_parts; q++) {
+		total_s += parts[q].o->time_s;
+		for (size_t bi = 0; bi < parts[q].o->n_batches; bi++) {
+			if (parts[q].runs[bi].sg.budget_ticks == UINT64_MAX)
+				w->on = 0;
+			else
+				w->nominal_left += (double)parts[q].runs[bi].sg.budget_ticks;
+		}
+	}
+	w->tsc_hz = parts[0].tsc_hz;
+	w->end_s = total_s * (1 - SB_FINISH_RESERVE);
+}
+
+/* The factor of the next process's shares, children_left processes
+ * (this one included) still to run. */
+static double wall_scale(const struct wall_budget *w, size_t children_left)
+{
+	if (!w->on || w->nominal_left <= 0)
+		return 1;
+	double over = w->done ? w->over_ticks / (double)w->done : 0;
+	double avail = (w->end_s - sb_process_age_s()) * w->tsc_hz - over * (double)children_left;
+	double k = avail / w->nominal_left;
+	return k < 0.02 ? 0.02 : k > 3 ? 3 : k;
+}
+
+/* Before process p (from 1) of every part: how many processes the time
+ * left holds, p done and each of the others costing what those so far took
+ * beyond their shares (at most half the time left goes to that cost); n
+ * when all fit, at least 2 (the table's note and the JSON say how many ran; --verbose says
+ * so on stderr). */
+static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t n, size_t p, int verbose)
+{
+	if (!w->on || !w->done || n <= 2)
+		return n;
+	double over_s = w->over_ticks / (double)w->done / w->tsc_hz;
+	double left_s = w->end_s - sb_process_age_s();
+	if (over_s <= 0)
+		return n;
+	double fit = (double)p + 0.5 * left_s / (over_s * (double)n_parts);
+	if (fit >= (double)n)
+		return n;
+	size_t m = fit < 2 ? 2 : (size_t)fit;
+	if (verbose)
+		fprintf(stderr, "stubbench: --time holds %zu of the %zu fresh processes (each takes %.0f ms to start, "
+			"warm up and end); more time for all of them\n", m, n, 1e3 * over_s);
+	return m;
+}
+
 /* Every part's batch sizes' blocks split over n fresh processes, one after
  * the other on the same CPU, taking the parts and, within a part, the batch
  * sizes in turn (process 1 of each part, each running its share of every
@@ -63,7 +131,13 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 		return -1;
 	}
 	int rc = 0;
+	struct wall_budget wall;
+	wall_init(&wall, parts, n_parts);
 	for (size_t p = 0; p < n && rc == 0; p++) {
+		if (p >= 1)
+			n = wall_processes(&wall, n_parts, n, p, parts[0].o->verbose && p == 1);
+		if (p >= n)
+			break;
 		if (p > 0 && parts[0].o->between_processes && parts[0].o->between_processes(p, n, err, errlen) != 0) {
 			rc = -1;
 			break;
@@ -79,8 +153,14 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			}
 			/* Process p of part q: its share of every batch size, in turn. */
 			size_t n_sg = 0;
+			double scale = wall_scale(&wall, (n - p) * n_parts - q), nominal = 0, given = 0;
 			for (size_t bi = 0; bi < nb; bi++) {
 				struct segment sg = share_of(&pr->runs[bi].sg, p, n);
+				if (wall.on) {
+					nominal += (double)sg.budget_ticks;
+					sg.budget_ticks = (uint64_t)((double)sg.budget_ticks * scale);
+					given += (double)sg.budget_ticks;
+				}
 				if (pr->runs[bi].sg.samples && sg.samples == 0)
 					continue;
 				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
@@ -101,7 +181,11 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			uint64_t t0 = __rdtsc();
 			rc = sb_run_in_child(pr->arms, pr->n_arms, o, sgs, n_sg, pr->order, pr->n_states,
 					     sb_rng_next(&pr->rng), pr->delay_max, ds, skip, k, err, errlen);
-			pr->ticks += __rdtsc() - t0;
+			uint64_t took = __rdtsc() - t0;
+			pr->ticks += took;
+			wall.nominal_left -= nominal;
+			wall.over_ticks += (double)took > given ? (double)took - given : 0;
+			wall.done++;
 		}
 	}
 	free(sgs);

@@ -1,6 +1,7 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
  * --shape=htab`; see htab.h and bench/bpf/htab_shape.bpf.c. */
 #include "stubbench/htab.h"
+#include "stubbench/answer.h"
 #include "stubbench/signals.h"
 
 #include <bpf/bpf.h>
@@ -302,7 +303,7 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";
 		struct sb_estimate dd = sb_estimate_pct_to_cycles(&priv->delta_pct, base->cycles.mean);
 		if (sb_estimate_known(&dd))
-			snprintf(d, sizeof(d), "%+.2f [%+.2f, %+.2f]", dd.value, dd.lo, dd.hi);
+			sb_answer_estimate(d, sizeof(d), &dd, 1);
 		if (noh && noh->n_samples) {
 			snprintf(nh, sizeof(nh), "%.2f", noh->cycles.mean);
 			if (priv->cycles.mean > 0)

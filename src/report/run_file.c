@@ -126,6 +126,8 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		return -1;
 	}
 	str(doc, "tool", out->tool, sizeof(out->tool));
+	double cpu = num(doc, "cpu");
+	out->cpu = isfinite(cpu) ? (int)cpu : -1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
 	str(doc, "kernel", out->kernel, sizeof(out->kernel));
 	str(doc, "date", out->date, sizeof(out->date));
@@ -277,6 +279,7 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 	snprintf(out->path, sizeof(out->path), "(this run)");
 	snprintf(out->tool, sizeof(out->tool), "%s", tool);
 	snprintf(out->machine, sizeof(out->machine), "%s", r->cpu_desc);
+	out->cpu = r->cpu;
 	sb_run_info_kernel(out->kernel, sizeof(out->kernel));
 	sb_run_info_date(out->date, sizeof(out->date));
 	snprintf(out->git, sizeof(out->git), "%s", sb_run_info_git());

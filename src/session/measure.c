@@ -247,6 +247,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	const struct sb_variant *const *others = g->others;
 	size_t n_others = g->n_others;
 	gr->baseline_name = baseline ? baseline->name : NULL;
+	sb_session_progress(prog, "placing the arms' copies");
 	if (cfg->placements) {
 		size_t n_placed;
 		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);
@@ -290,7 +291,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	hooks->markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
 	if (!hooks->markers)
 		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
-	else if (sb_markers_note(hooks->markers) && !said_markers++)
+	else if (sb_markers_note(hooks->markers) && (cfg->verbose || cfg->counters) && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
 	else if (cfg->verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));

@@ -7,7 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stubbench/answer.h"
+#include "stubbench/out_file.h"
 #include "stubbench/past_runs.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
 #ifndef SB_VERSION
@@ -31,6 +35,19 @@ int sb_session_add(struct sb_session *s, struct sb_results *res, const char *lab
 	return 0;
 }
 
+int sb_session_add_section(struct sb_session *s, struct sb_results *res, const char *label, const char *heading)
+{
+	if (sb_session_add(s, res, label) != 0)
+		return -1;
+	s->parts[s->n_parts - 1].heading = heading;
+	return 0;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
 void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 {
 	*ro = (struct sb_run_opts){
@@ -43,6 +60,7 @@ void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 		.verbose = cfg->verbose,
 		.processes = cfg->processes,
 		.test = cfg->test,
+		.time_is_wall = 1,
 	};
 }
 
@@ -64,8 +82,8 @@ static int report_sections(const struct sb_session *s, FILE *f)
 	for (size_t i = 0; i < s->n_parts;) {
 		size_t j = i + 1;
 		const char *label = s->parts[i].label;
-		while (j < s->n_parts && (label == s->parts[j].label ||
-					  (label && s->parts[j].label && !strcmp(label, s->parts[j].label))))
+		while (j < s->n_parts && same_text(label, s->parts[j].label) &&
+		       same_text(s->parts[i].heading, s->parts[j].heading))
 			j++;
 		struct sb_results section = {0};
 		if (j - i > 1 && merge_parts(s, i, j, &section) != 0) {
@@ -76,6 +94,7 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		struct sb_output_meta m = s->meta;
 		if (label)
 			m.shape = label;
+		m.section = s->parts[i].heading;
 		rc |= sb_output_report(f, s->cfg->format, j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
@@ -85,10 +104,10 @@ static int report_sections(const struct sb_session *s, FILE *f)
 
 /* The command's own table, checked as sb_output_report checks the common
  * one: written whole, every cell with samples. Returns 0 or 1. */
-static int report_own_table(const struct sb_session *s, const struct sb_results *all)
+static int report_own_table(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
-	s->table(stdout, all, s->table_ctx);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	s->table(f, all, s->table_ctx);
+	if (fflush(f) != 0 || ferror(f)) {
 		fprintf(stderr, "%s: cannot write the results: %s\n", s->tool, strerror(errno));
 		return 1;
 	}
@@ -102,11 +121,40 @@ static int report_own_table(const struct sb_session *s, const struct sb_results 
 }
 
 /* The report in the format asked for. Returns 0 or 1. */
-static int report(const struct sb_session *s, const struct sb_results *all)
+static int report(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
 	if (s->cfg->format != SB_FORMAT_TABLE)
-		return sb_output_report(stdout, s->cfg->format, all, &s->meta, s->tool) != 0;
-	return (s->table ? report_own_table(s, all) : report_sections(s, stdout)) != 0;
+		return sb_output_report(f, s->cfg->format, all, &s->meta, s->tool) != 0;
+	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
+}
+
+/* Cells without usable samples: one line on stderr. Returns their number. */
+static size_t empty_cells(const struct sb_session *s, const struct sb_results *all)
+{
+	size_t empty = sb_results_count_empty(all);
+	if (empty)
+		fprintf(stderr, "%s: %zu of %zu results have no usable samples (n/a; --table says why)\n", s->tool,
+			empty, all->n_cells);
+	return empty;
+}
+
+/* The summary (answer.h) of the run's cells. Returns 0, or 1 out of memory. */
+static int summary(const struct sb_session *s, FILE *f, const struct sb_results *all)
+{
+	struct sb_run_file rf;
+	if (sb_run_file_from_results(all, s->tool, &rf) != 0) {
+		sb_run_file_free(&rf);
+		fprintf(stderr, "%s: out of memory\n", s->tool);
+		return 1;
+	}
+	if (s->meta.thunk)
+		snprintf(rf.thunk, sizeof(rf.thunk), "%s", sb_thunk_name(s->meta.thunk->thunk));
+	if (s->table && !s->answer)
+		sb_answer_header(f, &rf);
+	else
+		sb_answer_write(f, &rf, s->answer);
+	sb_run_file_free(&rf);
+	return 0;
 }
 
 /* --plot: the command's own plot or the common one. Returns 0 or 1. */
@@ -123,17 +171,32 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
 	return 0;
 }
 
-/* What the run says about itself on stderr after its report. Returns 1
- * when it said the core was busy. */
+/* What the run says about itself on stderr after its report (with the
+ * summary alone, only a busy core). Returns 1 when it said the core was
+ * busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
-	sb_output_multimodal_line(stderr, s->tool, all);
+	if (!sb_session_full_report(s->cfg))
+		return sb_output_busy_report(stderr, s->tool, all);
+	if (s->cfg->verbose)
+		sb_output_multimodal_line(stderr, s->tool, all);
 	sb_output_codegen_check_line(stderr, s->tool, all);
 	sb_output_time_line(stderr, s->tool, all);
 	sb_output_cold_line(stderr, s->tool, all);
 	int busy = sb_output_busy_report(stderr, s->tool, all);
 	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
 	return busy;
+}
+
+void sb_session_progress(const char *tool, const char *what)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%s: %s ...%20s\r", tool, what, "");
+}
+
+int sb_session_full_report(const struct sb_config *cfg)
+{
+	return cfg->format != SB_FORMAT_TABLE || cfg->table || cfg->verbose;
 }
 
 int sb_session_finish(struct sb_session *s, int rc)
@@ -158,11 +221,28 @@ int sb_session_finish(struct sb_session *s, int rc)
 		goto out;
 	}
 	if (s->n_parts && all->n_cells) {
-		if (report(s, all) && rc == 0)
+		struct sb_out out;
+		if (sb_out_open(&out, s->cfg->output, s->tool) != 0) {
+			rc = rc ? rc : 1;
+			goto out;
+		}
+		int table = s->cfg->format == SB_FORMAT_TABLE;
+		if (table && summary(s, out.f, all) && rc == 0)
 			rc = 1;
-		if (s->after_report)
-			s->after_report(s->cfg->format == SB_FORMAT_TABLE ? stdout : stderr, s->cfg->format, all,
-					s->after_ctx);
+		/* A command with a table of its own and no summary lines of its
+		 * own (footprint): its table is the answer. */
+		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
+			if (report(s, out.f, all) && rc == 0)
+				rc = 1;
+			if (s->after_report)
+				s->after_report(table ? out.f : stderr, s->cfg->format, all, s->after_ctx);
+		}
+		if (sb_out_close(&out) != 0 && rc == 0)
+			rc = 1;
+		/* With the summary alone, cells without samples still fail the run
+		 * (the table names them). */
+		if (!sb_session_full_report(s->cfg) && !s->table && empty_cells(s, all) && rc == 0)
+			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
 			sb_past_runs_remember(stderr, s->tool, measurement, all, busy);

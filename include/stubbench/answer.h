@@ -1,0 +1,67 @@
+/* answer.h: the summary every measuring command prints first, in the table
+ * format: at most SB_ANSWER_MAX_LINES lines within SB_ANSWER_MAX_COLUMNS
+ * that say what the code costs per call on this machine, with CIs, and
+ * stop (the full table follows with --table or --verbose).
+ *
+ *   stubbench: AMD EPYC (CPU 1), Linux 6.18.44, returns: srso_alias_return_thunk
+ *   added cost per call at batch 4096 (95 % CI), as a randomly placed load pays it (flavour, return):
+ *   host-private   +2.38 [+0.64, +4.07] cycles, +2.33 [+0.62, +3.98] % (host, rethunk)
+ *     host-private ran 1.02 ± 0.02 times as long as host-baseline; codegen alone +2.91 [+0.66, +4.77]
+ *
+ * It reads a run's rows (run_file.h), so that a live run and a saved JSON
+ * document print the same summary. The header line and the per-variant
+ * lines are common; a command adds lines of its own (the kernel's figures
+ * and verdicts, the lab's ranking) through an sb_answer_fn. */
+#ifndef STUBBENCH_ANSWER_H
+#define STUBBENCH_ANSWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stubbench/run_file.h"
+
+#define SB_ANSWER_MAX_LINES 10
+#define SB_ANSWER_MAX_COLUMNS 100
+
+/* Prints a command's own lines of the summary, at most max_lines of them,
+ * each within SB_ANSWER_MAX_COLUMNS. Returns how many it printed. */
+typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines);
+
+/* The summary of rf: the header line (machine, CPU, kernel, rf->thunk),
+ * then own's lines, or (own NULL) the per-variant lines. Returns the lines
+ * printed. */
+int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
+
+/* What sb_answer_write prints after the header without own lines: the
+ * batch and what the figures are, the per-variant lines, where the rest
+ * is. At most max_lines; returns the lines printed. */
+int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
+
+/* The header line alone: machine, CPU, kernel, rf->thunk. */
+void sb_answer_header(FILE *f, const struct sb_run_file *rf);
+
+/* The per-variant lines: every variant with a delta to its baseline
+ * (first its own flavour's, reference flavours after), at the largest batch
+ * where it has one: its added cost in cycles and % (random placement: the
+ * delta over the re-rolled states), the ratio to its baseline, and its
+ * cost in a matched steady state ("codegen alone"). At most max_lines. */
+int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines);
+
+/* An estimate as "+2.94 [+1.08, +4.83]" with as many decimals (2 to 4) as
+ * its CI needs not to read as ±0.00 (1 for a CI that spans tens); "n/a" without a figure, and the
+ * value alone without a CI. sign: print a + on positive values. */
+void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int sign);
+/* A delta in % as hyperfine's ratio: "1.03 ± 0.02" (half the CI's width,
+ * decimals as sb_answer_estimate); "1.03 (no CI)" without a CI, "n/a"
+ * without a figure. */
+void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct);
+
+/* The row of rf on side with codegen, shape (NULL: any) at batch, at no
+ * placement; family NULL: any. NULL when there is none. */
+const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,
+					const char *codegen, const char *shape, uint64_t batch);
+/* The largest batch size of rf's rows (0 without rows). */
+uint64_t sb_answer_largest_batch(const struct sb_run_file *rf);
+
+#endif

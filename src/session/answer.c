@@ -1,0 +1,215 @@
+/* answer.c: the summary every measuring command prints first; see answer.h. */
+#include "stubbench/answer.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Decimals for a CI of half-width hw: 1 when it spans tens, else as many
+ * as show it as something other than 0.00. */
+static int decimals_for(double hw)
+{
+	if (hw >= 10)
+		return 1;
+	if (!(hw > 0) || hw >= 0.005)
+		return 2;
+	return hw >= 0.0005 ? 3 : 4;
+}
+
+void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int sign)
+{
+	if (!sb_estimate_known(e) || !isfinite(e->value)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	const char *fmt1 = sign ? "%+.*f" : "%.*f";
+	if (!sb_estimate_has_ci(e)) {
+		snprintf(buf, len, fmt1, 2, e->value);
+		return;
+	}
+	int d = decimals_for((e->hi - e->lo) / 2);
+	/* Not "-0.00" for a value that rounds to zero. */
+	double v = fabs(e->value) < 0.5 * pow(10, -d) ? 0 : e->value;
+	if (sign)
+		snprintf(buf, len, "%+.*f [%+.*f, %+.*f]", d, v, d, e->lo, d, e->hi);
+	else
+		snprintf(buf, len, "%.*f [%.*f, %.*f]", d, v, d, e->lo, d, e->hi);
+}
+
+void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
+{
+	if (!sb_estimate_known(delta_pct) || !isfinite(delta_pct->value)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	if (!sb_estimate_has_ci(delta_pct)) {
+		snprintf(buf, len, "%.2f (no CI)", 1 + delta_pct->value / 100);
+		return;
+	}
+	double hw = (delta_pct->hi - delta_pct->lo) / 200;
+	int d = decimals_for(hw);
+	snprintf(buf, len, "%.*f ± %.*f", d, 1 + delta_pct->value / 100, d, hw);
+}
+
+const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,
+					const char *codegen, const char *shape, uint64_t batch)
+{
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct sb_run_row *r = &rf->rows[i];
+		if (r->key.side == side && r->batch == batch && r->key.placement < 0 &&
+		    strcmp(r->key.codegen, codegen) == 0 && (!family || strcmp(r->key.family, family) == 0) &&
+		    (!shape || strcmp(r->key.shape, shape) == 0))
+			return r;
+	}
+	return NULL;
+}
+
+uint64_t sb_answer_largest_batch(const struct sb_run_file *rf)
+{
+	uint64_t b = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (rf->rows[i].batch > b)
+			b = rf->rows[i].batch;
+	return b;
+}
+
+/* A row that is a variant's figure: keyed, at no placement, not a
+ * baseline, with a delta. */
+static int variant_row(const struct sb_run_row *r)
+{
+	return r->key.side != SB_SIDE_NONE && r->key.placement < 0 && strcmp(r->key.codegen, "baseline") != 0 &&
+	       sb_estimate_known(&r->figures[SB_FIGURE_DELTA]) && isfinite(r->figures[SB_FIGURE_DELTA].value);
+}
+
+/* The row of the same code at the largest batch with a delta. */
+static const struct sb_run_row *at_largest(const struct sb_run_file *rf, const struct sb_run_row *like)
+{
+	const struct sb_run_row *best = like;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (variant_row(&rf->rows[i]) && sb_cell_key_same_code(&rf->rows[i].key, &like->key) &&
+		    rf->rows[i].batch > best->batch)
+			best = &rf->rows[i];
+	return best;
+}
+
+/* A reference row: the seed's flavour in a run that measured the host's. */
+static int reference_row(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	if (strcmp(r->key.family, "replica") != 0)
+		return 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (strcmp(rf->rows[i].key.family, "replica-host") == 0)
+			return 1;
+	return 0;
+}
+
+/* The flavour a row's code is in, short: the sweep's two by their names. */
+static const char *flavour_name(const struct sb_cell_key *k)
+{
+	if (strcmp(k->family, "replica-host") == 0)
+		return "host";
+	if (strcmp(k->family, "replica") == 0)
+		return "seed001";
+	return k->flavour[0] ? k->flavour : k->family;
+}
+
+/* One variant: one line (a reference), or two with its ratio and matched
+ * cost. Returns the lines printed (0 when max_lines is too small). */
+static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *r, int max_lines)
+{
+	int ref = reference_row(rf, r);
+	if (max_lines < (ref ? 1 : 2))
+		return 0;
+	const struct sb_run_row *base = sb_answer_find(rf, r->key.side, r->key.family, "baseline",
+						       r->key.shape[0] ? r->key.shape : NULL, r->batch);
+	struct sb_estimate cyc = base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
+				      : sb_estimate_absent("no baseline");
+	char c[64], p[64], ratio[32], m[64];
+	sb_answer_estimate(c, sizeof(c), &cyc, 1);
+	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
+	fprintf(f, "%-14s %s cycles, %s %% (%s, %s%s)\n", r->variant, c, p, flavour_name(&r->key),
+		r->key.ret[0] ? r->key.ret : "the JIT's return", ref ? "; reference" : "");
+	if (ref)
+		return 1;
+	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
+	sb_answer_estimate(m, sizeof(m), &r->figures[SB_FIGURE_CODEGEN], 1);
+	fprintf(f, "  %s ran %s times as long as %s; codegen alone %s\n", r->variant, ratio,
+		base ? base->variant : "its baseline", m);
+	return 2;
+}
+
+int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	int lines = 0;
+	size_t skipped = 0;
+	/* Own flavours first, then the references. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rf->n_rows; i++) {
+			const struct sb_run_row *r = &rf->rows[i];
+			if (!variant_row(r) || reference_row(rf, r) != pass)
+				continue;
+			int first = 1;
+			for (size_t k = 0; k < i && first; k++)
+				first = !(variant_row(&rf->rows[k]) && sb_cell_key_same_code(&rf->rows[k].key, &r->key));
+			if (!first)
+				continue;
+			int n = variant_lines(f, rf, at_largest(rf, r), max_lines - lines - 1);
+			lines += n;
+			skipped += n == 0;
+		}
+	if (!lines && !skipped && max_lines > 0) {
+		int keyed = 0;
+		for (size_t i = 0; i < rf->n_rows && !keyed; i++)
+			keyed = rf->rows[i].key.side != SB_SIDE_NONE;
+		fprintf(f, "%s\n", keyed ? "(no variant has a delta to its baseline)"
+					  : "(no result has a key: a file older than schema 3)");
+		lines++;
+	}
+	if (skipped && lines < max_lines) {
+		fprintf(f, "(%zu more variant%s: --table)\n", skipped, skipped == 1 ? "" : "s");
+		lines++;
+	}
+	return lines;
+}
+
+void sb_answer_header(FILE *f, const struct sb_run_file *rf)
+{
+	char cpu[24] = "";
+	if (rf->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " (CPU %d)", rf->cpu);
+	/* The machine's description to its first comma ("AMD EPYC, 2 cores"). */
+	int mlen = (int)strcspn(rf->machine, ",");
+	/* The kernel's release: uname's second word ("Linux 6.18.44 #1 ..."). */
+	int klen = (int)strcspn(rf->kernel, "#");
+	while (klen > 0 && rf->kernel[klen - 1] == ' ')
+		klen--;
+	fprintf(f, "%s: %.*s%s, %.*s, returns: %s\n", rf->tool[0] ? rf->tool : "stubbench", mlen > 40 ? 40 : mlen,
+		rf->machine, cpu, klen > 32 ? 32 : klen, rf->kernel, rf->thunk[0] ? rf->thunk : "not known");
+}
+
+int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
+{
+	sb_answer_header(f, rf);
+	int lines = 1;
+	if (own)
+		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
+	return lines + sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines);
+}
+
+int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	uint64_t b = sb_answer_largest_batch(rf);
+	fprintf(f, "added cost per call at batch %llu (95 %% CI), as a randomly placed load pays it "
+		   "(flavour, return):\n",
+		(unsigned long long)b);
+	int lines = 1;
+	size_t empty = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		empty += rf->rows[i].samples == 0 && !sb_estimate_known(&rf->rows[i].cycles);
+	lines += sb_answer_variants(f, rf, max_lines - lines - 1 - (empty > 0));
+	if (empty) {
+		fprintf(f, "n/a: %zu of %zu results have no usable samples\n", empty, rf->n_rows);
+		lines++;
+	}
+	fprintf(f, "the full table: --table; every figure: --format=json\n");
+	return lines + 1;
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# answer_report: the summary of recorded runs (tests/data/answer_*.json:
+# stubbench, lab --time=20 and kernel, kernel --thunk=ret, recorded on an
+# AMD EPYC Zen 4 VM whose returns go through srso_alias_return_thunk), as
+# `stubbench report` prints it and the runs printed it first:
+#   - at most 10 lines, none over 100 columns;
+#   - no NaN, no ± 0.00 or [+0.00, +0.00] interval, no -0.00;
+#   - it names the return thunk, and per command its answer: the sweep the
+#     host flavour's private with its ratio, the kernel its verdicts (the
+#     --thunk=ret run: the baseline differs), the lab the cheapest and
+#     those like the control.
+# usage: answer_report.sh STUBBENCH DATA_DIR
+set -u
+bin=$1
+data=$2
+fail=0
+check() { # FILE PATTERN WHAT
+	grep -q -- "$2" "$1" || { echo "FAIL $1: $3 (no '$2')"; cat "$1"; fail=1; }
+}
+for run in sweep lab kernel kernel_thunk_ret; do
+	out=$(mktemp)
+	"$bin" report "$data/answer_$run.json" >"$out" 2>&1 || { echo "FAIL $run: exit $?"; fail=1; }
+	lines=$(wc -l <"$out")
+	[ "$lines" -le 10 ] || { echo "FAIL $run: $lines lines"; fail=1; }
+	wide=$(awk 'length($0) > 100' "$out" | wc -l)
+	[ "$wide" -eq 0 ] || { echo "FAIL $run: $wide lines over 100 columns"; fail=1; }
+	if grep -qiE 'nan|± 0\.0+\b|\[[+-]0\.0+, [+-]0\.0+\]|-0\.0+\b' "$out"; then
+		echo "FAIL $run: a NaN or a zero interval:"; grep -iE 'nan|± 0\.0+\b|\[[+-]0\.0+, [+-]0\.0+\]|-0\.0+\b' "$out"
+		fail=1
+	fi
+	check "$out" "returns: srso_alias_return_thunk" "the host's return"
+	case $run in
+	sweep)
+		check "$out" "^host-private .* cycles, .* % (host, rethunk)" "the host flavour's private"
+		check "$out" "host-private ran [0-9.]* ± [0-9.]* times as long as host-baseline" "the ratio"
+		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
+	kernel)
+		check "$out" "placed twin: base agree" "the baseline agrees"
+		check "$out" "added cost, all batches: " "the verdicts' counts";;
+	kernel_thunk_ret)
+		check "$out" "placed twin: base differ" "plain ret against a thunk differs"
+		check "$out" "absolute, all batches: 0 agree, 3[0-9] differ" "the absolute costs differ";;
+	lab)
+		check "$out" "returning as this host does (srso-alias)" "the host's return flavour"
+		check "$out" "cheapest: " "the cheapest"
+		check "$out" "like the control" "those like the control";;
+	esac
+	rm -f "$out"
+done
+[ $fail -eq 0 ] && echo "answer_report: ok"
+exit $fail

@@ -1,0 +1,186 @@
+/* test_answer.c: the summary's pieces on made-up and recorded figures:
+ *   - the kernel verdict (kernel_verdict.h): agree inside the margin,
+ *     differ outside it, inconclusive across an edge, none without a CI;
+ *     the margin is 1 cycle or 10 % of the kernel, whichever is larger;
+ *   - recorded on an AMD EPYC Zen 4 VM whose returns go through
+ *     srso_alias_return_thunk: `stubbench kernel --thunk=ret` (the twins
+ *     return with ret) differs from the kernel on the baseline's absolute
+ *     cost at all but at most two of its 12 batches and shapes (a busy
+ *     core left one too wide to tell), and agrees at none; the default run
+ *     (twins through the same thunk) does not differ at batch 4096;
+ *   - the figures' format: no ±0.00 for a CI narrower than a hundredth,
+ *     no -0.00, n/a without a figure; hyperfine's ratio;
+ *   - the lab's ranking on made-up rows: the cheapest beyond the CIs, and
+ *     which are indistinguishable from the placement control.
+ * usage: test_answer DATA_DIR */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/answer.h"
+#include "stubbench/kernel_verdict.h"
+#include "stubbench/lab_rank.h"
+
+static struct sb_estimate est(double v, double lo, double hi)
+{
+	return sb_estimate_of(v, lo, hi);
+}
+
+static void made_up_verdicts(void)
+{
+	struct sb_estimate t = est(100, 99, 101), k = est(100.5, 99.5, 101.5);
+	struct sb_verdict_of v = sb_kernel_verdict(&t, &k);
+	CHECK(v.verdict == SB_VERDICT_AGREE, "close absolute costs: %s", sb_verdict_name(v.verdict));
+	CHECK(fabs(v.margin - 10.05) < 1e-9, "margin 10 %% of the kernel: %g", v.margin);
+	CHECK(fabs(v.diff.value + 0.5) < 1e-9 && fabs(v.diff.lo - (-0.5 - hypot(1, 1))) < 1e-9,
+	      "difference and its CI: %g [%g, %g]", v.diff.value, v.diff.lo, v.diff.hi);
+	t = est(60, 59, 61);
+	k = est(100, 98, 102);
+	v = sb_kernel_verdict(&t, &k);
+	CHECK(v.verdict == SB_VERDICT_DIFFER, "plain ret vs a thunk: %s", sb_verdict_name(v.verdict));
+	/* Added costs: the margin is one cycle. */
+	t = est(2, 0, 4);
+	k = est(1, -2, 4);
+	v = sb_kernel_verdict(&t, &k);
+	CHECK(v.margin == 1 && v.verdict == SB_VERDICT_INCONCLUSIVE, "wide CIs: %s, margin %g",
+	      sb_verdict_name(v.verdict), v.margin);
+	t = est(1.2, 1.0, 1.4);
+	k = est(1.0, 0.8, 1.2);
+	v = sb_kernel_verdict(&t, &k);
+	CHECK(v.verdict == SB_VERDICT_AGREE, "narrow added costs: %s", sb_verdict_name(v.verdict));
+	t = est(4.0, 3.8, 4.2);
+	v = sb_kernel_verdict(&t, &k);
+	CHECK(v.verdict == SB_VERDICT_DIFFER, "3 cycles apart, narrow: %s", sb_verdict_name(v.verdict));
+	t = sb_estimate_of(4, NAN, NAN);
+	v = sb_kernel_verdict(&t, &k);
+	CHECK(v.verdict == SB_VERDICT_NONE && !sb_verdict_name(v.verdict), "no CI, no verdict");
+}
+
+/* The verdict on the baseline's absolute cost, per shape and batch, of a
+ * recorded kernel run; how many of them were `want`. */
+static void recorded_baseline(const char *path, enum sb_verdict want, int every)
+{
+	struct sb_run_file rf;
+	char err[512];
+	if (sb_run_file_load(path, &rf, err, sizeof(err)) != 0) {
+		CHECK(0, "%s", err);
+		return;
+	}
+	static const char *const shapes[] = {"per-run", "in-loop"};
+	static const uint64_t batches[] = {1, 8, 64, 512, 2048, 4096};
+	int n = 0, hits = 0, agreed = 0;
+	for (size_t s = 0; s < 2; s++)
+		for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+			struct sb_estimate ka, kd, ta, td;
+			if (sb_kernel_figures(&rf, SB_SIDE_KERNEL, "baseline", shapes[s], batches[b], &ka, &kd) ||
+			    sb_kernel_figures(&rf, SB_SIDE_PLACED_TWIN, "baseline", shapes[s], batches[b], &ta, &td))
+				continue;
+			struct sb_verdict_of v = sb_kernel_verdict(&ta, &ka);
+			n++;
+			hits += v.verdict == want;
+			agreed += v.verdict == SB_VERDICT_AGREE;
+		}
+	CHECK(n == 12, "%s: 12 baseline verdicts, got %d", path, n);
+	/* A busy core leaves a cell or two too wide to tell: never agree. */
+	if (every)
+		CHECK(hits >= n - 2 && agreed == 0, "%s: the baseline %s, %d of %d, agree %d", path,
+		      sb_verdict_name(want), hits, n, agreed);
+	/* At the largest batch, per shape. */
+	for (size_t s = 0; s < 2 && !every; s++) {
+		struct sb_estimate ka, kd, ta, td;
+		int ok = !sb_kernel_figures(&rf, SB_SIDE_KERNEL, "baseline", shapes[s], 4096, &ka, &kd) &&
+			 !sb_kernel_figures(&rf, SB_SIDE_PLACED_TWIN, "baseline", shapes[s], 4096, &ta, &td);
+		struct sb_verdict_of v = sb_kernel_verdict(&ta, &ka);
+		CHECK(ok && v.verdict != want, "%s: baseline %s @4096 not %s", path, shapes[s], sb_verdict_name(want));
+	}
+	struct sb_verdict_counts c;
+	sb_kernel_verdict_count(&rf, &c);
+	size_t total = 0;
+	for (int i = 0; i < 4; i++)
+		total += c.n[0][i];
+	CHECK(total == 36, "%s: 36 absolute verdicts (3 arms x 2 shapes x 6 batches), got %zu", path, total);
+	sb_run_file_free(&rf);
+}
+
+static void formats(void)
+{
+	char buf[96];
+	struct sb_estimate e = est(1.0004, 0.9991, 1.0012);
+	sb_answer_estimate(buf, sizeof(buf), &e, 1);
+	CHECK(strcmp(buf, "+1.000 [+0.999, +1.001]") == 0, "narrow CI: %s", buf);
+	e = est(-0.001, -0.08, 0.03);
+	sb_answer_estimate(buf, sizeof(buf), &e, 1);
+	CHECK(strcmp(buf, "+0.00 [-0.08, +0.03]") == 0, "no -0.00: %s", buf);
+	e = sb_estimate_absent("x");
+	sb_answer_estimate(buf, sizeof(buf), &e, 1);
+	CHECK(strcmp(buf, "n/a") == 0, "absent: %s", buf);
+	e = est(7, 6, 8);
+	sb_answer_ratio(buf, sizeof(buf), &e);
+	CHECK(strcmp(buf, "1.07 ± 0.01") == 0, "ratio: %s", buf);
+	e = est(7, 6.9, 7.1);
+	sb_answer_ratio(buf, sizeof(buf), &e);
+	CHECK(strcmp(buf, "1.070 ± 0.001") == 0, "narrow ratio not ± 0.00: %s", buf);
+}
+
+static struct sb_run_row lab_row(const char *codegen, double delta, double lo, double hi)
+{
+	struct sb_run_row r;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.variant, sizeof(r.variant), "lab-%s", codegen);
+	sb_cell_key_set(&r.key, SB_SIDE_LAB, "lab", codegen, "v6.18", "srso-alias", "per-run", r.variant);
+	r.batch = 512;
+	r.cycles = est(100, 99, 101);
+	r.figures[SB_FIGURE_DELTA] = strcmp(codegen, "baseline") ? est(delta, lo, hi) : sb_estimate_absent("baseline");
+	return r;
+}
+
+static void lab_ranking(void)
+{
+	/* Costs in % of a 100-cycle baseline: cycles alike. */
+	struct sb_run_row rows[] = {
+		lab_row("baseline", 0, 0, 0),          lab_row("mainline", 5, 4, 6),
+		lab_row("callee-saved", 1, 0.5, 1.5),  lab_row("reload", 3, 2, 4),
+		lab_row("placement-control", 0.2, -1, 1.4),
+	};
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	rf.rows = rows;
+	rf.n_rows = sizeof(rows) / sizeof(rows[0]);
+	snprintf(rf.thunk, sizeof(rf.thunk), "srso_alias_return_thunk");
+	CHECK(strcmp(sb_lab_rank_return_of(rf.thunk), "srso-alias") == 0, "the host's lab return");
+	struct sb_lab_rank k;
+	CHECK(sb_lab_rank(&rf, "srso-alias", "per-run", &k) == 0, "a ranking");
+	CHECK(k.n == 3 && k.control.row && k.batch == 512, "three alternatives and the control");
+	CHECK(k.n == 3 && !strcmp(k.alt[0].row->key.codegen, "callee-saved") &&
+		      !strcmp(k.alt[1].row->key.codegen, "reload") && !strcmp(k.alt[2].row->key.codegen, "mainline"),
+	      "cheapest first");
+	CHECK(k.cheapest == 0, "callee-saved is cheapest beyond the CIs");
+	CHECK(fabs(k.margin.value - 2) < 1e-9 && fabs(k.margin.lo - (2 - hypot(1, 0.5))) < 1e-9,
+	      "margin over reload: %g [%g, %g]", k.margin.value, k.margin.lo, k.margin.hi);
+	CHECK(k.alt[0].like_control && !k.alt[1].like_control && !k.alt[2].like_control,
+	      "only callee-saved is like the control");
+	CHECK(fabs(k.alt[2].vs_mainline.value) < 1e-9, "mainline vs itself: 0");
+	/* Reload's CI widened over callee-saved's: no cheapest. */
+	rows[3].figures[SB_FIGURE_DELTA] = est(1.5, -1, 4);
+	CHECK(sb_lab_rank(&rf, "srso-alias", "per-run", &k) == 0 && k.cheapest == -1, "a tie: none cheapest");
+	CHECK(sb_lab_rank(&rf, "ret", "per-run", &k) == -1, "no such group");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_answer DATA_DIR\n");
+		return 2;
+	}
+	char path[1024];
+	made_up_verdicts();
+	snprintf(path, sizeof(path), "%s/answer_kernel_thunk_ret.json", argv[1]);
+	recorded_baseline(path, SB_VERDICT_DIFFER, 1);
+	snprintf(path, sizeof(path), "%s/answer_kernel.json", argv[1]);
+	recorded_baseline(path, SB_VERDICT_DIFFER, 0);
+	formats();
+	lab_ranking();
+	return check_report("test_answer");
+}
