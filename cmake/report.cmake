@@ -8,7 +8,7 @@ add_library(stubbench_report STATIC
   src/report/plot_lines.c
   src/report/plot_bars.c
   src/report/plot_results.c
-  src/session/answer.c
+  src/report/answer.c
   src/report/kernel_verdict.c
   src/report/lab_rank.c
 )
