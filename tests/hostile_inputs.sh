@@ -187,6 +187,7 @@ sig_case sigterm_lab TERM 1 "$SB" lab --cpu=1 --time=30
 if [ -x "$GB" ]; then sig_case sigint_gbench INT 1 "$GB" --benchmark_min_time=5; else skip "sigint_gbench: stubbench-gbench not built"; fi
 
 . "$(dirname "$0")/hostile_files.sh"
+. "$(dirname "$0")/hostile_compare.sh"
 
 # Kernel side: needs root and BPF.
 if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
