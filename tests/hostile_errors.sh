@@ -23,3 +23,14 @@ printf '[sweep]\nvariants = private,,hybrid\n' >"$e/variant_empty.ini"
 case_ config_time_samples 2 "time_samples.ini:3: [sweep] samples: conflicts with [sweep] time on line 2" '$SB --config=$e/time_samples.ini --calls=1'
 case_ config_variant_twice 2 "variant_twice.ini:2: [sweep] variants: 'private' is named twice" '$SB --config=$e/variant_twice.ini --calls=1'
 case_ config_variant_empty 2 "variant_empty.ini:2: [sweep] variants: an empty item" '$SB --config=$e/variant_empty.ini --calls=1'
+
+# Bytes that are not UTF-8 in an argument: the JSON document is still UTF-8
+# (each such byte is U+FFFD).
+bad=$(printf '\377\300x')
+case_ json_argv_not_utf8 0 "" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 --variant=private --format=json --past-runs="$e/'"$bad"'"'
+if python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out" 2>"$tmp/py"; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: json_argv_not_utf8: not UTF-8 JSON: $(tail -1 "$tmp/py")"; fails=$((fails + 1))
+fi
+out_has json_argv_replacement '\ufffd\ufffdx'
