@@ -214,6 +214,11 @@ static int run(struct obj_run *r)
 			strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
+	st = sb_user_obj_check_runs(r->objs[0], (const char *const *)o->progs, o->n_progs, cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s: %s\n", o->obj, why);
+		return st;
+	}
 	char *jit_json = NULL;
 	size_t len;
 	FILE *j = open_memstream(&jit_json, &len);

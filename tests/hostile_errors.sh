@@ -5,6 +5,12 @@
 # verifier's log, a program type BPF_PROG_TEST_RUN cannot run, a
 # batch_iters of the wrong type). Each case at most 10 s.
 limit=10
+# err_lacks NAME FIXED-STRING: stderr of the case before lacks it.
+err_lacks() {
+    if grep -qF -- "$2" "$tmp/err"; then
+        echo "FAIL: $1: stderr has '$2'"; fails=$((fails + 1))
+    else passes=$((passes + 1)); fi
+}
 e=$tmp/errors
 mkdir -p "$e"
 export e
@@ -34,3 +40,29 @@ else
     echo "FAIL: json_argv_not_utf8: not UTF-8 JSON: $(tail -1 "$tmp/py")"; fails=$((fails + 1))
 fi
 out_has json_argv_replacement '\ufffd\ufffdx'
+
+# A user's BPF object (--obj) of the wrong kind: what is wrong with it is
+# named. The objects: tests/data/hostile_progs.bpf.c, built with the kernel part.
+objs=$(dirname "$SB")/tests
+export objs
+if [ -f "$objs/hostile-batch_u8.bpf.o" ]; then
+    case_ obj_batch_u8 2 "batch_iters is a 1-byte integer (unsigned char): it must be a const volatile __u32" '$SB kernel --obj=$objs/hostile-batch_u8.bpf.o --prog=counts --batch=8 --samples=1'
+    case_ obj_batch_array 2 "batch_iters is an array of 2 elements" '$SB kernel --obj=$objs/hostile-batch_array.bpf.o --prog=counts --batch=8 --samples=1'
+    case_ obj_batch_mutable 2 "batch_iters is a 4-byte integer (unsigned int) in .data, which the program may write" '$SB kernel --obj=$objs/hostile-batch_mutable.bpf.o --prog=counts --batch=8 --samples=1'
+    case_ obj_batch_not_volatile 2 "batch_iters is const but not volatile" '$SB kernel --obj=$objs/hostile-batch_not_volatile.bpf.o --prog=counts --batch=8 --samples=1'
+    err_lacks obj_batch_not_volatile_no_global "has no batch_iters global"
+else
+    skip "obj_batch_*: the kernel part (its test objects) not built"
+fi
+if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] &&
+    "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
+    # A rejection is the verifier's words, never "need root".
+    case_ obj_rejected 2 "the verifier rejected program 'rejected'" '$SB kernel --obj=$objs/hostile-rejected.bpf.o --prog=rejected --samples=1'
+    case_ obj_rejected_log 2 "invalid mem access" '$SB kernel --obj=$objs/hostile-rejected.bpf.o --prog=rejected --samples=1'
+    err_lacks obj_rejected_not_caps "need root"
+    case_ obj_kprobe 2 "'on_kprobe' is a kprobe program, a type BPF_PROG_TEST_RUN cannot run (error 524" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_kprobe --samples=1'
+    case_ obj_tracepoint 2 "'on_tracepoint' is a tracepoint program, a type BPF_PROG_TEST_RUN cannot run" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_tracepoint --samples=1'
+    err_lacks obj_tracepoint_errno "Unknown error"
+else
+    skip "obj_rejected, obj_kprobe, obj_tracepoint: not root, no BPF, or the test objects not built"
+fi
