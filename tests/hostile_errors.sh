@@ -66,3 +66,7 @@ if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] &&
 else
     skip "obj_rejected, obj_kprobe, obj_tracepoint: not root, no BPF, or the test objects not built"
 fi
+
+# The option is named once.
+case_ footprint_cpu_missing 2 "stubbench footprint: --cpu=99: no such CPU" '$SB footprint --cpu=99'
+err_lacks footprint_cpu_once "--cpu: --cpu"
