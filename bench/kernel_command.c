@@ -7,6 +7,7 @@
  * replica runs, and prints both and the side-by-side deltas. Every program
  * is unloaded on every way out; nothing is pinned. */
 #include "stubbench/arms.h"
+#include "stubbench/figure_checks.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/kernel_report.h"
 #include "stubbench/loader.h"
@@ -636,9 +637,14 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	static struct kernel_findings found;
 	found = (struct kernel_findings){.r = r, .o = o};
 	int n_shapes = o->shapes[0] + o->shapes[1];
-	/* Per shape: the kernel's programs, the twins, the placed twins. */
+	/* Per shape: the kernel's programs, the twins, the placed twins; their
+	 * figures checked now, since the verdicts below are made before the
+	 * session's ending checks them (figure_checks.h). */
 	for (int sh = 0; sh < SB_N_SHAPES; sh++)
 		if (o->shapes[sh]) {
+			sb_figure_checks(&r->kres[sh]);
+			sb_figure_checks(&r->tres[sh]);
+			sb_figure_checks(&r->pres[sh]);
 			sb_session_add(&s, &r->kres[sh], NULL);
 			sb_session_add(&s, &r->tres[sh], NULL);
 			sb_session_add(&s, &r->pres[sh], NULL);

@@ -54,8 +54,9 @@ if [ -f "$objs/hostile-batch_u8.bpf.o" ]; then
 else
     skip "obj_batch_*: the kernel part (its test objects) not built"
 fi
-if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] &&
-    "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
+"$SB" kernel --samples=2 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1
+bpf_runs=$?
+if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] && [ $bpf_runs -le 1 ]; then
     # A rejection is the verifier's words, never "need root".
     case_ obj_rejected 2 "the verifier rejected program 'rejected'" '$SB kernel --obj=$objs/hostile-rejected.bpf.o --prog=rejected --samples=1'
     case_ obj_rejected_log 2 "invalid mem access" '$SB kernel --obj=$objs/hostile-rejected.bpf.o --prog=rejected --samples=1'
@@ -70,3 +71,32 @@ fi
 # The option is named once.
 case_ footprint_cpu_missing 2 "stubbench footprint: --cpu=99: no such CPU" '$SB footprint --cpu=99'
 err_lacks footprint_cpu_once "--cpu: --cpu"
+
+# Numbers: no NaN or Inf in any format. One sample per cell has no CI: n/a,
+# null, empty, the reason named, status 1.
+one='STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --batch=1,8 --variant=private --past-runs=none'
+nonum='(^|[^a-z_])([+-]?nan|[+-]?inf)([^a-z_]|$)'
+export one
+for fmt in table csv json seed gbench; do
+    case_ samples_one_$fmt 1 "4 of 4 results have no usable samples" "$one --samples=1 --format=$fmt"
+    out_lacks samples_one_${fmt}_nan "$nonum"
+done
+case_ samples_one_reason 1 "" "$one --samples=1"
+out_has samples_one_reason_table "has no usable samples: 1 kept sample: too few for a 95 % CI"
+case_ samples_one_reason_json 1 "" "$one --samples=1 --format=json"
+out_has samples_one_reason_null '"cycles_per_iter": null'
+out_has samples_one_reason_said '"no_samples_reason": "1 kept sample: too few for a 95 % CI"'
+case_ samples_one_gbench_none 1 "" "$one --samples=1 --format=gbench"
+out_lacks samples_one_gbench_numbers '"cpu_time": [0-9]'
+case_ samples_two 0 "" "$one --samples=2 --format=csv"
+out_lacks samples_two_nan "$nonum"
+case_ lab_samples_one 1 "no usable samples" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB lab --cpu=1 --samples=1 --batch=8 --shape=in-loop --past-runs=none'
+out_lacks lab_samples_one_nan "$nonum"
+if [ $is_root -eq 1 ] && [ $has_kernel -eq 1 ]; then
+    for fmt in table json; do
+        case_ kernel_samples_one_$fmt 1 "no usable samples" "\$SB kernel --cpu=1 --samples=1 --batch=8 --shape=in-loop --past-runs=none --format=$fmt"
+        out_lacks kernel_samples_one_${fmt}_nan "$nonum"
+    done
+else
+    skip "kernel_samples_one: not root or no kernel part"
+fi

@@ -42,7 +42,7 @@ size_t sb_results_count_empty(const struct sb_results *r)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_cells; i++)
-		n += r->cells[i].arm && r->cells[i].no_samples[0];
+		n += r->cells[i].arm && r->cells[i].no_samples[0] && !r->cells[i].below_overhead;
 	return n;
 }
 
