@@ -3,8 +3,10 @@
 # happened: lists with a name twice or an empty item, config keys that
 # conflict, non-UTF-8 arguments in JSON, and the kernel's own errors (the
 # verifier's log, a program type BPF_PROG_TEST_RUN cannot run, a
-# batch_iters of the wrong type). Each case at most 10 s.
-limit=10
+# batch_iters of the wrong type). Each case at most 10 s (the cases that
+# measure: 60 s in a sanitized build).
+limit=10 measuring=10
+ldd "$SB" 2>/dev/null | grep -q libasan && measuring=60
 # err_lacks NAME FIXED-STRING: stderr of the case before lacks it.
 err_lacks() {
     if grep -qF -- "$2" "$tmp/err"; then
@@ -33,6 +35,7 @@ case_ config_variant_empty 2 "variant_empty.ini:2: [sweep] variants: an empty it
 # Bytes that are not UTF-8 in an argument: the JSON document is still UTF-8
 # (each such byte is U+FFFD).
 bad=$(printf '\377\300x')
+limit=$measuring
 case_ json_argv_not_utf8 0 "" 'STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --samples=4 --batch=1 --variant=private --format=json --past-runs="$e/'"$bad"'"'
 if python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out" 2>"$tmp/py"; then
     passes=$((passes + 1))
@@ -40,6 +43,7 @@ else
     echo "FAIL: json_argv_not_utf8: not UTF-8 JSON: $(tail -1 "$tmp/py")"; fails=$((fails + 1))
 fi
 out_has json_argv_replacement '\ufffd\ufffdx'
+limit=10
 
 # A user's BPF object (--obj) of the wrong kind: what is wrong with it is
 # named. The objects: tests/data/hostile_progs.bpf.c, built with the kernel part.
@@ -74,6 +78,7 @@ err_lacks footprint_cpu_once "--cpu: --cpu"
 
 # Numbers: no NaN or Inf in any format. One sample per cell has no CI: n/a,
 # null, empty, the reason named, status 1.
+limit=$measuring
 one='STUBBENCH_TEST_DISTURB_NONE=1 $SB --cpu=1 --batch=1,8 --variant=private --past-runs=none'
 nonum='(^|[^a-z_])([+-]?nan|[+-]?inf)([^a-z_]|$)'
 export one
@@ -100,3 +105,4 @@ if [ $is_root -eq 1 ] && [ $has_kernel -eq 1 ]; then
 else
     skip "kernel_samples_one: not root or no kernel part"
 fi
+limit=10
