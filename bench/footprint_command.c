@@ -420,7 +420,7 @@ static int run_footprint(struct sb_cli *clip)
 		return rc;
 	int cpu;
 	if (sb_pin_thread(cli.cfg.cpu, &cpu, err, sizeof(err)) != 0) {
-		fprintf(stderr, "stubbench footprint: --cpu: %s\n", err);
+		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return EXIT_USAGE;
 	}
 	int need_percpu = 0;

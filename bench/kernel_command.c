@@ -7,6 +7,7 @@
  * replica runs, and prints both and the side-by-side deltas. Every program
  * is unloaded on every way out; nothing is pinned. */
 #include "stubbench/arms.h"
+#include "stubbench/figure_checks.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/kernel_report.h"
 #include "stubbench/kernel_verdict.h"
@@ -91,16 +92,14 @@ static int parse_shape(const char *s, int shapes[SB_N_SHAPES], int *htab, char *
 
 static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, size_t errlen)
 {
-	char *buf = strdup(s);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
+	char *buf, **items;
+	int n = sb_parse_names("--variant", s, &buf, &items, err, errlen);
+	if (n < 0)
 		return -1;
-	}
 	memset(want, 0, SB_N_KVARIANTS * sizeof(int));
-	want[SB_KV_BASELINE] = 1;
-	int any = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		any = 1;
+	int named[SB_N_KVARIANTS] = {0}, rc = 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		const char *t = items[i];
 		if (strcmp(t, "all") == 0) {
 			for (int v = 0; v < SB_N_KVARIANTS; v++)
 				want[v] = 1;
@@ -108,20 +107,22 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 		}
 		int found = 0;
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
-			if (strcmp(t, sb_kernel_variant_name(v)) == 0 || strcmp(t, sb_kernel_variant_seed_name(v)) == 0)
-				want[v] = found = 1;
+			if (strcmp(t, sb_kernel_variant_name(v)) == 0 || strcmp(t, sb_kernel_variant_seed_name(v)) == 0) {
+				if (named[v])
+					snprintf(err, errlen, "--variant: '%s' names the variant %s again", t,
+						 sb_kernel_variant_name(v));
+				rc = named[v] ? -1 : 0;
+				want[v] = named[v] = found = 1;
+			}
 		if (!found) {
 			snprintf(err, errlen, "--variant: unknown variant '%s' (baseline, private, hybrid, all)", t);
-			free(buf);
-			return -1;
+			rc = -1;
 		}
 	}
+	want[SB_KV_BASELINE] = 1;
 	free(buf);
-	if (!any) {
-		snprintf(err, errlen, "--variant: empty list");
-		return -1;
-	}
-	return 0;
+	free(items);
+	return rc;
 }
 
 /* What the kernel group derives from the configuration (finish_kernel),
@@ -129,19 +130,23 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
  * storage of --prog's names. */
 static struct kernel_plan plan = {.shapes = {1, 1}};
 static int loads_given;
-static char prog_list[512];
+static char *prog_list;
+static char **prog_items;
 
 static int parse_progs(struct sb_config *cfg, const char *arg, char *err, size_t errlen)
 {
 	cfg->n_progs = 0;
-	snprintf(prog_list, sizeof(prog_list), "%s", arg);
-	for (char *save = NULL, *t = strtok_r(prog_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (cfg->n_progs == SB_CONFIG_MAX_PROGS) {
-			snprintf(err, errlen, "--prog: more than %d programs", SB_CONFIG_MAX_PROGS);
-			return -1;
-		}
-		cfg->progs[cfg->n_progs++] = t;
+	free(prog_list);
+	free(prog_items);
+	int n = sb_parse_names("--prog", arg, &prog_list, &prog_items, err, errlen);
+	if (n < 0)
+		return -1;
+	if (n > SB_CONFIG_MAX_PROGS) {
+		snprintf(err, errlen, "--prog: more than %d programs", SB_CONFIG_MAX_PROGS);
+		return -1;
 	}
+	for (int i = 0; i < n; i++)
+		cfg->progs[cfg->n_progs++] = prog_items[i];
 	if (cfg->n_progs == 0) {
 		snprintf(err, errlen, "--prog: no program named");
 		return -1;
@@ -637,9 +642,14 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	static struct kernel_findings found;
 	found = (struct kernel_findings){.r = r, .o = o};
 	int n_shapes = o->shapes[0] + o->shapes[1];
-	/* Per shape: the kernel's programs, the twins, the placed twins. */
+	/* Per shape: the kernel's programs, the twins, the placed twins; their
+	 * figures checked now, since the verdicts below are made before the
+	 * session's ending checks them (figure_checks.h). */
 	for (int sh = 0; sh < SB_N_SHAPES; sh++)
 		if (o->shapes[sh]) {
+			sb_figure_checks(&r->kres[sh]);
+			sb_figure_checks(&r->tres[sh]);
+			sb_figure_checks(&r->pres[sh]);
 			sb_session_add(&s, &r->kres[sh], NULL);
 			sb_session_add(&s, &r->tres[sh], NULL);
 			sb_session_add(&s, &r->pres[sh], NULL);

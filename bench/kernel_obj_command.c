@@ -214,6 +214,8 @@ static int run(struct obj_run *r)
 			strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
+	/* The JIT first: its dumps are written even for programs that
+	 * BPF_PROG_TEST_RUN then refuses. */
 	char *jit_json = NULL;
 	size_t len;
 	FILE *j = open_memstream(&jit_json, &len);
@@ -225,6 +227,12 @@ static int run(struct obj_run *r)
 	fclose(j);
 	if (o->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+	st = sb_user_obj_check_runs(r->objs[0], (const char *const *)o->progs, o->n_progs, cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		free(jit_json);
+		fprintf(stderr, "stubbench kernel: %s: %s\n", o->obj, why);
+		return st;
+	}
 	static struct sb_user_arms arms;
 	sb_user_arms_build(&arms, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
 			   sb_kernel_empty_fd(r->empty), cpu);

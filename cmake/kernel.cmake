@@ -114,14 +114,14 @@ function(sb_kernel_add_tests)
   # --dump-jit: raw bytes and a listing per JITed function (15 functions
   # of the six programs and the empty driver), the private ones with r9 setup.
   add_test(NAME kernel_dump_jit COMMAND sh -c
-    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --dump-jit=$d/dump --samples=1 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --dump-jit=$d/dump --samples=8 --batch=8 >/dev/null 2>&1; ${sb_kernel_skip}; nb=$(ls $d/dump/*.bin | wc -l); nl=$(ls $d/dump/*.lst | wc -l); echo \"$nb raw, $nl listings\"; ok=1; [ $nb -eq 16 ] && [ $nl -eq 16 ] || ok=0; grep -q 'add r9, qword ptr gs:' $d/dump/loop_private.loop_private.lst || ok=0; grep -q 'r9' $d/dump/loop_baseline.loop_baseline.lst && ok=0; [ $(stat -c %s $d/dump/run_private.sub_big.bin) -eq 45 ] || ok=0; rm -rf $d; [ $ok -eq 1 ]")
   # --shape=htab: seed lines of both variants, and the r9 frame (r9 setup)
   # in exactly the functions with a private stack (the body with helpers,
   # whose calls alone are wrapped in push/pop r9, and the one without).
   add_test(NAME kernel_htab_seed COMMAND sh -c
     "out=$($<TARGET_FILE:stubbench> kernel --shape=htab --format=seed --samples=64 --batch=4 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-4-htab private-stack-4-htab; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
   add_test(NAME kernel_htab_dump_jit COMMAND sh -c
-    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --shape=htab --dump-jit=$d/dump --samples=1 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
+    "d=$(mktemp -d); $<TARGET_FILE:stubbench> kernel --shape=htab --dump-jit=$d/dump --samples=32 --batch=2 >/dev/null 2>&1; ${sb_kernel_skip}; cd $d/dump; nl=$(ls *.lst | wc -l); r9=$(grep -l 'add r9, qword ptr gs:' *.lst | tr '\\n' ' '); push=$(grep -l 'push r9' *.lst | tr '\\n' ' '); echo \"$nl listings; r9 setup: $r9; push r9: $push\"; grep -q 'sub rsp, 0x60' htab_baseline.htab_body.lst || { echo 'no rbp frame in the baseline body'; exit 1; }; cd /; rm -rf $d; [ $nl -eq 8 ] && [ \"$r9\" = 'htab_nohelp.htab_body_nohelp.lst htab_private.htab_body.lst ' ] && [ \"$push\" = 'htab_private.htab_body.lst ' ]")
   # The thunk the JIT's returns reach, named through kallsyms, and every
   # thunk replica the same as the kernel's own code (or one line saying why
   # it could not be read).

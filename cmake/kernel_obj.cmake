@@ -5,7 +5,22 @@ target_sources(stubbench PRIVATE bench/kernel_obj_command.c)
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
 sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})
-add_custom_target(sb_user_bpf_obj ALL DEPENDS ${SB_USER_BPF_OBJ})
+# Objects --obj must refuse, saying why (tests/hostile_errors.sh): one per
+# macro of tests/data/hostile_progs.bpf.c, as tests/hostile-NAME.bpf.o.
+set(SB_HOSTILE_BPF_OBJS)
+foreach(name REJECTED NOT_TEST_RUN BATCH_U8 BATCH_ARRAY BATCH_MUTABLE BATCH_NOT_VOLATILE)
+  string(TOLOWER ${name} lower)
+  set(obj ${CMAKE_BINARY_DIR}/tests/hostile-${lower}.bpf.o)
+  add_custom_command(
+    OUTPUT ${obj}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/tests
+    COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror -D${name}
+            -I/usr/include/${SB_MULTIARCH} -c ${CMAKE_SOURCE_DIR}/tests/data/hostile_progs.bpf.c -o ${obj}
+    DEPENDS ${CMAKE_SOURCE_DIR}/tests/data/hostile_progs.bpf.c
+    COMMENT "clang -target bpf: hostile-${lower}.bpf.o")
+  list(APPEND SB_HOSTILE_BPF_OBJS ${obj})
+endforeach()
+add_custom_target(sb_user_bpf_obj ALL DEPENDS ${SB_USER_BPF_OBJ} ${SB_HOSTILE_BPF_OBJS})
 
 function(sb_kernel_obj_add_tests)
   if(NOT BUILD_TESTING)

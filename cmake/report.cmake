@@ -2,6 +2,7 @@
 sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and plot")
 add_library(stubbench_report STATIC
   src/report/run_file.c
+  src/report/run_match.c
   src/report/compare.c
   src/report/run_plot.c
   src/report/plot_script.c
@@ -56,10 +57,11 @@ function(sb_report_add_tests)
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json 2>&1; echo \"exit=$?\"")
   set_tests_properties(compare_cli_one_file PROPERTIES
     PASS_REGULAR_EXPRESSION "needs two saved runs.*exit=2")
-  add_test(NAME compare_cli_table COMMAND $<TARGET_FILE:stubbench> compare --metric=cycles
-    ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/tests/data/run_kernel.json)
+  # Runs of different kinds: one line, status 2, no table.
+  add_test(NAME compare_cli_table COMMAND sh -c
+    "$<TARGET_FILE:stubbench> compare --metric=cycles ${CMAKE_SOURCE_DIR}/tests/data/run_a.json ${CMAKE_SOURCE_DIR}/tests/data/run_kernel.json 2>&1; echo \"exit=$?\"")
   set_tests_properties(compare_cli_table PROPERTIES
-    PASS_REGULAR_EXPRESSION "no variant and batch has the cycles metric in both runs")
+    PASS_REGULAR_EXPRESSION "^stubbench compare: cannot compare: A is a run of 'stubbench', B one of 'stubbench kernel': different kinds of run\nexit=2\n$")
   # stubbench plot: image, script and data of main, kernel and lab runs.
   add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "stubbench/parse.h"
 #include "stubbench/stubbench.h"
 
 int main(int argc, char **argv)
@@ -22,18 +23,20 @@ int main(int argc, char **argv)
 	struct sb_config cfg;
 	sb_config_defaults(&cfg);
 	cfg.variants = argv[1];
-	cfg.batches[0] = strtoull(argv[2], NULL, 10);
 	cfg.n_batches = 1;
-	if (argc > 3)
-		cfg.seed = strtoull(argv[3], NULL, 10);
-	if (argc > 4)
-		cfg.samples = strtoull(argv[4], NULL, 10);
-	struct sb_measurement m;
 	char err[256];
+	if (sb_parse_u64_range("BATCH", argv[2], 1, SB_MAX_BATCH, &cfg.batches[0], err, sizeof(err)) != 0 ||
+	    (argc > 3 && sb_parse_u64("SEED", argv[3], 0, &cfg.seed, err, sizeof(err)) != 0) ||
+	    (argc > 4 && sb_parse_samples("SAMPLES", argv[4], 1, &cfg.samples, err, sizeof(err)) != 0)) {
+		fprintf(stderr, "%s: %s\n", argv[0], err);
+		return 2;
+	}
+	struct sb_measurement m;
 	int rc = sb_measure(&cfg, &m, err, sizeof(err));
 	const struct sb_cell *c = rc == 0 ? sb_measurement_cell(&m, argv[1], cfg.batches[0]) : NULL;
 	if (rc == 0 && (!c || c->no_samples[0])) {
-		snprintf(err, sizeof(err), "%s at batch %s: %s", argv[1], argv[2], c ? c->no_samples : "not measured");
+		snprintf(err, sizeof(err), "%s at batch %" PRIu64 ": %s", argv[1], cfg.batches[0],
+			 c ? c->no_samples : "not measured");
 		rc = 1;
 	}
 	if (rc != 0) {

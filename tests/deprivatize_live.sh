@@ -13,7 +13,7 @@ obj=$2
 pair=$3
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-"$sb" kernel --shape=htab --dump-jit="$d" --samples=1 --batch=1 --processes=1 >/dev/null 2>&1
+"$sb" kernel --shape=htab --dump-jit="$d" --samples=32 --batch=1 --processes=1 >/dev/null 2>&1
 rc=$?
 if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi
 [ $rc -eq 0 ] || { echo "stubbench kernel exited $rc"; exit 1; }
@@ -24,7 +24,7 @@ if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"
 	"$d/htab_baseline.htab_body.bin" --against="$d/htab_private.htab_body.lst" \
 	| grep '^# equal to' || { echo "privatized twin differs from the raw_tp driver's htab_body"; exit 1; }
 [ -n "$obj" ] || exit 0
-"$sb" kernel --obj="$obj" --prog=with_frame,no_frame --dump-jit="$d/obj" --samples=1 --batch=1 \
+"$sb" kernel --obj="$obj" --prog=with_frame,no_frame --dump-jit="$d/obj" --samples=32 --batch=1 \
 	--processes=1 >/dev/null 2>&1 || { echo "stubbench kernel --obj=$obj failed"; exit 1; }
 out=$("$sb" deprivatize "$d/obj/with_frame.sum_big.bin" --against="$d/obj/no_frame.sum_small.lst")
 [ $? -eq 1 ] && printf '%s\n' "$out" | grep -q 'stack depth 0x60' &&
@@ -33,7 +33,7 @@ out=$("$sb" deprivatize "$d/obj/with_frame.sum_big.bin" --against="$d/obj/no_fra
 [ -n "$pair" ] || exit 0
 # --obj cannot measure the syscall driver (BPF_PROG_TEST_RUN refuses the
 # runner's options for it), but it writes the JIT dump before measuring.
-"$sb" kernel --obj="$pair" --prog=pair_private,pair_baseline --dump-jit="$d/pair" --samples=1 \
+"$sb" kernel --obj="$pair" --prog=pair_private,pair_baseline --dump-jit="$d/pair" --samples=32 \
 	--batch=1 --processes=1 >/dev/null 2>&1
 [ -f "$d/pair/pair_baseline.stack_args.lst" ] || { echo "stubbench kernel --obj=$pair: no dump"; exit 1; }
 for f in deep_frame long_loop stack_args; do

@@ -94,11 +94,16 @@ case_ gbench_batches_2e63 2 "above the maximum 1048576" '$GB --batch=92233720368
 # A time that cannot hold one round: said, status 2, nothing printed.
 case_ time_tiny 2 "cannot hold one round" '$SB --cpu=1 --batch=8 --time=1e-9'
 out_lacks time_tiny_out '[0-9]'
-# Lists of any length: nothing cut.
-long=$(i=0; while [ $i -lt 60 ]; do printf 'baseline,'; i=$((i + 1)); done)
+# Lists of any length: nothing cut. Every variant of --list (72 distinct
+# names, 1900 characters), then one unknown: the whole list is read.
+long=$("$SB" --list | awk '/^[a-z]/ { printf "%s,", $1 }')
 case_ variant_long 2 "unknown variant 'nope'" "\$SB --variant=${long}nope"
-case_ kernel_variant_long 2 "unknown variant 'nope'" "\$SB kernel --variant=${long}nope"
-case_ variant_long_runs 0 "" "\$SB --variant=${long}private --calls=3"
+# The kernel's three variants, a long run of spaces, then one unknown.
+pad=$(printf '%2000s' '')
+case_ kernel_variant_long 2 "unknown variant 'nope'" "\$SB kernel --variant='baseline,private,hybrid,${pad}nope'"
+# The first 31 names of --list (the most arms a sweep takes), private among them.
+long31=$("$SB" --list | awk '/^[a-z]/ && n < 31 { printf "%s%s", n++ ? "," : "", $1 }')
+case_ variant_long_runs 0 "" "\$SB --variant=$long31 --calls=3"
 out_has variant_long_private "private "
 
 # Config files: a line libinih would split, a key given twice, a directory,
@@ -187,9 +192,14 @@ sig_case sigterm_lab TERM 1 "$SB" lab --cpu=1 --time=30
 if [ -x "$GB" ]; then sig_case sigint_gbench INT 1 "$GB" --benchmark_min_time=5; else skip "sigint_gbench: stubbench-gbench not built"; fi
 
 . "$(dirname "$0")/hostile_files.sh"
+. "$(dirname "$0")/hostile_compare.sh"
+. "$(dirname "$0")/hostile_errors.sh"
 
 # Kernel side: needs root and BPF.
-if [ $is_root -eq 1 ] && "$SB" kernel --samples=1 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1; then
+# (status 0, or 1 for cells with too few samples: BPF runs here.)
+"$SB" kernel --samples=2 --batch=1 --shape=in-loop --variant=baseline >/dev/null 2>&1
+bpf_runs=$?
+if [ $is_root -eq 1 ] && [ $bpf_runs -le 1 ]; then
     # A CPU that is not there: one line, named once, in every kernel mode.
     for shape in in-loop htab; do
         case_ kernel_cpu_missing_$shape 2 "--cpu=99: no such CPU" "\$SB kernel --shape=$shape --cpu=99 --samples=1"

@@ -75,6 +75,10 @@ done
 "$cc" -Wall -Wextra -Werror "$src/examples/measure_one.c" -o "$tmp/measure_one" $flags ||
 	{ echo "examples/measure_one.c does not build against the installed tree"; exit 1; }
 export XDG_STATE_HOME="$tmp/state"
+# A batch that is not a number: one line naming it, status 2.
+"$tmp/measure_one" private none 2>"$tmp/bad.err"
+[ $? -eq 2 ] && grep -q "BATCH: 'none' is not a whole number" "$tmp/bad.err" ||
+	{ cat "$tmp/bad.err"; echo "measure_one took a batch of 'none'"; fail=1; }
 lib=$("$tmp/measure_one" private 512 3 4000 2>"$tmp/lib.err") || { cat "$tmp/lib.err"; echo "measure_one failed"; exit 1; }
 echo "library: $lib"
 case $lib in

@@ -48,8 +48,11 @@ with tempfile.TemporaryDirectory() as d:
             print("\n".join("FAIL " + f for f in failures))
             sys.exit(1)
         sys.exit(77)
-    check(p.returncode == 0, f"run exited {p.returncode}: {p.stderr}")
-    doc = json.loads(p.stdout) if p.returncode == 0 else {"results": [], "user_object": {"programs": []}}
+    # Status 1 with cells without a figure (all blocks disturbed on a busy
+    # machine): the document is still whole, and those cells are null.
+    empty = p.returncode == 1 and "have no usable samples" in p.stderr
+    check(p.returncode == 0 or empty, f"run exited {p.returncode}: {p.stderr}")
+    doc = json.loads(p.stdout) if p.returncode == 0 or empty else {"results": [], "user_object": {"programs": []}}
     cells = [(r["variant"], r["batch"]) for r in doc["results"]]
     check(sorted(cells) == sorted((v, b) for v in ("no_frame", "with_frame") for b in (1, 64)), f"cells {cells}")
     u = doc.get("user_object", {})

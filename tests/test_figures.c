@@ -111,7 +111,7 @@ int main(void)
 		const struct sb_figure *fig = sb_figure_at(k);
 		char want[64];
 		/* A name and every member a writer needs. */
-		CHECK(fig->name && fig->title && fig->unit && fig->json && fig->json_ci && fig->of_cell, "%s", fig->name);
+		CHECK(fig->name && fig->title && fig->unit && fig->json && fig->json_ci && fig->offset, "%s", fig->name);
 		CHECK(sb_figure_find(fig->name) == fig && sb_figure_index(fig->name) == (int)k, "%s", fig->name);
 		CHECK(sb_estimate_known(&ra->figures[k]), "%s: not set in cell_with_figures()", fig->name);
 		/* JSON, read back. */

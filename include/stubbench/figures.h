@@ -35,8 +35,10 @@ struct sb_figure {
 	/* compare: 1, the change is B - A in the figure's unit (a delta is
 	 * already relative); 0, B / A - 1 in %. */
 	int change_as_difference;
-	/* The figure of cell c: an estimate, absent where c has none. */
-	struct sb_estimate (*of_cell)(const struct sb_cell *c);
+	/* Where a cell holds it: offsetof(struct sb_cell, its estimate). */
+	size_t offset;
+	/* 1: a cost against the baseline (none where the baseline has none). */
+	int of_baseline;
 };
 
 size_t sb_figure_count(void);
@@ -45,7 +47,10 @@ const struct sb_figure *sb_figure_at(size_t i);
 const struct sb_figure *sb_figure_find(const char *name);
 /* Its index in the table (for sb_run_row.figures); -1 when unknown. */
 int sb_figure_index(const char *name);
-/* The names, comma-separated, for messages ("delta, matched"). */
+/* The names, comma-separated, for messages ("delta, codegen, ..."). */
 const char *sb_figure_names(void);
+/* Figure f of cell c (absent where c has none); and where c holds it. */
+const struct sb_estimate *sb_figure_of(const struct sb_figure *f, const struct sb_cell *c);
+struct sb_estimate *sb_figure_in(const struct sb_figure *f, struct sb_cell *c);
 
 #endif

@@ -6,7 +6,9 @@
 
 #include <stdio.h>
 
-/* s as a JSON string, quoted and escaped; NULL writes "". */
+/* s as a JSON string, quoted and escaped; NULL writes "". A byte that is
+ * not part of well-formed UTF-8 is written as U+FFFD (\ufffd), so the
+ * document is UTF-8 whatever bytes the arguments or names held. */
 void sb_json_string(FILE *f, const char *s);
 /* v with 6 significant digits, or null when v is nan or infinite. */
 void sb_json_number(FILE *f, double v);

@@ -67,9 +67,11 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, 
 /* The spacer alone: a socket filter of about bytes of JITed code that does
  * nothing. Returns its fd, or -errno. */
 int sb_kernel_spacer_load(size_t bytes);
-/* The one line and status for a skeleton load that failed with rc (< 0):
- * a refusal names the capabilities (SB_KERNEL_NO_CAP), anything else points
- * at the verifier log (SB_KERNEL_FAILED). what: "BPF program", ... */
+/* The message and status for a skeleton load that failed with rc (< 0): a
+ * rejection by the verifier gives its log in short (verifier_log.h;
+ * SB_KERNEL_FAILED), a refusal without a log names the capabilities
+ * (SB_KERNEL_NO_CAP), anything else points at the verifier log
+ * (SB_KERNEL_FAILED). what: "BPF program", ... */
 enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t batch_iters, char *err,
 					    size_t errlen);
 /* Unloads (closes every fd). NULL is fine. */

@@ -20,7 +20,8 @@ struct sb_quiet_reference;
 int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
 		    const struct sb_output_meta *meta);
 
-/* Cells of r measured but with no usable samples (sb_cell.no_samples). */
+/* Cells of r measured but with no usable samples (sb_cell.no_samples; not
+ * those only below the subtracted overhead). */
 size_t sb_results_count_empty(const struct sb_results *r);
 
 /* sb_output_write, then one line on stderr (prefixed with prog) when

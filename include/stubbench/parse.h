@@ -42,5 +42,11 @@ int sb_parse_cpu(const char *opt, const char *s, int *out, char *err, size_t err
 /* Batch sizes separated by commas or spaces, each in [1, SB_MAX_BATCH], at
  * most SB_MAX_BATCHES of them; the list may be of any length. */
 int sb_parse_batches(const char *opt, const char *s, uint64_t *out, size_t *n, char *err, size_t errlen);
+/* Names separated by commas or spaces ("a,b", "a, b", "a b"), each named
+ * once, none empty: two commas or a comma at an end is an error, and so is
+ * a name given twice (err names it). On success *items (n pointers into
+ * *buf, a copy of s) must be freed with *buf; returns n >= 1, or -1 with
+ * err "OPT: ...". */
+int sb_parse_names(const char *opt, const char *s, char **buf, char ***items, char *err, size_t errlen);
 
 #endif

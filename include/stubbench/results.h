@@ -144,6 +144,10 @@ struct sb_cell {
 	/* Empty when the cell has samples; otherwise why it has none (every
 	 * block disturbed ...), and no figure of the cell means anything. */
 	char no_samples[96];
+	/* Its samples were fine, but its mean fell below zero once the
+	 * overhead was subtracted (figure_checks.h): no figure either, said as
+	 * such in no_samples, and not counted as a cell without samples. */
+	int below_overhead;
 };
 
 /* One variant at one batch size across its code placements (--placements):
@@ -180,7 +184,8 @@ struct sb_results {
 };
 
 /* Cell c's cycles and nanoseconds per iteration as estimates: absent, for
- * the cell's reason, when it has no samples; without a CI from one. */
+ * the cell's reason, when it has no samples or a no_samples reason; without
+ * a CI from one. */
 struct sb_estimate sb_cell_cycles(const struct sb_cell *c);
 struct sb_estimate sb_cell_ns(const struct sb_cell *c);
 

@@ -47,6 +47,11 @@ struct sb_run_file {
 	struct sb_run_spread *spread;
 	size_t n_spread;
 	const char *spread_kind; /* "placements" (NULL without spread) */
+	/* The indices of the first n_index rows sorted by (batch, key) and
+	 * by (batch, name), for the lookups below in O(log n): they see only
+	 * those rows (NULL: no index, the lookups walk every row). */
+	size_t *by_key, *by_name;
+	size_t n_index;
 };
 
 /* Reads path. Returns 0, or -1 with one line naming the file and what is
@@ -60,7 +65,12 @@ struct sb_results;
  * or -1 when out of memory. */
 int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out);
 
-/* The row of variant at batch, or NULL. */
+/* Sorts the index of f's rows (by_key, by_name); with_spread: also makes
+ * f's spreads over placements from its copies' rows, sorted. Returns 0, or
+ * -1 when out of memory. */
+int sb_run_file_index(struct sb_run_file *f, int with_spread);
+
+/* The row of variant at batch (the first in the file), or NULL. */
 const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch);
 /* The row of f that is the same cell as like (another file's row): the
  * same key and batch where both have keys, else the same name and batch;

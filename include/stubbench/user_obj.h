@@ -17,17 +17,26 @@
 struct sb_user_obj;
 
 /* Opens path without loading it and checks that every name in progs is a
- * program of it. *has_batch_iters: whether it has the global. Returns 0,
- * or -1 with one line naming the file or the program (and the programs
- * it has) in err. */
+ * program of it. *has_batch_iters: whether it has the global, a const
+ * volatile 4- or 8-byte integer; one of another type, or not read-only,
+ * is an error naming the type found. Returns 0, or -1 with one line
+ * naming the file or the program (and the programs it has) in err. */
 int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs, int *has_batch_iters,
 		      char *err, size_t errlen);
 
 /* Opens and loads path with batch_iters set (when it has the global).
- * Returns NULL with one line in err and the status to exit with. */
+ * Returns NULL with one line in err and the status to exit with; a
+ * rejection by the verifier gives the verifier's log in short (its first
+ * and last lines, verifier_log.h) and SB_KERNEL_USAGE. */
 struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen);
 void sb_user_obj_unload(struct sb_user_obj *o);
+/* Runs each of progs once with BPF_PROG_TEST_RUN (on cpu, -1: any).
+ * Returns SB_KERNEL_OK, or with err naming the program and its type:
+ * SB_KERNEL_USAGE for a type the test run cannot run (kprobe,
+ * tracepoint: error 524), SB_KERNEL_FAILED for another error. */
+enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
+					     int cpu, char *err, size_t errlen);
 /* The fd of program name, or -1. */
 int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/parse.h"
 #include "stubbench/read_file.h"
 #include "stubbench/registry.h"
 
@@ -119,18 +120,18 @@ static int parse_variants(const char *opt, const char *value, const char **out, 
 		snprintf(sub, sublen, "%s: empty", opt);
 		return -1;
 	}
-	char *buf = strdup(value), *save = NULL;
-	if (!buf) {
-		snprintf(sub, sublen, "%s: out of memory", opt);
+	char *buf, **items;
+	int n = sb_parse_names(opt, value, &buf, &items, sub, sublen);
+	if (n < 0)
 		return -1;
-	}
 	int rc = 0;
-	for (char *t = strtok_r(buf, ", \t", &save); t && rc == 0; t = strtok_r(NULL, ", \t", &save))
-		if (strcmp(t, "all") != 0 && !sb_variant_find(t)) {
-			snprintf(sub, sublen, "%s: unknown variant '%s' (see stubbench --list)", opt, t);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (strcmp(items[i], "all") != 0 && !sb_variant_find(items[i])) {
+			snprintf(sub, sublen, "%s: unknown variant '%s' (see stubbench --list)", opt, items[i]);
 			rc = -1;
 		}
 	free(buf);
+	free(items);
 	if (rc == 0 && !(*out = keep_string(value))) {
 		snprintf(sub, sublen, "%s: out of memory", opt);
 		rc = -1;
@@ -160,12 +161,43 @@ int sb_config_parse_flavour(const char *opt, const char *value, int *seed, int *
 	return 0;
 }
 
+/* The line of a key seen before ("section]name"), or 0. */
+static int seen_on(const struct load_ctx *x, const char *key)
+{
+	for (size_t i = 0; i < x->n_keys; i++)
+		if (strcmp(x->keys[i], key) == 0)
+			return x->key_line[i];
+	return 0;
+}
+
+/* [sweep] time and samples each bound the run (seconds, or rounds per
+ * batch size): a file may give one of them. */
+static int check_conflict(const struct load_ctx *x, const char *opt, const char *section, const char *name,
+			  char *sub, size_t sublen)
+{
+	const char *other = NULL;
+	if (strcmp(section, "sweep") == 0 && strcmp(name, "time") == 0)
+		other = "samples";
+	else if (strcmp(section, "sweep") == 0 && strcmp(name, "samples") == 0)
+		other = "time";
+	char key[96];
+	snprintf(key, sizeof(key), "sweep]%s", other ? other : "");
+	int line = other ? seen_on(x, key) : 0;
+	if (!line)
+		return 0;
+	snprintf(sub, sublen, "%s: conflicts with [sweep] %s on line %d (a run is bounded by time or by "
+		 "samples, not both)", opt, other, line);
+	return -1;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct load_ctx *x = user;
 	char opt[128], sub[512];
 	snprintf(opt, sizeof(opt), "[%s] %s", section, name);
-	int rc = check_duplicate(x, opt, section, name, sub, sizeof(sub));
+	int rc = check_conflict(x, opt, section, name, sub, sizeof(sub));
+	if (rc == 0)
+		rc = check_duplicate(x, opt, section, name, sub, sizeof(sub));
 	if (rc == 0 && strcmp(section, "sweep") == 0) {
 		if (strcmp(name, "variants") == 0) {
 			rc = parse_variants(opt, value, &x->c->variants, sub, sizeof(sub));

@@ -52,7 +52,7 @@ struct sb_estimate sb_summary_estimate(const struct sb_summary *s, const char *w
 /* A cell's summary s as an estimate, from its kept samples' count. */
 static struct sb_estimate cell_figure(const struct sb_cell *c, const struct sb_summary *s)
 {
-	if (!c->n_samples)
+	if (!c->n_samples || c->no_samples[0])
 		return sb_estimate_absent(c->no_samples[0] ? c->no_samples : "no samples");
 	return c->n_samples > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
 }

@@ -3,83 +3,44 @@
  * and add a row here (docs/adding-a-figure.md). */
 #include "stubbench/figures.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stubbench/results.h"
 
-static struct sb_estimate delta_of(const struct sb_cell *c)
-{
-	return c->delta_pct;
-}
-
-static struct sb_estimate matched_of(const struct sb_cell *c)
-{
-	return c->matched_cycles;
-}
-
-static struct sb_estimate layout_of(const struct sb_cell *c)
-{
-	return c->layout_cycles;
-}
-
-static struct sb_estimate codegen_median_of(const struct sb_cell *c)
-{
-	return c->codegen_median;
-}
-
-static struct sb_estimate vs_reference_of(const struct sb_cell *c)
-{
-	return c->vs_reference_cycles;
-}
-
-static struct sb_estimate delta_cycles_of(const struct sb_cell *c)
-{
-	return c->delta_cycles;
-}
-
-static struct sb_estimate next_run_delta_of(const struct sb_cell *c)
-{
-	return c->next_run_delta;
-}
-
-static struct sb_estimate next_run_cycles_of(const struct sb_cell *c)
-{
-	return c->next_run_cycles;
-}
-
 static const struct sb_figure figures[] = {
 	{.name = "delta", .title = "% vs baseline", .unit = "%", .column = "vs base",
 	 .json = "delta_vs_baseline_pct", .json_ci = "delta_ci95_pct",
 	 .csv = "delta_pct", .csv_lo = "delta_ci_lo", .csv_hi = "delta_ci_hi",
-	 .change_as_difference = 1, .of_cell = delta_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, delta_pct), .of_baseline = 1},
 	/* The codegen cost at identical layout (results.h); its JSON name is
 	 * the matched-state difference's it replaced. */
 	{.name = "codegen", .title = "cycles vs baseline at identical layout", .unit = "", .column = "codegen",
 	 .json = "matched_delta_cycles", .json_ci = "matched_ci95",
 	 .csv = "codegen_cycles", .csv_lo = "codegen_ci_lo", .csv_hi = "codegen_ci_hi",
-	 .change_as_difference = 1, .of_cell = matched_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, matched_cycles), .of_baseline = 1},
 	{.name = "layout", .title = "cycles, the longer code's layout alone", .unit = "", .column = "layout",
 	 .json = "layout_cost_cycles", .json_ci = "layout_ci95",
 	 .csv = "layout_cycles", .csv_lo = "layout_ci_lo", .csv_hi = "layout_ci_hi",
-	 .change_as_difference = 1, .of_cell = layout_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, layout_cycles), .of_baseline = 1},
 	{.name = "codegen-median", .title = "cycles vs baseline at identical layout, median over placements",
 	 .unit = "", .json = "codegen_median_cycles", .json_ci = "codegen_median_ci95",
-	 .change_as_difference = 1, .of_cell = codegen_median_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, codegen_median), .of_baseline = 1},
 	{.name = "vs-reference", .title = "cycles vs the reference (a lab alternative: its mainline)", .unit = "",
 	 .json = "vs_reference_cycles", .json_ci = "vs_reference_ci95",
-	 .change_as_difference = 1, .of_cell = vs_reference_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, vs_reference_cycles)},
 	{.name = "delta-cycles", .title = "cycles vs baseline", .unit = "", .column = "vs (cyc)",
 	 .json = "delta_vs_baseline_cycles", .json_ci = "delta_ci95_cycles",
 	 .csv = "delta_cycles", .csv_lo = "delta_cycles_ci_lo", .csv_hi = "delta_cycles_ci_hi",
-	 .change_as_difference = 1, .of_cell = delta_cycles_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, delta_cycles), .of_baseline = 1},
 	{.name = "next-run", .title = "% vs baseline, range for the next run", .unit = "%", .column = "next run",
 	 .json = "next_run_delta_pct", .json_ci = "next_run_range_pct",
 	 .csv = "next_run_delta_pct", .csv_lo = "next_run_lo_pct", .csv_hi = "next_run_hi_pct",
-	 .change_as_difference = 1, .of_cell = next_run_delta_of},
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, next_run_delta), .of_baseline = 1},
 	{.name = "next-run-cycles", .title = "cycles per iteration, range for the next run", .unit = "",
 	 .json = "next_run_cycles", .json_ci = "next_run_range_cycles",
-	 .change_as_difference = 0, .of_cell = next_run_cycles_of},
+	 .change_as_difference = 0, .offset = offsetof(struct sb_cell, next_run_cycles)},
 };
 _Static_assert(sizeof(figures) / sizeof(figures[0]) <= SB_MAX_FIGURES, "SB_MAX_FIGURES holds every figure");
 /* figures[SB_FIGURE_DELTA] is "delta" (checked by test_figures). */
@@ -106,6 +67,16 @@ const struct sb_figure *sb_figure_find(const char *name)
 {
 	int i = sb_figure_index(name);
 	return i < 0 ? NULL : &figures[i];
+}
+
+const struct sb_estimate *sb_figure_of(const struct sb_figure *f, const struct sb_cell *c)
+{
+	return (const struct sb_estimate *)((const char *)c + f->offset);
+}
+
+struct sb_estimate *sb_figure_in(const struct sb_figure *f, struct sb_cell *c)
+{
+	return (struct sb_estimate *)((char *)c + f->offset);
 }
 
 const char *sb_figure_names(void)

@@ -42,7 +42,7 @@ size_t sb_results_count_empty(const struct sb_results *r)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_cells; i++)
-		n += r->cells[i].arm && r->cells[i].no_samples[0];
+		n += r->cells[i].arm && r->cells[i].no_samples[0] && !r->cells[i].below_overhead;
 	return n;
 }
 
@@ -217,7 +217,7 @@ static void json_figures(FILE *f, const struct sb_cell *c)
 {
 	for (size_t i = 0; i < sb_figure_count(); i++) {
 		const struct sb_figure *fig = sb_figure_at(i);
-		struct sb_estimate e = fig->of_cell(c);
+		struct sb_estimate e = *sb_figure_of(fig, c);
 		json_estimate(f, fig->json, fig->json_ci, &e);
 	}
 }
@@ -439,7 +439,7 @@ static void csv_figures(FILE *f, const struct sb_cell *c, int header)
 			fprintf(f, "%s,%s,%s,", fig->csv, fig->csv_lo, fig->csv_hi);
 			continue;
 		}
-		struct sb_estimate e = c ? fig->of_cell(c) : sb_estimate_absent(NULL);
+		struct sb_estimate e = c ? *sb_figure_of(fig, c) : sb_estimate_absent(NULL);
 		if (sb_estimate_known(&e))
 			fprintf(f, "%.4f,%.4f,%.4f,", e.value, e.lo, e.hi);
 		else
@@ -625,7 +625,7 @@ static void write_table(FILE *f, const struct sb_results *r, const struct sb_out
 			if (!fig->column)
 				continue;
 			char v[24], vci[48];
-			struct sb_estimate e = fig->of_cell(c);
+			struct sb_estimate e = *sb_figure_of(fig, c);
 			table_estimate(&e, fig->unit, v, sizeof(v), vci, sizeof(vci));
 			fprintf(f, " %9s %19s", v, vci);
 		}

@@ -137,7 +137,8 @@ void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb
 	const struct sb_arm *arm = NULL;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
-		if (!c->arm || c->n_reps == 0)
+		/* A cell without a figure (figure_checks.h) has no repetitions to show. */
+		if (!c->arm || c->n_reps == 0 || c->no_samples[0])
 			continue;
 		if (c->arm != arm) {
 			arm = c->arm;

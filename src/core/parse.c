@@ -158,3 +158,60 @@ int sb_parse_batches(const char *opt, const char *s, uint64_t *out, size_t *n, c
 	*n = k;
 	return 0;
 }
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sb_parse_names(const char *opt, const char *s, char **buf, char ***items, char *err, size_t errlen)
+{
+	*buf = NULL;
+	*items = NULL;
+	const char *list = s ? s : "";
+	const char *more = strlen(list) > 60 ? "..." : "";
+	size_t n = 0, cap = strlen(list) / 2 + 1;
+	char *copy = strdup(list);
+	char **v = malloc(cap * sizeof(*v)), **sorted = malloc(cap * sizeof(*v));
+	if (!copy || !v || !sorted) {
+		snprintf(err, errlen, "%s: out of memory", opt);
+		goto fail;
+	}
+	int after_comma = 0;
+	for (char *p = copy;;) {
+		p += strspn(p, " \t");
+		if (*p == ',' || (!*p && after_comma)) {
+			snprintf(err, errlen, "%s: an empty item (two commas, or a comma at an end) in '%.60s%s'", opt,
+				 list, more);
+			goto fail;
+		}
+		if (!*p)
+			break;
+		char *end = p + strcspn(p, ", \t");
+		char *next = end + strspn(end, " \t");
+		after_comma = *next == ',';
+		v[n++] = p;
+		p = after_comma ? next + 1 : next;
+		*end = '\0';
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s: '%.60s%s' names nothing", opt, list, more);
+		goto fail;
+	}
+	memcpy(sorted, v, n * sizeof(*v));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(sorted[i - 1], sorted[i]) == 0) {
+			snprintf(err, errlen, "%s: '%.60s' is named twice", opt, sorted[i]);
+			goto fail;
+		}
+	free(sorted);
+	*buf = copy;
+	*items = v;
+	return (int)n;
+fail:
+	free(copy);
+	free(v);
+	free(sorted);
+	return -1;
+}

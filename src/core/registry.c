@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stubbench/parse.h"
+
 extern const struct sb_variant __start_sb_variants[] __attribute__((weak));
 extern const struct sb_variant __stop_sb_variants[] __attribute__((weak));
 extern const struct sb_function __start_sb_functions[] __attribute__((weak));
@@ -90,35 +92,33 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 				out[(*n)++] = sb_variant_at(i);
 		return 0;
 	}
-	char buf[1024];
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(err, errlen, "--variant: the list is longer than %zu characters", sizeof(buf) - 1);
+	char *buf, **items;
+	int n_items = sb_parse_names("--variant", list, &buf, &items, err, errlen);
+	if (n_items < 0)
 		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	char *save = NULL;
-	for (char *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		const struct sb_variant *v = sb_variant_find(tok);
+	int rc = 0;
+	/* Every name is looked at before the count: a long list is read whole. */
+	for (int i = 0; i < n_items && rc == 0; i++) {
+		const struct sb_variant *v = sb_variant_find(items[i]);
 		if (!v) {
-			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", tok);
-			return -1;
+			snprintf(err, errlen, "--variant: unknown variant '%s' (see --list)", items[i]);
+			rc = -1;
 		}
-		int again = 0;
-		for (size_t k = 0; k < *n; k++)
-			again |= out[k] == v;
-		if (again)
-			continue;
-		if (*n == max) {
-			snprintf(err, errlen, "--variant: more than %zu variants", max);
-			return -1;
-		}
-		out[(*n)++] = v;
+		for (int k = 0; rc == 0 && k < i; k++)
+			if (sb_variant_find(items[k]) == v) {
+				snprintf(err, errlen, "--variant: '%s' and '%s' name the same variant", items[k], items[i]);
+				rc = -1;
+			}
 	}
-	if (*n == 0) {
-		snprintf(err, errlen, "--variant: '%s' names no variant", list);
-		return -1;
+	if (rc == 0 && (size_t)n_items > max) {
+		snprintf(err, errlen, "--variant: more than %zu variants", max);
+		rc = -1;
 	}
-	return 0;
+	for (int i = 0; i < n_items && rc == 0; i++)
+		out[(*n)++] = sb_variant_find(items[i]);
+	free(buf);
+	free(items);
+	return rc;
 }
 
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)

@@ -3,6 +3,7 @@
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
 #include "stubbench/loader.h"
 #include "stubbench/error.h"
+#include "stubbench/verifier_log.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -45,10 +46,17 @@ const char *sb_kernel_prog_name(enum sb_kernel_shape s, enum sb_kernel_variant v
 	return prog_names[s][v];
 }
 
-/* libbpf prints the verifier log on failures; keep it for --verbose only. */
+/* libbpf prints the verifier log on failures: kept in short for the error
+ * (verifier_log.h), printed whole with STUBBENCH_BPF_VERBOSE=1. */
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_WARN && getenv("STUBBENCH_BPF_VERBOSE"))
+	if (level != LIBBPF_WARN)
+		return 0;
+	va_list copy;
+	va_copy(copy, ap);
+	sb_verifier_log_capture(fmt, copy);
+	va_end(copy);
+	if (getenv("STUBBENCH_BPF_VERBOSE"))
 		return vfprintf(stderr, fmt, ap);
 	return 0;
 }
@@ -56,12 +64,19 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 void sb_kernel_libbpf_quiet(void)
 {
 	libbpf_set_print(quiet_print);
+	sb_verifier_log_reset();
 }
 
 enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t batch_iters, char *err,
 					    size_t errlen)
 {
 	int e = -rc;
+	char log[1024];
+	if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
+		sb_set_err(err, errlen, "%s load failed with batch_iters=%u: the verifier rejected %s", what,
+			   batch_iters, log);
+		return SB_KERNEL_FAILED;
+	}
 	if (e == EPERM || e == EACCES) {
 		sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
 			   strerror(e));

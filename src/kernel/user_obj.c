@@ -4,6 +4,7 @@
 #include "stubbench/error.h"
 #include "stubbench/safe_file.h"
 #include "stubbench/timer.h"
+#include "stubbench/verifier_log.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -36,38 +37,101 @@ static struct bpf_object *open_obj(const char *path, char *err, size_t errlen)
 	return obj;
 }
 
-/* The read-only global batch_iters: its map (.rodata), offset and size
- * (NULL when the object has none). */
-static struct bpf_map *batch_iters_slot(struct bpf_object *obj, size_t *offset, size_t *size)
+/* The type of a BTF variable in words ("a 1-byte integer (unsigned char)",
+ * "an array of 2 elements"), its qualifiers into *is_const, *is_volatile;
+ * the size of the integer it is into *int_size (0: not an integer). */
+static void describe_type(const struct btf *btf, __u32 id, char *buf, size_t len, int *is_const,
+			  int *is_volatile, size_t *int_size)
 {
-	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	*is_const = *is_volatile = 0;
+	*int_size = 0;
+	while (t && (btf_is_const(t) || btf_is_volatile(t) || btf_is_typedef(t) || btf_is_restrict(t))) {
+		*is_const |= btf_is_const(t);
+		*is_volatile |= btf_is_volatile(t);
+		t = btf__type_by_id(btf, t->type);
+	}
+	if (t && btf_is_int(t)) {
+		*int_size = t->size;
+		snprintf(buf, len, "a %u-byte integer (%s)", t->size, btf__name_by_offset(btf, t->name_off));
+	} else if (t && btf_is_array(t)) {
+		snprintf(buf, len, "an array of %u elements", btf_array(t)->nelems);
+	} else if (t && (btf_is_struct(t) || btf_is_union(t))) {
+		snprintf(buf, len, "a %s", btf_is_struct(t) ? "struct" : "union");
+	} else if (t && btf_is_ptr(t)) {
+		snprintf(buf, len, "a pointer");
+	} else if (t && btf_is_any_enum(t)) {
+		snprintf(buf, len, "an enum of %u bytes", t->size);
+	} else {
+		snprintf(buf, len, "of BTF kind %u", t ? btf_kind(t) : 0);
+	}
+}
+
+/* The internal map of the object whose name ends in sec (".rodata"). */
+static struct bpf_map *internal_map(struct bpf_object *obj, const char *sec)
+{
 	struct bpf_map *map;
-	if (!btf)
-		return NULL;
+	size_t k = strlen(sec);
 	bpf_object__for_each_map(map, obj) {
 		const char *name = bpf_map__name(map);
 		size_t n = strlen(name);
-		if (!bpf_map__is_internal(map) || n < 7 || strcmp(name + n - 7, ".rodata") != 0)
-			continue;
-		int id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-		if (id < 0)
-			return NULL;
+		if (bpf_map__is_internal(map) && n >= k && strcmp(name + n - k, sec) == 0)
+			return map;
+	}
+	return NULL;
+}
+
+#define BATCH_ITERS_WANTED "a const volatile __u32 or __u64 (the loader sets it to each batch size)"
+
+/* The global batch_iters: 1 with its map (.rodata), offset and size when
+ * it is a read-only 4- or 8-byte integer, 0 when the object has none, -1
+ * with why ("batch_iters is a 1-byte integer ...") when it has one of
+ * another type or in a writable section. */
+static int batch_iters_slot(struct bpf_object *obj, struct bpf_map **map, size_t *offset, size_t *size,
+			    char *why, size_t whylen)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	for (__u32 id = 1; btf && id < btf__type_cnt(btf); id++) {
 		const struct btf_type *sec = btf__type_by_id(btf, id);
+		if (!btf_is_datasec(sec))
+			continue;
+		const char *sec_name = btf__name_by_offset(btf, sec->name_off);
 		const struct btf_var_secinfo *vs = btf_var_secinfos(sec);
 		for (unsigned i = 0; i < btf_vlen(sec); i++, vs++) {
 			const struct btf_type *var = btf__type_by_id(btf, vs->type);
-			if (strcmp(btf__name_by_offset(btf, var->name_off), "batch_iters") != 0)
+			if (!var || strcmp(btf__name_by_offset(btf, var->name_off), "batch_iters") != 0)
 				continue;
+			char type[96];
+			int is_const, is_volatile;
+			size_t int_size;
+			describe_type(btf, var->type, type, sizeof(type), &is_const, &is_volatile, &int_size);
+			if (strcmp(sec_name, ".rodata") != 0) {
+				sb_set_err(why, whylen, "batch_iters is %s in %s, which the program may write: it must "
+					   "be " BATCH_ITERS_WANTED, type, sec_name);
+				return -1;
+			}
+			if (int_size != 4 && int_size != 8) {
+				sb_set_err(why, whylen, "batch_iters is %s: it must be " BATCH_ITERS_WANTED, type);
+				return -1;
+			}
+			if (!is_volatile) {
+				sb_set_err(why, whylen, "batch_iters is const but not volatile, so the compiler may "
+					   "fold its value: it must be " BATCH_ITERS_WANTED);
+				return -1;
+			}
+			*map = internal_map(obj, ".rodata");
 			size_t data_size;
-			const void *data = bpf_map__initial_value(map, &data_size);
-			if (!data || vs->offset + vs->size > data_size || (vs->size != 4 && vs->size != 8))
-				return NULL;
+			const void *data = *map ? bpf_map__initial_value(*map, &data_size) : NULL;
+			if (!data || vs->offset + vs->size > data_size) {
+				sb_set_err(why, whylen, "batch_iters: its .rodata map is not where BTF says");
+				return -1;
+			}
 			*offset = vs->offset;
 			*size = vs->size;
-			return map;
+			return 1;
 		}
 	}
-	return NULL;
+	return 0;
 }
 
 int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs, int *has_batch_iters,
@@ -77,8 +141,15 @@ int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs
 	if (!obj)
 		return -1;
 	size_t offset, size;
-	*has_batch_iters = batch_iters_slot(obj, &offset, &size) != NULL;
+	struct bpf_map *map;
+	char why[256];
+	int slot = batch_iters_slot(obj, &map, &offset, &size, why, sizeof(why));
+	*has_batch_iters = slot == 1;
 	int rc = 0;
+	if (slot < 0) {
+		sb_set_err(err, errlen, "--obj: %s: %s", path, why);
+		rc = -1;
+	}
 	for (size_t i = 0; i < n_progs && rc == 0; i++) {
 		if (bpf_object__find_program_by_name(obj, progs[i]))
 			continue;
@@ -104,9 +175,10 @@ struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enu
 	if (!obj)
 		return NULL;
 	size_t offset, size, data_size;
-	struct bpf_map *rodata = batch_iters_slot(obj, &offset, &size);
+	struct bpf_map *rodata = NULL;
+	char why[256];
 	int rc = 0;
-	if (rodata) {
+	if (batch_iters_slot(obj, &rodata, &offset, &size, why, sizeof(why)) == 1) {
 		/* A copy of the initial value with batch_iters set, given back. */
 		const void *init = bpf_map__initial_value(rodata, &data_size);
 		uint8_t *data = malloc(data_size);
@@ -127,10 +199,17 @@ struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enu
 		rc = bpf_object__load(obj);
 	if (rc) {
 		int e = -rc;
-		*status = e == EPERM || e == EACCES ? SB_KERNEL_NO_CAP : SB_KERNEL_USAGE;
-		sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s%s", path, batch_iters, strerror(e),
-			   *status == SB_KERNEL_NO_CAP ? " (need root or CAP_BPF+CAP_PERFMON)"
-						       : " (set STUBBENCH_BPF_VERBOSE=1 for the verifier log)");
+		char log[1024];
+		if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
+			*status = SB_KERNEL_USAGE;
+			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: the verifier rejected %s",
+				   path, batch_iters, log);
+		} else {
+			*status = e == EPERM || e == EACCES ? SB_KERNEL_NO_CAP : SB_KERNEL_USAGE;
+			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s%s", path, batch_iters,
+				   strerror(e), *status == SB_KERNEL_NO_CAP ? " (need root or CAP_BPF+CAP_PERFMON)"
+									 : " (set STUBBENCH_BPF_VERBOSE=1 for the verifier log)");
+		}
 		bpf_object__close(obj);
 		return NULL;
 	}
@@ -164,21 +243,52 @@ int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name)
 static int run_fd = -1, run_cpu = -1, run_rc;
 static uint8_t packet[64];
 
-static int test_run_stub(void)
+/* One BPF_PROG_TEST_RUN of fd: 0, or -errno. */
+static int test_run(int fd, int cpu)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	if (run_cpu >= 0) {
+	if (cpu >= 0) {
 		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = (__u32)run_cpu;
+		opts.cpu = (__u32)cpu;
 	}
-	int rc = bpf_prog_test_run_opts(run_fd, &opts);
+	int rc = bpf_prog_test_run_opts(fd, &opts);
 	if (rc < 0 && errno == EINVAL) {
 		/* Not a raw_tp or tracing program: those that take a packet get one. */
 		LIBBPF_OPTS(bpf_test_run_opts, pkt, .data_in = packet, .data_size_in = sizeof(packet));
-		rc = bpf_prog_test_run_opts(run_fd, &pkt);
+		rc = bpf_prog_test_run_opts(fd, &pkt);
 	}
-	run_rc = rc < 0 ? -errno : 0;
+	return rc < 0 ? -errno : 0;
+}
+
+static int test_run_stub(void)
+{
+	run_rc = test_run(run_fd, run_cpu);
 	return 0;
+}
+
+/* The kernel's ENOTSUPP (not in libc's errno.h): no test run for the type. */
+#define KERNEL_ENOTSUPP 524
+
+enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
+					     int cpu, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n_progs; i++) {
+		struct bpf_program *p = bpf_object__find_program_by_name(o->obj, progs[i]);
+		int rc = p ? test_run(bpf_program__fd(p), cpu) : -ENOENT;
+		if (rc == 0)
+			continue;
+		const char *type = p ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;
+		if (rc == -KERNEL_ENOTSUPP) {
+			sb_set_err(err, errlen, "--prog: '%s' is a %s program, a type BPF_PROG_TEST_RUN cannot run "
+				   "(error 524, ENOTSUPP); raw_tp, tracing, xdp, tc and socket filter programs can",
+				   progs[i], type ? type : "?");
+			return SB_KERNEL_USAGE;
+		}
+		sb_set_err(err, errlen, "--prog: BPF_PROG_TEST_RUN of '%s' (a %s program) failed: %s", progs[i],
+			   type ? type : "?", strerror(-rc));
+		return SB_KERNEL_FAILED;
+	}
+	return SB_KERNEL_OK;
 }
 
 static uint64_t sample(void *ctx, uint64_t batch)

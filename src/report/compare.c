@@ -68,26 +68,102 @@ static void header(FILE *f, const char *which, const struct sb_run_file *r)
 		r->date[0] ? r->date : "date unknown", r->git[0] ? r->git : "unknown");
 }
 
+/* x with two decimals, or in three significant digits when large. */
+static const char *num(char *buf, size_t len, double x, int sign)
+{
+	if (fabs(x) < 1e6)
+		snprintf(buf, len, sign ? "%+.2f" : "%.2f", x);
+	else
+		snprintf(buf, len, sign ? "%+.3g" : "%.3g", x);
+	return buf;
+}
+
+/* "V [LO, HI]" with unit after V. */
+static void with_ci(char *out, size_t len, const struct sb_estimate *e, const char *unit, int sign)
+{
+	char v[24], lo[24], hi[24];
+	snprintf(out, len, "%s%s [%s, %s]", num(v, sizeof(v), e->value, sign), unit, num(lo, sizeof(lo), e->lo, sign),
+		 num(hi, sizeof(hi), e->hi, sign));
+}
+
+/* The cells of r not in other, on one line of at most about 100 columns. */
 static void only_in(FILE *f, const char *which, const struct sb_run_file *r, const struct sb_run_file *other)
 {
-	int first = 1;
+	size_t n = 0, col = 0;
 	for (size_t i = 0; i < r->n_rows; i++) {
 		const struct sb_run_row *row = &r->rows[i];
 		if (sb_run_file_match(other, row))
 			continue;
-		fprintf(f, "%s%s-%llu", first ? (which[0] == 'A' ? "# only in A: " : "# only in B: ") : ", ",
-			row->variant, (unsigned long long)row->batch);
-		first = 0;
+		char cell[160];
+		snprintf(cell, sizeof(cell), "%s-%llu", row->variant, (unsigned long long)row->batch);
+		if (n == 0)
+			col = (size_t)fprintf(f, "# only in %s: %s", which, cell);
+		else if (col + strlen(cell) + 2 <= 88)
+			col += (size_t)fprintf(f, ", %s", cell);
+		else
+			col = 1000;
+		n++;
 	}
-	if (!first)
+	if (n && col == 1000)
+		fprintf(f, ", ... (%zu in all)\n", n);
+	else if (n)
 		fputc('\n', f);
 }
 
-size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
-			enum sb_compare_metric m)
+/* The run holds at least one result with samples. */
+static int has_samples(const struct sb_run_file *r)
 {
-	header(f, "A", a);
-	header(f, "B", b);
+	for (size_t i = 0; i < r->n_rows; i++)
+		if (r->rows[i].samples > 0 || sb_estimate_known(&r->rows[i].cycles))
+			return 1;
+	return 0;
+}
+
+int sb_compare_check(const struct sb_run_file *a, const struct sb_run_file *b, enum sb_compare_metric m,
+		     char *err, size_t errlen)
+{
+	if (a->tool[0] && b->tool[0] && strcmp(a->tool, b->tool) != 0) {
+		snprintf(err, errlen, "A is a run of '%s', B one of '%s': different kinds of run", a->tool, b->tool);
+		return -1;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct sb_run_file *r = k ? b : a;
+		if (!has_samples(r)) {
+			snprintf(err, errlen, "%s (%s): no result of the run has samples", k ? "B" : "A", r->path);
+			return -1;
+		}
+	}
+	size_t common = 0, compared = 0;
+	for (size_t i = 0; i < a->n_rows; i++) {
+		const struct sb_run_row *rb = sb_run_file_match(b, &a->rows[i]);
+		struct sb_change c;
+		common += rb != NULL;
+		compared += rb && sb_compare_change(&a->rows[i], rb, m, &c) == 0;
+	}
+	if (!common) {
+		snprintf(err, errlen, "no cell (variant at a batch size) of A is in B");
+		return -1;
+	}
+	if (!compared) {
+		snprintf(err, errlen, "none of the %zu cells in both runs has the %s metric with a CI in both", common,
+			 sb_compare_metric_name(m));
+		return -1;
+	}
+	return 0;
+}
+
+/* A change of 1000 % or more in a ratio: its own line saying why. */
+static void note_large(FILE *f, const struct sb_run_row *ra, const struct sb_change *c)
+{
+	char v[24], x[24], y[24];
+	fprintf(f, "#   %s at batch %llu: a change of %s %% is B / A of two figures of which A (%s) is small\n"
+		   "#   against B (%s): the cost in A is near zero, e.g. after the overhead subtracted\n",
+		ra->variant, (unsigned long long)ra->batch, num(v, sizeof(v), c->change.value, 1),
+		num(x, sizeof(x), c->a.value, 0), num(y, sizeof(y), c->b.value, 0));
+}
+
+static void metric_header(FILE *f, enum sb_compare_metric m)
+{
 	if (m == SB_METRIC_CYCLES)
 		fprintf(f, "# cycles: core cycles per iteration, 95 %% CI; change: B / A - 1, %%\n");
 	else if (as_difference(m))
@@ -98,6 +174,14 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 			sb_figure_at((size_t)m)->title);
 	fprintf(f, "# change CI: the two CIs' half-widths added in quadrature (A, B independent);\n"
 		   "# '*': the CIs of A and B do not overlap\n");
+}
+
+size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_run_file *b,
+			enum sb_compare_metric m)
+{
+	header(f, "A", a);
+	header(f, "B", b);
+	metric_header(f, m);
 	int w = 16;
 	for (size_t i = 0; i < a->n_rows; i++)
 		if ((int)strlen(a->rows[i].variant) > w)
@@ -112,17 +196,14 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 		struct sb_change c;
 		if (!rb || sb_compare_change(ra, rb, m, &c) != 0)
 			continue;
-		char sa[48], sbb[48], sc[48];
-		snprintf(sa, sizeof(sa), "%+.2f%s [%+.2f, %+.2f]", c.a.value, unit, c.a.lo, c.a.hi);
-		snprintf(sbb, sizeof(sbb), "%+.2f%s [%+.2f, %+.2f]", c.b.value, unit, c.b.lo, c.b.hi);
-		if (m == SB_METRIC_CYCLES) {
-			snprintf(sa, sizeof(sa), "%.2f [%.2f, %.2f]", c.a.value, c.a.lo, c.a.hi);
-			snprintf(sbb, sizeof(sbb), "%.2f [%.2f, %.2f]", c.b.value, c.b.lo, c.b.hi);
-		}
-		snprintf(sc, sizeof(sc), "%+.2f%s [%+.2f, %+.2f]", c.change.value, change_unit,
-			 c.change.lo, c.change.hi);
+		char sa[80], sbb[80], sc[80];
+		with_ci(sa, sizeof(sa), &c.a, unit, m != SB_METRIC_CYCLES);
+		with_ci(sbb, sizeof(sbb), &c.b, unit, m != SB_METRIC_CYCLES);
+		with_ci(sc, sizeof(sc), &c.change, change_unit, 1);
 		fprintf(f, "%-*s %6llu %26s %26s %28s%s\n", w, ra->variant, (unsigned long long)ra->batch, sa, sbb,
 			sc, c.overlap ? "" : " *");
+		if (!as_difference(m) && fabs(c.change.value) >= 1000)
+			note_large(f, ra, &c);
 		flagged += !c.overlap;
 		shown++;
 	}

@@ -3,6 +3,7 @@
 #include "stubbench/error.h"
 #include "stubbench/read_file.h"
 #include "stubbench/harness.h"
+#include "stubbench/parse.h"
 #include "stubbench/run_info.h"
 
 #include <errno.h>
@@ -47,10 +48,16 @@ static void str(json_object *o, const char *key, char *buf, size_t len)
 /* Saved runs are JSON of a few hundred kilobytes; /dev/zero is not one. */
 #define RUN_FILE_MAX_BYTES (64u << 20)
 
-static char *slurp(const char *path, char *err, size_t errlen)
+/* The largest magnitude a figure read back may have: a cost of 10^9 cycles
+ * per iteration is a second; 1e308 is a broken or forged file. */
+#define RUN_FILE_MAX_FIGURE 1e9
+/* Samples per cell: rounds times processes or loads, at most. */
+#define RUN_FILE_MAX_SAMPLES 1e9
+
+static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
 	char why[256];
-	char *buf = sb_read_file(path, RUN_FILE_MAX_BYTES, NULL, why, sizeof(why));
+	char *buf = sb_read_file(path, RUN_FILE_MAX_BYTES, len, why, sizeof(why));
 	if (!buf)
 		sb_set_err(err, errlen, "%s: %s", path, why);
 	return buf;
@@ -60,6 +67,60 @@ static char *slurp(const char *path, char *err, size_t errlen)
 static struct sb_estimate figure(double value, double lo, double hi)
 {
 	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
+}
+
+/* The first of value, lo, hi out of range (|x| > RUN_FILE_MAX_FIGURE), or 0. */
+static const double *out_of_range(const struct sb_estimate *e)
+{
+	const double *x[3] = {&e->value, &e->lo, &e->hi};
+	for (int i = 0; i < 3; i++)
+		if (fabs(*x[i]) > RUN_FILE_MAX_FIGURE)
+			return x[i];
+	return NULL;
+}
+
+/* The document of text[0 .. len): one JSON object and nothing after it
+ * but white space (two runs pasted together are not one run). */
+static json_object *parse_one(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	if (!tok) {
+		sb_set_err(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
+	enum json_tokener_error jerr = json_tokener_get_error(tok);
+	size_t end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!doc) {
+		sb_set_err(err, errlen, "%s: not JSON: %s", path,
+			   jerr == json_tokener_continue ? "it ends inside the document" : json_tokener_error_desc(jerr));
+		return NULL;
+	}
+	while (end < len && (text[end] == ' ' || text[end] == '\n' || text[end] == '\t' || text[end] == '\r'))
+		end++;
+	if (end < len) {
+		sb_set_err(err, errlen, "%s: not one JSON document: more data after the end of the first, at byte %zu",
+			   path, end + 1);
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* A batch size or sample count: a whole number in [min, max]; else -1 with
+ * err naming the result. */
+static int whole(double x, double min, double max, const char *path, size_t i, const char *what, char *err,
+		 size_t errlen)
+{
+	if (x >= min && x <= max && x == floor(x))
+		return 0;
+	if (isnan(x))
+		sb_set_err(err, errlen, "%s: result %zu has no %s", path, i + 1, what);
+	else
+		sb_set_err(err, errlen, "%s: result %zu: %s %g is not a whole number in %.0f .. %.0f", path, i + 1,
+			   what, x, min, max);
+	return -1;
 }
 
 /* A result's key fields (schema 3); side SB_SIDE_NONE when it has none. */
@@ -78,51 +139,114 @@ static void key_of(json_object *r, const char *name, struct sb_cell_key *k)
 		k->placement = (int)placement;
 }
 
-static int spread_add(struct sb_run_file *f, const struct sb_cell_key *key, uint64_t batch, double delta)
+/* Every figure of row within +-RUN_FILE_MAX_FIGURE; else -1 with err. */
+static int check_range(const char *path, size_t i, const struct sb_run_row *row, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < f->n_spread; i++) {
-		struct sb_run_spread *s = &f->spread[i];
-		if (s->batch == batch && sb_cell_key_same_code(&s->key, key)) {
-			s->min = fmin(s->min, delta);
-			s->max = fmax(s->max, delta);
-			s->k++;
-			return 0;
-		}
+	const double *bad = out_of_range(&row->cycles);
+	const char *what = "cycles_per_iter";
+	for (size_t k = 0; !bad && k < sb_figure_count(); k++) {
+		bad = out_of_range(&row->figures[k]);
+		what = sb_figure_at(k)->json;
 	}
-	struct sb_run_spread *grown = realloc(f->spread, (f->n_spread + 1) * sizeof(*grown));
+	if (!bad)
+		return 0;
+	sb_set_err(err, errlen, "%s: result %zu (%s): %s %g is out of range (at most %g in magnitude)", path, i + 1,
+		   row->variant, what, *bad, RUN_FILE_MAX_FIGURE);
+	return -1;
+}
+
+/* Result i of the document as out's next row. Returns 0, or -1 with err. */
+static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *err, size_t errlen)
+{
+	const char *path = out->path;
+	json_object *name = member(r, "variant");
+	double batch = num(r, "batch");
+	if (!name || !json_object_is_type(name, json_type_string)) {
+		sb_set_err(err, errlen, "%s: result %zu has no variant name", path, i + 1);
+		return -1;
+	}
+	double samples = num(r, "samples");
+	if (whole(batch, 1, (double)SB_MAX_BATCH, path, i, "batch", err, errlen) != 0 ||
+	    (!isnan(samples) && whole(samples, 0, RUN_FILE_MAX_SAMPLES, path, i, "samples", err, errlen) != 0))
+		return -1;
+	struct sb_run_row *row = &out->rows[out->n_rows++];
+	snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+	key_of(r, row->variant, &row->key);
+	row->batch = (uint64_t)batch;
+	row->samples = isfinite(samples) ? (size_t)samples : 0;
+	json_object *cyc = member(r, "cycles_per_iter");
+	row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
+	for (size_t k = 0; k < sb_figure_count(); k++) {
+		const struct sb_figure *fig = sb_figure_at(k);
+		json_object *ci = member(r, fig->json_ci);
+		row->figures[k] = figure(num(r, fig->json), at(ci, 0), at(ci, 1));
+	}
+	row->mode_min = row->mode_max = NAN;
+	json_object *modes = member(r, "modes");
+	for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
+			   k < json_object_array_length(modes); k++) {
+		double m = num(json_object_array_get_idx(modes, k), "cycles");
+		if (!isfinite(m) || fabs(m) > RUN_FILE_MAX_FIGURE)
+			continue;
+		row->mode_min = row->n_modes ? fmin(row->mode_min, m) : m;
+		row->mode_max = row->n_modes ? fmax(row->mode_max, m) : m;
+		row->n_modes++;
+	}
+	return check_range(path, i, row, err, errlen);
+}
+
+/* A --placements run: each variant also as one row over its placements
+ * (mean cost, delta of the placements' means), comparable with a run
+ * without placements; not added where a result is the same cell. */
+static int read_across(struct sb_run_file *out, json_object *doc, char *err, size_t errlen)
+{
+	json_object *across = member(doc, "across_placements");
+	size_t n_across = across && json_object_is_type(across, json_type_array) ? json_object_array_length(across) : 0;
+	if (!n_across)
+		return 0;
+	struct sb_run_row *grown = realloc(out->rows, (out->n_rows + n_across) * sizeof(*grown));
 	if (!grown)
 		return -1;
-	f->spread = grown;
-	struct sb_run_spread *s = &f->spread[f->n_spread++];
-	memset(s, 0, sizeof(*s));
-	s->key = *key;
-	s->key.placement = -1;
-	s->batch = batch;
-	s->k = 1;
-	s->min = s->max = delta;
+	out->rows = grown;
+	if (sb_run_file_index(out, 0) != 0)
+		return -1;
+	for (size_t i = 0; i < n_across; i++) {
+		json_object *p = json_object_array_get_idx(across, i);
+		json_object *name = member(p, "variant");
+		double batch = num(p, "batch");
+		if (!name || !json_object_is_type(name, json_type_string) ||
+		    !(batch >= 1 && batch <= (double)SB_MAX_BATCH) || batch != floor(batch))
+			continue;
+		struct sb_run_row *row = &out->rows[out->n_rows];
+		memset(row, 0, sizeof(*row));
+		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		key_of(p, row->variant, &row->key);
+		row->batch = (uint64_t)batch;
+		if (sb_run_file_match(out, row))
+			continue;
+		out->n_rows++;
+		/* The spread over placements is no CI. */
+		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
+		row->mode_min = row->mode_max = NAN;
+		for (size_t k = 0; k < sb_figure_count(); k++)
+			row->figures[k] = sb_estimate_absent("not over placements");
+		const struct sb_figure *delta = sb_figure_at(SB_FIGURE_DELTA);
+		json_object *ci = member(p, delta->json_ci);
+		row->figures[SB_FIGURE_DELTA] = figure(num(p, delta->json), at(ci, 0), at(ci, 1));
+		if (check_range(out->path, i, row, err, errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
-int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_t errlen)
+/* The run's document: its fields, results, rows over placements, index. */
+static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t errlen)
 {
-	memset(out, 0, sizeof(*out));
-	sb_set_err(err, errlen, "%s", "");
-	snprintf(out->path, sizeof(out->path), "%s", path);
-	char *text = slurp(path, err, errlen);
-	if (!text)
-		return -1;
-	enum json_tokener_error jerr = json_tokener_success;
-	json_object *doc = json_tokener_parse_verbose(text, &jerr);
-	free(text);
-	if (!doc) {
-		sb_set_err(err, errlen, "%s: not JSON: %s", path, json_tokener_error_desc(jerr));
-		return -1;
-	}
+	const char *path = out->path;
 	json_object *results = member(doc, "results");
 	if (!json_object_is_type(doc, json_type_object) || !results ||
 	    !json_object_is_type(results, json_type_array)) {
 		sb_set_err(err, errlen, "%s: no \"results\" array: not a stubbench JSON run", path);
-		json_object_put(doc);
 		return -1;
 	}
 	str(doc, "tool", out->tool, sizeof(out->tool));
@@ -137,94 +261,41 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 		str(member(doc, "kernel_run"), "jit_flavour", out->thunk, sizeof(out->thunk));
 	size_t n = json_object_array_length(results);
 	out->rows = calloc(n ? n : 1, sizeof(*out->rows));
-	int rc = out->rows ? 0 : -1;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		json_object *r = json_object_array_get_idx(results, i);
-		json_object *name = member(r, "variant");
-		double batch = num(r, "batch");
-		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1)) {
-			sb_set_err(err, errlen, "%s: result %zu has no variant name or batch", path, i + 1);
-			rc = -1;
-			break;
-		}
-		struct sb_run_row *row = &out->rows[out->n_rows++];
-		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
-		key_of(r, row->variant, &row->key);
-		row->batch = (uint64_t)batch;
-		double samples = num(r, "samples");
-		row->samples = isfinite(samples) ? (size_t)samples : 0;
-		json_object *cyc = member(r, "cycles_per_iter");
-		row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
-		for (size_t k = 0; k < sb_figure_count(); k++) {
-			const struct sb_figure *fig = sb_figure_at(k);
-			json_object *ci = member(r, fig->json_ci);
-			row->figures[k] = figure(num(r, fig->json), at(ci, 0), at(ci, 1));
-		}
-		row->mode_min = row->mode_max = NAN;
-		json_object *modes = member(r, "modes");
-		for (size_t k = 0; modes && json_object_is_type(modes, json_type_array) &&
-				   k < json_object_array_length(modes); k++) {
-			double m = num(json_object_array_get_idx(modes, k), "cycles");
-			if (!isfinite(m))
-				continue;
-			row->mode_min = row->n_modes ? fmin(row->mode_min, m) : m;
-			row->mode_max = row->n_modes ? fmax(row->mode_max, m) : m;
-			row->n_modes++;
-		}
-	}
-	/* A --placements run: each variant also as one row over its placements
-	 * (mean cost, delta of the placements' means), comparable with a run
-	 * without placements. */
-	json_object *across = member(doc, "across_placements");
-	size_t n_across = across && json_object_is_type(across, json_type_array) ? json_object_array_length(across) : 0;
-	if (rc == 0 && n_across) {
-		struct sb_run_row *grown = realloc(out->rows, (out->n_rows + n_across) * sizeof(*grown));
-		if (!grown)
-			rc = -1;
-		else
-			out->rows = grown;
-	}
-	for (size_t i = 0; i < n_across && rc == 0; i++) {
-		json_object *p = json_object_array_get_idx(across, i);
-		json_object *name = member(p, "variant");
-		double batch = num(p, "batch");
-		if (!name || !json_object_is_type(name, json_type_string) || !(batch >= 1))
-			continue;
-		struct sb_run_row *row = &out->rows[out->n_rows];
-		memset(row, 0, sizeof(*row));
-		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
-		key_of(p, row->variant, &row->key);
-		row->batch = (uint64_t)batch;
-		if (sb_run_file_match(out, row))
-			continue;
-		out->n_rows++;
-		row->batch = (uint64_t)batch;
-		/* The spread over placements is no CI. */
-		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
-		row->mode_min = row->mode_max = NAN;
-		for (size_t k = 0; k < sb_figure_count(); k++)
-			row->figures[k] = sb_estimate_absent("not over placements");
-		const struct sb_figure *delta = sb_figure_at(SB_FIGURE_DELTA);
-		json_object *ci = member(p, delta->json_ci);
-		row->figures[SB_FIGURE_DELTA] = figure(num(p, delta->json), at(ci, 0), at(ci, 1));
-	}
+	if (!out->rows)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (read_result(out, json_object_array_get_idx(results, i), i, err, errlen) != 0)
+			return -1;
+	if (read_across(out, doc, err, errlen) != 0)
+		return -1;
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
-	for (size_t i = 0; i < out->n_rows && rc == 0; i++) {
-		const struct sb_run_row *row = &out->rows[i];
-		const struct sb_estimate *delta = &row->figures[SB_FIGURE_DELTA];
-		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(delta))
-			continue;
-		out->spread_kind = "placements";
-		rc = spread_add(out, &row->key, row->batch, delta->value);
-	}
-	json_object_put(doc);
-	if (rc == 0 && out->n_rows == 0) {
+	if (sb_run_file_index(out, 1) != 0)
+		return -1;
+	if (out->n_rows == 0) {
 		sb_set_err(err, errlen, "%s: no results in the run", path);
-		rc = -1;
-	} else if (rc != 0 && (!err || !err[0])) {
-		sb_set_err(err, errlen, "%s: out of memory", path);
+		return -1;
 	}
+	return 0;
+}
+
+int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	sb_set_err(err, errlen, "%s", "");
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	size_t len = 0;
+	char *text = slurp(path, &len, err, errlen);
+	if (!text)
+		return -1;
+	json_object *doc = parse_one(path, text, len, err, errlen);
+	free(text);
+	if (!doc)
+		return -1;
+	int rc = read_doc(out, doc, err, errlen);
+	json_object_put(doc);
+	if (rc != 0 && (!err || !err[0]))
+		sb_set_err(err, errlen, "%s: out of memory", path);
 	if (rc != 0)
 		sb_run_file_free(out);
 	return rc;
@@ -234,43 +305,12 @@ void sb_run_file_free(struct sb_run_file *f)
 {
 	free(f->rows);
 	free(f->spread);
+	free(f->by_key);
+	free(f->by_name);
 	f->rows = NULL;
 	f->spread = NULL;
-	f->n_rows = f->n_spread = 0;
-}
-
-const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch)
-{
-	for (size_t i = 0; i < f->n_rows; i++)
-		if (f->rows[i].batch == batch && strcmp(f->rows[i].variant, variant) == 0)
-			return &f->rows[i];
-	return NULL;
-}
-
-/* The same cell: by key where both rows have one, else by name. */
-static int same_cell(const struct sb_run_row *a, const struct sb_run_row *b)
-{
-	if (a->batch != b->batch)
-		return 0;
-	if (a->key.side != SB_SIDE_NONE && b->key.side != SB_SIDE_NONE)
-		return sb_cell_key_equal(&a->key, &b->key);
-	return strcmp(a->variant, b->variant) == 0;
-}
-
-const struct sb_run_row *sb_run_file_match(const struct sb_run_file *f, const struct sb_run_row *like)
-{
-	for (size_t i = 0; i < f->n_rows; i++)
-		if (&f->rows[i] != like && same_cell(&f->rows[i], like))
-			return &f->rows[i];
-	return NULL;
-}
-
-const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, const struct sb_run_row *row)
-{
-	for (size_t i = 0; row->key.side != SB_SIDE_NONE && row->key.placement < 0 && i < f->n_spread; i++)
-		if (f->spread[i].batch == row->batch && sb_cell_key_same_code(&f->spread[i].key, &row->key))
-			return &f->spread[i];
-	return NULL;
+	f->by_key = f->by_name = NULL;
+	f->n_rows = f->n_spread = f->n_index = 0;
 }
 
 int sb_run_file_from_results(const struct sb_results *r, const char *tool, struct sb_run_file *out)
@@ -298,7 +338,7 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		struct sb_estimate cyc = sb_cell_cycles(c);
 		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
 		for (size_t k = 0; k < sb_figure_count(); k++) {
-			struct sb_estimate e = sb_figure_at(k)->of_cell(c);
+			struct sb_estimate e = *sb_figure_of(sb_figure_at(k), c);
 			row->figures[k] = figure(e.known ? e.value : NAN, e.lo, e.hi);
 		}
 		row->mode_min = row->mode_max = NAN;
@@ -311,5 +351,5 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 			row->n_modes++;
 		}
 	}
-	return 0;
+	return sb_run_file_index(out, 0);
 }

@@ -9,6 +9,7 @@
 
 #include "stubbench/answer.h"
 #include "stubbench/out_file.h"
+#include "stubbench/figure_checks.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/run_file.h"
@@ -185,6 +186,7 @@ static int notes(const struct sb_session *s, const struct sb_results *all)
 	sb_output_cold_line(stderr, s->tool, all);
 	int busy = sb_output_busy_report(stderr, s->tool, all);
 	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
+	sb_figure_large_lines(stderr, s->tool, all);
 	return busy;
 }
 
@@ -203,6 +205,9 @@ int sb_session_finish(struct sb_session *s, int rc)
 {
 	char measurement[1536];
 	struct sb_results *widen[SB_SESSION_MAX_PARTS];
+	/* No figure without a CI or below the overhead reaches a format. */
+	for (size_t i = 0; i < s->n_parts; i++)
+		sb_figure_checks(s->parts[i].res);
 	for (size_t i = 0; i < s->n_parts; i++)
 		widen[i] = s->parts[i].res;
 	/* The key: the CPU the run was pinned to, not the option. */
