@@ -315,10 +315,14 @@ const struct sb_cli_group sb_cli_counters_group = {
 	.parse = parse_counters,
 };
 
-enum { K_PLACEMENTS, K_STATES };
+enum { K_PLACEMENTS, K_STATES, K_PADDED };
 
 static int parse_placements(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
+	if (key == K_PADDED) {
+		cli->cfg.padded = 1;
+		return 0;
+	}
 	if (key == K_STATES) {
 		if (sb_parse_u64("--states", arg, 0, &cli->cfg.states, err, errlen) != 0)
 			return -1;
@@ -345,6 +349,10 @@ const struct sb_cli_group sb_cli_placements_group = {
 		{"states", "K", K_STATES, "re-rolled states per arm: each block runs the next of K copies\n"
 					  "of the code at random placements (default %S; 0: the\n"
 					  "program's own code only), at a random stack offset"},
+		{"padded", NULL, K_PADDED, "also measure each replica's padded baseline (the baseline's bytes\n"
+					   "with the kernel's NOPs, laid out as the replica) at identical\n"
+					   "layout, for the codegen and layout costs; interleaved with the\n"
+					   "replica it can slow both down (results/amd-epyc-zen4-vm.md)"},
 		{NULL},
 	},
 	.parse = parse_placements,

@@ -33,10 +33,10 @@ rec=$dir/state/stubbench/past-runs
 lines_in() { n=$(grep -vc '^#' "$1" 2>/dev/null); echo "${n:-0}"; }
 cells() { lines_in "$rec"; }
 
-# Each run adds its three cells (baseline, private and the baseline padded
-# to private's layout) unless it said its core was busy (a shared host can
-# make any run busy; such a run must not be remembered).
-per_run=3
+# Each run adds its cells (its JSON's results; per_run, from the first run)
+# unless it said its core was busy (a shared host can make any run busy;
+# such a run must not be remembered).
+per_run=0
 lines=0
 added() { # what the last run should have added to the record at $1
 	if printf '%s\n' "$err" | grep -q "busy core:"; then
@@ -58,6 +58,8 @@ case $key in
 *) fail "key '$key'" ;;
 esac
 case $key in *cpu=-1*) fail "the key names the option, not the CPU: '$key'" ;; esac
+per_run=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["results"]))')
+[ "$per_run" -ge 2 ] || fail "the first run has $per_run results"
 added "$rec"
 if [ "$lines" -gt 0 ]; then
 	[ "$(grep -v '^#' "$rec" | cut -f3 | sort -u)" = "$key" ] || fail "the record's key is not the JSON's"

@@ -47,6 +47,7 @@ struct sb_config {
 	int cpu;                 /* -1: the last core of the allowed set */
 	uint64_t states;         /* --states: placed copies each arm rotates among (0: none) */
 	uint64_t placements;     /* --placements: random code placements per variant (0: none) */
+	int padded;              /* --padded: each variant's padded baseline measured beside it */
 	const char *shape;       /* --shape: "all", "per-run", "in-loop" (the kernel: also "htab") */
 	const char *flavour;     /* --flavour: "seed001", "host" or both (default "host,seed001") */
 	const char *thunk;       /* --thunk: the replicas' or twins' return thunk; NULL: the host's */

@@ -149,8 +149,9 @@ static unsigned *shared_offsets(const struct sb_variant_arms *a, size_t k, struc
 }
 
 /* The re-rolled states of every arm: cfg->states placed copies of each
- * variant, copy j of every arm at the same offsets in its pages
- * (shared_offsets), kept in a pool until the program ends. A variant whose
+ * variant, each at a random place, or with --padded copy j of every arm at
+ * the same offsets in its pages (shared_offsets), kept in a pool until the
+ * program ends. A variant whose
  * code cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a)
 {
@@ -190,9 +191,14 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		size_t made = 0;
 		for (unsigned j = 0; j < k; j++) {
 			struct sb_placed_variant *p = &pool->p[pool->n];
+			/* Identical layout only with --padded: arms of similar code at
+			 * the same offsets, interleaved, slow each other down
+			 * (measured: results/amd-epyc-zen4-vm.md), so by default
+			 * each copy has a random place of its own. */
 			struct sb_place_policy shared = {.rng = &rng, .page_offsets = offsets + j * SB_PLACE_MAX_FUNCS,
 							 .n_offsets = SB_PLACE_MAX_FUNCS};
-			if (sb_place(v, &shared, j, p, err, sizeof(err)) != 0)
+			struct sb_place_policy own = {.rng = &rng};
+			if (sb_place(v, cfg->padded ? &shared : &own, j, p, err, sizeof(err)) != 0)
 				break;
 			pool->n++;
 			mine[made++] = &p->v;
@@ -256,10 +262,11 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		others = gr->placed;
 		n_others = n_placed;
 	}
-	/* The padded baselines, for the codegen and layout costs; not in the
-	 * seeds' format (upstream's benches) or Google Benchmark's. */
+	/* With --padded, the padded baselines, for the codegen and layout
+	 * costs; not in the seeds' format (upstream's benches) or Google
+	 * Benchmark's. */
 	const struct sb_variant *with_padded[SB_MAX_ARMS];
-	if (!cfg->placements && cfg->states && baseline && cfg->format != SB_FORMAT_SEED &&
+	if (cfg->padded && !cfg->placements && cfg->states && baseline && cfg->format != SB_FORMAT_SEED &&
 	    cfg->format != SB_FORMAT_GBENCH) {
 		n_others = with_padded_baselines(others, n_others, with_padded);
 		others = with_padded;
