@@ -1,4 +1,5 @@
-/* json_writer.h: the two JSON scalars every writer of the project needs.
+/* json_writer.h: the JSON scalars every writer of the project needs, and an
+ * estimate as an object.
  * One escaping rule and one number rule for all of them: a value that is not
  * finite is written as null, never as nan or inf. */
 #ifndef STUBBENCH_JSON_WRITER_H
@@ -12,5 +13,9 @@
 void sb_json_string(FILE *f, const char *s);
 /* v with 6 significant digits, or null when v is nan or infinite. */
 void sb_json_number(FILE *f, double v);
+/* `, "key": {"name": value, "ci95": [lo, hi]}`, or `, "key": null` where
+ * e has no figure (estimate.h). */
+struct sb_estimate;
+void sb_json_estimate_member(FILE *f, const char *key, const char *name, const struct sb_estimate *e);
 
 #endif

@@ -1,8 +1,11 @@
-/* json_writer.c: JSON strings and numbers, shared by every JSON writer. */
+/* json_writer.c: JSON strings, numbers and estimates, shared by every JSON
+ * writer. */
 #include "stubbench/json_writer.h"
 
 #include <math.h>
 #include <stddef.h>
+
+#include "stubbench/estimate.h"
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
  * form, no surrogate, at most U+10FFFF), or 0 when it is not one. */
@@ -59,4 +62,23 @@ void sb_json_number(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 	else
 		fputs("null", f);
+}
+
+void sb_json_estimate_member(FILE *f, const char *key, const char *name, const struct sb_estimate *e)
+{
+	fputs(", ", f);
+	sb_json_string(f, key);
+	if (!sb_estimate_known(e) || !isfinite(e->value)) {
+		fputs(": null", f);
+		return;
+	}
+	fputs(": {", f);
+	sb_json_string(f, name);
+	fputs(": ", f);
+	sb_json_number(f, e->value);
+	fputs(", \"ci95\": [", f);
+	sb_json_number(f, e->lo);
+	fputs(", ", f);
+	sb_json_number(f, e->hi);
+	fputs("]}", f);
 }

@@ -117,21 +117,6 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 		}
 }
 
-static void json_delta(FILE *f, const char *key, const struct sb_estimate *e)
-{
-	fprintf(f, ", \"%s\": ", key);
-	if (!sb_estimate_known(e)) {
-		fputs("null", f);
-		return;
-	}
-	fputs("{\"delta_cycles\": ", f);
-	sb_json_number(f, e->value);
-	fputs(", \"ci95\": [", f);
-	sb_json_number(f, e->lo);
-	fputs(", ", f);
-	sb_json_number(f, e->hi);
-	fputs("]}", f);
-}
 
 static void json_verdict(FILE *f, const char *key, const struct sb_verdict_of *v)
 {
@@ -165,9 +150,9 @@ void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_
 			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
 				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
 			*first = 0;
-			json_delta(f, "twin", &x.twin);
-			json_delta(f, "placed", &x.placed);
-			json_delta(f, "kernel", &x.kernel);
+			sb_json_estimate_member(f, "twin", "delta_cycles", &x.twin);
+			sb_json_estimate_member(f, "placed", "delta_cycles", &x.placed);
+			sb_json_estimate_member(f, "kernel", "delta_cycles", &x.kernel);
 			/* The placed twin vs the kernel (kernel_verdict.h): added, absolute. */
 			fputs(", \"verdict\": ", f);
 			const char *n = sb_verdict_name(x.added.verdict);

@@ -212,21 +212,6 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return lines;
 }
 
-static void json_estimate_member(FILE *f, const char *key, const struct sb_estimate *e)
-{
-	fprintf(f, ", \"%s\": ", key);
-	if (!sb_estimate_known(e) || !isfinite(e->value)) {
-		fputs("null", f);
-		return;
-	}
-	fputs("{\"cycles\": ", f);
-	sb_json_number(f, e->value);
-	fputs(", \"ci95\": [", f);
-	sb_json_number(f, e->lo);
-	fputs(", ", f);
-	sb_json_number(f, e->hi);
-	fputs("]}", f);
-}
 
 void sb_lab_rank_json(FILE *f, const struct sb_run_file *rf)
 {
@@ -244,15 +229,15 @@ void sb_lab_rank_json(FILE *f, const struct sb_run_file *rf)
 				sb_json_string(f, k.alt[k.cheapest].row->key.codegen);
 			else
 				fputs("null", f);
-			json_estimate_member(f, "margin", &k.margin);
-			json_estimate_member(f, "control", &k.control.cost);
+			sb_json_estimate_member(f, "margin", "cycles", &k.margin);
+			sb_json_estimate_member(f, "control", "cycles", &k.control.cost);
 			fputs(", \"alternatives\": [", f);
 			for (size_t i = 0; i < k.n; i++) {
 				fprintf(f, "%s{\"codegen\": ", i ? ", " : "");
 				sb_json_string(f, k.alt[i].row->key.codegen);
-				json_estimate_member(f, "cost", &k.alt[i].cost);
-				json_estimate_member(f, "vs_mainline", &k.alt[i].vs_mainline);
-				json_estimate_member(f, "vs_control", &k.alt[i].vs_control);
+				sb_json_estimate_member(f, "cost", "cycles", &k.alt[i].cost);
+				sb_json_estimate_member(f, "vs_mainline", "cycles", &k.alt[i].vs_mainline);
+				sb_json_estimate_member(f, "vs_control", "cycles", &k.alt[i].vs_control);
 				fprintf(f, ", \"like_control\": %s}", k.alt[i].like_control ? "true" : "false");
 			}
 			fputs("]}", f);
