@@ -200,13 +200,13 @@ static void json_states(FILE *f, const struct sb_cell *c)
 {
 	fputs(",\n     ", f);
 	json_modes(f, "modes", c->modes, c->n_modes);
-	if (sb_estimate_known(&c->matched_cycles)) {
+	if (c->codegen_against) {
 		fputs(",\n     \"codegen_against\": ", f);
-		sb_json_string(f, c->codegen_against ? c->codegen_against : "");
+		sb_json_string(f, c->codegen_against);
 		fputs(", ", f);
 		json_modes(f, "codegen_modes", c->codegen_modes, c->n_codegen_modes);
 	}
-	if (sb_estimate_known(&c->vs_reference_cycles)) {
+	if (c->reference_against) {
 		fputs(", \"reference_against\": ", f);
 		sb_json_string(f, c->reference_against ? c->reference_against : "");
 	}
