@@ -15,4 +15,11 @@ size_t sb_code_function_size(uintptr_t addr, const char **name);
  * when the program has no function (STT_FUNC with a size) of that name. */
 int sb_code_function_by_name(const char *name, uintptr_t *addr, size_t *size);
 
+/* A function made at run time (code_variant.h), found by the two above
+ * from now on. Returns 0, or -1 when memory runs out or a function already
+ * starts at addr. */
+int sb_code_symbols_add(uintptr_t addr, size_t size, const char *name);
+/* Forgets the function added at addr. */
+void sb_code_symbols_remove(uintptr_t addr);
+
 #endif

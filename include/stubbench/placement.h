@@ -89,4 +89,15 @@ int sb_new_frames_between(size_t p, size_t n, char *err, size_t errlen);
  * for callers that lay copies out themselves (footprint). 0, or -1 with err. */
 int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, char *err, size_t errlen);
 
+/* Pages for code made at run time (code_variant.c), len bytes in the
+ * window above the program near (the code arena when it is open): the
+ * executable address is returned, the writable view of the same pages in
+ * *rw (the same address when the pages are a mapping of their own, then
+ * writable until sb_place_pages_seal). NULL with err when none is free.
+ * Copies of code there are placed in the same window (sb_place). */
+void *sb_place_pages(uintptr_t near, size_t len, uint8_t **rw, char *err, size_t errlen);
+/* Makes the pages executable (nothing to do in the arena). 0, or -1 with err. */
+int sb_place_pages_seal(void *rx, size_t len, char *err, size_t errlen);
+void sb_place_pages_free(void *rx, size_t len);
+
 #endif

@@ -85,6 +85,42 @@ size_t sb_code_function_size(uintptr_t addr, const char **name)
 	return 0;
 }
 
+/* Inserted in address order, so the binary search above finds it. */
+int sb_code_symbols_add(uintptr_t addr, size_t size, const char *name)
+{
+	if (!syms_loaded)
+		load_symbols();
+	struct fsym *ns = realloc(syms, (n_syms + 1) * sizeof(*ns));
+	if (!ns)
+		return -1;
+	syms = ns;
+	char *copy = strdup(name ? name : "?");
+	if (!copy)
+		return -1;
+	size_t at = 0;
+	while (at < n_syms && syms[at].addr < addr)
+		at++;
+	if (at < n_syms && syms[at].addr == addr) {
+		free(copy);
+		return -1;
+	}
+	memmove(syms + at + 1, syms + at, (n_syms - at) * sizeof(*syms));
+	syms[at] = (struct fsym){addr, size, copy};
+	n_syms++;
+	return 0;
+}
+
+void sb_code_symbols_remove(uintptr_t addr)
+{
+	for (size_t i = 0; i < n_syms; i++)
+		if (syms[i].addr == addr) {
+			free(syms[i].name);
+			memmove(syms + i, syms + i + 1, (n_syms - i - 1) * sizeof(*syms));
+			n_syms--;
+			return;
+		}
+}
+
 int sb_code_function_by_name(const char *name, uintptr_t *addr, size_t *size)
 {
 	if (!syms_loaded)

@@ -267,6 +267,49 @@ static void *map_window(struct sb_rng *rng, uintptr_t near, size_t map_len, int 
 	return m;
 }
 
+/* Where copies of code at addr go: above the program's text, or, for code
+ * that is itself in the window above it (made at run time: sb_place_pages),
+ * above that text too, so that copies stay in reach of the thunks. */
+static uintptr_t near_of(uintptr_t addr)
+{
+	uintptr_t anchor = (uintptr_t)&arena_open & ~(PAGE - 1);
+	uintptr_t page = addr & ~(PAGE - 1);
+	if (in_arena((const void *)addr) ||
+	    (page >= anchor + WINDOW_BASE && page < anchor + WINDOW_BASE + WINDOW_PAGES * PAGE))
+		return anchor;
+	return page;
+}
+
+void *sb_place_pages(uintptr_t near, size_t len, uint8_t **rw, char *err, size_t errlen)
+{
+	size_t map_len = (len + PAGE - 1) & ~(PAGE - 1);
+	near = near_of(near);
+	int use_arena = arena_open(near);
+	void *m = map_window(NULL, near, map_len, use_arena);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "no pages for code near the program: %s", strerror(errno));
+		return NULL;
+	}
+	*rw = (uint8_t *)m + (use_arena ? arena.rw - arena.rx : 0);
+	return m;
+}
+
+int sb_place_pages_seal(void *rx, size_t len, char *err, size_t errlen)
+{
+	size_t map_len = (len + PAGE - 1) & ~(PAGE - 1);
+	if (!in_arena(rx) && mprotect(rx, map_len, PROT_READ | PROT_EXEC) != 0) {
+		snprintf(err, errlen, "mprotect: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void sb_place_pages_free(void *rx, size_t len)
+{
+	struct sb_placed_variant p = {.map = rx, .map_len = (len + PAGE - 1) & ~(PAGE - 1)};
+	sb_place_free(&p);
+}
+
 /* The copy's names: "<name>@<tag><index>" for the variant, and the same
  * for every copied function in the perf map. */
 static void name_copy(const struct sb_variant *v, const char *tag, unsigned index, struct sb_placed_variant *out)
@@ -312,7 +355,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 		return -1;
 	}
 	out->map_len = policy->at ? 0 : out->n_funcs * slot;
-	uintptr_t near = (uintptr_t)v->main & ~(PAGE - 1);
+	uintptr_t near = near_of((uintptr_t)v->main);
 	int use_arena = !policy->at && arena_open(near);
 	void *m = policy->at ? MAP_FAILED : map_window(policy->rng, near, out->map_len, use_arena);
 	if (m == MAP_FAILED && !policy->at) {
