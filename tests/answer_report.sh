@@ -31,7 +31,7 @@ for run in sweep lab kernel kernel_thunk_ret; do
 	check "$out" "returns: srso_alias_return_thunk" "the host's return"
 	case $run in
 	sweep)
-		check "$out" "^host-private .* cycles, .* % (host, rethunk)" "the host flavour's private"
+		check "$out" "^host-private .* cycles, .* % (host, srso_alias thunk)" "the host flavour's private, by the thunk it returned through"
 		check "$out" "host-private ran [0-9.]* ± [0-9.]* times as long as host-baseline" "the ratio"
 		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)

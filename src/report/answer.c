@@ -112,6 +112,27 @@ static const char *flavour_name(const struct sb_cell_key *k)
 	return k->flavour[0] ? k->flavour : k->family;
 }
 
+/* How a row's code returns, short: "rethunk" (the host flavour's returns,
+ * re-aimed at the host's thunk for the run) by the thunk the run took
+ * ("srso_alias thunk" for srso_alias_return_thunk). */
+static void return_name(const struct sb_run_file *rf, const struct sb_cell_key *k, char *out, size_t len)
+{
+	if (!k->ret[0]) {
+		snprintf(out, len, "the JIT's return");
+		return;
+	}
+	if (strcmp(k->ret, "rethunk") != 0 || !rf->thunk[0] || k->side == SB_SIDE_LAB) {
+		snprintf(out, len, "%s", k->ret);
+		return;
+	}
+	static const char suffix[] = "_return_thunk";
+	size_t n = strlen(rf->thunk), s = sizeof(suffix) - 1;
+	if (n > s && strcmp(rf->thunk + n - s, suffix) == 0)
+		snprintf(out, len, "%.*s thunk", (int)(n - s), rf->thunk);
+	else
+		snprintf(out, len, "%s", rf->thunk);
+}
+
 /* One variant: one line (a reference), or two with its ratio and matched
  * cost. Returns the lines printed (0 when max_lines is too small). */
 static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *r, int max_lines)
@@ -123,11 +144,12 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 						       r->key.shape[0] ? r->key.shape : NULL, r->batch);
 	struct sb_estimate cyc = base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
 				      : sb_estimate_absent("no baseline");
-	char c[64], p[64], ratio[32], m[64];
+	char c[64], p[64], ratio[32], m[64], ret[300];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
 	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
-	fprintf(f, "%-14s %s cycles, %s %% (%s, %s%s)\n", r->variant, c, p, flavour_name(&r->key),
-		r->key.ret[0] ? r->key.ret : "the JIT's return", ref ? "; reference" : "");
+	return_name(rf, &r->key, ret, sizeof(ret));
+	fprintf(f, "%-14s %s cycles, %s %% (%s, %s%s)\n", r->variant, c, p, flavour_name(&r->key), ret,
+		ref ? "; reference" : "");
 	if (ref)
 		return 1;
 	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
