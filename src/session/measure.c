@@ -395,6 +395,9 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 						.opts = &grs[i].ro, .out = all[i].res,
 						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
 	}
+	/* The groups of the comparison share the command's time with its own. */
+	for (size_t i = 0; i < n_all && rc == 0; i++)
+		grs[i].ro.time_s *= (double)n_groups / (double)n_all;
 	if (rc == 0)
 		rc = run_all(cfg, prog, parts, n_all);
 	for (size_t i = 0; i < n_all; i++)
