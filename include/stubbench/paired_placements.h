@@ -58,8 +58,9 @@ struct sb_arm_blocks {
  * over b's; over placements, the figures above. The CI: placements drawn
  * with replacement, then within each, for a and for b apart, their
  * processes then blocks; and the same over processes (process p of a
- * against process p of b, which took turns with it), added in
- * quadrature. Returns 0 (out->mean absent when no placement is in both),
+ * against process p of b, which took turns with it; each block less its
+ * placement's mean, so that the placements a process happened to run do
+ * not count as its effect), added in quadrature. Returns 0 (out->mean absent when no placement is in both),
  * or -1 when an arm has no blocks or memory runs out. */
 int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
 				 uint64_t seed, struct sb_paired *out);

@@ -218,16 +218,19 @@ static void widen_by(double est, double pest, double plo, double phi, double *lo
 }
 
 /* The figures of out from the blocks by placement (pl) and by process
- * (pr, NULL: one process) of the pairing's sides. 0, or -1 out of memory. */
+ * (pr, NULL: one process) of the pairing's sides: values d, and for the
+ * processes' bootstrap dp (two sides: each block less its placement's
+ * mean, so that which placements a process ran does not count as its
+ * effect). 0, or -1 out of memory. */
 static int paired_figures(const struct layout *pl[2], const struct layout *pr[2], const double *d[2],
-			  unsigned n_boot, uint64_t seed, struct sb_paired *out)
+			  const double *dp[2], unsigned n_boot, uint64_t seed, struct sb_paired *out)
 {
 	struct pairing byplace, byproc = {0};
 	size_t room = pl[0]->n_places + (pr[0] ? pr[0]->n_places : 0) + 1;
 	double *pm = malloc(room * sizeof(*pm)), est[2], ci[4], pest[2], pci[4];
 	int rc = -1;
 	if (!pm || pair_up(pl[0], d[0], pl[1], d[1], &byplace) != 0 ||
-	    (pr[0] && pair_up(pr[0], d[0], pr[1], d[1], &byproc) != 0))
+	    (pr[0] && pair_up(pr[0], dp[0], pr[1], dp[1], &byproc) != 0))
 		goto out;
 	if (byplace.g == 0) {
 		out->mean = out->median = sb_estimate_absent("no placement measured in both arms");
@@ -274,11 +277,25 @@ int sb_paired_over_placements(const double *a, const double *b, const size_t *pl
 		d[i] = a[i] - b[i];
 	const struct layout *pl[2] = {&byplace, NULL}, *pr[2] = {process ? &byproc : NULL, NULL};
 	const double *dd[2] = {d, NULL};
-	rc = paired_figures(pl, pr, dd, n_boot, seed, out);
+	rc = paired_figures(pl, pr, dd, dd, n_boot, seed, out);
 out:
 	free(d);
 	layout_free(&byplace), layout_free(&byproc);
 	return rc;
+}
+
+/* Each of the n blocks of d less the mean of its placement in l (a new
+ * array), or NULL out of memory. */
+static double *residuals(const struct layout *l, const double *d, size_t n)
+{
+	double *r = malloc((n + 1) * sizeof(*r));
+	for (size_t p = 0; r && p < l->n_places; p++) {
+		double m = place_mean(l, d, p, NULL);
+		for (size_t c = l->place_start[p]; c < l->place_start[p + 1]; c++)
+			for (size_t u = l->cell_start[c]; u < l->cell_start[c + 1]; u++)
+				r[l->block[u]] = d[l->block[u]] - m;
+	}
+	return r;
 }
 
 int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
@@ -291,15 +308,19 @@ int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_
 	struct layout pl_a = {0}, pl_b = {0}, pr_a = {0}, pr_b = {0};
 	int by_proc = a->process && b->process, rc = -1;
 	size_t *one = calloc(a->n > b->n ? a->n : b->n, sizeof(*one)); /* a NULL placement: one for all */
+	double *ra = NULL, *rb = NULL;
 	if (!one || layout_of(a->placement ? a->placement : one, a->process, a->n, &pl_a) != 0 ||
 	    layout_of(b->placement ? b->placement : one, b->process, b->n, &pl_b) != 0 ||
 	    (by_proc && (layout_of(a->process, NULL, a->n, &pr_a) != 0 || layout_of(b->process, NULL, b->n, &pr_b) != 0)))
 		goto out;
 	const struct layout *pl[2] = {&pl_a, &pl_b}, *pr[2] = {by_proc ? &pr_a : NULL, by_proc ? &pr_b : NULL};
 	const double *d[2] = {a->value, b->value};
-	rc = paired_figures(pl, pr, d, n_boot, seed, out);
+	if (by_proc && (!(ra = residuals(&pl_a, a->value, a->n)) || !(rb = residuals(&pl_b, b->value, b->n))))
+		goto out;
+	const double *dp[2] = {ra, rb};
+	rc = paired_figures(pl, pr, d, dp, n_boot, seed, out);
 out:
-	free(one);
+	free(one), free(ra), free(rb);
 	layout_free(&pl_a), layout_free(&pl_b), layout_free(&pr_a), layout_free(&pr_b);
 	return rc;
 }

@@ -82,7 +82,8 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 		return 0;
 	struct sb_rng rng;
 	sb_rng_seed(&rng, cfg->seed * 104723 + 11); /* one table for the run, whatever the groups */
-	lg->offsets = shared_offsets(lg->v, lg->n, cfg->states, &rng);
+	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
+	lg->offsets = shared_offsets(lg->v, lg->n, lg->n_placements, &rng);
 	lg->arms = calloc(lg->n, sizeof(*lg->arms));
 	lg->res = calloc(lg->n, sizeof(*lg->res));
 	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));

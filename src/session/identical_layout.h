@@ -19,6 +19,12 @@
 #include "stubbench/variant_arms.h"
 
 #define SB_LAYOUT_MAX_GROUPS (2 * SB_MAX_ARMS)
+/* Placements of the comparison (at most cfg->states): few enough that a
+ * placement has kept blocks in every group, or it pairs nothing. On a busy
+ * core a group kept 20-30 blocks per batch size in a run of --time=24
+ * (results/amd-epyc-zen3-vm.md), and with 300 placements hardly any
+ * placement had blocks in both groups of a pair. */
+#define SB_LAYOUT_PLACEMENTS 16
 
 struct sb_layout_groups {
 	size_t n;
@@ -28,6 +34,7 @@ struct sb_layout_groups {
 	struct sb_results *res;             /* [n] */
 	struct sb_part_blocks *blocks;      /* [n * n_batches] */
 	unsigned *offsets;                  /* the run's table of placements */
+	size_t n_placements;                /* its rows */
 };
 
 /* Whether the run makes the comparison: --padded, re-rolled states, no

@@ -122,13 +122,13 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 
 /* The re-rolled states of every arm: cfg->states placed copies of each
  * variant, each at a random place, or (offsets given: an arm of the
- * identical-layout comparison) copy j at the offsets of placement j in
- * its pages, kept in a pool until the program ends. A variant whose code
+ * identical-layout comparison) n_offsets copies, copy j at the offsets of
+ * placement j in its pages, kept in a pool until the program ends. A variant whose code
  * cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
-		       const unsigned *offsets)
+		       const unsigned *offsets, size_t n_offsets)
 {
-	size_t k = cfg->states;
+	size_t k = offsets ? n_offsets : cfg->states;
 	if (!k || cfg->placements)
 		return 0;
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
@@ -219,6 +219,7 @@ struct group_run {
 	const struct sb_variant *placed[SB_MAX_ARMS];
 	const char *baseline_name;
 	const unsigned *offsets; /* an arm of the identical-layout comparison: the run's table; else NULL */
+	size_t n_offsets;        /* its placements */
 	struct all_groups ag;    /* the run's groups, this one ag.self */
 	int ready; /* set up: its hooks are open */
 };
@@ -251,7 +252,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	/* The copies' arms carry their originals' keys at their placements. */
 	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
-	int src = give_states(cfg, prog, a, gr->offsets);
+	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
@@ -389,6 +390,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	int rc = 0;
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
 		grs[i].offsets = i < n_groups ? NULL : lg.offsets;
+		grs[i].n_offsets = lg.n_placements;
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
 		parts[i] = (struct sb_run_part){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
