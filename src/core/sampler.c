@@ -74,7 +74,7 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
  * when an arm failed. The warm rounds come after the canaries because the
  * canaries' loops leave the measured code cold; without them a cell's
  * delta depends on its blocks' length (measured:
- * results/amd-epyc-zen5-vm.md; docs/measurement-design.md). */
+ * results/amd-epyc-zen5-vm.md; docs/harness-steps.md). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
