@@ -93,6 +93,10 @@ struct sb_run_opts {
 	double time_s;            /* wall time budget for the whole run (0: use samples) */
 	uint64_t samples;         /* samples per arm and batch (0: from time_s) */
 	uint64_t seed;            /* random delays */
+	/* 1: a block's stack offset is a function of its re-rolled state and
+	 * seed, the same in every part that has that state (the arms of the
+	 * identical-layout comparison); 0: drawn afresh for each block. */
+	int stack_by_state;
 	int progress;             /* progress on stderr */
 	int verbose;
 	/* Called around every sample, outside the timed region (likwid marker

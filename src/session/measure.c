@@ -276,6 +276,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	else if (cfg->verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
 	sb_session_run_opts(cfg, &gr->ro);
+	gr->ro.stack_by_state = gr->offsets != NULL; /* placement j: one stack offset in every group */
 	gr->ro.before_sample = hooks_before;
 	gr->ro.after_sample = hooks_after;
 	gr->ro.hook_ctx = hooks;
