@@ -349,10 +349,11 @@ const struct sb_cli_group sb_cli_placements_group = {
 		{"states", "K", K_STATES, "re-rolled states per arm: each block runs the next of K copies\n"
 					  "of the code at random placements (default %S; 0: the\n"
 					  "program's own code only), at a random stack offset"},
-		{"padded", NULL, K_PADDED, "also measure each replica's padded baseline (the baseline's bytes\n"
-					   "with the kernel's NOPs, laid out as the replica) at identical\n"
-					   "layout, for the codegen and layout costs; interleaved with the\n"
-					   "replica it can slow both down (results/amd-epyc-zen4-vm.md)"},
+		{"padded", NULL, K_PADDED, "the codegen and layout costs at identical layout: the baseline,\n"
+					   "each replica and its padded baseline (the baseline's bytes with\n"
+					   "the kernel's NOPs, laid out as the replica) each in a group of its\n"
+					   "own at one table of 16 placements; they share --time with the\n"
+					   "sweep, so give it about 3 times the time"},
 		{NULL},
 	},
 	.parse = parse_placements,

@@ -16,9 +16,9 @@ sb = sys.argv[1]
 # host flavour's further down).
 ARGS = ["--samples=100", "--batch=1,64", "--seed=3", "--flavour=seed001", "--padded"]
 VARIANTS = ["baseline", "private", "hybrid"]
-# The baselines padded to private's and hybrid's layout, measured beside
-# them for the codegen and layout costs with --padded (not in the seeds'
-# format).
+# The baselines padded to private's and hybrid's layout, measured with
+# --padded in groups of their own for the codegen and layout costs (not in
+# the seeds' format): no rows of their own.
 PADDED = ["padded-private", "padded-hybrid"]
 failures = []
 
@@ -80,7 +80,7 @@ check(cfg.get("batches") == [1, 64] and cfg.get("samples") == 100 and cfg.get("s
       and cfg.get("format") == "json", f"config {cfg}")
 res = doc["results"]
 check([(r["variant"], r["batch"]) for r in res] ==
-      [(v, b) for b in (1, 64) for v in VARIANTS + PADDED], f"results order {[(r['variant'], r['batch']) for r in res]}")
+      [(v, b) for b in (1, 64) for v in VARIANTS], f"results order {[(r['variant'], r['batch']) for r in res]}")
 for r in res:
     c = r["cycles_per_iter"]
     check(c["ci95"][0] <= c["mean"] <= c["ci95"][1], f"{r['variant']}-{r['batch']}: mean outside its CI")
@@ -99,8 +99,8 @@ for r in res:
     lo, hi = r["delta_ci95_pct"]
     check(lo <= r["delta_vs_baseline_pct"] <= hi, f"{r['variant']}: delta outside its CI")
     # The codegen cost: against the padded baseline where there is one;
-    # the layout cost beside it, and the two add up to vs base in cycles
-    # (both are means over the same placements' paired differences).
+    # the layout cost beside it (the padded baseline against the baseline,
+    # each in a group of its own at the same placements).
     want = "padded-" + r["variant"] if r["variant"] in VARIANTS else "baseline"
     check(r.get("codegen_against") == want, f"{r['variant']}: codegen against {r.get('codegen_against')}")
     lo, hi = r["matched_ci95"]
@@ -108,9 +108,8 @@ for r in res:
     check(isinstance(r.get("codegen_modes"), list) and "codegen_median_cycles" in r, f"{r['variant']}: codegen modes")
     check(("layout_cost_cycles" in r) == (r["variant"] in VARIANTS), f"{r['variant']}: layout cost")
     if r["variant"] in VARIANTS:
-        pad = [p for p in res if p["variant"] == want and p["batch"] == r["batch"]][0]
-        check(abs(r["layout_cost_cycles"] - pad["matched_delta_cycles"]) < 1e-3,
-              f"{r['variant']}: layout {r['layout_cost_cycles']}, the padded baseline's own {pad['matched_delta_cycles']}")
+        lo, hi = r["layout_ci95"]
+        check(lo <= r["layout_cost_cycles"] <= hi, f"{r['variant']}: layout outside its CI")
 
 # Keys of copies at placements and of their rows over placements; of the
 # host flavour's replicas and of a twin.
@@ -157,7 +156,7 @@ check(len(ldoc["results"]) == 30, f"lab: {len(ldoc['results'])} results")
 
 # CSV.
 rows = list(csv.DictReader(io.StringIO(run("--format=csv"))))
-check(len(rows) == 10, f"CSV has {len(rows)} rows")
+check(len(rows) == 2 * len(VARIANTS), f"CSV has {len(rows)} rows")
 check(all(r["timer"] in ("rdtscp+lfence", "lfence+rdtsc+lfence") for r in rows), "CSV timer column")
 check(rows and rows[1]["delta_pct"] != "" and rows[0]["delta_pct"] == "", "CSV delta columns")
 check(rows and rows[1]["codegen_cycles"] != "" and rows[1]["layout_cycles"] != "" and rows[0]["codegen_cycles"] == ""

@@ -1,9 +1,12 @@
 /* paired_driver: sb_paired_over_placements on blocks read from stdin, one
  * "placement,process,a,b" line each; prints one JSON object (mean, its CI,
  * median, placements, processes, modes). For tests on recorded block logs
- * (paired_fixture.py). usage: paired_driver [N_BOOT] < blocks */
+ * (paired_fixture.py). With "apart", a and b are taken as blocks of two
+ * groups of their own (sb_paired_between_placements), the pairing within
+ * a block dropped. usage: paired_driver [N_BOOT [apart]] < blocks */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stubbench/paired_placements.h"
 
@@ -27,7 +30,12 @@ int main(int argc, char **argv)
 		n++;
 	}
 	struct sb_paired p;
-	if (!a || !b || !pl || !pr || sb_paired_over_placements(a, b, pl, pr, n, n_boot, 1, &p) != 0) {
+	int apart = argc > 2 && strcmp(argv[2], "apart") == 0;
+	struct sb_arm_blocks ga = {.value = a, .placement = pl, .process = pr, .n = n},
+			     gb = {.value = b, .placement = pl, .process = pr, .n = n};
+	if (!a || !b || !pl || !pr ||
+	    (apart ? sb_paired_between_placements(&ga, &gb, n_boot, 1, &p)
+		   : sb_paired_over_placements(a, b, pl, pr, n, n_boot, 1, &p)) != 0) {
 		fprintf(stderr, "paired_driver: no estimate from %zu blocks\n", n);
 		return 1;
 	}

@@ -11,7 +11,12 @@
  *   a process effect widens it;
  * - no blocks: no figure; no placements given: each block its own;
  * - codegen + layout against vs base: the stderr line names the cell whose
- *   sum's CI misses vs base's, and only it. */
+ *   sum's CI misses vs base's, and only it;
+ * - the arms in groups of their own (sb_paired_between_placements): the
+ *   same lattice with each arm's blocks apart (its own processes and
+ *   blocks at the same placements) gives the one answer whichever state
+ *   is more common, the per-placement means match a hand count, a
+ *   placement only one arm ran is left out, and the CI covers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,8 +199,85 @@ static void costs_add_up(void)
 	CHECK(!said && line[0] == 0, "said '%s' where they add up", line);
 }
 
+/* The lattice with the arms apart: each placement's blocks of the
+ * variant and of the baseline drawn on their own (1-3 each, own noise and
+ * processes), the placement's state shared. */
+static void lattice_apart(struct data *a, struct data *b, double q, double s, uint64_t seed)
+{
+	struct sb_rng r;
+	sb_rng_seed(&r, seed);
+	a->n = b->n = 0;
+	for (size_t j = 0; j < G; j++) {
+		double state = (uniform(&r) < q ? 15 : 16) + (uniform(&r) < s ? 3 : 0);
+		for (int arm = 0; arm < 2; arm++) {
+			struct data *d = arm ? b : a;
+			size_t nb = 1 + (size_t)sb_rng_below(&r, 3);
+			for (size_t k = 0; k < nb; k++) {
+				d->a[d->n] = state + (arm ? 0 : CODEGEN) + 0.04 * (uniform(&r) - 0.5);
+				d->place[d->n] = j;
+				d->proc[d->n++] = (size_t)sb_rng_below(&r, N_PROC);
+			}
+		}
+	}
+}
+
+static struct sb_arm_blocks arm_blocks(const struct data *d, int with_proc)
+{
+	return (struct sb_arm_blocks){.value = d->a, .placement = d->place, .process = with_proc ? d->proc : NULL,
+				      .n = d->n};
+}
+
+static void apart_one_answer(void)
+{
+	static struct data a, b;
+	static const double qs[] = {0.15, 0.6}, ss[] = {0.2, 0.26, 0.6};
+	size_t covered = 0, n = 0;
+	for (size_t i = 0; i < 2; i++)
+		for (size_t k = 0; k < 3; k++) {
+			lattice_apart(&a, &b, qs[i], ss[k], 500 + i * 10 + k);
+			struct sb_arm_blocks ba = arm_blocks(&a, 1), bb = arm_blocks(&b, 1);
+			struct sb_paired p;
+			CHECK(sb_paired_between_placements(&ba, &bb, 400, 21, &p) == 0 && p.mean.known, "no estimate");
+			CHECK(fabs(p.mean.value - CODEGEN) < 0.01 && p.n_placements == G && p.n_processes == N_PROC,
+			      "apart, q %.2f s %.2f: mean %+.3f over %zu placements, %zu processes", qs[i], ss[k],
+			      p.mean.value, p.n_placements, p.n_processes);
+			CHECK(p.n_modes == 1 && fabs(p.modes[0].cycles - CODEGEN) < 0.02, "apart: %zu modes", p.n_modes);
+			covered += p.mean.lo <= CODEGEN && p.mean.hi >= CODEGEN && p.mean.hi - p.mean.lo < 0.05;
+			n++;
+		}
+	CHECK(covered == n, "apart: the CI covered %zu of %zu", covered, n);
+}
+
+static void apart_edges(void)
+{
+	/* a: placement 0 blocks 2 and 4 (processes 0 and 1), placement 1 block
+	 * 10, placement 7 (b has none) block 99; b: placement 0 blocks 1, 1,
+	 * placement 1 block 4. Per placement: 3 - 1 and 10 - 4: mean 4. */
+	double av[4] = {2, 4, 10, 99}, bv[3] = {1, 1, 4};
+	size_t apl[4] = {0, 0, 1, 7}, apr[4] = {0, 1, 0, 0}, bpl[3] = {0, 0, 1}, bpr[3] = {0, 0, 0};
+	struct sb_arm_blocks a = {.value = av, .placement = apl, .process = apr, .n = 4},
+			     b = {.value = bv, .placement = bpl, .process = bpr, .n = 3};
+	struct sb_paired p;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && fabs(p.mean.value - 4) < 1e-12 &&
+		      p.n_placements == 2 && fabs(p.median.value - 4) < 1e-12,
+	      "apart: mean %g over %zu placements", p.mean.value, p.n_placements);
+	size_t bother[3] = {3, 3, 4}; /* no placement in both */
+	b.placement = bother;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && !p.mean.known, "apart: none shared");
+	b.n = 0;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == -1 && !p.mean.known, "apart: no blocks");
+	/* One placement for all (NULL): a's processes (2 + 10 + 99) / 3 and 4
+	 * weigh the same, 20.5 against 2; its blocks still resample. */
+	a.placement = b.placement = NULL, b.n = 3;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && p.n_placements == 1 &&
+		      fabs(p.mean.value - 18.5) < 1e-12 && p.mean.lo < p.mean.hi,
+	      "apart, one placement: %g [%g, %g]", p.mean.value, p.mean.lo, p.mean.hi);
+}
+
 int main(void)
 {
+	apart_one_answer();
+	apart_edges();
 	costs_add_up();
 	shared_states_one_answer();
 	variant_only_state_moves_smoothly();

@@ -93,6 +93,10 @@ struct sb_run_opts {
 	double time_s;            /* wall time budget for the whole run (0: use samples) */
 	uint64_t samples;         /* samples per arm and batch (0: from time_s) */
 	uint64_t seed;            /* random delays */
+	/* 1: a block's stack offset is a function of its re-rolled state and
+	 * seed, the same in every part that has that state (the arms of the
+	 * identical-layout comparison); 0: drawn afresh for each block. */
+	int stack_by_state;
 	int progress;             /* progress on stderr */
 	int verbose;
 	/* Called around every sample, outside the timed region (likwid marker
@@ -155,12 +159,28 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
  * host states that last seconds fall into every part's spread between
  * processes. The processes are the largest opts->processes of the parts.
  * Returns as sb_run_interleaved; every out is set (free each). */
+struct sb_part_blocks;
 struct sb_run_part {
 	const struct sb_arm *arms;
 	size_t n_arms;
 	const struct sb_run_opts *opts;
 	struct sb_results *out;
+	/* NULL, or room for opts->n_batches: each batch size's kept blocks
+	 * handed back (free each with sb_part_blocks_free), for figures taken
+	 * across parts. */
+	struct sb_part_blocks *blocks;
 };
+/* A part's kept blocks of one batch size (blocks with kept rounds): per
+ * arm its value in cycles per iteration, the overhead arm's cost removed
+ * (as the statistics computed it), and each block's re-rolled state and
+ * fresh process. */
+struct sb_part_blocks {
+	size_t n, n_arms;
+	double *value;             /* [arm * n + k] */
+	size_t *state, *process;   /* [k] */
+};
+void sb_part_blocks_free(struct sb_part_blocks *pb);
+
 int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen);
 
 #endif

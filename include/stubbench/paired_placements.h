@@ -2,7 +2,7 @@
  * same placements (the codegen cost against a padded baseline, the layout
  * cost of the padding, the cost against the baseline).
  *
- * Every block runs copy j of every arm, all at the same offsets in their
+ * sb_paired_over_placements: every block runs copy j of every arm, all at the same offsets in their
  * pages and with the same stack offset, so a steady state that the
  * placement selects is shared by both arms. Per placement j: the mean
  * over its blocks of (a - b), the same block's values; over placements:
@@ -42,5 +42,27 @@ struct sb_paired {
  * seed. Returns 0, or -1 when n is 0 or memory runs out (out absent). */
 int sb_paired_over_placements(const double *a, const double *b, const size_t *placement, const size_t *process,
 			      size_t n, unsigned n_boot, uint64_t seed, struct sb_paired *out);
+
+/* One arm's kept blocks, measured in a group of its own (no other arm of
+ * the comparison interleaved with it): block i's value, its placement
+ * (NULL: one placement for all) and its process (NULL: one process). */
+struct sb_arm_blocks {
+	const double *value;
+	const size_t *placement, *process;
+	size_t n;
+};
+
+/* a - b where the two arms ran in groups of their own at the same table of
+ * placements: per placement present in both, the mean over a's blocks of
+ * that placement (each of its processes weighing the same) minus the same
+ * over b's; over placements, the figures above. The CI: placements drawn
+ * with replacement, then within each, for a and for b apart, their
+ * processes then blocks; and the same over processes (process p of a
+ * against process p of b, which took turns with it; each block less its
+ * placement's mean, so that the placements a process happened to run do
+ * not count as its effect), added in quadrature. Returns 0 (out->mean absent when no placement is in both),
+ * or -1 when an arm has no blocks or memory runs out. */
+int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
+				 uint64_t seed, struct sb_paired *out);
 
 #endif

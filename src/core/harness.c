@@ -169,6 +169,35 @@ static void no_rounds(const struct part_run *pr, size_t bi)
 	}
 }
 
+void sb_part_blocks_free(struct sb_part_blocks *pb)
+{
+	free(pb->value), free(pb->state), free(pb->process);
+	memset(pb, 0, sizeof(*pb));
+}
+
+/* The kept blocks kb of batch data d as a part's blocks handed back (out).
+ * 0, or -1 out of memory. */
+static int hand_back(const struct part_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
+		     struct sb_part_blocks *out)
+{
+	size_t n = kb->n;
+	*out = (struct sb_part_blocks){.n = n, .n_arms = pr->n_arms};
+	out->value = malloc((n * pr->n_arms + 1) * sizeof(*out->value));
+	out->state = malloc((n + 1) * sizeof(*out->state));
+	out->process = malloc((n + 1) * sizeof(*out->process));
+	if (!out->value || !out->state || !out->process) {
+		sb_part_blocks_free(out);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		out->state[k] = d->blocks[kb->block[k]].state;
+		out->process[k] = d->blocks[kb->block[k]].process;
+		for (size_t a = 0; a < pr->n_arms; a++)
+			out->value[a * n + k] = kb->value[a * kb->stride + k];
+	}
+	return 0;
+}
+
 /* Batch index bi of a part: its disturbed blocks flagged and counted, its
  * levels gathered, its cells' statistics, its --blocks rows. Returns 0, or
  * -1 with err set. */
@@ -193,7 +222,9 @@ static int summarize_batch(struct part_run *pr, size_t bi, struct block_levels *
 			pr->runs[bi].sg.block_rounds, nd, nspread);
 	struct sb_kept_blocks kept = {0};
 	if (sb_batch_summarize(pr->arms, pr->n_arms, pr->ovh, pr->base, batch, bi, o->n_batches, d, pr->tsc_hz,
-			       o->seed, out, sb_blocks_log_active() ? &kept : NULL) != 0) {
+			       o->seed, out, sb_blocks_log_active() || pr->blocks ? &kept : NULL) != 0 ||
+	    (pr->blocks && hand_back(pr, d, &kept, &pr->blocks[bi]) != 0)) {
+		sb_kept_blocks_free(&kept);
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
@@ -258,7 +289,7 @@ int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, siz
 	for (size_t q = 0; q < n_parts; q++) {
 		memset(parts[q].out, 0, sizeof(*parts[q].out));
 		prs[q] = (struct part_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
-					   .out = parts[q].out, .index = q};
+					   .out = parts[q].out, .blocks = parts[q].blocks, .index = q};
 		if (parts[q].opts->processes > n_processes)
 			n_processes = parts[q].opts->processes;
 	}

@@ -42,10 +42,11 @@ void sb_output_codegen_note(FILE *f, const struct sb_results *r)
 	}
 	if (!n)
 		return;
-	fprintf(f, "# codegen: cycles per iteration vs the padded baseline where the run has one (the\n"
-		   "# baseline's bytes, kernel NOPs where the variant has its extra instructions), else vs\n"
-		   "# the baseline: per placement (all arms at the same offsets) the mean difference of its\n"
-		   "# blocks, then the mean over placements; layout: padded baseline vs baseline, the same way\n");
+	fprintf(f, "# codegen: cycles per iteration vs the padded baseline where the run has one (--padded:\n"
+		   "# the baseline's bytes, kernel NOPs where the variant has its extra instructions; each\n"
+		   "# arm in a group of its own, all at one table of placements), else vs the baseline (copy\n"
+		   "# j against copy j, the same blocks): per placement the mean difference, then the mean\n"
+		   "# over placements; layout: padded baseline vs baseline, the same way\n");
 	if (with_reference)
 		fprintf(f, "# vs mainline (JSON vs_reference_cycles): the same against the group's mainline\n");
 	for (size_t i = 0; i < r->n_cells; i++) {

@@ -16,6 +16,7 @@ struct layout {
 	size_t *block;       /* block indices, sorted */
 	size_t *cell_start;  /* cell c: block[cell_start[c] .. cell_start[c + 1]) */
 	size_t *place_start; /* placement p: cells place_start[p] .. place_start[p + 1] */
+	size_t *place_key;   /* placement p's key (its major value), ascending */
 	size_t n_cells, n_places;
 };
 
@@ -35,7 +36,7 @@ static int cmp_key(const void *x, const void *y)
 
 static void layout_free(struct layout *l)
 {
-	free(l->block), free(l->cell_start), free(l->place_start);
+	free(l->block), free(l->cell_start), free(l->place_start), free(l->place_key);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -47,7 +48,8 @@ static int layout_of(const size_t *major, const size_t *minor, size_t n, struct 
 	l->block = malloc(n * sizeof(*l->block));
 	l->cell_start = malloc((n + 1) * sizeof(*l->cell_start));
 	l->place_start = malloc((n + 1) * sizeof(*l->place_start));
-	if (!k || !l->block || !l->cell_start || !l->place_start) {
+	l->place_key = malloc((n + 1) * sizeof(*l->place_key));
+	if (!k || !l->block || !l->cell_start || !l->place_start || !l->place_key) {
 		free(k);
 		layout_free(l);
 		return -1;
@@ -59,8 +61,10 @@ static int layout_of(const size_t *major, const size_t *minor, size_t n, struct 
 	for (size_t i = 0; i < n; i++) {
 		l->block[i] = k[i].i;
 		int new_place = i == 0 || k[i].place != k[i - 1].place;
-		if (new_place)
+		if (new_place) {
+			l->place_key[l->n_places] = k[i].place;
 			l->place_start[l->n_places++] = l->n_cells;
+		}
 		if (new_place || k[i].proc != k[i - 1].proc)
 			l->cell_start[l->n_cells++] = i;
 	}
@@ -114,10 +118,57 @@ static void widen_for_few(size_t g, double est, double *lo, double *hi)
 	*hi = est + (*hi - est) * f;
 }
 
-/* Bootstrap of the mean and median over the groups of l: lo/hi of each. */
-static int boot(const struct layout *l, const double *d, unsigned n_boot, uint64_t seed, double ci[4])
+/* What is compared: the groups of one layout (l[1] NULL: the blocks'
+ * differences d[0]), or groups matched by key in two (arm a's blocks in
+ * l[0], d[0]; arm b's in l[1], d[1]): group j is at[0][j] in l[0] and
+ * at[1][j] in l[1]. */
+struct pairing {
+	const struct layout *l[2];
+	const double *d[2];
+	size_t *at[2];
+	size_t g;
+};
+
+/* The difference of matched group j (resampled within with rng, if given). */
+static double pair_mean(const struct pairing *pp, size_t j, struct sb_rng *rng)
 {
-	size_t g = l->n_places;
+	double m = place_mean(pp->l[0], pp->d[0], pp->at[0][j], rng);
+	return pp->l[1] ? m - place_mean(pp->l[1], pp->d[1], pp->at[1][j], rng) : m;
+}
+
+/* The groups of l (one layout), or those of l0 and l1 with one key (two),
+ * in pp. 0, or -1 out of memory. */
+static int pair_up(const struct layout *l0, const double *d0, const struct layout *l1, const double *d1,
+		   struct pairing *pp)
+{
+	*pp = (struct pairing){.l = {l0, l1}, .d = {d0, d1}};
+	pp->at[0] = malloc((l0->n_places + 1) * sizeof(size_t));
+	pp->at[1] = malloc((l0->n_places + 1) * sizeof(size_t));
+	if (!pp->at[0] || !pp->at[1])
+		return -1;
+	for (size_t i = 0, k = 0; i < l0->n_places; i++) {
+		if (l1) {
+			while (k < l1->n_places && l1->place_key[k] < l0->place_key[i])
+				k++;
+			if (k == l1->n_places || l1->place_key[k] != l0->place_key[i])
+				continue;
+		}
+		pp->at[0][pp->g] = i;
+		pp->at[1][pp->g++] = l1 ? k : i;
+	}
+	return 0;
+}
+
+static void pairing_free(struct pairing *pp)
+{
+	free(pp->at[0]), free(pp->at[1]);
+	pp->at[0] = pp->at[1] = NULL;
+}
+
+/* Bootstrap of the mean and median over the matched groups of pp: lo/hi of each. */
+static int boot(const struct pairing *pp, unsigned n_boot, uint64_t seed, double ci[4])
+{
+	size_t g = pp->g;
 	double *pm = malloc(g * sizeof(*pm)), *rm = malloc(n_boot * sizeof(*rm)), *rd = malloc(n_boot * sizeof(*rd));
 	if (!pm || !rm || !rd) {
 		free(pm), free(rm), free(rd);
@@ -127,13 +178,34 @@ static int boot(const struct layout *l, const double *d, unsigned n_boot, uint64
 	sb_rng_seed(&rng, seed);
 	for (unsigned bt = 0; bt < n_boot; bt++) {
 		for (size_t j = 0; j < g; j++)
-			pm[j] = place_mean(l, d, g > 1 ? (size_t)sb_rng_below(&rng, g) : 0, &rng);
+			pm[j] = pair_mean(pp, g > 1 ? (size_t)sb_rng_below(&rng, g) : 0, &rng);
 		rm[bt] = mean_of(pm, g);
 		rd[bt] = sb_median(pm, g);
 	}
 	percentiles(rm, n_boot, &ci[0], &ci[1]);
 	percentiles(rd, n_boot, &ci[2], &ci[3]);
 	free(pm), free(rm), free(rd);
+	return 0;
+}
+
+/* The point estimates over pp's groups (their differences in pm, room for
+ * pp->g) and the CIs of the mean and median, widened for few groups; ci
+ * stays NaN when there is nothing to resample. 0, or -1 out of memory. */
+static int estimate_over(const struct pairing *pp, unsigned n_boot, uint64_t seed, double *pm, double est[2],
+			 double ci[4])
+{
+	for (size_t j = 0; j < pp->g; j++)
+		pm[j] = pair_mean(pp, j, NULL);
+	est[0] = mean_of(pm, pp->g), est[1] = sb_median(pm, pp->g);
+	for (int i = 0; i < 4; i++)
+		ci[i] = NAN;
+	/* Two arms' blocks resample within a single group too. */
+	if (n_boot < 2 || (pp->g < 2 && !pp->l[1]))
+		return 0;
+	if (boot(pp, n_boot, seed, ci) != 0)
+		return -1;
+	widen_for_few(pp->g, est[0], &ci[0], &ci[1]);
+	widen_for_few(pp->g, est[1], &ci[2], &ci[3]);
 	return 0;
 }
 
@@ -145,6 +217,49 @@ static void widen_by(double est, double pest, double plo, double phi, double *lo
 	*hi = est + hypot(*hi - est, phi - pest);
 }
 
+/* The figures of out from the blocks by placement (pl) and by process
+ * (pr, NULL: one process) of the pairing's sides: values d, and for the
+ * processes' bootstrap dp (two sides: each block less its placement's
+ * mean, so that which placements a process ran does not count as its
+ * effect). 0, or -1 out of memory. */
+static int paired_figures(const struct layout *pl[2], const struct layout *pr[2], const double *d[2],
+			  const double *dp[2], unsigned n_boot, uint64_t seed, struct sb_paired *out)
+{
+	struct pairing byplace, byproc = {0};
+	size_t room = pl[0]->n_places + (pr[0] ? pr[0]->n_places : 0) + 1;
+	double *pm = malloc(room * sizeof(*pm)), est[2], ci[4], pest[2], pci[4];
+	int rc = -1;
+	if (!pm || pair_up(pl[0], d[0], pl[1], d[1], &byplace) != 0 ||
+	    (pr[0] && pair_up(pr[0], dp[0], pr[1], dp[1], &byproc) != 0))
+		goto out;
+	if (byplace.g == 0) {
+		out->mean = out->median = sb_estimate_absent("no placement measured in both arms");
+		rc = 0;
+		goto out;
+	}
+	if (estimate_over(&byplace, n_boot, seed, pm, est, ci) != 0)
+		goto out;
+	out->n_placements = byplace.g;
+	out->n_processes = pr[0] ? byproc.g : 1;
+	out->n_modes = sb_find_modes(pm, byplace.g, MODE_MIN_SEP, out->modes, SB_MAX_MODES, NULL);
+	/* Processes are crossed with placements (every process runs many, and
+	 * what a process fixes moves all of them): a second bootstrap over
+	 * processes, then blocks, added in quadrature on each side. */
+	if (!isnan(ci[0]) && out->n_processes > 1) {
+		if (estimate_over(&byproc, n_boot, seed + 1, pm, pest, pci) != 0)
+			goto out;
+		widen_by(est[0], pest[0], pci[0], pci[1], &ci[0], &ci[1]);
+		widen_by(est[1], pest[1], pci[2], pci[3], &ci[2], &ci[3]);
+	}
+	out->mean = sb_estimate_of(est[0], ci[0], ci[1]);
+	out->median = sb_estimate_of(est[1], ci[2], ci[3]);
+	rc = 0;
+out:
+	free(pm);
+	pairing_free(&byplace), pairing_free(&byproc);
+	return rc;
+}
+
 int sb_paired_over_placements(const double *a, const double *b, const size_t *placement, const size_t *process,
 			      size_t n, unsigned n_boot, uint64_t seed, struct sb_paired *out)
 {
@@ -154,45 +269,58 @@ int sb_paired_over_placements(const double *a, const double *b, const size_t *pl
 		return -1;
 	double *d = malloc(n * sizeof(*d));
 	struct layout byplace = {0}, byproc = {0};
-	double *pm = d ? malloc(n * sizeof(*pm)) : NULL;
 	int rc = -1;
-	if (!pm || layout_of(placement, process, n, &byplace) != 0 ||
+	if (!d || layout_of(placement, process, n, &byplace) != 0 ||
 	    (process && layout_of(process, NULL, n, &byproc) != 0))
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		d[i] = a[i] - b[i];
-	size_t g = byplace.n_places;
-	for (size_t j = 0; j < g; j++)
-		pm[j] = place_mean(&byplace, d, j, NULL);
-	double mean = mean_of(pm, g), median = sb_median(pm, g);
-	out->n_placements = g;
-	out->n_processes = process ? byproc.n_places : 1;
-	out->n_modes = sb_find_modes(pm, g, MODE_MIN_SEP, out->modes, SB_MAX_MODES, NULL);
-	double ci[4] = {NAN, NAN, NAN, NAN};
-	if (g > 1 && n_boot > 1) {
-		if (boot(&byplace, d, n_boot, seed, ci) != 0)
-			goto out;
-		widen_for_few(g, mean, &ci[0], &ci[1]);
-		widen_for_few(g, median, &ci[2], &ci[3]);
-		if (out->n_processes > 1) {
-			size_t np = byproc.n_places;
-			double pci[4];
-			for (size_t p = 0; p < np; p++)
-				pm[p] = place_mean(&byproc, d, p, NULL);
-			double pmean = mean_of(pm, np), pmedian = sb_median(pm, np);
-			if (boot(&byproc, d, n_boot, seed + 1, pci) != 0)
-				goto out;
-			widen_for_few(np, pmean, &pci[0], &pci[1]);
-			widen_for_few(np, pmedian, &pci[2], &pci[3]);
-			widen_by(mean, pmean, pci[0], pci[1], &ci[0], &ci[1]);
-			widen_by(median, pmedian, pci[2], pci[3], &ci[2], &ci[3]);
-		}
-	}
-	out->mean = sb_estimate_of(mean, ci[0], ci[1]);
-	out->median = sb_estimate_of(median, ci[2], ci[3]);
-	rc = 0;
+	const struct layout *pl[2] = {&byplace, NULL}, *pr[2] = {process ? &byproc : NULL, NULL};
+	const double *dd[2] = {d, NULL};
+	rc = paired_figures(pl, pr, dd, dd, n_boot, seed, out);
 out:
-	free(d), free(pm);
+	free(d);
 	layout_free(&byplace), layout_free(&byproc);
+	return rc;
+}
+
+/* Each of the n blocks of d less the mean of its placement in l (a new
+ * array), or NULL out of memory. */
+static double *residuals(const struct layout *l, const double *d, size_t n)
+{
+	double *r = malloc((n + 1) * sizeof(*r));
+	for (size_t p = 0; r && p < l->n_places; p++) {
+		double m = place_mean(l, d, p, NULL);
+		for (size_t c = l->place_start[p]; c < l->place_start[p + 1]; c++)
+			for (size_t u = l->cell_start[c]; u < l->cell_start[c + 1]; u++)
+				r[l->block[u]] = d[l->block[u]] - m;
+	}
+	return r;
+}
+
+int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
+				 uint64_t seed, struct sb_paired *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mean = out->median = sb_estimate_absent("no blocks");
+	if (a->n == 0 || b->n == 0)
+		return -1;
+	struct layout pl_a = {0}, pl_b = {0}, pr_a = {0}, pr_b = {0};
+	int by_proc = a->process && b->process, rc = -1;
+	size_t *one = calloc(a->n > b->n ? a->n : b->n, sizeof(*one)); /* a NULL placement: one for all */
+	double *ra = NULL, *rb = NULL;
+	if (!one || layout_of(a->placement ? a->placement : one, a->process, a->n, &pl_a) != 0 ||
+	    layout_of(b->placement ? b->placement : one, b->process, b->n, &pl_b) != 0 ||
+	    (by_proc && (layout_of(a->process, NULL, a->n, &pr_a) != 0 || layout_of(b->process, NULL, b->n, &pr_b) != 0)))
+		goto out;
+	const struct layout *pl[2] = {&pl_a, &pl_b}, *pr[2] = {by_proc ? &pr_a : NULL, by_proc ? &pr_b : NULL};
+	const double *d[2] = {a->value, b->value};
+	if (by_proc && (!(ra = residuals(&pl_a, a->value, a->n)) || !(rb = residuals(&pl_b, b->value, b->n))))
+		goto out;
+	const double *dp[2] = {ra, rb};
+	rc = paired_figures(pl, pr, d, dp, n_boot, seed, out);
+out:
+	free(one), free(ra), free(rb);
+	layout_free(&pl_a), layout_free(&pl_b), layout_free(&pr_a), layout_free(&pr_b);
 	return rc;
 }

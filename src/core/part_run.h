@@ -55,6 +55,7 @@ struct part_run {
 	size_t n_arms;
 	const struct sb_run_opts *o;
 	struct sb_results *out;
+	struct sb_part_blocks *blocks; /* NULL, or the kept blocks handed back, per batch size */
 	size_t index;              /* its place among the run's parts */
 	long ovh, base;            /* the overhead and baseline arms, -1: none */
 	size_t n_states, *order;   /* the re-rolled states and their order */

@@ -74,7 +74,7 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
  * when an arm failed. The warm rounds come after the canaries because the
  * canaries' loops leave the measured code cold; without them a cell's
  * delta depends on its blocks' length (measured:
- * results/amd-epyc-zen5-vm.md; docs/measurement-design.md). */
+ * results/amd-epyc-zen5-vm.md; docs/harness-steps.md). */
 static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, size_t bi,
 		     size_t rounds, size_t state, const struct sb_run_opts *o, struct sb_rng *rng,
 		     uint64_t delay_max, struct batch_data *d, size_t *failed_arm)
@@ -83,6 +83,11 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	memset(&b, 0, sizeof(b));
 	b.state = state;
 	size_t pad = (size_t)sb_rng_below(rng, STACK_STEPS) * 16;
+	if (o->stack_by_state) {
+		struct sb_rng at_state;
+		sb_rng_seed(&at_state, o->seed * 0x9e3779b97f4a7c15ull + state);
+		pad = (size_t)sb_rng_below(&at_state, STACK_STEPS) * 16;
+	}
 	long csw0 = sb_context_switches();
 	b.cpt = o->test && o->test->fixed_clock ? 1.0 : sb_block_clock();
 	b.canary = sb_measure_canary(b.cpt);

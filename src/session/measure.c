@@ -16,6 +16,8 @@
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
 
+#include "identical_layout.h"
+
 /* likwid marker regions and perf_event counters share the sample hooks:
  * marker start, counters read, sample, counters read, marker stop. */
 struct sample_hooks {
@@ -118,58 +120,22 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	return 0;
 }
 
-/* Where copy j of every arm's function f starts in its page, the same for
- * every arm (offsets[j * SB_PLACE_MAX_FUNCS + f]): a random 64-byte chunk
- * that leaves room for the group's longest function f, then a random byte
- * in it (the kernel's random start within the first chunk). With the same
- * start in the page and the cache line, a steady state that the placement
- * selects is shared by all arms, and each placement gives a paired
- * difference. NULL out of memory. */
-static unsigned *shared_offsets(const struct sb_variant_arms *a, size_t k, struct sb_rng *rng)
-{
-	size_t longest[SB_PLACE_MAX_FUNCS] = {0};
-	for (size_t i = 0; i < a->n; i++) {
-		struct sb_placed_variant funcs;
-		char err[256];
-		if (!a->ctx[i].v || sb_place_collect(a->ctx[i].v, &funcs, err, sizeof(err)) != 0)
-			continue;
-		for (size_t f = 0; f < funcs.n_funcs; f++)
-			if (funcs.len[f] > longest[f])
-				longest[f] = funcs.len[f];
-	}
-	unsigned *offsets = malloc(k * SB_PLACE_MAX_FUNCS * sizeof(*offsets));
-	for (size_t j = 0; offsets && j < k; j++)
-		for (size_t f = 0; f < SB_PLACE_MAX_FUNCS; f++) {
-			/* A function too long for a page is refused by sb_place. */
-			size_t room = longest[f] + 128 <= 4096 ? 4096 - longest[f] - 64 : 64;
-			offsets[j * SB_PLACE_MAX_FUNCS + f] =
-				(unsigned)(sb_rng_below(rng, room / 64) * 64 + sb_rng_below(rng, 64));
-		}
-	return offsets;
-}
-
 /* The re-rolled states of every arm: cfg->states placed copies of each
- * variant, each at a random place, or with --padded copy j of every arm at
- * the same offsets in its pages (shared_offsets), kept in a pool until the
- * program ends. A variant whose
- * code cannot be copied keeps its own code, said in one line. */
-static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a)
+ * variant, each at a random place, or (offsets given: an arm of the
+ * identical-layout comparison) n_offsets copies, copy j at the offsets of
+ * placement j in its pages, kept in a pool until the program ends. A variant whose code
+ * cannot be copied keeps its own code, said in one line. */
+static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
+		       const unsigned *offsets, size_t n_offsets)
 {
-	size_t k = cfg->states;
+	size_t k = offsets ? n_offsets : cfg->states;
 	if (!k || cfg->placements)
 		return 0;
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
 	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
 	if (pool)
 		pool->p = calloc(a->n * k + 1, sizeof(*pool->p));
-	/* Each group its own sequence of random pages: with one seed for all,
-	 * every group's copies tried the pages the first group's took, and
-	 * after a few groups a copy found no free page in 64 tries. */
-	static uint64_t groups_placed;
-	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
-	unsigned *offsets = pool && pool->p && copies ? shared_offsets(a, k, &rng) : NULL;
-	if (!offsets) {
+	if (!pool || !pool->p || !copies) {
 		if (pool)
 			free(pool->p);
 		free(pool);
@@ -177,6 +143,12 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
+	/* Each group its own sequence of random pages: with one seed for all,
+	 * every group's copies tried the pages the first group's took, and
+	 * after a few groups a copy found no free page in 64 tries. */
+	static uint64_t groups_placed;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
 	if (!pools)
 		atexit(free_pools);
 	pool->copies = copies;
@@ -191,14 +163,11 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		size_t made = 0;
 		for (unsigned j = 0; j < k; j++) {
 			struct sb_placed_variant *p = &pool->p[pool->n];
-			/* Identical layout only with --padded: arms of similar code at
-			 * the same offsets, interleaved, slow each other down
-			 * (measured: results/amd-epyc-zen4-vm.md), so by default
-			 * each copy has a random place of its own. */
-			struct sb_place_policy shared = {.rng = &rng, .page_offsets = offsets + j * SB_PLACE_MAX_FUNCS,
+			struct sb_place_policy shared = {.rng = &rng,
+							 .page_offsets = offsets ? offsets + j * SB_PLACE_MAX_FUNCS : NULL,
 							 .n_offsets = SB_PLACE_MAX_FUNCS};
 			struct sb_place_policy own = {.rng = &rng};
-			if (sb_place(v, cfg->padded ? &shared : &own, j, p, err, sizeof(err)) != 0)
+			if (sb_place(v, offsets ? &shared : &own, j, p, err, sizeof(err)) != 0)
 				break;
 			pool->n++;
 			mine[made++] = &p->v;
@@ -209,27 +178,37 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 		}
 		sb_variant_arms_set_states(a, v, mine, k);
 	}
-	free(offsets);
 	return 0;
 }
 
-/* others, and after them the padded baseline of each (the baseline laid
- * out as it: sb_variant_padded_baseline_of) that is not among them, in
- * out (room for SB_MAX_ARMS - 1). Returns how many out holds. */
-static size_t with_padded_baselines(const struct sb_variant *const *others, size_t n, const struct sb_variant **out)
+/* The run's groups, one of them being checked. */
+struct all_groups {
+	const struct sb_group *g;
+	size_t n, self;
+};
+
+/* The iterations the other groups' arms ran on counter (a variant of the
+ * identical-layout comparison runs in its own group and in the command's). */
+static uint64_t iterations_elsewhere(const void *ctx, const volatile uint64_t *counter)
 {
-	size_t m = 0;
-	for (size_t i = 0; i < n && m < SB_MAX_ARMS - 1; i++)
-		out[m++] = others[i];
-	for (size_t i = 0; i < n && m < SB_MAX_ARMS - 1; i++) {
-		const struct sb_variant *p = sb_variant_padded_baseline_of(others[i]);
-		int have = !p;
-		for (size_t k = 0; k < m && !have; k++)
-			have = out[k] == p;
-		if (!have)
-			out[m++] = p;
-	}
-	return m;
+	const struct all_groups *ag = ctx;
+	uint64_t n = 0;
+	for (size_t i = 0; i < ag->n; i++)
+		for (size_t k = 0; i != ag->self && k < ag->g[i].arms->n; k++)
+			if (ag->g[i].arms->ctx[k].v && ag->g[i].arms->ctx[k].v->counter == counter)
+				n += ag->g[i].arms->ctx[k].iterations;
+	return n;
+}
+
+/* For sb_run_opts.child_check (ctx: the group's all_groups): in each fresh
+ * process, after its blocks, the counters as group_finish checks them and
+ * the private stacks' guard words. */
+static int child_check(void *ctx, char *err, size_t errlen)
+{
+	const struct all_groups *ag = ctx;
+	if (sb_variant_arms_check_counters_with(ag->g[ag->self].arms, iterations_elsewhere, ag, err, errlen) != 0)
+		return -1;
+	return sb_percpu_guards_intact(err, errlen);
 }
 
 /* One group while it is measured: its arms' options, hooks and the name of
@@ -239,6 +218,9 @@ struct group_run {
 	struct sample_hooks hooks;
 	const struct sb_variant *placed[SB_MAX_ARMS];
 	const char *baseline_name;
+	const unsigned *offsets; /* an arm of the identical-layout comparison: the run's table; else NULL */
+	size_t n_offsets;        /* its placements */
+	struct all_groups ag;    /* the run's groups, this one ag.self */
 	int ready; /* set up: its hooks are open */
 };
 
@@ -262,15 +244,6 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		others = gr->placed;
 		n_others = n_placed;
 	}
-	/* With --padded, the padded baselines, for the codegen and layout
-	 * costs; not in the seeds' format (upstream's benches) or Google
-	 * Benchmark's. */
-	const struct sb_variant *with_padded[SB_MAX_ARMS];
-	if (cfg->padded && !cfg->placements && cfg->states && baseline && cfg->format != SB_FORMAT_SEED &&
-	    cfg->format != SB_FORMAT_GBENCH) {
-		n_others = with_padded_baselines(others, n_others, with_padded);
-		others = with_padded;
-	}
 	struct sb_variant_arms *a = g->arms;
 	if (sb_variant_arms_build(a, baseline, others, n_others, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
@@ -279,7 +252,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	/* The copies' arms carry their originals' keys at their placements. */
 	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
-	int src = give_states(cfg, prog, a);
+	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
@@ -303,6 +276,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	else if (cfg->verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
 	sb_session_run_opts(cfg, &gr->ro);
+	gr->ro.stack_by_state = gr->offsets != NULL; /* placement j: one stack offset in every group */
 	gr->ro.before_sample = hooks_before;
 	gr->ro.after_sample = hooks_after;
 	gr->ro.hook_ctx = hooks;
@@ -310,16 +284,17 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	 * samples: they keep to this one. */
 	if (hooks->counters || (hooks->markers && sb_markers_live(hooks->markers)))
 		gr->ro.processes = 1;
-	gr->ro.child_check = sb_variant_arms_child_check;
-	gr->ro.check_ctx = (void *)a;
+	gr->ro.child_check = child_check;
+	gr->ro.check_ctx = &gr->ag;
 	gr->ro.between_processes = sb_new_frames_between;
 	return 0;
 }
 
 /* After the run: placements summarized, counters read, hooks closed, and
- * the counters and guard words checked. Returns rc, or 1 on a failed check. */
+ * the counters (ag: all the run's groups) and guard words checked. Returns
+ * rc, or 1 on a failed check. */
 static int group_finish(const struct sb_config *cfg, const char *prog, struct sb_group *g,
-			struct group_run *gr, int rc)
+			struct group_run *gr, const struct all_groups *ag, int rc)
 {
 	char err[768];
 	if (!gr->ready)
@@ -334,7 +309,7 @@ static int group_finish(const struct sb_config *cfg, const char *prog, struct sb
 	}
 	if (gr->hooks.markers)
 		sb_markers_close(gr->hooks.markers);
-	if (sb_variant_arms_check_counters(g->arms, err, sizeof(err)) != 0) {
+	if (sb_variant_arms_check_counters_with(g->arms, iterations_elsewhere, ag, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		rc = 1;
 	}
@@ -343,6 +318,40 @@ static int group_finish(const struct sb_config *cfg, const char *prog, struct sb
 		rc = 1;
 	}
 	return rc;
+}
+
+/* The command's n groups and, after them, those of the identical-layout
+ * comparison (lg): 0, or 1 out of memory. */
+static int all_groups_of(const struct sb_group *groups, size_t n, const struct sb_layout_groups *lg,
+			 struct sb_group **all)
+{
+	*all = calloc(n + lg->n + 1, sizeof(**all));
+	if (!*all)
+		return 1;
+	memcpy(*all, groups, n * sizeof(*groups));
+	memcpy(*all + n, lg->group, lg->n * sizeof(*groups));
+	return 0;
+}
+
+/* Runs the set-up parts, together (fresh processes taking turns) or, with
+ * counters, one after the other. Returns 0, 1 or 2. */
+static int run_all(const struct sb_config *cfg, const char *prog, struct sb_run_part *parts, size_t n)
+{
+	char err[768];
+	/* perf_event counters count whatever runs while they are open: with
+	 * them, one group after the other, each with only its own open. */
+	size_t together = cfg->counters ? 1 : n;
+	for (size_t i = 0; i < n; i += together) {
+		int rrc = sb_run_parts(parts + i, together, err, sizeof(err));
+		if (rrc == SB_RUN_TOO_SHORT) {
+			fprintf(stderr, "%s: --time: %s\n", prog, err);
+			return 2;
+		} else if (rrc != 0) {
+			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
+			return 1;
+		}
+	}
+	return 0;
 }
 
 int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_group *groups, size_t n_groups)
@@ -366,36 +375,40 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
-	struct group_run *grs = calloc(n_groups ? n_groups : 1, sizeof(*grs));
-	struct sb_run_part *parts = calloc(n_groups ? n_groups : 1, sizeof(*parts));
-	if (!grs || !parts) {
-		free(grs), free(parts);
+	struct sb_layout_groups lg;
+	if (sb_layout_groups_make(cfg, prog, groups, n_groups, &lg) != 0)
+		return 1;
+	size_t n_all = n_groups + lg.n;
+	struct sb_group *all = NULL;
+	struct group_run *grs = calloc(n_all, sizeof(*grs));
+	struct sb_run_part *parts = calloc(n_all, sizeof(*parts));
+	if (!grs || !parts || all_groups_of(groups, n_groups, &lg, &all) != 0) {
+		free(grs), free(parts), free(all);
+		sb_layout_groups_free(&lg, cfg->n_batches);
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	int rc = 0;
-	for (size_t i = 0; i < n_groups && rc == 0; i++) {
-		rc = group_setup(cfg, prog, &groups[i], &grs[i]);
-		parts[i] = (struct sb_run_part){.arms = groups[i].arms->arms, .n_arms = groups[i].arms->n,
-						.opts = &grs[i].ro, .out = groups[i].res};
+	for (size_t i = 0; i < n_all && rc == 0; i++) {
+		grs[i].offsets = i < n_groups ? NULL : lg.offsets;
+		grs[i].n_offsets = lg.n_placements;
+		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
+		rc = group_setup(cfg, prog, &all[i], &grs[i]);
+		parts[i] = (struct sb_run_part){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
+						.opts = &grs[i].ro, .out = all[i].res,
+						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
 	}
-	/* perf_event counters count whatever runs while they are open: with
-	 * them, one group after the other, each with only its own open. */
-	size_t together = cfg->counters ? 1 : n_groups;
-	for (size_t i = 0; i < n_groups && rc == 0; i += together) {
-		int rrc = sb_run_parts(parts + i, together, err, sizeof(err));
-		if (rrc == SB_RUN_TOO_SHORT) {
-			fprintf(stderr, "%s: --time: %s\n", prog, err);
-			rc = 2;
-		} else if (rrc != 0) {
-			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
-			rc = 1;
-		}
-	}
-	for (size_t i = 0; i < n_groups; i++)
-		rc = group_finish(cfg, prog, &groups[i], &grs[i], rc);
-	free(grs);
-	free(parts);
+	/* The groups of the comparison share the command's time with its own. */
+	for (size_t i = 0; i < n_all && rc == 0; i++)
+		grs[i].ro.time_s *= (double)n_groups / (double)n_all;
+	if (rc == 0)
+		rc = run_all(cfg, prog, parts, n_all);
+	for (size_t i = 0; i < n_all; i++)
+		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
+	if (rc == 0)
+		sb_layout_figures(cfg, &lg, groups, n_groups);
+	sb_layout_groups_free(&lg, cfg->n_batches);
+	free(grs), free(parts), free(all);
 	return rc;
 }
 

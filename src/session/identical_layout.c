@@ -1,0 +1,167 @@
+/* identical_layout.c: the identical-layout comparison of --padded; see
+ * identical_layout.h. */
+#include "identical_layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/paired_placements.h"
+#include "stubbench/placement.h"
+#include "stubbench/rng.h"
+
+#define N_BOOT 400
+
+int sb_layout_wanted(const struct sb_config *cfg)
+{
+	return cfg->padded && cfg->states && !cfg->placements && cfg->format != SB_FORMAT_SEED &&
+	       cfg->format != SB_FORMAT_GBENCH;
+}
+
+static long group_of(const struct sb_layout_groups *lg, const struct sb_variant *v)
+{
+	for (size_t i = 0; v && i < lg->n; i++)
+		if (lg->v[i] == v)
+			return (long)i;
+	return -1;
+}
+
+static void add(struct sb_layout_groups *lg, const struct sb_variant *v)
+{
+	if (v && group_of(lg, v) < 0 && lg->n < SB_LAYOUT_MAX_GROUPS)
+		lg->v[lg->n++] = v;
+}
+
+/* Where copy j of every arm's function f starts in its page, the same for
+ * every arm (offsets[j * SB_PLACE_MAX_FUNCS + f]): a random 64-byte chunk
+ * that leaves room for the longest function f of the n variants, then a
+ * random byte in it (the kernel's random start within the first chunk).
+ * With the same start in the page and the cache line, a steady state that
+ * the placement selects is shared by all arms, and each placement gives a
+ * paired difference. NULL out of memory. */
+static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, size_t k, struct sb_rng *rng)
+{
+	size_t longest[SB_PLACE_MAX_FUNCS] = {0};
+	for (size_t i = 0; i < n; i++) {
+		struct sb_placed_variant funcs;
+		char err[256];
+		if (!vs[i] || sb_place_collect(vs[i], &funcs, err, sizeof(err)) != 0)
+			continue;
+		for (size_t f = 0; f < funcs.n_funcs; f++)
+			if (funcs.len[f] > longest[f])
+				longest[f] = funcs.len[f];
+	}
+	unsigned *offsets = malloc(k * SB_PLACE_MAX_FUNCS * sizeof(*offsets));
+	for (size_t j = 0; offsets && j < k; j++)
+		for (size_t f = 0; f < SB_PLACE_MAX_FUNCS; f++) {
+			/* A function too long for a page is refused by sb_place. */
+			size_t room = longest[f] + 128 <= 4096 ? 4096 - longest[f] - 64 : 64;
+			offsets[j * SB_PLACE_MAX_FUNCS + f] =
+				(unsigned)(sb_rng_below(rng, room / 64) * 64 + sb_rng_below(rng, 64));
+		}
+	return offsets;
+}
+
+
+int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
+			  struct sb_layout_groups *lg)
+{
+	memset(lg, 0, sizeof(*lg));
+	if (!sb_layout_wanted(cfg))
+		return 0;
+	for (size_t g = 0; g < n; g++) {
+		if (!groups[g].baseline)
+			continue;
+		add(lg, groups[g].baseline);
+		for (size_t i = 0; i < groups[g].n_others; i++) {
+			add(lg, groups[g].others[i]);
+			add(lg, sb_variant_padded_baseline_of(groups[g].others[i]));
+		}
+	}
+	if (!lg->n)
+		return 0;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, cfg->seed * 104723 + 11); /* one table for the run, whatever the groups */
+	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
+	lg->offsets = shared_offsets(lg->v, lg->n, lg->n_placements, &rng);
+	lg->arms = calloc(lg->n, sizeof(*lg->arms));
+	lg->res = calloc(lg->n, sizeof(*lg->res));
+	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));
+	if (!lg->offsets || !lg->arms || !lg->res || !lg->blocks) {
+		sb_layout_groups_free(lg, 0);
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	for (size_t i = 0; i < lg->n; i++)
+		lg->group[i] = (struct sb_group){.others = &lg->v[i], .n_others = 1, .arms = &lg->arms[i],
+						 .res = &lg->res[i]};
+	return 0;
+}
+
+void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches)
+{
+	for (size_t i = 0; lg->blocks && i < lg->n * n_batches; i++)
+		sb_part_blocks_free(&lg->blocks[i]);
+	for (size_t i = 0; lg->res && i < lg->n; i++)
+		sb_results_free(&lg->res[i]);
+	free(lg->arms), free(lg->res), free(lg->blocks), free(lg->offsets);
+	memset(lg, 0, sizeof(*lg));
+}
+
+/* Layout group i's variant (its arm 1: arm 0 is the empty stub) at batch
+ * index bi, as the estimator takes it. */
+static struct sb_arm_blocks blocks_of(const struct sb_layout_groups *lg, size_t i, size_t bi, size_t n_batches)
+{
+	const struct sb_part_blocks *pb = &lg->blocks[i * n_batches + bi];
+	if (pb->n_arms < 2 || !pb->n)
+		return (struct sb_arm_blocks){0};
+	return (struct sb_arm_blocks){.value = pb->value + pb->n, .placement = pb->state, .process = pb->process,
+				      .n = pb->n};
+}
+
+/* a against b (layout groups; -1: none) at batch index bi into *p: 0, or
+ * -1 with p absent. */
+static int between(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b, size_t bi,
+		   uint64_t seed, struct sb_paired *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mean = p->median = sb_estimate_absent("no group of its own in the run");
+	if (a < 0 || b < 0)
+		return -1;
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
+	return sb_paired_between_placements(&ba, &bb, N_BOOT, seed, p) == 0 && p->mean.known ? 0 : -1;
+}
+
+void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
+		       size_t n)
+{
+	for (size_t g = 0; lg->n && g < n; g++) {
+		const struct sb_variant_arms *a = groups[g].arms;
+		long base = group_of(lg, groups[g].baseline);
+		for (size_t i = 0, ci = 0; base >= 0 && i < a->n; i++) {
+			const struct sb_variant *v = a->ctx[i].v;
+			if (!v)
+				continue;
+			size_t row = ci++;
+			if (v == groups[g].baseline)
+				continue;
+			const struct sb_variant *pv = sb_variant_padded_baseline_of(v);
+			long va = group_of(lg, v), pad = group_of(lg, pv);
+			for (size_t bi = 0; bi < cfg->n_batches; bi++) {
+				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
+				uint64_t seed = cfg->seed ^ (row * 7919 + bi * 104729 + g);
+				struct sb_paired p;
+				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, seed, &p);
+				c->matched_cycles = p.mean;
+				c->codegen_median = p.median;
+				c->codegen_against = rc == 0 ? (pad >= 0 ? pv : groups[g].baseline)->name : NULL;
+				memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
+				c->n_codegen_modes = p.n_modes;
+				c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
+				if (pad >= 0 && between(cfg, lg, pad, base, bi, seed + 3, &p) == 0)
+					c->layout_cycles = p.mean;
+			}
+		}
+	}
+}

@@ -1,0 +1,59 @@
+/* identical_layout.h: the identical-layout comparison of --padded, private
+ * to src/session (measure.c runs it). Each arm of a shared-offset set (the
+ * baseline, each variant, each variant's padded baseline) runs in a group
+ * of its own, with the empty stub as every group has and nothing it is
+ * compared with interleaved: arms of similar code at the same page offsets,
+ * interleaved in one block, slowed each other down at small batch sizes
+ * (results/amd-epyc-zen4-vm.md, results/amd-epyc-zen3-vm.md). Every such
+ * group places copy j at the same offsets (one table for the run, seeded
+ * from cfg->seed), so placement j of one group is placement j of another,
+ * and the codegen and layout costs pair them
+ * (sb_paired_between_placements). */
+#ifndef STUBBENCH_IDENTICAL_LAYOUT_H
+#define STUBBENCH_IDENTICAL_LAYOUT_H
+
+#include <stddef.h>
+
+#include "stubbench/config.h"
+#include "stubbench/session.h"
+#include "stubbench/variant_arms.h"
+
+#define SB_LAYOUT_MAX_GROUPS (2 * SB_MAX_ARMS)
+/* Placements of the comparison (at most cfg->states): few enough that a
+ * placement has kept blocks in every group, or it pairs nothing. On a busy
+ * core a group kept 20-30 blocks per batch size in a run of --time=24
+ * (results/amd-epyc-zen3-vm.md), and with 300 placements hardly any
+ * placement had blocks in both groups of a pair. */
+#define SB_LAYOUT_PLACEMENTS 16
+
+struct sb_layout_groups {
+	size_t n;
+	const struct sb_variant *v[SB_LAYOUT_MAX_GROUPS]; /* what group i runs */
+	struct sb_group group[SB_LAYOUT_MAX_GROUPS];
+	struct sb_variant_arms *arms;       /* [n] */
+	struct sb_results *res;             /* [n] */
+	struct sb_part_blocks *blocks;      /* [n * n_batches] */
+	unsigned *offsets;                  /* the run's table of placements */
+	size_t n_placements;                /* its rows */
+};
+
+/* Whether the run makes the comparison: --padded, re-rolled states, no
+ * --placements, and a format that has its figures. */
+int sb_layout_wanted(const struct sb_config *cfg);
+
+/* The groups of the comparison for the n groups the command measures
+ * (those with a baseline): lg zeroed when there are none. Returns 0, or 1
+ * out of memory (said on stderr). */
+int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
+			  struct sb_layout_groups *lg);
+
+/* After the run: each variant cell of the n groups gets the codegen cost
+ * (its layout group against its padded baseline's, else the baseline's),
+ * its median and modes, and the layout cost (padded baseline against the
+ * baseline), per batch size. */
+void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
+		       size_t n);
+
+void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches);
+
+#endif
