@@ -11,6 +11,9 @@
  *   - it runs: a per-run twin called 5 times counts 5 in the map buffer
  *     its counter movabs points at, an in-loop twin with its loop bound set
  *     to 37 counts 37;
+ *   - its path: single-stepped, an in-loop twin runs the instructions its
+ *     record says (the thunk's ret apart), and with the loop bound in the
+ *     map's contents different from the harness's it is not comparable;
  *   - refusals: an indirect call, a gs access other than this_cpu_off.
  * Argument: tests/data. */
 #include "check.h"
@@ -181,6 +184,26 @@ static void check_program(const char *shape, const char *variant)
 		for (int k = 0; k < 5; k++)
 			t.cv.v.main();
 		CHECK(*counter == 5, "%s: %llu runs of 5", prog, (unsigned long long)*counter);
+	}
+	if (in_loop) {
+		/* The loop bound from the map: the kernel's (37) takes the
+		 * path of the harness's 37; 50 does not. */
+		struct sb_auto_twin_path path;
+		uint64_t bound = 37;
+		maps[0].contents = (const uint8_t *)&bound;
+		maps[0].contents_len = 8;
+		CHECK(sb_auto_twin_check_path(&t, 37, &path, err, sizeof(err)) == 0 && path.comparable &&
+		      path.stubbed == s.tmpl->insns_fixed - 1 + 37 * (uint64_t)(s.tmpl->insns_per_call - 3),
+		      "%s: path with its own bound: %s %s; %llu instructions, the record says %u + 37 x %u "
+		      "(thunk rets not counted)", prog, err, path.why, (unsigned long long)path.stubbed,
+		      s.tmpl->insns_fixed, s.tmpl->insns_per_call);
+		bound = 50;
+		CHECK(sb_auto_twin_check_path(&t, 37, &path, err, sizeof(err)) == 0 && !path.comparable &&
+		      path.real > path.stubbed, "%s: path with another bound: %llu vs %llu", prog,
+		      (unsigned long long)path.stubbed, (unsigned long long)path.real);
+		printf("%s: %llu instructions per run at 37 iterations, %llu at 50 (not comparable)\n", prog,
+		       (unsigned long long)path.stubbed, (unsigned long long)path.real);
+		maps[0].contents = NULL;
 	}
 	CHECK(sb_percpu_check_guards() == 0, "%s: a private stack guard word was overwritten", prog);
 	sb_auto_twin_free(&t);

@@ -117,6 +117,22 @@ void *sb_auto_twin_slot_addr(const struct sb_auto_twin *t, struct sb_auto_twin_s
 /* The twin's code (the functions and the stubs), for counting what runs. */
 size_t sb_auto_twin_ranges(const struct sb_auto_twin *t, uintptr_t *lo, uintptr_t *hi, size_t max);
 
+/* Does the twin take the kernel's path? One call of its main function
+ * (with the loop bound at batch, in-loop), single-stepped
+ * (insn_trace.h), counting the instructions of its code and stubs: once
+ * with the buffers as the stubs leave them (zeroed), once with the maps'
+ * contents copied in (the loop bound then the kernel's own). Different
+ * counts, or a run that faults with the real contents: the control flow
+ * depends on data the stubs do not model, and the twin is not comparable.
+ * The buffers are zeroed again after. */
+struct sb_auto_twin_path {
+	uint64_t stubbed, real;   /* instructions of one call */
+	int comparable;
+	char why[240];            /* when not comparable: what differed */
+};
+int sb_auto_twin_check_path(struct sb_auto_twin *t, uint64_t batch, struct sb_auto_twin_path *out, char *err,
+			    size_t errlen);
+
 /* One line: the helpers and their stubs, the unattributed addresses. */
 void sb_auto_twin_describe(const struct sb_auto_twin *t, char *buf, size_t len);
 

@@ -8,6 +8,7 @@
 #include "stubbench/auto_twin.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/error.h"
+#include "stubbench/insn_trace.h"
 #include "stubbench/percpu.h"
 #include "stubbench/placement.h"
 #include "stubbench/return_thunks.h"
@@ -517,4 +518,42 @@ void sb_auto_twin_describe(const struct sb_auto_twin *t, char *buf, size_t len)
 		at += (size_t)snprintf(buf + at, len - at, " none");
 	if (at < len && t->n_scratch)
 		snprintf(buf + at, len - at, "; %zu kernel addresses no map explains (zeroed scratch)", t->n_scratch);
+}
+
+#define MAX_STEPS 50000000ULL
+
+static int count_run(struct sb_auto_twin *t, uint64_t *n, char *err, size_t errlen)
+{
+	uintptr_t lo[SB_CODE_VARIANT_MAX_FUNCS + 1], hi[SB_CODE_VARIANT_MAX_FUNCS + 1];
+	size_t nr = sb_auto_twin_ranges(t, lo, hi, SB_CODE_VARIANT_MAX_FUNCS + 1);
+	return sb_insn_trace_count(t->cv.v.main, lo, hi, nr, MAX_STEPS, n, err, errlen);
+}
+
+int sb_auto_twin_check_path(struct sb_auto_twin *t, uint64_t batch, struct sb_auto_twin_path *out, char *err,
+			    size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	char sub[160];
+	sb_auto_twin_fill(t, 0);
+	uint8_t *bound = sb_auto_twin_slot_addr(t, t->batch_iters);
+	if (bound)
+		memcpy(bound, &batch, t->batch_size); /* little endian: the low bytes */
+	if (count_run(t, &out->stubbed, sub, sizeof(sub))) {
+		sb_set_err(err, errlen, "%s with the stubs' values: %s", t->cv.name, sub);
+		sb_auto_twin_fill(t, 0);
+		return -1;
+	}
+	sb_auto_twin_fill(t, 1);
+	int rc = count_run(t, &out->real, sub, sizeof(sub));
+	sb_auto_twin_fill(t, 0);
+	if (rc) {
+		snprintf(out->why, sizeof(out->why), "with the maps' contents the twin fails: %s", sub);
+		return 0;
+	}
+	out->comparable = out->stubbed == out->real;
+	if (!out->comparable)
+		snprintf(out->why, sizeof(out->why), "%llu instructions per run with the stubs' values, %llu with the "
+			 "maps' contents: its path depends on map data",
+			 (unsigned long long)out->stubbed, (unsigned long long)out->real);
+	return 0;
 }
