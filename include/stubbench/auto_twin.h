@@ -88,6 +88,7 @@ struct sb_auto_twin_call {
 
 struct sb_auto_twin {
 	struct sb_code_variant cv;        /* cv.v: what the harness runs */
+	char func_name[SB_CODE_VARIANT_MAX_FUNCS][64]; /* the kernel function of each of cv's */
 	uint8_t *buf[SB_AUTO_TWIN_MAX_MAPS];  /* header page + values */
 	size_t buf_len[SB_AUTO_TWIN_MAX_MAPS];
 	size_t n_maps;

@@ -431,6 +431,7 @@ int sb_auto_twin_make(const struct sb_auto_twin_spec *s, struct sb_auto_twin *t,
 		const struct sb_jit_func *f = &s->img->funcs[fn[i]];
 		rc = rewrite_func(&w, i, &code[i], err, errlen);
 		snprintf(names[i], sizeof(names[i]), i ? "%s.%s" : "%s", s->name, f->name);
+		snprintf(t->func_name[i], sizeof(t->func_name[i]), "%s", f->name);
 		funcs[i] = (struct sb_code_func){code[i], f->len, origin[i], names[i]};
 	}
 	t->n_scratch = w.n_scratch_kaddr;
