@@ -12,7 +12,8 @@ if(STUBBENCH_DEPRIVATIZE)
 endif()
 
 if(STUBBENCH_DEPRIVATIZE)
-  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c)
+  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c
+    src/jit/ablation.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # stubbench deprivatize (a weak reference in bench/stubbench.c).
@@ -30,6 +31,12 @@ function(sb_deprivatize_tests)
     target_include_directories(test_deprivatize PRIVATE ${SB_TESTS})
     target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
     add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
+    # The parts of seed 001's replicas against their baselines, exactly, and
+    # their ablations' bytes (stubbench annotate, docs/annotate.md).
+    add_executable(test_ablation ${SB_TESTS}/test_ablation.c)
+    target_include_directories(test_ablation PRIVATE ${SB_TESTS})
+    target_link_libraries(test_ablation PRIVATE stubbench_twins)
+    add_test(NAME ablation_parts COMMAND test_ablation)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.
