@@ -18,6 +18,9 @@ if(STUBBENCH_DEPRIVATIZE)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # stubbench deprivatize (a weak reference in bench/stubbench.c).
   target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c)
+  # stubbench annotate: the parts' ablations are re-encoded code.
+  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/annotate_command.c
+    ${CMAKE_SOURCE_DIR}/bench/annotate_report.c)
   target_link_libraries(stubbench PRIVATE stubbench_twins)
 endif()
 

@@ -83,6 +83,12 @@ int sb_ablation_parts(const struct sb_code_func *var, size_t nv, const struct sb
 int sb_ablation_code(const struct sb_ablation *a, size_t k, enum sb_ablate_how how, uint8_t **code, size_t *len,
 		     size_t *removed_insns, char *err, size_t errlen);
 
+/* Function f of the variant with every part in it NOPed (the variant's
+ * layout with none of its own instructions: what its length and placement
+ * alone cost against the baseline), malloc'd. Returns 0, or -1 with err. */
+int sb_ablation_all_nops(const struct sb_ablation *a, size_t f, uint8_t **code, size_t *len, char *err,
+			 size_t errlen);
+
 /* The kernel's NOP forms (x86_nops: 1 to 8 bytes, longer runs in pieces
  * of 8) filling out[0..len). */
 void sb_ablation_nops(uint8_t *out, size_t len);

@@ -4,7 +4,10 @@
  * ablation ran at the same placements:
  *   total       = variant - baseline
  *   part k      = variant - ablation k (its NOP form; the removed form beside)
- *   interaction = total - sum of the parts (NOP forms)
+ *   layout      = all parts NOPed - baseline: the variant's length and
+ *                 placement alone (a NOPed part keeps its bytes' room, so
+ *                 no part holds this cost)
+ *   interaction = total - sum of the parts (NOP forms) - layout
  * each paired over placements with the estimator of paired_placements.h,
  * the interaction from each block's own total - sum, so that its CI is
  * that of the difference, not a sum of intervals. */
@@ -23,6 +26,7 @@
  * (removed[k] may be NULL: no such arm). */
 struct sb_attribution_arms {
 	const char *variant, *baseline;
+	const char *layout; /* the arm with every part NOPed; NULL: none (layout in the interaction) */
 	const char *nop[SB_ATTRIBUTION_MAX_PARTS], *removed[SB_ATTRIBUTION_MAX_PARTS];
 	size_t n_parts;
 };
@@ -32,11 +36,13 @@ struct sb_attribution {
 	size_t n_blocks, n_placements, n_processes;
 	struct sb_estimate total;
 	struct sb_estimate nop[SB_ATTRIBUTION_MAX_PARTS], removed[SB_ATTRIBUTION_MAX_PARTS];
+	struct sb_estimate layout;  /* absent without a layout arm */
 	struct sb_estimate interaction;
 	size_t n_parts;
 	double sum_parts;      /* sum of the NOP forms' values */
-	/* total lies within [sum of the parts' lows + the interaction's low,
-	 * the same of the highs]: the lines add up within their CIs. */
+	/* total lies within [sum of the parts' lows + the layout's and the
+	 * interaction's lows, the same of the highs]: the lines add up within
+	 * their CIs. */
 	int reconciles;
 	/* the interaction's CI holds 0: the parts alone explain the total. */
 	int parts_explain;

@@ -8,7 +8,8 @@
 #include "stubbench/error.h"
 #include "stubbench/paired_placements.h"
 
-#define MAX_COLS (2 + 2 * SB_ATTRIBUTION_MAX_PARTS)
+#define MAX_COLS (3 + 2 * SB_ATTRIBUTION_MAX_PARTS)
+#define LAYOUT_COL(n_parts) (2 + 2 * (n_parts))
 
 size_t sb_attribution_batches(const struct sb_block_table *t, uint64_t *out, size_t max)
 {
@@ -98,7 +99,8 @@ static int columns(const struct sb_block_table *t, const struct sb_attribution_a
 	const char *names[MAX_COLS] = {arms->variant, arms->baseline};
 	for (size_t k = 0; k < arms->n_parts; k++)
 		names[2 + 2 * k] = arms->nop[k], names[3 + 2 * k] = arms->removed[k];
-	for (size_t c = 0; c < 2 + 2 * arms->n_parts; c++) {
+	names[LAYOUT_COL(arms->n_parts)] = arms->layout;
+	for (size_t c = 0; c < 3 + 2 * arms->n_parts; c++) {
 		col[c] = names[c] ? sb_block_table_arm(t, names[c]) : -1;
 		if (names[c] && col[c] < 0) {
 			sb_set_err(err, errlen, "no blocks of arm '%s'", names[c]);
@@ -148,6 +150,15 @@ static int figures(double *val, const size_t *place, const size_t *proc, size_t 
 			out->removed[k] = p.mean;
 		}
 	}
+	out->layout = sb_estimate_absent("no arm with every part NOPed");
+	if (rc == 0 && col[LAYOUT_COL(n_parts)] >= 0) {
+		const double *L = val + LAYOUT_COL(n_parts) * n;
+		rc = sb_paired_over_placements(L, B, place, proc, n, n_boot, seed + 97, &p);
+		out->layout = p.mean;
+		lo += p.mean.lo, hi += p.mean.hi;
+		for (size_t i = 0; i < n; i++)
+			x[i] -= L[i] - B[i];
+	}
 	if (rc == 0)
 		rc = sb_paired_over_placements(x, zero, place, proc, n, n_boot, seed + 99, &p);
 	out->interaction = p.mean;
@@ -170,10 +181,10 @@ int sb_attribution_compute(const struct sb_block_table *t, const struct sb_attri
 		return -1;
 	}
 	long col[MAX_COLS];
-	size_t n_cols = 2 + 2 * arms->n_parts;
+	size_t n_cols = 3 + 2 * arms->n_parts;
 	if (columns(t, arms, col, err, errlen))
 		return -1;
-	/* An absent removed arm is left out of the whole-block test. */
+	/* An absent removed or layout arm is left out of the whole-block test. */
 	long used[MAX_COLS];
 	for (size_t c = 0; c < n_cols; c++)
 		used[c] = col[c] >= 0 ? col[c] : col[0];

@@ -220,7 +220,8 @@ out:
 static int format_rows(struct sb_ablation *a, size_t f, const struct sb_code *v, char *err, size_t errlen)
 {
 	ZydisFormatter fmt;
-	if (!ZYAN_SUCCESS(ZydisFormatterInit(&fmt, ZYDIS_FORMATTER_STYLE_INTEL)))
+	if (!ZYAN_SUCCESS(ZydisFormatterInit(&fmt, ZYDIS_FORMATTER_STYLE_INTEL)) ||
+	    !ZYAN_SUCCESS(ZydisFormatterSetProperty(&fmt, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE)))
 		return sb_set_err(err, errlen, "zydis: no formatter"), -1;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sb_code_insn *in = &v->insns[i];
@@ -296,7 +297,7 @@ int sb_ablation_parts(const struct sb_code_func *var, size_t nv, const struct sb
 	return 0;
 }
 
-static int in_part(const struct sb_ablation *a, const struct sb_ablation_part *p, size_t first, size_t i)
+static int in_part(const struct sb_ablation_part *p, size_t first, size_t i)
 {
 	for (size_t r = 0; r < p->n_rows; r++)
 		if (p->rows[r] == first + i)
@@ -312,7 +313,7 @@ static int removed(const struct sb_ablation *a, const struct sb_ablation_part *p
 	sb_layout_init(&l, c);
 	int rc = -1;
 	for (size_t i = 0; i < c->n; i++) {
-		if (!in_part(a, p, first, i)) {
+		if (!in_part(p, first, i)) {
 			if (sb_layout_keep(&l, i, err, errlen))
 				goto out;
 			continue;
@@ -362,6 +363,20 @@ int sb_ablation_code(const struct sb_ablation *a, size_t k, enum sb_ablate_how h
 	int rc = removed(a, p, &c, first, code, len, removed_insns, err, errlen);
 	sb_code_free(&c);
 	return rc;
+}
+
+int sb_ablation_all_nops(const struct sb_ablation *a, size_t f, uint8_t **code, size_t *len, char *err,
+			 size_t errlen)
+{
+	if (f >= a->n_funcs || !(*code = malloc(a->funcs[f].len)))
+		return sb_set_err(err, errlen, f >= a->n_funcs ? "no function %zu" : "out of memory (function %zu)", f),
+		       -1;
+	memcpy(*code, a->funcs[f].code, a->funcs[f].len);
+	*len = a->funcs[f].len;
+	for (size_t r = 0; r < a->n_rows; r++)
+		if (a->rows[r].func == f && a->rows[r].part >= 0)
+			sb_ablation_nops(*code + a->rows[r].off, a->rows[r].len);
+	return 0;
 }
 
 void sb_ablation_free(struct sb_ablation *a)
