@@ -70,9 +70,8 @@ int annotate_summary(FILE *f, const struct annotate *a, int max)
 	const struct sb_attribution *t = &a->att[0];
 	char b1[64], b2[64];
 	int n = 0;
-	n += fprintf(f, "annotate %s vs %s, batch %llu: %s cycles/call (%zu placements, %zu processes)\n",
-		     a->variant, a->baseline, (unsigned long long)t->batch, est(b1, sizeof(b1), &t->total),
-		     t->n_placements, t->n_processes) > 0;
+	n += fprintf(f, "%.24s vs %.24s at batch %llu: %s cycles/call, %zu placements\n", a->variant,
+		     a->baseline, (unsigned long long)t->batch, est(b1, sizeof(b1), &t->total), t->n_placements) > 0;
 	n += fprintf(f, "  parts (each NOPed in place) %+.2f, layout (all NOPed) %s\n", t->sum_parts,
 		     est(b2, sizeof(b2), &t->layout)) > 0;
 	n += fprintf(f, "  interaction %s: %s\n", est(b2, sizeof(b2), &t->interaction),
@@ -107,21 +106,18 @@ static void listing_batch(FILE *f, const struct annotate *a, const struct sb_att
 		   "# removed: the part taken out (a frame access in the baseline's form)\n");
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s %s\n", "func", "offset", "bytes", "instruction", "part", "nop",
 		"removed");
-	long last = -1;
 	for (size_t i = 0; i < a->ab.n_rows; i++) {
 		const struct sb_ablation_row *r = &a->ab.rows[i];
 		char bytes[64] = "";
 		for (size_t k = 0, o = 0; k < r->len && o + 4 < sizeof(bytes); k++)
 			o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "%s%02x", k ? " " : "", r->bytes[k]);
 		fprintf(f, "%-5s +%#05zx  %-24.24s %-32.32s", a->ab.func_names[r->func], r->off, bytes, r->text);
-		if (r->part >= 0 && r->part != last)
+		if (r->part >= 0 && a->ab.parts[r->part].rows[0] == i)
 			fprintf(f, " %4ld %-22s %s", r->part + 1, est(b1, sizeof(b1), &t->nop[r->part]),
 				est(b2, sizeof(b2), &t->removed[r->part]));
 		else if (r->part >= 0)
 			fprintf(f, " %4ld ^", r->part + 1);
 		fputc('\n', f);
-		if (r->part >= 0)
-			last = r->part;
 	}
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "total (variant - baseline)", "", 
 		est(b1, sizeof(b1), &t->total));

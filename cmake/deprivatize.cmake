@@ -40,6 +40,10 @@ function(sb_deprivatize_tests)
     target_include_directories(test_ablation PRIVATE ${SB_TESTS})
     target_link_libraries(test_ablation PRIVATE stubbench_twins)
     add_test(NAME ablation_parts COMMAND test_ablation)
+    # annotate's attribution recomputed from a recorded run of the planted
+    # lfence: >= 80 % of its extra cost on the lfence, lines reconciled.
+    add_test(NAME annotate_lfence COMMAND python3 ${SB_TESTS}/annotate_lfence.py $<TARGET_FILE:stubbench>
+      ${SB_TESTS}/data/annotate_lfence_blocks.csv.gz)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.

@@ -306,7 +306,7 @@ static int in_part(const struct sb_ablation_part *p, size_t first, size_t i)
 }
 
 /* The part's instructions dropped, a frame access re-encoded with rbp. */
-static int removed(const struct sb_ablation *a, const struct sb_ablation_part *p, const struct sb_code *c,
+static int removed(const struct sb_ablation_part *p, const struct sb_code *c,
 		   size_t first, uint8_t **code, size_t *len, size_t *n_removed, char *err, size_t errlen)
 {
 	struct sb_layout l;
@@ -360,7 +360,7 @@ int sb_ablation_code(const struct sb_ablation *a, size_t k, enum sb_ablate_how h
 	struct sb_code c;
 	if (sb_code_decode(fn->code, fn->len, &c, err, errlen))
 		return -1;
-	int rc = removed(a, p, &c, first, code, len, removed_insns, err, errlen);
+	int rc = removed(p, &c, first, code, len, removed_insns, err, errlen);
 	sb_code_free(&c);
 	return rc;
 }
