@@ -20,6 +20,7 @@
 #include "stubbench/code_variant.h"
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/session.h"
 
 static const char *variant_name = "private"; /* --variant=NAME */
@@ -246,12 +247,15 @@ static int measure(struct sb_cli *cli, struct annotate *a, const struct sb_varia
 	others[m++] = v;
 	for (long i = 0; i < n; i++)
 		others[m++] = &cvs[i].v;
-	/* Identical layout: copy j of every arm at the same page offsets. */
+	/* Identical layout: copy j of every arm at the same page offsets,
+	 * interleaved in one group, so that each block pairs them. */
 	struct sb_config cfg = cli->cfg;
-	cfg.padded = 1;
+	cfg.padded = 0;
+	struct sb_group g = {.baseline = b, .others = others, .n_others = m, .arms = &arms, .res = res,
+			     .same_offsets = 1};
 	static struct sb_block_table blocks;
 	sb_blocks_log_collect(&blocks);
-	int rc = sb_measure_group(&cfg, cli->prog, b, others, m, &arms, res);
+	int rc = sb_measure_groups(&cfg, cli->prog, &g, 1);
 	sb_blocks_log_collect(NULL);
 	if (sb_blocks_log_collect_failed()) {
 		fprintf(stderr, "%s: out of memory collecting the blocks\n", tool);
@@ -280,6 +284,11 @@ static int run_annotate(struct sb_cli *cli)
 	probe_pmu(&a);
 	if (from_blocks)
 		return run_from_blocks(cli, &a);
+	/* Where this kernel's returns go; the host flavour returns there. */
+	static struct sb_return_thunk thunk;
+	sb_return_thunk_from_sysfs(&thunk);
+	if (strncmp(sb_variant_family(v), "replica-host", strlen("replica-host")) == 0)
+		sb_session_aim_host_returns(&cli->cfg, tool, &thunk);
 	default_batch(&cli->cfg);
 	static struct sb_results res;
 	rc = measure(cli, &a, v, b, &res);
@@ -293,6 +302,7 @@ static int run_annotate(struct sb_cli *cli)
 	s.after_ctx = &a;
 	s.meta.json_extra = a.n_att ? json_extra : NULL;
 	s.meta.json_extra_ctx = &a;
+	s.meta.thunk = &thunk;
 	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "annotate %s", v->name);
 	sb_session_add(&s, &res, "annotate");
 	rc = sb_session_finish(&s, rc);

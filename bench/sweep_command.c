@@ -76,24 +76,6 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
-/* The host flavour's returns aimed at the replica of thunk (the host's,
- * or --thunk's). */
-static void aim_host_returns(const struct sb_cli *cli, const struct sb_return_thunk *thunk)
-{
-	/* The host replicas and the host baselines padded to their layout. */
-	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
-	char err[512];
-	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
-		fprintf(stderr, "stubbench: --flavour=host: this kernel's return thunk is %s (%s); the host "
-			"replicas keep its_return_thunk's replica\n", sb_thunk_name(thunk->thunk), thunk->how);
-	else if (sb_thunk_apply(thunk->thunk, host_family, 2, err, sizeof(err)) < 0)
-		fprintf(stderr, "stubbench: --flavour=host: the host replicas keep %s's replica: %s\n",
-			sb_thunk_name(sb_thunk_applied()), err);
-	else if (cli->cfg.verbose)
-		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",
-			sb_thunk_name(thunk->thunk), thunk->how);
-}
-
 /* The flavours' groups (--flavour): the host's (the seed replicas'
  * programs as this kernel JITs them, returning through the replica of its
  * return thunk) first, then the seed's (July 2024 codegen, plain ret) as
@@ -270,7 +252,7 @@ static int run_sweep(struct sb_cli *cli)
 			sb_thunk_name(chosen.thunk), chosen.how);
 	}
 	if (sweep.flavour_host)
-		aim_host_returns(cli, &chosen);
+		sb_session_aim_host_returns(&cli->cfg, "stubbench", &chosen);
 	static struct flavour_groups fg;
 	split_flavours(vs, n_vs, &fg);
 	if (sweep.calls) {

@@ -108,6 +108,14 @@ int sb_session_full_report(const struct sb_config *cfg);
  * be written or a cell had no usable samples. Frees every part's results. */
 int sb_session_finish(struct sb_session *s, int rc);
 
+/* The host flavour's code (families replica-host and its padded
+ * baselines) patched so that its returns reach the replica of thunk's
+ * thunk, as the kernel patches its returns at boot; where that thunk has
+ * no replica, says so in one line (tool first) and the code keeps
+ * its_return_thunk's replica. Before any of it is placed or measured. */
+struct sb_return_thunk;
+void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
+
 /* Replica arms measured interleaved with the options of cfg: pins the
  * thread, sets up the private stacks, gives each arm its re-rolled states
  * (cfg->states placed copies) or --placements, opens counters and likwid
@@ -130,6 +138,12 @@ struct sb_group {
 	size_t n_others;
 	struct sb_variant_arms *arms;       /* outlives res */
 	struct sb_results *res;
+	/* Copy j of every arm of the group at the same page offsets and stack
+	 * offset, interleaved in the group's blocks (annotate pairs its
+	 * ablations block by block). Arms of similar code placed alike and
+	 * interleaved slow each other at small batch sizes (docs/annotate.md);
+	 * --padded's comparison runs each arm in a group of its own instead. */
+	int same_offsets;
 };
 int sb_measure_groups(const struct sb_config *cfg, const char *tool, struct sb_group *groups, size_t n_groups);
 

@@ -62,6 +62,12 @@ static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, si
 	return offsets;
 }
 
+unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed)
+{
+	struct sb_rng rng;
+	sb_rng_seed(&rng, seed * 104723 + 11); /* one table for the run, whatever the groups */
+	return shared_offsets(vs, n, k, &rng);
+}
 
 int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
 			  struct sb_layout_groups *lg)
@@ -80,10 +86,8 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 	}
 	if (!lg->n)
 		return 0;
-	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed * 104723 + 11); /* one table for the run, whatever the groups */
 	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
-	lg->offsets = shared_offsets(lg->v, lg->n, lg->n_placements, &rng);
+	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->seed);
 	lg->arms = calloc(lg->n, sizeof(*lg->arms));
 	lg->res = calloc(lg->n, sizeof(*lg->res));
 	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));

@@ -13,6 +13,7 @@
 #define STUBBENCH_IDENTICAL_LAYOUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stubbench/config.h"
 #include "stubbench/session.h"
@@ -36,6 +37,11 @@ struct sb_layout_groups {
 	unsigned *offsets;                  /* the run's table of placements */
 	size_t n_placements;                /* its rows */
 };
+
+/* The run's table of placements for the variants vs[0..n): copy j of
+ * every one at offsets[j * SB_PLACE_MAX_FUNCS + f] in its pages, k rows,
+ * seeded from seed. NULL out of memory. */
+unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed);
 
 /* Whether the run makes the comparison: --padded, re-rolled states, no
  * --placements, and a format that has its figures. */

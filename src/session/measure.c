@@ -354,6 +354,35 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_run_
 	return 0;
 }
 
+/* The table of placements of each group that asks for the same offsets
+ * for all its arms (sb_group.same_offsets), in (*out)[g]; NULL for the
+ * others. Returns 0, or 1 out of memory (said on stderr). */
+static int same_offsets_of(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
+			   unsigned ***out)
+{
+	*out = calloc(n, sizeof(**out));
+	if (!*out) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	for (size_t g = 0; g < n; g++) {
+		if (!groups[g].same_offsets || !cfg->states || cfg->placements)
+			continue;
+		const struct sb_variant *vs[SB_MAX_ARMS + 1];
+		size_t m = 0;
+		if (groups[g].baseline)
+			vs[m++] = groups[g].baseline;
+		for (size_t i = 0; i < groups[g].n_others && m < SB_MAX_ARMS + 1; i++)
+			vs[m++] = groups[g].others[i];
+		(*out)[g] = sb_layout_offsets(vs, m, cfg->states, cfg->seed + g);
+		if (!(*out)[g]) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_group *groups, size_t n_groups)
 {
 	static int said_timer;
@@ -378,6 +407,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	struct sb_layout_groups lg;
 	if (sb_layout_groups_make(cfg, prog, groups, n_groups, &lg) != 0)
 		return 1;
+	unsigned **own_offsets = NULL;
 	size_t n_all = n_groups + lg.n;
 	struct sb_group *all = NULL;
 	struct group_run *grs = calloc(n_all, sizeof(*grs));
@@ -388,10 +418,10 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	int rc = 0;
+	int rc = same_offsets_of(cfg, prog, groups, n_groups, &own_offsets);
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
-		grs[i].offsets = i < n_groups ? NULL : lg.offsets;
-		grs[i].n_offsets = lg.n_placements;
+		grs[i].offsets = i < n_groups ? (groups[i].same_offsets ? own_offsets[i] : NULL) : lg.offsets;
+		grs[i].n_offsets = i < n_groups ? cfg->states : lg.n_placements;
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
 		parts[i] = (struct sb_run_part){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
@@ -408,6 +438,9 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	if (rc == 0)
 		sb_layout_figures(cfg, &lg, groups, n_groups);
 	sb_layout_groups_free(&lg, cfg->n_batches);
+	for (size_t i = 0; own_offsets && i < n_groups; i++)
+		free(own_offsets[i]);
+	free(own_offsets);
 	free(grs), free(parts), free(all);
 	return rc;
 }
