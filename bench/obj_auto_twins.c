@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "stubbench/harness.h"
 #include "stubbench/json_writer.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/ksyms.h"
@@ -103,10 +104,7 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 static uint64_t sample_twin(void *p, uint64_t batch)
 {
 	struct sb_obj_twin_ctx *c = p;
-	long bi = -1;
-	for (size_t i = 0; i < c->n_batches; i++)
-		if (c->batches[i] == batch)
-			bi = (long)i;
+	long bi = sb_batch_index(c->batches, c->n_batches, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
 	if (!c->t)

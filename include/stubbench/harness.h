@@ -183,4 +183,8 @@ void sb_part_blocks_free(struct sb_part_blocks *pb);
 
 int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen);
 
+/* The index of batch in batches[0..n) (what a sampler's batch argument is
+ * among the run's batch sizes), or -1. */
+long sb_batch_index(const uint64_t *batches, size_t n, uint64_t batch);
+
 #endif

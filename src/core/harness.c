@@ -315,3 +315,11 @@ int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb
 	struct sb_run_part part = {.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
 	return sb_run_parts(&part, 1, err, errlen);
 }
+
+long sb_batch_index(const uint64_t *batches, size_t n, uint64_t batch)
+{
+	for (size_t i = 0; i < n; i++)
+		if (batches[i] == batch)
+			return (long)i;
+	return -1;
+}

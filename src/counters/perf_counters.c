@@ -1,4 +1,5 @@
 /* perf_counters.c: --counters=LIST through libpfm4 and perf_event_open. */
+#include "stubbench/harness.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/error.h"
 
@@ -471,14 +472,6 @@ uint64_t sb_counters_disturbances_now(void *ctx)
 	return sum;
 }
 
-static long batch_index(const struct sb_counter_set *s, uint64_t batch)
-{
-	for (size_t b = 0; b < s->n_batches; b++)
-		if (s->batches[b] == batch)
-			return (long)b;
-	return -1;
-}
-
 /* Per-iteration value of event k in a cell. */
 static double cell_value(const struct sb_counter_set *s, const struct cell_sums *cs, long k)
 {
@@ -513,7 +506,7 @@ void sb_counters_fill(const struct sb_counter_set *s, struct sb_results *r)
 		if (!s->cells || !s->arms || !cell->arm || cell->arm < s->arms ||
 		    cell->arm >= s->arms + s->n_arms)
 			continue;
-		long b = batch_index(s, cell->batch);
+		long b = sb_batch_index(s->batches, s->n_batches, cell->batch);
 		if (b >= 0)
 			sb_counters_cell(s, (size_t)(cell->arm - s->arms), (size_t)b, cell->counters,
 					 SB_MAX_COUNTERS);

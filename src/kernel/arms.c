@@ -1,5 +1,6 @@
 /* kernel_arms.c: harness arms that run the BPF programs with
  * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
+#include "stubbench/harness.h"
 #include "stubbench/arms.h"
 #include "stubbench/loader.h"
 #include "stubbench/signals.h"
@@ -18,18 +19,10 @@ static int test_run_stub(void)
 	return 0;
 }
 
-static long batch_index(const struct sb_kernel_arm_ctx *c, uint64_t batch)
-{
-	for (size_t i = 0; i < c->n_batches; i++)
-		if (c->batches[i] == batch)
-			return (long)i;
-	return -1;
-}
-
 static uint64_t sample(void *ctx, uint64_t batch)
 {
 	struct sb_kernel_arm_ctx *c = ctx;
-	long bi = batch_index(c, batch);
+	long bi = sb_batch_index(c->batches, c->n_batches, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
 	const struct sb_kernel_obj *o = c->objs[c->load][bi];

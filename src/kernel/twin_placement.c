@@ -6,6 +6,7 @@
  * (bpf_jit_binary_pack_alloc()), and that offset alone moves the cost of a
  * program by cycles per iteration; the twins in asm/twins_v6_18.asm are
  * 64-byte aligned. */
+#include "stubbench/harness.h"
 #include "stubbench/decode.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/twin_placement.h"
@@ -95,18 +96,10 @@ void sb_twin_placement_free(struct sb_twin_placement *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static long batch_index(const struct sb_placed_arm_ctx *c, uint64_t batch)
-{
-	for (size_t i = 0; i < c->n_batches; i++)
-		if (c->batches[i] == batch)
-			return (long)i;
-	return -1;
-}
-
 static uint64_t sample_placed(void *p, uint64_t batch)
 {
 	struct sb_placed_arm_ctx *c = p;
-	long bi = batch_index(c, batch);
+	long bi = sb_batch_index(c->batches, c->n_batches, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
 	if (c->empty)

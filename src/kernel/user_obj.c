@@ -1,4 +1,5 @@
 /* user_obj.c: a user's BPF object, loaded with libbpf; see user_obj.h. */
+#include "stubbench/harness.h"
 #include "stubbench/user_obj.h"
 #include "stubbench/signals.h"
 #include "stubbench/error.h"
@@ -294,10 +295,7 @@ enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const 
 static uint64_t sample(void *ctx, uint64_t batch)
 {
 	struct sb_user_arm_ctx *c = ctx;
-	long bi = -1;
-	for (size_t i = 0; i < c->n_batches; i++)
-		if (c->batches[i] == batch)
-			bi = (long)i;
+	long bi = sb_batch_index(c->batches, c->n_batches, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
 	run_fd = c->empty_fd >= 0 ? c->empty_fd : sb_user_obj_prog_fd(c->objs[bi], c->prog);
