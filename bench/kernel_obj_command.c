@@ -24,6 +24,9 @@
 #include "stubbench/pin.h"
 #include "stubbench/timer.h"
 #include "stubbench/user_obj.h"
+#ifdef SB_AUTO_TWINS
+#include "obj_auto_twins.h"
+#endif
 
 struct obj_run {
 	const struct sb_config *o;
@@ -35,6 +38,10 @@ struct obj_run {
 	int has_batch_iters;
 	char *jit_text;        /* what the JIT check found, one line per function */
 	struct sb_results res;
+#ifdef SB_AUTO_TWINS
+	struct sb_obj_twins twins; /* the programs' auto-twins, measured beside them */
+	struct sb_results tres;
+#endif
 };
 
 static void release(struct obj_run *r)
@@ -44,6 +51,10 @@ static void release(struct obj_run *r)
 	sb_kernel_unload(r->empty);
 	sb_results_free(&r->res);
 	free(r->jit_text);
+#ifdef SB_AUTO_TWINS
+	sb_obj_twins_free(&r->twins);
+	sb_results_free(&r->tres);
+#endif
 }
 
 /* Each program's JIT: its flavour, and per function its size and whether
@@ -146,7 +157,12 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 		first = 0;
 	}
 	if (json)
-		fputs("]}", f);
+		fputs("]", f);
+#ifdef SB_AUTO_TWINS
+	sb_obj_twins_report(&r->twins, &r->res, &r->tres, f, json);
+#endif
+	if (json)
+		fputs("}", f);
 }
 
 struct json_ctx {
@@ -251,7 +267,16 @@ static int run(struct obj_run *r)
 	struct sb_run_opts ro;
 	sb_session_run_opts(&cfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
-	if (sb_run_interleaved(arms.arms, arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
+	struct sb_run_part parts[2] = {{.arms = arms.arms, .n_arms = arms.n, .opts = &ro, .out = &r->res}};
+	size_t n_parts = 1;
+#ifdef SB_AUTO_TWINS
+	sb_obj_twins_make(&r->twins, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
+			  r->has_batch_iters, info);
+	if (r->twins.n_arms)
+		parts[n_parts++] = (struct sb_run_part){.arms = r->twins.arms, .n_arms = r->twins.n_arms, .opts = &ro,
+							.out = &r->tres};
+#endif
+	if (sb_run_parts(parts, n_parts, why, sizeof(why)) != 0) {
 		free(jit_json);
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
@@ -273,6 +298,10 @@ static int run(struct obj_run *r)
 	s.after_report = after_report;
 	s.after_ctx = r;
 	sb_session_add(&s, &r->res, NULL);
+#ifdef SB_AUTO_TWINS
+	if (r->twins.n_arms)
+		sb_session_add_section(&s, &r->tres, "auto-twin", "auto-twins, placed like the loads");
+#endif
 	rc = sb_session_finish(&s, rc);
 	free(jit_json);
 	return rc;

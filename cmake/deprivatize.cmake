@@ -12,7 +12,8 @@ if(STUBBENCH_DEPRIVATIZE)
 endif()
 
 if(STUBBENCH_DEPRIVATIZE)
-  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c)
+  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c
+    src/jit/auto_twin.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # stubbench deprivatize (a weak reference in bench/stubbench.c).
@@ -30,6 +31,13 @@ function(sb_deprivatize_tests)
     target_include_directories(test_deprivatize PRIVATE ${SB_TESTS})
     target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
     add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
+    # Twins made from the recorded v6.18 JIT dumps of the built-in programs
+    # equal the hand-made twins (addresses masked), aim their calls, returns,
+    # frames and maps at user code and buffers, and run.
+    add_executable(test_auto_twin ${SB_TESTS}/test_auto_twin.c)
+    target_include_directories(test_auto_twin PRIVATE ${SB_TESTS})
+    target_link_libraries(test_auto_twin PRIVATE stubbench_twins)
+    add_test(NAME auto_twin_bytes COMMAND test_auto_twin ${SB_TESTS}/data)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.

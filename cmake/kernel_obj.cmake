@@ -2,6 +2,12 @@
 # object, and its tests on an object built from tests/data (a source
 # outside the project's own programs). Part of STUBBENCH_KERNEL.
 target_sources(stubbench PRIVATE bench/kernel_obj_command.c)
+# Its auto-twins (the programs' JIT images run in user space) need the
+# re-encoding part (Zydis).
+if(STUBBENCH_DEPRIVATIZE)
+  target_sources(stubbench PRIVATE bench/obj_auto_twins.c)
+  target_compile_definitions(stubbench PRIVATE SB_AUTO_TWINS=1)
+endif()
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
 sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})

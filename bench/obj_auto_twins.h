@@ -1,0 +1,60 @@
+/* obj_auto_twins.h: the auto-twins of `stubbench kernel --obj` (auto_twin.h):
+ * for each program, a twin made from its JIT image (of the load of the
+ * first batch), checked for the kernel's path (not comparable: no arm),
+ * placed like each batch's load (every function at the page offset the
+ * kernel gave it), and harness arms running the placed copies beside the
+ * kernel's runs; then each twin's cost against the kernel's. */
+#ifndef STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
+#define STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
+
+#include <stdio.h>
+
+#include "stubbench/auto_twin.h"
+#include "stubbench/auto_twin_source.h"
+#include "stubbench/harness.h"
+#include "stubbench/parse.h"
+#include "stubbench/placement.h"
+#include "stubbench/results.h"
+#include "stubbench/user_obj.h"
+
+struct sb_obj_twin {
+	const char *prog;
+	struct sb_auto_twin_source src;
+	struct sb_auto_twin twin;
+	int made;                       /* the twin exists */
+	struct sb_auto_twin_path path;  /* made: its path check */
+	struct sb_placed_variant placed[SB_MAX_BATCHES];
+	size_t n_placed;
+	char why[400];                  /* not made, or not placed: why */
+	char desc[400];                 /* made: its helpers and buffers */
+	char arm_name[80];
+};
+
+struct sb_obj_twins {
+	struct sb_obj_twin t[SB_USER_MAX_PROGS];
+	size_t n;
+	struct sb_arm arms[1 + SB_USER_MAX_PROGS];
+	size_t n_arms;
+	struct sb_obj_twin_ctx {
+		struct sb_obj_twin *t;      /* NULL: the overhead arm (the empty stub) */
+		const uint64_t *batches;
+		size_t n_batches;
+		int in_loop;
+	} ctx[1 + SB_USER_MAX_PROGS];
+	int percpu_ready;
+};
+
+/* Makes, checks and places the twins of progs; one line per program into
+ * info. The arms (t->arms, n_arms: the overhead arm first) run only the
+ * comparable ones; n_arms is 0 when none is. */
+void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, const uint64_t *batches,
+		       size_t n_batches, const char *const *progs, size_t n_progs, int has_batch_iters, FILE *info);
+void sb_obj_twins_free(struct sb_obj_twins *t);
+
+/* Each twin against its program, batch by batch (cycles per iteration,
+ * the kernel's verdict rule), or why it has no figure. Lines (json = 0) or
+ * the JSON member "auto_twins" (json = 1, after a comma). */
+void sb_obj_twins_report(const struct sb_obj_twins *t, const struct sb_results *kernel,
+			 const struct sb_results *twins, FILE *f, int json);
+
+#endif

@@ -1,0 +1,84 @@
+/* insn_trace.c: instructions of one stub call counted by single-stepping
+ * it with ptrace; see insn_trace.h. */
+#define _GNU_SOURCE
+#include "stubbench/insn_trace.h"
+#include "stubbench/error.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int in_ranges(uintptr_t ip, const uintptr_t *lo, const uintptr_t *hi, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ip >= lo[i] && ip < hi[i])
+			return 1;
+	return 0;
+}
+
+int sb_insn_trace_count(sb_stub_fn fn, const uintptr_t *lo, const uintptr_t *hi, size_t n, uint64_t max_steps,
+			uint64_t *count, char *err, size_t errlen)
+{
+	*count = 0;
+	pid_t pid = fork();
+	if (pid < 0) {
+		sb_set_err(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) != 0)
+			_exit(126);
+		raise(SIGSTOP);
+		fn();
+		_exit(0);
+	}
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		sb_set_err(err, errlen, "ptrace: the child did not stop (ptrace refused?)");
+		if (!WIFEXITED(st))
+			kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return -1;
+	}
+	uint64_t steps = 0;
+	int sig = 0;
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, pid, NULL, (void *)(uintptr_t)sig) != 0) {
+			sb_set_err(err, errlen, "ptrace single-step: %s", strerror(errno));
+			break;
+		}
+		sig = 0;
+		if (waitpid(pid, &st, 0) != pid)
+			break;
+		if (WIFEXITED(st))
+			return WEXITSTATUS(st) == 0 ? 0 : (sb_set_err(err, errlen, "the traced child exited %d",
+								       WEXITSTATUS(st)), -1);
+		if (WIFSIGNALED(st)) {
+			sb_set_err(err, errlen, "the traced call was killed by signal %d", WTERMSIG(st));
+			return -1;
+		}
+		struct user_regs_struct regs;
+		if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0) {
+			sb_set_err(err, errlen, "ptrace getregs: %s", strerror(errno));
+			break;
+		}
+		if (WSTOPSIG(st) != SIGTRAP) {
+			sb_set_err(err, errlen, "the traced call got signal %d (%s) at %#llx", WSTOPSIG(st),
+				   strsignal(WSTOPSIG(st)), (unsigned long long)regs.rip);
+			break;
+		}
+		*count += in_ranges((uintptr_t)regs.rip, lo, hi, n);
+		if (++steps >= max_steps) {
+			sb_set_err(err, errlen, "more than %llu instructions: stopped counting",
+				   (unsigned long long)max_steps);
+			break;
+		}
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return -1;
+}
