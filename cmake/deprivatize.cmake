@@ -39,6 +39,12 @@ function(sb_deprivatize_tests)
     target_include_directories(test_auto_twin PRIVATE ${SB_TESTS})
     target_link_libraries(test_auto_twin PRIVATE stubbench_twins)
     add_test(NAME auto_twin_bytes COMMAND test_auto_twin ${SB_TESTS}/data)
+    # stubbench diff's parts: two images read and paired, the old -> new
+    # instruction map, both seed 001 sides' twins against the replicas.
+    add_executable(test_image_diff ${SB_TESTS}/test_image_diff.c)
+    target_include_directories(test_image_diff PRIVATE ${SB_TESTS})
+    target_link_libraries(test_image_diff PRIVATE stubbench_twins)
+    add_test(NAME image_diff COMMAND test_image_diff ${SB_TESTS}/data)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.
