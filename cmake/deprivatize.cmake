@@ -70,6 +70,15 @@ function(sb_deprivatize_tests)
         ${SB_USER_BPF_OBJ} ${sb_twin_pair_obj})
       set_tests_properties(deprivatize_live PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
         ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
+      # Live auto-twins: the built-in programs' JIT gives the hand-made twins;
+      # a loop bound read from a map makes a twin not comparable.
+      set(sb_map_bound_obj ${CMAKE_BINARY_DIR}/tests/map_bound.bpf.o)
+      sb_bpf_object(${D}/map_bound.bpf.c ${sb_map_bound_obj})
+      add_custom_target(sb_map_bound_obj ALL DEPENDS ${sb_map_bound_obj})
+      add_test(NAME auto_twin_live COMMAND sh ${SB_TESTS}/auto_twin_live.sh $<TARGET_FILE:stubbench>
+        $<TARGET_FILE:test_auto_twin> ${sb_map_bound_obj})
+      set_tests_properties(auto_twin_live PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
+        ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1 TIMEOUT 600)
     endif()
   endif()
 endfunction()

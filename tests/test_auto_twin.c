@@ -15,7 +15,8 @@
  *     record says (the thunk's ret apart), and with the loop bound in the
  *     map's contents different from the harness's it is not comparable;
  *   - refusals: an indirect call, a gs access other than this_cpu_off.
- * Argument: tests/data. */
+ * Arguments: tests/data; or a --dump-jit directory of this kernel's and ""
+ * (its files' prefix), for the same checks on the live JIT. */
 #include "check.h"
 #include "stubbench/auto_twin.h"
 #include "stubbench/image_text.h"
@@ -31,6 +32,7 @@ extern const uintptr_t sb_auto_twin_area_fps[];
 extern const uint64_t sb_auto_twin_n_areas;
 
 static const char *data_dir;
+static const char *prefix = "jit_v6_18_"; /* of the dump files: "" for --dump-jit's */
 
 /* The program's functions, each from its .lst (named, at its JITed address). */
 static int read_image(const char *prog, const char *const *funcs, size_t n, struct sb_jit_image *img)
@@ -41,7 +43,7 @@ static int read_image(const char *prog, const char *const *funcs, size_t n, stru
 	for (size_t i = 0; i < n; i++) {
 		char path[512], err[256];
 		struct sb_jit_image one;
-		snprintf(path, sizeof(path), "%s/jit_v6_18_%s.%s.lst", data_dir, prog, funcs[i]);
+		snprintf(path, sizeof(path), "%s/%s%s.%s.lst", data_dir, prefix, prog, funcs[i]);
 		if (sb_jit_image_read_file(path, &one, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
 			return -1;
@@ -241,11 +243,13 @@ static void check_refusals(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: test_auto_twin DATA_DIR\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: test_auto_twin DATA_DIR [FILE_PREFIX]\n");
 		return 2;
 	}
 	data_dir = argv[1];
+	if (argc == 3)
+		prefix = argv[2];
 	char err[256];
 	if (sb_percpu_thread_init(err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
