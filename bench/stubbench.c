@@ -9,6 +9,7 @@
 extern const struct sb_subcommand sb_kernel_command __attribute__((weak));
 extern const struct sb_subcommand sb_deprivatize_command __attribute__((weak));
 extern const struct sb_subcommand sb_diff_command __attribute__((weak));
+extern const struct sb_subcommand sb_annotate_command __attribute__((weak));
 
 static const struct sb_cli_slot subcommands[] = {
 	{"lab", &sb_lab_command, NULL},
@@ -19,6 +20,7 @@ static const struct sb_cli_slot subcommands[] = {
 	{"kernel", &sb_kernel_command, "STUBBENCH_KERNEL"},
 	{"deprivatize", &sb_deprivatize_command, "STUBBENCH_DEPRIVATIZE"},
 	{"diff", &sb_diff_command, "STUBBENCH_DEPRIVATIZE"},
+	{"annotate", &sb_annotate_command, "STUBBENCH_DEPRIVATIZE"},
 	{NULL, NULL, NULL},
 };
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/registry.h"
+
 static int env_on(const char *name)
 {
 	const char *e = getenv(name);
@@ -19,5 +21,7 @@ const struct sb_run_test_hooks *sb_test_hooks_from_env(void)
 		.spread_only = env_on("STUBBENCH_TEST_SPREAD_ONLY"),
 		.fixed_clock = env_on("STUBBENCH_TEST_FIXED_CLOCK"),
 	};
+	if (env_on("STUBBENCH_TEST_VARIANTS"))
+		sb_registry_show_test_variants();
 	return &hooks;
 }

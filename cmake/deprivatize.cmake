@@ -13,12 +13,15 @@ endif()
 
 if(STUBBENCH_DEPRIVATIZE)
   add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c
-    src/jit/auto_twin.c src/jit/diff_twin.c)
+    src/jit/auto_twin.c src/jit/diff_twin.c src/jit/ablation.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
-  # stubbench deprivatize (a weak reference in bench/stubbench.c).
+  # stubbench deprivatize and diff (weak references in bench/stubbench.c).
   target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c
     ${CMAKE_SOURCE_DIR}/bench/diff_command.c)
+  # stubbench annotate: the parts' ablations are re-encoded code.
+  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/annotate_command.c
+    ${CMAKE_SOURCE_DIR}/bench/annotate_report.c)
   target_link_libraries(stubbench PRIVATE stubbench_twins)
 endif()
 
@@ -45,6 +48,16 @@ function(sb_deprivatize_tests)
     target_include_directories(test_image_diff PRIVATE ${SB_TESTS})
     target_link_libraries(test_image_diff PRIVATE stubbench_twins)
     add_test(NAME image_diff COMMAND test_image_diff ${SB_TESTS}/data)
+    # The parts of seed 001's replicas against their baselines, exactly, and
+    # their ablations' bytes (stubbench annotate, docs/annotate.md).
+    add_executable(test_ablation ${SB_TESTS}/test_ablation.c)
+    target_include_directories(test_ablation PRIVATE ${SB_TESTS})
+    target_link_libraries(test_ablation PRIVATE stubbench_twins)
+    add_test(NAME ablation_parts COMMAND test_ablation)
+    # annotate's attribution recomputed from a recorded run of the planted
+    # lfence: >= 80 % of its extra cost on the lfence, lines reconciled.
+    add_test(NAME annotate_lfence COMMAND python3 ${SB_TESTS}/annotate_lfence.py $<TARGET_FILE:stubbench>
+      ${SB_TESTS}/data/annotate_lfence_blocks.csv.gz)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.

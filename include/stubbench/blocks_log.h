@@ -26,8 +26,16 @@
  * is refused. Returns 0, or -1 with err naming the file and why. */
 int sb_blocks_log_open(const char *path, char *err, size_t errlen);
 
-/* Non-zero while a log is open. */
+/* Non-zero while a log is open or a table collects the blocks. */
 int sb_blocks_log_active(void);
+
+struct sb_block_table;
+/* From now on every kept block's value of every arm but the overhead also
+ * goes to t (block_table.h), log or not; NULL: no more. A command that
+ * computes over blocks (annotate) reads them there. */
+void sb_blocks_log_collect(struct sb_block_table *t);
+/* Non-zero when memory ran out while collecting: t lacks rows. */
+int sb_blocks_log_collect_failed(void);
 
 struct sb_block_row {
 	uint64_t tsc;            /* the block's start */

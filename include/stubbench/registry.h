@@ -83,9 +83,13 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 		       size_t *n, char *err, size_t errlen);
 
 /* The baseline v is compared with: "baseline" for the seed's replicas,
- * "host-baseline" for the host flavour's, the padded one's variant's for a
+ * "host-baseline" for the host flavour's, "baseline" for a test variant, the padded one's variant's for a
  * padded baseline; NULL for other families. */
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v);
+
+/* From now on the variants of family "test" (instructions planted for
+ * the tests, asm/test_*.asm) are listed too; before, no lookup finds them. */
+void sb_registry_show_test_variants(void);
 
 /* The function records. */
 size_t sb_function_count(void);

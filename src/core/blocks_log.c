@@ -8,12 +8,15 @@
 #include <x86intrin.h>
 
 #include "batch_data.h"
+#include "stubbench/block_table.h"
 #include "stubbench/safe_file.h"
 
 static struct sb_safe_file log_file;
 static int log_open;
 static size_t log_rows;
 static uint64_t log_t0;
+static struct sb_block_table *collector;
+static int collector_failed;
 
 int sb_blocks_log_open(const char *path, char *err, size_t errlen)
 {
@@ -31,7 +34,18 @@ int sb_blocks_log_open(const char *path, char *err, size_t errlen)
 
 int sb_blocks_log_active(void)
 {
-	return log_open;
+	return log_open || collector;
+}
+
+void sb_blocks_log_collect(struct sb_block_table *t)
+{
+	collector = t;
+	collector_failed = 0;
+}
+
+int sb_blocks_log_collect_failed(void)
+{
+	return collector_failed;
 }
 
 /* An arm's name as one CSV field: quoted when it holds a comma or a quote. */
@@ -67,18 +81,23 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
 			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz)
 {
-	if (!log_open)
+	if (!log_open && !collector)
 		return;
 	for (size_t k = 0; k < kb->n; k++) {
 		const struct block *b = &d->blocks[kb->block[k]];
 		struct sb_block_row row = {b->tsc, part, batch, b->process, kb->block[k], b->state,
 					   b->cpt, b->canary, b->window};
-		for (size_t a = 0; a < n_arms; a++)
+		for (size_t a = 0; a < n_arms; a++) {
+			if (collector && !arms[a].is_overhead &&
+			    sb_block_table_add(collector, batch, part, b->process, kb->block[k], b->state, arms[a].name,
+					       kb->value[a * kb->stride + k]) != 0)
+				collector_failed = 1;
 			sb_blocks_log_row(&row, tsc_hz, arms[a].name,
 					  arms[a].is_overhead   ? "overhead"
 					  : arms[a].is_baseline ? "baseline"
 								: "variant",
 					  kb->value[a * kb->stride + k]);
+		}
 	}
 }
 

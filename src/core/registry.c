@@ -31,6 +31,14 @@ static const char *const family_order[] = {"replica", "twin", "lab"};
 
 static const struct sb_variant **order;
 static size_t n_variants;
+static int with_test_variants;
+
+/* Family "test": code the tests plant instructions in (asm/test_*.asm),
+ * listed only after sb_registry_show_test_variants(). */
+static int is_test(const struct sb_variant *v)
+{
+	return v->family && strcmp(v->family, "test") == 0;
+}
 
 static size_t family_rank(const struct sb_variant *v)
 {
@@ -51,8 +59,20 @@ __attribute__((constructor)) static void sb_registry_init(void)
 		return;
 	for (size_t rank = 0; rank <= N_FAMILY_ORDER; rank++)
 		for (size_t i = 0; i < n; i++)
-			if (family_rank(&__start_sb_variants[i]) == rank)
+			if (family_rank(&__start_sb_variants[i]) == rank &&
+			    (with_test_variants || !is_test(&__start_sb_variants[i])))
 				order[n_variants++] = &__start_sb_variants[i];
+}
+
+void sb_registry_show_test_variants(void)
+{
+	if (with_test_variants)
+		return;
+	with_test_variants = 1;
+	free(order);
+	order = NULL;
+	n_variants = 0;
+	sb_registry_init();
 }
 
 size_t sb_variant_count(void)
@@ -128,6 +148,9 @@ const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
 		return sb_variant_find("baseline");
 	if (family && strcmp(family, "replica-host") == 0)
 		return sb_variant_find("host-baseline");
+	/* A test variant is a seed replica with an instruction planted. */
+	if (family && strcmp(family, "test") == 0)
+		return sb_variant_find("baseline");
 	/* A padded baseline: the baseline of the variant it pads. */
 	if (family && (strcmp(family, "replica-padded") == 0 || strcmp(family, "replica-host-padded") == 0))
 		return sb_variant_baseline_of(v->family_info);

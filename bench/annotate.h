@@ -1,0 +1,41 @@
+/* annotate.h: `stubbench annotate`, a variant's listing with what each of
+ * its parts costs (docs/annotate.md): the command (annotate_command.c)
+ * and its report (annotate_report.c). */
+#ifndef STUBBENCH_BENCH_ANNOTATE_H
+#define STUBBENCH_BENCH_ANNOTATE_H
+
+#include <stdio.h>
+
+#include "stubbench/ablation.h"
+#include "stubbench/attribution.h"
+#include "stubbench/config.h"
+
+#define ANNOTATE_MAX_BATCHES SB_MAX_BATCHES
+
+struct annotate {
+	const char *variant, *baseline;      /* their names */
+	struct sb_ablation ab;               /* the variant's parts */
+	char nop_name[SB_ABLATION_MAX_PARTS][112], removed_name[SB_ABLATION_MAX_PARTS][112];
+	char layout_name[112];               /* every part NOPed */
+	struct sb_attribution att[ANNOTATE_MAX_BATCHES];
+	size_t n_att;
+	char pmu[200];                       /* one line: the PMU, or why there is none */
+	const char *source;                  /* "live", or the block log read */
+};
+
+/* The arms' names of the attribution: VARIANT, BASELINE, VARIANT:nop:K,
+ * VARIANT:del:K (K from 1) and VARIANT:nop:all, in a. */
+void annotate_arm_names(struct annotate *a);
+
+/* The attribution of every batch size of t. Returns 0, or -1 said on
+ * stderr with tool. */
+int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool);
+
+/* The summary's lines (at most max, within 100 columns). Returns how many. */
+int annotate_summary(FILE *f, const struct annotate *a, int max);
+/* The listing with a cost column per part, batch by batch. */
+void annotate_listing(FILE *f, const struct annotate *a);
+/* `,\n  "annotate": {...}`: every row, every part's figures per batch. */
+void annotate_json(FILE *f, const struct annotate *a);
+
+#endif

@@ -1,0 +1,206 @@
+/* annotate_report.c: what `stubbench annotate` prints; see annotate.h. */
+#include "annotate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/json_writer.h"
+
+void annotate_arm_names(struct annotate *a)
+{
+	for (size_t k = 0; k < a->ab.n_parts; k++) {
+		snprintf(a->nop_name[k], sizeof(a->nop_name[k]), "%s:nop:%zu", a->variant, k + 1);
+		snprintf(a->removed_name[k], sizeof(a->removed_name[k]), "%s:del:%zu", a->variant, k + 1);
+	}
+	snprintf(a->layout_name, sizeof(a->layout_name), "%s:nop:all", a->variant);
+}
+
+int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool)
+{
+	struct sb_attribution_arms arms = {.variant = a->variant, .baseline = a->baseline,
+					   .n_parts = a->ab.n_parts,
+					   .layout = sb_block_table_arm(t, a->layout_name) >= 0 ? a->layout_name : NULL};
+	for (size_t k = 0; k < a->ab.n_parts; k++) {
+		arms.nop[k] = a->nop_name[k];
+		arms.removed[k] = sb_block_table_arm(t, a->removed_name[k]) >= 0 ? a->removed_name[k] : NULL;
+	}
+	uint64_t batches[ANNOTATE_MAX_BATCHES];
+	size_t nb = sb_attribution_batches(t, batches, ANNOTATE_MAX_BATCHES);
+	a->n_att = 0;
+	for (size_t i = 0; i < nb; i++) {
+		char err[512];
+		if (sb_attribution_compute(t, &arms, batches[i], 1000, seed, &a->att[a->n_att], err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", tool, a->source, err);
+			continue;
+		}
+		a->n_att++;
+	}
+	if (a->n_att == 0)
+		fprintf(stderr, "%s: %s: no batch size with blocks of every arm\n", tool, a->source);
+	return a->n_att ? 0 : -1;
+}
+
+/* "+1.23 [+1.01, +1.45]", or "n/a" with no figure, or the value alone
+ * without a CI. */
+static const char *est(char *buf, size_t len, const struct sb_estimate *e)
+{
+	if (!sb_estimate_known(e) || !isfinite(e->value))
+		snprintf(buf, len, "n/a");
+	else if (!sb_estimate_has_ci(e))
+		snprintf(buf, len, "%+.2f (no CI)", e->value);
+	else
+		snprintf(buf, len, "%+.2f [%+.2f, %+.2f]", e->value, e->lo, e->hi);
+	return buf;
+}
+
+/* The parts in order of their cost, highest first. */
+static const struct sb_attribution *sort_att;
+
+static int by_cost(const void *x, const void *y)
+{
+	double a = sort_att->nop[*(const size_t *)x].value, b = sort_att->nop[*(const size_t *)y].value;
+	return fabs(a) > fabs(b) ? -1 : fabs(a) < fabs(b);
+}
+
+int annotate_summary(FILE *f, const struct annotate *a, int max)
+{
+	if (!a->n_att || max < 5)
+		return 0;
+	const struct sb_attribution *t = &a->att[0];
+	char b1[64], b2[64];
+	int n = 0;
+	n += fprintf(f, "%.24s vs %.24s at batch %llu: %s cycles/call, %zu placements\n", a->variant,
+		     a->baseline, (unsigned long long)t->batch, est(b1, sizeof(b1), &t->total), t->n_placements) > 0;
+	n += fprintf(f, "  parts (each NOPed in place) %+.2f, layout (all NOPed) %s\n", t->sum_parts,
+		     est(b2, sizeof(b2), &t->layout)) > 0;
+	n += fprintf(f, "  interaction %s: %s\n", est(b2, sizeof(b2), &t->interaction),
+		     t->parts_explain ? "its CI holds 0, the parts and layout explain the total"
+				      : "its CI excludes 0, the parts and layout do not add up") > 0;
+	size_t order[SB_ABLATION_MAX_PARTS];
+	for (size_t k = 0; k < t->n_parts; k++)
+		order[k] = k;
+	sort_att = t;
+	qsort(order, t->n_parts, sizeof(*order), by_cost);
+	int room = max - n - 3 - (int)(a->n_att > 1);
+	if (room > 4)
+		room = 4;
+	for (size_t i = 0; i < t->n_parts && (int)i < room; i++)
+		n += fprintf(f, "  %-26s %s\n", est(b1, sizeof(b1), &t->nop[order[i]]),
+			     a->ab.parts[order[i]].name) > 0;
+	if (a->n_att > 1)
+		n += fprintf(f, "  %zu more batch sizes: --table\n", a->n_att - 1) > 0;
+	n += fprintf(f, "  %s\n", t->reconciles ? "parts + layout + interaction reconcile with the total within their CIs"
+					       : "parts + layout + interaction do NOT reconcile with the total within CIs") > 0;
+	n += fprintf(f, "  %s\n", a->pmu) > 0;
+	n += fprintf(f, "  the listing with a cost per instruction: --table; every row: --format=json\n") > 0;
+	return n;
+}
+
+static void listing_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+{
+	char b1[64], b2[64];
+	fprintf(f, "# %s vs %s, batch %llu, %zu blocks at %zu placements, %zu processes (%s)\n", a->variant,
+		a->baseline, (unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes, a->source);
+	fprintf(f, "# cost: cycles per call, variant - ablation, 95 %% CI; nop: the part NOPed in place,\n"
+		   "# removed: the part taken out (a frame access in the baseline's form)\n");
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s %s\n", "func", "offset", "bytes", "instruction", "part", "nop",
+		"removed");
+	for (size_t i = 0; i < a->ab.n_rows; i++) {
+		const struct sb_ablation_row *r = &a->ab.rows[i];
+		char bytes[64] = "";
+		for (size_t k = 0, o = 0; k < r->len && o + 4 < sizeof(bytes); k++)
+			o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "%s%02x", k ? " " : "", r->bytes[k]);
+		fprintf(f, "%-5s +%#05zx  %-24.24s %-32.32s", a->ab.func_names[r->func], r->off, bytes, r->text);
+		if (r->part >= 0 && a->ab.parts[r->part].rows[0] == i)
+			fprintf(f, " %4ld %-22s %s", r->part + 1, est(b1, sizeof(b1), &t->nop[r->part]),
+				est(b2, sizeof(b2), &t->removed[r->part]));
+		else if (r->part >= 0)
+			fprintf(f, " %4ld ^", r->part + 1);
+		fputc('\n', f);
+	}
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "total (variant - baseline)", "", 
+		est(b1, sizeof(b1), &t->total));
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %+.2f\n", "", "", "", "sum of the parts (nop)", "", t->sum_parts);
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "layout (all parts NOPed - base)", "",
+		est(b1, sizeof(b1), &t->layout));
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "interaction (total-parts-layout)", "",
+		est(b1, sizeof(b1), &t->interaction));
+	if (!t->reconciles)
+		fprintf(f, "# the parts and the interaction do not reconcile with the total within their CIs\n");
+	if (a->ab.baseline_only)
+		fprintf(f, "# %zu baseline instructions the variant lacks are in the total, not in a part\n",
+			a->ab.baseline_only);
+}
+
+void annotate_listing(FILE *f, const struct annotate *a)
+{
+	for (size_t b = 0; b < a->n_att; b++) {
+		if (b)
+			fputc('\n', f);
+		listing_batch(f, a, &a->att[b]);
+	}
+}
+
+static void json_rows(FILE *f, const struct annotate *a)
+{
+	fputs(", \"rows\": [", f);
+	for (size_t i = 0; i < a->ab.n_rows; i++) {
+		const struct sb_ablation_row *r = &a->ab.rows[i];
+		char bytes[48] = "";
+		for (size_t k = 0; k < r->len; k++)
+			snprintf(bytes + 2 * k, sizeof(bytes) - 2 * k, "%02x", r->bytes[k]);
+		fprintf(f, "%s\n    {\"func\": ", i ? "," : "");
+		sb_json_string(f, a->ab.func_names[r->func]);
+		fprintf(f, ", \"offset\": %zu, \"length\": %zu, \"bytes\": \"%s\", \"text\": ", r->off, r->len, bytes);
+		sb_json_string(f, r->text);
+		if (r->part >= 0)
+			fprintf(f, ", \"part\": %ld}", r->part + 1);
+		else
+			fputs(", \"part\": null}", f);
+	}
+	fputs("]", f);
+}
+
+static void json_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+{
+	fprintf(f, "\n    {\"batch\": %llu, \"blocks\": %zu, \"placements\": %zu, \"processes\": %zu",
+		(unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes);
+	sb_json_estimate_member(f, "total", "cycles", &t->total);
+	sb_json_estimate_member(f, "layout", "cycles", &t->layout);
+	sb_json_estimate_member(f, "interaction", "cycles", &t->interaction);
+	fputs(", \"parts_sum_cycles\": ", f);
+	sb_json_number(f, t->sum_parts);
+	fprintf(f, ", \"reconciles\": %s, \"parts_explain\": %s, \"parts\": [", t->reconciles ? "true" : "false",
+		t->parts_explain ? "true" : "false");
+	for (size_t k = 0; k < t->n_parts; k++) {
+		fprintf(f, "%s\n      {\"part\": %zu, \"name\": ", k ? "," : "", k + 1);
+		sb_json_string(f, a->ab.parts[k].name);
+		fputs(", \"kind\": ", f);
+		sb_json_string(f, sb_part_kind_name(a->ab.parts[k].kind));
+		sb_json_estimate_member(f, "nop", "cycles", &t->nop[k]);
+		sb_json_estimate_member(f, "removed", "cycles", &t->removed[k]);
+		fputs("}", f);
+	}
+	fputs("]}", f);
+}
+
+void annotate_json(FILE *f, const struct annotate *a)
+{
+	fputs(",\n  \"annotate\": {\"variant\": ", f);
+	sb_json_string(f, a->variant);
+	fputs(", \"baseline\": ", f);
+	sb_json_string(f, a->baseline);
+	fputs(", \"source\": ", f);
+	sb_json_string(f, a->source);
+	fputs(", \"pmu\": ", f);
+	sb_json_string(f, a->pmu);
+	json_rows(f, a);
+	fputs(", \"batches\": [", f);
+	for (size_t b = 0; b < a->n_att; b++) {
+		if (b)
+			fputc(',', f);
+		json_batch(f, a, &a->att[b]);
+	}
+	fputs("]}", f);
+}

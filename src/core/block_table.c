@@ -1,0 +1,129 @@
+/* block_table.c: kept blocks in memory; see block_table.h. */
+#include "stubbench/block_table.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/error.h"
+
+long sb_block_table_arm(const struct sb_block_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_arms; i++)
+		if (strcmp(t->arms[i], name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static long arm_index(struct sb_block_table *t, const char *name)
+{
+	long a = sb_block_table_arm(t, name);
+	if (a >= 0)
+		return a;
+	char **arms = realloc(t->arms, (t->n_arms + 1) * sizeof(*arms));
+	if (!arms)
+		return -1;
+	t->arms = arms;
+	if (!(arms[t->n_arms] = strdup(name)))
+		return -1;
+	return (long)t->n_arms++;
+}
+
+int sb_block_table_add(struct sb_block_table *t, uint64_t batch, size_t part, size_t process, size_t block,
+		       size_t state, const char *arm, double value)
+{
+	long a = arm_index(t, arm);
+	if (a < 0)
+		return -1;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		struct sb_block_value *rows = realloc(t->rows, cap * sizeof(*rows));
+		if (!rows)
+			return -1;
+		t->rows = rows;
+		t->cap = cap;
+	}
+	t->rows[t->n++] = (struct sb_block_value){batch, part, process, block, state, (size_t)a, value};
+	return 0;
+}
+
+/* The arm field at s (quoted as the log quotes it) into out; the rest after
+ * its comma. NULL when it does not end in a comma. */
+static const char *arm_field(const char *s, char *out, size_t outlen)
+{
+	size_t k = 0;
+	if (*s != '"') {
+		const char *c = strchr(s, ',');
+		if (!c || (size_t)(c - s) >= outlen)
+			return NULL;
+		memcpy(out, s, (size_t)(c - s));
+		out[c - s] = 0;
+		return c + 1;
+	}
+	for (s++; *s && k + 1 < outlen; s++) {
+		if (*s == '"' && s[1] != '"')
+			break;
+		if (*s == '"')
+			s++;
+		out[k++] = *s;
+	}
+	out[k] = 0;
+	return *s == '"' && s[1] == ',' ? s + 2 : NULL;
+}
+
+/* One row: t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter. */
+static int parse_row(const char *line, struct sb_block_table *t)
+{
+	double ts, clock, canary, window, value;
+	unsigned long long part, batch, process, block, state;
+	int n = 0;
+	if (sscanf(line, "%lf,%llu,%llu,%llu,%llu,%llu,%lf,%lf,%lf,%n", &ts, &part, &batch, &process, &block, &state,
+		   &clock, &canary, &window, &n) != 9 || n == 0)
+		return -1;
+	char arm[256], role[32];
+	const char *rest = arm_field(line + n, arm, sizeof(arm));
+	if (!rest || sscanf(rest, "%31[a-z],%lf", role, &value) != 2)
+		return -1;
+	return sb_block_table_add(t, batch, part, process, block, state, arm, value) ? -2 : 0;
+}
+
+int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	int std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "r");
+	if (!f)
+		return sb_set_err(err, errlen, "%s: %s", path, strerror(errno)), -1;
+	char line[1024];
+	size_t lineno = 0;
+	int rc = 0;
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (lineno == 1 && strncmp(line, "t_s,part,batch,", 15) == 0)
+			continue;
+		int r = parse_row(line, t);
+		if (r == -2)
+			rc = -1, sb_set_err(err, errlen, "%s: out of memory", path);
+		else if (r)
+			rc = -1, sb_set_err(err, errlen, "%s:%zu: not a row of a --blocks log", path, lineno);
+	}
+	if (rc == 0 && ferror(f))
+		rc = -1, sb_set_err(err, errlen, "%s: %s", path, strerror(errno));
+	if (rc == 0 && t->n == 0)
+		rc = -1, sb_set_err(err, errlen, "%s: no blocks", path);
+	if (!std)
+		fclose(f);
+	if (rc)
+		sb_block_table_free(t);
+	return rc;
+}
+
+void sb_block_table_free(struct sb_block_table *t)
+{
+	for (size_t i = 0; i < t->n_arms; i++)
+		free(t->arms[i]);
+	free(t->arms);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}

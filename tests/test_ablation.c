@@ -1,0 +1,156 @@
+/* test_ablation: the parts of seed 001's replicas against their baselines
+ * (seed flavour, host flavour, the planted lfence), exactly: which
+ * instructions, at which offsets; and the ablations' bytes (NOP forms of
+ * the same length, the part removed with its jumps laid out again, the
+ * lfence removed giving private's own bytes), made runnable. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stubbench/ablation.h"
+#include "stubbench/registry.h"
+
+static void parts_of(const char *name, struct sb_ablation *a)
+{
+	const struct sb_variant *v = sb_variant_find(name), *b = v ? sb_variant_baseline_of(v) : NULL;
+	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS], bf[SB_CODE_VARIANT_MAX_FUNCS];
+	char err[512] = "";
+	long nv = v ? sb_code_variant_funcs_of(v, vf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
+	long nb = b ? sb_code_variant_funcs_of(b, bf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
+	int rc = nv > 0 && nb > 0 ? sb_ablation_parts(vf, (size_t)nv, bf, (size_t)nb, a, err, sizeof(err)) : -1;
+	CHECK(rc == 0, "%s: %s", name, err);
+	if (rc)
+		exit(1);
+	if (getenv("VERBOSE"))
+		for (size_t k = 0; k < a->n_parts; k++) {
+			printf("%s part %zu: %s:", name, k + 1, a->parts[k].name);
+			for (size_t r = 0; r < a->parts[k].n_rows; r++)
+				printf(" +%#zx/%zu", a->rows[a->parts[k].rows[r]].off, a->rows[a->parts[k].rows[r]].len);
+			printf("\n");
+		}
+}
+
+/* Part k: kind, function, and its instructions' offsets and lengths. */
+static void expect(const struct sb_ablation *a, size_t k, enum sb_part_kind kind, size_t func, size_t n,
+		   const size_t *off, const size_t *len)
+{
+	CHECK(k < a->n_parts, "part %zu of %zu", k + 1, a->n_parts);
+	if (k >= a->n_parts)
+		return;
+	const struct sb_ablation_part *p = &a->parts[k];
+	CHECK(p->kind == kind && p->func == func && p->n_rows == n, "part %zu: %s (%s, func %zu, %zu insns)",
+		  k + 1, p->name, sb_part_kind_name(p->kind), p->func, p->n_rows);
+	for (size_t r = 0; r < n && r < p->n_rows; r++)
+		CHECK(a->rows[p->rows[r]].off == off[r] && a->rows[p->rows[r]].len == len[r],
+			  "part %zu insn %zu: +%#zx/%zu, expected +%#zx/%zu", k + 1, r, a->rows[p->rows[r]].off,
+			  a->rows[p->rows[r]].len, off[r], len[r]);
+}
+
+static void seed_private(void)
+{
+	struct sb_ablation a;
+	parts_of("private", &a);
+	CHECK(a.n_parts == 7, "%s", "");
+	CHECK(a.n_funcs == 2, "%s", "");
+	CHECK(a.baseline_only == 0, "%s", "");
+	expect(&a, 0, SB_PART_R9_LOAD, 0, 1, (size_t[]){0x13}, (size_t[]){10});
+	expect(&a, 1, SB_PART_R9_GS_ADD, 0, 1, (size_t[]){0x1d}, (size_t[]){9});
+	expect(&a, 2, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x3c, 0x43}, (size_t[]){2, 2});
+	expect(&a, 3, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x45, 0x4c}, (size_t[]){2, 2});
+	expect(&a, 4, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x4e, 0x55}, (size_t[]){2, 2});
+	expect(&a, 5, SB_PART_R9_LOAD, 1, 1, (size_t[]){0x13}, (size_t[]){10});
+	expect(&a, 6, SB_PART_R9_GS_ADD, 1, 1, (size_t[]){0x1d}, (size_t[]){9});
+	CHECK(strcmp(a.parts[2].name, "push/pop r9 main+0x3c") == 0, "%s", "");
+
+	/* NOPs: same length, the part's bytes the kernel's NOP forms, the rest
+	 * unchanged. */
+	uint8_t *code;
+	size_t len, removed;
+	char err[256];
+	CHECK(sb_ablation_code(&a, 2, SB_ABLATE_NOP, &code, &len, &removed, err, sizeof(err)) == 0, "%s", "");
+	CHECK(len == a.funcs[0].len && removed == 0, "%s", "");
+	CHECK(memcmp(code + 0x3c, "\x66\x90", 2) == 0 && memcmp(code + 0x43, "\x66\x90", 2) == 0, "%s", "");
+	CHECK(memcmp(code, a.funcs[0].code, 0x3c) == 0 && memcmp(code + 0x3e, a.funcs[0].code + 0x3e, 5) == 0, "%s", "");
+	free(code);
+	CHECK(sb_ablation_code(&a, 0, SB_ABLATE_NOP, &code, &len, &removed, err, sizeof(err)) == 0, "%s", "");
+	CHECK(memcmp(code + 0x13, "\x0f\x1f\x84\x00\x00\x00\x00\x00\x66\x90", 10) == 0, "%s", "");
+	free(code);
+	/* Removed: 4 bytes shorter, the call after the pair still aimed at the
+	 * subprog (rel32 from the same origin: 4 more). */
+	CHECK(sb_ablation_code(&a, 2, SB_ABLATE_REMOVE, &code, &len, &removed, err, sizeof(err)) == 0, "%s", "");
+	CHECK(len == a.funcs[0].len - 4 && removed == 2, "%s", "");
+	CHECK(code[0x3c] == 0xe8 && code[0x41] == 0x41 && code[0x42] == 0x51, "%s", "");
+	int32_t before, after;
+	memcpy(&before, a.funcs[0].code + 0x3f, 4);
+	memcpy(&after, code + 0x3d, 4);
+	CHECK(after == before + 2, "rel32 %d -> %d", before, after);
+	free(code);
+	sb_ablation_free(&a);
+}
+
+static void host_private(void)
+{
+	struct sb_ablation a;
+	parts_of("host-private", &a);
+	CHECK(a.n_parts == 7, "%zu parts", a.n_parts);
+	CHECK(a.baseline_only == 0, "%zu", a.baseline_only);
+	expect(&a, 0, SB_PART_R9_LOAD, 0, 1, (size_t[]){0xc}, (size_t[]){10});
+	expect(&a, 1, SB_PART_R9_GS_ADD, 0, 1, (size_t[]){0x16}, (size_t[]){9});
+	expect(&a, 2, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x35, 0x3c}, (size_t[]){2, 2});
+	expect(&a, 3, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x3e, 0x45}, (size_t[]){2, 2});
+	expect(&a, 4, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x47, 0x4e}, (size_t[]){2, 2});
+	expect(&a, 5, SB_PART_R9_LOAD, 1, 1, (size_t[]){0xc}, (size_t[]){10});
+	expect(&a, 6, SB_PART_R9_GS_ADD, 1, 1, (size_t[]){0x16}, (size_t[]){9});
+	sb_ablation_free(&a);
+}
+
+/* The planted lfence: a part of its own; removed, private's main prog byte
+ * for byte (apart from the movabs of its counter and frame, and the call's
+ * rel32, aimed from another place). */
+static void planted_lfence(void)
+{
+	sb_registry_show_test_variants();
+	struct sb_ablation a;
+	parts_of("test-lfence", &a);
+	CHECK(a.n_parts == 8, "%zu parts", a.n_parts);
+	expect(&a, 3, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x45, 0x4f}, (size_t[]){2, 2});
+	expect(&a, 4, SB_PART_ADDED, 0, 1, (size_t[]){0x47}, (size_t[]){3});
+	CHECK(strcmp(a.parts[4].name, "lfence main+0x47") == 0, "%s", a.parts[4].name);
+	uint8_t *code;
+	size_t len, removed;
+	char err[256];
+	CHECK(sb_ablation_code(&a, 4, SB_ABLATE_REMOVE, &code, &len, &removed, err, sizeof(err)) == 0, "%s", "");
+	struct sb_code_func pf[SB_CODE_VARIANT_MAX_FUNCS];
+	CHECK(sb_code_variant_funcs_of(sb_variant_find("private"), pf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) == 2, "%s", "");
+	CHECK(len == pf[0].len, "%zu vs %zu bytes", len, pf[0].len);
+	/* Masked: the movabs immediates (frame, counter) and the calls' rel32. */
+	static const size_t mask[][2] = {{0x15, 0x1d}, {0x28, 0x30}, {0x3f, 0x43}, {0x48, 0x4c}, {0x51, 0x55}};
+	uint8_t x[0x5b], y[0x5b];
+	if (len == sizeof(x)) {
+		memcpy(x, code, len), memcpy(y, pf[0].code, len);
+		for (size_t m = 0; m < sizeof(mask) / sizeof(mask[0]); m++)
+			memset(x + mask[m][0], 0, mask[m][1] - mask[m][0]), memset(y + mask[m][0], 0, mask[m][1] - mask[m][0]);
+		CHECK(memcmp(x, y, len) == 0, "%s", "lfence removed differs from private");
+	}
+	/* It runs: made a variant, called, it counts. */
+	struct sb_code_func funcs[SB_CODE_VARIANT_MAX_FUNCS];
+	memcpy(funcs, a.funcs, sizeof(funcs));
+	funcs[0].code = code, funcs[0].len = len, funcs[0].name = NULL;
+	struct sb_code_variant cv;
+	const struct sb_variant *t = sb_variant_find("test-lfence");
+	int made = sb_code_variant_make(t, "test-lfence:del:5", NULL, funcs, a.n_funcs, &cv, err, sizeof(err));
+	CHECK(made == 0, "%s", err);
+	if (made == 0)
+		sb_code_variant_free(&cv);
+	free(code);
+	sb_ablation_free(&a);
+}
+
+int main(void)
+{
+	seed_private();
+	host_private();
+	planted_lfence();
+	return check_report("ablation");
+}
