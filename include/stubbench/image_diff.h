@@ -10,7 +10,8 @@
  *   - Instructions are mapped by a longest common subsequence of the two
  *     functions' instructions, address fields masked (movabs imm64, rel32,
  *     the gs displacement): a common one is "same"; between two common ones,
- *     an old and a new instruction of the same mnemonic are "changed"
+ *     an old and a new instruction of the same mnemonic and operand kinds
+ *     are "changed"
  *     (paired in order), the rest "removed" (old only) or "added" (new
  *     only). */
 #ifndef STUBBENCH_IMAGE_DIFF_H

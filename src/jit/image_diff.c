@@ -183,12 +183,22 @@ static int map_pair(const struct sb_jit_image *old, const struct sb_jit_image *n
 		sb_set_err(err, errlen, "new %s: %s", b->name, sub);
 		return -1;
 	}
-	if (sb_insn_align(&f->old_l, &f->new_l, &f->rows, &f->n_rows, sub, sizeof(sub))) {
+	if (sb_insn_align(a->bytes, a->len, b->bytes, b->len, &f->rows, &f->n_rows, sub, sizeof(sub))) {
 		sb_set_err(err, errlen, "%s: %s", a->name, sub);
 		return -1;
 	}
-	for (size_t i = 0; i < f->n_rows; i++)
+	size_t n_old = 0, n_new = 0;
+	for (size_t i = 0; i < f->n_rows; i++) {
 		f->n[f->rows[i].kind]++;
+		n_old += f->rows[i].old_i >= 0;
+		n_new += f->rows[i].new_i >= 0;
+	}
+	/* The rows index the listings (capstone's text): both decoders must
+	 * see the same instructions. */
+	if (n_old != f->old_l.n || n_new != f->new_l.n) {
+		sb_set_err(err, errlen, "%s: the decoders disagree on its instructions", a->name);
+		return -1;
+	}
 	return 0;
 }
 
