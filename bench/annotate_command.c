@@ -155,7 +155,9 @@ static long make_ablations(const char *tool, const struct sb_variant *v, struct 
 				fprintf(stderr, "%s: %s\n", tool, err);
 				return -1;
 			}
-			cv->v.insns_per_call -= (unsigned)(removed * calls_of(&a->ab, pf));
+			/* A twin made from a JIT image knows no count (0). */
+			unsigned lost = (unsigned)(removed * calls_of(&a->ab, pf));
+			cv->v.insns_per_call -= cv->v.insns_per_call >= lost ? lost : cv->v.insns_per_call;
 		}
 	return make_layout(tool, v, a, &out[2 * a->ab.n_parts]) ? -1 : (long)(2 * a->ab.n_parts + 1);
 }
@@ -224,12 +226,10 @@ static int run_from_blocks(struct sb_cli *cli, struct annotate *a)
 	return 0;
 }
 
-/* Measures the variant, its baseline and every ablation in one group at
- * identical layout, the blocks collected for the attribution. */
-static int measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
-		   struct sb_results *res)
+int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
+		     struct sb_results *res)
 {
-	const char *tool = "stubbench annotate";
+	const char *tool = cli->prog;
 	static struct sb_code_variant cvs[2 * SB_ABLATION_MAX_PARTS + 1];
 	static struct sb_variant_arms arms;
 	const struct sb_variant *others[SB_MAX_ARMS];
@@ -282,7 +282,7 @@ static int run_annotate(struct sb_cli *cli)
 		return run_from_blocks(cli, &a);
 	default_batch(&cli->cfg);
 	static struct sb_results res;
-	rc = measure(cli, &a, v, b, &res);
+	rc = annotate_measure(cli, &a, v, b, &res);
 	if (rc == EXIT_USAGE)
 		return rc;
 	struct sb_session s;

@@ -5,10 +5,12 @@
  * reported through the session: the summary gives the cost per run and
  * the changed instructions, --table the full listing, JSON every row. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "cli.h"
 #include "stubbench/answer.h"
 #include "stubbench/diff_twin.h"
@@ -21,19 +23,24 @@
 #include "stubbench/variant_arms.h"
 
 static int measure_identical; /* --measure */
+static int total_only;        /* --no-parts */
+
+enum { K_MEASURE, K_NO_PARTS };
 
 static int parse_diff(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	(void)cli, (void)key, (void)arg, (void)err, (void)errlen;
-	measure_identical = 1;
+	(void)cli, (void)arg, (void)err, (void)errlen;
+	*(key == K_MEASURE ? &measure_identical : &total_only) = 1;
 	return 0;
 }
 
 static const struct sb_cli_group diff_group = {
 	.title = "Diff",
 	.options = (const struct sb_cli_option[]){
-		{"measure", NULL, 0, "measure OLD and NEW even when their code is the same (addresses\n"
-				     "masked): the run's own noise floor"},
+		{"measure", NULL, K_MEASURE, "measure OLD and NEW even when their code is the same (addresses\n"
+					     "masked): the run's own noise floor"},
+		{"no-parts", NULL, K_NO_PARTS, "measure OLD and NEW only, not each part of the change by\n"
+					       "ablation (annotate): narrower CIs for the total in the same time"},
 		{NULL},
 	},
 	.parse = parse_diff,
@@ -45,6 +52,7 @@ struct diff_ctx {
 	const struct sb_jit_image *old, *new_img;
 	const struct sb_image_diff *d;
 	char how[2][300]; /* how each side's calls were placed (image_diff.h), or "" */
+	const struct annotate *an; /* the parts' costs (annotate.h), or NULL */
 };
 static struct diff_ctx ctx;
 
@@ -95,6 +103,42 @@ static size_t hunks_of(const struct sb_func_diff *f)
 	return n;
 }
 
+/* The parts of the change by their cost at one batch, highest first, at
+ * most room lines. */
+static const struct sb_attribution *sorting;
+
+static int by_cost(const void *x, const void *y)
+{
+	double a = fabs(sorting->nop[*(const size_t *)x].value), b = fabs(sorting->nop[*(const size_t *)y].value);
+	return a > b ? -1 : a < b;
+}
+
+static int part_lines(FILE *f, const struct sb_attribution *att, int room)
+{
+	size_t order[SB_ABLATION_MAX_PARTS], n = ctx.an->ab.n_parts;
+	for (size_t k = 0; k < n; k++)
+		order[k] = k;
+	sorting = att;
+	qsort(order, n, sizeof(*order), by_cost);
+	char lay[64];
+	sb_answer_estimate(lay, sizeof(lay), &att->layout, 1);
+	fprintf(f, "  by part: layout (every part NOPed) %s, the parts NOPed one by one sum %+.2f:\n", lay,
+		att->sum_parts);
+	room--;
+	int lines = 1, keep = 1 + ((size_t)room < n ? room - 1 : room);
+	for (size_t i = 0; i < n && lines < keep; i++, lines++) {
+		char c[64], r[64];
+		sb_answer_estimate(c, sizeof(c), &att->nop[order[i]], 1);
+		sb_answer_estimate(r, sizeof(r), &att->removed[order[i]], 1);
+		fprintf(f, "  %-24.24s NOPed %s, removed %s\n", ctx.an->ab.parts[order[i]].name, c, r);
+	}
+	if ((size_t)lines < n) {
+		fprintf(f, "  (%zu more parts: --table)\n", n - (size_t)lines);
+		lines++;
+	}
+	return lines;
+}
+
 /* The summary's lines: what changed, what the change costs per run at the
  * largest batch, and the changed instructions as hunks. */
 static int diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -116,6 +160,15 @@ static int diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	fprintf(f, "  codegen at identical layout %s cycles (old runs %.1f)\n", cg, o ? o->cycles.value : 0.0);
 	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
 	int lines = 4, room = max_lines - lines - 1;
+	const struct sb_attribution *att = NULL;
+	for (size_t k = 0; ctx.an && k < ctx.an->n_att; k++)
+		if (ctx.an->att[k].batch == b)
+			att = &ctx.an->att[k];
+	if (att) {
+		lines += part_lines(f, att, room);
+		fprintf(f, "each instruction with its part's cost: --table; every figure and row: --format=json\n");
+		return lines + 1;
+	}
 	size_t total = 0;
 	for (size_t k = 0; k < d->n; k++)
 		total += hunks_of(&d->f[k]);
@@ -162,6 +215,10 @@ static void full_listing(FILE *out, enum sb_format fmt, const struct sb_results 
 				fprintf(out, "   (was %s)", f->old_l.insns[w->old_i].text);
 			fputc('\n', out);
 		}
+	}
+	if (ctx.an && ctx.an->n_att) {
+		fprintf(out, "\n# the cost of each part of the change (new's parts against old, stubbench annotate)\n");
+		annotate_listing(out, ctx.an);
 	}
 }
 
@@ -226,6 +283,8 @@ static void json_diff(FILE *f, const void *p)
 		fprintf(f, "]}");
 	}
 	fprintf(f, "]}");
+	if (ctx.an && ctx.an->n_att)
+		annotate_json(f, ctx.an);
 }
 
 /* A side read and its calls placed; 0, or EXIT_USAGE said on stderr. */
@@ -249,6 +308,33 @@ static enum sb_thunk twin_thunk(const struct sb_return_thunk *host)
 	fprintf(stderr, "stubbench diff: this kernel's return thunk is %s (%s): the twins' thunk returns are ret\n",
 		sb_thunk_name(host->thunk), host->how);
 	return SB_THUNK_RET;
+}
+
+/* NEW's parts against OLD (ablation.h), function i of each twin with
+ * function i of the other. Returns 0, or -1 said in one line (the total
+ * alone is measured then). */
+static int parts_of(struct annotate *an, struct sb_diff_twin *tw)
+{
+	struct sb_code_func f[2][SB_CODE_VARIANT_MAX_FUNCS];
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < tw[s].t.cv.n_funcs; i++)
+			f[s][i] = (struct sb_code_func){(const uint8_t *)tw[s].t.cv.addr[i], tw[s].t.cv.len[i],
+							tw[s].t.cv.addr[i], NULL};
+	char err[512];
+	if (sb_ablation_parts(f[1], tw[1].t.cv.n_funcs, f[0], tw[0].t.cv.n_funcs, &an->ab, err, sizeof(err))) {
+		fprintf(stderr, "stubbench diff: no cost per part (%s): the total alone\n", err);
+		return -1;
+	}
+	if (2 * an->ab.n_parts + 4 > SB_MAX_ARMS - 1) {
+		fprintf(stderr, "stubbench diff: no cost per part: %zu parts are more ablations than a run holds; "
+			"the total alone\n", an->ab.n_parts);
+		sb_ablation_free(&an->ab);
+		return -1;
+	}
+	an->variant = "new";
+	an->baseline = "old";
+	annotate_arm_names(an);
+	return 0;
 }
 
 static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const struct sb_jit_image *nw)
@@ -276,11 +362,19 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 		if (!tw[s].counted)
 			fprintf(stderr, "stubbench diff: %s: no counter the main prog increments: its calls are not "
 				"counted\n", s ? "new" : "old");
-	/* Identical layout: copy j of both twins at the same offsets. */
-	struct sb_config cfg = cli->cfg;
-	cfg.padded = 1;
-	const struct sb_variant *others[1] = {&tw[1].t.cv.v};
-	int rc = sb_measure_group(&cfg, "stubbench diff", &tw[0].t.cv.v, others, 1, &arms, &res);
+	static struct annotate an;
+	int rc;
+	if (!total_only && parts_of(&an, tw) == 0) {
+		/* Every part NOPed and removed beside OLD and NEW (annotate). */
+		rc = annotate_measure(cli, &an, &tw[1].t.cv.v, &tw[0].t.cv.v, &res);
+		ctx.an = an.n_att ? &an : NULL;
+	} else {
+		/* Identical layout: copy j of both twins at the same offsets. */
+		struct sb_config cfg = cli->cfg;
+		cfg.padded = 1;
+		const struct sb_variant *others[1] = {&tw[1].t.cv.v};
+		rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
+	}
 	if (rc != EXIT_USAGE) {
 		struct sb_session s;
 		sb_session_init(&s, "stubbench diff", &cli->cfg);
@@ -295,6 +389,7 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	}
 	sb_diff_twin_free(&tw[1]);
 	sb_diff_twin_free(&tw[0]);
+	ctx.an = NULL;
 	sb_percpu_thread_fini();
 	return rc;
 }
@@ -341,5 +436,7 @@ const struct sb_subcommand sb_diff_command = {
 	.epilog = "exit status: 0 measured (or no change), 1 a failed run or check, 2 bad option, a file\n"
 		  "that cannot be read, images with no function in common, or code no twin can be made of\n",
 	.default_states = SB_MAX_STATES,
+	/* OLD, NEW and two ablations per part share the run. */
+	.default_time_s = 30,
 	.run = run_diff,
 };
