@@ -331,18 +331,45 @@ static int parts_of(struct annotate *an, struct sb_diff_twin *tw)
 		sb_ablation_free(&an->ab);
 		return -1;
 	}
-	an->variant = "new";
-	an->baseline = "old";
+	an->variant = "parts-new";
+	an->baseline = "parts-old";
 	annotate_arm_names(an);
 	return 0;
 }
 
+/* The twins: tw[0] OLD, tw[1] NEW for the total; tw[2], tw[3] the same
+ * code for the parts' group. Returns 0, or EXIT_USAGE said. */
+static int make_twins(struct sb_diff_twin *tw, size_t n, enum sb_thunk th, const struct sb_jit_image *old,
+		      const struct sb_jit_image *nw)
+{
+	static const char *const names[4] = {"old", "new", "parts-old", "parts-new"};
+	char err[768];
+	for (size_t s = 0; s < n; s++)
+		if (sb_diff_twin_make(s % 2 ? nw : old, names[s], th, &tw[s], err, sizeof(err))) {
+			fprintf(stderr, "stubbench diff: %s (%s): no twin: %s\n", s % 2 ? "NEW" : "OLD",
+				s % 2 ? ctx.new_files : ctx.old_files, err);
+			while (s-- > 0)
+				sb_diff_twin_free(&tw[s]);
+			return EXIT_USAGE;
+		}
+	for (int s = 0; s < 2; s++)
+		if (!tw[s].counted)
+			fprintf(stderr, "stubbench diff: %s: no counter the main prog increments: its calls are not "
+				"counted\n", s ? "new" : "old");
+	return 0;
+}
+
+/* OLD against NEW alone, then (unless --no-parts) NEW's parts by ablation
+ * (annotate), each in half the time: the total's arms run apart from the
+ * ablations, whose many arms of similar code at identical layout slow
+ * each other down at small batch sizes (results/amd-epyc-zen3-vm.md). */
 static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const struct sb_jit_image *nw)
 {
-	static struct sb_diff_twin tw[2];
+	static struct sb_diff_twin tw[4];
 	static struct sb_return_thunk host;
 	static struct sb_variant_arms arms;
-	static struct sb_results res;
+	static struct sb_results res, res_parts;
+	static struct annotate an;
 	char err[768];
 	sb_return_thunk_from_sysfs(&host);
 	enum sb_thunk th = twin_thunk(&host);
@@ -350,45 +377,38 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 		fprintf(stderr, "stubbench diff: %s\n", err);
 		return 1;
 	}
-	for (int s = 0; s < 2; s++)
-		if (sb_diff_twin_make(s ? nw : old, s ? "new" : "old", th, &tw[s], err, sizeof(err))) {
-			fprintf(stderr, "stubbench diff: %s (%s): no twin: %s\n", s ? "NEW" : "OLD",
-				s ? ctx.new_files : ctx.old_files, err);
-			if (s)
-				sb_diff_twin_free(&tw[0]);
-			return EXIT_USAGE;
-		}
-	for (int s = 0; s < 2; s++)
-		if (!tw[s].counted)
-			fprintf(stderr, "stubbench diff: %s: no counter the main prog increments: its calls are not "
-				"counted\n", s ? "new" : "old");
-	static struct annotate an;
-	int rc;
-	if (!total_only && parts_of(&an, tw) == 0) {
-		/* Every part NOPed and removed beside OLD and NEW (annotate). */
-		rc = annotate_measure(cli, &an, &tw[1].t.cv.v, &tw[0].t.cv.v, &res);
-		ctx.an = an.n_att ? &an : NULL;
-	} else {
-		/* Identical layout: copy j of both twins at the same offsets. */
-		struct sb_config cfg = cli->cfg;
-		cfg.padded = 1;
-		const struct sb_variant *others[1] = {&tw[1].t.cv.v};
-		rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
-	}
+	size_t n_twins = total_only ? 2 : 4;
+	if (make_twins(tw, n_twins, th, old, nw))
+		return EXIT_USAGE;
+	int parts = n_twins == 4 && parts_of(&an, tw + 2) == 0;
+	struct sb_cli half = *cli;
+	if (parts)
+		half.cfg.time_s = cli->cfg.time_s / 2;
+	/* Identical layout: copy j of both twins at the same offsets. */
+	struct sb_config cfg = half.cfg;
+	cfg.padded = 1;
+	const struct sb_variant *others[1] = {&tw[1].t.cv.v};
+	int rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
+	int prc = rc == 0 && parts ? annotate_measure(&half, &an, &tw[3].t.cv.v, &tw[2].t.cv.v, &res_parts) : 0;
+	ctx.an = parts && an.n_att ? &an : NULL;
 	if (rc != EXIT_USAGE) {
 		struct sb_session s;
 		sb_session_init(&s, "stubbench diff", &cli->cfg);
-		snprintf(s.measurement_extra, sizeof(s.measurement_extra), "diff %.360s %.360s", ctx.old_files,
-			 ctx.new_files);
+		snprintf(s.measurement_extra, sizeof(s.measurement_extra), "diff%s %.360s %.360s",
+			 parts ? "" : " --no-parts", ctx.old_files, ctx.new_files);
 		s.meta.thunk = &host;
 		s.answer = diff_answer;
 		s.after_report = full_listing;
 		s.meta.json_extra = json_diff;
 		sb_session_add(&s, &res, NULL);
-		rc = sb_session_finish(&s, rc);
+		if (rc == 0 && parts)
+			sb_session_add(&s, &res_parts, "parts");
+		rc = sb_session_finish(&s, rc ? rc : prc == EXIT_USAGE ? 1 : prc);
 	}
-	sb_diff_twin_free(&tw[1]);
-	sb_diff_twin_free(&tw[0]);
+	if (parts)
+		sb_ablation_free(&an.ab);
+	for (size_t s = n_twins; s-- > 0;)
+		sb_diff_twin_free(&tw[s]);
 	ctx.an = NULL;
 	sb_percpu_thread_fini();
 	return rc;
