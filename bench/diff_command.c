@@ -389,7 +389,9 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	cfg.padded = 1;
 	const struct sb_variant *others[1] = {&tw[1].t.cv.v};
 	int rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
-	int prc = rc == 0 && parts ? annotate_measure(&half, &an, &tw[3].t.cv.v, &tw[2].t.cv.v, &res_parts) : 0;
+	/* --time bounds the process's age (wall_clock.h): the parts take the
+	 * rest of it. */
+	int prc = rc == 0 && parts ? annotate_measure(cli, &an, &tw[3].t.cv.v, &tw[2].t.cv.v, &res_parts) : 0;
 	ctx.an = parts && an.n_att ? &an : NULL;
 	if (rc != EXIT_USAGE) {
 		struct sb_session s;
