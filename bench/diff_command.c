@@ -57,14 +57,13 @@ struct diff_ctx {
 static struct diff_ctx ctx;
 
 /* One row's place: "main+0x3c", its function's name shortened to fit. */
-static void where(char *buf, size_t len, const struct sb_func_diff *f, const struct sb_jit_image *img, size_t fn,
-		  const struct sb_listing *l, long i)
+static void where(char *buf, size_t len, const struct sb_jit_image *img, size_t fn, const struct sb_listing *l,
+		  long i)
 {
 	if (i < 0)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%.14s+%#zx", fn == 0 ? "main" : img->funcs[fn].name, l->insns[i].off);
-	(void)f;
 }
 
 /* A hunk: consecutive rows of f that are not the same, from row *r on, as
@@ -78,9 +77,9 @@ static int hunk_line(FILE *out, const struct sb_func_diff *f, size_t *r)
 	char line[256], at[48];
 	const struct sb_insn_map_row *first = &f->rows[*r];
 	if (first->new_i >= 0)
-		where(at, sizeof(at), f, ctx.new_img, f->new_fn, &f->new_l, first->new_i);
+		where(at, sizeof(at), ctx.new_img, f->new_fn, &f->new_l, first->new_i);
 	else
-		where(at, sizeof(at), f, ctx.old, f->old_fn, &f->old_l, first->old_i);
+		where(at, sizeof(at), ctx.old, f->old_fn, &f->old_l, first->old_i);
 	size_t n = (size_t)snprintf(line, sizeof(line), "  %-20s", at);
 	for (int k = 0; *r < f->n_rows && f->rows[*r].kind != SB_INSN_SAME; (*r)++, k++) {
 		const struct sb_insn_map_row *w = &f->rows[*r];

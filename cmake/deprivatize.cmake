@@ -49,6 +49,9 @@ function(sb_deprivatize_tests)
     target_include_directories(test_image_diff PRIVATE ${SB_TESTS})
     target_link_libraries(test_image_diff PRIVATE stubbench_twins)
     add_test(NAME image_diff COMMAND test_image_diff ${SB_TESTS}/data)
+    # stubbench diff's summary by its form: 10 lines, 100 columns, the
+    # change counted, the parts' lines or the hunks (no timing decides).
+    add_test(NAME diff_summary COMMAND sh ${SB_TESTS}/diff_summary.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
     # The parts of seed 001's replicas against their baselines, exactly, and
     # their ablations' bytes (stubbench annotate, docs/annotate.md).
     add_executable(test_ablation ${SB_TESTS}/test_ablation.c)
