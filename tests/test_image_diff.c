@@ -147,6 +147,12 @@ static void check_v6_18(void)
 		      (unsigned long long)img.funcs[0].ksym, (unsigned long long)img.funcs[1].ksym);
 		sb_jit_image_free(&img);
 	}
+	/* One function without an address (.bin): the made-up one. */
+	if (side("jit_v6_18_htab_private.htab_body.bin", &img, how, sizeof(how)) == 0) {
+		CHECK(img.n == 1 && img.funcs[0].ksym == 0xffffffffc0100000ULL && strstr(how, "taken as helpers'"),
+		      "a .bin placed at %#llx: %s", (unsigned long long)img.funcs[0].ksym, how);
+		sb_jit_image_free(&img);
+	}
 }
 
 static void expect_error(const char *old_files, const char *new_files, const char *want)

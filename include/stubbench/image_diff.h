@@ -55,9 +55,9 @@ int sb_jit_image_read_files(const char *list, struct sb_jit_image *img, char *er
  * seeds' listings, bpftool text) addresses at which their calls land as
  * the listing says: the main prog at a made-up kernel address, and every
  * other function where the main prog's calls go, the i-th distinct call
- * target being the i-th other function. With one function, or functions
- * that have their addresses (--dump-jit's .lst, .bin with ksyms), nothing
- * changes. how: one line saying what was done (empty when nothing).
+ * target being the i-th other function; a single function gets the
+ * made-up address, its calls going to helpers. Functions that have their
+ * addresses (--dump-jit's .lst) keep them. how: one line saying what was done (empty when nothing).
  * Returns 0, or -1 with err when the calls go to more or fewer targets
  * than there are other functions (which call is which function cannot be
  * told). */

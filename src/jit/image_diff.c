@@ -87,8 +87,14 @@ int sb_jit_image_place_calls(struct sb_jit_image *img, char *how, size_t howlen,
 	int addressed = 0;
 	for (size_t i = 0; i < img->n; i++)
 		addressed |= img->funcs[i].ksym != 0;
-	if (img->n < 2 || addressed)
+	if (addressed || img->n == 0)
 		return 0;
+	if (img->n == 1) {
+		img->funcs[0].ksym = MADE_UP_KSYM;
+		snprintf(how, howlen, "%s: no kernel address; %s's calls taken as helpers'", img->prog_name,
+			 img->funcs[0].name);
+		return 0;
+	}
 	uint64_t t[SB_CODE_VARIANT_MAX_FUNCS + 1];
 	size_t n;
 	char sub[200];
