@@ -156,7 +156,10 @@ static int diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	sb_answer_estimate(pct, sizeof(pct), n ? &n->figures[SB_FIGURE_DELTA] : &none, 1);
 	sb_answer_estimate(cyc, sizeof(cyc), &vs, 1);
 	fprintf(f, "cost of the change per run (a call of the main prog) at batch %" PRIu64 ", 95 %% CI:\n", b);
-	fprintf(f, "  codegen at identical layout %s cycles (old runs %.1f)\n", cg, o ? o->cycles.value : 0.0);
+	char base[48] = "";
+	if (o && sb_estimate_known(&o->cycles) && isfinite(o->cycles.value))
+		snprintf(base, sizeof(base), " (OLD: %.1f cycles per run)", o->cycles.value);
+	fprintf(f, "  codegen at identical layout %s cycles%s\n", cg, base);
 	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
 	int lines = 4, room = max_lines - lines - 1;
 	const struct sb_attribution *att = NULL;
