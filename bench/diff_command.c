@@ -140,12 +140,17 @@ static int part_lines(FILE *f, const struct sb_attribution *att, int room)
 
 /* The summary's lines: what changed, what the change costs per run at the
  * largest batch, and the changed instructions as hunks. */
-static int diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
+/* Also stubbench report's for a saved diff (a weak reference in
+ * report_command.c): without the images (ctx.d NULL) the cost lines alone. */
+int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	const struct sb_image_diff *d = ctx.d;
-	fprintf(f, "OLD -> NEW: %zu function%s paired, instructions: %zu added, %zu changed, %zu removed\n",
-		d->n, d->n == 1 ? "" : "s", sb_image_diff_count(d, SB_INSN_ADDED),
-		sb_image_diff_count(d, SB_INSN_CHANGED), sb_image_diff_count(d, SB_INSN_REMOVED));
+	if (d)
+		fprintf(f, "OLD -> NEW: %zu function%s paired, instructions: %zu added, %zu changed, %zu removed\n",
+			d->n, d->n == 1 ? "" : "s", sb_image_diff_count(d, SB_INSN_ADDED),
+			sb_image_diff_count(d, SB_INSN_CHANGED), sb_image_diff_count(d, SB_INSN_REMOVED));
+	else
+		fprintf(f, "OLD -> NEW: the changed instructions are in the document's diff member\n");
 	uint64_t b = sb_answer_largest_batch(rf);
 	const struct sb_run_row *o = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "old", NULL, b);
 	const struct sb_run_row *n = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "new", NULL, b);
@@ -162,6 +167,10 @@ static int diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	fprintf(f, "  codegen at identical layout %s cycles%s\n", cg, base);
 	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
 	int lines = 4, room = max_lines - lines - 1;
+	if (!d) {
+		fprintf(f, "the parts' costs: the document's annotate member; every figure: --format=json\n");
+		return lines + 1;
+	}
 	const struct sb_attribution *att = NULL;
 	for (size_t k = 0; ctx.an && k < ctx.an->n_att; k++)
 		if (ctx.an->att[k].batch == b)
@@ -410,7 +419,7 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 		snprintf(s.measurement_extra, sizeof(s.measurement_extra), "diff%s %.360s %.360s",
 			 parts ? "" : " --no-parts", ctx.old_files, ctx.new_files);
 		s.meta.thunk = &host;
-		s.answer = diff_answer;
+		s.answer = sb_diff_answer;
 		s.after_report = full_listing;
 		s.meta.json_extra = json_diff;
 		sb_session_add(&s, &res, NULL);

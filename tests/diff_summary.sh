@@ -2,7 +2,8 @@
 # stubbench diff's summary, by its form (no timing decides): seed 001's
 # listings (baseline -> private) give at most 10 lines within 100 columns,
 # the change counted exactly, the cost line and, with the parts, the
-# layout line; with --no-parts the changes as hunks, main+0x13 first.
+# layout line; with --no-parts the changes as hunks, main+0x13 first;
+# stubbench report of the saved run its cost lines.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
 set -u
 sb=$1 d=$2
@@ -31,5 +32,12 @@ check "with parts" "$out" "^stubbench diff: " "^OLD -> NEW: 2 functions paired, 
 out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common 2>/dev/null)
 check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
     "^  main+0x3c  *+ push r9$" "^  (3 more changes: --table)$"
+# A saved diff: stubbench report prints its cost lines.
+tmp=$(mktemp)
+STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common --format=json --output="$tmp" 2>/dev/null
+out=$("$sb" report "$tmp")
+check "report" "$out" "^stubbench diff: " "^OLD -> NEW: the changed instructions are in the document's diff member$" \
+    "^  codegen at identical layout [+-]"
+rm -f "$tmp"
 echo "diff_summary: $fails failed"
 [ "$fails" -eq 0 ]
