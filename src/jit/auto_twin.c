@@ -446,7 +446,7 @@ int sb_auto_twin_make(const struct sb_auto_twin_spec *s, struct sb_auto_twin *t,
 	t->batch_size = 4;
 	v->batch_iters = sb_auto_twin_slot_addr(t, s->batch_iters);
 	v->counter = sb_auto_twin_slot_addr(t, s->counter);
-	v->area = t->n_private ? (const void *)sb_auto_twin_area_fps[0] : NULL;
+	v->area = NULL; /* the areas are the twin's own, not a registry area */
 	v->uses_private_stack = t->n_private > 0;
 	v->return_thunk = (const void *)w.thunk;
 	v->insns_per_call = 0;
