@@ -14,8 +14,9 @@ usage: run_schema.py SCHEMA STUBBENCH FIXTURE [--bpf-obj=FILE | --no-kernel]
   - documents that must not validate fail: a NaN or a string where a
     number belongs, a missing required member, another schema_version, a
     footprint result without its footprint object;
-  - short runs of stubbench, lab, footprint, diff (seed 001's listings),
-    kernel, kernel --shape=htab and kernel --obj=FILE validate. Where the kernel part cannot run (no
+  - short runs of stubbench, lab, footprint, annotate and diff (seed 001's
+    listings; both where built), kernel, kernel --shape=htab and
+    kernel --obj=FILE validate. Where the kernel part cannot run (no
     root or BPF: status 3-6, or --no-kernel) its runs are left out, said
     in one line each, and the recorded run stands for them.
 A document is read as strict JSON: NaN and Infinity are not numbers.
@@ -107,6 +108,9 @@ must_fail("a CI of one number", bad)
 bad = copy.deepcopy(recorded)
 bad["tool"] = "stubbench footprint"
 must_fail("a footprint document without footprint members", bad)
+bad = copy.deepcopy(recorded)
+bad["tool"] = "stubbench annotate"
+must_fail("an annotate document without its annotate member", bad)
 
 env = dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1")
 short = ["--format=json", "--past-runs=none", "--quiet-levels=none"]
@@ -115,6 +119,11 @@ runs = [
     ("stubbench lab", ["lab"], ["--samples=8", "--batch=1,64", "--processes=2"]),
     ("stubbench footprint", ["footprint"], ["--copies=1,3", "--samples=6", "--processes=2"]),
 ]
+# annotate is built with the twins' part (Zydis): measured where it is.
+if subprocess.run([exe, "annotate", "--help"], capture_output=True).returncode == 0:
+    runs.append(("stubbench annotate", ["annotate"], ["--samples=8", "--processes=2", "--states=4"]))
+else:
+    print("run_schema: stubbench annotate not built: no annotate document checked")
 if "--no-kernel" in opts:
     print("run_schema: stubbench kernel not built: the recorded run stands for its documents")
 else:
