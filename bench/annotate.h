@@ -31,6 +31,9 @@ void annotate_arm_names(struct annotate *a);
  * stderr with tool. */
 int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool);
 
+/* a->pmu: one line, a PMU to sample on, or why there is none. */
+void annotate_probe_pmu(struct annotate *a);
+
 /* Measures the variant v (a->ab's parts against b), its baseline b and
  * every ablation in one group at identical layout (--padded's shared
  * offsets), the kept blocks collected, and computes a's attribution

@@ -50,8 +50,7 @@ static const struct sb_cli_group annotate_group = {
 	.parse = parse_annotate,
 };
 
-/* One line: a PMU to sample on, or why there is none. */
-static void probe_pmu(struct annotate *a)
+void annotate_probe_pmu(struct annotate *a)
 {
 	struct perf_event_attr e = {.type = PERF_TYPE_HARDWARE, .size = sizeof(e), .config = PERF_COUNT_HW_CPU_CYCLES,
 				    .disabled = 1, .exclude_kernel = 1};
@@ -277,7 +276,7 @@ static int run_annotate(struct sb_cli *cli)
 	int rc = parts_of(tool, &a, &v, &b);
 	if (rc)
 		return rc;
-	probe_pmu(&a);
+	annotate_probe_pmu(&a);
 	if (from_blocks)
 		return run_from_blocks(cli, &a);
 	default_batch(&cli->cfg);

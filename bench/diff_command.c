@@ -351,6 +351,7 @@ static int parts_of(struct annotate *an, struct sb_diff_twin *tw)
 		sb_ablation_free(&an->ab);
 		return -1;
 	}
+	annotate_probe_pmu(an);
 	an->variant = "parts-new";
 	an->baseline = "parts-old";
 	annotate_arm_names(an);
