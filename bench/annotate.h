@@ -31,6 +31,21 @@ void annotate_arm_names(struct annotate *a);
  * stderr with tool. */
 int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool);
 
+/* a->pmu: one line, a PMU to sample on, or why there is none. */
+void annotate_probe_pmu(struct annotate *a);
+
+/* Measures the variant v (a->ab's parts against b), its baseline b and
+ * every ablation in one group at identical layout (--padded's shared
+ * offsets), the kept blocks collected, and computes a's attribution
+ * (annotate_compute). tool: cli->prog. Returns 0, 1 (a failed run or no
+ * attribution) or EXIT_USAGE; res must be freed (sb_session_finish). Used
+ * by stubbench annotate and stubbench diff. */
+struct sb_cli;
+struct sb_results;
+struct sb_variant;
+int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
+		     struct sb_results *res);
+
 /* The summary's lines (at most max, within 100 columns). Returns how many. */
 int annotate_summary(FILE *f, const struct annotate *a, int max);
 /* The listing with a cost column per part, batch by batch. */

@@ -51,8 +51,7 @@ static const struct sb_cli_group annotate_group = {
 	.parse = parse_annotate,
 };
 
-/* One line: a PMU to sample on, or why there is none. */
-static void probe_pmu(struct annotate *a)
+void annotate_probe_pmu(struct annotate *a)
 {
 	struct perf_event_attr e = {.type = PERF_TYPE_HARDWARE, .size = sizeof(e), .config = PERF_COUNT_HW_CPU_CYCLES,
 				    .disabled = 1, .exclude_kernel = 1};
@@ -156,7 +155,9 @@ static long make_ablations(const char *tool, const struct sb_variant *v, struct 
 				fprintf(stderr, "%s: %s\n", tool, err);
 				return -1;
 			}
-			cv->v.insns_per_call -= (unsigned)(removed * calls_of(&a->ab, pf));
+			/* A twin made from a JIT image knows no count (0). */
+			unsigned lost = (unsigned)(removed * calls_of(&a->ab, pf));
+			cv->v.insns_per_call -= cv->v.insns_per_call >= lost ? lost : cv->v.insns_per_call;
 		}
 	return make_layout(tool, v, a, &out[2 * a->ab.n_parts]) ? -1 : (long)(2 * a->ab.n_parts + 1);
 }
@@ -225,12 +226,10 @@ static int run_from_blocks(struct sb_cli *cli, struct annotate *a)
 	return 0;
 }
 
-/* Measures the variant, its baseline and every ablation in one group at
- * identical layout, the blocks collected for the attribution. */
-static int measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
-		   struct sb_results *res)
+int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
+		     struct sb_results *res)
 {
-	const char *tool = "stubbench annotate";
+	const char *tool = cli->prog;
 	static struct sb_code_variant cvs[2 * SB_ABLATION_MAX_PARTS + 1];
 	static struct sb_variant_arms arms;
 	const struct sb_variant *others[SB_MAX_ARMS];
@@ -281,7 +280,7 @@ static int run_annotate(struct sb_cli *cli)
 	int rc = parts_of(tool, &a, &v, &b);
 	if (rc)
 		return rc;
-	probe_pmu(&a);
+	annotate_probe_pmu(&a);
 	if (from_blocks)
 		return run_from_blocks(cli, &a);
 	/* Where this kernel's returns go; the host flavour returns there. */
@@ -291,7 +290,7 @@ static int run_annotate(struct sb_cli *cli)
 		sb_session_aim_host_returns(&cli->cfg, tool, &thunk);
 	default_batch(&cli->cfg);
 	static struct sb_results res;
-	rc = measure(cli, &a, v, b, &res);
+	rc = annotate_measure(cli, &a, v, b, &res);
 	if (rc == EXIT_USAGE)
 		return rc;
 	struct sb_session s;

@@ -10,9 +10,15 @@
 #include "stubbench/lab_rank.h"
 #include "stubbench/run_file.h"
 
+/* stubbench diff's lines (bench/diff_command.c, a part that may be left
+ * out of the build: NULL then). */
+extern int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines) __attribute__((weak));
+
 /* The command's own summary lines, by the tool that wrote the file. */
 static sb_answer_fn answer_of(const char *tool)
 {
+	if (strcmp(tool, "stubbench diff") == 0)
+		return sb_diff_answer;
 	if (strcmp(tool, "stubbench kernel") == 0)
 		return sb_kernel_answer;
 	if (strcmp(tool, "stubbench lab") == 0)
@@ -39,7 +45,7 @@ static int run_report(struct sb_cli *cli)
 
 const struct sb_subcommand sb_report_command = {
 	.name = "report",
-	.summary = "Prints the summary of a saved run (stubbench, lab or kernel --format=json),\n"
+	.summary = "Prints the summary of a saved run (stubbench, lab, kernel or diff --format=json),\n"
 		   "as the run printed it first.",
 	.operands = "RUN.json",
 	.epilog = "exit status: 0 printed, 1 cannot write, 2 a file that cannot be read or parsed\n",

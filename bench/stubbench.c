@@ -8,6 +8,7 @@
 
 extern const struct sb_subcommand sb_kernel_command __attribute__((weak));
 extern const struct sb_subcommand sb_deprivatize_command __attribute__((weak));
+extern const struct sb_subcommand sb_diff_command __attribute__((weak));
 extern const struct sb_subcommand sb_annotate_command __attribute__((weak));
 
 static const struct sb_cli_slot subcommands[] = {
@@ -18,6 +19,7 @@ static const struct sb_cli_slot subcommands[] = {
 	{"footprint", &sb_footprint_command, NULL},
 	{"kernel", &sb_kernel_command, "STUBBENCH_KERNEL"},
 	{"deprivatize", &sb_deprivatize_command, "STUBBENCH_DEPRIVATIZE"},
+	{"diff", &sb_diff_command, "STUBBENCH_DEPRIVATIZE"},
 	{"annotate", &sb_annotate_command, "STUBBENCH_DEPRIVATIZE"},
 	{NULL, NULL, NULL},
 };

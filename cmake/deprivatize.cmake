@@ -13,11 +13,13 @@ endif()
 
 if(STUBBENCH_DEPRIVATIZE)
   add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/code_layout.c src/jit/twin_listing.c
-    src/jit/auto_twin.c src/jit/ablation.c)
+    src/jit/auto_twin.c src/jit/ablation.c src/jit/code_align.c src/jit/image_diff.c src/jit/insn_align.c
+    src/jit/diff_twin.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
-  # stubbench deprivatize (a weak reference in bench/stubbench.c).
-  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c)
+  # stubbench deprivatize and diff (weak references in bench/stubbench.c).
+  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c
+    ${CMAKE_SOURCE_DIR}/bench/diff_command.c)
   # stubbench annotate: the parts' ablations are re-encoded code.
   target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/annotate_command.c
     ${CMAKE_SOURCE_DIR}/bench/annotate_report.c)
@@ -41,6 +43,15 @@ function(sb_deprivatize_tests)
     target_include_directories(test_auto_twin PRIVATE ${SB_TESTS})
     target_link_libraries(test_auto_twin PRIVATE stubbench_twins)
     add_test(NAME auto_twin_bytes COMMAND test_auto_twin ${SB_TESTS}/data)
+    # stubbench diff's parts: two images read and paired, the old -> new
+    # instruction map, both seed 001 sides' twins against the replicas.
+    add_executable(test_image_diff ${SB_TESTS}/test_image_diff.c)
+    target_include_directories(test_image_diff PRIVATE ${SB_TESTS})
+    target_link_libraries(test_image_diff PRIVATE stubbench_twins)
+    add_test(NAME image_diff COMMAND test_image_diff ${SB_TESTS}/data)
+    # stubbench diff's summary by its form: 10 lines, 100 columns, the
+    # change counted, the parts' lines or the hunks (no timing decides).
+    add_test(NAME diff_summary COMMAND sh ${SB_TESTS}/diff_summary.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
     # The parts of seed 001's replicas against their baselines, exactly, and
     # their ablations' bytes (stubbench annotate, docs/annotate.md).
     add_executable(test_ablation ${SB_TESTS}/test_ablation.c)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every bad input: exit status 2 and a message on stderr naming the input.
-# usage: cli_errors.sh STUBBENCH
+# usage: cli_errors.sh STUBBENCH [DATA_DIR]
 set -u
 sb=$1
+data=${2:-}
 fails=0 passes=0
 expect() { # expect STATUS NEEDLE ARGS...
     want=$1 needle=$2
@@ -45,6 +46,24 @@ expect 2 "more than 31 arms" --placements=11
 expect 2 "'--list' takes no value" --list=3
 expect 2 "'--shape' does not apply to stubbench" --shape=in-loop
 expect 2 "--plot: empty file name" lab --plot=
+# stubbench diff (where it is built): a file that cannot be read, images of
+# different programs, operands missing.
+if [ -n "$data" ] && "$sb" diff --help >/dev/null 2>&1; then
+    b=$data/seed001_baseline_main.lst,$data/seed001_baseline_sub.lst
+    expect 2 "/nonexistent/old.lst" diff /nonexistent/old.lst "$b"
+    expect 2 "/nonexistent/new.lst" diff "$b" /nonexistent/new.lst
+    expect 2 "no function in common" diff "$b" "$data/jit_v6_18_pair_private.deep_frame.lst"
+    expect 2 "needs OLD and NEW" diff "$b"
+    expect 2 "which call goes to which function cannot be told" diff "$b,$data/seed001_private_sub.lst" "$b"
+    expect 2 "'--measure' takes no value" diff --measure=1 "$b" "$b"
+    out=$("$sb" diff "$b" "$b" 2>&1)
+    if [ $? -eq 0 ] && printf '%s' "$out" | grep -q "^stubbench diff: no change: .*(2 functions, 25 instructions"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: stubbench diff of a side against itself: $out"
+        fails=$((fails + 1))
+    fi
+fi
 # --help and --version: status 0 on the program and on every subcommand.
 answers() { # answers NEEDLE ARGS...
     needle=$1

@@ -14,8 +14,9 @@ usage: run_schema.py SCHEMA STUBBENCH FIXTURE [--bpf-obj=FILE | --no-kernel]
   - documents that must not validate fail: a NaN or a string where a
     number belongs, a missing required member, another schema_version, a
     footprint result without its footprint object;
-  - short runs of stubbench, lab, footprint, annotate (where built), kernel, kernel --shape=htab
-    and kernel --obj=FILE validate. Where the kernel part cannot run (no
+  - short runs of stubbench, lab, footprint, annotate and diff (seed 001's
+    listings; both where built), kernel, kernel --shape=htab and
+    kernel --obj=FILE validate. Where the kernel part cannot run (no
     root or BPF: status 3-6, or --no-kernel) its runs are left out, said
     in one line each, and the recorded run stands for them.
 A document is read as strict JSON: NaN and Infinity are not numbers.
@@ -134,6 +135,13 @@ else:
         if o.startswith("--bpf-obj="):
             runs.append(("stubbench kernel --obj", ["kernel", "--obj=" + o.split("=", 1)[1],
                                                     "--prog=no_frame,with_frame"], ["--samples=5", "--batch=1,64"]))
+# stubbench diff, where it is built (STUBBENCH_DEPRIVATIZE): seed 001's
+# listings, baseline -> private.
+if subprocess.run([exe, "diff", "--help"], capture_output=True).returncode == 0:
+    d = os.path.dirname(os.path.abspath(fixture))
+    sides = [",".join(os.path.join(d, "seed001_%s_%s.lst" % (v, f)) for f in ("main", "sub"))
+             for v in ("baseline", "private")]
+    runs.append(("stubbench diff", ["diff"] + sides, ["--samples=8", "--batch=1,64", "--processes=2"]))
 for tool, cmd, args in runs:
     what = " ".join(["stubbench"] + cmd)
     p = subprocess.run([exe] + cmd + args + short, capture_output=True, text=True, env=env)

@@ -138,7 +138,7 @@ static int add(struct sb_variant_arms *a, const struct sb_variant *v, int in_loo
 	c->in_loop = in_loop;
 	arm->ctx = c;
 	if (v) {
-		c->counter_start = *v->counter;
+		c->counter_start = v->counter ? *v->counter : 0;
 		arm->name = v->name;
 		arm->seed_name = v->seed_name;
 		sb_variant_key(v, &arm->key);
@@ -212,7 +212,7 @@ int sb_variant_arms_check_counters_with(const struct sb_variant_arms *a,
 	 * of the arms elsewhere that run the same code (also). */
 	for (size_t i = 0; i < a->n; i++) {
 		const struct sb_variant_arm_ctx *c = &a->ctx[i];
-		if (!c->v)
+		if (!c->v || !c->v->counter) /* a twin with no counter found (diff_twin.h) */
 			continue;
 		int first = 1;
 		uint64_t iterations = also ? also(also_ctx, c->v->counter) : 0;

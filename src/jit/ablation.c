@@ -2,6 +2,7 @@
  * one part taken out; see ablation.h. */
 #include "stubbench/ablation.h"
 #include "stubbench/error.h"
+#include "code_align.h"
 #include "code_layout.h"
 
 #include <stdio.h>
@@ -48,69 +49,16 @@ static int is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
 	return o && o->type == ZYDIS_OPERAND_TYPE_REGISTER && o->reg.value == r;
 }
 
-/* Equal with addresses masked: the immediate of a mov of 64 bits (movabs:
- * a counter's, a frame's address), a gs displacement (&this_cpu_off) and
- * the target of a relative jump or call. */
-static int same_insn(const struct sb_code_insn *a, const struct sb_code_insn *b)
-{
-	if (a->dec.mnemonic != b->dec.mnemonic || a->dec.operand_count_visible != b->dec.operand_count_visible)
-		return 0;
-	if (a->relative || b->relative)
-		return a->relative && b->relative;
-	int movabs = a->dec.mnemonic == ZYDIS_MNEMONIC_MOV && a->dec.operand_width == 64;
-	for (size_t k = 0; k < a->dec.operand_count_visible; k++) {
-		const ZydisDecodedOperand *x = &a->ops[k], *y = &b->ops[k];
-		if (x->type != y->type)
-			return 0;
-		switch (x->type) {
-		case ZYDIS_OPERAND_TYPE_REGISTER:
-			if (x->reg.value != y->reg.value)
-				return 0;
-			break;
-		case ZYDIS_OPERAND_TYPE_MEMORY:
-			if (x->mem.base != y->mem.base || x->mem.index != y->mem.index || x->mem.scale != y->mem.scale ||
-			    x->mem.segment != y->mem.segment || x->size != y->size ||
-			    (x->mem.segment != ZYDIS_REGISTER_GS && x->mem.disp.value != y->mem.disp.value))
-				return 0;
-			break;
-		case ZYDIS_OPERAND_TYPE_IMMEDIATE:
-			if (!movabs && x->imm.value.u != y->imm.value.u)
-				return 0;
-			break;
-		default:
-			break;
-		}
-	}
-	return 1;
-}
-
 /* in_common[i]: variant instruction i is in a longest common subsequence
- * with the baseline (ties broken towards the earliest match). Returns how
- * many are, or -1 out of memory. */
+ * with the baseline (code_align.h). Returns how many are, or -1 out of
+ * memory. */
 static long align(const struct sb_code *v, const struct sb_code *b, unsigned char *in_common)
 {
-	size_t n = v->n, m = b->n;
-	unsigned *t = calloc((n + 1) * (m + 1), sizeof(*t));
-	if (!t)
-		return -1;
-#define T(i, j) t[(i) * (m + 1) + (j)]
-	for (size_t i = n; i-- > 0;)
-		for (size_t j = m; j-- > 0;)
-			T(i, j) = same_insn(&v->insns[i], &b->insns[j]) ? T(i + 1, j + 1) + 1
-				  : T(i + 1, j) > T(i, j + 1)		  ? T(i + 1, j)
-									  : T(i, j + 1);
-	long common = 0;
-	memset(in_common, 0, n);
-	for (size_t i = 0, j = 0; i < n && j < m;) {
-		if (same_insn(&v->insns[i], &b->insns[j]) && T(i, j) == T(i + 1, j + 1) + 1) {
-			in_common[i++] = 1, j++, common++;
-		} else if (T(i + 1, j) >= T(i, j + 1))
-			i++;
-		else
-			j++;
-	}
-#undef T
-	free(t);
+	long *match = malloc((v->n + 1) * sizeof(*match));
+	long common = match ? sb_code_align(v, b, match) : -1;
+	for (size_t i = 0; common >= 0 && i < v->n; i++)
+		in_common[i] = match[i] >= 0;
+	free(match);
 	return common;
 }
 

@@ -1,0 +1,43 @@
+#!/bin/sh
+# stubbench diff's summary, by its form (no timing decides): seed 001's
+# listings (baseline -> private) give at most 10 lines within 100 columns,
+# the change counted exactly, the cost line and, with the parts, the
+# layout line; with --no-parts the changes as hunks, main+0x13 first;
+# stubbench report of the saved run its cost lines.
+# usage: diff_summary.sh STUBBENCH DATA_DIR
+set -u
+sb=$1 d=$2
+b=$d/seed001_baseline_main.lst,$d/seed001_baseline_sub.lst
+p=$d/seed001_private_main.lst,$d/seed001_private_sub.lst
+fails=0
+check() { # check WHAT OUTPUT PATTERN...
+    what=$1 out=$2
+    shift 2
+    n=$(printf '%s\n' "$out" | wc -l)
+    wide=$(printf '%s\n' "$out" | awk 'length($0) > 100' | wc -l)
+    if [ "$n" -gt 10 ] || [ "$wide" -ne 0 ]; then
+        echo "FAIL: $what: $n lines, $wide over 100 columns:"; printf '%s\n' "$out"; fails=$((fails + 1))
+    fi
+    for pat in "$@"; do
+        printf '%s\n' "$out" | grep -q -- "$pat" || { echo "FAIL: $what: no line matching '$pat':"; printf '%s\n' "$out"; fails=$((fails + 1)); }
+    done
+}
+common="--samples=6 --batch=512 --processes=1 --past-runs=none --quiet-levels=none"
+out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" $common 2>/dev/null)
+[ $? -eq 0 ] || { echo "FAIL: diff exited $?"; fails=$((fails + 1)); }
+check "with parts" "$out" "^stubbench diff: " "^OLD -> NEW: 2 functions paired, instructions: 10 added, 0 changed, 0 removed$" \
+    "^cost of the change per run (a call of the main prog) at batch 512, 95 % CI:$" \
+    "^  codegen at identical layout [+-]" "^  by part: layout (every part NOPed) " " NOPed .*, removed " \
+    "^each instruction with its part's cost: --table"
+out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common 2>/dev/null)
+check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
+    "^  main+0x3c  *+ push r9$" "^  (3 more changes: --table)$"
+# A saved diff: stubbench report prints its cost lines.
+tmp=$(mktemp)
+STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common --format=json --output="$tmp" 2>/dev/null
+out=$("$sb" report "$tmp")
+check "report" "$out" "^stubbench diff: " "^OLD -> NEW: the changed instructions are in the document's diff member$" \
+    "^  codegen at identical layout [+-]"
+rm -f "$tmp"
+echo "diff_summary: $fails failed"
+[ "$fails" -eq 0 ]
