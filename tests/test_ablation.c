@@ -147,10 +147,36 @@ static void planted_lfence(void)
 	sb_ablation_free(&a);
 }
 
+/* A lab alternative against the lab's mainline of its return and shape
+ * (reload: r9 set up again after every call, no push/pop), and mainline
+ * against the lab's baseline. */
+static void lab_reload(void)
+{
+	const struct sb_variant *v = sb_variant_find("lab-reload-perrun");
+	const struct sb_variant *b = v ? sb_variant_baseline_of(v) : NULL;
+	CHECK(b && strcmp(b->name, "lab-mainline-perrun") == 0, "reload's baseline: %s", b ? b->name : "none");
+	const struct sb_variant *m = sb_variant_baseline_of(b);
+	CHECK(m && strcmp(m->name, "lab-baseline-perrun") == 0, "mainline's baseline: %s", m ? m->name : "none");
+	CHECK(sb_variant_baseline_of(m) == NULL, "the lab's baseline has a baseline");
+	struct sb_ablation a;
+	parts_of("lab-reload-perrun", &a);
+	/* Against mainline, reload adds the r9 load and gs add after each of
+	 * the three calls (and drops mainline's push/pop pairs, which have no
+	 * part: they are not in the variant). */
+	CHECK(a.n_parts == 6, "%zu parts", a.n_parts);
+	CHECK(a.baseline_only >= 6, "mainline's push/pop r9 not seen as dropped: %zu", a.baseline_only);
+	for (size_t k = 0; k < 3; k++) {
+		expect(&a, 2 * k, SB_PART_R9_LOAD, 0, 1, (size_t[]){0x3a + 0x18 * k}, (size_t[]){10});
+		expect(&a, 2 * k + 1, SB_PART_R9_GS_ADD, 0, 1, (size_t[]){0x44 + 0x18 * k}, (size_t[]){9});
+	}
+	sb_ablation_free(&a);
+}
+
 int main(void)
 {
 	seed_private();
 	host_private();
+	lab_reload();
 	planted_lfence();
 	return check_report("ablation");
 }
