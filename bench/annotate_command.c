@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "stubbench/blocks_log.h"
 #include "stubbench/code_variant.h"
+#include "stubbench/annotate_baseline.h"
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
 #include "stubbench/mitigations.h"
@@ -66,25 +67,25 @@ void annotate_probe_pmu(struct annotate *a)
 					 "shares (not printed here)");
 }
 
-/* The variant, its baseline and its parts. Returns 0 or EXIT_USAGE. */
+/* The variant, its baseline (annotate_baseline.h) and its parts. Returns 0
+ * or EXIT_USAGE. */
 static int parts_of(const char *tool, struct annotate *a, const struct sb_variant **v, const struct sb_variant **b)
 {
+	static struct sb_annotate_baseline base;
 	char err[512];
 	*v = sb_variant_find(variant_name);
-	*b = *v ? sb_variant_baseline_of(*v) : NULL;
 	if (!*v) {
 		fprintf(stderr, "%s: --variant: unknown variant '%s' (see stubbench --list)\n", tool, variant_name);
 		return EXIT_USAGE;
 	}
-	if (!*b) {
-		fprintf(stderr, "%s: --variant: %s (family %s) has no baseline to annotate it against\n", tool,
-			(*v)->name, sb_variant_family(*v));
+	if (sb_annotate_baseline(*v, &base, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --variant: %s\n", tool, err);
 		return EXIT_USAGE;
 	}
-	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS], bf[SB_CODE_VARIANT_MAX_FUNCS];
+	*b = base.v;
+	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS];
 	long nv = sb_code_variant_funcs_of(*v, vf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err));
-	long nb = nv > 0 ? sb_code_variant_funcs_of(*b, bf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
-	if (nb <= 0 || sb_ablation_parts(vf, (size_t)nv, bf, (size_t)nb, &a->ab, err, sizeof(err)) != 0) {
+	if (nv <= 0 || sb_ablation_parts(vf, (size_t)nv, base.funcs, base.n_funcs, &a->ab, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s against %s: %s\n", tool, (*v)->name, (*b)->name, err);
 		return EXIT_USAGE;
 	}
@@ -277,17 +278,23 @@ static int run_annotate(struct sb_cli *cli)
 			tool);
 		return EXIT_USAGE;
 	}
+	/* Where this kernel's returns go; the host flavour and the twins
+	 * return there (before any code is copied from them). */
+	static struct sb_return_thunk thunk;
+	const struct sb_variant *named = sb_variant_find(variant_name);
+	const char *family = named ? sb_variant_family(named) : "";
+	if (!from_blocks)
+		sb_return_thunk_from_sysfs(&thunk);
+	if (!from_blocks && strncmp(family, "replica-host", strlen("replica-host")) == 0)
+		sb_session_aim_host_returns(&cli->cfg, tool, &thunk);
+	if (!from_blocks && strcmp(family, "twin") == 0)
+		sb_session_aim_twin_returns(&cli->cfg, tool, &thunk);
 	int rc = parts_of(tool, &a, &v, &b);
 	if (rc)
 		return rc;
 	annotate_probe_pmu(&a);
 	if (from_blocks)
 		return run_from_blocks(cli, &a);
-	/* Where this kernel's returns go; the host flavour returns there. */
-	static struct sb_return_thunk thunk;
-	sb_return_thunk_from_sysfs(&thunk);
-	if (strncmp(sb_variant_family(v), "replica-host", strlen("replica-host")) == 0)
-		sb_session_aim_host_returns(&cli->cfg, tool, &thunk);
 	default_batch(&cli->cfg);
 	static struct sb_results res;
 	rc = annotate_measure(cli, &a, v, b, &res);

@@ -9,16 +9,19 @@
 
 #include "check.h"
 #include "stubbench/ablation.h"
+#include "stubbench/annotate_baseline.h"
+#include "stubbench/percpu.h"
 #include "stubbench/registry.h"
 
 static void parts_of(const char *name, struct sb_ablation *a)
 {
-	const struct sb_variant *v = sb_variant_find(name), *b = v ? sb_variant_baseline_of(v) : NULL;
-	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS], bf[SB_CODE_VARIANT_MAX_FUNCS];
+	const struct sb_variant *v = sb_variant_find(name);
+	static struct sb_annotate_baseline b; /* its bytes outlive a */
+	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS];
 	char err[512] = "";
 	long nv = v ? sb_code_variant_funcs_of(v, vf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
-	long nb = b ? sb_code_variant_funcs_of(b, bf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
-	int rc = nv > 0 && nb > 0 ? sb_ablation_parts(vf, (size_t)nv, bf, (size_t)nb, a, err, sizeof(err)) : -1;
+	int nb = nv > 0 ? sb_annotate_baseline(v, &b, err, sizeof(err)) : -1;
+	int rc = nb == 0 ? sb_ablation_parts(vf, (size_t)nv, b.funcs, b.n_funcs, a, err, sizeof(err)) : -1;
 	CHECK(rc == 0, "%s: %s", name, err);
 	if (rc)
 		exit(1);
@@ -147,28 +150,90 @@ static void planted_lfence(void)
 	sb_ablation_free(&a);
 }
 
-/* A lab alternative against the lab's mainline of its return and shape
- * (reload: r9 set up again after every call, no push/pop), and mainline
- * against the lab's baseline. */
-static void lab_reload(void)
+/* Calls cv's main once: its counter must advance by one (per-run). */
+static void runs_once(const struct sb_variant *v)
+{
+	uint64_t before = *v->counter;
+	CHECK(v->main() == 0, "%s returned non-zero", v->name);
+	CHECK(*v->counter == before + 1, "%s: counter %llu -> %llu", v->name, (unsigned long long)before,
+	      (unsigned long long)*v->counter);
+}
+
+/* A kernel twin against its de-privatized self: the parts are exactly the
+ * private stack's; in a function with r9 frame accesses (both of them:
+ * main's [r9-0x40] and sub_big's) the r9 load and gs add join the frame
+ * part, so that no ablation leaves an access on an undefined r9. Every
+ * ablation runs. */
+static void twin_parts(void)
+{
+	struct sb_ablation a;
+	parts_of("twin-per-run-private", &a);
+	CHECK(a.n_parts == 5 && a.n_funcs == 2, "%zu parts, %zu funcs", a.n_parts, a.n_funcs);
+	expect(&a, 0, SB_PART_FRAME, 0, 4, (size_t[]){0xd, 0x17, 0x20, 0x24}, (size_t[]){10, 9, 4, 4});
+	expect(&a, 1, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x41, 0x48}, (size_t[]){2, 2});
+	expect(&a, 2, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x4d, 0x54}, (size_t[]){2, 2});
+	expect(&a, 3, SB_PART_CALL_WRAP, 0, 2, (size_t[]){0x59, 0x60}, (size_t[]){2, 2});
+	expect(&a, 4, SB_PART_FRAME, 1, 4, (size_t[]){0xc, 0x16, 0x1f, 0x23}, (size_t[]){10, 9, 4, 4});
+	char err[512] = "";
+	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
+		printf("ablation: no per-CPU area (%s): the twin's ablations not run\n", err);
+		return;
+	}
+	struct sb_annotate_baseline b;
+	CHECK(sb_annotate_baseline(sb_variant_find("twin-per-run-private"), &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(strcmp(b.v->name, "twin-per-run-private:deprivatized") == 0, "%s", b.v->name);
+	runs_once(b.v);
+	for (size_t k = 0; k <= a.n_parts; k++)
+		for (int how = 0; how < 2; how++) {
+			struct sb_code_func funcs[SB_CODE_VARIANT_MAX_FUNCS];
+			uint8_t *code[SB_CODE_VARIANT_MAX_FUNCS] = {0};
+			size_t removed;
+			memcpy(funcs, a.funcs, sizeof(funcs));
+			for (size_t f = 0; f < a.n_funcs; f++) {
+				funcs[f].name = NULL;
+				int rc = k == a.n_parts ? sb_ablation_all_nops(&a, f, &code[f], &funcs[f].len, err, sizeof(err))
+				       : f != a.parts[k].func ? 0
+				       : sb_ablation_code(&a, k, how ? SB_ABLATE_REMOVE : SB_ABLATE_NOP, &code[f],
+							  &funcs[f].len, &removed, err, sizeof(err));
+				CHECK(rc == 0, "part %zu: %s", k + 1, err);
+				if (code[f])
+					funcs[f].code = code[f];
+			}
+			struct sb_code_variant cv;
+			char name[64];
+			snprintf(name, sizeof(name), "twin-test:%zu:%d", k + 1, how);
+			int made = sb_code_variant_make(sb_variant_find("twin-per-run-private"), name, NULL, funcs,
+							a.n_funcs, &cv, err, sizeof(err));
+			CHECK(made == 0, "%s: %s", name, err);
+			if (made == 0) {
+				runs_once(&cv.v);
+				sb_code_variant_free(&cv);
+			}
+			for (size_t f = 0; f < a.n_funcs; f++)
+				free(code[f]);
+		}
+	sb_annotate_baseline_free(&b);
+	sb_ablation_free(&a);
+}
+
+/* A lab alternative against the lab's mainline of its shape and return:
+ * reload's parts are the r9 load and gs add it repeats after each call
+ * (mainline's push/pop r9 are baseline instructions it lacks). */
+static void lab_parts(void)
 {
 	const struct sb_variant *v = sb_variant_find("lab-reload-perrun");
 	const struct sb_variant *b = v ? sb_variant_baseline_of(v) : NULL;
 	CHECK(b && strcmp(b->name, "lab-mainline-perrun") == 0, "reload's baseline: %s", b ? b->name : "none");
-	const struct sb_variant *m = sb_variant_baseline_of(b);
+	const struct sb_variant *m = b ? sb_variant_baseline_of(b) : NULL;
 	CHECK(m && strcmp(m->name, "lab-baseline-perrun") == 0, "mainline's baseline: %s", m ? m->name : "none");
-	CHECK(sb_variant_baseline_of(m) == NULL, "the lab's baseline has a baseline");
+	CHECK(m && sb_variant_baseline_of(m) == NULL, "the lab's baseline has a baseline");
 	struct sb_ablation a;
 	parts_of("lab-reload-perrun", &a);
-	/* Against mainline, reload adds the r9 load and gs add after each of
-	 * the three calls (and drops mainline's push/pop pairs, which have no
-	 * part: they are not in the variant). */
 	CHECK(a.n_parts == 6, "%zu parts", a.n_parts);
-	CHECK(a.baseline_only >= 6, "mainline's push/pop r9 not seen as dropped: %zu", a.baseline_only);
-	for (size_t k = 0; k < 3; k++) {
-		expect(&a, 2 * k, SB_PART_R9_LOAD, 0, 1, (size_t[]){0x3a + 0x18 * k}, (size_t[]){10});
-		expect(&a, 2 * k + 1, SB_PART_R9_GS_ADD, 0, 1, (size_t[]){0x44 + 0x18 * k}, (size_t[]){9});
-	}
+	CHECK(a.baseline_only == 6, "%zu baseline-only", a.baseline_only);
+	for (size_t k = 0; k < 6; k++)
+		expect(&a, k, k % 2 ? SB_PART_R9_GS_ADD : SB_PART_R9_LOAD, 0, 1,
+		       (size_t[]){(size_t[]){0x3a, 0x44, 0x52, 0x5c, 0x6a, 0x74}[k]}, (size_t[]){k % 2 ? 9u : 10u});
 	sb_ablation_free(&a);
 }
 
@@ -176,7 +241,8 @@ int main(void)
 {
 	seed_private();
 	host_private();
-	lab_reload();
 	planted_lfence();
+	twin_parts();
+	lab_parts();
 	return check_report("ablation");
 }

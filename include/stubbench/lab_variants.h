@@ -66,6 +66,9 @@ const struct sb_lab_info *sb_lab_at(size_t i);
 /* The lab information of a registry variant; NULL when not in the lab. */
 const struct sb_lab_info *sb_lab_info_of(const struct sb_variant *v);
 
+/* The lab variant of that alternative, return and shape; NULL: none. */
+const struct sb_variant *sb_lab_find(enum sb_lab_alt alt, enum sb_lab_return ret, int in_loop);
+
 /* "baseline", "mainline", "reload", "callee-saved", "spill-once",
  * "placement-control". */
 const char *sb_lab_alt_name(enum sb_lab_alt alt);

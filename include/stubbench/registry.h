@@ -85,8 +85,8 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 /* The baseline v is compared with: "baseline" for the seed's replicas,
  * "host-baseline" for the host flavour's, "baseline" for a test variant, the padded one's variant's for a
  * padded baseline; for a lab alternative the lab's mainline of the same
- * return and shape (for mainline and the placement control, the lab's
- * baseline); NULL for other families. */
+ * return and shape (for mainline, the lab's baseline; none for the
+ * baseline and the placement control); NULL for other families. */
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v);
 
 /* From now on the variants of family "test" (instructions planted for

@@ -115,6 +115,9 @@ int sb_session_finish(struct sb_session *s, int rc);
  * its_return_thunk's replica. Before any of it is placed or measured. */
 struct sb_return_thunk;
 void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
+/* The same for the kernel twins (family twin), for commands other than
+ * `stubbench kernel` (which has --thunk) that run them. */
+void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
 
 /* Replica arms measured interleaved with the options of cfg: pins the
  * thread, sets up the private stacks, gives each arm its re-rolled states

@@ -50,6 +50,16 @@ const struct sb_lab_info *sb_lab_info_of(const struct sb_variant *v)
 	return li->variant == v ? li : NULL;
 }
 
+const struct sb_variant *sb_lab_find(enum sb_lab_alt alt, enum sb_lab_return ret, int in_loop)
+{
+	for (size_t i = 0; i < sb_lab_count(); i++) {
+		const struct sb_lab_info *li = sb_lab_at(i);
+		if (li->alt == alt && li->ret == ret && li->in_loop == in_loop)
+			return li->variant;
+	}
+	return NULL;
+}
+
 const char *sb_lab_alt_name(enum sb_lab_alt alt)
 {
 	static const char *const names[SB_LAB_N_ALTS] = {

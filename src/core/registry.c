@@ -142,20 +142,6 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 	return rc;
 }
 
-/* The lab's variant of alternative alt with the same return and shape as
- * info's, or NULL. */
-static const struct sb_variant *lab_sibling(const struct sb_lab_info *info, enum sb_lab_alt alt)
-{
-	for (size_t i = 0; info && i < sb_variant_count(); i++) {
-		const struct sb_variant *w = sb_variant_at(i);
-		const struct sb_lab_info *wi = w->family_info;
-		if (strcmp(sb_variant_family(w), "lab") == 0 && wi && wi->alt == alt && wi->ret == info->ret &&
-		    wi->in_loop == info->in_loop)
-			return w;
-	}
-	return NULL;
-}
-
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
 {
 	const char *family = v ? sb_variant_family(v) : NULL;
@@ -170,13 +156,13 @@ const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
 	if (family && (strcmp(family, "replica-padded") == 0 || strcmp(family, "replica-host-padded") == 0))
 		return sb_variant_baseline_of(v->family_info);
 	/* A lab alternative against mainline (what it changes in the JIT as
-	 * it is); mainline and the placement control against the baseline. */
+	 * it is); mainline against the lab's baseline. */
 	if (family && strcmp(family, "lab") == 0) {
-		const struct sb_lab_info *info = v->family_info;
-		if (!info || info->alt == SB_LAB_BASELINE)
-			return NULL;
-		int vs_base = info->alt == SB_LAB_MAINLINE || info->alt == SB_LAB_PLACEMENT_CONTROL;
-		return lab_sibling(info, vs_base ? SB_LAB_BASELINE : SB_LAB_MAINLINE);
+		const struct sb_lab_info *info = sb_lab_info_of(v);
+		if (!info || info->alt == SB_LAB_BASELINE || info->alt == SB_LAB_PLACEMENT_CONTROL)
+			return NULL; /* the placement control: the baseline's own bytes */
+		return sb_lab_find(info->alt == SB_LAB_MAINLINE ? SB_LAB_BASELINE : SB_LAB_MAINLINE, info->ret,
+				   info->in_loop);
 	}
 	return NULL;
 }

@@ -115,6 +115,13 @@ static void name_part(struct sb_ablation *a, struct sb_ablation_part *p)
 		snprintf(p->name, sizeof(p->name), "%.40s %s+%#zx", what, a->func_names[p->func], r->off);
 }
 
+/* An r9-based access other than the r9 setup and the push/pop r9. */
+static int is_frame_access(const struct sb_code_insn *in)
+{
+	return sb_code_uses_reg(in, ZYDIS_REGISTER_R9) && !is_r9_load(in) && !is_gs_add(in) &&
+	       !sb_code_is_push(in, ZYDIS_REGISTER_R9) && !sb_code_is_pop(in, ZYDIS_REGISTER_R9);
+}
+
 /* The parts of function f, whose variant instructions start at row first. */
 static int parts_of(struct sb_ablation *a, size_t f, size_t first, const struct sb_code *v,
 		    const unsigned char *in_common, char *err, size_t errlen)
@@ -124,13 +131,17 @@ static int parts_of(struct sb_ablation *a, size_t f, size_t first, const struct 
 	if (!taken)
 		return sb_set_err(err, errlen, "out of memory"), -1;
 	int rc = -1;
+	/* With frame accesses, the r9 load and the gs add join their part:
+	 * either ablated alone would send the accesses through an undefined r9. */
+	int has_frame = 0;
+	for (size_t i = 0; i < v->n; i++)
+		has_frame |= !in_common[i] && is_frame_access(&v->insns[i]);
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sb_code_insn *in = &v->insns[i];
 		if (in_common[i] || taken[i])
 			continue;
 		struct sb_ablation_part *p;
-		if (sb_code_uses_reg(in, ZYDIS_REGISTER_R9) && !is_r9_load(in) && !is_gs_add(in) &&
-		    !sb_code_is_push(in, ZYDIS_REGISTER_R9) && !sb_code_is_pop(in, ZYDIS_REGISTER_R9)) {
+		if (is_frame_access(in) || (has_frame && (is_r9_load(in) || is_gs_add(in)))) {
 			if (!frame && !(frame = new_part(a, SB_PART_FRAME, f, err, errlen)))
 				goto out;
 			if (add_row(a, frame, first + i, err, errlen))
@@ -266,7 +277,7 @@ static int removed(const struct sb_ablation_part *p, const struct sb_code *c,
 				goto out;
 			continue;
 		}
-		if (p->kind != SB_PART_FRAME) {
+		if (p->kind != SB_PART_FRAME || is_r9_load(&c->insns[i]) || is_gs_add(&c->insns[i])) {
 			(*n_removed)++;
 			continue;
 		}

@@ -1,23 +1,36 @@
-/* host_returns.c: the host flavour's returns aimed at the replica of this
- * kernel's return thunk, for every command that runs it; see session.h. */
+/* host_returns.c: the host flavour's returns, and the kernel twins' outside
+ * `stubbench kernel`, aimed at the replica of this kernel's return thunk,
+ * for every command that runs them; see session.h. */
 #include "stubbench/mitigations.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/session.h"
 
 #include <stdio.h>
 
+/* The returns of families[0..n) aimed at thunk's replica; what: whose. */
+static void aim_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
+			const char *const *families, size_t n, const char *what)
+{
+	char err[512];
+	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
+		fprintf(stderr, "%s: %s: this kernel's return thunk is %s (%s); they keep its_return_thunk's "
+			"replica\n", tool, what, sb_thunk_name(thunk->thunk), thunk->how);
+	else if (sb_thunk_apply(thunk->thunk, families, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "%s: %s keep %s's replica: %s\n", tool, what, sb_thunk_name(sb_thunk_applied()), err);
+	else if (cfg->verbose)
+		fprintf(stderr, "%s: %s return through the replica of %s (%s)\n", tool, what,
+			sb_thunk_name(thunk->thunk), thunk->how);
+}
+
 void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk)
 {
 	/* The host replicas and the host baselines padded to their layout. */
 	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
-	char err[512];
-	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
-		fprintf(stderr, "%s: --flavour=host: this kernel's return thunk is %s (%s); the host "
-			"replicas keep its_return_thunk's replica\n", tool, sb_thunk_name(thunk->thunk), thunk->how);
-	else if (sb_thunk_apply(thunk->thunk, host_family, 2, err, sizeof(err)) < 0)
-		fprintf(stderr, "%s: --flavour=host: the host replicas keep %s's replica: %s\n", tool,
-			sb_thunk_name(sb_thunk_applied()), err);
-	else if (cfg->verbose)
-		fprintf(stderr, "%s: host flavour: returns through the replica of %s (%s)\n", tool,
-			sb_thunk_name(thunk->thunk), thunk->how);
+	aim_returns(cfg, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
+}
+
+void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk)
+{
+	static const char *const twin_family[] = {"twin"};
+	aim_returns(cfg, tool, thunk, twin_family, 1, "the kernel twins");
 }
