@@ -185,7 +185,10 @@ static void after_report(FILE *info, enum sb_format fmt, const struct sb_results
 		per_run(ctx, info, 0);
 }
 
-static int run(struct obj_run *r)
+/* The object checked and loaded once per batch size (batch_iters set),
+ * the empty driver loaded and test-run on the CPU. Returns SB_KERNEL_OK,
+ * or a status said on stderr. */
+static int load_all(struct obj_run *r, int *cpu_out, FILE *info)
 {
 	const struct sb_config *o = r->o;
 	char why[1024];
@@ -201,7 +204,7 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
-	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	*cpu_out = cpu;
 	/* Without batch_iters a run's work is fixed: one "batch" of one run. */
 	if (r->has_batch_iters) {
 		memcpy(r->batches, o->batches, o->n_batches * sizeof(*o->batches));
@@ -230,6 +233,19 @@ static int run(struct obj_run *r)
 			strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
+	return SB_KERNEL_OK;
+}
+
+static int run(struct obj_run *r)
+{
+	const struct sb_config *o = r->o;
+	char why[1024];
+	enum sb_kernel_status st;
+	int cpu = -1;
+	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	int lrc = load_all(r, &cpu, info);
+	if (lrc != SB_KERNEL_OK)
+		return lrc;
 	/* The JIT first: its dumps are written even for programs that
 	 * BPF_PROG_TEST_RUN then refuses. */
 	char *jit_json = NULL;
