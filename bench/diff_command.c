@@ -1,7 +1,9 @@
 /* diff_command.c: "stubbench diff OLD NEW": the cost of a change to a JIT
  * image (docs/diff.md). Both sides are read (image_diff.h), their
  * functions paired and mapped old -> new, made into twins (diff_twin.h),
- * measured interleaved at identical layout with OLD as the baseline, and
+ * measured with OLD as the baseline (each side also in a group of its own
+ * at one table of placements, as --padded measures; the parts interleaved
+ * at identical layout, as annotate measures them), and
  * reported through the session: the summary gives the cost per run and
  * the changed instructions, --table the full listing, JSON every row. */
 #include <inttypes.h>
@@ -472,7 +474,7 @@ static int run_diff(struct sb_cli *cli)
 const struct sb_subcommand sb_diff_command = {
 	.name = "diff",
 	.summary = "Measures what a change to a JIT image costs: twins of OLD and NEW, two JIT images of\n"
-		   "one program, interleaved at identical layout; the cost per run and the changed\n"
+		   "one program, at identical layout; the cost per run and the changed\n"
 		   "instructions. OLD, NEW: FILE[,FILE...] (the main prog first): --dump-jit's .bin or .lst,\n"
 		   "a listing like the seeds', or bpftool prog dump jited PROG opcodes. docs/diff.md.",
 	.operands = "OLD NEW",
