@@ -318,6 +318,57 @@ static void new_frames(void)
 		sb_place_free(&p[j]);
 }
 
+/* Given pages (sb_place_policy.pages, as the identical-layout groups share
+ * them): baseline and private placed in turn in the same pages start at
+ * the same address and frame, own none of the pages, and each runs (its
+ * own counter advances) once its bytes are written back there. A copy
+ * that does not fit the pages given is refused. */
+static void given_pages(void)
+{
+	const struct sb_variant *vs[2] = {sb_variant_find("baseline"), sb_variant_find("private")};
+	char err[512];
+	uint8_t *rw = NULL;
+	size_t len = 2 * 4096;
+	uint8_t *rx = sb_place_pages((uintptr_t)vs[0]->main, len, &rw, err, sizeof(err));
+	CHECK(rx && rw && rw != rx, "pages in the code arena: %s", rx ? "not in the arena" : err);
+	if (!rx || rw == rx)
+		return;
+	static const unsigned offsets[SB_PLACE_MAX_FUNCS] = {100, 2000};
+	struct sb_placed_variant p[2];
+	static uint8_t saved[2][2 * 4096];
+	for (int i = 0; i < 2; i++) {
+		struct sb_place_policy given = {.page_offsets = offsets, .n_offsets = SB_PLACE_MAX_FUNCS,
+						.pages = rx, .pages_len = len};
+		CHECK(sb_place(vs[i], &given, 0, &p[i], err, sizeof(err)) == 0, "%s in given pages: %s", vs[i]->name,
+		      err);
+		CHECK(p[i].map == NULL && p[i].new_addr[0] == (uintptr_t)rx + 100,
+		      "%s: owns its pages or starts at %#lx, not at the pages' offset 100", vs[i]->name,
+		      (unsigned long)p[i].new_addr[0]);
+		memcpy(saved[i], rw, len);
+	}
+	CHECK(memcmp(saved[0], saved[1], len) != 0, "baseline and private wrote the same bytes");
+	uint64_t f = 0;
+	for (int i = 0; i < 2; i++) {
+		memcpy(rw, saved[i], len);
+		uint64_t before = *vs[i]->counter, other = *vs[1 - i]->counter;
+		p[i].v.main();
+		CHECK(*vs[i]->counter == before + 1 && *vs[1 - i]->counter == other,
+		      "%s's bytes written back: its counter went %llu -> %llu", vs[i]->name,
+		      (unsigned long long)before, (unsigned long long)*vs[i]->counter);
+		if (i == 0)
+			f = frame_of(rx);
+		CHECK(frame_of(rx) == f, "the pages moved to another frame between the copies");
+	}
+	struct sb_place_policy small = {.page_offsets = offsets, .n_offsets = SB_PLACE_MAX_FUNCS, .pages = rx,
+					.pages_len = 4096};
+	struct sb_placed_variant q;
+	CHECK(sb_place(vs[1], &small, 0, &q, err, sizeof(err)) != 0 && strstr(err, "do not fit"),
+	      "a copy of two functions in one given page: '%s'", err);
+	for (int i = 0; i < 2; i++)
+		sb_place_free(&p[i]);
+	sb_place_pages_free(rx, len);
+}
+
 int main(void)
 {
 	char err[256];
@@ -325,6 +376,7 @@ int main(void)
 	replicas();
 	arena();
 	new_frames();
+	given_pages();
 	summary();
 	return check_report("test_placement");
 }

@@ -51,6 +51,13 @@ struct sb_place_policy {
 	 * NULL: the copy gets pages of its own, as above. */
 	const uintptr_t *at;
 	size_t n_at;
+	/* Pages given by the caller (from sb_place_pages, pages_len bytes):
+	 * the copy is written there (function i in page i, at its offset) and
+	 * owns none of them, so several copies can take turns in the same
+	 * pages, at the same addresses and on the same physical frames (the
+	 * identical-layout comparison's groups). NULL: as above. */
+	uint8_t *pages;
+	size_t pages_len;
 	/* The copy and its functions are named "<name>@<tag><index>" (in
 	 * the results and in perf's map); NULL: "p". */
 	const char *tag;
@@ -96,6 +103,12 @@ int sb_place_collect(const struct sb_variant *v, struct sb_placed_variant *out, 
  * writable until sb_place_pages_seal). NULL with err when none is free.
  * Copies of code there are placed in the same window (sb_place). */
 void *sb_place_pages(uintptr_t near, size_t len, uint8_t **rw, char *err, size_t errlen);
+/* The same at random pages of the window (rng), as sb_place picks a copy's
+ * pages: copies whose pages share the window's high address bits share
+ * predictor state that other copies do not (the identical-layout groups'
+ * shared pages). */
+void *sb_place_pages_random(uintptr_t near, size_t len, struct sb_rng *rng, uint8_t **rw, char *err,
+			    size_t errlen);
 /* Makes the pages executable (nothing to do in the arena). 0, or -1 with err. */
 int sb_place_pages_seal(void *rx, size_t len, char *err, size_t errlen);
 void sb_place_pages_free(void *rx, size_t len);

@@ -280,18 +280,23 @@ static uintptr_t near_of(uintptr_t addr)
 	return page;
 }
 
-void *sb_place_pages(uintptr_t near, size_t len, uint8_t **rw, char *err, size_t errlen)
+void *sb_place_pages_random(uintptr_t near, size_t len, struct sb_rng *rng, uint8_t **rw, char *err, size_t errlen)
 {
 	size_t map_len = (len + PAGE - 1) & ~(PAGE - 1);
 	near = near_of(near);
 	int use_arena = arena_open(near);
-	void *m = map_window(NULL, near, map_len, use_arena);
+	void *m = map_window(rng, near, map_len, use_arena);
 	if (m == MAP_FAILED) {
 		snprintf(err, errlen, "no pages for code near the program: %s", strerror(errno));
 		return NULL;
 	}
 	*rw = (uint8_t *)m + (use_arena ? arena.rw - arena.rx : 0);
 	return m;
+}
+
+void *sb_place_pages(uintptr_t near, size_t len, uint8_t **rw, char *err, size_t errlen)
+{
+	return sb_place_pages_random(near, len, NULL, rw, err, errlen);
 }
 
 int sb_place_pages_seal(void *rx, size_t len, char *err, size_t errlen)
@@ -355,9 +360,14 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 		return -1;
 	}
 	out->map_len = policy->at ? 0 : out->n_funcs * slot;
+	if (policy->pages && (out->map_len > policy->pages_len || !in_arena(policy->pages))) {
+		snprintf(err, errlen, "%s: %zu bytes of copy do not fit the %zu bytes of code arena given", v->name,
+			 out->map_len, policy->pages_len);
+		return -1;
+	}
 	uintptr_t near = near_of((uintptr_t)v->main);
-	int use_arena = !policy->at && arena_open(near);
-	void *m = policy->at ? MAP_FAILED : map_window(policy->rng, near, out->map_len, use_arena);
+	int use_arena = !policy->at && (policy->pages || arena_open(near));
+	void *m = policy->at ? MAP_FAILED : policy->pages ? policy->pages : map_window(policy->rng, near, out->map_len, use_arena);
 	if (m == MAP_FAILED && !policy->at) {
 		snprintf(err, errlen, "%s: no room for a copy near the program: %s", v->name, strerror(errno));
 		return -1;
@@ -365,7 +375,7 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	/* Where the copy's bytes are written: the arena's writable view. */
 	ptrdiff_t to_writable = use_arena ? arena.rw - arena.rx : 0;
 	if (!policy->at) {
-		out->map = m;
+		out->map = policy->pages ? NULL : m; /* given pages stay the caller's */
 		memset((uint8_t *)m + to_writable, 0xcc, out->map_len); /* int3 around the copies, as the JIT pads */
 	}
 	struct sb_code_map map[SB_PLACE_MAX_FUNCS];
