@@ -13,10 +13,11 @@
  * - codegen + layout against vs base: the stderr line names the cell whose
  *   sum's CI misses vs base's, and only it;
  * - the arms in groups of their own (sb_paired_between_placements): the
- *   same lattice with each arm's blocks apart (its own processes and
- *   blocks at the same placements) gives the one answer whichever state
- *   is more common, the per-placement means match a hand count, a
- *   placement only one arm ran is left out, and the CI covers. */
+ *   same lattice with each arm's blocks apart (blocks of their own at the
+ *   same placements, in the same processes, and a slow state that a
+ *   process takes for both arms) gives the one answer whichever state is
+ *   more common, the per-cell means match a hand count, a placement or
+ *   process only one arm ran is left out, and the CI covers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@
 #include "stubbench/rng.h"
 
 #define G 400          /* placements */
-#define MAX_BLOCKS (3 * G)
+#define MAX_BLOCKS (6 * G) /* lattice_apart: up to 2 processes x 3 blocks a placement */
 #define N_PROC 16
 #define CODEGEN 1.0
 
@@ -199,9 +200,10 @@ static void costs_add_up(void)
 	CHECK(!said && line[0] == 0, "said '%s' where they add up", line);
 }
 
-/* The lattice with the arms apart: each placement's blocks of the
- * variant and of the baseline drawn on their own (1-3 each, own noise and
- * processes), the placement's state shared. */
+/* The lattice with the arms apart: at each placement two processes, and
+ * in each the variant's and the baseline's blocks drawn on their own (1-3
+ * each, own noise); the placement's state shared, and a slow state (+3)
+ * that a process takes at a placement for both arms. */
 static void lattice_apart(struct data *a, struct data *b, double q, double s, uint64_t seed)
 {
 	struct sb_rng r;
@@ -209,13 +211,18 @@ static void lattice_apart(struct data *a, struct data *b, double q, double s, ui
 	a->n = b->n = 0;
 	for (size_t j = 0; j < G; j++) {
 		double state = (uniform(&r) < q ? 15 : 16) + (uniform(&r) < s ? 3 : 0);
-		for (int arm = 0; arm < 2; arm++) {
-			struct data *d = arm ? b : a;
-			size_t nb = 1 + (size_t)sb_rng_below(&r, 3);
-			for (size_t k = 0; k < nb; k++) {
-				d->a[d->n] = state + (arm ? 0 : CODEGEN) + 0.04 * (uniform(&r) - 0.5);
-				d->place[d->n] = j;
-				d->proc[d->n++] = (size_t)sb_rng_below(&r, N_PROC);
+		size_t p0 = (size_t)sb_rng_below(&r, N_PROC);
+		for (size_t t = 0; t < 2; t++) {
+			size_t proc = (p0 + t * 5) % N_PROC;
+			double slow = uniform(&r) < 0.3 ? 3 : 0;
+			for (int arm = 0; arm < 2; arm++) {
+				struct data *d = arm ? b : a;
+				size_t nb = 1 + (size_t)sb_rng_below(&r, 3);
+				for (size_t k = 0; k < nb; k++) {
+					d->a[d->n] = state + slow + (arm ? 0 : CODEGEN) + 0.04 * (uniform(&r) - 0.5);
+					d->place[d->n] = j;
+					d->proc[d->n++] = proc;
+				}
 			}
 		}
 	}
@@ -250,28 +257,41 @@ static void apart_one_answer(void)
 
 static void apart_edges(void)
 {
-	/* a: placement 0 blocks 2 and 4 (processes 0 and 1), placement 1 block
-	 * 10, placement 7 (b has none) block 99; b: placement 0 blocks 1, 1,
-	 * placement 1 block 4. Per placement: 3 - 1 and 10 - 4: mean 4. */
+	/* a: placement 0 blocks 2 (process 0) and 4 (process 1), placement 1
+	 * block 10, placement 7 (b has none) block 99; b: placement 0 blocks
+	 * 1, 1 (process 0), placement 1 block 4. Cells in both: (0, 0) 2 - 1,
+	 * (1, 0) 10 - 4; (0, 1) is a's alone. Mean over placements 3.5. */
 	double av[4] = {2, 4, 10, 99}, bv[3] = {1, 1, 4};
 	size_t apl[4] = {0, 0, 1, 7}, apr[4] = {0, 1, 0, 0}, bpl[3] = {0, 0, 1}, bpr[3] = {0, 0, 0};
 	struct sb_arm_blocks a = {.value = av, .placement = apl, .process = apr, .n = 4},
 			     b = {.value = bv, .placement = bpl, .process = bpr, .n = 3};
 	struct sb_paired p;
-	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && fabs(p.mean.value - 4) < 1e-12 &&
-		      p.n_placements == 2 && fabs(p.median.value - 4) < 1e-12,
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && fabs(p.mean.value - 3.5) < 1e-12 &&
+		      p.n_placements == 2 && fabs(p.median.value - 3.5) < 1e-12,
 	      "apart: mean %g over %zu placements", p.mean.value, p.n_placements);
 	size_t bother[3] = {3, 3, 4}; /* no placement in both */
 	b.placement = bother;
 	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && !p.mean.known, "apart: none shared");
+	size_t bproc[3] = {5, 5, 5}; /* the placements, but not their processes */
+	b.placement = bpl, b.process = bproc;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && !p.mean.known, "apart: no process shared");
+	b.process = bpr;
 	b.n = 0;
 	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == -1 && !p.mean.known, "apart: no blocks");
-	/* One placement for all (NULL): a's processes (2 + 10 + 99) / 3 and 4
-	 * weigh the same, 20.5 against 2; its blocks still resample. */
-	a.placement = b.placement = NULL, b.n = 3;
-	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && p.n_placements == 1 &&
-		      fabs(p.mean.value - 18.5) < 1e-12 && p.mean.lo < p.mean.hi,
+	/* One placement for all (NULL): cells by process. a: process 0
+	 * (2 + 10 + 99) / 3 = 37, process 1 4; b: process 0 1, process 1
+	 * (1 + 4) / 2. Cells 36 and 1.5: mean 18.75, each cell a placement
+	 * of its own, and they resample. */
+	size_t bpr2[3] = {0, 1, 1};
+	a.placement = b.placement = NULL, b.n = 3, b.process = bpr2;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && p.n_placements == 2 &&
+		      fabs(p.mean.value - 18.75) < 1e-12 && p.mean.lo < p.mean.hi,
 	      "apart, one placement: %g [%g, %g]", p.mean.value, p.mean.lo, p.mean.hi);
+	/* One cell in both: a figure, but no spread to give it a CI. */
+	size_t bpr3[3] = {0, 0, 0};
+	b.process = bpr3;
+	a.process = bpr3, a.n = 3;
+	CHECK(sb_paired_between_placements(&a, &b, 100, 1, &p) == 0 && !p.mean.known, "apart: one cell");
 }
 
 int main(void)

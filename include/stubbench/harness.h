@@ -127,6 +127,20 @@ struct sb_run_opts {
 	 * what the processes share from the parent and a run would otherwise
 	 * fix: sb_new_frames_between. */
 	int (*between_processes)(size_t p, size_t n, char *err, size_t errlen);
+	/* Runs in this process before this part's arms run: before its blocks
+	 * are sized, before each of its fresh processes is forked, and (in one
+	 * process) before the part runs. It puts in place code the part takes
+	 * turns with other parts in (the identical-layout comparison's shared
+	 * pages: sb_layout_put_code). May be NULL; non-zero fails the run. */
+	int (*before_part)(void *part_ctx, char *err, size_t errlen);
+	void *part_ctx;
+	/* Non-zero: with fresh processes, this part runs in the same processes
+	 * as the parts next to it with the same key, taking turns with them
+	 * batch size by batch size (before_part ahead of each turn), so that
+	 * what a process fixes is the same for all of them: the
+	 * identical-layout comparison's groups of one command group, paired
+	 * within a process. 0: processes of its own. */
+	size_t process_key;
 	/* The tests' switches; NULL (a measurement): all off. */
 	const struct sb_run_test_hooks *test;
 	/* With fresh processes and time_s: the time_s of all the parts

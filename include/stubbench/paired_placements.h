@@ -53,15 +53,13 @@ struct sb_arm_blocks {
 };
 
 /* a - b where the two arms ran in groups of their own at the same table of
- * placements: per placement present in both, the mean over a's blocks of
- * that placement (each of its processes weighing the same) minus the same
- * over b's; over placements, the figures above. The CI: placements drawn
- * with replacement, then within each, for a and for b apart, their
- * processes then blocks; and the same over processes (process p of a
- * against process p of b, which took turns with it; each block less its
- * placement's mean, so that the placements a process happened to run do
- * not count as its effect), added in quadrature. Returns 0 (out->mean absent when no placement is in both),
- * or -1 when an arm has no blocks or memory runs out. */
+ * placements, taking turns in the same fresh processes (process p of a is
+ * process p of b): per (placement, process) cell that both have, a's mean
+ * over its blocks minus b's, so that what a process fixes (its data
+ * frames, a state that lasts it) falls out of each difference; then the
+ * figures of sb_paired_over_placements over those cells (placements,
+ * then their processes). Returns 0 (out->mean absent when fewer than two
+ * cells are in both), or -1 when an arm has no blocks or memory runs out. */
 int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
 				 uint64_t seed, struct sb_paired *out);
 

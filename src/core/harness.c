@@ -94,6 +94,8 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
+	if (o->before_part && o->before_part(o->part_ctx, err, errlen) != 0)
+		return -1;
 	int rc = sb_size_blocks(pr->arms, pr->n_arms, o, delay_max, cpt0, pr->tsc_hz, pr->runs, err, errlen);
 	pr->ticks += __rdtsc() - t_start;
 	return rc;

@@ -284,18 +284,47 @@ out:
 	return rc;
 }
 
-/* Each of the n blocks of d less the mean of its placement in l (a new
- * array), or NULL out of memory. */
-static double *residuals(const struct layout *l, const double *d, size_t n)
+/* The mean of cell c of l over the blocks' values v. */
+static double cell_mean(const struct layout *l, const double *v, size_t c)
 {
-	double *r = malloc((n + 1) * sizeof(*r));
-	for (size_t p = 0; r && p < l->n_places; p++) {
-		double m = place_mean(l, d, p, NULL);
-		for (size_t c = l->place_start[p]; c < l->place_start[p + 1]; c++)
-			for (size_t u = l->cell_start[c]; u < l->cell_start[c + 1]; u++)
-				r[l->block[u]] = d[l->block[u]] - m;
+	double sum = 0;
+	for (size_t u = l->cell_start[c]; u < l->cell_start[c + 1]; u++)
+		sum += v[l->block[u]];
+	return sum / (double)(l->cell_start[c + 1] - l->cell_start[c]);
+}
+
+/* The (placement, process) cells of a and b (layouts la, lb) that both
+ * have, walked in their sorted order: per cell a's mean in ca, b's in cb,
+ * its placement and process; the number of cells, or -1 out of memory. */
+static long common_cells(const struct sb_arm_blocks *a, const struct layout *la, const struct sb_arm_blocks *b,
+			 const struct layout *lb, double **ca, double **cb, size_t **pl, size_t **pr)
+{
+	size_t most = la->n_cells < lb->n_cells ? la->n_cells : lb->n_cells, m = 0;
+	*ca = malloc((most + 1) * sizeof(**ca)), *cb = malloc((most + 1) * sizeof(**cb));
+	*pl = malloc((most + 1) * sizeof(**pl)), *pr = malloc((most + 1) * sizeof(**pr));
+	if (!*ca || !*cb || !*pl || !*pr)
+		return -1;
+	size_t pa = 0, pb = 0;
+	for (size_t x = 0, y = 0; x < la->n_cells && y < lb->n_cells;) {
+		while (la->place_start[pa + 1] <= x)
+			pa++;
+		while (lb->place_start[pb + 1] <= y)
+			pb++;
+		size_t ka = la->place_key[pa], kb = lb->place_key[pb];
+		size_t qa = a->process ? a->process[la->block[la->cell_start[x]]] : 0;
+		size_t qb = b->process ? b->process[lb->block[lb->cell_start[y]]] : 0;
+		if (ka != kb || qa != qb) {
+			if (ka < kb || (ka == kb && qa < qb))
+				x++;
+			else
+				y++;
+			continue;
+		}
+		(*ca)[m] = cell_mean(la, a->value, x), (*cb)[m] = cell_mean(lb, b->value, y);
+		(*pl)[m] = ka, (*pr)[m++] = qa;
+		x++, y++;
 	}
-	return r;
+	return (long)m;
 }
 
 int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_arm_blocks *b, unsigned n_boot,
@@ -305,22 +334,27 @@ int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_
 	out->mean = out->median = sb_estimate_absent("no blocks");
 	if (a->n == 0 || b->n == 0)
 		return -1;
-	struct layout pl_a = {0}, pl_b = {0}, pr_a = {0}, pr_b = {0};
-	int by_proc = a->process && b->process, rc = -1;
+	struct layout la = {0}, lb = {0};
+	double *ca = NULL, *cb = NULL;
+	size_t *pl = NULL, *pr = NULL;
 	size_t *one = calloc(a->n > b->n ? a->n : b->n, sizeof(*one)); /* a NULL placement: one for all */
-	double *ra = NULL, *rb = NULL;
-	if (!one || layout_of(a->placement ? a->placement : one, a->process, a->n, &pl_a) != 0 ||
-	    layout_of(b->placement ? b->placement : one, b->process, b->n, &pl_b) != 0 ||
-	    (by_proc && (layout_of(a->process, NULL, a->n, &pr_a) != 0 || layout_of(b->process, NULL, b->n, &pr_b) != 0)))
-		goto out;
-	const struct layout *pl[2] = {&pl_a, &pl_b}, *pr[2] = {by_proc ? &pr_a : NULL, by_proc ? &pr_b : NULL};
-	const double *d[2] = {a->value, b->value};
-	if (by_proc && (!(ra = residuals(&pl_a, a->value, a->n)) || !(rb = residuals(&pl_b, b->value, b->n))))
-		goto out;
-	const double *dp[2] = {ra, rb};
-	rc = paired_figures(pl, pr, d, dp, n_boot, seed, out);
-out:
-	free(one), free(ra), free(rb);
-	layout_free(&pl_a), layout_free(&pl_b), layout_free(&pr_a), layout_free(&pr_b);
+	long m = -1;
+	if (one && layout_of(a->placement ? a->placement : one, a->process, a->n, &la) == 0 &&
+	    layout_of(b->placement ? b->placement : one, b->process, b->n, &lb) == 0)
+		m = common_cells(a, &la, b, &lb, &ca, &cb, &pl, &pr);
+	int rc = m < 0 ? -1 : 0;
+	if (m == 0 || m == 1)
+		out->mean = out->median =
+			sb_estimate_absent(m ? "one cell (placement, process) in both arms: no spread to estimate"
+					     : "no placement and process in both arms");
+	else if (m > 1) {
+		/* All at one placement: each cell a placement of its own. */
+		int one_place = pl[0] == pl[m - 1];
+		rc = sb_paired_over_placements(ca, cb, one_place ? NULL : pl,
+					       a->process && b->process && !one_place ? pr : NULL, (size_t)m, n_boot,
+					       seed, out);
+	}
+	free(one), free(ca), free(cb), free(pl), free(pr);
+	layout_free(&la), layout_free(&lb);
 	return rc;
 }

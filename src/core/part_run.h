@@ -102,15 +102,27 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_hooks *test, size_t *n_disturbed,
 		       size_t *n_spread);
 
-/* processes.c. Segments sgs[0..n_sg) run one after the other in one fresh
- * child process (random draws seeded from child_seed); each one's rounds
- * and blocks are appended to *ds[i], and the arms' ctx_size bytes come
- * back. skip: the spans the child leaves shared with this process.
- * Returns 0, or -1 with err set. */
-int sb_run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-		    const struct segment *sgs, size_t n_sg, size_t *order, size_t n_states, uint64_t child_seed,
-		    uint64_t delay_max, struct batch_data **ds, const struct sb_span *skip, size_t n_skip,
-		    char *err, size_t errlen);
+/* processes.c. One part's share of a fresh process: its segments
+ * sgs[0..n_sg) (random draws seeded from seed), each one's rounds and
+ * blocks appended to *ds[i]. */
+struct sb_child_part {
+	const struct sb_arm *arms;
+	size_t n_arms;
+	const struct sb_run_opts *o;
+	const struct segment *sgs;
+	size_t n_sg;
+	size_t *order, n_states;
+	uint64_t seed, delay_max;
+	struct batch_data **ds;
+};
+/* The parts cp[0..n_cp) in one fresh child process: their segments taking
+ * turns (segment i of every part, from part `first` on, then segment
+ * i + 1, ...; with several parts each one's before_part runs, in the
+ * child, ahead of its segment); the arms' ctx_size bytes come back. skip:
+ * the spans the child leaves shared with this process. Returns 0, or -1
+ * with err set. */
+int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
+		    size_t n_skip, char *err, size_t errlen);
 
 /* schedule.c. Every part's segments in this process, the parts one after
  * the other (sb_run_here), or split over n fresh processes taking turns

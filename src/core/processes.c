@@ -90,11 +90,23 @@ static int send_segments(int fd, const struct sb_arm *arms, size_t n_arms, struc
 	return bad ? -1 : 0;
 }
 
-/* The child's side: its segments, then its report on fds[1]; never returns. */
-static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_arm *arms, size_t n_arms,
-						 const struct sb_run_opts *o, const struct segment *sgs, size_t n_sg,
-						 size_t *order, size_t n_states, uint64_t child_seed,
-						 uint64_t delay_max, const struct sb_span *skip, size_t n_skip)
+/* A part that another part's failure stopped early: one failed header
+ * more, so that the parent's reading ends there. */
+static void part_failed(struct segment_header *h, size_t *ran, size_t n_sg, const char *why)
+{
+	if (*ran < n_sg && (*ran == 0 || h[*ran - 1].rc == 0)) {
+		h[*ran].rc = -1;
+		snprintf(h[*ran].err, sizeof(h[*ran].err), "not run: %.200s", why);
+		(*ran)++;
+	}
+}
+
+/* The child's side: the parts' segments, taking turns segment by segment
+ * from part `first` on (each part's before_part ahead of its segment when
+ * there are several), then each part's report on fds[1] in order; never
+ * returns. */
+static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_child_part *cp, size_t n_cp,
+						 size_t first, const struct sb_span *skip, size_t n_skip)
 {
 	/* A parent that ends (a signal's _exit) takes the child along. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -105,26 +117,58 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_arm
 	 * parent's physical pages, the same in every child of this exec
 	 * (but for the parent's sample buffers, which it does not read). */
 	sb_own_pages(skip, n_skip);
-	struct sb_rng rng;
-	sb_rng_seed(&rng, child_seed);
-	struct batch_data *cd = calloc(n_sg ? n_sg : 1, sizeof(*cd));
-	struct segment_header *h = calloc(n_sg ? n_sg : 1, sizeof(*h));
-	if (!cd || !h)
+	struct sb_rng *rng = calloc(n_cp, sizeof(*rng));
+	struct batch_data **cd = calloc(n_cp, sizeof(*cd));
+	struct segment_header **h = calloc(n_cp, sizeof(*h));
+	size_t *ran = calloc(n_cp, sizeof(*ran)), most = 0;
+	if (!rng || !cd || !h || !ran)
 		_exit(1);
-	size_t ran = 0;
-	uint64_t carry = 0;
-	for (int rc = 0; ran < n_sg && rc == 0; ran++) {
-		struct segment sg = sgs[ran];
-		sb_take_carry(&sg, carry);
-		rc = h[ran].rc = sb_run_segment(arms, n_arms, o, &sg, order, n_states, &rng, delay_max, &cd[ran],
-						&carry, h[ran].err, sizeof(h[ran].err));
-		if (rc == 0 && ran + 1 == n_sg)
-			sb_wait_out(carry, o);
-		if (rc == 0 && ran + 1 == n_sg && o->child_check &&
-		    o->child_check(o->check_ctx, h[ran].err, sizeof(h[ran].err)) != 0)
-			h[ran].rc = -1;
+	for (size_t c = 0; c < n_cp; c++) {
+		sb_rng_seed(&rng[c], cp[c].seed);
+		cd[c] = calloc(cp[c].n_sg ? cp[c].n_sg : 1, sizeof(**cd));
+		h[c] = calloc(cp[c].n_sg ? cp[c].n_sg : 1, sizeof(**h));
+		if (!cd[c] || !h[c])
+			_exit(1);
+		if (cp[c].n_sg > most)
+			most = cp[c].n_sg;
 	}
-	_exit(send_segments(fds[1], arms, n_arms, cd, h, ran) != 0 ? 1 : 0);
+	uint64_t carry = 0;
+	const struct sb_run_opts *last = n_cp ? cp[0].o : NULL;
+	const char *failed = NULL;
+	for (size_t i = 0; i < most && !failed; i++)
+		for (size_t t = 0; t < n_cp && !failed; t++) {
+			size_t c = (first + t) % n_cp;
+			const struct sb_child_part *q = &cp[c];
+			if (i >= q->n_sg)
+				continue;
+			struct segment_header *hi = &h[c][i];
+			if (n_cp > 1 && q->o->before_part &&
+			    (hi->rc = q->o->before_part(q->o->part_ctx, hi->err, sizeof(hi->err))) != 0) {
+				ran[c] = i + 1;
+				failed = hi->err;
+				break;
+			}
+			struct segment sg = q->sgs[i];
+			sb_take_carry(&sg, carry);
+			hi->rc = sb_run_segment(q->arms, q->n_arms, q->o, &sg, q->order, q->n_states, &rng[c],
+						q->delay_max, &cd[c][i], &carry, hi->err, sizeof(hi->err));
+			ran[c] = i + 1;
+			last = q->o;
+			if (hi->rc == 0 && i + 1 == q->n_sg && q->o->child_check &&
+			    q->o->child_check(q->o->check_ctx, hi->err, sizeof(hi->err)) != 0)
+				hi->rc = -1;
+			if (hi->rc)
+				failed = hi->err;
+		}
+	if (!failed && last)
+		sb_wait_out(carry, last);
+	int bad = 0;
+	for (size_t c = 0; c < n_cp && !bad; c++) {
+		if (failed)
+			part_failed(h[c], &ran[c], cp[c].n_sg, failed);
+		bad = send_segments(fds[1], cp[c].arms, cp[c].n_arms, cd[c], h[c], ran[c]) != 0;
+	}
+	_exit(bad ? 1 : 0);
 }
 
 /* The parent's side: each segment's header, rounds and blocks appended to
@@ -168,10 +212,8 @@ static int read_segments(int fd, pid_t pid, const struct sb_arm *arms, size_t n_
 	return rc;
 }
 
-int sb_run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-		    const struct segment *sgs, size_t n_sg, size_t *order, size_t n_states, uint64_t child_seed,
-		    uint64_t delay_max, struct batch_data **ds, const struct sb_span *skip, size_t n_skip,
-		    char *err, size_t errlen)
+int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
+		    size_t n_skip, char *err, size_t errlen)
 {
 	int fds[2];
 	if (pipe(fds) != 0) {
@@ -188,22 +230,25 @@ int sb_run_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_ru
 		return -1;
 	}
 	if (pid == 0)
-		child_main(fds, arms, n_arms, o, sgs, n_sg, order, n_states, child_seed, delay_max, skip, n_skip);
+		child_main(fds, cp, n_cp, first, skip, n_skip);
 	close(fds[1]);
-	struct segment_header h;
-	const struct segment *at;
-	int rc = read_segments(fds[0], pid, arms, n_arms, o, sgs, n_sg, ds, &h, &at);
+	struct segment_header h = {0};
+	const struct segment *at = n_cp ? cp[0].sgs : NULL;
+	int rc = 0;
+	for (size_t c = 0; c < n_cp && rc == 0 && h.rc == 0; c++)
+		rc = read_segments(fds[0], pid, cp[c].arms, cp[c].n_arms, cp[c].o, cp[c].sgs, cp[c].n_sg, cp[c].ds, &h,
+				   &at);
 	close(fds[0]);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (rc != 0) {
+		unsigned long long batch = at ? (unsigned long long)at->batch : 0;
 		if (WIFSIGNALED(status))
-			snprintf(err, errlen, "the measuring process of batch %llu ended by signal %d",
-				 (unsigned long long)at->batch, WTERMSIG(status));
+			snprintf(err, errlen, "the measuring process of batch %llu ended by signal %d", batch,
+				 WTERMSIG(status));
 		else
-			snprintf(err, errlen, "the measuring process of batch %llu sent no results",
-				 (unsigned long long)at->batch);
+			snprintf(err, errlen, "the measuring process of batch %llu sent no results", batch);
 		return -1;
 	}
 	if (h.rc != 0) {

@@ -17,6 +17,8 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
 	for (size_t q = 0; q < n_parts && rc == 0; q++) {
 		struct part_run *pr = &parts[q];
 		uint64_t t0 = __rdtsc(), carry = 0;
+		if (pr->o->before_part && pr->o->before_part(pr->o->part_ctx, err, errlen) != 0)
+			return -1;
 		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
 			struct segment sg = pr->runs[bi].sg;
 			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
@@ -123,10 +125,12 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			max_nb = parts[q].o->n_batches;
 	}
 	struct sb_span *skip = calloc(n_spans + 1, sizeof(*skip));
-	struct segment *sgs = calloc(max_nb + 1, sizeof(*sgs));
-	struct batch_data **ds = calloc(max_nb + 1, sizeof(*ds));
-	if (!skip || !sgs || !ds) {
-		free(skip), free(sgs), free(ds);
+	struct segment *sgs = calloc(n_parts * max_nb + 1, sizeof(*sgs));
+	struct batch_data **ds = calloc(n_parts * max_nb + 1, sizeof(*ds));
+	struct sb_child_part *cps = calloc(n_parts + 1, sizeof(*cps));
+	size_t *cp_part = calloc(n_parts + 1, sizeof(*cp_part)); /* the part each of cps is */
+	if (!skip || !sgs || !ds || !cps || !cp_part) {
+		free(skip), free(sgs), free(ds), free(cps), free(cp_part);
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
@@ -142,6 +146,16 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			rc = -1;
 			break;
 		}
+		/* The parent's sample buffers, which every child leaves shared. */
+		size_t k = 0;
+		for (size_t r = 0; r < n_parts; r++)
+			for (size_t bi = 0; bi < parts[r].o->n_batches; bi++) {
+				const struct batch_data *d = &parts[r].runs[bi].d;
+				skip[k++] = (struct sb_span){d->ticks, d->cap * parts[r].n_arms * sizeof(*d->ticks)};
+				skip[k++] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
+			}
+		size_t n_cp = 0;
+		double nominal = 0, given = 0;
 		for (size_t q = 0; q < n_parts && rc == 0; q++) {
 			struct part_run *pr = &parts[q];
 			const struct sb_run_opts *o = pr->o;
@@ -152,8 +166,10 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 				break;
 			}
 			/* Process p of part q: its share of every batch size, in turn. */
+			struct segment *psg = sgs + q * max_nb;
+			struct batch_data **pds = ds + q * max_nb;
 			size_t n_sg = 0;
-			double scale = wall_scale(&wall, (n - p) * n_parts - q), nominal = 0, given = 0;
+			double scale = wall_scale(&wall, (n - p) * n_parts - q);
 			for (size_t bi = 0; bi < nb; bi++) {
 				struct segment sg = share_of(&pr->runs[bi].sg, p, n);
 				if (wall.on) {
@@ -165,32 +181,42 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 					continue;
 				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
 				sg.progress_span = 1.0 / (double)(n * n_parts * nb);
-				sgs[n_sg] = sg;
-				ds[n_sg++] = &pr->runs[bi].d;
+				psg[n_sg] = sg;
+				pds[n_sg++] = &pr->runs[bi].d;
 			}
-			if (n_sg == 0)
+			if (n_sg)
+				cp_part[n_cp] = q, cps[n_cp++] = (struct sb_child_part){.arms = pr->arms, .n_arms = pr->n_arms, .o = o,
+								     .sgs = psg, .n_sg = n_sg, .order = pr->order,
+								     .n_states = pr->n_states, .seed = sb_rng_next(&pr->rng),
+								     .delay_max = pr->delay_max, .ds = pds};
+			/* Parts that share processes go into one child together. */
+			int joins_next = q + 1 < n_parts && o->process_key && parts[q + 1].o->process_key == o->process_key;
+			if (!n_cp || joins_next)
 				continue;
-			/* Every part's sample buffers stay the parent's pages. */
-			size_t k = 0;
-			for (size_t r = 0; r < n_parts; r++)
-				for (size_t bi = 0; bi < parts[r].o->n_batches; bi++) {
-					const struct batch_data *d = &parts[r].runs[bi].d;
-					skip[k++] = (struct sb_span){d->ticks, d->cap * parts[r].n_arms * sizeof(*d->ticks)};
-					skip[k++] = (struct sb_span){d->blocks, d->blocks_cap * sizeof(*d->blocks)};
-				}
+			for (size_t c = 0; c < n_cp && rc == 0; c++)
+				if (n_cp == 1 && cps[c].o->before_part &&
+				    cps[c].o->before_part(cps[c].o->part_ctx, err, errlen) != 0)
+					rc = -1;
 			uint64_t t0 = __rdtsc();
-			rc = sb_run_in_child(pr->arms, pr->n_arms, o, sgs, n_sg, pr->order, pr->n_states,
-					     sb_rng_next(&pr->rng), pr->delay_max, ds, skip, k, err, errlen);
-			uint64_t took = __rdtsc() - t0;
-			pr->ticks += took;
+			if (rc == 0)
+				/* Parts sharing a process start in turn: which of them runs
+				 * first in a process (earlier in its time) rotates. */
+				rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, err, errlen);
+			double took = (double)(__rdtsc() - t0);
+			/* Each part of the child is charged its share of the time. */
+			for (size_t c = 0; c < n_cp; c++)
+				parts[cp_part[c]].ticks += (uint64_t)(took / (double)n_cp);
 			wall.nominal_left -= nominal;
-			wall.over_ticks += (double)took > given ? (double)took - given : 0;
-			wall.done++;
+			wall.over_ticks += took > given ? took - given : 0;
+			wall.done += n_cp;
+			n_cp = 0, nominal = 0, given = 0;
 		}
 	}
 	free(sgs);
 	free(ds);
 	free(skip);
+	free(cps);
+	free(cp_part);
 	for (size_t q = 0; q < n_parts && rc == 0; q++)
 		if (parts[q].o->stop && parts[q].o->stop()) {
 			sb_run_err(err, errlen, "interrupted", NULL);

@@ -11,6 +11,7 @@
 #include "stubbench/rng.h"
 
 #define N_BOOT 400
+#define PAGE_BYTES 4096UL
 
 int sb_layout_wanted(const struct sb_config *cfg)
 {
@@ -26,10 +27,10 @@ static long group_of(const struct sb_layout_groups *lg, const struct sb_variant 
 	return -1;
 }
 
-static void add(struct sb_layout_groups *lg, const struct sb_variant *v)
+static void add(struct sb_layout_groups *lg, const struct sb_variant *v, size_t family)
 {
 	if (v && group_of(lg, v) < 0 && lg->n < SB_LAYOUT_MAX_GROUPS)
-		lg->v[lg->n++] = v;
+		lg->family[lg->n] = family, lg->v[lg->n++] = v;
 }
 
 /* Where copy j of every arm's function f starts in its page, the same for
@@ -69,6 +70,81 @@ unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t
 	return shared_offsets(vs, n, k, &rng);
 }
 
+/* Placement j's pages for every group's copy j (lg->rx, rw, saved): as
+ * many pages as the variant with the most functions has, at random pages
+ * of the code arena (seeded from seed), as the other copies lie. Without the arena (or memory) the groups keep pages of their own,
+ * said in one line. Returns 0, or 1 out of memory (said on stderr). */
+static int share_pages(const char *prog, uint64_t seed, struct sb_layout_groups *lg)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < lg->n; i++) {
+		struct sb_placed_variant funcs;
+		char err[256];
+		if (sb_place_collect(lg->v[i], &funcs, err, sizeof(err)) == 0 && funcs.n_funcs > most)
+			most = funcs.n_funcs;
+	}
+	size_t k = lg->n_placements, len = most * PAGE_BYTES;
+	lg->rx = calloc(k + 1, sizeof(*lg->rx));
+	lg->rw = calloc(k + 1, sizeof(*lg->rw));
+	lg->saved = calloc(lg->n * k * (len ? len : 1), 1);
+	if (!lg->rx || !lg->rw || !lg->saved) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	char err[256] = "no function to copy";
+	struct sb_rng rng;
+	sb_rng_seed(&rng, seed * 7919 + 29);
+	size_t j = 0;
+	for (; most && j < k; j++) {
+		lg->rx[j] = sb_place_pages_random((uintptr_t)lg->v[0]->main, len, &rng, &lg->rw[j], err, sizeof(err));
+		if (!lg->rx[j])
+			break;
+		if (lg->rw[j] == lg->rx[j]) {
+			snprintf(err, sizeof(err), "no code arena");
+			break;
+		}
+	}
+	if (j == k) {
+		lg->n_pages = most;
+		return 0;
+	}
+	fprintf(stderr, "%s: --padded: the groups' copies keep frames of their own (%s)\n", prog, err);
+	for (size_t m = 0; m <= j && m < k; m++)
+		if (lg->rx[m])
+			sb_place_pages_free(lg->rx[m], len);
+	memset(lg->rx, 0, k * sizeof(*lg->rx));
+	return 0;
+}
+
+void sb_layout_pages_policy(const struct sb_layout_groups *lg, size_t j, struct sb_place_policy *policy)
+{
+	if (!lg->n_pages || j >= lg->n_placements)
+		return;
+	policy->pages = lg->rx[j];
+	policy->pages_len = lg->n_pages * PAGE_BYTES;
+}
+
+static uint8_t *saved_of(const struct sb_layout_groups *lg, size_t i, size_t j)
+{
+	return lg->saved + (i * lg->n_placements + j) * lg->n_pages * PAGE_BYTES;
+}
+
+void sb_layout_keep_code(struct sb_layout_groups *lg, size_t i, size_t j)
+{
+	if (lg->n_pages && i < lg->n && j < lg->n_placements)
+		memcpy(saved_of(lg, i, j), lg->rw[j], lg->n_pages * PAGE_BYTES);
+}
+
+int sb_layout_put_code(void *ctx, char *err, size_t errlen)
+{
+	(void)err, (void)errlen;
+	const struct sb_layout_put *put = ctx;
+	const struct sb_layout_groups *lg = put->lg;
+	for (size_t j = 0; lg->n_pages && j < lg->n_placements; j++)
+		memcpy(lg->rw[j], saved_of(lg, put->i, j), lg->n_pages * PAGE_BYTES);
+	return 0;
+}
+
 int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
 			  struct sb_layout_groups *lg)
 {
@@ -78,10 +154,10 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 	for (size_t g = 0; g < n; g++) {
 		if (!groups[g].baseline)
 			continue;
-		add(lg, groups[g].baseline);
+		add(lg, groups[g].baseline, g + 1);
 		for (size_t i = 0; i < groups[g].n_others; i++) {
-			add(lg, groups[g].others[i]);
-			add(lg, sb_variant_padded_baseline_of(groups[g].others[i]));
+			add(lg, groups[g].others[i], g + 1);
+			add(lg, sb_variant_padded_baseline_of(groups[g].others[i]), g + 1);
 		}
 	}
 	if (!lg->n)
@@ -96,9 +172,15 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	for (size_t i = 0; i < lg->n; i++)
+	for (size_t i = 0; i < lg->n; i++) {
 		lg->group[i] = (struct sb_group){.others = &lg->v[i], .n_others = 1, .arms = &lg->arms[i],
 						 .res = &lg->res[i]};
+		lg->put[i] = (struct sb_layout_put){.lg = lg, .i = i};
+	}
+	if (share_pages(prog, cfg->seed, lg) != 0) {
+		sb_layout_groups_free(lg, 0);
+		return 1;
+	}
 	return 0;
 }
 
@@ -108,6 +190,9 @@ void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches)
 		sb_part_blocks_free(&lg->blocks[i]);
 	for (size_t i = 0; lg->res && i < lg->n; i++)
 		sb_results_free(&lg->res[i]);
+	for (size_t j = 0; lg->rx && lg->n_pages && j < lg->n_placements; j++)
+		sb_place_pages_free(lg->rx[j], lg->n_pages * PAGE_BYTES);
+	free(lg->rx), free(lg->rw), free(lg->saved);
 	free(lg->arms), free(lg->res), free(lg->blocks), free(lg->offsets);
 	memset(lg, 0, sizeof(*lg));
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
+#include "stubbench/placement.h"
 #include "stubbench/session.h"
 #include "stubbench/variant_arms.h"
 
@@ -30,12 +31,26 @@
 struct sb_layout_groups {
 	size_t n;
 	const struct sb_variant *v[SB_LAYOUT_MAX_GROUPS]; /* what group i runs */
+	size_t family[SB_LAYOUT_MAX_GROUPS]; /* 1 + the command's group that asked for it */
 	struct sb_group group[SB_LAYOUT_MAX_GROUPS];
 	struct sb_variant_arms *arms;       /* [n] */
 	struct sb_results *res;             /* [n] */
 	struct sb_part_blocks *blocks;      /* [n * n_batches] */
 	unsigned *offsets;                  /* the run's table of placements */
 	size_t n_placements;                /* its rows */
+	/* Placement j's code pages, one set for every group: the same virtual
+	 * addresses and physical frames (frames select states:
+	 * docs/fresh-processes.md). Group i's copy j is written there, its
+	 * bytes kept in saved, and put back before each of group i's
+	 * processes (sb_layout_put_code). n_pages 0: each group's copies have
+	 * pages of their own (no code arena). */
+	size_t n_pages;
+	uint8_t **rx, **rw;                 /* [n_placements] */
+	uint8_t *saved;                     /* [(i * n_placements + j) * n_pages * 4096] */
+	struct sb_layout_put {
+		struct sb_layout_groups *lg;
+		size_t i;
+	} put[SB_LAYOUT_MAX_GROUPS];        /* the hook's context for group i */
 };
 
 /* The run's table of placements for the variants vs[0..n): copy j of
@@ -59,6 +74,17 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
  * baseline), per batch size. */
 void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
 		       size_t n);
+
+/* The pages copy j of every group is placed in (policy->pages), when the
+ * groups share them; the policy is left as it is when not. */
+void sb_layout_pages_policy(const struct sb_layout_groups *lg, size_t j, struct sb_place_policy *policy);
+
+/* After group i's copy j was placed in the shared pages: its bytes kept. */
+void sb_layout_keep_code(struct sb_layout_groups *lg, size_t i, size_t j);
+
+/* An sb_run_opts.before_part (ctx: &lg->put[i]): group i's copies written
+ * back into the shared pages, before its arms run. Always 0. */
+int sb_layout_put_code(void *ctx, char *err, size_t errlen);
 
 void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches);
 

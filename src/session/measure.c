@@ -126,7 +126,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
  * placement j in its pages, kept in a pool until the program ends. A variant whose code
  * cannot be copied keeps its own code, said in one line. */
 static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
-		       const unsigned *offsets, size_t n_offsets)
+		       const unsigned *offsets, size_t n_offsets, struct sb_layout_put *put)
 {
 	size_t k = offsets ? n_offsets : cfg->states;
 	if (!k || cfg->placements)
@@ -167,11 +167,16 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 							 .page_offsets = offsets ? offsets + j * SB_PLACE_MAX_FUNCS : NULL,
 							 .n_offsets = SB_PLACE_MAX_FUNCS};
 			struct sb_place_policy own = {.rng = &rng};
+			if (put) /* a layout group: its one variant in the pages every group shares */
+				sb_layout_pages_policy(put->lg, j, &shared);
 			if (sb_place(v, offsets ? &shared : &own, j, p, err, sizeof(err)) != 0)
 				break;
+			if (put)
+				sb_layout_keep_code(put->lg, put->i, j);
 			pool->n++;
 			mine[made++] = &p->v;
 		}
+		put = NULL;
 		if (made < k) {
 			fprintf(stderr, "%s: %s keeps its own code, no re-rolled placements: %s\n", prog, v->name, err);
 			continue;
@@ -220,6 +225,7 @@ struct group_run {
 	const char *baseline_name;
 	const unsigned *offsets; /* an arm of the identical-layout comparison: the run's table; else NULL */
 	size_t n_offsets;        /* its placements */
+	struct sb_layout_put *put; /* a group of that comparison: its turn in the shared pages; else NULL */
 	struct all_groups ag;    /* the run's groups, this one ag.self */
 	int ready; /* set up: its hooks are open */
 };
@@ -252,7 +258,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	/* The copies' arms carry their originals' keys at their placements. */
 	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
-	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets);
+	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets, gr->put);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
@@ -287,6 +293,11 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	gr->ro.child_check = child_check;
 	gr->ro.check_ctx = &gr->ag;
 	gr->ro.between_processes = sb_new_frames_between;
+	if (gr->put) {
+		gr->ro.before_part = sb_layout_put_code;
+		gr->ro.part_ctx = gr->put;
+		gr->ro.process_key = gr->put->lg->family[gr->put->i]; /* one command group's arms */
+	}
 	return 0;
 }
 
@@ -422,6 +433,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
 		grs[i].offsets = i < n_groups ? (groups[i].same_offsets ? own_offsets[i] : NULL) : lg.offsets;
 		grs[i].n_offsets = i < n_groups ? cfg->states : lg.n_placements;
+		grs[i].put = i < n_groups ? NULL : &lg.put[i - n_groups];
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
 		parts[i] = (struct sb_run_part){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
