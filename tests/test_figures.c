@@ -36,9 +36,9 @@ static double value_of(size_t k, int run)
  * index in the table (the table's order). */
 static void cell_with_figures(struct sb_cell *c, int run)
 {
-	struct sb_estimate *set[] = {&c->delta_pct, &c->matched_cycles, &c->layout_cycles, &c->codegen_median,
-				     &c->vs_reference_cycles, &c->delta_cycles, &c->next_run_delta,
-				     &c->next_run_cycles};
+	struct sb_estimate *set[] = {&c->delta_pct,	 &c->matched_cycles,   &c->layout_cycles,
+				     &c->codegen_median, &c->codegen_mean,     &c->vs_reference_cycles,
+				     &c->delta_cycles,	 &c->next_run_delta,   &c->next_run_cycles};
 	for (size_t k = 0; k < sizeof(set) / sizeof(set[0]); k++)
 		*set[k] = sb_estimate_of(value_of(k, run), value_of(k, run) - 0.5, value_of(k, run) + 0.5);
 }

@@ -112,6 +112,10 @@ struct sb_cell {
 	struct sb_estimate delta_cycles;
 	const char *codegen_against;           /* the arm it is taken against */
 	struct sb_estimate codegen_median;     /* median over placements */
+	/* With --padded (groups at identical layout, where matched_cycles is
+	 * the median over placements: a cell a busy host disturbed moves a
+	 * mean by cycles), the mean over placements; absent otherwise. */
+	struct sb_estimate codegen_mean;
 	struct sb_mode codegen_modes[SB_MAX_MODES]; /* modes of the placements' differences */
 	size_t n_codegen_modes;
 	/* The layout cost: the padded baseline against the baseline over the

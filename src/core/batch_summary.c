@@ -594,7 +594,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		arm_ns(&s, a, c);
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
-		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->delta_cycles =
+		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->codegen_mean = c->delta_cycles =
 			c->vs_reference_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);

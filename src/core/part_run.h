@@ -40,6 +40,9 @@ struct segment {
 	uint64_t samples;         /* rounds to run, 0: by time */
 	size_t max_rounds;
 	double progress_from, progress_span;
+	/* Non-zero: the blocks go through the states in an order drawn from
+	 * this seed alone (the parts that share a process: the same order). */
+	uint64_t order_seed;
 };
 
 /* A batch size across the run: its whole segment and the data of all its

@@ -179,6 +179,16 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		sb_run_err(err, errlen, "sample failed", arms[failed].name);
 		return -1;
 	}
+	/* The order of states from a seed of its own: the same for every part
+	 * that takes turns with this one in its process, so that their block
+	 * k lies at the same placement. */
+	struct sb_rng order_rng, *orng = rng;
+	if (sg->order_seed) {
+		sb_rng_seed(&order_rng, sg->order_seed);
+		orng = &order_rng;
+		for (size_t j = 0; j < n_states; j++)
+			order[j] = j;
+	}
 	uint64_t tb = __rdtsc();
 	for (;;) {
 		size_t rounds = sg->block_rounds, done_rounds = d->n_rounds - first_round;
@@ -201,7 +211,7 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		}
 		size_t nb = d->n_blocks - first_block;
 		if (nb % n_states == 0)
-			shuffle(order, n_states, rng);
+			shuffle(order, n_states, orng);
 		if (run_block(arms, n_arms, sg->batch, sg->bi, rounds, order[nb % n_states], o, rng, delay_max, d,
 			      &failed)) {
 			sb_run_err(err, errlen, "sample failed", arms[failed].name);
