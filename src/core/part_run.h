@@ -120,8 +120,8 @@ struct sb_child_part {
 };
 /* The parts cp[0..n_cp) in one fresh child process: their segments taking
  * turns (segment i of every part, from part `first` on, then segment
- * i + 1, ...; with several parts each one's before_part runs, in the
- * child, ahead of its segment); the arms' ctx_size bytes come back. skip:
+ * i + 1, ...; each one's before_part runs, in the child, ahead of its
+ * segment); the arms' ctx_size bytes come back. skip:
  * the spans the child leaves shared with this process. Returns 0, or -1
  * with err set. */
 int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,

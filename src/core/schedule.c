@@ -195,15 +195,10 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			int joins_next = q + 1 < n_parts && o->process_key && parts[q + 1].o->process_key == o->process_key;
 			if (!n_cp || joins_next)
 				continue;
-			for (size_t c = 0; c < n_cp && rc == 0; c++)
-				if (n_cp == 1 && cps[c].o->before_part &&
-				    cps[c].o->before_part(cps[c].o->part_ctx, err, errlen) != 0)
-					rc = -1;
 			uint64_t t0 = __rdtsc();
-			if (rc == 0)
-				/* Parts sharing a process start in turn: which of them runs
-				 * first in a process (earlier in its time) rotates. */
-				rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, err, errlen);
+			/* Parts sharing a process start in turn: which of them runs
+			 * first in a process (earlier in its time) rotates. */
+			rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, err, errlen);
 			double took = (double)(__rdtsc() - t0);
 			/* Each part of the child is charged its share of the time. */
 			for (size_t c = 0; c < n_cp; c++)
