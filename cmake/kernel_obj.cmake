@@ -34,6 +34,7 @@ function(sb_kernel_obj_add_tests)
   endif()
   add_test(NAME kernel_obj COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_obj_cli.py
     $<TARGET_FILE:stubbench> ${SB_USER_BPF_OBJ})
-  set_tests_properties(kernel_obj PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
+  set_tests_properties(kernel_obj PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
+    ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_kernel_obj_add_tests)
