@@ -32,7 +32,7 @@ for run in sweep lab kernel kernel_thunk_ret; do
 	case $run in
 	sweep)
 		check "$out" "^host-private .* cycles, .* % (host, srso_alias thunk)" "the host flavour's private, by the thunk it returned through"
-		check "$out" "host-private ran [0-9.]* ± [0-9.]* times as long as host-baseline" "the ratio"
+		check "$out" "host-private took [0-9.]* ± [0-9.]* x host-baseline's time" "the ratio"
 		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)
 		check "$out" "placed twin: base agree" "the baseline agrees"

@@ -68,16 +68,19 @@ plain=$(printf '%s\n' "$out" | python3 -c '
 import json, sys
 c = [c for c in json.load(sys.stdin)["results"] if c["variant"] == "private"][0]
 assert "next_run_delta_pct" not in c, "a next-run range without past runs"
+assert "next_run_codegen_cycles" not in c, "a codegen next-run range without past runs"
 print(c["delta_ci95_pct"])') || fail "the first run has a next-run range"
 
 # Five made-up runs under that key whose deltas alternate 0 and 50 % (sd
-# 27.39, t95(4) 2.776): a next-run range, and the CI as without a record.
+# 27.39, t95(4) 2.776) and codegen costs 0 and 4 cycles (sd 2.19): next-run
+# ranges for both, the CIs as without a record, and the summary quotes the
+# codegen's range for the next run.
 if [ "$lines" -gt 0 ]; then
 	[ "$(grep -v '^#' "$rec" | cut -f1 | sort -u)" = "$machine" ] || fail "the record's machine is not the JSON's"
 fi
 mkdir -p "$dir/made"
 for i in 0 1 2 3 4; do
-	printf '%s\t2026-01-0%dT00:00:00Z\t%s\tprivate\t64\t20\t%d\t1\n' "$machine" $((i + 1)) "$key" $((i % 2 * 50))
+	printf '%s\t2026-01-0%dT00:00:00Z\t%s\tprivate\t64\t20\t%d\t%d\n' "$machine" $((i + 1)) "$key" $((i % 2 * 50)) $((i % 2 * 4))
 done >"$dir/made/past-runs"
 run --time=3 --format=json --past-runs="$dir/made/past-runs" || fail "the run with a made-up record exited $?"
 printf '%s\n' "$out" | python3 -c '
@@ -92,7 +95,14 @@ dlo, dhi = c["delta_ci95_pct"]
 assert hi - lo > dhi - dlo, "the range is not wider than the CI"
 assert "next run" in d["ci_scope"] and "(1 of " in d["ci_scope"], d["ci_scope"]
 assert d["past_runs"]["record"].endswith("made/past-runs"), d["past_runs"]
+g = c["next_run_codegen_cycles"]
+glo, ghi = c["next_run_range_codegen_cycles"]
+w = 2.7764 * 2.1909
+assert g == c["matched_delta_cycles"] and g - glo >= w and ghi - g >= w, (g, glo, ghi)
 ' || fail "no next-run range from the made-up record"
+printf '%s\n' "$out" >"$dir/ranged.json"
+"$sb" report "$dir/ranged.json" | grep -q "^  private took .*; codegen [+-][0-9.]* \[[^]]*\] next run$" ||
+	fail "the summary does not give the codegen's next-run range: $("$sb" report "$dir/ranged.json")"
 
 # A short run is not remembered; none keeps nothing; FILE elsewhere.
 run --samples=20 || fail "--samples exited $?"

@@ -38,7 +38,8 @@ static void cell_with_figures(struct sb_cell *c, int run)
 {
 	struct sb_estimate *set[] = {&c->delta_pct,	 &c->matched_cycles,   &c->layout_cycles,
 				     &c->codegen_median, &c->codegen_mean,     &c->vs_reference_cycles,
-				     &c->delta_cycles,	 &c->next_run_delta,   &c->next_run_cycles};
+				     &c->delta_cycles,	 &c->next_run_delta,   &c->next_run_cycles,
+				     &c->next_run_codegen};
 	for (size_t k = 0; k < sizeof(set) / sizeof(set[0]); k++)
 		*set[k] = sb_estimate_of(value_of(k, run), value_of(k, run) - 0.5, value_of(k, run) + 0.5);
 }
@@ -56,7 +57,8 @@ static void results(struct sb_results *r, struct sb_cell cells[2], int run)
 						.ci_hi = 21 + a, .sd = 1};
 		c->ns = c->cycles;
 		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->vs_reference_cycles =
-			c->delta_cycles = c->next_run_delta = c->next_run_cycles = sb_estimate_absent("the baseline itself");
+			c->delta_cycles = c->next_run_delta = c->next_run_cycles = c->next_run_codegen =
+				sb_estimate_absent("the baseline itself");
 		if (a == 1)
 			cell_with_figures(c, run);
 	}

@@ -6,7 +6,8 @@
  * blocks) and never change with the record. Whole runs move by more than
  * that, which nothing inside one run can show: so each cell also gets a
  * separately labelled next-run range (sb_cell.next_run_delta,
- * next_run_cycles; "next run" in the table, *_next_run_* in JSON): this
+ * next_run_cycles, next_run_codegen; "next run" in the table, next_run_*
+ * in JSON): this
  * run's CI, each side grown in quadrature by t95(n - 1) x the standard
  * deviation of the same cell's figure over the record's newest
  * SB_PAST_RUNS_RECENT runs of the same measurement on this machine. A

@@ -133,7 +133,7 @@ struct sb_cell {
 	 * where the record holds fewer than SB_PAST_RUNS_MIN. The CIs above
 	 * never change with the record. past_held: the runs of this cell the
 	 * record holds. */
-	struct sb_estimate next_run_delta, next_run_cycles;
+	struct sb_estimate next_run_delta, next_run_cycles, next_run_codegen;
 	size_t past_runs, past_held;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
 	/* Hardware/software counters per iteration (filled by the counters

@@ -117,8 +117,8 @@ static int split(char *text, struct line *l)
 #define STR(x) STR_(x)
 #define FEWER_THAN_MIN "the record holds fewer than " STR(SB_PAST_RUNS_MIN) " past runs of this cell"
 
-/* Cell c's figure k (cycles, delta; the record's matched column ranges
- * nothing), and where its next-run range goes; NULL: none. */
+/* Cell c's figure k (cycles, delta, codegen: the record's matched
+ * column), and where its next-run range goes; NULL: none. */
 static struct sb_estimate *figure(struct sb_cell *c, int k, struct sb_estimate *now)
 {
 	switch (k) {
@@ -129,6 +129,9 @@ static struct sb_estimate *figure(struct sb_cell *c, int k, struct sb_estimate *
 	case 1:
 		*now = c->delta_pct;
 		return &c->next_run_delta;
+	case 2:
+		*now = c->matched_cycles;
+		return &c->next_run_codegen;
 	default:
 		return NULL;
 	}
