@@ -288,7 +288,7 @@ static int run_annotate(struct sb_cli *cli)
 	if (!from_blocks && strncmp(family, "replica-host", strlen("replica-host")) == 0)
 		sb_session_aim_host_returns(&cli->cfg, tool, &thunk);
 	if (!from_blocks && strcmp(family, "twin") == 0)
-		sb_session_aim_twin_returns(&cli->cfg, tool, &thunk);
+		sb_session_aim_twin_returns(&cli->cfg, tool, &thunk, NULL);
 	int rc = parts_of(tool, &a, &v, &b);
 	if (rc)
 		return rc;

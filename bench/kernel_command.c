@@ -598,7 +598,6 @@ static enum sb_kernel_status check_jit(struct kernel_run *r, const struct kernel
 static void aim_returns(struct kernel_run *r, const struct kernel_plan *o, FILE *info, struct sb_return_thunk *thunk)
 {
 	const struct sb_config *cfg = o->cfg;
-	char why[512];
 	sb_kernel_return_thunk(r->objs[0][0], o->shapes, o->want, cfg->verbose, info, thunk);
 	fprintf(info, "returns: %s (%s)\n", sb_thunk_name(thunk->thunk), thunk->how);
 	if (cfg->verbose)
@@ -606,22 +605,7 @@ static void aim_returns(struct kernel_run *r, const struct kernel_plan *o, FILE 
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk->mit.spectre_v2,
 			thunk->mit.retbleed, thunk->mit.spec_rstack_overflow, thunk->mit.indirect_target_selection);
 	sb_kernel_check_thunks(info);
-	static const char *const twin_family[] = {"twin"};
-	enum sb_thunk twin_thunk = thunk->thunk;
-	if (cfg->thunk)
-		twin_thunk = strcmp(cfg->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(cfg->thunk);
-	if (twin_thunk == SB_THUNK_UNKNOWN || twin_thunk == SB_THUNK_X86) {
-		fprintf(info, "twins: returns stay on its_return_thunk's replica (no replica of %s)\n",
-			sb_thunk_name(twin_thunk));
-		return;
-	}
-	int n = sb_thunk_apply(twin_thunk, twin_family, 1, why, sizeof(why));
-	if (n < 0)
-		fprintf(info, "twins: returns stay on %s's replica: %s\n", sb_thunk_name(sb_thunk_applied()), why);
-	else
-		fprintf(info, "twins: returns reach the replica of %s, %s%s\n", sb_thunk_name(twin_thunk),
-			cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
-			n ? " (re-aimed in place)" : "");
+	sb_session_aim_twin_returns(cfg, "stubbench kernel", thunk, info);
 }
 
 /* The side-by-side report, printed after the results and in JSON. */

@@ -115,9 +115,13 @@ int sb_session_finish(struct sb_session *s, int rc);
  * its_return_thunk's replica. Before any of it is placed or measured. */
 struct sb_return_thunk;
 void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
-/* The same for the kernel twins (family twin), for commands other than
- * `stubbench kernel` (which has --thunk) that run them. */
-void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
+/* The same for the kernel twins (family twin), aimed at the replica of
+ * thunk's thunk or of --thunk's (cfg->thunk: a symbol, or "ret"), for
+ * every command that runs them. info: where one line says where their
+ * returns go ("twins: returns ..."); NULL: only a failure is said, in one
+ * line on stderr (tool first), or with --verbose where they go. */
+void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
+				 FILE *info);
 
 /* Replica arms measured interleaved with the options of cfg: pins the
  * thread, sets up the private stacks, gives each arm its re-rolled states

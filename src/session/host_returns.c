@@ -1,11 +1,12 @@
-/* host_returns.c: the host flavour's returns, and the kernel twins' outside
- * `stubbench kernel`, aimed at the replica of this kernel's return thunk,
- * for every command that runs them; see session.h. */
+/* host_returns.c: the host flavour's returns, and the kernel twins',
+ * aimed at the replica of this kernel's return thunk (the twins': or of
+ * --thunk's), for every command that runs them; see session.h. */
 #include "stubbench/mitigations.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/session.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The returns of families[0..n) aimed at thunk's replica; what: whose. */
 static void aim_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
@@ -29,8 +30,32 @@ void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, 
 	aim_returns(cfg, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
 }
 
-void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk)
+void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
+				 FILE *info)
 {
 	static const char *const twin_family[] = {"twin"};
-	aim_returns(cfg, tool, thunk, twin_family, 1, "the kernel twins");
+	enum sb_thunk t = thunk->thunk;
+	if (cfg->thunk)
+		t = strcmp(cfg->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(cfg->thunk);
+	char line[768], why[512];
+	int failed = 1;
+	if (t == SB_THUNK_UNKNOWN || t == SB_THUNK_X86) {
+		snprintf(line, sizeof(line), "twins: returns stay on its_return_thunk's replica (no replica of %s)",
+			 sb_thunk_name(t));
+	} else {
+		int n = sb_thunk_apply(t, twin_family, 1, why, sizeof(why));
+		if (n < 0) {
+			snprintf(line, sizeof(line), "twins: returns stay on %s's replica: %s",
+				 sb_thunk_name(sb_thunk_applied()), why);
+		} else {
+			failed = 0;
+			snprintf(line, sizeof(line), "twins: returns reach the replica of %s, %s%s", sb_thunk_name(t),
+				 cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+				 n ? " (re-aimed in place)" : "");
+		}
+	}
+	if (info)
+		fprintf(info, "%s\n", line);
+	else if (failed || cfg->verbose)
+		fprintf(stderr, "%s: %s\n", tool, line);
 }
