@@ -118,54 +118,21 @@ static void widen_for_few(size_t g, double est, double *lo, double *hi)
 	*hi = est + (*hi - est) * f;
 }
 
-/* What is compared: the groups of one layout (l[1] NULL: the blocks'
- * differences d[0]), or groups matched by key in two (arm a's blocks in
- * l[0], d[0]; arm b's in l[1], d[1]): group j is at[0][j] in l[0] and
- * at[1][j] in l[1]. */
+/* What is compared: the groups of one layout (its placements, or its
+ * processes) over the blocks' differences d. */
 struct pairing {
-	const struct layout *l[2];
-	const double *d[2];
-	size_t *at[2];
+	const struct layout *l;
+	const double *d;
 	size_t g;
 };
 
-/* The difference of matched group j (resampled within with rng, if given). */
+/* The difference of group j (resampled within with rng, if given). */
 static double pair_mean(const struct pairing *pp, size_t j, struct sb_rng *rng)
 {
-	double m = place_mean(pp->l[0], pp->d[0], pp->at[0][j], rng);
-	return pp->l[1] ? m - place_mean(pp->l[1], pp->d[1], pp->at[1][j], rng) : m;
+	return place_mean(pp->l, pp->d, j, rng);
 }
 
-/* The groups of l (one layout), or those of l0 and l1 with one key (two),
- * in pp. 0, or -1 out of memory. */
-static int pair_up(const struct layout *l0, const double *d0, const struct layout *l1, const double *d1,
-		   struct pairing *pp)
-{
-	*pp = (struct pairing){.l = {l0, l1}, .d = {d0, d1}};
-	pp->at[0] = malloc((l0->n_places + 1) * sizeof(size_t));
-	pp->at[1] = malloc((l0->n_places + 1) * sizeof(size_t));
-	if (!pp->at[0] || !pp->at[1])
-		return -1;
-	for (size_t i = 0, k = 0; i < l0->n_places; i++) {
-		if (l1) {
-			while (k < l1->n_places && l1->place_key[k] < l0->place_key[i])
-				k++;
-			if (k == l1->n_places || l1->place_key[k] != l0->place_key[i])
-				continue;
-		}
-		pp->at[0][pp->g] = i;
-		pp->at[1][pp->g++] = l1 ? k : i;
-	}
-	return 0;
-}
-
-static void pairing_free(struct pairing *pp)
-{
-	free(pp->at[0]), free(pp->at[1]);
-	pp->at[0] = pp->at[1] = NULL;
-}
-
-/* Bootstrap of the mean and median over the matched groups of pp: lo/hi of each. */
+/* Bootstrap of the mean and median over the groups of pp: lo/hi of each. */
 static int boot(const struct pairing *pp, unsigned n_boot, uint64_t seed, double ci[4])
 {
 	size_t g = pp->g;
@@ -199,8 +166,7 @@ static int estimate_over(const struct pairing *pp, unsigned n_boot, uint64_t see
 	est[0] = mean_of(pm, pp->g), est[1] = sb_median(pm, pp->g);
 	for (int i = 0; i < 4; i++)
 		ci[i] = NAN;
-	/* Two arms' blocks resample within a single group too. */
-	if (n_boot < 2 || (pp->g < 2 && !pp->l[1]))
+	if (n_boot < 2 || pp->g < 2)
 		return 0;
 	if (boot(pp, n_boot, seed, ci) != 0)
 		return -1;
@@ -217,20 +183,17 @@ static void widen_by(double est, double pest, double plo, double phi, double *lo
 	*hi = est + hypot(*hi - est, phi - pest);
 }
 
-/* The figures of out from the blocks by placement (pl) and by process
- * (pr, NULL: one process) of the pairing's sides: values d, and for the
- * processes' bootstrap dp (two sides: each block less its placement's
- * mean, so that which placements a process ran does not count as its
- * effect). 0, or -1 out of memory. */
-static int paired_figures(const struct layout *pl[2], const struct layout *pr[2], const double *d[2],
-			  const double *dp[2], unsigned n_boot, uint64_t seed, struct sb_paired *out)
+/* The figures of out from the blocks' differences d by placement (pl) and
+ * by process (pr, NULL: one process). 0, or -1 out of memory. */
+static int paired_figures(const struct layout *pl, const struct layout *pr, const double *d, unsigned n_boot,
+			  uint64_t seed, struct sb_paired *out)
 {
-	struct pairing byplace, byproc = {0};
-	size_t room = pl[0]->n_places + (pr[0] ? pr[0]->n_places : 0) + 1;
+	struct pairing byplace = {.l = pl, .d = d, .g = pl->n_places};
+	struct pairing byproc = {.l = pr, .d = d, .g = pr ? pr->n_places : 0};
+	size_t room = pl->n_places + (pr ? pr->n_places : 0) + 1;
 	double *pm = malloc(room * sizeof(*pm)), est[2], ci[4], pest[2], pci[4];
 	int rc = -1;
-	if (!pm || pair_up(pl[0], d[0], pl[1], d[1], &byplace) != 0 ||
-	    (pr[0] && pair_up(pr[0], dp[0], pr[1], dp[1], &byproc) != 0))
+	if (!pm)
 		goto out;
 	if (byplace.g == 0) {
 		out->mean = out->median = sb_estimate_absent("no placement measured in both arms");
@@ -240,7 +203,7 @@ static int paired_figures(const struct layout *pl[2], const struct layout *pr[2]
 	if (estimate_over(&byplace, n_boot, seed, pm, est, ci) != 0)
 		goto out;
 	out->n_placements = byplace.g;
-	out->n_processes = pr[0] ? byproc.g : 1;
+	out->n_processes = pr ? byproc.g : 1;
 	out->n_modes = sb_find_modes(pm, byplace.g, MODE_MIN_SEP, out->modes, SB_MAX_MODES, NULL);
 	/* Processes are crossed with placements (every process runs many, and
 	 * what a process fixes moves all of them): a second bootstrap over
@@ -256,7 +219,6 @@ static int paired_figures(const struct layout *pl[2], const struct layout *pr[2]
 	rc = 0;
 out:
 	free(pm);
-	pairing_free(&byplace), pairing_free(&byproc);
 	return rc;
 }
 
@@ -275,9 +237,7 @@ int sb_paired_over_placements(const double *a, const double *b, const size_t *pl
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		d[i] = a[i] - b[i];
-	const struct layout *pl[2] = {&byplace, NULL}, *pr[2] = {process ? &byproc : NULL, NULL};
-	const double *dd[2] = {d, NULL};
-	rc = paired_figures(pl, pr, dd, dd, n_boot, seed, out);
+	rc = paired_figures(&byplace, process ? &byproc : NULL, d, n_boot, seed, out);
 out:
 	free(d);
 	layout_free(&byplace), layout_free(&byproc);
