@@ -40,9 +40,14 @@ static void add(struct sb_layout_groups *lg, const struct sb_variant *v, size_t 
  * With the same start in the page and the cache line, a steady state that
  * the placement selects is shared by all arms, and each placement gives a
  * paired difference. NULL out of memory. */
-static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, size_t k, struct sb_rng *rng)
+/* The functions the n variants' copies hold (sb_place_collect; a variant
+ * whose code cannot be copied counts for none): per function index the
+ * longest (longest[SB_PLACE_MAX_FUNCS]), and the most functions one has. */
+static size_t functions_of(const struct sb_variant *const *vs, size_t n, size_t longest[SB_PLACE_MAX_FUNCS])
 {
-	size_t longest[SB_PLACE_MAX_FUNCS] = {0};
+	size_t most = 0;
+	for (size_t f = 0; f < SB_PLACE_MAX_FUNCS; f++)
+		longest[f] = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sb_placed_variant funcs;
 		char err[256];
@@ -51,7 +56,16 @@ static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, si
 		for (size_t f = 0; f < funcs.n_funcs; f++)
 			if (funcs.len[f] > longest[f])
 				longest[f] = funcs.len[f];
+		if (funcs.n_funcs > most)
+			most = funcs.n_funcs;
 	}
+	return most;
+}
+
+static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, size_t k, struct sb_rng *rng)
+{
+	size_t longest[SB_PLACE_MAX_FUNCS];
+	functions_of(vs, n, longest);
 	unsigned *offsets = malloc(k * SB_PLACE_MAX_FUNCS * sizeof(*offsets));
 	for (size_t j = 0; offsets && j < k; j++)
 		for (size_t f = 0; f < SB_PLACE_MAX_FUNCS; f++) {
@@ -76,13 +90,8 @@ unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t
  * said in one line. Returns 0, or 1 out of memory (said on stderr). */
 static int share_pages(const char *prog, uint64_t seed, struct sb_layout_groups *lg)
 {
-	size_t most = 0;
-	for (size_t i = 0; i < lg->n; i++) {
-		struct sb_placed_variant funcs;
-		char err[256];
-		if (sb_place_collect(lg->v[i], &funcs, err, sizeof(err)) == 0 && funcs.n_funcs > most)
-			most = funcs.n_funcs;
-	}
+	size_t longest[SB_PLACE_MAX_FUNCS];
+	size_t most = functions_of(lg->v, lg->n, longest);
 	size_t k = lg->n_placements, len = most * PAGE_BYTES;
 	lg->rx = calloc(k + 1, sizeof(*lg->rx));
 	lg->rw = calloc(k + 1, sizeof(*lg->rw));
