@@ -245,7 +245,7 @@ static int run_sweep(struct sb_cli *cli)
 			fprintf(stderr, "stubbench: --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
 			return EXIT_USAGE;
 		}
-		chosen.thunk = strcmp(chosen_thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(chosen_thunk);
+		chosen.thunk = sb_thunk_from_name(chosen_thunk);
 		snprintf(chosen.how, sizeof(chosen.how), "chosen with --thunk; this kernel's: %s",
 			 sb_thunk_name(thunk.thunk));
 		fprintf(stderr, "stubbench: host flavour: returns through the replica of %s (%s)\n",

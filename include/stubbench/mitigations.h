@@ -38,6 +38,8 @@ enum sb_thunk sb_thunk_from_symbol(const char *name);
 /* A return thunk named on the command line (option opt): a kernel symbol
  * of the list above or "ret". Returns 0, or -1 with one line in err. */
 int sb_thunk_check_name(const char *opt, const char *name, char *err, size_t errlen);
+/* The thunk such a name stands for ("ret": SB_THUNK_RET), or SB_THUNK_UNKNOWN. */
+enum sb_thunk sb_thunk_from_name(const char *name);
 
 /* The sysfs lines that decide the thunk (empty when the file is absent). */
 struct sb_mitigations {

@@ -121,9 +121,14 @@ void sb_return_thunk_from_sysfs(struct sb_return_thunk *rt)
 	snprintf(rt->how, sizeof(rt->how), "inferred from %s", why);
 }
 
+enum sb_thunk sb_thunk_from_name(const char *name)
+{
+	return strcmp(name, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(name);
+}
+
 int sb_thunk_check_name(const char *opt, const char *name, char *err, size_t errlen)
 {
-	if (strcmp(name, "ret") == 0 || sb_thunk_from_symbol(name) != SB_THUNK_UNKNOWN)
+	if (sb_thunk_from_name(name) != SB_THUNK_UNKNOWN)
 		return 0;
 	snprintf(err, errlen, "%s: unknown return thunk '%s' (%s)", opt, name, sb_thunk_choices());
 	return -1;

@@ -6,17 +6,31 @@
 #include "stubbench/session.h"
 
 #include <stdio.h>
-#include <string.h>
 
-/* The returns of families[0..n) aimed at thunk's replica; what: whose. */
+/* What aiming the returns of families[0..n) at t's replica came to: t has
+ * no replica, sb_thunk_apply failed (why), or they reach it (*reaimed: the
+ * returns re-aimed in place). */
+enum aimed { NO_REPLICA, NOT_APPLIED, AIMED };
+static enum aimed aim_at(enum sb_thunk t, const char *const *families, size_t n, int *reaimed, char *why,
+			 size_t len)
+{
+	if (t == SB_THUNK_UNKNOWN || t == SB_THUNK_X86)
+		return NO_REPLICA;
+	*reaimed = sb_thunk_apply(t, families, n, why, len);
+	return *reaimed < 0 ? NOT_APPLIED : AIMED;
+}
+
+/* The host flavour's returns aimed at thunk's replica; what: whose. */
 static void aim_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
 			const char *const *families, size_t n, const char *what)
 {
 	char err[512];
-	if (thunk->thunk == SB_THUNK_UNKNOWN || thunk->thunk == SB_THUNK_X86)
+	int reaimed;
+	enum aimed a = aim_at(thunk->thunk, families, n, &reaimed, err, sizeof(err));
+	if (a == NO_REPLICA)
 		fprintf(stderr, "%s: %s: this kernel's return thunk is %s (%s); they keep its_return_thunk's "
 			"replica\n", tool, what, sb_thunk_name(thunk->thunk), thunk->how);
-	else if (sb_thunk_apply(thunk->thunk, families, n, err, sizeof(err)) < 0)
+	else if (a == NOT_APPLIED)
 		fprintf(stderr, "%s: %s keep %s's replica: %s\n", tool, what, sb_thunk_name(sb_thunk_applied()), err);
 	else if (cfg->verbose)
 		fprintf(stderr, "%s: %s return through the replica of %s (%s)\n", tool, what,
@@ -34,28 +48,22 @@ void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, 
 				 FILE *info)
 {
 	static const char *const twin_family[] = {"twin"};
-	enum sb_thunk t = thunk->thunk;
-	if (cfg->thunk)
-		t = strcmp(cfg->thunk, "ret") == 0 ? SB_THUNK_RET : sb_thunk_from_symbol(cfg->thunk);
+	enum sb_thunk t = cfg->thunk ? sb_thunk_from_name(cfg->thunk) : thunk->thunk;
 	char line[768], why[512];
-	int failed = 1;
-	if (t == SB_THUNK_UNKNOWN || t == SB_THUNK_X86) {
+	int reaimed;
+	enum aimed a = aim_at(t, twin_family, 1, &reaimed, why, sizeof(why));
+	if (a == NO_REPLICA)
 		snprintf(line, sizeof(line), "twins: returns stay on its_return_thunk's replica (no replica of %s)",
 			 sb_thunk_name(t));
-	} else {
-		int n = sb_thunk_apply(t, twin_family, 1, why, sizeof(why));
-		if (n < 0) {
-			snprintf(line, sizeof(line), "twins: returns stay on %s's replica: %s",
-				 sb_thunk_name(sb_thunk_applied()), why);
-		} else {
-			failed = 0;
-			snprintf(line, sizeof(line), "twins: returns reach the replica of %s, %s%s", sb_thunk_name(t),
-				 cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
-				 n ? " (re-aimed in place)" : "");
-		}
-	}
+	else if (a == NOT_APPLIED)
+		snprintf(line, sizeof(line), "twins: returns stay on %s's replica: %s", sb_thunk_name(sb_thunk_applied()),
+			 why);
+	else
+		snprintf(line, sizeof(line), "twins: returns reach the replica of %s, %s%s", sb_thunk_name(t),
+			 cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+			 reaimed ? " (re-aimed in place)" : "");
 	if (info)
 		fprintf(info, "%s\n", line);
-	else if (failed || cfg->verbose)
+	else if (a != AIMED || cfg->verbose)
 		fprintf(stderr, "%s: %s\n", tool, line);
 }
