@@ -7,9 +7,8 @@
  * that, which nothing inside one run can show: so each cell also gets a
  * separately labelled next-run range (sb_cell.next_run_delta,
  * next_run_cycles, next_run_codegen; "next run" in the table, next_run_*
- * in JSON): this
- * run's CI, each side grown in quadrature by t95(n - 1) x the standard
- * deviation of the same cell's figure over the record's newest
+ * in JSON): this run's CI, each side grown in quadrature by t95(n - 1)
+ * x the standard deviation of the same cell's figure over the record's newest
  * SB_PAST_RUNS_RECENT runs of the same measurement on this machine. A
  * cell with fewer than SB_PAST_RUNS_MIN past runs has no range, and says
  * why.

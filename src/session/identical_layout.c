@@ -33,13 +33,6 @@ static void add(struct sb_layout_groups *lg, const struct sb_variant *v, size_t 
 		lg->family[lg->n] = family, lg->v[lg->n++] = v;
 }
 
-/* Where copy j of every arm's function f starts in its page, the same for
- * every arm (offsets[j * SB_PLACE_MAX_FUNCS + f]): a random 64-byte chunk
- * that leaves room for the longest function f of the n variants, then a
- * random byte in it (the kernel's random start within the first chunk).
- * With the same start in the page and the cache line, a steady state that
- * the placement selects is shared by all arms, and each placement gives a
- * paired difference. NULL out of memory. */
 /* The functions the n variants' copies hold (sb_place_collect; a variant
  * whose code cannot be copied counts for none): per function index the
  * longest (longest[SB_PLACE_MAX_FUNCS]), and the most functions one has. */
@@ -62,6 +55,13 @@ static size_t functions_of(const struct sb_variant *const *vs, size_t n, size_t 
 	return most;
 }
 
+/* Where copy j of every arm's function f starts in its page, the same for
+ * every arm (offsets[j * SB_PLACE_MAX_FUNCS + f]): a random 64-byte chunk
+ * that leaves room for the longest function f of the n variants, then a
+ * random byte in it (the kernel's random start within the first chunk).
+ * With the same start in the page and the cache line, a steady state that
+ * the placement selects is shared by all arms, and each placement gives a
+ * paired difference. NULL out of memory. */
 static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, size_t k, struct sb_rng *rng)
 {
 	size_t longest[SB_PLACE_MAX_FUNCS];
