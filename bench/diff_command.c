@@ -338,15 +338,6 @@ static int parts_of(struct annotate *an, struct sb_diff_twin *tw)
 		fprintf(stderr, "stubbench diff: no cost per part (%s): the total alone\n", err);
 		return -1;
 	}
-	/* With frame accesses through r9, an ablation without the r9 load or
-	 * the gs add would write through a wild r9. */
-	for (size_t k = 0; k < an->ab.n_parts; k++)
-		if (an->ab.parts[k].kind == SB_PART_FRAME) {
-			fprintf(stderr, "stubbench diff: no cost per part: NEW's frame is r9-based (%s), so its r9 "
-				"setup cannot be taken out alone; the total alone\n", an->ab.parts[k].name);
-			sb_ablation_free(&an->ab);
-			return -1;
-		}
 	if (2 * an->ab.n_parts + 4 > SB_MAX_ARMS - 1) {
 		fprintf(stderr, "stubbench diff: no cost per part: %zu parts are more ablations than a run holds; "
 			"the total alone\n", an->ab.n_parts);

@@ -159,6 +159,35 @@ static void runs_once(const struct sb_variant *v)
 	      (unsigned long long)*v->counter);
 }
 
+/* A frame part removed takes the frame back to rsp: sub_big (no calls) is
+ * then its de-privatized self, byte for byte; main gets the same sub rsp
+ * as its de-privatized self, where the JIT's prologue puts it (+0xc, after
+ * push rbp; mov rbp, rsp). */
+static void frame_removed(const struct sb_ablation *a, const struct sb_annotate_baseline *b)
+{
+	char err[512] = "";
+	for (size_t k = 0; k < a->n_parts; k++) {
+		if (a->parts[k].kind != SB_PART_FRAME)
+			continue;
+		size_t f = a->parts[k].func, len = 0, removed = 0;
+		uint8_t *code = NULL;
+		int rc = sb_ablation_code(a, k, SB_ABLATE_REMOVE, &code, &len, &removed, err, sizeof(err));
+		CHECK(rc == 0, "frame part of func %zu: %s", f, err);
+		const uint8_t *sub = b->funcs[f].code + 0xc;
+		CHECK(b->funcs[f].len > 0x13 && sub[0] == 0x48 && sub[1] == 0x81 && sub[2] == 0xec,
+		      "func %zu's de-privatized self has no sub rsp, imm32 at +0xc", f);
+		CHECK(rc == 0 && len > 0x13 && memcmp(code + 0xc, sub, 7) == 0,
+		      "func %zu, frame part removed: no sub rsp of the de-privatized depth at +0xc", f);
+		CHECK(removed == 2, "func %zu, frame part removed: %zu instructions dropped, expected the r9 setup's 2",
+		      f, removed);
+		if (f == 1)
+			CHECK(rc == 0 && len == b->funcs[f].len && memcmp(code, b->funcs[f].code, len) == 0,
+			      "sub_big, frame part removed: %zu bytes, not its de-privatized self's %zu", len,
+			      b->funcs[f].len);
+		free(code);
+	}
+}
+
 /* A kernel twin against its de-privatized self: the parts are exactly the
  * private stack's; in a function with r9 frame accesses (both of them:
  * main's [r9-0x40] and sub_big's) the r9 load and gs add join the frame
@@ -183,6 +212,7 @@ static void twin_parts(void)
 	CHECK(sb_annotate_baseline(sb_variant_find("twin-per-run-private"), &b, err, sizeof(err)) == 0, "%s", err);
 	CHECK(strcmp(b.v->name, "twin-per-run-private:deprivatized") == 0, "%s", b.v->name);
 	runs_once(b.v);
+	frame_removed(&a, &b);
 	for (size_t k = 0; k <= a.n_parts; k++)
 		for (int how = 0; how < 2; how++) {
 			struct sb_code_func funcs[SB_CODE_VARIANT_MAX_FUNCS];

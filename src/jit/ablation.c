@@ -4,6 +4,7 @@
 #include "stubbench/error.h"
 #include "code_align.h"
 #include "code_layout.h"
+#include "private_frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,16 +40,6 @@ const char *sb_part_kind_name(enum sb_part_kind k)
 	return k <= SB_PART_ADDED ? names[k] : "?";
 }
 
-static const ZydisDecodedOperand *op(const struct sb_code_insn *in, size_t k)
-{
-	return k < in->dec.operand_count_visible ? &in->ops[k] : NULL;
-}
-
-static int is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
-{
-	return o && o->type == ZYDIS_OPERAND_TYPE_REGISTER && o->reg.value == r;
-}
-
 /* in_common[i]: variant instruction i is in a longest common subsequence
  * with the baseline (code_align.h). Returns how many are, or -1 out of
  * memory. */
@@ -60,22 +51,6 @@ static long align(const struct sb_code *v, const struct sb_code *b, unsigned cha
 		in_common[i] = match[i] >= 0;
 	free(match);
 	return common;
-}
-
-static int is_r9_load(const struct sb_code_insn *in)
-{
-	const ZydisDecodedOperand *d = op(in, 0), *s = op(in, 1);
-	return (in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && s && s->type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
-		(is_reg(d, ZYDIS_REGISTER_R9) || is_reg(d, ZYDIS_REGISTER_R9D))) ||
-	       (in->dec.mnemonic == ZYDIS_MNEMONIC_XOR && is_reg(d, ZYDIS_REGISTER_R9D) &&
-		is_reg(s, ZYDIS_REGISTER_R9D));
-}
-
-static int is_gs_add(const struct sb_code_insn *in)
-{
-	const ZydisDecodedOperand *s = op(in, 1);
-	return in->dec.mnemonic == ZYDIS_MNEMONIC_ADD && is_reg(op(in, 0), ZYDIS_REGISTER_R9) && s &&
-	       s->type == ZYDIS_OPERAND_TYPE_MEMORY && s->mem.segment == ZYDIS_REGISTER_GS;
 }
 
 static struct sb_ablation_part *new_part(struct sb_ablation *a, enum sb_part_kind kind, size_t f, char *err,
@@ -118,7 +93,7 @@ static void name_part(struct sb_ablation *a, struct sb_ablation_part *p)
 /* An r9-based access other than the r9 setup and the push/pop r9. */
 static int is_frame_access(const struct sb_code_insn *in)
 {
-	return sb_code_uses_reg(in, ZYDIS_REGISTER_R9) && !is_r9_load(in) && !is_gs_add(in) &&
+	return sb_code_uses_reg(in, ZYDIS_REGISTER_R9) && !sb_is_r9_load(in) && !sb_is_gs_add(in) &&
 	       !sb_code_is_push(in, ZYDIS_REGISTER_R9) && !sb_code_is_pop(in, ZYDIS_REGISTER_R9);
 }
 
@@ -141,7 +116,7 @@ static int parts_of(struct sb_ablation *a, size_t f, size_t first, const struct 
 		if (in_common[i] || taken[i])
 			continue;
 		struct sb_ablation_part *p;
-		if (is_frame_access(in) || (has_frame && (is_r9_load(in) || is_gs_add(in)))) {
+		if (is_frame_access(in) || (has_frame && (sb_is_r9_load(in) || sb_is_gs_add(in)))) {
 			if (!frame && !(frame = new_part(a, SB_PART_FRAME, f, err, errlen)))
 				goto out;
 			if (add_row(a, frame, first + i, err, errlen))
@@ -150,7 +125,7 @@ static int parts_of(struct sb_ablation *a, size_t f, size_t first, const struct 
 				a->n_parts++;
 			continue;
 		}
-		enum sb_part_kind kind = is_r9_load(in) ? SB_PART_R9_LOAD : is_gs_add(in) ? SB_PART_R9_GS_ADD
+		enum sb_part_kind kind = sb_is_r9_load(in) ? SB_PART_R9_LOAD : sb_is_gs_add(in) ? SB_PART_R9_GS_ADD
 					 : sb_code_is_push(in, ZYDIS_REGISTER_R9) ? SB_PART_CALL_WRAP
 										  : SB_PART_ADDED;
 		size_t pop = v->n;
@@ -264,20 +239,31 @@ static int in_part(const struct sb_ablation_part *p, size_t first, size_t i)
 	return 0;
 }
 
-/* The part's instructions dropped, a frame access re-encoded with rbp. */
+/* The part's instructions dropped, a frame access re-encoded with rbp. A
+ * frame part that holds the r9 setup takes the function's frame back to
+ * rsp: the sub rsp of its depth goes where the JIT's prologue puts it, as
+ * sb_deprivatize() does, so that the rbp-based accesses stay above rsp. */
 static int removed(const struct sb_ablation_part *p, const struct sb_code *c,
 		   size_t first, uint8_t **code, size_t *len, size_t *n_removed, char *err, size_t errlen)
 {
 	struct sb_layout l;
 	sb_layout_init(&l, c);
 	int rc = -1;
+	size_t setup = sb_r9_setup(c), frame_at = c->n;
+	uint32_t depth = 0;
+	if (p->kind == SB_PART_FRAME && setup < c->n && in_part(p, first, setup)) {
+		frame_at = sb_frame_end(c);
+		depth = sb_frame_depth(c, setup);
+	}
 	for (size_t i = 0; i < c->n; i++) {
+		if (i == frame_at && depth && sb_frame_encode_sub_rsp(&l, i, depth, err, errlen))
+			goto out;
 		if (!in_part(p, first, i)) {
 			if (sb_layout_keep(&l, i, err, errlen))
 				goto out;
 			continue;
 		}
-		if (p->kind != SB_PART_FRAME || is_r9_load(&c->insns[i]) || is_gs_add(&c->insns[i])) {
+		if (p->kind != SB_PART_FRAME || sb_is_r9_load(&c->insns[i]) || sb_is_gs_add(&c->insns[i])) {
 			(*n_removed)++;
 			continue;
 		}

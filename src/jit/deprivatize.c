@@ -9,6 +9,7 @@
 #include "stubbench/deprivatize.h"
 #include "stubbench/error.h"
 #include "code_layout.h"
+#include "private_frame.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,65 +27,6 @@ static int is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
 static int is_imm(const ZydisDecodedOperand *o)
 {
 	return o && o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
-}
-
-/* push rbp; mov rbp, rsp [; endbr64]: the index after it (where the JIT puts
- * sub rsp), or n when there is no such frame. */
-static size_t frame_end(const struct sb_code *c)
-{
-	for (size_t i = 0; i + 1 < c->n; i++) {
-		const struct sb_code_insn *m = &c->insns[i + 1];
-		if (!sb_code_is_push(&c->insns[i], ZYDIS_REGISTER_RBP) || m->dec.mnemonic != ZYDIS_MNEMONIC_MOV ||
-		    !is_reg(op(m, 0), ZYDIS_REGISTER_RBP) || !is_reg(op(m, 1), ZYDIS_REGISTER_RSP))
-			continue;
-		size_t j = i + 2;
-		if (j < c->n && c->insns[j].dec.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
-			j++;
-		return j;
-	}
-	return c->n;
-}
-
-/* movabs r9, imm64 (or the JIT's shorter forms) then add r9, gs:[disp32]:
- * the index of the first, or n. */
-static size_t r9_setup(const struct sb_code *c)
-{
-	for (size_t i = 0; i + 1 < c->n; i++) {
-		const struct sb_code_insn *a = &c->insns[i], *b = &c->insns[i + 1];
-		int load = (a->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_imm(op(a, 1)) &&
-			    (is_reg(op(a, 0), ZYDIS_REGISTER_R9) || is_reg(op(a, 0), ZYDIS_REGISTER_R9D))) ||
-			   (a->dec.mnemonic == ZYDIS_MNEMONIC_XOR && is_reg(op(a, 0), ZYDIS_REGISTER_R9D) &&
-			    is_reg(op(a, 1), ZYDIS_REGISTER_R9D));
-		const ZydisDecodedOperand *m = op(b, 1);
-		if (load && b->dec.mnemonic == ZYDIS_MNEMONIC_ADD && is_reg(op(b, 0), ZYDIS_REGISTER_R9) && m &&
-		    m->type == ZYDIS_OPERAND_TYPE_MEMORY && m->mem.segment == ZYDIS_REGISTER_GS)
-			return i;
-	}
-	return c->n;
-}
-
-/* The deepest frame offset reached through r9: [r9-N], or "mov X, r9" then
- * "add X, -N" (a stack pointer passed to a helper); rounded up to 8. */
-static uint32_t inferred_depth(const struct sb_code *c, size_t setup)
-{
-	int64_t deepest = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct sb_code_insn *in = &c->insns[i];
-		if (i == setup || i == setup + 1)
-			continue;
-		for (size_t k = 0; k < in->dec.operand_count_visible; k++) {
-			const ZydisDecodedOperand *o = &in->ops[k];
-			if (o->type == ZYDIS_OPERAND_TYPE_MEMORY && o->mem.base == ZYDIS_REGISTER_R9 &&
-			    o->mem.disp.value < -deepest)
-				deepest = -o->mem.disp.value;
-		}
-		const struct sb_code_insn *nx = i + 1 < c->n ? &c->insns[i + 1] : NULL;
-		if (nx && in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_reg(op(in, 1), ZYDIS_REGISTER_R9) &&
-		    op(in, 0)->type == ZYDIS_OPERAND_TYPE_REGISTER && nx->dec.mnemonic == ZYDIS_MNEMONIC_ADD &&
-		    is_reg(op(nx, 0), op(in, 0)->reg.value) && is_imm(op(nx, 1)) && op(nx, 1)->imm.value.s < -deepest)
-			deepest = -op(nx, 1)->imm.value.s;
-	}
-	return (uint32_t)((deepest + 7) & ~(int64_t)7);
 }
 
 static void req_init(ZydisEncoderRequest *r, ZydisMnemonic m)
@@ -135,14 +77,9 @@ static int deprivatize_body(const struct sb_code *c, size_t frame_at, size_t set
 	int rc = -1;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct sb_code_insn *in = &c->insns[i];
-		if (i == frame_at && out->stack_depth) {
-			ZydisEncoderRequest sub;
-			req_init(&sub, ZYDIS_MNEMONIC_SUB);
-			req_reg(&sub, ZYDIS_REGISTER_RSP);
-			req_imm(&sub, out->stack_depth);
-			if (sb_layout_encode(&l, i, &sub, 1, err, errlen))
-				goto out;
-		}
+		if (i == frame_at && out->stack_depth &&
+		    sb_frame_encode_sub_rsp(&l, i, out->stack_depth, err, errlen))
+			goto out;
 		if (i == setup || i == setup + 1 || sb_code_is_pop(in, ZYDIS_REGISTER_R9))
 			continue;
 		if (sb_code_is_push(in, ZYDIS_REGISTER_R9)) {
@@ -170,7 +107,7 @@ int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_
 	if (sb_code_decode(code, len, &c, err, errlen))
 		return -1;
 	int rc = -1;
-	size_t frame_at = frame_end(&c), setup = r9_setup(&c);
+	size_t frame_at = sb_frame_end(&c), setup = sb_r9_setup(&c);
 	if (frame_at == c.n)
 		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
 	else if (setup == c.n)
@@ -179,7 +116,7 @@ int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_
 		sb_set_err(err, errlen, "+%#zx: r9 setup before the rbp frame", c.insns[setup].off);
 	else {
 		long d = opts && opts->stack_depth >= 0 ? opts->stack_depth : -1;
-		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : inferred_depth(&c, setup);
+		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : sb_frame_depth(&c, setup);
 		rc = deprivatize_body(&c, frame_at, setup, out, err, errlen);
 	}
 	sb_code_free(&c);
@@ -299,11 +236,11 @@ int sb_privatize(const uint8_t *code, size_t len, uint64_t frame_ptr, uint32_t g
 	if (sb_code_decode(code, len, &c, err, errlen))
 		return -1;
 	int rc = -1;
-	size_t frame_at = frame_end(&c);
+	size_t frame_at = sb_frame_end(&c);
 	if (frame_at == c.n)
 		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
-	else if (r9_setup(&c) < c.n)
-		sb_set_err(err, errlen, "+%#zx: already has a private stack (r9 setup)", c.insns[r9_setup(&c)].off);
+	else if (sb_r9_setup(&c) < c.n)
+		sb_set_err(err, errlen, "+%#zx: already has a private stack (r9 setup)", c.insns[sb_r9_setup(&c)].off);
 	else {
 		size_t sub_at = c.n;
 		const struct sb_code_insn *s = &c.insns[frame_at];
