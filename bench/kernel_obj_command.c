@@ -15,6 +15,7 @@
 #include "stubbench/probe.h"
 #include "stubbench/signals.h"
 #include "stubbench/json_writer.h"
+#include "stubbench/mitigations.h"
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
 #include "stubbench/flavour.h"
@@ -41,6 +42,9 @@ struct obj_run {
 #ifdef SB_AUTO_TWINS
 	struct sb_obj_twins twins; /* the programs' auto-twins, measured beside them */
 	struct sb_results tres;
+	struct sb_variant_arms private_arms[SB_USER_MAX_PROGS];
+	struct sb_results pres[SB_USER_MAX_PROGS]; /* the private stack at identical layout, per twin */
+	size_t n_pres;
 #endif
 };
 
@@ -280,14 +284,27 @@ static int run(struct obj_run *r)
 	for (size_t i = 0; i < o->n_progs; i++)
 		snprintf(progs + strlen(progs), sizeof(progs) - strlen(progs), "%s%s", i ? "," : "", o->progs[i]);
 	cfg.variants = progs;
+	size_t n_private = 0;
+#ifdef SB_AUTO_TWINS
+	sb_obj_twins_make(&r->twins, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
+			  r->has_batch_iters, info);
+	static struct sb_group groups[SB_USER_MAX_PROGS];
+	static const struct sb_variant *others[SB_USER_MAX_PROGS];
+	n_private = sb_obj_twins_private_groups(&r->twins, groups, r->private_arms, r->pres, others,
+						SB_USER_MAX_PROGS);
+#endif
+	/* With twins of a private stack, the kernel's runs take half the time
+	 * and the twins against their de-privatized selves the rest (--time
+	 * bounds the process's age: wall_clock.h). */
+	struct sb_config kcfg = cfg;
+	if (n_private)
+		kcfg.time_s = cfg.time_s / 2;
 	struct sb_run_opts ro;
-	sb_session_run_opts(&cfg, &ro);
+	sb_session_run_opts(&kcfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
 	struct sb_run_part parts[2] = {{.arms = arms.arms, .n_arms = arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
 #ifdef SB_AUTO_TWINS
-	sb_obj_twins_make(&r->twins, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
-			  r->has_batch_iters, info);
 	if (r->twins.n_arms)
 		parts[n_parts++] = (struct sb_run_part){.arms = r->twins.arms, .n_arms = r->twins.n_arms, .opts = &ro,
 							.out = &r->tres};
@@ -304,11 +321,26 @@ static int run(struct obj_run *r)
 		fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", o->obj, why);
 		return SB_KERNEL_FAILED;
 	}
+	int prc = 0;
+#ifdef SB_AUTO_TWINS
+	if (n_private) {
+		/* --padded: each twin and its de-privatized self at one table of
+		 * placements (session.h). */
+		struct sb_config pcfg = cfg;
+		pcfg.padded = 1;
+		prc = sb_measure_groups(&pcfg, "stubbench kernel", groups, n_private);
+		r->n_pres = n_private;
+	}
+#endif
 	static struct json_ctx jc;
 	jc = (struct json_ctx){r, jit_json};
 	struct sb_session s;
 	sb_session_init(&s, "stubbench kernel", &cfg);
+	static struct sb_return_thunk host;
+	sb_return_thunk_from_sysfs(&host);
+	s.meta.thunk = &host;
 	s.meta.tool = "stubbench kernel --obj";
+	s.answer = sb_kernel_obj_answer;
 	s.meta.json_extra = json_extra;
 	s.meta.json_extra_ctx = &jc;
 	s.after_report = after_report;
@@ -317,8 +349,11 @@ static int run(struct obj_run *r)
 #ifdef SB_AUTO_TWINS
 	if (r->twins.n_arms)
 		sb_session_add_section(&s, &r->tres, "auto-twin", "auto-twins, placed like the loads");
+	for (size_t i = 0; i < r->n_pres; i++)
+		sb_session_add_section(&s, &r->pres[i], "private-stack",
+				       "the private stack: each twin against its de-privatized self, identical layout");
 #endif
-	rc = sb_session_finish(&s, rc);
+	rc = sb_session_finish(&s, rc ? rc : prc != 0);
 	free(jit_json);
 	return rc;
 }

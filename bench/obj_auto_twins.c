@@ -3,8 +3,10 @@
 #include "obj_auto_twins.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/deprivatize.h"
 #include "stubbench/harness.h"
 #include "stubbench/json_writer.h"
 #include "stubbench/kernel_verdict.h"
@@ -50,6 +52,68 @@ static int place_like(struct sb_obj_twin *o, const struct sb_jit_image *load, si
 	return sb_place(&o->twin.cv.v, &like, (unsigned)index + 1, &o->placed[index], err, errlen);
 }
 
+/* img with every function that has a private stack de-privatized; the
+ * others copied. Returns how many were de-privatized, or -1 with err. */
+static long deprivatized_image(const struct sb_jit_image *img, struct sb_jit_image *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->prog_name, sizeof(out->prog_name), "%s", img->prog_name);
+	if (!(out->funcs = calloc(img->n, sizeof(*out->funcs)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	long n = 0;
+	for (size_t i = 0; i < img->n; i++, out->n++) {
+		const struct sb_jit_func *f = &img->funcs[i];
+		struct sb_jit_func *g = &out->funcs[i];
+		snprintf(g->name, sizeof(g->name), "%s", f->name);
+		g->ksym = f->ksym;
+		struct sb_twin tw;
+		char why[200];
+		if (sb_deprivatize(f->bytes, f->len, NULL, &tw, why, sizeof(why)) == 0) {
+			g->bytes = tw.code, g->len = tw.len;
+			n++;
+			continue;
+		}
+		if (strncmp(why, "no private stack", 16) != 0) {
+			snprintf(err, errlen, "%.60s: %s", f->name, why);
+			sb_jit_image_free(out);
+			return -1;
+		}
+		if (!(g->bytes = malloc(f->len ? f->len : 1))) {
+			snprintf(err, errlen, "out of memory");
+			sb_jit_image_free(out);
+			return -1;
+		}
+		memcpy(g->bytes, f->bytes, f->len);
+		g->len = f->len;
+	}
+	return n;
+}
+
+/* The de-privatized twin of a twin with a private stack, made from spec
+ * with the de-privatized image; why said in o->depriv_why otherwise. */
+static void make_depriv(struct sb_obj_twin *o, struct sb_auto_twin_spec s)
+{
+	char err[300];
+	long n = deprivatized_image(&o->src.img, &o->depriv_img, err, sizeof(err));
+	if (n <= 0) {
+		snprintf(o->depriv_why, sizeof(o->depriv_why), "%s", n < 0 ? err : "no function de-privatized");
+		return;
+	}
+	snprintf(o->depriv_name, sizeof(o->depriv_name), "%s:deprivatized", o->twin_name);
+	s.name = o->depriv_name;
+	s.img = &o->depriv_img;
+	if (sb_auto_twin_make(&s, &o->depriv, err, sizeof(err))) {
+		snprintf(o->depriv_why, sizeof(o->depriv_why), "%s", err);
+		sb_jit_image_free(&o->depriv_img);
+		return;
+	}
+	o->depriv.batch_size = o->twin.batch_size;
+	o->depriv.cv.v.family = "user-obj";
+	o->has_depriv = 1;
+}
+
 static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, const uint64_t *batches,
 		     size_t n_batches, int has_batch_iters, const struct sb_ksyms *ks)
 {
@@ -61,8 +125,9 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 	unsigned size = 0;
 	struct sb_auto_twin_slot bound = sb_auto_twin_source_global(&o->src, "batch_iters", &size);
 	snprintf(o->arm_name, sizeof(o->arm_name), "%s-twin@loads", o->prog);
+	snprintf(o->twin_name, sizeof(o->twin_name), "%s-twin", o->prog);
 	struct sb_auto_twin_spec s = {
-		.name = o->arm_name, .img = &o->src.img, .maps = o->src.maps, .n_maps = o->src.n_maps,
+		.name = o->twin_name, .img = &o->src.img, .maps = o->src.maps, .n_maps = o->src.n_maps,
 		.refs = o->src.refs, .n_refs = o->src.n_refs, .ks = ks, .thunk = kernel_thunk(&o->src.img, ks),
 		.tmpl = sb_twin_variant(has_batch_iters ? "in-loop" : "per-run", "baseline"),
 		.batch_iters = has_batch_iters ? bound : (struct sb_auto_twin_slot){-1, 0}, .counter = {-1, 0}};
@@ -79,6 +144,7 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 		return;
 	}
 	o->made = 1;
+	o->twin.cv.v.family = "user-obj";
 	o->twin.batch_size = size ? size : 4;
 	sb_auto_twin_describe(&o->twin, o->desc, sizeof(o->desc));
 	if (sb_auto_twin_check_path(&o->twin, batches[0], &o->path, err, sizeof(err))) {
@@ -87,6 +153,8 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 	}
 	if (!o->path.comparable)
 		return;
+	if (o->twin.n_private)
+		make_depriv(o, s);
 	for (size_t b = 0; b < n_batches; b++) {
 		struct sb_auto_twin_source load;
 		if (sb_auto_twin_source_read(sb_user_obj_prog_fd(objs[b], o->prog), &load, err, sizeof(err)) ||
@@ -162,6 +230,12 @@ void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, 
 				o->prog, o->desc, (unsigned long long)o->path.stubbed, (unsigned long long)batches[0]);
 		if (o->made && o->src.note[0])
 			fprintf(info, "auto-twin %s: %s\n", o->prog, o->src.note);
+		if (o->has_depriv)
+			fprintf(info, "auto-twin %s: de-privatized (%s) for the private stack's cost at identical "
+				"layout\n", o->prog, o->depriv_name);
+		else if (o->depriv_why[0])
+			fprintf(info, "auto-twin %s: no de-privatized twin, so no private stack cost: %s\n", o->prog,
+				o->depriv_why);
 	}
 	if (have_ks)
 		sb_ksyms_free(&ks);
@@ -181,12 +255,33 @@ void sb_obj_twins_free(struct sb_obj_twins *t)
 			sb_place_free(&o->placed[b]);
 		if (o->made)
 			sb_auto_twin_free(&o->twin);
+		if (o->has_depriv) {
+			sb_auto_twin_free(&o->depriv);
+			sb_jit_image_free(&o->depriv_img);
+		}
 		if (o->src.img.funcs)
 			sb_auto_twin_source_free(&o->src);
 	}
 	if (t->percpu_ready)
 		sb_percpu_thread_fini();
 	memset(t, 0, sizeof(*t));
+}
+
+size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
+				   struct sb_variant_arms *arms, struct sb_results *res,
+				   const struct sb_variant **others, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 1; i < t->n_arms && n < max; i++) {
+		struct sb_obj_twin *o = t->ctx[i].t;
+		if (!o || !o->has_depriv)
+			continue;
+		others[n] = &o->twin.cv.v;
+		groups[n] = (struct sb_group){.baseline = &o->depriv.cv.v, .others = &others[n], .n_others = 1,
+					      .arms = &arms[n], .res = &res[n]};
+		n++;
+	}
+	return n;
 }
 
 static const struct sb_cell *cell_of(const struct sb_results *r, const char *arm, uint64_t batch)

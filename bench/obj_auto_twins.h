@@ -15,6 +15,8 @@
 #include "stubbench/parse.h"
 #include "stubbench/placement.h"
 #include "stubbench/results.h"
+#include "stubbench/session.h"
+#include "stubbench/variant_arms.h"
 #include "stubbench/user_obj.h"
 
 struct sb_obj_twin {
@@ -28,6 +30,16 @@ struct sb_obj_twin {
 	char why[400];                  /* not made, or not placed: why */
 	char desc[400];                 /* made: its helpers and buffers */
 	char arm_name[80];
+	char twin_name[80];             /* the unplaced twin: "PROG-twin" */
+	/* A twin with a private stack: the same program de-privatized
+	 * (deprivatize.h: each r9-frame function as the JIT emits it without
+	 * one), made like the twin, for the private stack's cost at
+	 * identical layout. */
+	struct sb_jit_image depriv_img;
+	struct sb_auto_twin depriv;
+	int has_depriv;
+	char depriv_name[96];           /* "PROG-twin:deprivatized" */
+	char depriv_why[300];           /* a private stack but no de-privatized twin: why */
 };
 
 struct sb_obj_twins {
@@ -50,6 +62,14 @@ struct sb_obj_twins {
 void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, const uint64_t *batches,
 		       size_t n_batches, const char *const *progs, size_t n_progs, int has_batch_iters, FILE *info);
 void sb_obj_twins_free(struct sb_obj_twins *t);
+
+/* The private stack's cost of each twin that has one: the twin against its
+ * de-privatized self at identical layout (--padded), one group per such
+ * twin into groups (with arms and res of its own), at most max. Returns
+ * how many. */
+size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
+				   struct sb_variant_arms *arms, struct sb_results *res,
+				   const struct sb_variant **others, size_t max);
 
 /* Each twin against its program, batch by batch (cycles per iteration,
  * the kernel's verdict rule), or why it has no figure. Lines (json = 0) or

@@ -56,13 +56,38 @@ with tempfile.TemporaryDirectory() as d:
     cells = [(r["variant"], r["batch"]) for r in doc["results"]]
     # The kernel's programs, and beside them their auto-twins (docs/auto-twins.md)
     # where this build has them.
-    kernel = [c for c in cells if not c[0].endswith("-twin@loads")]
+    kernel = [(r["variant"], r["batch"]) for r in doc["results"] if r.get("side") == "kernel"]
     check(sorted(kernel) == sorted((v, b) for v in ("no_frame", "with_frame") for b in (1, 64)), f"cells {cells}")
     twins = doc.get("user_object", {}).get("auto_twins")
     if twins is not None:
         check([t["state"] for t in twins] == ["measured", "measured"], f"auto_twins {twins}")
-        check(sorted(c for c in cells if c not in kernel) ==
-              sorted((v + "-twin@loads", b) for v in ("no_frame", "with_frame") for b in (1, 64)), f"cells {cells}")
+        placed = [(r["variant"], r["batch"]) for r in doc["results"] if r.get("side") == "placed-twin"]
+        check(sorted(placed) == sorted((v + "-twin@loads", b) for v in ("no_frame", "with_frame") for b in (1, 64)),
+              f"cells {cells}")
+        # The private stack's cost: with_frame's twin (sum_big has one)
+        # against its de-privatized self, at identical layout; no_frame has
+        # no private stack, so no such pair.
+        pair = {(r["variant"], r["batch"]): r for r in doc["results"] if r.get("side") == "twin"}
+        check(sorted(pair) == sorted((v, b) for v in ("with_frame-twin", "with_frame-twin:deprivatized")
+                                     for b in (1, 64)), f"private-stack cells {sorted(pair)}")
+        for b in (1, 64):
+            t = pair.get(("with_frame-twin", b), {})
+            check(t.get("family") == "user-obj" and t.get("codegen_against") in ("with_frame-twin:deprivatized", None),
+                  f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}")
+        # The summary of the saved run: per program, the kernel's line, and
+        # the private stack's cost where there is one.
+        with open(f"{d}/run.json", "w") as out:
+            out.write(p.stdout)
+        rep = subprocess.run([sb, "report", f"{d}/run.json"], capture_output=True, text=True)
+        lines = rep.stdout.splitlines()
+        check(rep.returncode == 0 and all(len(x) <= 100 for x in lines), f"report: {rep.returncode} {rep.stderr}")
+        # --prog's order: no_frame (the first, the others' reference), then with_frame.
+        want = ["no_frame at batch 64, ", "  kernel ", "  private stack: none measured",
+                "with_frame at batch 64, ", "  kernel ", "  private stack: ", "    at identical layout; codegen "]
+        check(len(lines) >= 1 + len(want) and all(x.startswith(w) for x, w in zip(lines[1:], want)),
+              f"report lines {lines}, want the starts {want}")
+        check(" x the de-privatized twin's time, " in rep.stdout and "% vs no_frame)" in rep.stdout,
+              f"report {rep.stdout}")
     u = doc.get("user_object", {})
     check(u.get("path") == obj and u.get("batch_iters") is True, f"user_object {u.get('path')} {u.get('batch_iters')}")
     check(doc.get("config", {}).get("variants") == "no_frame,with_frame", f"config {doc.get('config')}")

@@ -57,6 +57,10 @@ void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int 
  * without a figure. */
 void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct);
 
+/* A row's codegen cost at identical layout: "+0.12 [-0.01, +0.30] next run"
+ * (the range for the next run, where the record of past runs gives one),
+ * else its CI, "... this run"; "n/a" without a figure. */
+void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r);
 /* The row of rf on side with codegen, shape (NULL: any) at batch, at no
  * placement; family NULL: any. NULL when there is none. */
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,

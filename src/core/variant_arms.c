@@ -59,6 +59,9 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 	} else if (in_family(v, "replica") || in_family(v, "replica-host") || in_family(v, "twin")) {
 		codegen = seed_codegen(v);
 		side = in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
+	} else if (in_family(v, "user-obj")) {
+		/* An auto-twin of a user's program (kernel --obj), by its name. */
+		side = SB_SIDE_TWIN;
 	} else if (is_padded(v)) {
 		/* The baseline laid out as the variant its record pads. */
 		codegen = strcmp(seed_codegen(v->family_info), "private") == 0 ? "padded-private" : "padded-hybrid";

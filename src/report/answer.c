@@ -146,7 +146,7 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 						       r->key.shape[0] ? r->key.shape : NULL, r->batch);
 	struct sb_estimate cyc = base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
 				      : sb_estimate_absent("no baseline");
-	char c[64], p[64], ratio[32], m[64], ret[300];
+	char c[64], p[64], ratio[32], m[96], ret[300];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
 	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
 	return_name(rf, &r->key, ret, sizeof(ret));
@@ -155,6 +155,14 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	if (ref)
 		return 1;
 	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
+	sb_answer_codegen(m, sizeof(m), r);
+	const char *against = base ? base->variant : "its baseline";
+	fprintf(f, "  %s took %s x %s's time; codegen %s\n", r->variant, ratio, against, m);
+	return 2;
+}
+
+void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r)
+{
 	/* The codegen CI holds within the run; whole runs move by more
 	 * (past_runs.h), so the range for the next run where the record of
 	 * past runs gives one, and the CI said to be this run's where not. */
@@ -162,11 +170,9 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	const struct sb_estimate *codegen = &r->figures[SB_FIGURE_CODEGEN];
 	const struct sb_estimate *next = nr >= 0 ? &r->figures[nr] : NULL;
 	int ranged = next && sb_estimate_has_ci(next) && sb_estimate_known(codegen);
+	char m[64];
 	sb_answer_estimate(m, sizeof(m), ranged ? next : codegen, 1);
-	const char *scope = ranged ? " next run" : sb_estimate_has_ci(codegen) ? " this run" : "";
-	const char *against = base ? base->variant : "its baseline";
-	fprintf(f, "  %s took %s x %s's time; codegen %s%s\n", r->variant, ratio, against, m, scope);
-	return 2;
+	snprintf(buf, len, "%s%s", m, ranged ? " next run" : sb_estimate_has_ci(codegen) ? " this run" : "");
 }
 
 int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)

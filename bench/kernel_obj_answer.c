@@ -1,0 +1,120 @@
+/* kernel_obj_answer.c: the summary of `stubbench kernel --obj` (answer.h),
+ * from the run's rows, so that a saved run prints the same: per program at
+ * the largest batch, what it costs in the kernel (against the first
+ * program), whether its twin placed like the load agrees, and what its
+ * private stack costs: its twin against its de-privatized self at
+ * identical layout.
+ *
+ *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the load):
+ *     kernel 29.58 [29.52, 29.64]; twin 29.19: agree
+ *     private stack: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50] cycles
+ *       at identical layout; codegen +0.12 [-0.00, +0.39] this run
+ */
+#include "kernel_commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "stubbench/answer.h"
+#include "stubbench/figures.h"
+#include "stubbench/kernel_verdict.h"
+
+static const struct sb_run_row *row_of(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen,
+				       uint64_t batch)
+{
+	return sb_answer_find(rf, side, "user-obj", codegen, NULL, batch);
+}
+
+/* The kernel's line of program k: its cycles, and against the first
+ * program (base) where it is not that one; its twin's with the verdict. */
+static void kernel_line(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *k,
+			const struct sb_run_row *base, uint64_t b)
+{
+	char cyc[64], d[64], line[400];
+	sb_answer_estimate(cyc, sizeof(cyc), &k->cycles, 0);
+	int n = snprintf(line, sizeof(line), "  kernel %s", cyc);
+	const struct sb_estimate *delta = &k->figures[SB_FIGURE_DELTA];
+	if (sb_estimate_known(delta) && base) {
+		sb_answer_estimate(d, sizeof(d), delta, 1);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " (%s %% vs %.20s)", d, base->key.codegen);
+	}
+	const struct sb_run_row *t = row_of(rf, SB_SIDE_PLACED_TWIN, k->key.codegen, b);
+	if (t && sb_estimate_known(&t->cycles)) {
+		struct sb_verdict_of v = sb_kernel_verdict(&t->cycles, &k->cycles);
+		const char *vn = sb_verdict_name(v.verdict);
+		snprintf(line + n, sizeof(line) - (size_t)n, "; twin %.2f: %s", t->cycles.value, vn ? vn : "no verdict");
+	}
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
+	fprintf(f, "%s\n", line);
+}
+
+/* The private stack's lines of program k (two), or one saying there is no
+ * such figure. */
+static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b,
+			 int max_lines)
+{
+	char twin[160], depriv[180];
+	snprintf(twin, sizeof(twin), "%s-twin", k->key.codegen);
+	snprintf(depriv, sizeof(depriv), "%s:deprivatized", twin);
+	const struct sb_run_row *t = row_of(rf, SB_SIDE_TWIN, twin, b), *d = row_of(rf, SB_SIDE_TWIN, depriv, b);
+	int dc = sb_figure_index("delta-cycles");
+	if (!t || !d || dc < 0) {
+		fprintf(f, "  private stack: none measured (none in its JIT, or the notes say why)\n");
+		return 1;
+	}
+	if (max_lines < 2)
+		return 0;
+	char ratio[32], cyc[64], cg[96];
+	sb_answer_ratio(ratio, sizeof(ratio), &t->figures[SB_FIGURE_DELTA]);
+	sb_answer_estimate(cyc, sizeof(cyc), &t->figures[dc], 1);
+	sb_answer_codegen(cg, sizeof(cg), t);
+	fprintf(f, "  private stack: %s x the de-privatized twin's time, %s cycles\n", ratio, cyc);
+	fprintf(f, "    at identical layout; codegen %s\n", cg);
+	return 2;
+}
+
+/* A program's row in the kernel at batch b. */
+static int is_program(const struct sb_run_row *r, uint64_t b)
+{
+	return r->key.side == SB_SIDE_KERNEL && strcmp(r->key.family, "user-obj") == 0 && r->batch == b &&
+	       r->key.placement < 0;
+}
+
+int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	uint64_t b = sb_answer_largest_batch(rf);
+	int lines = 0;
+	size_t skipped = 0;
+	const struct sb_run_row *base = NULL;
+	for (size_t i = 0; i < rf->n_rows && !base; i++)
+		if (is_program(&rf->rows[i], b) && !sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]))
+			base = &rf->rows[i];
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct sb_run_row *k = &rf->rows[i];
+		if (!is_program(k, b))
+			continue;
+		if (max_lines - lines < 4) {
+			skipped++;
+			continue;
+		}
+		fprintf(f, "%s at batch %llu, cycles per iteration (95 %% CI; twin: placed like the load):\n",
+			k->key.codegen, (unsigned long long)b);
+		kernel_line(f, rf, k, base, b);
+		lines += 2;
+		lines += private_lines(f, rf, k, b, max_lines - lines - 1);
+	}
+	if (!lines && max_lines > 0) {
+		fprintf(f, "(no program has a figure at batch %llu)\n", (unsigned long long)b);
+		lines++;
+	}
+	if (skipped && lines < max_lines) {
+		fprintf(f, "(%zu more program%s: --table)\n", skipped, skipped == 1 ? "" : "s");
+		lines++;
+	}
+	if (lines < max_lines) {
+		fprintf(f, "the full table: --table; every figure: --format=json\n");
+		lines++;
+	}
+	return lines;
+}
