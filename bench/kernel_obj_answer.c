@@ -8,7 +8,7 @@
  *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the load):
  *     kernel 29.58 [29.52, 29.64]; twin 29.19: agree
  *     private stack: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50] cycles
- *       at identical layout; codegen +0.12 [-0.00, +0.39] this run
+ *       at identical layout: codegen +0.02 [-0.02, +0.10] this run, layout +0.23 [+0.01, +0.48]
  */
 #include "kernel_commands.h"
 
@@ -65,12 +65,18 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	if (max_lines < 2)
 		return 0;
-	char ratio[32], cyc[64], cg[96];
+	char ratio[32], cyc[64], cg[96], lay[72] = "";
 	sb_answer_ratio(ratio, sizeof(ratio), &t->figures[SB_FIGURE_DELTA]);
 	sb_answer_estimate(cyc, sizeof(cyc), &t->figures[dc], 1);
 	sb_answer_codegen(cg, sizeof(cg), t);
+	int li = sb_figure_index("layout");
+	if (li >= 0 && sb_estimate_known(&t->figures[li])) {
+		char l[56];
+		sb_answer_estimate(l, sizeof(l), &t->figures[li], 1);
+		snprintf(lay, sizeof(lay), ", layout %s", l);
+	}
 	fprintf(f, "  private stack: %s x the de-privatized twin's time, %s cycles\n", ratio, cyc);
-	fprintf(f, "    at identical layout; codegen %s\n", cg);
+	fprintf(f, "    at identical layout: codegen %s%s\n", cg, lay);
 	return 2;
 }
 

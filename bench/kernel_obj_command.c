@@ -289,8 +289,8 @@ static int run(struct obj_run *r)
 	sb_obj_twins_make(&r->twins, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
 			  r->has_batch_iters, info);
 	static struct sb_group groups[SB_USER_MAX_PROGS];
-	static const struct sb_variant *others[SB_USER_MAX_PROGS];
-	n_private = sb_obj_twins_private_groups(&r->twins, groups, r->private_arms, r->pres, others,
+	static const struct sb_variant *others[SB_USER_MAX_PROGS], *padded[SB_USER_MAX_PROGS];
+	n_private = sb_obj_twins_private_groups(&r->twins, groups, r->private_arms, r->pres, others, padded,
 						SB_USER_MAX_PROGS);
 #endif
 	/* With twins of a private stack, the kernel's runs take half the time

@@ -52,9 +52,11 @@ static int place_like(struct sb_obj_twin *o, const struct sb_jit_image *load, si
 	return sb_place(&o->twin.cv.v, &like, (unsigned)index + 1, &o->placed[index], err, errlen);
 }
 
-/* img with every function that has a private stack de-privatized; the
- * others copied. Returns how many were de-privatized, or -1 with err. */
-static long deprivatized_image(const struct sb_jit_image *img, struct sb_jit_image *out, char *err, size_t errlen)
+/* img with every function that has a private stack de-privatized
+ * (padded: at its layout, sb_deprivatize_padded); the others copied.
+ * Returns how many were de-privatized, or -1 with err. */
+static long deprivatized_image(const struct sb_jit_image *img, int padded, struct sb_jit_image *out, char *err,
+			       size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->prog_name, sizeof(out->prog_name), "%s", img->prog_name);
@@ -70,7 +72,8 @@ static long deprivatized_image(const struct sb_jit_image *img, struct sb_jit_ima
 		g->ksym = f->ksym;
 		struct sb_twin tw;
 		char why[200];
-		if (sb_deprivatize(f->bytes, f->len, NULL, &tw, why, sizeof(why)) == 0) {
+		if ((padded ? sb_deprivatize_padded(f->bytes, f->len, &tw, why, sizeof(why))
+			    : sb_deprivatize(f->bytes, f->len, NULL, &tw, why, sizeof(why))) == 0) {
 			g->bytes = tw.code, g->len = tw.len;
 			n++;
 			continue;
@@ -91,27 +94,43 @@ static long deprivatized_image(const struct sb_jit_image *img, struct sb_jit_ima
 	return n;
 }
 
-/* The de-privatized twin of a twin with a private stack, made from spec
- * with the de-privatized image; why said in o->depriv_why otherwise. */
-static void make_depriv(struct sb_obj_twin *o, struct sb_auto_twin_spec s)
+/* A twin of o's program de-privatized (padded: at the twin's layout),
+ * made from spec with that image into *out, named name. Returns 0, or -1
+ * with why. */
+static int make_deprivatized(struct sb_obj_twin *o, struct sb_auto_twin_spec s, int padded, const char *name,
+			     struct sb_jit_image *img, struct sb_auto_twin *out, char *why, size_t whylen)
 {
 	char err[300];
-	long n = deprivatized_image(&o->src.img, &o->depriv_img, err, sizeof(err));
+	long n = deprivatized_image(&o->src.img, padded, img, err, sizeof(err));
 	if (n <= 0) {
-		snprintf(o->depriv_why, sizeof(o->depriv_why), "%s", n < 0 ? err : "no function de-privatized");
-		return;
+		snprintf(why, whylen, "%s", n < 0 ? err : "no function de-privatized");
+		return -1;
 	}
+	s.name = name;
+	s.img = img;
+	if (sb_auto_twin_make(&s, out, err, sizeof(err))) {
+		snprintf(why, whylen, "%s", err);
+		sb_jit_image_free(img);
+		return -1;
+	}
+	out->batch_size = o->twin.batch_size;
+	out->cv.v.family = "user-obj";
+	return 0;
+}
+
+/* The de-privatized twin of a twin with a private stack, and its padded
+ * form; why said in o->depriv_why where there is none. A padded form that
+ * cannot be made leaves the codegen cost against the de-privatized twin
+ * (said). */
+static void make_depriv(struct sb_obj_twin *o, const struct sb_auto_twin_spec *s)
+{
 	snprintf(o->depriv_name, sizeof(o->depriv_name), "%s:deprivatized", o->twin_name);
-	s.name = o->depriv_name;
-	s.img = &o->depriv_img;
-	if (sb_auto_twin_make(&s, &o->depriv, err, sizeof(err))) {
-		snprintf(o->depriv_why, sizeof(o->depriv_why), "%s", err);
-		sb_jit_image_free(&o->depriv_img);
-		return;
-	}
-	o->depriv.batch_size = o->twin.batch_size;
-	o->depriv.cv.v.family = "user-obj";
-	o->has_depriv = 1;
+	snprintf(o->padded_name, sizeof(o->padded_name), "%s:padded", o->twin_name);
+	o->has_depriv = make_deprivatized(o, *s, 0, o->depriv_name, &o->depriv_img, &o->depriv, o->depriv_why,
+					  sizeof(o->depriv_why)) == 0;
+	if (o->has_depriv)
+		o->has_padded = make_deprivatized(o, *s, 1, o->padded_name, &o->padded_img, &o->padded,
+						  o->padded_why, sizeof(o->padded_why)) == 0;
 }
 
 static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, const uint64_t *batches,
@@ -154,7 +173,7 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 	if (!o->path.comparable)
 		return;
 	if (o->twin.n_private)
-		make_depriv(o, s);
+		make_depriv(o, &s);
 	for (size_t b = 0; b < n_batches; b++) {
 		struct sb_auto_twin_source load;
 		if (sb_auto_twin_source_read(sb_user_obj_prog_fd(objs[b], o->prog), &load, err, sizeof(err)) ||
@@ -230,9 +249,12 @@ void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, 
 				o->prog, o->desc, (unsigned long long)o->path.stubbed, (unsigned long long)batches[0]);
 		if (o->made && o->src.note[0])
 			fprintf(info, "auto-twin %s: %s\n", o->prog, o->src.note);
-		if (o->has_depriv)
-			fprintf(info, "auto-twin %s: de-privatized (%s) for the private stack's cost at identical "
-				"layout\n", o->prog, o->depriv_name);
+		if (o->has_depriv && o->has_padded)
+			fprintf(info, "auto-twin %s: de-privatized, and so at the twin's layout, for the private "
+				"stack's cost\n", o->prog);
+		else if (o->has_depriv)
+			fprintf(info, "auto-twin %s: de-privatized for the private stack's cost; not at the twin's "
+				"layout, so no layout cost apart: %s\n", o->prog, o->padded_why);
 		else if (o->depriv_why[0])
 			fprintf(info, "auto-twin %s: no de-privatized twin, so no private stack cost: %s\n", o->prog,
 				o->depriv_why);
@@ -259,6 +281,10 @@ void sb_obj_twins_free(struct sb_obj_twins *t)
 			sb_auto_twin_free(&o->depriv);
 			sb_jit_image_free(&o->depriv_img);
 		}
+		if (o->has_padded) {
+			sb_auto_twin_free(&o->padded);
+			sb_jit_image_free(&o->padded_img);
+		}
 		if (o->src.img.funcs)
 			sb_auto_twin_source_free(&o->src);
 	}
@@ -269,7 +295,7 @@ void sb_obj_twins_free(struct sb_obj_twins *t)
 
 size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
 				   struct sb_variant_arms *arms, struct sb_results *res,
-				   const struct sb_variant **others, size_t max)
+				   const struct sb_variant **others, const struct sb_variant **padded, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 1; i < t->n_arms && n < max; i++) {
@@ -277,8 +303,9 @@ size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *grou
 		if (!o || !o->has_depriv)
 			continue;
 		others[n] = &o->twin.cv.v;
+		padded[n] = o->has_padded ? &o->padded.cv.v : NULL;
 		groups[n] = (struct sb_group){.baseline = &o->depriv.cv.v, .others = &others[n], .n_others = 1,
-					      .arms = &arms[n], .res = &res[n]};
+					      .padded = &padded[n], .arms = &arms[n], .res = &res[n]};
 		n++;
 	}
 	return n;

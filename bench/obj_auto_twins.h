@@ -35,10 +35,16 @@ struct sb_obj_twin {
 	 * (deprivatize.h: each r9-frame function as the JIT emits it without
 	 * one), made like the twin, for the private stack's cost at
 	 * identical layout. */
-	struct sb_jit_image depriv_img;
+	struct sb_jit_image depriv_img, padded_img;
 	struct sb_auto_twin depriv;
 	int has_depriv;
 	char depriv_name[96];           /* "PROG-twin:deprivatized" */
+	/* The de-privatized code at the twin's layout (sb_deprivatize_padded):
+	 * the twin's padded baseline, for its codegen and layout costs. */
+	struct sb_auto_twin padded;
+	int has_padded;
+	char padded_name[96];           /* "PROG-twin:padded" */
+	char padded_why[300];           /* no padded form: why */
 	char depriv_why[300];           /* a private stack but no de-privatized twin: why */
 };
 
@@ -65,11 +71,11 @@ void sb_obj_twins_free(struct sb_obj_twins *t);
 
 /* The private stack's cost of each twin that has one: the twin against its
  * de-privatized self at identical layout (--padded), one group per such
- * twin into groups (with arms and res of its own), at most max. Returns
- * how many. */
+ * twin into groups (with arms and res of its own; padded[i]: the twin's
+ * padded baseline, or NULL), at most max. Returns how many. */
 size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
 				   struct sb_variant_arms *arms, struct sb_results *res,
-				   const struct sb_variant **others, size_t max);
+				   const struct sb_variant **others, const struct sb_variant **padded, size_t max);
 
 /* Each twin against its program, batch by batch (cycles per iteration,
  * the kernel's verdict rule), or why it has no figure. Lines (json = 0) or

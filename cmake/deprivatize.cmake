@@ -33,7 +33,7 @@ function(sb_deprivatize_tests)
     # The de-privatized twin of a private-stack function against the kernel's
     # own JIT of it without a private stack, and the reverse, on recorded dumps.
     add_executable(test_deprivatize ${SB_TESTS}/test_deprivatize.c)
-    target_include_directories(test_deprivatize PRIVATE ${SB_TESTS})
+    target_include_directories(test_deprivatize PRIVATE ${SB_TESTS} ${CMAKE_SOURCE_DIR}/src/jit)
     target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
     add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
     # Twins made from the recorded v6.18 JIT dumps of the built-in programs

@@ -72,8 +72,12 @@ with tempfile.TemporaryDirectory() as d:
                                      for b in (1, 64)), f"private-stack cells {sorted(pair)}")
         for b in (1, 64):
             t = pair.get(("with_frame-twin", b), {})
-            check(t.get("family") == "user-obj" and t.get("codegen_against") in ("with_frame-twin:deprivatized", None),
-                  f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}")
+            # The codegen cost against the padded twin (the de-privatized
+            # code at the twin's layout), the layout cost beside it.
+            check(t.get("family") == "user-obj" and t.get("codegen_against") == "with_frame-twin:padded" and
+                  isinstance(t.get("layout_cost_cycles"), float),
+                  f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}, "
+                  f"layout {t.get('layout_cost_cycles')}")
         # The summary of the saved run: per program, the kernel's line, and
         # the private stack's cost where there is one.
         with open(f"{d}/run.json", "w") as out:
@@ -83,10 +87,11 @@ with tempfile.TemporaryDirectory() as d:
         check(rep.returncode == 0 and all(len(x) <= 100 for x in lines), f"report: {rep.returncode} {rep.stderr}")
         # --prog's order: no_frame (the first, the others' reference), then with_frame.
         want = ["no_frame at batch 64, ", "  kernel ", "  private stack: none measured",
-                "with_frame at batch 64, ", "  kernel ", "  private stack: ", "    at identical layout; codegen "]
+                "with_frame at batch 64, ", "  kernel ", "  private stack: ", "    at identical layout: codegen "]
         check(len(lines) >= 1 + len(want) and all(x.startswith(w) for x, w in zip(lines[1:], want)),
               f"report lines {lines}, want the starts {want}")
-        check(" x the de-privatized twin's time, " in rep.stdout and "% vs no_frame)" in rep.stdout,
+        check(" x the de-privatized twin's time, " in rep.stdout and "% vs no_frame)" in rep.stdout and
+              ", layout " in rep.stdout,
               f"report {rep.stdout}")
     u = doc.get("user_object", {})
     check(u.get("path") == obj and u.get("batch_iters") is True, f"user_object {u.get('path')} {u.get('batch_iters')}")

@@ -15,6 +15,7 @@
 #include "stubbench/flavour.h"
 #include "stubbench/image_text.h"
 #include "stubbench/listing.h"
+#include "code_layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,48 @@ static void r9_setup_of(const struct sb_listing *l, uint64_t *fp, uint32_t *gs)
 }
 
 /* private -> twin == baseline, and baseline -> privatized twin == private. */
+/* The padded twin of p (sb_deprivatize_padded): p's length, and with the
+ * NOPs it added dropped (the jumps laid out again) the kernel's own
+ * non-private JIT b, as the de-privatized twin is. */
+static void check_padded(const char *priv_name, const struct func *p, const struct func *b, uint32_t depth)
+{
+	char err[256] = "", where[256] = "";
+	struct sb_twin t;
+	int rc = sb_deprivatize_padded(p->code, p->len, &t, err, sizeof(err));
+	CHECK(rc == 0, "%s, padded: %s", priv_name, err);
+	if (rc)
+		return;
+	CHECK(t.len == p->len && t.stack_depth == depth, "%s, padded: %zu bytes (private %zu), depth %#x", priv_name,
+	      t.len, p->len, t.stack_depth);
+	struct sb_code c;
+	rc = sb_code_decode(t.code, t.len, &c, err, sizeof(err));
+	CHECK(rc == 0, "%s, padded: %s", priv_name, err);
+	if (rc == 0) {
+		struct sb_layout l;
+		sb_layout_init(&l, &c);
+		for (size_t i = 0; i < c.n && rc == 0; i++) {
+			const struct sb_code_insn *in = &c.insns[i];
+			int own_nop = 0; /* a NOP the private code has at the same offset */
+			for (size_t k = 0; k < p->l.n && !own_nop; k++)
+				own_nop = p->l.insns[k].off == in->off && p->l.insns[k].len == in->len &&
+					  memcmp(p->code + in->off, t.code + in->off, in->len) == 0;
+			if (in->dec.mnemonic != ZYDIS_MNEMONIC_NOP || own_nop)
+				rc = sb_layout_keep(&l, i, err, sizeof(err));
+		}
+		uint8_t *code = NULL;
+		size_t len = 0;
+		if (rc == 0)
+			rc = sb_layout_finish(&l, &code, &len, err, sizeof(err));
+		CHECK(rc == 0, "%s, padded, NOPs dropped: %s", priv_name, err);
+		long d = rc == 0 ? sb_twin_compare(&b->l, code, len, where, sizeof(where)) : 0;
+		CHECK(d == -1, "%s, padded with its NOPs dropped, differs from the kernel's: %s", priv_name, where);
+		free(code);
+		sb_layout_free(&l);
+		sb_code_free(&c);
+	}
+	sb_twin_free(&t);
+}
+
 static void check_pair(const char *priv_name, const char *base_name, uint32_t depth, size_t calls)
 {
 	struct func p, b;
@@ -100,6 +143,7 @@ static void check_pair(const char *priv_name, const char *base_name, uint32_t de
 		CHECK(t.len == b.len, "%s: twin %zu bytes, kernel %zu", priv_name, t.len, b.len);
 		sb_twin_free(&t);
 	}
+	check_padded(priv_name, &p, &b, depth);
 	uint64_t fp = 0;
 	uint32_t gs = 0;
 	r9_setup_of(&p.l, &fp, &gs);

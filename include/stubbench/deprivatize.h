@@ -37,6 +37,19 @@ struct sb_deprivatize_opts {
 int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_opts *opts,
 		   struct sb_twin *out, char *err, size_t errlen);
 
+/* The function without its private stack at the private function's
+ * layout: what sb_deprivatize() gives, but with every instruction after
+ * the r9 setup at its offset. The sub rsp of the depth goes where the JIT
+ * puts it (after mov rbp, rsp) with the callee-saved pushes after it,
+ * inside the bytes the r9 setup took, NOPs filling the rest; each push/pop
+ * r9 becomes NOPs; each r9 frame access its rbp form, padded with NOPs to
+ * its length. What the de-privatized code costs where the private code
+ * lies: the private stack's own instructions against its layout (a
+ * --padded baseline). Fails (-1, err) without an rbp frame or an r9
+ * setup, with a jump into the prologue, or where an rbp form is longer
+ * than its r9 form. */
+int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, char *err, size_t errlen);
+
 /* The function with a private stack whose frame pointer is frame_ptr (the
  * per-CPU address the movabs r9 loads) and whose add r9, gs:[...] reads
  * gs_disp (the low 32 bits of &this_cpu_off). The stack depth comes from

@@ -143,6 +143,10 @@ struct sb_group {
 	const struct sb_variant *baseline;  /* may be NULL */
 	const struct sb_variant *const *others;
 	size_t n_others;
+	/* --padded: the padded baseline of each other (the baseline's code at
+	 * its layout), for the codegen and layout costs; NULL, or a NULL
+	 * entry: the registry's (sb_variant_padded_baseline_of). */
+	const struct sb_variant *const *padded;
 	struct sb_variant_arms *arms;       /* outlives res */
 	struct sb_results *res;
 	/* Copy j of every arm of the group at the same page offsets and stack

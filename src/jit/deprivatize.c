@@ -10,6 +10,7 @@
 #include "stubbench/error.h"
 #include "code_layout.h"
 #include "private_frame.h"
+#include "stubbench/ablation.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,107 @@ int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_
 		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : sb_frame_depth(&c, setup);
 		rc = deprivatize_body(&c, frame_at, setup, out, err, errlen);
 	}
+	sb_code_free(&c);
+	if (rc)
+		sb_twin_free(out);
+	return rc;
+}
+
+/* Instruction i with r9 turned into rbp, encoded alone into buf (at most
+ * 15 bytes). Returns its length, or 0 with err. */
+static size_t encode_rbp(const struct sb_code *c, size_t i, uint8_t *buf, char *err, size_t errlen)
+{
+	ZydisEncoderRequest req;
+	ZyanUSize n = 15;
+	if (sb_code_request_swap_reg(&c->insns[i], ZYDIS_REGISTER_R9, ZYDIS_REGISTER_RBP, &req) ||
+	    !ZYAN_SUCCESS(ZydisEncoderEncodeInstruction(&req, buf, &n))) {
+		sb_set_err(err, errlen, "+%#zx: zydis cannot re-encode it with rbp", c->insns[i].off);
+		return 0;
+	}
+	return (size_t)n;
+}
+
+/* The prologue of sb_deprivatize_padded: the sub rsp where the JIT puts
+ * it (frame_at, before the callee-saved pushes, so that they lie below the
+ * frame), the pushes after it, NOPs to the end of the r9 setup: the bytes
+ * from frame_at to the end of the setup keep their total length. */
+static int padded_prologue(const struct sb_code *c, size_t frame_at, size_t setup, uint32_t depth, uint8_t *out,
+			   char *err, size_t errlen)
+{
+	size_t from = c->insns[frame_at].off, to = c->insns[setup + 1].off + c->insns[setup + 1].len;
+	for (size_t i = 0; i < c->n; i++)
+		if ((i >= frame_at && i < setup && c->insns[i].relative) ||
+		    (c->insns[i].internal && c->insns[i].target_insn > frame_at && c->insns[i].target_insn <= setup + 1)) {
+			sb_set_err(err, errlen, "+%#zx: a jump in or into the prologue", c->insns[i].off);
+			return -1;
+		}
+	size_t saves = c->insns[setup].off - from, n = 0;
+	uint8_t buf[64];
+	if (depth) {
+		buf[0] = 0x48, buf[1] = 0x81, buf[2] = 0xec; /* sub rsp, imm32 */
+		memcpy(buf + 3, &depth, 4);
+		n = 7;
+	}
+	if (n + saves > to - from || saves > sizeof(buf) - n) {
+		sb_set_err(err, errlen, "+%#zx: no room for sub rsp in the r9 setup's bytes", from);
+		return -1;
+	}
+	memcpy(buf + n, c->bytes + from, saves);
+	n += saves;
+	memcpy(out + from, buf, n);
+	sb_ablation_nops(out + from + n, to - from - n);
+	return 0;
+}
+
+int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct sb_code c;
+	if (sb_code_decode(code, len, &c, err, errlen))
+		return -1;
+	int rc = -1;
+	size_t frame_at = sb_frame_end(&c), setup = sb_r9_setup(&c);
+	if (frame_at == c.n) {
+		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
+		goto out;
+	}
+	if (setup == c.n || setup < frame_at) {
+		sb_set_err(err, errlen, setup == c.n ? "no private stack: no r9 setup (movabs r9 and add r9, gs:[...])"
+						     : "the r9 setup before the rbp frame");
+		goto out;
+	}
+	out->stack_depth = sb_frame_depth(&c, setup);
+	if (!(out->code = malloc(len))) {
+		sb_set_err(err, errlen, "out of memory");
+		goto out;
+	}
+	memcpy(out->code, code, len);
+	out->len = len;
+	if (padded_prologue(&c, frame_at, setup, out->stack_depth, out->code, err, errlen))
+		goto out;
+	for (size_t i = setup + 2; i < c.n; i++) {
+		const struct sb_code_insn *in = &c.insns[i];
+		uint8_t *at = out->code + in->off, buf[16];
+		size_t n = 0;
+		if (sb_code_is_push(in, ZYDIS_REGISTER_R9) || sb_code_is_pop(in, ZYDIS_REGISTER_R9)) {
+			out->calls_wrapped += sb_code_is_push(in, ZYDIS_REGISTER_R9);
+		} else if (sb_code_uses_reg(in, ZYDIS_REGISTER_R9)) {
+			if (!(n = encode_rbp(&c, i, buf, err, errlen)))
+				goto out;
+			if (n > in->len) {
+				sb_set_err(err, errlen, "+%#zx: its rbp form is %zu bytes, longer than its %zu", in->off, n,
+					   in->len);
+				goto out;
+			}
+			out->frame_insns++;
+		} else {
+			continue;
+		}
+		memcpy(at, buf, n);
+		sb_ablation_nops(at + n, in->len - n);
+	}
+	rc = 0;
+out:
 	sb_code_free(&c);
 	if (rc)
 		sb_twin_free(out);

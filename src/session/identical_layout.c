@@ -154,6 +154,16 @@ int sb_layout_put_code(void *ctx, char *err, size_t errlen)
 	return 0;
 }
 
+/* The padded baseline of other i of group g: the group's own, else the
+ * registry's; NULL without one. */
+static const struct sb_variant *padded_of(const struct sb_group *g, const struct sb_variant *v)
+{
+	for (size_t i = 0; g->padded && i < g->n_others; i++)
+		if (g->others[i] == v && g->padded[i])
+			return g->padded[i];
+	return sb_variant_padded_baseline_of(v);
+}
+
 int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
 			  struct sb_layout_groups *lg)
 {
@@ -166,7 +176,7 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 		add(lg, groups[g].baseline, g + 1);
 		for (size_t i = 0; i < groups[g].n_others; i++) {
 			add(lg, groups[g].others[i], g + 1);
-			add(lg, sb_variant_padded_baseline_of(groups[g].others[i]), g + 1);
+			add(lg, padded_of(&groups[g], groups[g].others[i]), g + 1);
 		}
 	}
 	if (!lg->n)
@@ -244,7 +254,7 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 			size_t row = ci++;
 			if (v == groups[g].baseline)
 				continue;
-			const struct sb_variant *pv = sb_variant_padded_baseline_of(v);
+			const struct sb_variant *pv = padded_of(&groups[g], v);
 			long va = group_of(lg, v), pad = group_of(lg, pv);
 			for (size_t bi = 0; bi < cfg->n_batches; bi++) {
 				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
