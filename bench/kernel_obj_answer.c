@@ -1,14 +1,16 @@
 /* kernel_obj_answer.c: the summary of `stubbench kernel --obj` (answer.h),
  * from the run's rows, so that a saved run prints the same: per program at
  * the largest batch, what it costs in the kernel (against the first
- * program), whether its twin placed like the load agrees, and what its
- * private stack costs: its twin against its de-privatized self at
- * identical layout.
+ * program; the kernel's own A/B where it was loaded again as a syscall
+ * program, which gets no private stack), whether its twin placed like the
+ * load agrees, and what its private stack costs: its twin against its
+ * de-privatized self at identical layout.
  *
  *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the load):
- *     kernel 29.58 [29.52, 29.64]; twin 29.19: agree
+ *     kernel 30.06 [30.05, 30.07]; twin 30.13: agree
  *     private stack: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50] cycles
  *       at identical layout: codegen +0.02 [-0.02, +0.10] this run, layout +0.23 [+0.01, +0.48]
+ *       in the kernel: +1.19 [+1.15, +1.23] cycles vs itself loaded as a syscall program (none)
  */
 #include "kernel_commands.h"
 
@@ -49,8 +51,16 @@ static void kernel_line(FILE *f, const struct sb_run_file *rf, const struct sb_r
 	fprintf(f, "%s\n", line);
 }
 
-/* The private stack's lines of program k (two), or one saying there is no
- * such figure. */
+/* Program k's copy loaded as a syscall program, or NULL. */
+static const struct sb_run_row *syscall_copy(const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b)
+{
+	char name[160];
+	snprintf(name, sizeof(name), "%s@syscall", k->key.codegen);
+	return row_of(rf, SB_SIDE_KERNEL, name, b);
+}
+
+/* The private stack's lines of program k (two, three with the kernel's
+ * A/B), or one saying there is no such figure. */
 static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b,
 			 int max_lines)
 {
@@ -63,7 +73,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		fprintf(f, "  private stack: none measured (none in its JIT, or the notes say why)\n");
 		return 1;
 	}
-	if (max_lines < 2)
+	if (max_lines < (syscall_copy(rf, k, b) ? 3 : 2))
 		return 0;
 	char ratio[32], cyc[64], cg[96], lay[72] = "";
 	sb_answer_ratio(ratio, sizeof(ratio), &t->figures[SB_FIGURE_DELTA]);
@@ -77,14 +87,36 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	fprintf(f, "  private stack: %s x the de-privatized twin's time, %s cycles\n", ratio, cyc);
 	fprintf(f, "    at identical layout: codegen %s%s\n", cg, lay);
-	return 2;
+	const struct sb_run_row *sys = syscall_copy(rf, k, b);
+	if (!sys)
+		return 2;
+	/* The kernel's own A/B: raw_tp (a private stack) minus the same
+	 * program loaded as a syscall program (none). */
+	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
+	sb_answer_estimate(cyc, sizeof(cyc), &ab, 1);
+	fprintf(f, "    in the kernel: %s cycles vs itself loaded as a syscall program (none)\n", cyc);
+	return 3;
 }
 
-/* A program's row in the kernel at batch b. */
+/* How many lines program k takes: its heading, the kernel's line, and
+ * the private stack's (one, two, or three with the kernel's A/B). */
+static int program_lines(const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b)
+{
+	char twin[160];
+	snprintf(twin, sizeof(twin), "%s-twin", k->key.codegen);
+	if (!row_of(rf, SB_SIDE_TWIN, twin, b))
+		return 3;
+	return syscall_copy(rf, k, b) ? 5 : 4;
+}
+
+/* A program's row in the kernel at batch b (not its copy loaded as a
+ * syscall program). */
 static int is_program(const struct sb_run_row *r, uint64_t b)
 {
+	size_t n = strlen(r->key.codegen), k = strlen("@syscall");
+	int syscall_copy = n > k && strcmp(r->key.codegen + n - k, "@syscall") == 0;
 	return r->key.side == SB_SIDE_KERNEL && strcmp(r->key.family, "user-obj") == 0 && r->batch == b &&
-	       r->key.placement < 0;
+	       r->key.placement < 0 && !syscall_copy;
 }
 
 int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -100,7 +132,7 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		const struct sb_run_row *k = &rf->rows[i];
 		if (!is_program(k, b))
 			continue;
-		if (max_lines - lines < 4) {
+		if (max_lines - lines < 1 + program_lines(rf, k, b)) {
 			skipped++;
 			continue;
 		}

@@ -38,7 +38,15 @@ struct obj_run {
 	size_t n_batches;
 	int has_batch_iters;
 	char *jit_text;        /* what the JIT check found, one line per function */
+	/* The kernel's own A/B: the programs with a private stack, loaded
+	 * again as syscall programs (none), one object per batch. */
+	const char *private_progs[SB_USER_MAX_PROGS];
+	size_t n_private_progs;
+	struct sb_user_obj *sys[SB_MAX_BATCHES];
+	size_t n_sys;
+	int empty_sys_fd;
 	struct sb_results res;
+	struct sb_results sres; /* the syscall copies (the kernel's A/B) */
 #ifdef SB_AUTO_TWINS
 	struct sb_obj_twins twins; /* the programs' auto-twins, measured beside them */
 	struct sb_results tres;
@@ -53,7 +61,12 @@ static void release(struct obj_run *r)
 	for (size_t i = 0; i < r->n_objs; i++)
 		sb_user_obj_unload(r->objs[i]);
 	sb_kernel_unload(r->empty);
+	for (size_t i = 0; i < r->n_sys; i++)
+		sb_user_obj_unload(r->sys[i]);
+	if (r->empty_sys_fd > 0)
+		close(r->empty_sys_fd);
 	sb_results_free(&r->res);
+	sb_results_free(&r->sres);
 	free(r->jit_text);
 #ifdef SB_AUTO_TWINS
 	sb_obj_twins_free(&r->twins);
@@ -87,6 +100,7 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 			rc = -1;
 		}
 		char desc[256] = "unknown";
+		int private = 0;
 		for (size_t i = 0; i < img.n; i++) {
 			struct sb_listing l;
 			struct sb_jit_flavour fl;
@@ -102,6 +116,7 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 				}
 				sb_listing_free(&l);
 			}
+			private |= decoded && fl.private_stack;
 			fprintf(f, "jit %s.%s: %zu bytes, %s\n", img.prog_name, img.funcs[i].name, img.funcs[i].len,
 				!decoded ? "not decodable" : fl.private_stack ? "private stack (r9 frame)" : "no private stack");
 			fprintf(j, "%s{\"name\": ", i ? ", " : "");
@@ -110,6 +125,8 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 				!decoded ? "null" : fl.private_stack ? "true" : "false");
 		}
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
+		if (private)
+			r->private_progs[r->n_private_progs++] = r->o->progs[p];
 		fputs("], \"jit_flavour\": ", j);
 		sb_json_string(j, desc);
 		fputs("}", j);
@@ -240,6 +257,69 @@ static int load_all(struct obj_run *r, int *cpu_out, FILE *info)
 	return SB_KERNEL_OK;
 }
 
+/* 1 when a function of prog's JIT in obj sets up r9 (a private stack), 0
+ * when none does, -1 when the JIT cannot be read. */
+static int jit_private(struct sb_user_obj *obj, const char *prog)
+{
+	struct sb_jit_image img;
+	char err[512];
+	if (sb_jit_read(sb_user_obj_prog_fd(obj, prog), &img, err, sizeof(err)) != 0)
+		return -1;
+	int private = 0;
+	for (size_t i = 0; i < img.n && !private; i++) {
+		struct sb_listing l;
+		struct sb_jit_flavour fl;
+		memset(&fl, 0, sizeof(fl));
+		if (sb_jit_decode(img.funcs[i].bytes, img.funcs[i].len, img.funcs[i].name, &l, err, sizeof(err)))
+			continue;
+		sb_jit_detect_flavour(&l, &fl);
+		private = fl.private_stack;
+		sb_listing_free(&l);
+	}
+	sb_jit_image_free(&img);
+	return private;
+}
+
+/* The kernel's own A/B of the programs with a private stack: each loaded
+ * again as a syscall program, which the JIT gives none, once per batch,
+ * with the empty syscall program for its test-run path. One line into
+ * info; without it the run goes on. Returns 1 when there is an A/B. */
+static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
+{
+	const struct sb_config *o = r->o;
+	char why[1024];
+	enum sb_kernel_status st;
+	if (!r->n_private_progs)
+		return 0;
+	for (size_t b = 0; b < r->n_batches; b++) {
+		if (!(r->sys[b] = sb_user_obj_load_as_syscall(o->obj, (uint32_t)r->batches[b], r->private_progs,
+							       r->n_private_progs, &st, why, sizeof(why)))) {
+			fprintf(info, "kernel A/B: none: %s\n", why);
+			return 0;
+		}
+		r->n_sys++;
+	}
+	for (size_t i = 0; i < r->n_private_progs; i++)
+		if (jit_private(r->sys[0], r->private_progs[i]) != 0) {
+			fprintf(info, "kernel A/B: none: %s as a syscall program still has a private stack, or no JIT "
+				"to read\n", r->private_progs[i]);
+			return 0;
+		}
+	if ((r->empty_sys_fd = sb_user_obj_empty_syscall(why, sizeof(why))) < 0) {
+		fprintf(info, "kernel A/B: none: %s\n", why);
+		return 0;
+	}
+	st = sb_user_obj_check_runs(r->sys[0], r->private_progs, r->n_private_progs, cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(info, "kernel A/B: none: as a syscall program: %s\n", why);
+		return 0;
+	}
+	fprintf(info, "kernel A/B: %s loaded again as syscall program%s (no private stack)\n",
+		r->n_private_progs == 1 ? r->private_progs[0] : "the programs with a private stack",
+		r->n_private_progs == 1 ? "" : "s");
+	return 1;
+}
+
 static int run(struct obj_run *r)
 {
 	const struct sb_config *o = r->o;
@@ -272,6 +352,11 @@ static int run(struct obj_run *r)
 	static struct sb_user_arms arms;
 	sb_user_arms_build(&arms, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
 			   sb_kernel_empty_fd(r->empty), cpu);
+	static struct sb_user_arms sys_arms;
+	int ab = load_syscall_copies(r, cpu, info);
+	if (ab)
+		sb_user_arms_build_syscall(&sys_arms, r->sys, r->batches, r->n_batches, r->private_progs,
+					   r->n_private_progs, r->empty_sys_fd, cpu);
 	sb_timer_probe();
 	/* The run's batch sizes: the object's own without batch_iters. */
 	static struct sb_config cfg;
@@ -302,8 +387,11 @@ static int run(struct obj_run *r)
 	struct sb_run_opts ro;
 	sb_session_run_opts(&kcfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
-	struct sb_run_part parts[2] = {{.arms = arms.arms, .n_arms = arms.n, .opts = &ro, .out = &r->res}};
+	struct sb_run_part parts[3] = {{.arms = arms.arms, .n_arms = arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
+	if (ab)
+		parts[n_parts++] = (struct sb_run_part){.arms = sys_arms.arms, .n_arms = sys_arms.n, .opts = &ro,
+							.out = &r->sres};
 #ifdef SB_AUTO_TWINS
 	if (r->twins.n_arms)
 		parts[n_parts++] = (struct sb_run_part){.arms = r->twins.arms, .n_arms = r->twins.n_arms, .opts = &ro,
@@ -346,6 +434,9 @@ static int run(struct obj_run *r)
 	s.after_report = after_report;
 	s.after_ctx = r;
 	sb_session_add(&s, &r->res, NULL);
+	if (ab)
+		sb_session_add_section(&s, &r->sres, "syscall", "the programs with a private stack loaded as syscall "
+				       "programs (none): the kernel's own A/B");
 #ifdef SB_AUTO_TWINS
 	if (r->twins.n_arms)
 		sb_session_add_section(&s, &r->tres, "auto-twin", "auto-twins, placed like the loads");

@@ -1,8 +1,9 @@
 /* test_estimate.c: figures with their CIs or why there are none: a zeroed
  * estimate has no figure, the %-to-cycles conversion scales value and CI
  * by the baseline and keeps an absent figure absent, a summary's estimate
- * has no CI from one sample and none at all from no sample, and a cell's
- * says the cell's reason. */
+ * has no CI from one sample and none at all from no sample, a difference of
+ * two estimates combines their CIs' sides, and a cell's says the cell's
+ * reason. */
 #include <math.h>
 #include <string.h>
 
@@ -30,6 +31,16 @@ int main(void)
 	CHECK(run.value == 640 && run.lo == 320 && run.hi == 1280, "scaled");
 	struct sb_estimate no_ci = sb_estimate_of(3, NAN, NAN);
 	CHECK(sb_estimate_known(&no_ci) && !sb_estimate_has_ci(&no_ci), "a figure without a CI");
+
+	/* 10 [7, 14] - 4 [3, 8]: 6, down by hypot(3, 4), up by hypot(4, 1). */
+	struct sb_estimate a = sb_estimate_of(10, 7, 14), b = sb_estimate_of(4, 3, 8);
+	struct sb_estimate d = sb_estimate_difference(&a, &b);
+	CHECK(d.value == 6 && fabs(d.lo - 1) < 1e-12 && fabs(d.hi - (6 + sqrt(17))) < 1e-12, "difference %g [%g, %g]",
+	      d.value, d.lo, d.hi);
+	d = sb_estimate_difference(&a, &no_ci);
+	CHECK(d.value == 7 && !sb_estimate_has_ci(&d), "difference with a figure without a CI");
+	d = sb_estimate_difference(&none, &a);
+	CHECK(!d.known && strcmp(d.absent, "the baseline itself") == 0, "difference with an absent figure");
 
 	double x[] = {1, 2, 3};
 	struct sb_summary s;

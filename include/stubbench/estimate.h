@@ -28,6 +28,11 @@ int sb_estimate_known(const struct sb_estimate *e);
 int sb_estimate_has_ci(const struct sb_estimate *e);
 /* e with value and CI times k (a cost per iteration as per run ...). */
 struct sb_estimate sb_estimate_scaled(const struct sb_estimate *e, double k);
+/* a - b of two independent estimates (two arms' figures): each side of the
+ * CI the root sum of squares of the sides it draws on (a's lower with b's
+ * upper, and so on); no CI where either has none, no figure where either
+ * has none. */
+struct sb_estimate sb_estimate_difference(const struct sb_estimate *a, const struct sb_estimate *b);
 /* A change in % of a baseline costing base (cycles) as cycles: value and
  * CI times base / 100. Absent when pct is, or base is not a number. */
 struct sb_estimate sb_estimate_pct_to_cycles(const struct sb_estimate *pct, double base);

@@ -30,6 +30,12 @@ int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs
  * and last lines, verifier_log.h) and SB_KERNEL_USAGE. */
 struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen);
+/* The same with each of progs loaded as a syscall program (sleepable),
+ * which the JIT never gives a private stack: the same function without
+ * one, for the kernel's own A/B. */
+struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch_iters, const char *const *progs,
+						size_t n_progs, enum sb_kernel_status *status, char *err,
+						size_t errlen);
 void sb_user_obj_unload(struct sb_user_obj *o);
 /* Runs each of progs once with BPF_PROG_TEST_RUN (on cpu, -1: any).
  * Returns SB_KERNEL_OK, or with err naming the program and its type:
@@ -43,20 +49,32 @@ int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
 /* Harness arms: the overhead arm (an empty raw_tp program's test run: the
  * syscall and dispatch cost) and one arm per program; sample(ctx, batch)
  * runs the program of the object loaded for that batch once. */
+#define SB_USER_MAX_ARMS (2 + 2 * SB_USER_MAX_PROGS)
 struct sb_user_arms {
-	struct sb_arm arms[1 + SB_USER_MAX_PROGS];
+	struct sb_arm arms[SB_USER_MAX_ARMS];
 	size_t n;
+	char names[SB_USER_MAX_ARMS][80];
 	struct sb_user_arm_ctx {
 		struct sb_user_obj *const *objs;   /* one per batch */
 		const uint64_t *batches;
 		size_t n_batches;
-		int empty_fd;                      /* >= 0: the overhead arm */
+		int empty_fd;                      /* >= 0: the overhead arm, running this program */
 		const char *prog;
 		int cpu;
+		int mode;                          /* how its test run is asked for (0: not known yet) */
 		int last_error;
-	} ctx[1 + SB_USER_MAX_PROGS];
+	} ctx[SB_USER_MAX_ARMS];
 };
 void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, const uint64_t *batches,
 			size_t n_batches, const char *const *progs, size_t n_progs, int empty_fd, int cpu);
+/* The kernel's own A/B, as arms of a part of their own: the overhead arm
+ * the empty syscall program's test run (its path is not raw_tp's), then
+ * "PROG@syscall" running each of progs of objs_sys
+ * (sb_user_obj_load_as_syscall, one per batch), the first the part's
+ * baseline. */
+void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, const uint64_t *batches,
+				size_t n_batches, const char *const *progs, size_t n_progs, int empty_syscall_fd, int cpu);
+/* An empty syscall program (sleepable), loaded: its fd, or -1 with err. */
+int sb_user_obj_empty_syscall(char *err, size_t errlen);
 
 #endif

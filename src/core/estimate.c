@@ -42,6 +42,18 @@ struct sb_estimate sb_estimate_pct_to_cycles(const struct sb_estimate *pct, doub
 	return sb_estimate_scaled(pct, base / 100.0);
 }
 
+struct sb_estimate sb_estimate_difference(const struct sb_estimate *a, const struct sb_estimate *b)
+{
+	if (!a->known || !b->known)
+		return sb_estimate_absent(!a->known ? (a->absent ? a->absent : "no figure")
+						    : (b->absent ? b->absent : "no figure"));
+	double v = a->value - b->value;
+	if (!sb_estimate_has_ci(a) || !sb_estimate_has_ci(b))
+		return sb_estimate_of(v, NAN, NAN);
+	return sb_estimate_of(v, v - hypot(a->value - a->lo, b->hi - b->value),
+			      v + hypot(a->hi - a->value, b->value - b->lo));
+}
+
 struct sb_estimate sb_summary_estimate(const struct sb_summary *s, const char *why)
 {
 	if (!s->n)

@@ -171,10 +171,29 @@ int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs
 struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
+	return sb_user_obj_load_as_syscall(path, batch_iters, NULL, 0, status, err, errlen);
+}
+
+struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch_iters, const char *const *progs,
+						size_t n_progs, enum sb_kernel_status *status, char *err,
+						size_t errlen)
+{
 	*status = SB_KERNEL_USAGE;
 	struct bpf_object *obj = open_obj(path, err, errlen);
 	if (!obj)
 		return NULL;
+	for (size_t i = 0; i < n_progs; i++) {
+		/* A syscall program is sleepable (the verifier refuses it
+		 * otherwise); the JIT never gives one a private stack. */
+		struct bpf_program *p = bpf_object__find_program_by_name(obj, progs[i]);
+		if (!p || bpf_program__set_type(p, BPF_PROG_TYPE_SYSCALL) ||
+		    bpf_program__set_expected_attach_type(p, 0) ||
+		    bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_SLEEPABLE)) {
+			sb_set_err(err, errlen, "--obj: %s: '%s' cannot be made a syscall program", path, progs[i]);
+			bpf_object__close(obj);
+			return NULL;
+		}
+	}
 	size_t offset, size, data_size;
 	struct bpf_map *rodata = NULL;
 	char why[256];
@@ -203,8 +222,8 @@ struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enu
 		char log[1024];
 		if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
 			*status = SB_KERNEL_USAGE;
-			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: the verifier rejected %s",
-				   path, batch_iters, log);
+			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u%s: the verifier rejected %s",
+				   path, batch_iters, n_progs ? " (as syscall programs)" : "", log);
 		} else {
 			*status = e == EPERM || e == EACCES ? SB_KERNEL_NO_CAP : SB_KERNEL_USAGE;
 			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s%s", path, batch_iters,
@@ -241,29 +260,43 @@ int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name)
 }
 
 /* sb_time_calls() times a stub: the test run goes through this one. */
-static int run_fd = -1, run_cpu = -1, run_rc;
+static int run_fd = -1, run_cpu = -1, run_rc, *run_mode;
 static uint8_t packet[64];
 
-/* One BPF_PROG_TEST_RUN of fd: 0, or -errno. */
-static int test_run(int fd, int cpu)
+/* How a program's test run is asked for: on the CPU (raw_tp, tracing),
+ * with no options (syscall programs take no flags), with a packet (xdp,
+ * tc, socket filters). */
+enum { MODE_UNKNOWN, MODE_ON_CPU, MODE_PLAIN, MODE_PACKET };
+
+static int test_run_as(int fd, int cpu, int mode)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	if (cpu >= 0) {
+	if (mode == MODE_ON_CPU && cpu >= 0) {
 		opts.flags = BPF_F_TEST_RUN_ON_CPU;
 		opts.cpu = (__u32)cpu;
+	} else if (mode == MODE_PACKET) {
+		opts.data_in = packet;
+		opts.data_size_in = sizeof(packet);
 	}
-	int rc = bpf_prog_test_run_opts(fd, &opts);
-	if (rc < 0 && errno == EINVAL) {
-		/* Not a raw_tp or tracing program: those that take a packet get one. */
-		LIBBPF_OPTS(bpf_test_run_opts, pkt, .data_in = packet, .data_size_in = sizeof(packet));
-		rc = bpf_prog_test_run_opts(fd, &pkt);
-	}
-	return rc < 0 ? -errno : 0;
+	return bpf_prog_test_run_opts(fd, &opts) < 0 ? -errno : 0;
+}
+
+/* One BPF_PROG_TEST_RUN of fd: 0, or -errno. *mode: how to ask, found
+ * (the first that the kernel does not refuse with EINVAL) where unknown. */
+static int test_run(int fd, int cpu, int *mode)
+{
+	if (*mode != MODE_UNKNOWN)
+		return test_run_as(fd, cpu, *mode);
+	int rc = -EINVAL;
+	for (int m = MODE_ON_CPU; m <= MODE_PACKET && rc == -EINVAL; m++)
+		if ((rc = test_run_as(fd, cpu, m)) != -EINVAL)
+			*mode = m;
+	return rc;
 }
 
 static int test_run_stub(void)
 {
-	run_rc = test_run(run_fd, run_cpu);
+	run_rc = test_run(run_fd, run_cpu, run_mode);
 	return 0;
 }
 
@@ -275,7 +308,8 @@ enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const 
 {
 	for (size_t i = 0; i < n_progs; i++) {
 		struct bpf_program *p = bpf_object__find_program_by_name(o->obj, progs[i]);
-		int rc = p ? test_run(bpf_program__fd(p), cpu) : -ENOENT;
+		int mode = MODE_UNKNOWN;
+		int rc = p ? test_run(bpf_program__fd(p), cpu, &mode) : -ENOENT;
 		if (rc == 0)
 			continue;
 		const char *type = p ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;
@@ -300,6 +334,7 @@ static uint64_t sample(void *ctx, uint64_t batch)
 		return UINT64_MAX;
 	run_fd = c->empty_fd >= 0 ? c->empty_fd : sb_user_obj_prog_fd(c->objs[bi], c->prog);
 	run_cpu = c->cpu;
+	run_mode = &c->mode;
 	uint64_t t = sb_time_calls(test_run_stub, 1);
 	if (run_rc != 0) {
 		c->last_error = run_rc;
@@ -312,7 +347,7 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 			size_t n_batches, const char *const *progs, size_t n_progs, int empty_fd, int cpu)
 {
 	memset(a, 0, sizeof(*a));
-	for (long i = -1; i < (long)n_progs && a->n < 1 + SB_USER_MAX_PROGS; i++) {
+	for (long i = -1; i < (long)n_progs && a->n < SB_USER_MAX_ARMS; i++) {
 		struct sb_user_arm_ctx *c = &a->ctx[a->n];
 		struct sb_arm *arm = &a->arms[a->n];
 		c->objs = objs;
@@ -331,4 +366,32 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "user-obj", progs[i], NULL, NULL, NULL, progs[i]);
 		a->n++;
 	}
+}
+
+void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, const uint64_t *batches,
+				size_t n_batches, const char *const *progs, size_t n_progs, int empty_syscall_fd, int cpu)
+{
+	sb_user_arms_build(a, objs_sys, batches, n_batches, progs, n_progs, empty_syscall_fd, cpu);
+	for (size_t i = 0; i < a->n; i++) {
+		struct sb_arm *arm = &a->arms[i];
+		snprintf(a->names[i], sizeof(a->names[i]), "%.60s", i ? a->ctx[i].prog : "empty-syscall");
+		if (i)
+			strcat(a->names[i], "@syscall");
+		arm->name = arm->seed_name = a->names[i];
+		if (i)
+			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "user-obj", a->names[i], NULL, NULL, NULL, a->names[i]);
+	}
+}
+
+int sb_user_obj_empty_syscall(char *err, size_t errlen)
+{
+	static const struct bpf_insn insns[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "empty_syscall", "GPL", insns, 2, &opts);
+	if (fd < 0)
+		sb_set_err(err, errlen, "an empty syscall program: load failed: %s", strerror(errno));
+	return fd < 0 ? -1 : fd;
 }
