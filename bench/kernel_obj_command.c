@@ -27,6 +27,7 @@
 #include "stubbench/user_obj.h"
 #ifdef SB_AUTO_TWINS
 #include "obj_auto_twins.h"
+#include "stubbench/deprivatize.h"
 #endif
 
 struct obj_run {
@@ -280,6 +281,45 @@ static int jit_private(struct sb_user_obj *obj, const char *prog)
 	return private;
 }
 
+#ifdef SB_AUTO_TWINS
+/* Each function of prog that got a private stack, de-privatized
+ * (sb_deprivatize), against the same function as the JIT emitted it in
+ * the syscall copy, addresses masked: one line each into info. */
+static void compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sys, const char *prog, FILE *info)
+{
+	struct sb_jit_image a, b;
+	char err[512];
+	if (sb_jit_read(sb_user_obj_prog_fd(raw, prog), &a, err, sizeof(err)))
+		return;
+	if (sb_jit_read(sb_user_obj_prog_fd(sys, prog), &b, err, sizeof(err))) {
+		sb_jit_image_free(&a);
+		return;
+	}
+	for (size_t i = 0; i < a.n; i++) {
+		const struct sb_jit_func *k = sb_jit_find(&b, a.funcs[i].name);
+		struct sb_twin t;
+		struct sb_listing l;
+		if (!k || sb_deprivatize(a.funcs[i].bytes, a.funcs[i].len, NULL, &t, err, sizeof(err)))
+			continue;
+		if (sb_jit_decode(k->bytes, k->len, k->name, &l, err, sizeof(err)) == 0) {
+			char where[256] = "";
+			sb_jit_mask_listing(&l);
+			long d = sb_twin_compare(&l, t.code, t.len, where, sizeof(where));
+			if (d < 0)
+				fprintf(info, "kernel A/B: %s.%s de-privatized equals its JIT as a syscall program (%zu "
+					"instructions, addresses masked)\n", prog, k->name, l.n);
+			else
+				fprintf(info, "kernel A/B: %s.%s de-privatized differs from its JIT as a syscall program: "
+					"%s\n", prog, k->name, where);
+			sb_listing_free(&l);
+		}
+		sb_twin_free(&t);
+	}
+	sb_jit_image_free(&a);
+	sb_jit_image_free(&b);
+}
+#endif
+
 /* The kernel's own A/B of the programs with a private stack: each loaded
  * again as a syscall program, which the JIT gives none, once per batch,
  * with the empty syscall program for its test-run path. One line into
@@ -317,6 +357,10 @@ static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 	fprintf(info, "kernel A/B: %s loaded again as syscall program%s (no private stack)\n",
 		r->n_private_progs == 1 ? r->private_progs[0] : "the programs with a private stack",
 		r->n_private_progs == 1 ? "" : "s");
+#ifdef SB_AUTO_TWINS
+	for (size_t i = 0; i < r->n_private_progs; i++)
+		compare_deprivatized(r->objs[0], r->sys[0], r->private_progs[i], info);
+#endif
 	return 1;
 }
 

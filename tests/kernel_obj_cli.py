@@ -63,6 +63,10 @@ with tempfile.TemporaryDirectory() as d:
     # syscall program, where this kernel loads it so (else one line says why).
     ab = any(v == "with_frame@syscall" for v, _ in kernel)
     check(ab or "kernel A/B: none: " in p.stderr, f"no with_frame@syscall cells and no reason: {p.stderr}")
+    # Its JIT there is sum_big as the JIT emits it without a private stack:
+    # what sum_big's de-privatized twin must equal.
+    check(not ab or "kernel A/B: with_frame.sum_big de-privatized equals its JIT as a syscall program" in p.stderr,
+          f"sum_big's de-privatized twin against its syscall JIT: {p.stderr}")
     check(sorted(kernel) == sorted((v, b) for v in ("no_frame", "with_frame") + (("with_frame@syscall",) if ab else ())
                                    for b in (1, 64)), f"cells {cells}")
     twins = doc.get("user_object", {}).get("auto_twins")
