@@ -11,29 +11,6 @@
 
 #include "stubbench/wall_clock.h"
 
-int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
-{
-	int rc = 0;
-	for (size_t q = 0; q < n_parts && rc == 0; q++) {
-		struct part_run *pr = &parts[q];
-		uint64_t t0 = __rdtsc(), carry = 0;
-		if (pr->o->before_part && pr->o->before_part(pr->o->part_ctx, err, errlen) != 0)
-			return -1;
-		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
-			struct segment sg = pr->runs[bi].sg;
-			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
-			sg.progress_span /= (double)n_parts;
-			sb_take_carry(&sg, carry);
-			rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
-					    pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
-		}
-		if (rc == 0)
-			sb_wait_out(carry, pr->o);
-		pr->ticks += __rdtsc() - t0;
-	}
-	return rc;
-}
-
 /* Share p of n of a batch size's time or rounds (0 rounds: nothing to run). */
 static struct segment share_of(const struct segment *whole, size_t p, size_t n)
 {
@@ -84,6 +61,37 @@ static double wall_scale(const struct wall_budget *w, size_t children_left)
 	double avail = (w->end_s - sb_process_age_s()) * w->tsc_hz - over * (double)children_left;
 	double k = avail / w->nominal_left;
 	return k < 0.02 ? 0.02 : k > 3 ? 3 : k;
+}
+
+int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
+{
+	int rc = 0;
+	/* With time_is_wall the time is the process's age at the end, as with
+	 * fresh processes: the shares are scaled to the time left after the
+	 * setup (loading, placing, the parts measured before). */
+	struct wall_budget wall;
+	wall_init(&wall, parts, n_parts);
+	double k = wall_scale(&wall, 1);
+	for (size_t q = 0; q < n_parts && rc == 0; q++) {
+		struct part_run *pr = &parts[q];
+		uint64_t t0 = __rdtsc(), carry = 0;
+		if (pr->o->before_part && pr->o->before_part(pr->o->part_ctx, err, errlen) != 0)
+			return -1;
+		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
+			struct segment sg = pr->runs[bi].sg;
+			if (sg.budget_ticks != UINT64_MAX)
+				sg.budget_ticks = (uint64_t)((double)sg.budget_ticks * k);
+			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
+			sg.progress_span /= (double)n_parts;
+			sb_take_carry(&sg, carry);
+			rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
+					    pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
+		}
+		if (rc == 0)
+			sb_wait_out(carry, pr->o);
+		pr->ticks += __rdtsc() - t0;
+	}
+	return rc;
 }
 
 /* Before process p (from 1) of every part: how many processes the time
