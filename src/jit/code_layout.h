@@ -36,6 +36,21 @@ struct sb_code {
 int sb_code_decode(const uint8_t *code, size_t len, struct sb_code *c, char *err, size_t errlen);
 void sb_code_free(struct sb_code *c);
 
+/* Visible operand k of an instruction, or NULL; whether an operand is the
+ * register r, or an immediate (NULL: no). */
+static inline const ZydisDecodedOperand *sb_code_op(const struct sb_code_insn *in, size_t k)
+{
+	return k < in->dec.operand_count_visible ? &in->ops[k] : NULL;
+}
+static inline int sb_code_op_is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
+{
+	return o && o->type == ZYDIS_OPERAND_TYPE_REGISTER && o->reg.value == r;
+}
+static inline int sb_code_op_is_imm(const ZydisDecodedOperand *o)
+{
+	return o && o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
+}
+
 /* 1 when the instruction names reg (a 64-bit register) or one of its
  * smaller parts in a visible operand, as a register or a memory base/index. */
 int sb_code_uses_reg(const struct sb_code_insn *in, ZydisRegister reg64);

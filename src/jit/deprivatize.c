@@ -15,21 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ZydisDecodedOperand *op(const struct sb_code_insn *in, size_t k)
-{
-	return k < in->dec.operand_count_visible ? &in->ops[k] : NULL;
-}
-
-static int is_reg(const ZydisDecodedOperand *o, ZydisRegister r)
-{
-	return o && o->type == ZYDIS_OPERAND_TYPE_REGISTER && o->reg.value == r;
-}
-
-static int is_imm(const ZydisDecodedOperand *o)
-{
-	return o && o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE;
-}
-
 static void req_init(ZydisEncoderRequest *r, ZydisMnemonic m)
 {
 	memset(r, 0, sizeof(*r));
@@ -108,14 +93,8 @@ int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_
 	if (sb_code_decode(code, len, &c, err, errlen))
 		return -1;
 	int rc = -1;
-	size_t frame_at = sb_frame_end(&c), setup = sb_r9_setup(&c);
-	if (frame_at == c.n)
-		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
-	else if (setup == c.n)
-		sb_set_err(err, errlen, "no private stack: no r9 setup (movabs r9 and add r9, gs:[...])");
-	else if (setup < frame_at)
-		sb_set_err(err, errlen, "+%#zx: r9 setup before the rbp frame", c.insns[setup].off);
-	else {
+	size_t frame_at, setup;
+	if (sb_private_frame_find(&c, &frame_at, &setup, err, errlen) == 0) {
 		long d = opts && opts->stack_depth >= 0 ? opts->stack_depth : -1;
 		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : sb_frame_depth(&c, setup);
 		rc = deprivatize_body(&c, frame_at, setup, out, err, errlen);
@@ -179,16 +158,9 @@ int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, 
 	if (sb_code_decode(code, len, &c, err, errlen))
 		return -1;
 	int rc = -1;
-	size_t frame_at = sb_frame_end(&c), setup = sb_r9_setup(&c);
-	if (frame_at == c.n) {
-		sb_set_err(err, errlen, "no rbp frame (push rbp; mov rbp, rsp)");
+	size_t frame_at, setup;
+	if (sb_private_frame_find(&c, &frame_at, &setup, err, errlen))
 		goto out;
-	}
-	if (setup == c.n || setup < frame_at) {
-		sb_set_err(err, errlen, setup == c.n ? "no private stack: no r9 setup (movabs r9 and add r9, gs:[...])"
-						     : "the r9 setup before the rbp frame");
-		goto out;
-	}
 	out->stack_depth = sb_frame_depth(&c, setup);
 	if (!(out->code = malloc(len))) {
 		sb_set_err(err, errlen, "out of memory");
@@ -238,8 +210,8 @@ static size_t after_saves(const struct sb_code *c, size_t i)
 		int push = 0;
 		for (size_t k = 0; k < sizeof(saved) / sizeof(saved[0]); k++)
 			push |= sb_code_is_push(in, saved[k]);
-		int arena = in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && is_reg(op(in, 0), ZYDIS_REGISTER_R12) &&
-			    is_imm(op(in, 1));
+		int arena = in->dec.mnemonic == ZYDIS_MNEMONIC_MOV && sb_code_op_is_reg(sb_code_op(in, 0), ZYDIS_REGISTER_R12) &&
+			    sb_code_op_is_imm(sb_code_op(in, 1));
 		if (!push && !arena)
 			return i;
 	}
@@ -254,7 +226,7 @@ static int is_call(const struct sb_code *c, size_t i)
 /* The call-depth accounting the JIT puts before a call (sarq $5, %gs:...). */
 static int is_depth_accounting(const struct sb_code *c, size_t i)
 {
-	const ZydisDecodedOperand *m = op(&c->insns[i], 0);
+	const ZydisDecodedOperand *m = sb_code_op(&c->insns[i], 0);
 	return c->insns[i].dec.mnemonic == ZYDIS_MNEMONIC_SAR && m && m->type == ZYDIS_OPERAND_TYPE_MEMORY &&
 	       m->mem.segment == ZYDIS_REGISTER_GS;
 }
@@ -346,9 +318,9 @@ int sb_privatize(const uint8_t *code, size_t len, uint64_t frame_ptr, uint32_t g
 	else {
 		size_t sub_at = c.n;
 		const struct sb_code_insn *s = &c.insns[frame_at];
-		if (s->dec.mnemonic == ZYDIS_MNEMONIC_SUB && is_reg(op(s, 0), ZYDIS_REGISTER_RSP) && is_imm(op(s, 1))) {
+		if (s->dec.mnemonic == ZYDIS_MNEMONIC_SUB && sb_code_op_is_reg(sb_code_op(s, 0), ZYDIS_REGISTER_RSP) && sb_code_op_is_imm(sb_code_op(s, 1))) {
 			sub_at = frame_at;
-			out->stack_depth = (uint32_t)op(s, 1)->imm.value.u;
+			out->stack_depth = (uint32_t)sb_code_op(s, 1)->imm.value.u;
 		}
 		rc = privatize_body(&c, frame_at, sub_at, frame_ptr, gs_disp, out, err, errlen);
 	}

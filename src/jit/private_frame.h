@@ -25,6 +25,11 @@ size_t sb_r9_setup(const struct sb_code *c);
  * setup + 1 aside, rounded up to 8 as the JIT rounds the stack depth. */
 uint32_t sb_frame_depth(const struct sb_code *c, size_t setup);
 
+/* Both of a private-stack function: *frame_at (sb_frame_end) and *setup
+ * (sb_r9_setup). Returns 0, or -1 with err: no rbp frame, no r9 setup, or
+ * the setup before the frame. */
+int sb_private_frame_find(const struct sb_code *c, size_t *frame_at, size_t *setup, char *err, size_t errlen);
+
 /* "sub rsp, depth" as the JIT's prologue emits it (imm32 form), in group g
  * of l. */
 int sb_frame_encode_sub_rsp(struct sb_layout *l, size_t g, uint32_t depth, char *err, size_t errlen);
