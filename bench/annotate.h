@@ -37,14 +37,22 @@ void annotate_probe_pmu(struct annotate *a);
 /* Measures the variant v (a->ab's parts against b), its baseline b and
  * every ablation in one group at identical layout (--padded's shared
  * offsets), the kept blocks collected, and computes a's attribution
- * (annotate_compute). tool: cli->prog. Returns 0, 1 (a failed run or no
- * attribution) or EXIT_USAGE; res must be freed (sb_session_finish). Used
- * by stubbench annotate and stubbench diff. */
+ * (annotate_compute), with the run configuration cfg; tool prefixes what
+ * it says. Returns 0, 1 (a failed run or no attribution) or EXIT_USAGE;
+ * res must be freed (sb_session_finish). Used by stubbench annotate,
+ * stubbench diff and stubbench kernel --obj. */
 struct sb_cli;
+struct sb_code_variant;
 struct sb_results;
 struct sb_variant;
-int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
-		     struct sb_results *res);
+int annotate_measure(const struct sb_config *cfg, const char *tool, struct annotate *a, const struct sb_variant *v,
+		     const struct sb_variant *b, struct sb_results *res);
+
+/* a's parts: the code variant v's against b's, function i with function i
+ * (sb_ablation_parts), named by their variants, the PMU probed. Returns 0,
+ * or -1 with err (no parts, more than a run holds arms for). */
+int annotate_parts_of_code(struct annotate *a, const struct sb_code_variant *v, const struct sb_code_variant *b,
+			   char *err, size_t errlen);
 
 /* The summary's lines (at most max, within 100 columns). Returns how many. */
 int annotate_summary(FILE *f, const struct annotate *a, int max);

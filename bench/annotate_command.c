@@ -227,10 +227,32 @@ static int run_from_blocks(struct sb_cli *cli, struct annotate *a)
 	return 0;
 }
 
-int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_variant *v, const struct sb_variant *b,
-		     struct sb_results *res)
+int annotate_parts_of_code(struct annotate *a, const struct sb_code_variant *v, const struct sb_code_variant *b,
+			   char *err, size_t errlen)
 {
-	const char *tool = cli->prog;
+	struct sb_code_func f[2][SB_CODE_VARIANT_MAX_FUNCS];
+	const struct sb_code_variant *cv[2] = {b, v};
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < cv[s]->n_funcs; i++)
+			f[s][i] = (struct sb_code_func){(const uint8_t *)cv[s]->addr[i], cv[s]->len[i], cv[s]->addr[i],
+							NULL};
+	if (sb_ablation_parts(f[1], v->n_funcs, f[0], b->n_funcs, &a->ab, err, errlen))
+		return -1;
+	if (2 * a->ab.n_parts + 4 > SB_MAX_ARMS - 1) {
+		snprintf(err, errlen, "%zu parts are more ablations than a run holds", a->ab.n_parts);
+		sb_ablation_free(&a->ab);
+		return -1;
+	}
+	annotate_probe_pmu(a);
+	a->variant = v->v.name;
+	a->baseline = b->v.name;
+	annotate_arm_names(a);
+	return 0;
+}
+
+int annotate_measure(const struct sb_config *run_cfg, const char *tool, struct annotate *a,
+		     const struct sb_variant *v, const struct sb_variant *b, struct sb_results *res)
+{
 	static struct sb_code_variant cvs[2 * SB_ABLATION_MAX_PARTS + 1];
 	static struct sb_variant_arms arms;
 	const struct sb_variant *others[SB_MAX_ARMS];
@@ -249,13 +271,13 @@ int annotate_measure(struct sb_cli *cli, struct annotate *a, const struct sb_var
 		others[m++] = &cvs[i].v;
 	/* Identical layout: copy j of every arm at the same page offsets,
 	 * interleaved in one group, so that each block pairs them. */
-	struct sb_config cfg = cli->cfg;
+	struct sb_config cfg = *run_cfg;
 	cfg.padded = 0;
 	struct sb_group g = {.baseline = b, .others = others, .n_others = m, .arms = &arms, .res = res,
 			     .same_offsets = 1};
 	static struct sb_block_table blocks;
 	sb_blocks_log_collect(&blocks);
-	int rc = sb_measure_groups(&cfg, cli->prog, &g, 1);
+	int rc = sb_measure_groups(&cfg, tool, &g, 1);
 	sb_blocks_log_collect(NULL);
 	if (sb_blocks_log_collect_failed()) {
 		fprintf(stderr, "%s: out of memory collecting the blocks\n", tool);
@@ -297,7 +319,7 @@ static int run_annotate(struct sb_cli *cli)
 		return run_from_blocks(cli, &a);
 	default_batch(&cli->cfg);
 	static struct sb_results res;
-	rc = annotate_measure(cli, &a, v, b, &res);
+	rc = annotate_measure(&cli->cfg, cli->prog, &a, v, b, &res);
 	if (rc == EXIT_USAGE)
 		return rc;
 	struct sb_session s;

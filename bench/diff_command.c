@@ -328,26 +328,11 @@ static enum sb_thunk twin_thunk(const struct sb_return_thunk *host)
  * alone is measured then). */
 static int parts_of(struct annotate *an, struct sb_diff_twin *tw)
 {
-	struct sb_code_func f[2][SB_CODE_VARIANT_MAX_FUNCS];
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < tw[s].t.cv.n_funcs; i++)
-			f[s][i] = (struct sb_code_func){(const uint8_t *)tw[s].t.cv.addr[i], tw[s].t.cv.len[i],
-							tw[s].t.cv.addr[i], NULL};
 	char err[512];
-	if (sb_ablation_parts(f[1], tw[1].t.cv.n_funcs, f[0], tw[0].t.cv.n_funcs, &an->ab, err, sizeof(err))) {
+	if (annotate_parts_of_code(an, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err))) {
 		fprintf(stderr, "stubbench diff: no cost per part (%s): the total alone\n", err);
 		return -1;
 	}
-	if (2 * an->ab.n_parts + 4 > SB_MAX_ARMS - 1) {
-		fprintf(stderr, "stubbench diff: no cost per part: %zu parts are more ablations than a run holds; "
-			"the total alone\n", an->ab.n_parts);
-		sb_ablation_free(&an->ab);
-		return -1;
-	}
-	annotate_probe_pmu(an);
-	an->variant = "parts-new";
-	an->baseline = "parts-old";
-	annotate_arm_names(an);
 	return 0;
 }
 
@@ -406,7 +391,9 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	int rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
 	/* --time bounds the process's age (wall_clock.h): the parts take the
 	 * rest of it. */
-	int prc = rc == 0 && parts ? annotate_measure(cli, &an, &tw[3].t.cv.v, &tw[2].t.cv.v, &res_parts) : 0;
+	int prc = rc == 0 && parts ? annotate_measure(&cli->cfg, cli->prog, &an, &tw[3].t.cv.v, &tw[2].t.cv.v,
+						      &res_parts)
+				   : 0;
 	ctx.an = parts && an.n_att ? &an : NULL;
 	if (rc != EXIT_USAGE) {
 		struct sb_session s;

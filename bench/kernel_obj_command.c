@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stubbench/answer.h"
 #include "stubbench/harness.h"
 #include "stubbench/probe.h"
 #include "stubbench/signals.h"
@@ -26,7 +27,9 @@
 #include "stubbench/timer.h"
 #include "stubbench/user_obj.h"
 #ifdef SB_AUTO_TWINS
+#include "annotate.h"
 #include "obj_auto_twins.h"
+#include "stubbench/code_variant.h"
 #include "stubbench/deprivatize.h"
 #endif
 
@@ -54,6 +57,17 @@ struct obj_run {
 	struct sb_variant_arms private_arms[SB_USER_MAX_PROGS];
 	struct sb_results pres[SB_USER_MAX_PROGS]; /* the private stack at identical layout, per twin */
 	size_t n_pres;
+	/* The first twin with a private stack, part by part against its
+	 * de-privatized self (annotate.h); an: NULL without it. */
+	struct annotate parts;
+	const struct annotate *an;
+	struct sb_results ares;
+	/* The annotate group's copies of that twin and its de-privatized
+	 * self ("PROG-parts", "PROG-parts:deprivatized"): rows of their own,
+	 * not the private-stack group's. */
+	struct sb_code_variant parts_cv[2];
+	char parts_name[2][96];
+	int n_parts_cv;
 #endif
 };
 
@@ -72,6 +86,10 @@ static void release(struct obj_run *r)
 #ifdef SB_AUTO_TWINS
 	sb_obj_twins_free(&r->twins);
 	sb_results_free(&r->tres);
+	sb_results_free(&r->ares);
+	sb_ablation_free(&r->parts.ab);
+	for (int i = 0; i < r->n_parts_cv; i++)
+		sb_code_variant_free(&r->parts_cv[i]);
 #endif
 }
 
@@ -185,6 +203,16 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 #endif
 	if (json)
 		fputs("}", f);
+#ifdef SB_AUTO_TWINS
+	if (r->an && json)
+		annotate_json(f, r->an);
+	else if (r->an) {
+		fprintf(f, "# the private stack of %s, part by part (stubbench annotate, docs/annotate.md)\n",
+			r->an->variant);
+		annotate_summary(f, r->an, SB_ANSWER_MAX_LINES);
+		annotate_listing(f, r->an);
+	}
+#endif
 }
 
 struct json_ctx {
@@ -364,6 +392,53 @@ static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 	return 1;
 }
 
+#ifdef SB_AUTO_TWINS
+/* The first twin with a private stack, part by part (annotate): its parts
+ * against its de-privatized self, each NOPed and removed, at identical
+ * layout. One line into info where there are none, or the other twins'
+ * parts are not measured. Returns as annotate_measure, 0 without parts. */
+static int measure_parts(struct obj_run *r, const struct sb_config *cfg, FILE *info)
+{
+	const struct sb_obj_twin *o = NULL;
+	size_t with = 0;
+	for (size_t i = 0; i < r->twins.n; i++)
+		if (r->twins.t[i].has_depriv && r->twins.t[i].n_placed) {
+			o = o ? o : &r->twins.t[i];
+			with++;
+		}
+	if (!o)
+		return 0;
+	char err[512];
+	const struct sb_code_variant *from[2] = {&o->twin.cv, &o->depriv.cv};
+	snprintf(r->parts_name[0], sizeof(r->parts_name[0]), "%.60s-parts", o->prog);
+	snprintf(r->parts_name[1], sizeof(r->parts_name[1]), "%.60s-parts:deprivatized", o->prog);
+	for (; r->n_parts_cv < 2; r->n_parts_cv++) {
+		struct sb_code_func f[SB_CODE_VARIANT_MAX_FUNCS];
+		const struct sb_code_variant *c = from[r->n_parts_cv];
+		for (size_t i = 0; i < c->n_funcs; i++)
+			f[i] = (struct sb_code_func){(const uint8_t *)c->addr[i], c->len[i], c->addr[i], NULL};
+		struct sb_code_variant *to = &r->parts_cv[r->n_parts_cv];
+		if (sb_code_variant_make(&c->v, r->parts_name[r->n_parts_cv], NULL, f, c->n_funcs, to, err,
+					 sizeof(err))) {
+			fprintf(info, "annotate %s: no cost per part: %s\n", o->prog, err);
+			return 0;
+		}
+		to->v.family = c->v.family;
+	}
+	if (annotate_parts_of_code(&r->parts, &r->parts_cv[0], &r->parts_cv[1], err, sizeof(err))) {
+		fprintf(info, "annotate %s: no cost per part: %s\n", o->prog, err);
+		return 0;
+	}
+	if (with > 1)
+		fprintf(info, "annotate %s: the first program with a private stack only (--prog=NAME for another)\n",
+			o->prog);
+	int rc = annotate_measure(cfg, "stubbench kernel", &r->parts, &r->parts_cv[0].v, &r->parts_cv[1].v,
+				  &r->ares);
+	r->an = r->parts.n_att ? &r->parts : NULL;
+	return rc;
+}
+#endif
+
 static int run(struct obj_run *r)
 {
 	const struct sb_config *o = r->o;
@@ -441,6 +516,8 @@ static int run(struct obj_run *r)
 		parts[n_parts++] = (struct sb_run_part){.arms = r->twins.arms, .n_arms = r->twins.n_arms, .opts = &ro,
 							.out = &r->tres};
 #endif
+	/* The parts share the time: a part's time_s is its share (schedule.c). */
+	ro.time_s /= (double)n_parts;
 	if (sb_run_parts(parts, n_parts, why, sizeof(why)) != 0) {
 		free(jit_json);
 		if (sb_kernel_interrupted())
@@ -457,11 +534,15 @@ static int run(struct obj_run *r)
 #ifdef SB_AUTO_TWINS
 	if (n_private) {
 		/* --padded: each twin and its de-privatized self at one table of
-		 * placements (session.h). */
+		 * placements (session.h), to three quarters of --time; the
+		 * first one's parts (annotate) the rest. */
 		struct sb_config pcfg = cfg;
 		pcfg.padded = 1;
+		pcfg.time_s = cfg.time_s * 3 / 4;
 		prc = sb_measure_groups(&pcfg, "stubbench kernel", groups, n_private);
 		r->n_pres = n_private;
+		if (prc == 0)
+			prc = measure_parts(r, &cfg, info);
 	}
 #endif
 	static struct json_ctx jc;
@@ -487,6 +568,8 @@ static int run(struct obj_run *r)
 	for (size_t i = 0; i < r->n_pres; i++)
 		sb_session_add_section(&s, &r->pres[i], "private-stack",
 				       "the private stack: each twin against its de-privatized self, identical layout");
+	if (r->an)
+		sb_session_add_section(&s, &r->ares, "parts", "the private stack part by part: its ablations");
 #endif
 	rc = sb_session_finish(&s, rc ? rc : prc != 0);
 	free(jit_json);

@@ -78,7 +78,8 @@ with tempfile.TemporaryDirectory() as d:
         # The private stack's cost: with_frame's twin (sum_big has one)
         # against its de-privatized self, at identical layout; no_frame has
         # no private stack, so no such pair.
-        pair = {(r["variant"], r["batch"]): r for r in doc["results"] if r.get("side") == "twin"}
+        pair = {(r["variant"], r["batch"]): r for r in doc["results"]
+                if r.get("side") == "twin" and r["variant"].startswith("with_frame-twin")}
         check(sorted(pair) == sorted((v, b) for v in ("with_frame-twin", "with_frame-twin:deprivatized")
                                      for b in (1, 64)), f"private-stack cells {sorted(pair)}")
         for b in (1, 64):
@@ -89,6 +90,16 @@ with tempfile.TemporaryDirectory() as d:
                   isinstance(t.get("layout_cost_cycles"), float),
                   f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}, "
                   f"layout {t.get('layout_cost_cycles')}")
+        # The private stack part by part (annotate): its own copies of the
+        # twin and its de-privatized self, each part NOPed and removed, and
+        # the attribution in the document.
+        parts = sorted({r["variant"] for r in doc["results"] if r["variant"].startswith("with_frame-parts")})
+        check(parts == ["with_frame-parts", "with_frame-parts:del:1", "with_frame-parts:deprivatized",
+                        "with_frame-parts:nop:1", "with_frame-parts:nop:all"], f"annotate arms {parts}")
+        an = doc.get("annotate", {})
+        kinds = [[q["kind"] for q in b["parts"]] for b in an.get("batches", [])]
+        check(an.get("variant") == "with_frame-parts" and kinds == [["frame"], ["frame"]],
+              f"annotate: {an.get('variant')}, parts per batch {kinds}")
         # The summary of the saved run: per program, the kernel's line, and
         # the private stack's cost where there is one.
         with open(f"{d}/run.json", "w") as out:
