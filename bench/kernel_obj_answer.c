@@ -10,7 +10,7 @@
  *     kernel 30.06 [30.05, 30.07]; twin 30.13: agree
  *     private stack: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50] cycles
  *       at identical layout: codegen +0.02 [-0.02, +0.10] this run, layout +0.23 [+0.01, +0.48]
- *       in the kernel: +1.19 [+1.15, +1.23] cycles vs itself loaded as a syscall program (none)
+ *       in the kernel (these loads): +1.19 [+1.15, +1.23] cycles vs itself as a syscall program (none)
  */
 #include "kernel_commands.h"
 
@@ -91,10 +91,12 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	if (!sys)
 		return 2;
 	/* The kernel's own A/B: raw_tp (a private stack) minus the same
-	 * program loaded as a syscall program (none). */
+	 * program loaded as a syscall program (none), one load of each per
+	 * batch: its CI holds these loads, and the next run's land elsewhere
+	 * (results/amd-epyc-zen3-vm.md: -3.7 to +1.9 cycles over three runs). */
 	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
 	sb_answer_estimate(cyc, sizeof(cyc), &ab, 1);
-	fprintf(f, "    in the kernel: %s cycles vs itself loaded as a syscall program (none)\n", cyc);
+	fprintf(f, "    in the kernel (these loads): %s cycles vs itself as a syscall program (none)\n", cyc);
 	return 3;
 }
 
