@@ -38,8 +38,13 @@ function(sb_report_add_tests)
   target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  # kernel --obj's summary is in the kernel part of the build.
+  set(sb_answer_runs sweep lab kernel kernel_thunk_ret)
+  if(STUBBENCH_KERNEL)
+    list(APPEND sb_answer_runs kernel_obj)
+  endif()
   add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
-    ${CMAKE_SOURCE_DIR}/tests/data)
+    ${CMAKE_SOURCE_DIR}/tests/data ${sb_answer_runs})
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")
