@@ -2,7 +2,8 @@
 # stubbench diff's summary, by its form (no timing decides): seed 001's
 # listings (baseline -> private) give at most 10 lines within 100 columns,
 # the change counted exactly, the cost line and, with the parts, the
-# layout line; with --no-parts the changes as hunks, main+0x13 first;
+# layout line (also for a NEW whose frame is r9-based); with --no-parts
+# the changes as hunks, main+0x13 first;
 # stubbench report of the saved run its cost lines.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
 set -u
@@ -29,6 +30,14 @@ check "with parts" "$out" "^stubbench diff: " "^OLD -> NEW: 2 functions paired, 
     "^cost of the change per run (a call of the main prog) at batch 512, 95 % CI:$" \
     "^  codegen at identical layout [+-]" "^  by part: layout (every part NOPed) " " NOPed .*, removed " \
     "^each instruction with its part's cost: --table"
+# A NEW whose frame is r9-based (v6.18's run_private main prog): its frame
+# accesses with the r9 setup are one part, measured like the others.
+fb=$d/jit_v6_18_run_baseline.prog_baseline.lst fp=$d/jit_v6_18_run_private.prog_private.lst
+out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$fb" "$fp" $common 2>&1)
+check "r9 frame" "$out" "^  by part: layout (every part NOPed) " " NOPed .*, removed "
+if printf '%s\n' "$out" | grep -q "no cost per part"; then
+    echo "FAIL: r9 frame: no cost per part:"; printf '%s\n' "$out"; fails=$((fails + 1))
+fi
 out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common 2>/dev/null)
 check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
     "^  main+0x3c  *+ push r9$" "^  (3 more changes: --table)$"
