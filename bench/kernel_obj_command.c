@@ -163,6 +163,76 @@ static void num_or_null(FILE *f, double v)
 		fputs("null", f);
 }
 
+static const struct sb_cell *cell_named(const struct sb_results *res, const char *name, uint64_t batch)
+{
+	for (size_t i = 0; res && i < res->n_cells; i++)
+		if (res->cells[i].arm && res->cells[i].batch == batch && strcmp(res->cells[i].arm->name, name) == 0)
+			return &res->cells[i];
+	return NULL;
+}
+
+/* The private stack's figures of each twin that has one, per batch: per
+ * iteration and per run (x the batch, batch_iters' value): the twin
+ * against its de-privatized self (total, codegen, layout) and the
+ * kernel's own A/B. JSON: `, "private_stack": [...]`; table: lines. */
+static void private_stack_figures(const struct obj_run *r, FILE *f, int json)
+{
+#ifdef SB_AUTO_TWINS
+	if (json)
+		fputs(",\n    \"private_stack\": [", f);
+	else if (r->n_pres)
+		fprintf(f, "# the private stack, cycles per iteration and per run (x batch_iters), 95 %% CI: the twin "
+			   "against its de-privatized self (total, codegen, layout), the kernel's A/B (raw_tp - "
+			   "syscall, these loads)\n");
+	int first = 1;
+	for (size_t g = 0; g < r->n_pres; g++)
+		for (size_t i = 0; i < r->pres[g].n_cells; i++) {
+			const struct sb_cell *c = &r->pres[g].cells[i];
+			size_t n = c->arm ? strlen(c->arm->name) : 0;
+			if (n < 6 || strcmp(c->arm->name + n - 5, "-twin") != 0)
+				continue;
+			char prog[96], sys[112];
+			snprintf(prog, sizeof(prog), "%.*s", (int)(n - 5), c->arm->name);
+			snprintf(sys, sizeof(sys), "%s@syscall", prog);
+			const struct sb_cell *k = cell_named(&r->res, prog, c->batch), *ks = cell_named(&r->sres, sys, c->batch);
+			struct sb_estimate kc = k ? sb_cell_cycles(k) : sb_estimate_absent("no kernel run"),
+					   ksc = ks ? sb_cell_cycles(ks) : sb_estimate_absent("no syscall copy");
+			struct sb_estimate e[4] = {c->delta_cycles, c->matched_cycles, c->layout_cycles,
+						   sb_estimate_difference(&kc, &ksc)};
+			static const char *const names[4] = {"total", "codegen", "layout", "kernel_ab"};
+			if (json) {
+				fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
+				sb_json_string(f, prog);
+				fprintf(f, ", \"batch\": %llu, \"per_iteration\": {\"unit\": \"cycles\"",
+					(unsigned long long)c->batch);
+				for (int q = 0; q < 4; q++)
+					sb_json_estimate_member(f, names[q], "cycles", &e[q]);
+				fputs("}, \"per_run\": {\"unit\": \"cycles\"", f);
+				for (int q = 0; q < 4; q++) {
+					struct sb_estimate run = sb_estimate_scaled(&e[q], (double)c->batch);
+					sb_json_estimate_member(f, names[q], "cycles", &run);
+				}
+				fputs("}}", f);
+			} else {
+				fprintf(f, "%-16s %6llu", prog, (unsigned long long)c->batch);
+				for (int q = 0; q < 4; q++) {
+					char it[64], run[64];
+					struct sb_estimate pr = sb_estimate_scaled(&e[q], (double)c->batch);
+					sb_answer_estimate(it, sizeof(it), &e[q], 1);
+					sb_answer_estimate(run, sizeof(run), &pr, 1);
+					fprintf(f, "  %s %s (%s per run)", names[q], it, run);
+				}
+				fputc('\n', f);
+			}
+			first = 0;
+		}
+	if (json)
+		fputs("]", f);
+#else
+	(void)r, (void)f, (void)json;
+#endif
+}
+
 /* Cost per run (per iteration x batch_iters), for the JSON and the table;
  * no number where a cell has no samples behind it. */
 static void per_run(const struct obj_run *r, FILE *f, int json)
@@ -201,6 +271,7 @@ static void per_run(const struct obj_run *r, FILE *f, int json)
 #ifdef SB_AUTO_TWINS
 	sb_obj_twins_report(&r->twins, &r->res, &r->tres, f, json);
 #endif
+	private_stack_figures(r, f, json);
 	if (json)
 		fputs("}", f);
 #ifdef SB_AUTO_TWINS

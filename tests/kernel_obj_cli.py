@@ -90,6 +90,22 @@ with tempfile.TemporaryDirectory() as d:
                   isinstance(t.get("layout_cost_cycles"), float),
                   f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}, "
                   f"layout {t.get('layout_cost_cycles')}")
+        # The private stack's figures per iteration and per run (x the batch):
+        # with_frame only, at both batches.
+        ps = doc.get("user_object", {}).get("private_stack", [])
+        check(sorted((e["prog"], e["batch"]) for e in ps) == [("with_frame", 1), ("with_frame", 64)],
+              f"private_stack entries {[(e['prog'], e['batch']) for e in ps]}")
+        have = {(r["variant"], r["batch"]) for r in doc["results"] if (r.get("cycles_per_iter") or {}).get("mean") is not None}
+        for e in ps:
+            for q in ("total", "codegen", "layout", "kernel_ab"):
+                it, run = e["per_iteration"].get(q), e["per_run"].get(q)
+                # The kernel's A/B has a figure where both of its cells have one.
+                both = ("with_frame", e["batch"]) in have and ("with_frame@syscall", e["batch"]) in have
+                if it is None or run is None:
+                    check(it is None and run is None and (q != "kernel_ab" or not both), f"{e['batch']} {q}: {it} {run}")
+                    continue
+                check(abs(run["cycles"] - it["cycles"] * e["batch"]) <= 1e-3 * max(1, abs(run["cycles"])),
+                      f"{e['batch']} {q}: per run {run['cycles']}, per iteration {it['cycles']}")
         # The private stack part by part (annotate): its own copies of the
         # twin and its de-privatized self, each part NOPed and removed, and
         # the attribution in the document.
