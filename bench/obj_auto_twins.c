@@ -250,8 +250,8 @@ void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, 
 		if (o->made && o->src.note[0])
 			fprintf(info, "auto-twin %s: %s\n", o->prog, o->src.note);
 		if (o->has_depriv && o->has_padded)
-			fprintf(info, "auto-twin %s: de-privatized, and so at the twin's layout, for the private "
-				"stack's cost\n", o->prog);
+			fprintf(info, "auto-twin %s: de-privatized twins made (its own layout and the twin's), for "
+				"the private stack's cost\n", o->prog);
 		else if (o->has_depriv)
 			fprintf(info, "auto-twin %s: de-privatized for the private stack's cost; not at the twin's "
 				"layout, so no layout cost apart: %s\n", o->prog, o->padded_why);
