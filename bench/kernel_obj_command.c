@@ -163,6 +163,7 @@ static void num_or_null(FILE *f, double v)
 		fputs("null", f);
 }
 
+#ifdef SB_AUTO_TWINS
 static const struct sb_cell *cell_named(const struct sb_results *res, const char *name, uint64_t batch)
 {
 	for (size_t i = 0; res && i < res->n_cells; i++)
@@ -170,6 +171,8 @@ static const struct sb_cell *cell_named(const struct sb_results *res, const char
 			return &res->cells[i];
 	return NULL;
 }
+
+#endif
 
 /* The private stack's figures of each twin that has one, per batch: per
  * iteration and per run (x the batch, batch_iters' value): the twin
