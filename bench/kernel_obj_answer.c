@@ -69,13 +69,24 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	snprintf(depriv, sizeof(depriv), "%s:deprivatized", twin);
 	const struct sb_run_row *t = row_of(rf, SB_SIDE_TWIN, twin, b), *d = row_of(rf, SB_SIDE_TWIN, depriv, b);
 	int dc = sb_figure_index("delta-cycles");
+	const struct sb_run_row *sys = syscall_copy(rf, k, b);
+	char cyc[64];
 	if (!t || !d || dc < 0) {
-		fprintf(f, "  private stack: none measured (none in its JIT, or the notes say why)\n");
+		if (!sys) {
+			fprintf(f, "  private stack: none measured (none in its JIT, or the notes say why)\n");
+			return 1;
+		}
+		/* No twins (a build without them, or none comparable): the
+		 * kernel's A/B alone. */
+		struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
+		sb_answer_estimate(cyc, sizeof(cyc), &ab, 1);
+		fprintf(f, "  private stack, in the kernel (these loads): %s cycles vs itself as a syscall program\n",
+			cyc);
 		return 1;
 	}
 	if (max_lines < (syscall_copy(rf, k, b) ? 3 : 2))
 		return 0;
-	char ratio[32], cyc[64], cg[96], lay[72] = "";
+	char ratio[32], cg[96], lay[72] = "";
 	sb_answer_ratio(ratio, sizeof(ratio), &t->figures[SB_FIGURE_DELTA]);
 	sb_answer_estimate(cyc, sizeof(cyc), &t->figures[dc], 1);
 	sb_answer_codegen(cg, sizeof(cg), t);
@@ -87,7 +98,6 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	fprintf(f, "  private stack: %s x the de-privatized twin's time, %s cycles\n", ratio, cyc);
 	fprintf(f, "    at identical layout: codegen %s%s\n", cg, lay);
-	const struct sb_run_row *sys = syscall_copy(rf, k, b);
 	if (!sys)
 		return 2;
 	/* The kernel's own A/B: raw_tp (a private stack) minus the same
