@@ -47,7 +47,7 @@ for run in "$@"; do
 		check "$out" "absolute, all batches: 0 agree, 3[0-9] differ" "the absolute costs differ";;
 	kernel_obj)
 		check "$out" "^with_frame at batch 4096, cycles per iteration" "with_frame's heading"
-		check "$out" "^  private stack: [0-9.]* ± [0-9.]* x the de-privatized twin's time, [+-][0-9.]* \[" "its private stack's ratio and cycles"
+		check "$out" "^  private stack, this run: [0-9.]* ± [0-9.]* x the de-privatized twin's time, [+-][0-9.]* \[" "its private stack's ratio and cycles"
 		check "$out" "^    at identical layout: codegen [+-][0-9.]* \[.*\] this run, layout [+-]" "codegen and layout"
 		check "$out" "^    in the kernel (these loads): [+-][0-9.]* \[.*\] cycles vs itself as a syscall program" "the kernel's A/B"
 		check "$out" "^  kernel [0-9.]* \[.*\] ([+-][0-9.]* \[.*\] % vs with_frame); twin [0-9.]*: agree" "no_frame against with_frame, its twin's verdict"

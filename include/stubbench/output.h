@@ -60,6 +60,10 @@ void sb_output_codegen_note(FILE *f, const struct sb_results *r);
  * sum's CI (the two CIs' deviations in quadrature) and vs base's do not
  * overlap. 0 where any of the three has no CI. */
 int sb_cell_costs_disagree(const struct sb_cell *c);
+/* The same on the three estimates: codegen g, layout l, vs base v (a
+ * saved run's rows). */
+struct sb_estimate;
+int sb_costs_disagree(const struct sb_estimate *g, const struct sb_estimate *l, const struct sb_estimate *v);
 /* One line naming the cells whose costs disagree (sb_cell_costs_disagree);
  * nothing otherwise. Returns 1 when it printed the line. */
 int sb_output_codegen_check_line(FILE *f, const char *tool, const struct sb_results *r);

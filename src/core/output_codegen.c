@@ -20,7 +20,11 @@ static void figure(char *buf, size_t len, const struct sb_estimate *e)
 
 int sb_cell_costs_disagree(const struct sb_cell *c)
 {
-	const struct sb_estimate *g = &c->matched_cycles, *l = &c->layout_cycles, *v = &c->delta_cycles;
+	return sb_costs_disagree(&c->matched_cycles, &c->layout_cycles, &c->delta_cycles);
+}
+
+int sb_costs_disagree(const struct sb_estimate *g, const struct sb_estimate *l, const struct sb_estimate *v)
+{
 	if (!sb_estimate_has_ci(g) || !sb_estimate_has_ci(l) || !sb_estimate_has_ci(v))
 		return 0;
 	/* The sum's interval (each side's deviations in quadrature) against
