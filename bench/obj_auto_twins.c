@@ -311,14 +311,6 @@ size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *grou
 	return n;
 }
 
-static const struct sb_cell *cell_of(const struct sb_results *r, const char *arm, uint64_t batch)
-{
-	for (size_t i = 0; r && i < r->n_cells; i++)
-		if (r->cells[i].arm && r->cells[i].batch == batch && strcmp(r->cells[i].arm->name, arm) == 0)
-			return &r->cells[i];
-	return NULL;
-}
-
 static void report_one(const struct sb_obj_twin *o, const struct sb_results *kernel, const struct sb_results *twins,
 		       FILE *f, int json)
 {
@@ -342,7 +334,7 @@ static void report_one(const struct sb_obj_twin *o, const struct sb_results *ker
 		const struct sb_cell *tc = &twins->cells[i];
 		if (!tc->arm || strcmp(tc->arm->name, o->arm_name) != 0)
 			continue;
-		const struct sb_cell *kc = cell_of(kernel, o->prog, tc->batch);
+		const struct sb_cell *kc = sb_results_cell(kernel, o->prog, tc->batch);
 		struct sb_estimate te = sb_cell_cycles(tc), ke = kc ? sb_cell_cycles(kc) : sb_estimate_absent("no run");
 		struct sb_verdict_of v = sb_kernel_verdict(&te, &ke);
 		const char *vn = sb_verdict_name(v.verdict);

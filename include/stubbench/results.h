@@ -193,6 +193,9 @@ struct sb_results {
 struct sb_estimate sb_cell_cycles(const struct sb_cell *c);
 struct sb_estimate sb_cell_ns(const struct sb_cell *c);
 
+/* The cell of r whose arm is named arm at batch, or NULL (r may be NULL). */
+const struct sb_cell *sb_results_cell(const struct sb_results *r, const char *arm, uint64_t batch);
+
 /* Frees the cells and placement rows of r and leaves it empty. */
 void sb_results_free(struct sb_results *r);
 

@@ -1,9 +1,11 @@
 /* results.c: the result containers of results.h: parts' results appended
- * into one, their canary levels folded, freed. */
+ * into one, their canary levels folded, a cell found by its arm, freed. */
 #include "stubbench/results.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "stubbench/harness.h"
 
 void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part)
 {
@@ -54,6 +56,14 @@ int sb_results_append(struct sb_results *all, const struct sb_results *g)
 	all->elapsed_s += g->elapsed_s;
 	sb_results_fold_canary(all, g);
 	return 0;
+}
+
+const struct sb_cell *sb_results_cell(const struct sb_results *r, const char *arm, uint64_t batch)
+{
+	for (size_t i = 0; r && i < r->n_cells; i++)
+		if (r->cells[i].arm && r->cells[i].batch == batch && strcmp(r->cells[i].arm->name, arm) == 0)
+			return &r->cells[i];
+	return NULL;
 }
 
 void sb_results_free(struct sb_results *r)

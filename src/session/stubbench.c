@@ -37,12 +37,7 @@ int sb_measure(const struct sb_config *cfg, struct sb_measurement *m, char *err,
 
 const struct sb_cell *sb_measurement_cell(const struct sb_measurement *m, const char *variant, uint64_t batch)
 {
-	for (size_t i = 0; i < m->res.n_cells; i++) {
-		const struct sb_cell *c = &m->res.cells[i];
-		if (c->arm && c->batch == batch && strcmp(c->arm->name, variant) == 0)
-			return c;
-	}
-	return NULL;
+	return sb_results_cell(&m->res, variant, batch);
 }
 
 void sb_measurement_free(struct sb_measurement *m)
