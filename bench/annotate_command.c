@@ -230,13 +230,9 @@ static int run_from_blocks(struct sb_cli *cli, struct annotate *a)
 int annotate_parts_of_code(struct annotate *a, const struct sb_code_variant *v, const struct sb_code_variant *b,
 			   char *err, size_t errlen)
 {
-	struct sb_code_func f[2][SB_CODE_VARIANT_MAX_FUNCS];
-	const struct sb_code_variant *cv[2] = {b, v};
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < cv[s]->n_funcs; i++)
-			f[s][i] = (struct sb_code_func){(const uint8_t *)cv[s]->addr[i], cv[s]->len[i], cv[s]->addr[i],
-							NULL};
-	if (sb_ablation_parts(f[1], v->n_funcs, f[0], b->n_funcs, &a->ab, err, errlen))
+	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS], bf[SB_CODE_VARIANT_MAX_FUNCS];
+	size_t nv = sb_code_variant_funcs(v, vf), nb = sb_code_variant_funcs(b, bf);
+	if (sb_ablation_parts(vf, nv, bf, nb, &a->ab, err, errlen))
 		return -1;
 	if (2 * a->ab.n_parts + 4 > SB_MAX_ARMS - 1) {
 		snprintf(err, errlen, "%zu parts are more ablations than a run holds", a->ab.n_parts);

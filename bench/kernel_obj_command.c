@@ -93,6 +93,20 @@ static void release(struct obj_run *r)
 #endif
 }
 
+/* Function f's JIT flavour (whether it sets up r9, a private stack,
+ * among it) into *fl: 0, or -1 when it does not decode. */
+static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
+{
+	struct sb_listing l;
+	char err[256];
+	memset(fl, 0, sizeof(*fl));
+	if (sb_jit_decode(f->bytes, f->len, f->name, &l, err, sizeof(err)) != 0)
+		return -1;
+	sb_jit_detect_flavour(&l, fl);
+	sb_listing_free(&l);
+	return 0;
+}
+
 /* Each program's JIT: its flavour, and per function its size and whether
  * it sets up r9 (a private stack). Lines into f; JSON into j. */
 static int check_jit(struct obj_run *r, FILE *f, FILE *j)
@@ -121,19 +135,12 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 		char desc[256] = "unknown";
 		int private = 0;
 		for (size_t i = 0; i < img.n; i++) {
-			struct sb_listing l;
 			struct sb_jit_flavour fl;
-			memset(&fl, 0, sizeof(fl));
-			int decoded = sb_jit_decode(img.funcs[i].bytes, img.funcs[i].len, img.funcs[i].name, &l, err,
-						    sizeof(err)) == 0;
-			if (decoded) {
-				sb_jit_detect_flavour(&l, &fl);
-				if (i == 0) {
-					struct sb_jit_flavour shown = fl;
-					shown.private_stack = 0;
-					sb_jit_flavour_describe(&shown, desc, sizeof(desc));
-				}
-				sb_listing_free(&l);
+			int decoded = func_flavour(&img.funcs[i], &fl) == 0;
+			if (decoded && i == 0) {
+				struct sb_jit_flavour shown = fl;
+				shown.private_stack = 0;
+				sb_jit_flavour_describe(&shown, desc, sizeof(desc));
 			}
 			private |= decoded && fl.private_stack;
 			fprintf(f, "jit %s.%s: %zu bytes, %s\n", img.prog_name, img.funcs[i].name, img.funcs[i].len,
@@ -163,17 +170,6 @@ static void num_or_null(FILE *f, double v)
 		fputs("null", f);
 }
 
-#ifdef SB_AUTO_TWINS
-static const struct sb_cell *cell_named(const struct sb_results *res, const char *name, uint64_t batch)
-{
-	for (size_t i = 0; res && i < res->n_cells; i++)
-		if (res->cells[i].arm && res->cells[i].batch == batch && strcmp(res->cells[i].arm->name, name) == 0)
-			return &res->cells[i];
-	return NULL;
-}
-
-#endif
-
 /* The private stack's figures of each twin that has one, per batch: per
  * iteration and per run (x the batch, batch_iters' value): the twin
  * against its de-privatized self (total, codegen, layout) and the
@@ -197,7 +193,8 @@ static void private_stack_figures(const struct obj_run *r, FILE *f, int json)
 			char prog[96], sys[112];
 			snprintf(prog, sizeof(prog), "%.*s", (int)(n - 5), c->arm->name);
 			snprintf(sys, sizeof(sys), "%s@syscall", prog);
-			const struct sb_cell *k = cell_named(&r->res, prog, c->batch), *ks = cell_named(&r->sres, sys, c->batch);
+			const struct sb_cell *k = sb_results_cell(&r->res, prog, c->batch),
+					    *ks = sb_results_cell(&r->sres, sys, c->batch);
 			struct sb_estimate kc = k ? sb_cell_cycles(k) : sb_estimate_absent("no kernel run"),
 					   ksc = ks ? sb_cell_cycles(ks) : sb_estimate_absent("no syscall copy");
 			struct sb_estimate e[4] = {c->delta_cycles, c->matched_cycles, c->layout_cycles,
@@ -370,14 +367,8 @@ static int jit_private(struct sb_user_obj *obj, const char *prog)
 		return -1;
 	int private = 0;
 	for (size_t i = 0; i < img.n && !private; i++) {
-		struct sb_listing l;
 		struct sb_jit_flavour fl;
-		memset(&fl, 0, sizeof(fl));
-		if (sb_jit_decode(img.funcs[i].bytes, img.funcs[i].len, img.funcs[i].name, &l, err, sizeof(err)))
-			continue;
-		sb_jit_detect_flavour(&l, &fl);
-		private = fl.private_stack;
-		sb_listing_free(&l);
+		private = func_flavour(&img.funcs[i], &fl) == 0 && fl.private_stack;
 	}
 	sb_jit_image_free(&img);
 	return private;
@@ -489,11 +480,9 @@ static int measure_parts(struct obj_run *r, const struct sb_config *cfg, FILE *i
 	for (; r->n_parts_cv < 2; r->n_parts_cv++) {
 		struct sb_code_func f[SB_CODE_VARIANT_MAX_FUNCS];
 		const struct sb_code_variant *c = from[r->n_parts_cv];
-		for (size_t i = 0; i < c->n_funcs; i++)
-			f[i] = (struct sb_code_func){(const uint8_t *)c->addr[i], c->len[i], c->addr[i], NULL};
+		size_t n = sb_code_variant_funcs(c, f);
 		struct sb_code_variant *to = &r->parts_cv[r->n_parts_cv];
-		if (sb_code_variant_make(&c->v, r->parts_name[r->n_parts_cv], NULL, f, c->n_funcs, to, err,
-					 sizeof(err))) {
+		if (sb_code_variant_make(&c->v, r->parts_name[r->n_parts_cv], NULL, f, n, to, err, sizeof(err))) {
 			fprintf(info, "annotate %s: no cost per part: %s\n", o->prog, err);
 			return 0;
 		}

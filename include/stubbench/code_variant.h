@@ -60,6 +60,11 @@ int sb_code_variant_make(const struct sb_variant *tmpl, const char *name, const 
 long sb_code_variant_funcs_of(const struct sb_variant *v, struct sb_code_func *out, size_t max, char *err,
 			      size_t errlen);
 
+/* The functions of a made variant, as it holds them (main prog first), as
+ * sb_code_funcs pointing at its code: to copy it or cut it into parts.
+ * out holds SB_CODE_VARIANT_MAX_FUNCS. Returns how many. */
+size_t sb_code_variant_funcs(const struct sb_code_variant *cv, struct sb_code_func *out);
+
 /* Unmaps the code and removes its symbols. */
 void sb_code_variant_free(struct sb_code_variant *cv);
 

@@ -117,6 +117,13 @@ long sb_code_variant_funcs_of(const struct sb_variant *v, struct sb_code_func *o
 	return (long)p.n_funcs;
 }
 
+size_t sb_code_variant_funcs(const struct sb_code_variant *cv, struct sb_code_func *out)
+{
+	for (size_t i = 0; i < cv->n_funcs; i++)
+		out[i] = (struct sb_code_func){(const uint8_t *)cv->addr[i], cv->len[i], cv->addr[i], NULL};
+	return cv->n_funcs;
+}
+
 void sb_code_variant_free(struct sb_code_variant *cv)
 {
 	for (size_t i = 0; i < cv->n_funcs; i++)
