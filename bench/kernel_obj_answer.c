@@ -60,6 +60,16 @@ static const struct sb_run_row *syscall_copy(const struct sb_run_file *rf, const
 	return row_of(rf, SB_SIDE_KERNEL, name, b);
 }
 
+/* The kernel's own A/B of program k: raw_tp (a private stack) minus its
+ * copy sys loaded as a syscall program (none), one load of each per
+ * batch: its CI holds these loads, and the next run's land elsewhere
+ * (results/amd-epyc-zen3-vm.md: -3.7 to +1.9 cycles over three runs). */
+static void kernel_ab(char *buf, size_t len, const struct sb_run_row *k, const struct sb_run_row *sys)
+{
+	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
+	sb_answer_estimate(buf, len, &ab, 1);
+}
+
 /* How many lines program k takes: its heading, the kernel's line, and
  * the private stack's (one, two, or three with the kernel's A/B). */
 static int program_lines(const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b)
@@ -94,8 +104,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		}
 		/* No twins (a build without them, or none comparable): the
 		 * kernel's A/B alone. */
-		struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
-		sb_answer_estimate(cyc, sizeof(cyc), &ab, 1);
+		kernel_ab(cyc, sizeof(cyc), k, sys);
 		fprintf(f, "  private stack, in the kernel (these loads): %s cycles vs itself as a syscall program\n",
 			cyc);
 		return 1;
@@ -124,12 +133,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	if (!sys)
 		return lines;
-	/* The kernel's own A/B: raw_tp (a private stack) minus the same
-	 * program loaded as a syscall program (none), one load of each per
-	 * batch: its CI holds these loads, and the next run's land elsewhere
-	 * (results/amd-epyc-zen3-vm.md: -3.7 to +1.9 cycles over three runs). */
-	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
-	sb_answer_estimate(cyc, sizeof(cyc), &ab, 1);
+	kernel_ab(cyc, sizeof(cyc), k, sys);
 	fprintf(f, "    in the kernel (these loads): %s cycles vs itself as a syscall program\n", cyc);
 	return lines + 1;
 }

@@ -85,26 +85,6 @@ out:
 	return rc;
 }
 
-int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_opts *opts,
-		   struct sb_twin *out, char *err, size_t errlen)
-{
-	memset(out, 0, sizeof(*out));
-	struct sb_code c;
-	if (sb_code_decode(code, len, &c, err, errlen))
-		return -1;
-	int rc = -1;
-	size_t frame_at, setup;
-	if (sb_private_frame_find(&c, &frame_at, &setup, err, errlen) == 0) {
-		long d = opts && opts->stack_depth >= 0 ? opts->stack_depth : -1;
-		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : sb_frame_depth(&c, setup);
-		rc = deprivatize_body(&c, frame_at, setup, out, err, errlen);
-	}
-	sb_code_free(&c);
-	if (rc)
-		sb_twin_free(out);
-	return rc;
-}
-
 /* Instruction i with r9 turned into rbp, encoded alone into buf (at most
  * 15 bytes). Returns its length, or 0 with err. */
 static size_t encode_rbp(const struct sb_code *c, size_t i, uint8_t *buf, char *err, size_t errlen)
@@ -151,38 +131,31 @@ static int padded_prologue(const struct sb_code *c, size_t frame_at, size_t setu
 	return 0;
 }
 
-int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, char *err, size_t errlen)
+/* sb_deprivatize_padded's rewrite of c (its stack depth set). */
+static int padded_body(const struct sb_code *c, size_t frame_at, size_t setup, struct sb_twin *out, char *err,
+		       size_t errlen)
 {
-	memset(out, 0, sizeof(*out));
-	struct sb_code c;
-	if (sb_code_decode(code, len, &c, err, errlen))
-		return -1;
-	int rc = -1;
-	size_t frame_at, setup;
-	if (sb_private_frame_find(&c, &frame_at, &setup, err, errlen))
-		goto out;
-	out->stack_depth = sb_frame_depth(&c, setup);
-	if (!(out->code = malloc(len))) {
+	if (!(out->code = malloc(c->len))) {
 		sb_set_err(err, errlen, "out of memory");
-		goto out;
+		return -1;
 	}
-	memcpy(out->code, code, len);
-	out->len = len;
-	if (padded_prologue(&c, frame_at, setup, out->stack_depth, out->code, err, errlen))
-		goto out;
-	for (size_t i = setup + 2; i < c.n; i++) {
-		const struct sb_code_insn *in = &c.insns[i];
+	memcpy(out->code, c->bytes, c->len);
+	out->len = c->len;
+	if (padded_prologue(c, frame_at, setup, out->stack_depth, out->code, err, errlen))
+		return -1;
+	for (size_t i = setup + 2; i < c->n; i++) {
+		const struct sb_code_insn *in = &c->insns[i];
 		uint8_t *at = out->code + in->off, buf[16];
 		size_t n = 0;
 		if (sb_code_is_push(in, ZYDIS_REGISTER_R9) || sb_code_is_pop(in, ZYDIS_REGISTER_R9)) {
 			out->calls_wrapped += sb_code_is_push(in, ZYDIS_REGISTER_R9);
 		} else if (sb_code_uses_reg(in, ZYDIS_REGISTER_R9)) {
-			if (!(n = encode_rbp(&c, i, buf, err, errlen)))
-				goto out;
+			if (!(n = encode_rbp(c, i, buf, err, errlen)))
+				return -1;
 			if (n > in->len) {
 				sb_set_err(err, errlen, "+%#zx: its rbp form is %zu bytes, longer than its %zu", in->off, n,
 					   in->len);
-				goto out;
+				return -1;
 			}
 			out->frame_insns++;
 		} else {
@@ -191,12 +164,42 @@ int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, 
 		memcpy(at, buf, n);
 		sb_ablation_nops(at + n, in->len - n);
 	}
-	rc = 0;
-out:
+	return 0;
+}
+
+/* The code decoded, its private frame found and its stack depth set
+ * (opts's, else the deepest frame offset), then rewritten by
+ * sb_deprivatize's body or, padded, sb_deprivatize_padded's. */
+static int without_private_stack(const uint8_t *code, size_t len, const struct sb_deprivatize_opts *opts,
+				 int padded, struct sb_twin *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	struct sb_code c;
+	if (sb_code_decode(code, len, &c, err, errlen))
+		return -1;
+	int rc = -1;
+	size_t frame_at, setup;
+	if (sb_private_frame_find(&c, &frame_at, &setup, err, errlen) == 0) {
+		long d = opts && opts->stack_depth >= 0 ? opts->stack_depth : -1;
+		out->stack_depth = d >= 0 ? (uint32_t)((d + 7) & ~7L) : sb_frame_depth(&c, setup);
+		rc = padded ? padded_body(&c, frame_at, setup, out, err, errlen)
+			    : deprivatize_body(&c, frame_at, setup, out, err, errlen);
+	}
 	sb_code_free(&c);
 	if (rc)
 		sb_twin_free(out);
 	return rc;
+}
+
+int sb_deprivatize(const uint8_t *code, size_t len, const struct sb_deprivatize_opts *opts,
+		   struct sb_twin *out, char *err, size_t errlen)
+{
+	return without_private_stack(code, len, opts, 0, out, err, errlen);
+}
+
+int sb_deprivatize_padded(const uint8_t *code, size_t len, struct sb_twin *out, char *err, size_t errlen)
+{
+	return without_private_stack(code, len, NULL, 1, out, err, errlen);
 }
 
 /* The callee-saved pushes (rbx, r12-r15) and the arena movabs r12 after the
