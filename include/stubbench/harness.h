@@ -186,12 +186,13 @@ struct sb_run_part {
 };
 /* A part's kept blocks of one batch size (blocks with kept rounds): per
  * arm its value in cycles per iteration, the overhead arm's cost removed
- * (as the statistics computed it), and each block's re-rolled state and
- * fresh process. */
+ * (as the statistics computed it: `removed`, one figure for the part's
+ * batch size), and each block's re-rolled state and fresh process. */
 struct sb_part_blocks {
 	size_t n, n_arms;
 	double *value;             /* [arm * n + k] */
 	size_t *state, *process;   /* [k] */
+	double removed;            /* cycles per iteration removed from every value */
 };
 void sb_part_blocks_free(struct sb_part_blocks *pb);
 

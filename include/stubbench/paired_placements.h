@@ -45,11 +45,18 @@ int sb_paired_over_placements(const double *a, const double *b, const size_t *pl
 
 /* One arm's kept blocks, measured in a group of its own (no other arm of
  * the comparison interleaved with it): block i's value, its placement
- * (NULL: one placement for all) and its process (NULL: one process). */
+ * (NULL: one placement for all) and its process (NULL: one process).
+ * removed: the cycles per iteration taken off every value (its group's
+ * estimate of the timing loop's own cost, sb_part_blocks.removed), added
+ * back before the difference: each group estimates that loop from its own
+ * samples, and where the loop has several steady states the estimates
+ * differ by a fraction of a cycle that would move every cell of the
+ * figure alike (results/amd-epyc-zen3-vm.md, 2026-12-04). */
 struct sb_arm_blocks {
 	const double *value;
 	const size_t *placement, *process;
 	size_t n;
+	double removed;
 };
 
 /* a - b where the two arms ran in groups of their own at the same table of

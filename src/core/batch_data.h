@@ -44,6 +44,7 @@ struct sb_kept_blocks {
 	size_t n, stride;
 	size_t *block;             /* [k]: its index in batch_data.blocks */
 	double *value;             /* [arm * stride + k] */
+	double removed;            /* the overhead arm's cycles per iteration, removed from every value */
 };
 void sb_kept_blocks_free(struct sb_kept_blocks *kb);
 

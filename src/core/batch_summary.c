@@ -600,7 +600,8 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
 	}
 	if (kept) { /* handed over */
-		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm};
+		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm,
+						.removed = s.ovh_cycles / (double)s.batch};
 		s.kept_block = NULL;
 		s.bm = NULL;
 	}

@@ -183,7 +183,7 @@ static int hand_back(const struct part_run *pr, const struct batch_data *d, cons
 		     struct sb_part_blocks *out)
 {
 	size_t n = kb->n;
-	*out = (struct sb_part_blocks){.n = n, .n_arms = pr->n_arms};
+	*out = (struct sb_part_blocks){.n = n, .n_arms = pr->n_arms, .removed = kb->removed};
 	out->value = malloc((n * pr->n_arms + 1) * sizeof(*out->value));
 	out->state = malloc((n + 1) * sizeof(*out->state));
 	out->process = malloc((n + 1) * sizeof(*out->process));

@@ -280,7 +280,7 @@ static long common_cells(const struct sb_arm_blocks *a, const struct layout *la,
 				y++;
 			continue;
 		}
-		(*ca)[m] = cell_mean(la, a->value, x), (*cb)[m] = cell_mean(lb, b->value, y);
+		(*ca)[m] = cell_mean(la, a->value, x) + a->removed, (*cb)[m] = cell_mean(lb, b->value, y) + b->removed;
 		(*pl)[m] = ka, (*pr)[m++] = qa;
 		x++, y++;
 	}

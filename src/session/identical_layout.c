@@ -224,7 +224,7 @@ static struct sb_arm_blocks blocks_of(const struct sb_layout_groups *lg, size_t 
 	if (pb->n_arms < 2 || !pb->n)
 		return (struct sb_arm_blocks){0};
 	return (struct sb_arm_blocks){.value = pb->value + pb->n, .placement = pb->state, .process = pb->process,
-				      .n = pb->n};
+				      .n = pb->n, .removed = pb->removed};
 }
 
 /* a against b (layout groups; -1: none) at batch index bi into *p: 0, or
