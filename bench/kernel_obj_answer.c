@@ -121,9 +121,8 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		sb_answer_estimate(l, sizeof(l), &t->figures[li], 1);
 		snprintf(lay, sizeof(lay), ", layout %s", l);
 	}
-	/* The total is the difference of two groups' means: its CI holds this
-	 * run, and two groups of identical code differ by up to half a cycle
-	 * from run to run (results/amd-epyc-zen3-vm.md). */
+	/* The total's CI holds what varies within this run: kernel --obj keeps
+	 * no record of past runs to give it a next-run range. */
 	fprintf(f, "  private stack, this run: %s x the de-privatized twin's time, %s\n", ratio, cyc);
 	fprintf(f, "    at identical layout: codegen %s%s\n", cg, lay);
 	int lines = 2;
