@@ -116,6 +116,14 @@ static void formats(void)
 	e = sb_estimate_absent("x");
 	sb_answer_estimate(buf, sizeof(buf), &e, 1);
 	CHECK(strcmp(buf, "n/a") == 0, "absent: %s", buf);
+	struct sb_run_row r;
+	memset(&r, 0, sizeof(r));
+	r.figures[SB_FIGURE_CODEGEN] = sb_estimate_absent("no placement and process in both: a longer --time");
+	sb_answer_codegen(buf, sizeof(buf), &r);
+	CHECK(strcmp(buf, "none (no placement and process in both: a longer --time)") == 0, "no codegen: %s", buf);
+	r.figures[SB_FIGURE_CODEGEN] = sb_estimate_absent("not in the file");
+	sb_answer_codegen(buf, sizeof(buf), &r);
+	CHECK(strcmp(buf, "none") == 0, "no codegen in a file: %s", buf);
 	e = est(7, 6, 8);
 	sb_answer_ratio(buf, sizeof(buf), &e);
 	CHECK(strcmp(buf, "1.07 ± 0.01") == 0, "ratio: %s", buf);

@@ -305,8 +305,8 @@ int sb_paired_between_placements(const struct sb_arm_blocks *a, const struct sb_
 	int rc = m < 0 ? -1 : 0;
 	if (m == 0 || m == 1)
 		out->mean = out->median =
-			sb_estimate_absent(m ? "one cell (placement, process) in both arms: no spread to estimate"
-					     : "no placement and process in both arms");
+			sb_estimate_absent(m ? "one placement and process in both, no CI: a longer --time"
+					     : "no placement and process in both: a longer --time");
 	else if (m > 1) {
 		/* All at one placement: each cell a placement of its own. */
 		int one_place = pl[0] == pl[m - 1];

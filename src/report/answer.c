@@ -170,6 +170,12 @@ void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r)
 	const struct sb_estimate *codegen = &r->figures[SB_FIGURE_CODEGEN];
 	const struct sb_estimate *next = nr >= 0 ? &r->figures[nr] : NULL;
 	int ranged = next && sb_estimate_has_ci(next) && sb_estimate_known(codegen);
+	if (!sb_estimate_known(codegen)) { /* none: why, where the run said */
+		const char *why = codegen->absent;
+		int said = why && strcmp(why, "not in the file") != 0;
+		snprintf(buf, len, "none%s%s%s", said ? " (" : "", said ? why : "", said ? ")" : "");
+		return;
+	}
 	char m[64];
 	sb_answer_estimate(m, sizeof(m), ranged ? next : codegen, 1);
 	snprintf(buf, len, "%s%s", m, ranged ? " next run" : sb_estimate_has_ci(codegen) ? " this run" : "");

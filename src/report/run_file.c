@@ -339,7 +339,8 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
 		for (size_t k = 0; k < sb_figure_count(); k++) {
 			struct sb_estimate e = *sb_figure_of(sb_figure_at(k), c);
-			row->figures[k] = figure(e.known ? e.value : NAN, e.lo, e.hi);
+			/* Without a figure the reason stays (it lives as long as r). */
+			row->figures[k] = e.known ? figure(e.value, e.lo, e.hi) : e;
 		}
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {
