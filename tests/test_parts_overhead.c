@@ -13,7 +13,10 @@
  * - sb_part_blocks.removed is the part's cell's overhead_cycles_per_iter;
  * - across parts the figure is 0 within the samples' jitter (< 0.05 cycle);
  * - with the removed figures left out it reads the empty stub's difference
- *   (more than 0.5 cycle): what the check above guards. */
+ *   (more than 0.5 cycle): what the check above guards;
+ * - an arm's own cycles CI holds its part's empty-stub spread (part A,
+ *   wider than a cycle), and only the jitter where the stub is steady
+ *   (part C, a constant 100 ticks: narrower than 0.2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,13 +56,14 @@ static struct sb_arm_blocks arm_of(const struct sb_part_blocks *pb, double remov
 
 int main(void)
 {
-	struct synthetic syn[2][2] = {
+	struct synthetic syn[3][2] = {
 		{{.ticks = {100, 100, 100, 300}}, {.ticks = {1100, 1100, 1100, 1100}}},
 		{{.ticks = {100, 300, 300, 300}}, {.ticks = {1100, 1100, 1100, 1100}}},
+		{{.ticks = {100, 100, 100, 100}}, {.ticks = {1100, 1100, 1100, 1100}}},
 	};
 	static const char *names[] = {"overhead", "arm"};
-	struct sb_arm arms[2][2];
-	for (int p = 0; p < 2; p++)
+	struct sb_arm arms[3][2];
+	for (int p = 0; p < 3; p++)
 		for (int a = 0; a < 2; a++)
 			arms[p][a] = (struct sb_arm){.name = names[a], .seed_name = names[a], .sample = sample,
 						     .ctx = &syn[p][a], .is_overhead = a == 0, .is_baseline = a == 1,
@@ -67,20 +71,20 @@ int main(void)
 	static const uint64_t batches[] = {BATCH};
 	static const struct sb_run_test_hooks hooks = {.spread_only = 1, .fixed_clock = 1};
 	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 20000, .seed = 5, .test = &hooks};
-	struct sb_results res[2];
-	struct sb_part_blocks pb[2];
+	struct sb_results res[3];
+	struct sb_part_blocks pb[3];
 	memset(pb, 0, sizeof(pb));
-	struct sb_run_part parts[2];
-	for (int p = 0; p < 2; p++)
+	struct sb_run_part parts[3];
+	for (int p = 0; p < 3; p++)
 		parts[p] = (struct sb_run_part){.arms = arms[p], .n_arms = 2, .opts = &o, .out = &res[p],
 						.blocks = &pb[p]};
 	char err[256] = "";
-	int rc = sb_run_parts(parts, 2, err, sizeof(err));
+	int rc = sb_run_parts(parts, 3, err, sizeof(err));
 	CHECK(rc == 0, "run failed: %s", err);
 	if (rc != 0)
 		return check_report("parts_overhead");
 
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < 3; p++) {
 		const struct sb_cell *c = &res[p].cells[0];
 		CHECK(pb[p].n > 0 && fabs(pb[p].removed - c->overhead_cycles) < 1e-12,
 		      "part %d: %zu blocks, removed %.4f, its cell's overhead %.4f", p, pb[p].n, pb[p].removed,
@@ -101,7 +105,17 @@ int main(void)
 	      "the removed figures left out: %+.3f, want -(%.3f - %.3f)", without.mean.value, pb[1].removed,
 	      pb[0].removed);
 
-	for (int p = 0; p < 2; p++) {
+	/* An arm's own cycles: its CI takes the empty stub's estimate's in
+	 * quadrature. Part A's stub sits at 0 or +3.1 cycles per call by state
+	 * (its CI over 4 states spans cycles), part C's is constant. */
+	const struct sb_summary *ca = &res[0].cells[0].cycles, *cc = &res[2].cells[0].cycles;
+	CHECK(ca->ci_hi - ca->ci_lo > 1 && ca->ci_lo < ca->mean && ca->ci_hi > ca->mean,
+	      "part A's arm: %.3f [%.3f, %.3f], want the empty stub's spread in its CI", ca->mean, ca->ci_lo,
+	      ca->ci_hi);
+	CHECK(cc->ci_hi - cc->ci_lo < 0.2, "part C's arm: %.3f [%.3f, %.3f], want only the jitter", cc->mean,
+	      cc->ci_lo, cc->ci_hi);
+
+	for (int p = 0; p < 3; p++) {
 		sb_part_blocks_free(&pb[p]);
 		sb_results_free(&res[p]);
 	}

@@ -583,6 +583,17 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 	if (count_states_and_processes(&s) != 0)
 		goto out;
 	label_modes(&s);
+	/* The empty stub's own spread: every arm's cycles are less one
+	 * estimate of it, whose blocks can sit in steady states apart (3
+	 * cycles on AMD Zen 3, in shares that move from run to run), so
+	 * each arm's CI of its cycles takes the estimate's CI in quadrature.
+	 * Differences between arms of the cell are less the same estimate,
+	 * and their CIs do not. */
+	struct sb_cell ovh_cell;
+	memset(&ovh_cell, 0, sizeof(ovh_cell));
+	if (ovh >= 0 && s.g)
+		arm_cycles(&s, (size_t)ovh, &ovh_cell);
+	int ovh_ci = ovh_cell.cycles.n && isfinite(ovh_cell.cycles.ci_lo) && isfinite(ovh_cell.cycles.ci_hi);
 	for (size_t a = 0, ci = 0; a < n_arms; a++) {
 		if ((long)a == ovh)
 			continue;
@@ -591,6 +602,9 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		cell_counts(&s, a, c);
 		c->first_round_excess = first_round_excess(&s, a);
 		arm_cycles(&s, a, c);
+		if (ovh_ci && c->cycles.n && isfinite(c->cycles.ci_lo) && isfinite(c->cycles.ci_hi))
+			widen(c->cycles.mean, ovh_cell.cycles.mean, ovh_cell.cycles.ci_lo, ovh_cell.cycles.ci_hi,
+			      &c->cycles.ci_lo, &c->cycles.ci_hi);
 		arm_ns(&s, a, c);
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
