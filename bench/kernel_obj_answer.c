@@ -6,7 +6,7 @@
  * load agrees, and what its private stack costs: its twin against its
  * de-privatized self at identical layout.
  *
- *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the load):
+ *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the loads):
  *     kernel 30.06 [30.05, 30.07]; twin 30.13: agree
  *     private stack, this run: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50]
  *       at identical layout: codegen +0.02 [-0.02, +0.10] this run, layout +0.23 [+0.01, +0.48]
@@ -164,7 +164,7 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 			skipped++;
 			continue;
 		}
-		fprintf(f, "%s at batch %llu, cycles per iteration (95 %% CI; twin: placed like the load):\n",
+		fprintf(f, "%s at batch %llu, cycles per iteration (95 %% CI; twin: placed like the loads):\n",
 			k->key.codegen, (unsigned long long)b);
 		kernel_line(f, rf, k, base, b);
 		lines += 2;

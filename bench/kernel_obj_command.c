@@ -24,6 +24,7 @@
 #include "stubbench/output.h"
 #include "stubbench/session.h"
 #include "stubbench/pin.h"
+#include "stubbench/rng.h"
 #include "stubbench/timer.h"
 #include "stubbench/user_obj.h"
 #ifdef SB_AUTO_TWINS
@@ -35,20 +36,27 @@
 
 struct obj_run {
 	const struct sb_config *o;
-	struct sb_user_obj *objs[SB_MAX_BATCHES];
-	size_t n_objs;
-	struct sb_kernel_obj *empty;
+	struct sb_user_obj *objs[SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES]; /* [load * n_batches + batch] */
+	size_t n_objs, n_loads;
+	struct sb_kernel_obj *empty[SB_KERNEL_MAX_LOADS]; /* the empty driver, loaded once per load */
+	int empty_fds[SB_KERNEL_MAX_LOADS];
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
 	int has_batch_iters;
 	char *jit_text;        /* what the JIT check found, one line per function */
 	/* The kernel's own A/B: the programs with a private stack, loaded
-	 * again as syscall programs (none), one object per batch. */
+	 * again as syscall programs (none), one object per load and batch. */
 	const char *private_progs[SB_USER_MAX_PROGS];
 	size_t n_private_progs;
-	struct sb_user_obj *sys[SB_MAX_BATCHES];
+	struct sb_user_obj *sys[SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES];
 	size_t n_sys;
-	int empty_sys_fd;
+	int empty_sys_fds[SB_KERNEL_MAX_LOADS]; /* the empty syscall program, once per load (0: none) */
+	/* A spacer before each load (src/kernel/spacer.c), kept loaded with it:
+	 * the loads would otherwise sit a fixed distance apart and share page
+	 * offsets (docs/kernel-run.md). */
+	int spacers[2 * SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES];
+	size_t n_spacers;
+	struct sb_rng spacer_rng;
 	struct sb_results res;
 	struct sb_results sres; /* the syscall copies (the kernel's A/B) */
 #ifdef SB_AUTO_TWINS
@@ -75,11 +83,15 @@ static void release(struct obj_run *r)
 {
 	for (size_t i = 0; i < r->n_objs; i++)
 		sb_user_obj_unload(r->objs[i]);
-	sb_kernel_unload(r->empty);
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+		sb_kernel_unload(r->empty[i]);
 	for (size_t i = 0; i < r->n_sys; i++)
 		sb_user_obj_unload(r->sys[i]);
-	if (r->empty_sys_fd > 0)
-		close(r->empty_sys_fd);
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+		if (r->empty_sys_fds[i] > 0)
+			close(r->empty_sys_fds[i]);
+	for (size_t i = 0; i < r->n_spacers; i++)
+		close(r->spacers[i]);
 	sb_results_free(&r->res);
 	sb_results_free(&r->sres);
 	free(r->jit_text);
@@ -306,9 +318,24 @@ static void after_report(FILE *info, enum sb_format fmt, const struct sb_results
 		per_run(ctx, info, 0);
 }
 
-/* The object checked and loaded once per batch size (batch_iters set),
- * the empty driver loaded and test-run on the CPU. Returns SB_KERNEL_OK,
- * or a status said on stderr. */
+/* A spacer of 0-4 KB of JITed code before the next load, so that it starts
+ * at a page offset of its own. 0, or -1 with why (sized errlen). */
+static int spacer(struct obj_run *r, char *why, size_t errlen)
+{
+	if (r->n_spacers == sizeof(r->spacers) / sizeof(r->spacers[0]))
+		return 0;
+	int fd = sb_kernel_spacer_load((size_t)sb_rng_below(&r->spacer_rng, 4096 + 1));
+	if (fd < 0) {
+		snprintf(why, errlen, "a spacer program before a load failed: %s", strerror(-fd));
+		return -1;
+	}
+	r->spacers[r->n_spacers++] = fd;
+	return 0;
+}
+
+/* The object checked and loaded --loads times per batch size (batch_iters
+ * set), each load at code addresses of its own, the empty driver loaded and
+ * test-run on the CPU. Returns SB_KERNEL_OK, or a status said on stderr. */
 static int load_all(struct obj_run *r, int *cpu_out, FILE *info)
 {
 	const struct sb_config *o = r->o;
@@ -335,20 +362,31 @@ static int load_all(struct obj_run *r, int *cpu_out, FILE *info)
 		r->n_batches = 1;
 		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", o->obj);
 	}
-	for (size_t b = 0; b < r->n_batches; b++) {
-		r->objs[b] = sb_user_obj_load(o->obj, (uint32_t)r->batches[b], &st, why, sizeof(why));
+	r->n_loads = o->loads ? (size_t)o->loads : 1;
+	sb_rng_seed(&r->spacer_rng, o->seed ^ 0x5bace5bace);
+	for (size_t b = 0; b < r->n_loads * r->n_batches; b++) {
+		if (spacer(r, why, sizeof(why)) != 0) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return SB_KERNEL_FAILED;
+		}
+		r->objs[b] = sb_user_obj_load(o->obj, (uint32_t)r->batches[b % r->n_batches], &st, why, sizeof(why));
 		if (!r->objs[b]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
 		}
 		r->n_objs++;
 	}
-	r->empty = sb_kernel_load(1, 0, &st, why, sizeof(why));
-	if (!r->empty) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return st;
+	fprintf(info, "loads: %s %zu time%s per batch size, each after a spacer, a block running one (--loads)\n",
+		o->obj, r->n_loads, r->n_loads == 1 ? "" : "s");
+	for (size_t l = 0; l < r->n_loads; l++) {
+		r->empty[l] = sb_kernel_load(1, 0, &st, why, sizeof(why));
+		if (!r->empty[l]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->empty_fds[l] = sb_kernel_empty_fd(r->empty[l]);
 	}
-	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->empty), cpu);
+	int trc = sb_kernel_test_run(r->empty_fds[0], cpu);
 	if (trc != 0) {
 		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n", cpu,
 			strerror(-trc));
@@ -424,9 +462,14 @@ static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 	enum sb_kernel_status st;
 	if (!r->n_private_progs)
 		return 0;
-	for (size_t b = 0; b < r->n_batches; b++) {
-		if (!(r->sys[b] = sb_user_obj_load_as_syscall(o->obj, (uint32_t)r->batches[b], r->private_progs,
-							       r->n_private_progs, &st, why, sizeof(why)))) {
+	for (size_t b = 0; b < r->n_loads * r->n_batches; b++) {
+		uint32_t batch = (uint32_t)r->batches[b % r->n_batches];
+		if (spacer(r, why, sizeof(why)) != 0) {
+			fprintf(info, "kernel A/B: none: %s\n", why);
+			return 0;
+		}
+		if (!(r->sys[b] = sb_user_obj_load_as_syscall(o->obj, batch, r->private_progs, r->n_private_progs, &st,
+							       why, sizeof(why)))) {
 			fprintf(info, "kernel A/B: none: %s\n", why);
 			return 0;
 		}
@@ -438,10 +481,12 @@ static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 				"to read\n", r->private_progs[i]);
 			return 0;
 		}
-	if ((r->empty_sys_fd = sb_user_obj_empty_syscall(why, sizeof(why))) < 0) {
-		fprintf(info, "kernel A/B: none: %s\n", why);
-		return 0;
-	}
+	for (size_t l = 0; l < r->n_loads; l++)
+		if ((r->empty_sys_fds[l] = sb_user_obj_empty_syscall(why, sizeof(why))) < 0) {
+			r->empty_sys_fds[l] = 0;
+			fprintf(info, "kernel A/B: none: %s\n", why);
+			return 0;
+		}
 	st = sb_user_obj_check_runs(r->sys[0], r->private_progs, r->n_private_progs, cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(info, "kernel A/B: none: as a syscall program: %s\n", why);
@@ -532,13 +577,13 @@ static int run(struct obj_run *r)
 		return st;
 	}
 	static struct sb_user_arms arms;
-	sb_user_arms_build(&arms, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
-			   sb_kernel_empty_fd(r->empty), cpu);
+	sb_user_arms_build(&arms, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)o->progs,
+			   o->n_progs, r->empty_fds, cpu);
 	static struct sb_user_arms sys_arms;
 	int ab = load_syscall_copies(r, cpu, info);
 	if (ab)
-		sb_user_arms_build_syscall(&sys_arms, r->sys, r->batches, r->n_batches, r->private_progs,
-					   r->n_private_progs, r->empty_sys_fd, cpu);
+		sb_user_arms_build_syscall(&sys_arms, r->sys, r->n_loads, r->batches, r->n_batches, r->private_progs,
+					   r->n_private_progs, r->empty_sys_fds, cpu);
 	sb_timer_probe();
 	/* The run's batch sizes: the object's own without batch_iters. */
 	static struct sb_config cfg;
@@ -553,8 +598,8 @@ static int run(struct obj_run *r)
 	cfg.variants = progs;
 	size_t n_private = 0;
 #ifdef SB_AUTO_TWINS
-	sb_obj_twins_make(&r->twins, r->objs, r->batches, r->n_batches, (const char *const *)o->progs, o->n_progs,
-			  r->has_batch_iters, info);
+	sb_obj_twins_make(&r->twins, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)o->progs,
+			  o->n_progs, r->has_batch_iters, info);
 	static struct sb_group groups[SB_USER_MAX_PROGS];
 	static const struct sb_variant *others[SB_USER_MAX_PROGS], *padded[SB_USER_MAX_PROGS];
 	n_private = sb_obj_twins_private_groups(&r->twins, groups, r->private_arms, r->pres, others, padded,

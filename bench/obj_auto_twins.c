@@ -133,7 +133,7 @@ static void make_depriv(struct sb_obj_twin *o, const struct sb_auto_twin_spec *s
 						  o->padded_why, sizeof(o->padded_why)) == 0;
 }
 
-static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, const uint64_t *batches,
+static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, size_t n_loads, const uint64_t *batches,
 		     size_t n_batches, int has_batch_iters, const struct sb_ksyms *ks)
 {
 	char err[300];
@@ -174,11 +174,12 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, con
 		return;
 	if (o->twin.n_private)
 		make_depriv(o, &s);
-	for (size_t b = 0; b < n_batches; b++) {
+	for (size_t b = 0; b < n_loads * n_batches; b++) {
 		struct sb_auto_twin_source load;
 		if (sb_auto_twin_source_read(sb_user_obj_prog_fd(objs[b], o->prog), &load, err, sizeof(err)) ||
 		    place_like(o, &load.img, b, err, sizeof(err))) {
-			snprintf(o->why, sizeof(o->why), "placing it like load %zu: %s", b + 1, err);
+			snprintf(o->why, sizeof(o->why), "placing it like load %zu of batch %llu: %s", b / n_batches + 1,
+				 (unsigned long long)batches[b % n_batches], err);
 			if (load.img.funcs)
 				sb_auto_twin_source_free(&load);
 			return;
@@ -196,7 +197,7 @@ static uint64_t sample_twin(void *p, uint64_t batch)
 		return UINT64_MAX;
 	if (!c->t)
 		return sb_time_calls(sb_empty_stub, c->in_loop ? 1 : batch);
-	const struct sb_variant *v = &c->t->placed[bi].v;
+	const struct sb_variant *v = &c->t->placed[c->load * c->n_batches + (size_t)bi].v;
 	if (!c->in_loop)
 		return sb_time_calls(v->main, batch);
 	/* The loop bound's own width: a 4-byte global gets 4 bytes. */
@@ -204,14 +205,25 @@ static uint64_t sample_twin(void *p, uint64_t batch)
 	return sb_time_calls(v->main, 1);
 }
 
-static void add_arm(struct sb_obj_twins *t, struct sb_obj_twin *o, const uint64_t *batches, size_t n_batches,
-		    int in_loop)
+/* A block's state: the load its copy is placed like. */
+static void select_load(void *p, size_t state)
+{
+	struct sb_obj_twin_ctx *c = p;
+	c->load = state % c->n_loads;
+}
+
+static void add_arm(struct sb_obj_twins *t, struct sb_obj_twin *o, size_t n_loads, const uint64_t *batches,
+		    size_t n_batches, int in_loop)
 {
 	struct sb_obj_twin_ctx *c = &t->ctx[t->n_arms];
 	struct sb_arm *a = &t->arms[t->n_arms];
-	*c = (struct sb_obj_twin_ctx){o, batches, n_batches, in_loop};
+	*c = (struct sb_obj_twin_ctx){o, batches, n_batches, in_loop, n_loads ? n_loads : 1, 0};
 	a->ctx = c;
 	a->sample = sample_twin;
+	if (o && c->n_loads > 1) {
+		a->n_states = c->n_loads;
+		a->set_state = select_load;
+	}
 	a->name = a->seed_name = o ? o->arm_name : "overhead";
 	a->is_overhead = o == NULL;
 	a->is_baseline = t->n_arms == 1;
@@ -220,8 +232,9 @@ static void add_arm(struct sb_obj_twins *t, struct sb_obj_twin *o, const uint64_
 	t->n_arms++;
 }
 
-void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, const uint64_t *batches,
-		       size_t n_batches, const char *const *progs, size_t n_progs, int has_batch_iters, FILE *info)
+void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, size_t n_loads,
+		       const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+		       int has_batch_iters, FILE *info)
 {
 	memset(t, 0, sizeof(*t));
 	char err[300];
@@ -237,12 +250,12 @@ void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, 
 	for (size_t p = 0; p < n_progs && p < SB_USER_MAX_PROGS; p++) {
 		struct sb_obj_twin *o = &t->t[t->n++];
 		o->prog = progs[p];
-		make_one(o, objs, batches, n_batches, has_batch_iters, have_ks ? &ks : NULL);
+		make_one(o, objs, n_loads, batches, n_batches, has_batch_iters, have_ks ? &ks : NULL);
 		if (!o->made)
 			fprintf(info, "auto-twin %s: none: %s\n", o->prog, o->why);
 		else if (!o->path.comparable)
 			fprintf(info, "auto-twin %s: not comparable: %s\n", o->prog, o->path.why);
-		else if (o->n_placed < n_batches)
+		else if (o->n_placed < n_loads * n_batches)
 			fprintf(info, "auto-twin %s: not measured: %s\n", o->prog, o->why);
 		else
 			fprintf(info, "auto-twin %s: %s; the kernel's path (%llu instructions per run at batch %llu)\n",
@@ -262,10 +275,10 @@ void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, 
 	if (have_ks)
 		sb_ksyms_free(&ks);
 	for (size_t i = 0; i < t->n; i++)
-		if (t->t[i].made && t->t[i].path.comparable && t->t[i].n_placed == n_batches) {
+		if (t->t[i].made && t->t[i].path.comparable && t->t[i].n_placed == n_loads * n_batches) {
 			if (t->n_arms == 0)
-				add_arm(t, NULL, batches, n_batches, has_batch_iters);
-			add_arm(t, &t->t[i], batches, n_batches, has_batch_iters);
+				add_arm(t, NULL, n_loads, batches, n_batches, has_batch_iters);
+			add_arm(t, &t->t[i], n_loads, batches, n_batches, has_batch_iters);
 		}
 }
 

@@ -1,9 +1,10 @@
 /* obj_auto_twins.h: the auto-twins of `stubbench kernel --obj` (auto_twin.h):
  * for each program, a twin made from its JIT image (of the load of the
  * first batch), checked for the kernel's path (not comparable: no arm),
- * placed like each batch's load (every function at the page offset the
- * kernel gave it), and harness arms running the placed copies beside the
- * kernel's runs; then each twin's cost against the kernel's. */
+ * placed like each load of each batch (every function at the page offset
+ * the kernel gave it), and harness arms running the placed copies beside
+ * the kernel's runs, a block's load its state; then each twin's cost
+ * against the kernel's. */
 #ifndef STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
 #define STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
 
@@ -25,7 +26,7 @@ struct sb_obj_twin {
 	struct sb_auto_twin twin;
 	int made;                       /* the twin exists */
 	struct sb_auto_twin_path path;  /* made: its path check */
-	struct sb_placed_variant placed[SB_MAX_BATCHES];
+	struct sb_placed_variant placed[SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES]; /* [load * n_batches + batch] */
 	size_t n_placed;
 	char why[400];                  /* not made, or not placed: why */
 	char desc[400];                 /* made: its helpers and buffers */
@@ -58,6 +59,7 @@ struct sb_obj_twins {
 		const uint64_t *batches;
 		size_t n_batches;
 		int in_loop;
+		size_t n_loads, load;       /* the loads, and the one this block's copy is placed like */
 	} ctx[1 + SB_USER_MAX_PROGS];
 	int percpu_ready;
 };
@@ -65,8 +67,9 @@ struct sb_obj_twins {
 /* Makes, checks and places the twins of progs; one line per program into
  * info. The arms (t->arms, n_arms: the overhead arm first) run only the
  * comparable ones; n_arms is 0 when none is. */
-void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, const uint64_t *batches,
-		       size_t n_batches, const char *const *progs, size_t n_progs, int has_batch_iters, FILE *info);
+void sb_obj_twins_make(struct sb_obj_twins *t, struct sb_user_obj *const *objs, size_t n_loads,
+		       const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+		       int has_batch_iters, FILE *info);
 void sb_obj_twins_free(struct sb_obj_twins *t);
 
 /* The private stack's cost of each twin that has one: the twin against its

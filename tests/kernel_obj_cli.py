@@ -43,7 +43,7 @@ one_line_usage(run(f"--obj={obj}"), "--obj needs --prog=NAME", "--obj alone")
 
 with tempfile.TemporaryDirectory() as d:
     p = run(f"--obj={obj}", "--prog=no_frame,with_frame", "--samples=5", "--batch=1,64", "--format=json",
-            f"--dump-jit={d}/dump")
+            f"--dump-jit={d}/dump", "--loads=3")
     if 3 <= p.returncode <= 6:
         print("SKIP: stubbench kernel exited", p.returncode, p.stderr.strip())
         if failures:
@@ -56,6 +56,8 @@ with tempfile.TemporaryDirectory() as d:
     check(p.returncode == 0 or empty, f"run exited {p.returncode}: {p.stderr}")
     doc = json.loads(p.stdout) if p.returncode == 0 or empty else {"results": [], "user_object": {"programs": []}}
     cells = [(r["variant"], r["batch"]) for r in doc["results"]]
+    # --loads: the object loaded three times per batch size, a block running one.
+    check(f"loads: {obj} 3 times per batch size" in p.stderr, f"no line of the loads: {p.stderr}")
     # The kernel's programs, and beside them their auto-twins (docs/auto-twins.md)
     # where this build has them.
     kernel = [(r["variant"], r["batch"]) for r in doc["results"] if r.get("side") == "kernel"]

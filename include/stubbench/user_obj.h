@@ -48,32 +48,38 @@ int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
 
 /* Harness arms: the overhead arm (an empty raw_tp program's test run: the
  * syscall and dispatch cost) and one arm per program; sample(ctx, batch)
- * runs the program of the object loaded for that batch once. */
+ * runs the program of the object loaded for that batch once. With n_loads
+ * > 1 the objects are n_loads loads of each batch's, empty_fds n_loads
+ * empty programs, and every arm takes the load as its re-rolled state: a
+ * block runs one load of each. */
 #define SB_USER_MAX_ARMS (2 + 2 * SB_USER_MAX_PROGS)
 struct sb_user_arms {
 	struct sb_arm arms[SB_USER_MAX_ARMS];
 	size_t n;
 	char names[SB_USER_MAX_ARMS][80];
 	struct sb_user_arm_ctx {
-		struct sb_user_obj *const *objs;   /* one per batch */
+		struct sb_user_obj *const *objs;   /* one per load and batch: [load * n_batches + batch] */
 		const uint64_t *batches;
 		size_t n_batches;
-		int empty_fd;                      /* >= 0: the overhead arm, running this program */
+		size_t n_loads, load;              /* the loads, and the one this block runs (its state) */
+		const int *empty_fds;              /* the overhead arm: one empty program per load; else NULL */
 		const char *prog;
 		int cpu;
 		int mode;                          /* how its test run is asked for (0: not known yet) */
 		int last_error;
 	} ctx[SB_USER_MAX_ARMS];
 };
-void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, const uint64_t *batches,
-			size_t n_batches, const char *const *progs, size_t n_progs, int empty_fd, int cpu);
+void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, size_t n_loads,
+			const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+			const int *empty_fds, int cpu);
 /* The kernel's own A/B, as arms of a part of their own: the overhead arm
  * the empty syscall program's test run (its path is not raw_tp's), then
  * "PROG@syscall" running each of progs of objs_sys
  * (sb_user_obj_load_as_syscall, one per batch), the first the part's
  * baseline. */
-void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, const uint64_t *batches,
-				size_t n_batches, const char *const *progs, size_t n_progs, int empty_syscall_fd, int cpu);
+void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, size_t n_loads,
+				const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+				const int *empty_syscall_fds, int cpu);
 /* An empty syscall program (sleepable), loaded: its fd, or -1 with err. */
 int sb_user_obj_empty_syscall(char *err, size_t errlen);
 

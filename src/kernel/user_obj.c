@@ -332,7 +332,8 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	long bi = sb_batch_index(c->batches, c->n_batches, batch);
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
-	run_fd = c->empty_fd >= 0 ? c->empty_fd : sb_user_obj_prog_fd(c->objs[bi], c->prog);
+	run_fd = c->empty_fds ? c->empty_fds[c->load]
+			      : sb_user_obj_prog_fd(c->objs[c->load * c->n_batches + bi], c->prog);
 	run_cpu = c->cpu;
 	run_mode = &c->mode;
 	uint64_t t = sb_time_calls(test_run_stub, 1);
@@ -343,8 +344,16 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	return t;
 }
 
-void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, const uint64_t *batches,
-			size_t n_batches, const char *const *progs, size_t n_progs, int empty_fd, int cpu)
+/* A block's state: the load its programs run. */
+static void select_load(void *ctx, size_t state)
+{
+	struct sb_user_arm_ctx *c = ctx;
+	c->load = state % c->n_loads;
+}
+
+void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, size_t n_loads,
+			const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+			const int *empty_fds, int cpu)
 {
 	memset(a, 0, sizeof(*a));
 	for (long i = -1; i < (long)n_progs && a->n < SB_USER_MAX_ARMS; i++) {
@@ -353,11 +362,16 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 		c->objs = objs;
 		c->batches = batches;
 		c->n_batches = n_batches;
-		c->empty_fd = i < 0 ? empty_fd : -1;
+		c->n_loads = n_loads ? n_loads : 1;
+		c->empty_fds = i < 0 ? empty_fds : NULL;
 		c->prog = i < 0 ? NULL : progs[i];
 		c->cpu = cpu;
 		arm->ctx = c;
 		arm->sample = sample;
+		if (c->n_loads > 1) {
+			arm->n_states = c->n_loads;
+			arm->set_state = select_load;
+		}
 		arm->name = arm->seed_name = i < 0 ? "empty-driver" : progs[i];
 		arm->is_overhead = i < 0;
 		/* The first program is the one the others are compared with. */
@@ -368,10 +382,11 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 	}
 }
 
-void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, const uint64_t *batches,
-				size_t n_batches, const char *const *progs, size_t n_progs, int empty_syscall_fd, int cpu)
+void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, size_t n_loads,
+				const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
+				const int *empty_syscall_fds, int cpu)
 {
-	sb_user_arms_build(a, objs_sys, batches, n_batches, progs, n_progs, empty_syscall_fd, cpu);
+	sb_user_arms_build(a, objs_sys, n_loads, batches, n_batches, progs, n_progs, empty_syscall_fds, cpu);
 	for (size_t i = 0; i < a->n; i++) {
 		struct sb_arm *arm = &a->arms[i];
 		snprintf(a->names[i], sizeof(a->names[i]), "%.60s", i ? a->ctx[i].prog : "empty-syscall");
