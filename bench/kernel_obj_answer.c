@@ -3,14 +3,14 @@
  * the largest batch, what it costs in the kernel (against the first
  * program; the kernel's own A/B where it was loaded again as a syscall
  * program, which gets no private stack), whether its twin placed like the
- * load agrees, and what its private stack costs: its twin against its
+ * loads agrees, and what its private stack costs: its twin against its
  * de-privatized self at identical layout.
  *
  *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the loads):
- *     kernel 30.06 [30.05, 30.07]; twin 30.13: agree
- *     private stack, this run: 1.01 ± 0.01 x the de-privatized twin's time, +0.31 [+0.12, +0.50]
- *       at identical layout: codegen +0.02 [-0.02, +0.10] this run, layout +0.23 [+0.01, +0.48]
- *       in the kernel (these loads): +1.19 [+1.15, +1.23] cycles vs itself as a syscall program
+ *     kernel 29.43 [28.80, 30.06]; twin 29.45: agree
+ *     private stack, this run: 1.02 ± 0.01 x the de-privatized twin's time, +0.44 [+0.01, +0.80]
+ *       at identical layout: codegen +0.00 [-0.01, +0.01] this run, layout +0.28 [+0.03, +0.55]
+ *       in the kernel (these loads): +1.28 [+0.65, +1.91] cycles vs itself as a syscall program
  */
 #include "kernel_commands.h"
 
