@@ -11,10 +11,10 @@
  * cycles an iteration; role: overhead (the arm whose cost is removed from
  * the others), baseline or variant; cycles_per_iter: the 20-80 % trimmed mean of the
  * block's kept samples, the overhead arm's cost removed, the block value
- * the CIs and modes are computed from (the overhead arm's estimate is its
- * part's and batch's own: across parts, add each part's back, which its
- * overhead rows less their own trimmed mean show). Disturbed blocks are
- * left out.
+ * the CIs and modes are computed from. The estimate removed is the part's
+ * own at that batch size, so the same code in two parts can read a fraction
+ * of a cycle apart in every row; the overhead rows (each block of the stub
+ * less that estimate) show by how much. Disturbed blocks are left out.
  * What it is for: seeing a state change with time, or with the canaries,
  * which the summaries only flag. */
 #ifndef STUBBENCH_BLOCKS_LOG_H
