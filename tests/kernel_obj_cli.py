@@ -56,8 +56,14 @@ with tempfile.TemporaryDirectory() as d:
     check(p.returncode == 0 or empty, f"run exited {p.returncode}: {p.stderr}")
     doc = json.loads(p.stdout) if p.returncode == 0 or empty else {"results": [], "user_object": {"programs": []}}
     cells = [(r["variant"], r["batch"]) for r in doc["results"]]
-    # --loads: the object loaded three times per batch size, a block running one.
+    # --loads: the object loaded three times per batch size, a block running one:
+    # the kernel's cells and the twins placed like the loads ran in at most three
+    # states, and in one at least where they kept samples.
     check(f"loads: {obj} 3 times per batch size" in p.stderr, f"no line of the loads: {p.stderr}")
+    for r in doc["results"]:
+        if r.get("side") in ("kernel", "placed-twin"):
+            check(r["states"] <= 3 and (r["samples"] == 0 or r["states"] >= 1),
+                  f"{r['variant']}@{r['batch']}: {r['states']} states over 3 loads, {r['samples']} samples")
     # The kernel's programs, and beside them their auto-twins (docs/auto-twins.md)
     # where this build has them.
     kernel = [(r["variant"], r["batch"]) for r in doc["results"] if r.get("side") == "kernel"]

@@ -336,6 +336,9 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 		sb_json_number(f, c->arm->code_bytes ? (double)c->arm->code_bytes : NAN);
 		fputs(", \"overhead_cycles_per_iter\": ", f);
 		sb_json_number(f, c->no_samples[0] ? NAN : c->overhead_cycles);
+		/* What the CIs resample: the re-rolled states (placements,
+		 * loads) the kept blocks ran in, and the fresh processes. */
+		fprintf(f, ", \"states\": %zu, \"processes\": %zu", c->n_states, c->n_processes);
 		if (c->no_samples[0]) {
 			fputs(",\n     \"cycles_per_iter\": null, \"ns_per_iter\": null, \"runs_per_s_M\": null, "
 			      "\"no_samples_reason\": ", f);
