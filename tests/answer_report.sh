@@ -7,7 +7,8 @@
 #   - at most 10 lines, none over 100 columns;
 #   - no NaN, no ± 0.00 or [+0.00, +0.00] interval, no -0.00;
 #   - it names the return thunk, and per command its answer: the sweep the
-#     host flavour's private with its ratio, the kernel its verdicts (the
+#     host flavour's private with its ratio and total (unpadded: the way to
+#     the codegen apart), the kernel its verdicts (the
 #     --thunk=ret run: the baseline differs), the lab the cheapest and
 #     those like the control, kernel --obj per program the kernel's figure
 #     and the private stack's cost (twin, codegen and layout, the kernel's
@@ -38,6 +39,10 @@ for run in "$@"; do
 	sweep)
 		check "$out" "^host-private .* cycles, .* % (host, srso_alias thunk)" "the host flavour's private, by the thunk it returned through"
 		check "$out" "host-private took [0-9.]* ± [0-9.]* x host-baseline's time" "the ratio"
+		# Unpadded: copy j against copy j differ in layout too, a total, and
+		# the last line says how to get the codegen apart.
+		check "$out" "x host-baseline's time; total [+-][0-9.]* \[" "the paired figure called the total"
+		check "$out" "the codegen apart from layout: --padded$" "the way to the codegen"
 		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)
 		check "$out" "placed twin: base agree" "the baseline agrees"
