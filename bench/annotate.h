@@ -54,6 +54,13 @@ int annotate_measure(const struct sb_config *cfg, const char *tool, struct annot
 int annotate_parts_of_code(struct annotate *a, const struct sb_code_variant *v, const struct sb_code_variant *b,
 			   char *err, size_t errlen);
 
+/* The variant v with every part of a NOPed (a->layout_name), runnable:
+ * v's code at v's length, its added instructions gone, what a padded
+ * baseline is to the sweep (its counter and records v's). Returns 0, or -1
+ * said on stderr with tool. */
+int annotate_make_layout(const char *tool, const struct sb_variant *v, struct annotate *a,
+			 struct sb_code_variant *out);
+
 /* The summary's lines (at most max, within 100 columns). Returns how many. */
 int annotate_summary(FILE *f, const struct annotate *a, int max);
 /* The listing with a cost column per part, batch by batch. */

@@ -105,8 +105,8 @@ static size_t calls_of(const struct sb_ablation *ab, size_t f)
 	return f ? n : 1;
 }
 
-/* The variant with every part NOPed, runnable. Returns 0, or -1 said. */
-static int make_layout(const char *tool, const struct sb_variant *v, struct annotate *a, struct sb_code_variant *out)
+int annotate_make_layout(const char *tool, const struct sb_variant *v, struct annotate *a,
+			 struct sb_code_variant *out)
 {
 	char err[512];
 	struct sb_code_func funcs[SB_CODE_VARIANT_MAX_FUNCS];
@@ -160,7 +160,7 @@ static long make_ablations(const char *tool, const struct sb_variant *v, struct 
 			unsigned lost = (unsigned)(removed * calls_of(&a->ab, pf));
 			cv->v.insns_per_call -= cv->v.insns_per_call >= lost ? lost : cv->v.insns_per_call;
 		}
-	return make_layout(tool, v, a, &out[2 * a->ab.n_parts]) ? -1 : (long)(2 * a->ab.n_parts + 1);
+	return annotate_make_layout(tool, v, a, &out[2 * a->ab.n_parts]) ? -1 : (long)(2 * a->ab.n_parts + 1);
 }
 
 /* annotate's lines of the summary (the session's answer: no context). */

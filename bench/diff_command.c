@@ -15,6 +15,7 @@
 #include "annotate.h"
 #include "cli.h"
 #include "stubbench/answer.h"
+#include "stubbench/code_variant.h"
 #include "stubbench/diff_twin.h"
 #include "stubbench/image_diff.h"
 #include "stubbench/json_writer.h"
@@ -166,7 +167,13 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	char base[48] = "";
 	if (o && sb_estimate_known(&o->cycles) && isfinite(o->cycles.value))
 		snprintf(base, sizeof(base), " (OLD: %.1f cycles per run)", o->cycles.value);
-	fprintf(f, "  codegen at identical layout %s cycles%s\n", cg, base);
+	/* Against the padded baseline (a layout figure beside it) the codegen
+	 * alone; else NEW against OLD at the same placements, whose code after
+	 * each added instruction lies elsewhere: layout included. */
+	int li = sb_figure_index("layout");
+	int apart = n && li >= 0 && sb_estimate_known(&n->figures[li]);
+	fprintf(f, "  %s %s cycles%s\n", apart ? "codegen at identical layout" : "at the same placements, layout in",
+		cg, base);
 	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
 	int lines = 4, room = max_lines - lines - 1;
 	if (!d) {
@@ -383,12 +390,24 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	struct sb_cli half = *cli;
 	if (parts)
 		half.cfg.time_s = cli->cfg.time_s / 2;
-	/* --padded: OLD and NEW also each in a group of their own at one table
-	 * of placements (identical layout, not interleaved: session.h). */
+	/* --padded: OLD, NEW and NEW's padded baseline each in a group of
+	 * their own at one table of placements (identical layout, not
+	 * interleaved: session.h). The padded baseline is NEW with every part
+	 * NOPed (annotate's layout arm, at NEW's length): NEW against it is the
+	 * codegen, it against OLD the layout. Without parts, none. */
+	static struct annotate an_total;
+	static struct sb_code_variant padded_cv;
+	const struct sb_variant *padded[1] = {NULL};
+	int have_parts = parts && annotate_parts_of_code(&an_total, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err)) == 0;
+	int have_padded = have_parts && annotate_make_layout(cli->prog, &tw[1].t.cv.v, &an_total, &padded_cv) == 0;
+	if (have_padded)
+		padded[0] = &padded_cv.v;
 	struct sb_config cfg = half.cfg;
 	cfg.padded = 1;
 	const struct sb_variant *others[1] = {&tw[1].t.cv.v};
-	int rc = sb_measure_group(&cfg, cli->prog, &tw[0].t.cv.v, others, 1, &arms, &res);
+	struct sb_group g = {.baseline = &tw[0].t.cv.v, .others = others, .n_others = 1, .padded = padded,
+			     .arms = &arms, .res = &res};
+	int rc = sb_measure_groups(&cfg, cli->prog, &g, 1);
 	/* --time bounds the process's age (wall_clock.h): the parts take the
 	 * rest of it. */
 	int prc = rc == 0 && parts ? annotate_measure(&cli->cfg, cli->prog, &an, &tw[3].t.cv.v, &tw[2].t.cv.v,
@@ -411,6 +430,10 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	}
 	if (parts)
 		sb_ablation_free(&an.ab);
+	if (have_padded)
+		sb_code_variant_free(&padded_cv);
+	if (have_parts)
+		sb_ablation_free(&an_total.ab);
 	for (size_t s = n_twins; s-- > 0;)
 		sb_diff_twin_free(&tw[s]);
 	ctx.an = NULL;

@@ -1,8 +1,9 @@
 #!/bin/sh
 # stubbench diff's summary, by its form (no timing decides): seed 001's
 # listings (baseline -> private) give at most 10 lines within 100 columns,
-# the change counted exactly, the cost line and, with the parts, the
-# layout line (also for a NEW whose frame is r9-based); with --no-parts
+# the change counted exactly, the cost line (with the parts: the codegen
+# against NEW with every part NOPed) and, with the parts, the layout line
+# (also for a NEW whose frame is r9-based); with --no-parts
 # the changes as hunks, main+0x13 first;
 # stubbench report of the saved run its cost lines.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
@@ -47,8 +48,10 @@ check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9,
 tmp=$(mktemp)
 STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common --format=json --output="$tmp" 2>/dev/null
 out=$("$sb" report "$tmp")
+# Without parts there is no padded baseline: NEW against OLD at the same
+# placements, its layout in, and said so.
 check "report" "$out" "^stubbench diff: " "^OLD -> NEW: the changed instructions are in the document's diff member$" \
-    "^  codegen at identical layout [+-]"
+    "^  at the same placements, layout in [+-]"
 rm -f "$tmp"
 echo "diff_summary: $fails failed"
 [ "$fails" -eq 0 ]
