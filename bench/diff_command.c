@@ -394,11 +394,16 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	 * their own at one table of placements (identical layout, not
 	 * interleaved: session.h). The padded baseline is NEW with every part
 	 * NOPed (annotate's layout arm, at NEW's length): NEW against it is the
-	 * codegen, it against OLD the layout. Without parts, none. */
+	 * codegen, it against OLD the layout. That is OLD's code only where NEW
+	 * adds instructions and changes or removes none (a changed frame access
+	 * NOPed is no access at all); otherwise, and without parts, none. */
 	static struct annotate an_total;
 	static struct sb_code_variant padded_cv;
 	const struct sb_variant *padded[1] = {NULL};
-	int have_parts = parts && annotate_parts_of_code(&an_total, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err)) == 0;
+	int only_added = ctx.d && sb_image_diff_count(ctx.d, SB_INSN_CHANGED) == 0 &&
+			 sb_image_diff_count(ctx.d, SB_INSN_REMOVED) == 0;
+	int have_parts = parts && only_added &&
+			 annotate_parts_of_code(&an_total, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err)) == 0;
 	int have_padded = have_parts && annotate_make_layout(cli->prog, &tw[1].t.cv.v, &an_total, &padded_cv) == 0;
 	if (have_padded)
 		padded[0] = &padded_cv.v;
