@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "stubbench/answer.h"
 #include "stubbench/code_variant.h"
+#include "stubbench/deprivatize.h"
 #include "stubbench/diff_twin.h"
 #include "stubbench/image_diff.h"
 #include "stubbench/json_writer.h"
@@ -365,6 +366,32 @@ static int make_twins(struct sb_diff_twin *tw, size_t n, enum sb_thunk th, const
 	return 0;
 }
 
+/* Where NEW is OLD with a private stack (NEW de-privatized equals OLD,
+ * addresses masked): NEW de-privatized at its own layout
+ * (sb_deprivatize_padded) as a twin into *pad, OLD's code at NEW's length.
+ * Returns 1 made, 0 not (NEW has no private stack, or is more than OLD
+ * with one). */
+static int padded_deprivatized(const struct sb_jit_image *old, const struct sb_jit_image *nw, enum sb_thunk th,
+			       struct sb_diff_twin *pad)
+{
+	struct sb_jit_image dep, padded;
+	struct sb_image_diff dd;
+	char err[300];
+	if (sb_deprivatize_image(nw, 0, &dep, err, sizeof(err)) <= 0)
+		return 0;
+	int same = 0;
+	if (sb_image_diff_make(old, &dep, &dd, err, sizeof(err)) == 0) {
+		same = sb_image_diff_identical(&dd);
+		sb_image_diff_free(&dd);
+	}
+	sb_jit_image_free(&dep);
+	if (!same || sb_deprivatize_image(nw, 1, &padded, err, sizeof(err)) <= 0)
+		return 0;
+	int made = sb_diff_twin_make(&padded, "new-padded", th, pad, err, sizeof(err)) == 0;
+	sb_jit_image_free(&padded);
+	return made;
+}
+
 /* OLD against NEW alone, then (unless --no-parts) NEW's parts by ablation
  * (annotate), each in half the time: the total's arms run apart from the
  * ablations, whose many arms of similar code at identical layout slow
@@ -396,7 +423,9 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	 * NOPed (annotate's layout arm, at NEW's length): NEW against it is the
 	 * codegen, it against OLD the layout. That is OLD's code only where NEW
 	 * adds instructions and changes or removes none (a changed frame access
-	 * NOPed is no access at all); otherwise, and without parts, none. */
+	 * NOPed is no access at all). Where NEW is OLD with a private stack
+	 * whose frame is r9-based, NEW de-privatized at its layout is; else
+	 * none. */
 	static struct annotate an_total;
 	static struct sb_code_variant padded_cv;
 	const struct sb_variant *padded[1] = {NULL};
@@ -407,6 +436,10 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	int have_padded = have_parts && annotate_make_layout(cli->prog, &tw[1].t.cv.v, &an_total, &padded_cv) == 0;
 	if (have_padded)
 		padded[0] = &padded_cv.v;
+	static struct sb_diff_twin tw_pad;
+	int have_pad_twin = !only_added && padded_deprivatized(old, nw, th, &tw_pad);
+	if (have_pad_twin)
+		padded[0] = &tw_pad.t.cv.v;
 	struct sb_config cfg = half.cfg;
 	cfg.padded = 1;
 	const struct sb_variant *others[1] = {&tw[1].t.cv.v};
@@ -439,6 +472,8 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 		sb_code_variant_free(&padded_cv);
 	if (have_parts)
 		sb_ablation_free(&an_total.ab);
+	if (have_pad_twin)
+		sb_diff_twin_free(&tw_pad);
 	for (size_t s = n_twins; s-- > 0;)
 		sb_diff_twin_free(&tw[s]);
 	ctx.an = NULL;

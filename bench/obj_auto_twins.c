@@ -52,47 +52,6 @@ static int place_like(struct sb_obj_twin *o, const struct sb_jit_image *load, si
 	return sb_place(&o->twin.cv.v, &like, (unsigned)index + 1, &o->placed[index], err, errlen);
 }
 
-/* img with every function that has a private stack de-privatized
- * (padded: at its layout, sb_deprivatize_padded); the others copied.
- * Returns how many were de-privatized, or -1 with err. */
-static long deprivatized_image(const struct sb_jit_image *img, int padded, struct sb_jit_image *out, char *err,
-			       size_t errlen)
-{
-	memset(out, 0, sizeof(*out));
-	snprintf(out->prog_name, sizeof(out->prog_name), "%s", img->prog_name);
-	if (!(out->funcs = calloc(img->n, sizeof(*out->funcs)))) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	long n = 0;
-	for (size_t i = 0; i < img->n; i++, out->n++) {
-		const struct sb_jit_func *f = &img->funcs[i];
-		struct sb_jit_func *g = &out->funcs[i];
-		snprintf(g->name, sizeof(g->name), "%s", f->name);
-		g->ksym = f->ksym;
-		struct sb_twin tw;
-		char why[200];
-		if ((padded ? sb_deprivatize_padded(f->bytes, f->len, &tw, why, sizeof(why))
-			    : sb_deprivatize(f->bytes, f->len, NULL, &tw, why, sizeof(why))) == 0) {
-			g->bytes = tw.code, g->len = tw.len;
-			n++;
-			continue;
-		}
-		if (strncmp(why, "no private stack", 16) != 0) {
-			snprintf(err, errlen, "%.60s: %s", f->name, why);
-			sb_jit_image_free(out);
-			return -1;
-		}
-		if (!(g->bytes = malloc(f->len ? f->len : 1))) {
-			snprintf(err, errlen, "out of memory");
-			sb_jit_image_free(out);
-			return -1;
-		}
-		memcpy(g->bytes, f->bytes, f->len);
-		g->len = f->len;
-	}
-	return n;
-}
 
 /* A twin of o's program de-privatized (padded: at the twin's layout),
  * made from spec with that image into *out, named name. Returns 0, or -1
@@ -101,7 +60,7 @@ static int make_deprivatized(struct sb_obj_twin *o, struct sb_auto_twin_spec s, 
 			     struct sb_jit_image *img, struct sb_auto_twin *out, char *why, size_t whylen)
 {
 	char err[300];
-	long n = deprivatized_image(&o->src.img, padded, img, err, sizeof(err));
+	long n = sb_deprivatize_image(&o->src.img, padded, img, err, sizeof(err));
 	if (n <= 0) {
 		snprintf(why, whylen, "%s", n < 0 ? err : "no function de-privatized");
 		return -1;

@@ -3,7 +3,8 @@
 # listings (baseline -> private) give at most 10 lines within 100 columns,
 # the change counted exactly, the cost line (with the parts: the codegen
 # against NEW with every part NOPed) and, with the parts, the layout line
-# (also for a NEW whose frame is r9-based); with --no-parts
+# (also for a NEW whose frame is r9-based; where NEW is OLD with a private
+# stack, against NEW de-privatized at its layout); with --no-parts
 # the changes as hunks, main+0x13 first;
 # stubbench report of the saved run its cost lines.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
@@ -44,6 +45,11 @@ if grep -q "no cost per part" "$errs"; then
     echo "FAIL: r9 frame: no cost per part:"; cat "$errs"; fails=$((fails + 1))
 fi
 rm -f "$errs"
+# NEW is OLD with a private stack (v6.18's htab body: its frame accesses changed
+# to r9): NEW de-privatized at its layout is the padded baseline, so the codegen.
+hb=$d/jit_v6_18_htab_baseline.htab_body.lst hp=$d/jit_v6_18_htab_private.htab_body.lst
+out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$hb" "$hp" $common 2>/dev/null)
+check "r9 frame, a private stack alone" "$out" "^  codegen at identical layout [+-]"
 out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common 2>/dev/null)
 check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
     "^  main+0x3c  *+ push r9$" "^  (3 more changes: --table)$"

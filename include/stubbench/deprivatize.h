@@ -59,6 +59,14 @@ int sb_privatize(const uint8_t *code, size_t len, uint64_t frame_ptr, uint32_t g
 
 void sb_twin_free(struct sb_twin *t);
 
+/* img with every function that has a private stack de-privatized
+ * (sb_deprivatize; padded: at its layout, sb_deprivatize_padded) and the
+ * others copied, into out (free with sb_jit_image_free). Returns how many
+ * were de-privatized, or -1 with err naming the function. */
+struct sb_jit_image;
+long sb_deprivatize_image(const struct sb_jit_image *img, int padded, struct sb_jit_image *out, char *err,
+			  size_t errlen);
+
 /* Compares code with a kernel listing instruction by instruction, masked as
  * sb_jit_mask_insn() masks (movabs immediates, the gs displacement, call and
  * jmp rel32), except that a call or jmp whose target lies inside the

@@ -7,11 +7,13 @@
  * the call-depth accounting, if any) and pop r9 after it. Undoing that is
  * the same function as the JIT emits it without a private stack. */
 #include "stubbench/deprivatize.h"
+#include "stubbench/decode.h"
 #include "stubbench/error.h"
 #include "code_layout.h"
 #include "private_frame.h"
 #include "stubbench/ablation.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,4 +339,44 @@ void sb_twin_free(struct sb_twin *t)
 {
 	free(t->code);
 	memset(t, 0, sizeof(*t));
+}
+
+/* See deprivatize.h. */
+long sb_deprivatize_image(const struct sb_jit_image *img, int padded, struct sb_jit_image *out, char *err,
+			  size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->prog_name, sizeof(out->prog_name), "%s", img->prog_name);
+	if (!(out->funcs = calloc(img->n, sizeof(*out->funcs)))) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	long n = 0;
+	for (size_t i = 0; i < img->n; i++, out->n++) {
+		const struct sb_jit_func *f = &img->funcs[i];
+		struct sb_jit_func *g = &out->funcs[i];
+		snprintf(g->name, sizeof(g->name), "%s", f->name);
+		g->ksym = f->ksym;
+		struct sb_twin tw;
+		char why[200];
+		if ((padded ? sb_deprivatize_padded(f->bytes, f->len, &tw, why, sizeof(why))
+			    : sb_deprivatize(f->bytes, f->len, NULL, &tw, why, sizeof(why))) == 0) {
+			g->bytes = tw.code, g->len = tw.len;
+			n++;
+			continue;
+		}
+		if (strncmp(why, "no private stack", 16) != 0) {
+			snprintf(err, errlen, "%.60s: %s", f->name, why);
+			sb_jit_image_free(out);
+			return -1;
+		}
+		if (!(g->bytes = malloc(f->len ? f->len : 1))) {
+			snprintf(err, errlen, "out of memory");
+			sb_jit_image_free(out);
+			return -1;
+		}
+		memcpy(g->bytes, f->bytes, f->len);
+		g->len = f->len;
+	}
+	return n;
 }
