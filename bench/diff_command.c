@@ -171,10 +171,9 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	/* Against the padded baseline (a layout figure beside it) the codegen
 	 * alone; else NEW against OLD at the same placements, whose code after
 	 * each added instruction lies elsewhere: layout included. */
-	int li = sb_figure_index("layout");
-	int apart = n && li >= 0 && sb_estimate_known(&n->figures[li]);
-	fprintf(f, "  %s %s cycles%s\n", apart ? "codegen at identical layout" : "at the same placements, layout in",
-		cg, base);
+	fprintf(f, "  %s %s cycles%s\n",
+		n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
+		base);
 	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
 	int lines = 4, room = max_lines - lines - 1;
 	if (!d) {
@@ -426,14 +425,16 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 	 * NOPed is no access at all). Where NEW is OLD with a private stack
 	 * whose frame is r9-based, NEW de-privatized at its layout is; else
 	 * none. */
+	/* NEW's own parts (an's are of the parts' twins, whose bytes address
+	 * their own buffers and counter): what its layout arm NOPs. */
 	static struct annotate an_total;
 	static struct sb_code_variant padded_cv;
 	const struct sb_variant *padded[1] = {NULL};
 	int only_added = ctx.d && sb_image_diff_count(ctx.d, SB_INSN_CHANGED) == 0 &&
 			 sb_image_diff_count(ctx.d, SB_INSN_REMOVED) == 0;
-	int have_parts = parts && only_added &&
+	int layout_parts = parts && only_added &&
 			 annotate_parts_of_code(&an_total, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err)) == 0;
-	int have_padded = have_parts && annotate_make_layout(cli->prog, &tw[1].t.cv.v, &an_total, &padded_cv) == 0;
+	int have_padded = layout_parts && annotate_make_layout(cli->prog, &tw[1].t.cv.v, &an_total, &padded_cv) == 0;
 	if (have_padded)
 		padded[0] = &padded_cv.v;
 	static struct sb_diff_twin tw_pad;
@@ -470,7 +471,7 @@ static int measure(struct sb_cli *cli, const struct sb_jit_image *old, const str
 		sb_ablation_free(&an.ab);
 	if (have_padded)
 		sb_code_variant_free(&padded_cv);
-	if (have_parts)
+	if (layout_parts)
 		sb_ablation_free(&an_total.ab);
 	if (have_pad_twin)
 		sb_diff_twin_free(&tw_pad);

@@ -55,9 +55,6 @@
 
 /* --loads: copies of the programs, each at a code address of its own. */
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
-/* A spacer's largest size: one page, so the copy after it can start at
- * any of the page's 64 chunks. */
-#define SPACER_MAX_BYTES 4096
 
 
 enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK };
@@ -550,7 +547,7 @@ static int load_copies(struct kernel_run *r, const struct kernel_plan *o)
 	sb_rng_seed(&rng, cfg->seed ^ 0x5bace5bace);
 	for (int c = 0; c < (int)cfg->loads; c++)
 	for (size_t i = 0; i < cfg->n_batches; i++) {
-		size_t spacer = (size_t)sb_rng_below(&rng, SPACER_MAX_BYTES + 1);
+		size_t spacer = (size_t)sb_rng_below(&rng, SB_KERNEL_SPACER_MAX_BYTES + 1);
 		r->objs[c][i] = sb_kernel_load((uint32_t)cfg->batches[i], spacer, &st, why, sizeof(why));
 		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);

@@ -61,9 +61,8 @@ static const struct sb_run_row *syscall_copy(const struct sb_run_file *rf, const
 }
 
 /* The kernel's own A/B of program k: raw_tp (a private stack) minus its
- * copy sys loaded as a syscall program (none), one load of each per
- * batch: its CI holds these loads, and the next run's land elsewhere
- * (results/amd-epyc-zen3-vm.md: -3.7 to +1.9 cycles over three runs). */
+ * copy sys loaded as a syscall program (none), each over the run's loads:
+ * its CI resamples these loads, not the next run's. */
 static void kernel_ab(char *buf, size_t len, const struct sb_run_row *k, const struct sb_run_row *sys)
 {
 	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);

@@ -1,6 +1,6 @@
 /* kernel_obj_command.c: `stubbench kernel --obj=FILE --prog=NAME,...`: a
- * user's BPF object measured like the project's own programs. Loaded once
- * per batch size (batch_iters set before load when the object has it), its
+ * user's BPF object measured like the project's own programs. Loaded --loads
+ * times per batch size (batch_iters set before load when the object has it), its
  * programs run with BPF_PROG_TEST_RUN, interleaved, the test-run cost of an
  * empty raw_tp program removed; the JIT of each program read back: flavour,
  * whether each function got a private stack (r9 frame), --dump-jit. */
@@ -324,7 +324,7 @@ static int spacer(struct obj_run *r, char *why, size_t errlen)
 {
 	if (r->n_spacers == sizeof(r->spacers) / sizeof(r->spacers[0]))
 		return 0;
-	int fd = sb_kernel_spacer_load((size_t)sb_rng_below(&r->spacer_rng, 4096 + 1));
+	int fd = sb_kernel_spacer_load((size_t)sb_rng_below(&r->spacer_rng, SB_KERNEL_SPACER_MAX_BYTES + 1));
 	if (fd < 0) {
 		snprintf(why, errlen, "a spacer program before a load failed: %s", strerror(-fd));
 		return -1;
@@ -452,8 +452,8 @@ static void compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sy
 #endif
 
 /* The kernel's own A/B of the programs with a private stack: each loaded
- * again as a syscall program, which the JIT gives none, once per batch,
- * with the empty syscall program for its test-run path. One line into
+ * again as a syscall program, which the JIT gives none, once per load and
+ * batch, with an empty syscall program per load for its test-run path. One line into
  * info; without it the run goes on. Returns 1 when there is an A/B. */
 static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 {

@@ -59,8 +59,12 @@ void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
 
 /* A row's codegen cost at identical layout: "+0.12 [-0.01, +0.30] next run"
  * (the range for the next run, where the record of past runs gives one),
- * else its CI, "... this run"; "n/a" without a figure. */
+ * else its CI, "... this run"; "none (why)" without a figure. */
 void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r);
+/* 1 when r's codegen figure is against a padded baseline (a layout figure
+ * beside it): the instructions' own cost; 0 when its pairs differ in
+ * layout too (copy j against copy j of code of other lengths). */
+int sb_answer_codegen_apart(const struct sb_run_row *r);
 /* The row of rf on side with codegen, shape (NULL: any) at batch, at no
  * placement; family NULL: any. NULL when there is none. */
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,

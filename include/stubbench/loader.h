@@ -67,6 +67,9 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, 
 /* The spacer alone: a socket filter of about bytes of JITed code that does
  * nothing. Returns its fd, or -errno. */
 int sb_kernel_spacer_load(size_t bytes);
+/* A spacer's largest size: one page, so the load after it can start at
+ * any of the page's 64 chunks. */
+#define SB_KERNEL_SPACER_MAX_BYTES 4096
 /* The message and status for a skeleton load that failed with rc (< 0): a
  * rejection by the verifier gives its log in short (verifier_log.h;
  * SB_KERNEL_FAILED), a refusal without a log names the capabilities

@@ -1,6 +1,6 @@
 /* user_obj.h: a user's BPF object (`stubbench kernel --obj=FILE
- * --prog=NAME,...`): opened and loaded with libbpf, once per batch size
- * when it has a `batch_iters` read-only global (set before load, as the
+ * --prog=NAME,...`): opened and loaded with libbpf, once per load and batch
+ * size when it has a `batch_iters` read-only global (set before load, as the
  * project's own programs do), and its programs run with BPF_PROG_TEST_RUN
  * through harness arms. */
 #ifndef STUBBENCH_USER_OBJ_H
@@ -75,7 +75,7 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 /* The kernel's own A/B, as arms of a part of their own: the overhead arm
  * the empty syscall program's test run (its path is not raw_tp's), then
  * "PROG@syscall" running each of progs of objs_sys
- * (sb_user_obj_load_as_syscall, one per batch), the first the part's
+ * (sb_user_obj_load_as_syscall, one per load and batch), the first the part's
  * baseline. */
 void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, size_t n_loads,
 				const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,

@@ -584,9 +584,9 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		goto out;
 	label_modes(&s);
 	/* The empty stub's own spread: every arm's cycles are less one
-	 * estimate of it, whose blocks can sit in steady states apart (3
-	 * cycles on AMD Zen 3, in shares that move from run to run), so
-	 * each arm's CI of its cycles takes the estimate's CI in quadrature.
+	 * estimate of it, whose blocks can sit in steady states apart, in
+	 * shares that move from run to run, so each arm's CI of its cycles
+	 * takes the estimate's CI in quadrature.
 	 * Differences between arms of the cell are less the same estimate,
 	 * and their CIs do not. */
 	struct sb_cell ovh_cell;

@@ -157,13 +157,16 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
 	sb_answer_codegen(m, sizeof(m), r);
 	const char *against = base ? base->variant : "its baseline";
-	/* Against a padded baseline (--padded: a layout figure beside it) the
-	 * paired figure is the instructions' own cost; else the pairs differ in
-	 * layout too, and it is the total the code and its layout add. */
-	int li = sb_figure_index("layout");
-	int apart = li >= 0 && sb_estimate_known(&r->figures[li]);
-	fprintf(f, "  %s took %s x %s's time; %s %s\n", r->variant, ratio, against, apart ? "codegen" : "total", m);
+	/* Not apart: the total the code and its layout add. */
+	fprintf(f, "  %s took %s x %s's time; %s %s\n", r->variant, ratio, against,
+		sb_answer_codegen_apart(r) ? "codegen" : "total", m);
 	return 2;
+}
+
+int sb_answer_codegen_apart(const struct sb_run_row *r)
+{
+	int li = sb_figure_index("layout");
+	return li >= 0 && sb_estimate_known(&r->figures[li]);
 }
 
 void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r)
@@ -261,11 +264,10 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 	}
 	/* Where the sweep quotes a total (no padded baseline), how to get the
 	 * codegen (the kernel's loads have no padded form). */
-	int li = sb_figure_index("layout"), total = 0;
+	int total = 0;
 	int sweep = !rf->tool[0] || strcmp(rf->tool, "stubbench") == 0;
-	for (size_t i = 0; sweep && i < rf->n_rows && li >= 0; i++)
-		total |= sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]) &&
-			 !sb_estimate_known(&rf->rows[i].figures[li]);
+	for (size_t i = 0; sweep && i < rf->n_rows; i++)
+		total |= sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]) && !sb_answer_codegen_apart(&rf->rows[i]);
 	fprintf(f, "the full table: --table; every figure: --format=json%s\n",
 		total ? "; the codegen apart from layout: --padded" : "");
 	return lines + 1;
