@@ -38,6 +38,11 @@ function(sb_report_add_tests)
   target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  # Every summary line within 100 columns whatever the CPU's model string.
+  add_executable(test_summary_width ${CMAKE_SOURCE_DIR}/tests/test_summary_width.c)
+  target_include_directories(test_summary_width PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_summary_width PRIVATE stubbench_report)
+  add_test(NAME summary_width COMMAND test_summary_width ${CMAKE_SOURCE_DIR}/tests/data)
   # kernel --obj's summary is in the kernel part of the build.
   set(sb_answer_runs sweep lab kernel kernel_thunk_ret)
   if(STUBBENCH_KERNEL)

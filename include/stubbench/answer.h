@@ -38,8 +38,13 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
  * is. At most max_lines; returns the lines printed. */
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
 
-/* The header line alone: machine, CPU, kernel, rf->thunk. */
+/* The header line alone: machine, CPU, kernel, rf->thunk, within
+ * SB_ANSWER_MAX_COLUMNS whatever the CPU's model string. */
 void sb_answer_header(FILE *f, const struct sb_run_file *rf);
+/* A CPU model string as an engineer writes it: up to its first comma,
+ * without (R), (TM), "CPU", "Processor", the clock and the core count
+ * ("Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz" -> "Intel Xeon E5-2699 v4"). */
+void sb_answer_cpu_name(const char *model, char *buf, size_t len);
 
 /* The per-variant lines: every variant with a delta to its baseline
  * (first its own flavour's, reference flavours after), at the largest batch

@@ -223,19 +223,84 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return lines;
 }
 
+/* Removes every occurrence of word (a whole word, or a mark like "(R)"
+ * glued to one) from buf. */
+static void drop_all(char *buf, const char *word, int whole)
+{
+	size_t wl = strlen(word);
+	for (char *p = buf; (p = strstr(p, word));) {
+		int starts = p == buf || p[-1] == ' ';
+		int ends = p[wl] == 0 || p[wl] == ' ';
+		if (whole && !(starts && ends)) {
+			p += wl;
+			continue;
+		}
+		memmove(p, p + wl, strlen(p + wl) + 1);
+	}
+}
+
+void sb_answer_cpu_name(const char *model, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	char tmp[256];
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)strcspn(model, ","), model);
+	/* "Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz": the clock is no part of the name. */
+	char *at = strstr(tmp, " @ ");
+	if (at)
+		*at = 0;
+	drop_all(tmp, "(R)", 0);
+	drop_all(tmp, "(TM)", 0);
+	drop_all(tmp, "(tm)", 0);
+	drop_all(tmp, "CPU", 1);
+	drop_all(tmp, "Processor", 1);
+	/* "96-Core": a count of cores, not the model. */
+	for (char *p = tmp; (p = strstr(p, "-Core"));) {
+		char *w = p;
+		while (w > tmp && w[-1] != ' ')
+			w--;
+		char *e = p + 5;
+		memmove(w, e, strlen(e) + 1);
+		p = w;
+	}
+	/* One space between words, none at either end. */
+	size_t o = 0;
+	for (size_t i = 0; tmp[i] && o + 1 < len; i++)
+		if (tmp[i] != ' ' || (o > 0 && buf[o - 1] != ' '))
+			buf[o++] = tmp[i];
+	while (o > 0 && buf[o - 1] == ' ')
+		o--;
+	buf[o] = 0;
+	if (!o)
+		snprintf(buf, len, "unknown CPU");
+}
+
 void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 {
-	char cpu[24] = "";
+	char cpu[24] = "", name[128], rel[64];
 	if (rf->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " (CPU %d)", rf->cpu);
-	/* The machine's description to its first comma ("AMD EPYC, 2 cores"). */
-	int mlen = (int)strcspn(rf->machine, ",");
+	sb_answer_cpu_name(rf->machine, name, sizeof(name));
 	/* The kernel's release: uname's second word ("Linux 6.18.44 #1 ..."). */
 	int klen = (int)strcspn(rf->kernel, "#");
 	while (klen > 0 && rf->kernel[klen - 1] == ' ')
 		klen--;
-	fprintf(f, "%s: %.*s%s, %.*s, returns: %s\n", rf->tool[0] ? rf->tool : "stubbench", mlen > 40 ? 40 : mlen,
-		rf->machine, cpu, klen > 32 ? 32 : klen, rf->kernel, rf->thunk[0] ? rf->thunk : "not known");
+	snprintf(rel, sizeof(rel), "%.*s", klen, rf->kernel);
+	const char *tool = rf->tool[0] ? rf->tool : "stubbench";
+	const char *thunk = rf->thunk[0] ? rf->thunk : "not known";
+	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the CPU's name gives
+	 * way first (to 16 columns), then the kernel's release. */
+	int fixed = (int)(strlen(tool) + 2 + strlen(cpu) + 2 + 11 + strlen(thunk));
+	int room = SB_ANSWER_MAX_COLUMNS - fixed - (int)strlen(rel);
+	int nlen = (int)strlen(name);
+	if (nlen > room)
+		nlen = room < 16 ? 16 : room;
+	int rlen = (int)strlen(rel);
+	if (fixed + nlen + rlen > SB_ANSWER_MAX_COLUMNS)
+		rlen = SB_ANSWER_MAX_COLUMNS - fixed - nlen > 8 ? SB_ANSWER_MAX_COLUMNS - fixed - nlen : 8;
+	char line[512];
+	snprintf(line, sizeof(line), "%s: %.*s%s, %.*s, returns: %s", tool, nlen, name, cpu, rlen, rel, thunk);
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
