@@ -13,6 +13,7 @@
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/loader.h"
 #include "stubbench/probe.h"
+#include "stubbench/private_stack_probe.h"
 #include "stubbench/return_thunk_resolve.h"
 #include "stubbench/signals.h"
 #include "stubbench/twin_placement.h"
@@ -57,7 +58,7 @@
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
 
 
-enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK };
+enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK, K_PROBE };
 
 /* What the kernel run takes from the run configuration: which shapes
  * and variants it measures (from --shape and --variant). */
@@ -127,6 +128,7 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
  * storage of --prog's names. */
 static struct kernel_plan plan = {.shapes = {1, 1}};
 static int loads_given;
+static int probe_only; /* --probe */
 static char *prog_list;
 static char **prog_items;
 
@@ -176,6 +178,10 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 	}
 	if (key == K_PROG)
 		return parse_progs(cfg, arg, err, errlen);
+	if (key == K_PROBE) {
+		probe_only = 1;
+		return 0;
+	}
 	uint64_t k;
 	if (sb_parse_u64("--loads", arg, 1, &k, err, errlen) != 0)
 		return -1;
@@ -232,6 +238,8 @@ static const struct sb_cli_group kernel_group = {
 				       "BPF_PROG_TEST_RUN at each batch (a batch_iters read-only global,\n"
 				       "if any, set per batch); the first program is the baseline"},
 		{"prog", "NAME[,NAME...]", K_PROG, "the programs of --obj to run"},
+		{"probe", NULL, K_PROBE, "only say which program types and stack shapes this kernel gives\n"
+					 "a private stack (their JIT read back), then exit"},
 		{"thunk", "NAME", K_THUNK, "the twins return through this thunk's replica instead of the one\n"
 					   "the JIT's returns reach, to see what the twins would cost there:\n%T"},
 		{NULL},
@@ -259,6 +267,13 @@ struct kernel_run {
 	char *jit_check;    /* the JIT check's lines, for JSON too */
 	char *verdicts;     /* the side-by-side report's lines, for JSON too */
 	FILE *quiet_info;   /* where the findings before the measurement go with the summary alone */
+	/* The kernel gave these programs no private stack (jit_check.h): their
+	 * kernel and placed arms are not measured, their twins are. */
+	int no_priv[SB_N_SHAPES][SB_N_KVARIANTS];
+	int kwant[SB_N_SHAPES][SB_N_KVARIANTS]; /* the kernel's arms measured, per shape */
+	struct sb_private_stack_probe probe;
+	int probed;
+	char not_measured[320];
 };
 
 static void release(struct kernel_run *r)
@@ -361,7 +376,8 @@ static void add_kernel(struct kernel_run *r, const struct kernel_plan *o, enum s
 		       const struct sb_run_opts *ro, struct kernel_parts *kp)
 {
 	struct sb_kernel_arms *ka = &r->karms[s];
-	sb_kernel_arms_build(ka, r->objs, (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s, o->want, cpu);
+	sb_kernel_arms_build(ka, r->objs, (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s, r->kwant[s],
+			     cpu);
 	sb_kernel_arms_read_counters(ka, kp->before[s]);
 	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
 }
@@ -372,13 +388,14 @@ static int add_placed(struct kernel_run *r, const struct kernel_plan *o, enum sb
 	char err[512];
 	for (int copy = 0; copy < (int)o->cfg->loads; copy++)
 		for (size_t b = 0; b < o->cfg->n_batches; b++)
-			if (sb_twin_place_like(r->objs[copy][b], s, o->want, copy + 1, &r->placed[s][copy][b], err,
+			if (sb_twin_place_like(r->objs[copy][b], s, r->kwant[s], copy + 1, &r->placed[s][copy][b], err,
 					       sizeof(err)) != 0) {
 				fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
 				return SB_KERNEL_FAILED;
 			}
 	struct sb_placed_arms *pa = &r->parms[s];
-	sb_placed_arms_build(pa, r->placed[s], (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s, o->want);
+	sb_placed_arms_build(pa, r->placed[s], (size_t)o->cfg->loads, o->cfg->batches, o->cfg->n_batches, s,
+			     r->kwant[s]);
 	kp->sides[s].placed = pa;
 	add_part(kp, pa->arms, pa->n, ro, twin_sides_check, &kp->sides[s], &r->pres[s]);
 	return SB_KERNEL_OK;
@@ -532,6 +549,8 @@ static void json_findings(FILE *f, const void *ctx)
 			sb_kernel_report_json(f, s, &k->r->kres[s], &k->r->tres[s], &k->r->pres[s], &first);
 	fputs("]", f);
 	json_lines(f, "side_by_side", k->r->verdicts, NULL);
+	fputs(",\n    \"private_stack\": ", f);
+	sb_kernel_private_stack_json(f, k->r->no_priv, k->o->shapes, k->r->probed ? &k->r->probe : NULL);
 	fputs("}", f);
 }
 
@@ -570,22 +589,36 @@ static int load_copies(struct kernel_run *r, const struct kernel_plan *o)
 }
 
 /* The JIT check: its lines on info and kept for JSON. Returns its status:
- * a mismatch or unreadable bytes still measure (*fatal 0), no JIT or no
- * private stack do not (*fatal 1). */
+ * a mismatch or unreadable bytes still measure (*fatal 0), no JIT does not
+ * (*fatal 1). Programs the kernel gave no private stack are left out of
+ * the kernel's arms (r->kwant), their twins still measured, and the probe
+ * says why in one line (private_stack_probe.h). */
 static enum sb_kernel_status check_jit(struct kernel_run *r, const struct kernel_plan *o, FILE *info, int *fatal)
 {
 	char why[512];
 	size_t text_len;
 	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
 	enum sb_kernel_status st = sb_kernel_check_jit(r->objs[0][0], o->shapes, o->want, o->cfg->dump_dir,
-						       jit_text ? jit_text : info, why, sizeof(why));
+						       jit_text ? jit_text : info, r->no_priv, why, sizeof(why));
 	if (jit_text) {
 		fclose(jit_text);
 		fputs(r->jit_check, info);
 	}
-	*fatal = st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT;
-	if (st != SB_KERNEL_OK)
+	*fatal = st == SB_KERNEL_NO_JIT;
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			r->kwant[s][v] = (v == SB_KV_BASELINE || o->want[v]) && !r->no_priv[s][v];
+	if (st == SB_KERNEL_NO_PRIV_STACK) {
+		char reason[1024];
+		r->probed = sb_kernel_no_private_stack_reason(why, &r->probe, reason, sizeof(reason), info) == 0;
+		fprintf(stderr, "stubbench kernel: %s\n", reason);
+		sb_kernel_not_measured(r->no_priv, o->shapes, r->probed ? &r->probe : NULL, r->not_measured,
+				       sizeof(r->not_measured));
+		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline programs against their twins, "
+			"and every twin (exit status 6: measured in part)\n");
+	} else if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
+	}
 	return st;
 }
 
@@ -654,6 +687,7 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	s.meta.json_extra_ctx = &found;
 	s.meta.thunk = thunk;
 	s.meta.ci_scope = ci_scope;
+	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	s.after_report = after_report;
 	s.after_ctx = &found;
 	s.answer = sb_kernel_answer;
@@ -695,8 +729,9 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 	st = check_jit(r, o, info, &fatal);
 	if (fatal)
 		return st;
-	/* A mismatch, or JIT bytes we may not read: measure anyway, the
-	 * numbers still mean something, and exit with the status. */
+	/* A mismatch, JIT bytes we may not read, or no private stack: measure
+	 * what can be, the numbers still mean something, and exit with the
+	 * status. */
 	int rc = st;
 	struct sb_return_thunk thunk;
 	aim_returns(r, o, info, &thunk);
@@ -745,8 +780,34 @@ static int interrupted_or(int rc)
 	return rc;
 }
 
+/* --probe: which programs this kernel gives a private stack, read from
+ * their JIT; as lines, or one JSON object with --format=json. */
+static int run_probe(const struct sb_config *cfg)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	struct sb_private_stack_probe p;
+	if (sb_private_stack_probe_run(&p, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	if (cfg->format == SB_FORMAT_JSON) {
+		sb_private_stack_probe_json(stdout, &p);
+		fputc('\n', stdout);
+	} else {
+		sb_private_stack_probe_lines(stdout, &p);
+	}
+	return SB_KERNEL_OK;
+}
+
 static int run_kernel(struct sb_cli *cli)
 {
+	if (probe_only)
+		return run_probe(&cli->cfg);
 	if (cli->cfg.obj) {
 		/* --obj runs in this process. */
 		cli->cfg.processes = 1;
@@ -775,7 +836,8 @@ const struct sb_subcommand sb_kernel_command = {
 	.groups = {&sb_cli_variant_group, &kernel_group, &sb_cli_batch_group, &sb_cli_cpu_group,
 		   &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_plot_group},
 	.epilog = "exit status: 0 ok, 1 error or JIT mismatch, 2 bad input, 3 no CAP_BPF/CAP_SYS_ADMIN,\n"
-		  "  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 no private-stack support, 130 interrupted\n",
+		  "  4 no BPF JIT, 5 BPF_PROG_TEST_RUN refused, 6 measured in part: the kernel gave the\n"
+		  "  programs no private stack (the rest measured; the line on stderr says why), 130 interrupted\n",
 	/* Its CIs are set by the 8 loads; 8 processes met the coverage bar
 	 * (results/amd-epyc-zen3-vm.md), 64 add 4 s. */
 	.default_processes = 8,

@@ -7,6 +7,7 @@
 #include "kernel_commands.h"
 #include "stubbench/htab.h"
 #include "stubbench/probe.h"
+#include "stubbench/private_stack_probe.h"
 #include "stubbench/signals.h"
 
 #include <stdlib.h>
@@ -28,6 +29,7 @@ struct htab_run {
 	size_t n_objs;
 	struct sb_htab_arms arms;
 	struct sb_results res;
+	char not_measured[256];
 };
 
 /* The htab shape's own report, after the results. */
@@ -42,6 +44,20 @@ static void after_report(FILE *info, enum sb_format fmt, const struct sb_results
  * the syscall path compare other things, and are in the htab table. */
 static int htab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
+	/* Without the private program (no private stack in this kernel): the
+	 * baseline's own cost per iteration. */
+	uint64_t b = sb_answer_largest_batch(rf);
+	if (!sb_answer_find(rf, SB_SIDE_KERNEL, "htab", "private", NULL, b)) {
+		const struct sb_run_row *base = sb_answer_find(rf, SB_SIDE_KERNEL, "htab", "baseline", NULL, b);
+		char buf[64];
+		if (!base)
+			return 0;
+		sb_answer_estimate(buf, sizeof(buf), &base->cycles, 0);
+		fprintf(f, "baseline in the kernel at batch %llu: %s cycles per iteration (95 %% CI)\n",
+			(unsigned long long)b, buf);
+		fprintf(f, "the syscall path: --table\n");
+		return 2;
+	}
 	struct sb_run_file mine = *rf;
 	struct sb_run_row rows[64];
 	mine.rows = rows;
@@ -78,11 +94,27 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 	}
 	int rc = SB_KERNEL_OK;
 	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], o->dump_dir, info, why, sizeof(why));
-	if (st == SB_KERNEL_NO_PRIV_STACK || st == SB_KERNEL_NO_JIT) {
+	if (st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
-	if (st != SB_KERNEL_OK) {
+	int with_private = st != SB_KERNEL_NO_PRIV_STACK;
+	if (!with_private) {
+		/* The private programs are the baseline's code: left out, the
+		 * rest measured, and the exit status says so. */
+		char reason[1024];
+		struct sb_private_stack_probe probe;
+		int probed = sb_kernel_no_private_stack_reason(why, &probe, reason, sizeof(reason), info) == 0;
+		fprintf(stderr, "stubbench kernel: %s\n", reason);
+		char shortr[128] = "";
+		if (probed)
+			sb_private_stack_probe_short(&probe, shortr, sizeof(shortr));
+		snprintf(r->not_measured, sizeof(r->not_measured), "private in the kernel: no private stack%s%s%s",
+			 probed ? " (" : "", shortr, probed ? ")" : "");
+		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline and the syscall path "
+			"(exit status 6: measured in part)\n");
+		rc = st;
+	} else if (st != SB_KERNEL_OK) {
 		/* Unreadable JIT bytes or a variant that is not what it should
 		 * be: measure anyway and exit with the status. */
 		fprintf(stderr, "stubbench kernel: %s\n", why);
@@ -96,7 +128,7 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 	struct sb_run_opts ro;
 	sb_session_run_opts(o, &ro);
 	ro.stop = sb_kernel_interrupted;
-	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches);
+	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches, with_private);
 	uint64_t before[2 * SB_MAX_BATCHES];
 	sb_htab_read_counters(&r->arms, before);
 	if (sb_run_interleaved(r->arms.arms, r->arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
@@ -124,6 +156,7 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 	s.meta.name_suffix = "-htab";
 	s.after_report = after_report;
 	s.answer = htab_answer;
+	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	sb_session_add(&s, &r->res, NULL);
 	return sb_session_finish(&s, rc);
 }

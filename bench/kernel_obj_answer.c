@@ -98,7 +98,9 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	char cyc[64];
 	if (!t || !d || dc < 0) {
 		if (!sys) {
-			fprintf(f, "  private stack: none measured (none in its JIT, or the notes say why)\n");
+			fprintf(f, "  private stack: none measured (%s)\n",
+				rf->not_measured[0] ? "none in this kernel's JIT: see 'not measured'"
+						    : "none in its JIT, or the notes say why");
 			return 1;
 		}
 		/* No twins (a build without them, or none comparable): the

@@ -14,6 +14,8 @@
 #include "stubbench/answer.h"
 #include "stubbench/harness.h"
 #include "stubbench/probe.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/jit_check.h"
 #include "stubbench/signals.h"
 #include "stubbench/json_writer.h"
 #include "stubbench/mitigations.h"
@@ -44,6 +46,11 @@ struct obj_run {
 	size_t n_batches;
 	int has_batch_iters;
 	char *jit_text;        /* what the JIT check found, one line per function */
+	/* The first function with an rbp frame of 64 bytes or more of stack,
+	 * where upstream gives a private stack ("" : none), and what the run
+	 * then could not measure (the summary's line). */
+	char no_priv_what[256];
+	char not_measured[256];
 	/* The kernel's own A/B: the programs with a private stack, loaded
 	 * again as syscall programs (none), one object per load and batch. */
 	const char *private_progs[SB_USER_MAX_PROGS];
@@ -116,6 +123,11 @@ static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
 		return -1;
 	sb_jit_detect_flavour(&l, fl);
 	sb_listing_free(&l);
+	/* The test hook: an r9 frame seen as none, of a stack not known (-1). */
+	if (sb_kernel_test_no_private_stack() && fl->private_stack) {
+		fl->private_stack = 0;
+		fl->stack_bytes = -1;
+	}
 	return 0;
 }
 
@@ -155,12 +167,35 @@ static int check_jit(struct obj_run *r, FILE *f, FILE *j)
 				sb_jit_flavour_describe(&shown, desc, sizeof(desc));
 			}
 			private |= decoded && fl.private_stack;
+			/* An rbp frame of round_up(depth, 16) >= 64 bytes: where v6.13+
+			 * upstream gives a private stack to raw_tp programs. */
+			int big = decoded && !fl.private_stack && (fl.stack_bytes >= 49 || fl.stack_bytes < 0);
+			char frame[96];
+			if (!decoded)
+				snprintf(frame, sizeof(frame), "not decodable");
+			else if (fl.private_stack)
+				snprintf(frame, sizeof(frame), "private stack (r9 frame)");
+			else if (fl.stack_bytes < 0)
+				snprintf(frame, sizeof(frame), "no private stack (the test hook's)");
+			else
+				snprintf(frame, sizeof(frame), "no private stack (rbp frame, %d bytes of stack)",
+					 fl.stack_bytes);
+			if (big && !r->no_priv_what[0] && fl.stack_bytes < 0)
+				snprintf(r->no_priv_what, sizeof(r->no_priv_what), "%s.%s (the test hook's)",
+					 img.prog_name, img.funcs[i].name);
+			else if (big && !r->no_priv_what[0])
+				snprintf(r->no_priv_what, sizeof(r->no_priv_what), "%s.%s, whose rbp frame holds %d bytes",
+					 img.prog_name, img.funcs[i].name, fl.stack_bytes);
 			fprintf(f, "jit %s.%s: %zu bytes, %s\n", img.prog_name, img.funcs[i].name, img.funcs[i].len,
-				!decoded ? "not decodable" : fl.private_stack ? "private stack (r9 frame)" : "no private stack");
+				frame);
 			fprintf(j, "%s{\"name\": ", i ? ", " : "");
 			sb_json_string(j, img.funcs[i].name);
-			fprintf(j, ", \"bytes\": %zu, \"private_stack\": %s}", img.funcs[i].len,
+			fprintf(j, ", \"bytes\": %zu, \"private_stack\": %s, \"rbp_stack_bytes\": ", img.funcs[i].len,
 				!decoded ? "null" : fl.private_stack ? "true" : "false");
+			if (decoded && !fl.private_stack && fl.stack_bytes >= 0)
+				fprintf(j, "%d}", fl.stack_bytes);
+			else
+				fputs("null}", j);
 		}
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
 		if (private)
@@ -553,7 +588,10 @@ static int run(struct obj_run *r)
 	char why[1024];
 	enum sb_kernel_status st;
 	int cpu = -1;
-	FILE *info = o->format == SB_FORMAT_TABLE ? stdout : stderr;
+	/* What the run finds before it measures: above the full table
+	 * (--table, --verbose); on stderr otherwise, so that the summary is
+	 * the first thing on stdout. */
+	FILE *info = o->format == SB_FORMAT_TABLE && sb_session_full_report(o) ? stdout : stderr;
 	int lrc = load_all(r, &cpu, info);
 	if (lrc != SB_KERNEL_OK)
 		return lrc;
@@ -568,6 +606,22 @@ static int run(struct obj_run *r)
 	}
 	int rc = check_jit(r, info, j) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
 	fclose(j);
+	/* A function with the stack for a private stack, and none in any
+	 * program: why, in one line; the rest measured, status 6. */
+	if (!r->n_private_progs && r->no_priv_what[0]) {
+		char reason[1024];
+		struct sb_private_stack_probe probe;
+		int probed = sb_kernel_no_private_stack_reason(r->no_priv_what, &probe, reason, sizeof(reason),
+							       info) == 0;
+		fprintf(stderr, "stubbench kernel: %s\n", reason);
+		char shortr[128] = "";
+		if (probed)
+			sb_private_stack_probe_short(&probe, shortr, sizeof(shortr));
+		snprintf(r->not_measured, sizeof(r->not_measured), "the private stack's cost: no private stack in this JIT%s%s%s",
+			 probed ? " (" : "", shortr, probed ? ")" : "");
+		if (rc == SB_KERNEL_OK)
+			rc = SB_KERNEL_NO_PRIV_STACK;
+	}
 	if (o->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
 	st = sb_user_obj_check_runs(r->objs[0], (const char *const *)o->progs, o->n_progs, cpu, why, sizeof(why));
@@ -664,6 +718,7 @@ static int run(struct obj_run *r)
 	s.answer = sb_kernel_obj_answer;
 	s.meta.json_extra = json_extra;
 	s.meta.json_extra_ctx = &jc;
+	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	s.after_report = after_report;
 	s.after_ctx = r;
 	sb_session_add(&s, &r->res, NULL);
@@ -679,7 +734,9 @@ static int run(struct obj_run *r)
 	if (r->an)
 		sb_session_add_section(&s, &r->ares, "parts", "the private stack part by part: its ablations");
 #endif
-	rc = sb_session_finish(&s, rc ? rc : prc != 0);
+	/* An error or a failed measurement outranks "measured in part". */
+	int frc = sb_session_finish(&s, rc && rc != SB_KERNEL_NO_PRIV_STACK ? rc : prc != 0);
+	rc = frc ? frc : rc;
 	free(jit_json);
 	return rc;
 }

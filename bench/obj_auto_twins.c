@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stubbench/deprivatize.h"
+#include "stubbench/jit_check.h"
 #include "stubbench/harness.h"
 #include "stubbench/json_writer.h"
 #include "stubbench/kernel_verdict.h"
@@ -131,7 +132,7 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, siz
 	}
 	if (!o->path.comparable)
 		return;
-	if (o->twin.n_private)
+	if (o->twin.n_private && !sb_kernel_test_no_private_stack())
 		make_depriv(o, &s);
 	for (size_t b = 0; b < n_loads * n_batches; b++) {
 		struct sb_auto_twin_source load;

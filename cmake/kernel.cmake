@@ -44,7 +44,7 @@ function(sb_bpf_object src obj)
 endfunction()
 
 set(SB_BPF_SKELETONS)
-foreach(name private_stack_shapes fentry_shape htab_shape kernel_text)
+foreach(name private_stack_shapes fentry_shape htab_shape kernel_text private_stack_probe)
   set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
@@ -91,6 +91,18 @@ function(sb_kernel_add_tests)
   target_link_libraries(test_jit_compare PRIVATE stubbench_jit)
   add_test(NAME jit_compare COMMAND test_jit_compare ${CMAKE_SOURCE_DIR}/tests/data)
 
+  # Why a kernel gives no private stack, said from what the probe found, on
+  # made-up findings; the recorded JIT of such a kernel.
+  add_executable(test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/test_private_stack_reason.c)
+  target_include_directories(test_private_stack_reason PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_private_stack_reason PRIVATE stubbench_kernel)
+  add_test(NAME private_stack_reason COMMAND test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/data)
+  # Kernel, htab and --obj carry on where the kernel gives no private stack
+  # (the test hook makes one of any kernel); SKIP (77) without BPF.
+  add_test(NAME kernel_no_private_stack COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_no_private_stack.py
+    $<TARGET_FILE:stubbench> ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
+  set_tests_properties(kernel_no_private_stack PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
+
   # Need root/CAP_BPF, JIT, test runs, private stack: SKIP (77) otherwise.
   foreach(t kernel_run kernel_sigint)
     add_executable(test_${t} ${CMAKE_SOURCE_DIR}/tests/test_${t}.c)
@@ -106,7 +118,7 @@ function(sb_kernel_add_tests)
   # Output formats of a short real run (SKIP, 77, where BPF is missing: the
   # command's statuses 3-6). JSON: one document with every arm of both
   # shapes; seed: one naming scheme, "<variant>-<shape>[-twin[@loads]]-<batch>".
-  set(sb_kernel_skip [=[rc=$?; if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi; [ $rc -eq 0 ] || exit 1]=])
+  set(sb_kernel_skip [=[rc=$?; if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc (3 no CAP_BPF, 4 no JIT, 5 no test run, 6 no private stack here)"; exit 77; fi; [ $rc -eq 0 ] || exit 1]=])
   add_test(NAME kernel_output_json COMMAND sh -c
     "out=$($<TARGET_FILE:stubbench> kernel --format=json --samples=64 --batch=8,64 --loads=2 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+'-'+s+x for s in ['per-run','in-loop'] for p in v for x in ['','-twin','-twin@loads']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); k=d['kernel_run']; progs=k['programs']; found=bool(k['jit_flavour']) and any('same as its twin' in l for l in k['jit_check']) and len(progs)==24 and all(p['id']>0 for p in progs) and any(l.startswith('private ') for l in k['side_by_side']) and len(k['verdicts'])==12 and all(x['verdict'] in ('agree','differ','inconclusive',None) and x['variant'] in ('baseline','private','hybrid') and x['absolute_verdict'] and x['absolute_verdict']['verdict'] in ('agree','differ','inconclusive') for x in k['verdicts']) and any(x['kernel'] and x['twin'] for x in k['verdicts']) and d['config']['batches']==[8,64] and 'this one run' in (d['ci_scope'] or '') and d['config']['processes']==8; print('kernel_run:', 'ok' if found else k); sys.exit(1 if missing or len(names)!=36 or not found else 0)\"")
   add_test(NAME kernel_output_seed COMMAND sh -c

@@ -7,7 +7,11 @@
  * htab shape's htab_body from the raw_tp and syscall drivers on v6.18
  * (.lst, .bin and bpftool text), and tests/data/twin_pair.bpf.c's three
  * functions (320-byte frame, long loop of helper calls, stack buffer handed
- * to a helper) from its raw_tp and syscall drivers on v6.18. Every private-stack function of the dumps
+ * to a helper) from its raw_tp and syscall drivers on v6.18; and seed 001's
+ * prog_private and sub_big as a kernel that gives raw_tp programs a
+ * private stack JITs them (6.18.44-fc-v657) against the same programs as
+ * one that gives none JITs them (6.18.44-fc-v1252, the Intel Xeon 0xcf VM:
+ * tests/data/jit_v6_18_no_private_stack). Every private-stack function of the dumps
  * comes back byte for byte from its twin's twin; the frame pointer load
  * takes the JIT's forms. Then bad input. Argument: tests/data. */
 #include "check.h"
@@ -393,6 +397,11 @@ int main(int argc, char **argv)
 		check_pair(pn, bn, pair_depths[i], pair_calls[i]);
 		check_round_trip(pn);
 	}
+	/* The same programs from a kernel that gave them no private stack. */
+	check_pair("jit_v6_18_run_private.prog_private.lst", "jit_v6_18_no_private_stack/run_private.prog_private.lst",
+		   0x40, 3);
+	check_pair("jit_v6_18_run_private.sub_big.lst", "jit_v6_18_no_private_stack/run_private.sub_big.lst", 0x40,
+		   0);
 	check_bin();
 	check_not_a_pair();
 	check_bpftool_text();

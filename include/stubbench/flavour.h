@@ -30,6 +30,8 @@ struct sb_jit_flavour {
 	int64_t gs_disp;     /* sign-extended disp32 */
 	int gs_kernel_addr;  /* 1: disp is a kernel address (v6.15+ relative per-CPU) */
 	int rethunk;         /* 1: returns through jmp rel32 (return thunk), 0: ret */
+	int stack_bytes;     /* the prologue's sub rsp, imm32 (48 81 ec): the rbp frame's
+			      * round_up(stack_depth, 8); 0 with none (no stack, or a private stack) */
 };
 void sb_jit_detect_flavour(const struct sb_listing *l, struct sb_jit_flavour *f);
 /* "no IBT, 0f 1f 00 padding, gs:0xffffffff83b0c028 (kernel address), ret" */

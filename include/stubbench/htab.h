@@ -54,8 +54,10 @@ struct sb_htab_arms {
 		int last_error;
 	} ctx[SB_HTAB_N_PROGS];
 };
+/* with_private 0: without the private programs (the kernel gave them no
+ * private stack), the baseline and the syscall path alone. */
 void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs, const uint64_t *batches,
-			size_t n_batches);
+			size_t n_batches, int with_private);
 /* Counters before a run: runs of the body and iterations without helpers
  * per object (2 values per batch). */
 void sb_htab_read_counters(const struct sb_htab_arms *a, uint64_t *out);
@@ -66,8 +68,10 @@ int sb_htab_check_counters(const struct sb_htab_arms *a, const uint64_t *before,
 /* JIT check: the r9 frame (r9 setup, push/pop r9) is in htab_private's
  * htab_body and in no other function of the programs; with dump_dir every
  * function is written out. Returns SB_KERNEL_OK, SB_KERNEL_NO_CAP (bytes
- * unreadable), SB_KERNEL_NO_PRIV_STACK or SB_KERNEL_FAILED, with one line
- * in why. */
+ * unreadable) or SB_KERNEL_FAILED, with one line in why; or
+ * SB_KERNEL_NO_PRIV_STACK, every other function as it should be, with what
+ * has no private stack in why ("htab_private.htab_body, a raw_tp
+ * program's function with 96 bytes of stack"). */
 enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char *dump_dir, FILE *f, char *why,
 					size_t whylen);
 

@@ -23,7 +23,8 @@ enum sb_kernel_status {
 	SB_KERNEL_NO_CAP = 3,           /* neither CAP_BPF nor CAP_SYS_ADMIN */
 	SB_KERNEL_NO_JIT = 4,           /* BPF JIT off or absent: programs interpreted */
 	SB_KERNEL_NO_TEST_RUN = 5,      /* BPF_PROG_TEST_RUN refused for raw_tp */
-	SB_KERNEL_NO_PRIV_STACK = 6,    /* kernel JIT has no private stack (< v6.13, non-x86) */
+	SB_KERNEL_NO_PRIV_STACK = 6,    /* measured in part: the kernel gave the private programs no
+					 * private stack (private_stack_probe.h says why) */
 	SB_KERNEL_INTERRUPTED = 130,    /* SIGINT/SIGTERM: programs unloaded, then exit */
 };
 

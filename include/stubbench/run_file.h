@@ -42,6 +42,7 @@ struct sb_run_file {
 	char machine[256], kernel[256], date[40], git[48];
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
+	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */
 	struct sb_run_row *rows;
 	size_t n_rows;
 	struct sb_run_spread *spread;

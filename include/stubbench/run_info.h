@@ -53,6 +53,10 @@ struct sb_output_meta {
 	/* The table: a "# SECTION" line above its rows (the sweep's flavour
 	 * and the return it executes); NULL: none. */
 	const char *section;
+	/* What the command could not measure and why, in one line ("private,
+	 * hybrid in the kernel: ..."): "not_measured" in JSON, a line of the
+	 * summary; NULL: it measured all it was asked. */
+	const char *not_measured;
 };
 
 #endif

@@ -87,6 +87,10 @@ void sb_jit_detect_flavour(const struct sb_listing *l, struct sb_jit_flavour *f)
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		const struct sb_insn *in = &l->insns[i];
+		/* The prologue's sub rsp, imm32: the first in the function. */
+		if (!f->stack_bytes && in->len == 7 && in->bytes[0] == 0x48 && in->bytes[1] == 0x81 &&
+		    in->bytes[2] == 0xec)
+			f->stack_bytes = (int)rd32(in->bytes + 3);
 		if (sb_jit_is_gs_add_r9(in)) {
 			f->has_gs = 1;
 			f->gs_disp = rd32(in->bytes + 5);

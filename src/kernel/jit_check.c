@@ -13,6 +13,7 @@
 #include "stubbench/twin_variants.h"
 
 #include <bpf/libbpf.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The function of a program that must (private, hybrid) or must not
@@ -73,16 +74,73 @@ static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *
 	return rc;
 }
 
+int sb_kernel_test_no_private_stack(void)
+{
+	const char *e = getenv("STUBBENCH_TEST_NO_PRIV_STACK");
+	return e && strcmp(e, "1") == 0;
+}
+
+/* Whether function name of img sets up r9 (1), has an rbp frame (0), or
+ * is missing or undecodable (-1). With the test hook, never 1. */
+static int has_private_stack(const struct sb_jit_image *img, const char *name)
+{
+	const struct sb_jit_func *fn = sb_jit_find(img, name);
+	struct sb_listing l;
+	char err[256];
+	if (!fn || sb_jit_decode(fn->bytes, fn->len, name, &l, err, sizeof(err)))
+		return -1;
+	struct sb_jit_flavour fl;
+	memset(&fl, 0, sizeof(fl));
+	sb_jit_detect_flavour(&l, &fl);
+	sb_listing_free(&l);
+	return fl.private_stack && !sb_kernel_test_no_private_stack();
+}
+
+/* One program's functions against their twins. Returns its status. */
+static enum sb_kernel_status check_image(const struct sb_jit_image *img, int s, int v, FILE *f,
+					 struct sb_jit_flavour *agg, int *have_flavour, char *why, size_t whylen)
+{
+	enum sb_kernel_status st = SB_KERNEL_OK;
+	int have_frame_func = 0;
+	for (size_t i = 0; i < img->n; i++) {
+		struct sb_jit_flavour fl;
+		memset(&fl, 0, sizeof(fl));
+		int bad = check_func(img, &img->funcs[i], f, &fl);
+		merge_flavour(agg, have_flavour, &fl);
+		if (bad && st == SB_KERNEL_OK) {
+			snprintf(why, whylen, "JITed code of %s differs from its twin (see above)", img->prog_name);
+			st = SB_KERNEL_FAILED;
+		}
+		if (strcmp(img->funcs[i].name, frame_func[s][v]) != 0)
+			continue;
+		have_frame_func = 1;
+		if (v == SB_KV_BASELINE && fl.private_stack) {
+			snprintf(why, whylen, "%s.%s sets up r9 with 8 bytes of stack: the variants are not what "
+				 "they should be", sb_kernel_prog_name(s, v), frame_func[s][v]);
+			st = SB_KERNEL_FAILED;
+		}
+	}
+	if (!have_frame_func && st == SB_KERNEL_OK) {
+		snprintf(why, whylen, "%s has no JITed function %s (functions not named by BTF?)",
+			 sb_kernel_prog_name(s, v), frame_func[s][v]);
+		st = SB_KERNEL_FAILED;
+	}
+	return st;
+}
+
 enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const int shapes[SB_N_SHAPES],
 					  const int want[SB_N_KVARIANTS], const char *dump_dir, FILE *f,
-					  char *why, size_t whylen)
+					  int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], char *why, size_t whylen)
 {
 	enum sb_kernel_status st = SB_KERNEL_OK;
 	struct sb_jit_flavour agg;
 	int have_flavour = 0;
 	memset(&agg, 0, sizeof(agg));
+	memset(no_priv, 0, sizeof(int) * SB_N_SHAPES * SB_N_KVARIANTS);
 	char err[512];
-	int dump_failed = 0;
+	int dump_failed = 0, n_no_priv = 0;
+	const char *first_no_priv = NULL;
+	int first_s = 0, first_v = 0;
 	snprintf(why, whylen, "ok");
 	if (dump_dir) {
 		struct sb_jit_image img;
@@ -113,38 +171,24 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 				st = SB_KERNEL_FAILED;
 				dump_failed = 1;
 			}
-			int have_frame_func = 0;
-			for (size_t i = 0; i < img.n; i++) {
-				struct sb_jit_flavour fl;
-				memset(&fl, 0, sizeof(fl));
-				int bad = check_func(&img, &img.funcs[i], f, &fl);
-				merge_flavour(&agg, &have_flavour, &fl);
-				if (bad && st == SB_KERNEL_OK) {
-					snprintf(why, whylen, "JITed code of %s differs from its twin (see above)",
-						 img.prog_name);
-					st = SB_KERNEL_FAILED;
+			/* A program meant to have a private stack that has none is
+			 * not its twin's code: said once, not compared. */
+			if (v != SB_KV_BASELINE && has_private_stack(&img, frame_func[s][v]) == 0) {
+				fprintf(f, "jit %s: no private stack (%s has an rbp frame): not compared with its "
+					"twin\n", img.prog_name, frame_func[s][v]);
+				no_priv[s][v] = 1;
+				if (!n_no_priv++) {
+					first_no_priv = frame_func[s][v];
+					first_s = s;
+					first_v = v;
 				}
-				if (strcmp(img.funcs[i].name, frame_func[s][v]) != 0)
-					continue;
-				have_frame_func = 1;
-				int want_r9 = v != SB_KV_BASELINE;
-				if (fl.private_stack != want_r9) {
-					if (want_r9) {
-						sb_jit_image_free(&img);
-						snprintf(why, whylen, "no private stack: %s.%s has 64 bytes of stack but "
-							 "its JIT shows no r9 setup (kernel older than v6.13, or not x86-64)",
-							 sb_kernel_prog_name(s, v), frame_func[s][v]);
-						return SB_KERNEL_NO_PRIV_STACK;
-					}
-					snprintf(why, whylen, "%s.%s sets up r9 with 8 bytes of stack: the variants "
-						 "are not what they should be", sb_kernel_prog_name(s, v), frame_func[s][v]);
-					st = SB_KERNEL_FAILED;
-				}
+				sb_jit_image_free(&img);
+				continue;
 			}
-			if (!have_frame_func && st == SB_KERNEL_OK) {
-				snprintf(why, whylen, "%s has no JITed function %s (functions not named by BTF?)",
-					 sb_kernel_prog_name(s, v), frame_func[s][v]);
-				st = SB_KERNEL_FAILED;
+			enum sb_kernel_status ist = check_image(&img, s, v, f, &agg, &have_flavour, err, sizeof(err));
+			if (ist != SB_KERNEL_OK && st == SB_KERNEL_OK) {
+				snprintf(why, whylen, "%s", err);
+				st = ist;
 			}
 			sb_jit_image_free(&img);
 		}
@@ -155,6 +199,11 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 		char desc[256];
 		sb_jit_flavour_describe(&agg, desc, sizeof(desc));
 		fprintf(f, "jit flavour of this kernel: %s\n", desc);
+	}
+	if (n_no_priv && st == SB_KERNEL_OK) {
+		snprintf(why, whylen, "%s.%s, a raw_tp program's function with 64 bytes of stack",
+			 sb_kernel_prog_name(first_s, first_v), first_no_priv);
+		st = SB_KERNEL_NO_PRIV_STACK;
 	}
 	return st;
 }

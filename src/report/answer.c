@@ -307,6 +307,14 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 {
 	sb_answer_header(f, rf);
 	int lines = 1;
+	if (rf->not_measured[0]) {
+		char line[640];
+		snprintf(line, sizeof(line), "not measured: %s", rf->not_measured);
+		if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+			memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
+		fprintf(f, "%s\n", line);
+		lines++;
+	}
 	if (own)
 		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
 	return lines + sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines);

@@ -133,15 +133,23 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shape, batch, &a, &d) != 0)
 		return 0;
 	enum sb_cell_side ts = twin_side(rf, shape, batch);
-	char buf[64], verdicts[160];
-	size_t n = 0;
-	verdicts[0] = 0;
+	char buf[64], verdicts[160], twin_alone[160];
+	size_t n = 0, nt = 0;
+	verdicts[0] = twin_alone[0] = 0;
 	fprintf(f, "  %-7s", shape);
 	/* "  per-run  base 103.62 [100.28, 106.95], private +5.35 [-5.84, +18.19], hybrid ..." */
 	for (size_t v = 0; v < N_CODEGENS; v++) {
 		struct sb_estimate ta, td;
-		if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shape, batch, &a, &d) != 0)
+		if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shape, batch, &a, &d) != 0) {
+			/* Not in the kernel (no private stack there): the twin's figure alone. */
+			if (v && sb_kernel_figures(rf, SB_SIDE_TWIN, codegens[v], shape, batch, &ta, &td) == 0 &&
+			    nt < sizeof(twin_alone)) {
+				sb_answer_estimate(buf, sizeof(buf), &td, 1);
+				nt += (size_t)snprintf(twin_alone + nt, sizeof(twin_alone) - nt, "%s%s %s",
+						       nt ? ", " : "", codegens[v], buf);
+			}
 			continue;
+		}
 		sb_answer_estimate(buf, sizeof(buf), v ? &d : &a, v != 0);
 		fprintf(f, "%s %s %s", v ? "," : "", v ? codegens[v] : "base", buf);
 		struct sb_verdict_of vd = {.verdict = SB_VERDICT_NONE};
@@ -152,13 +160,24 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 			n += (size_t)snprintf(verdicts + n, sizeof(verdicts) - n, "%s%s %s", v ? ", " : "",
 					      v ? codegens[v] : "base", name ? name : "n/a");
 	}
-	fprintf(f, "\n  %-7s %s twin: %s\n", "", ts == SB_SIDE_PLACED_TWIN ? "placed" : "aligned", verdicts);
+	const char *tw = ts == SB_SIDE_PLACED_TWIN ? "placed" : "aligned";
+	/* Variants the kernel did not run (no private stack there): the
+	 * verdicts beside the kernel's figures, the twins' figures below. */
+	if (nt) {
+		fprintf(f, "; %s twin: %s\n  %-7s twin alone: %s\n", tw, verdicts, "", twin_alone);
+		return 2;
+	}
+	fprintf(f, "\n  %-7s %s twin: %s\n", "", tw, verdicts);
 	return 2;
 }
 
 static void counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
 {
 	const size_t *n = c->n[which];
+	if (which && !n[SB_VERDICT_AGREE] && !n[SB_VERDICT_DIFFER] && !n[SB_VERDICT_INCONCLUSIVE]) {
+		fprintf(f, "added cost: no verdict (no private or hybrid program measured in the kernel)\n");
+		return;
+	}
 	fprintf(f, "%s, all batches: %zu agree, %zu differ, %zu inconclusive", which ? "added cost" : "absolute",
 		n[SB_VERDICT_AGREE], n[SB_VERDICT_DIFFER], n[SB_VERDICT_INCONCLUSIVE]);
 	if (c->worst[which].verdict == SB_VERDICT_DIFFER)

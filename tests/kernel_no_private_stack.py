@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""kernel_no_private_stack: `stubbench kernel`, `--shape=htab` and `--obj`
+on a kernel that gives no private stack, made on any kernel with the test
+hook STUBBENCH_TEST_NO_PRIV_STACK=1 (every JIT check sees none). Each
+carries on: exit status 6 (measured in part), one line on stderr naming
+what has no private stack and what the probe established (never a version
+or an architecture guessed as the cause), a summary of at most 10 lines
+within 100 columns with a "not measured:" line and the baseline's
+figures and verdicts, and a valid JSON document that says the same.
+SKIP (77) where BPF cannot run here (statuses 3-5).
+
+usage: kernel_no_private_stack.py STUBBENCH USER_PROG_BPF_O"""
+import json
+import os
+import subprocess
+import sys
+
+sb, obj = sys.argv[1], sys.argv[2]
+failures = []
+env = dict(os.environ, STUBBENCH_TEST_NO_PRIV_STACK="1", STUBBENCH_TEST_DISTURB_NONE="1")
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def run(*args):
+    return subprocess.run([sb, "kernel", "--cpu=1", "--time=3", *args], capture_output=True, text=True, env=env)
+
+
+def reason_line(what, p):
+    lines = [x for x in p.stderr.splitlines() if x.startswith("stubbench kernel: no private stack: ")]
+    check(len(lines) == 1, f"{what}: want one 'no private stack' line on stderr: {p.stderr}")
+    for x in lines:
+        check("STUBBENCH_TEST_NO_PRIV_STACK" in x and "has an rbp frame in its JIT" in x,
+              f"{what}: the reason line {x!r}")
+        check("older than" not in x and "not x86" not in x, f"{what}: a guess given as the reason: {x!r}")
+
+
+def summary(what, p, want):
+    lines = p.stdout.splitlines()
+    check(p.returncode == 6, f"{what}: exit {p.returncode}, want 6: {p.stderr}")
+    check(0 < len(lines) <= 10 and all(len(x) <= 100 for x in lines), f"{what}: summary {lines}")
+    check(len(lines) > 1 and lines[1].startswith("not measured: ") and "no private stack" in lines[1],
+          f"{what}: no 'not measured' line: {lines}")
+    for w in want:
+        check(any(w in x for x in lines), f"{what}: no line with {w!r}: {lines}")
+
+
+p = run("--batch=64", "--format=json")
+if 3 <= p.returncode <= 5:
+    print("SKIP: stubbench kernel exited", p.returncode, p.stderr.strip())
+    sys.exit(77)
+# The built-in programs: baseline verdicts, the private twins alone.
+reason_line("kernel", p)
+check(p.returncode == 6, f"kernel json: exit {p.returncode}")
+doc = json.loads(p.stdout) if p.stdout.strip() else {}
+ps = doc.get("kernel_run", {}).get("private_stack", {})
+check(ps.get("given") is False and sorted(ps.get("without", [])) ==
+      ["loop_hybrid", "loop_private", "run_hybrid", "run_private"], f"private_stack {ps}")
+check(isinstance(ps.get("probe"), dict) and len(ps["probe"].get("programs", [])) == 20, f"probe {ps.get('probe')}")
+check("no private stack" in doc.get("not_measured", ""), f"not_measured {doc.get('not_measured')}")
+sides = {(r.get("side"), r["variant"]) for r in doc.get("results", [])}
+check(("kernel", "baseline-per-run") in sides and ("kernel", "baseline-in-loop") in sides, f"kernel cells {sides}")
+check(not any(s == "kernel" and not v.startswith("baseline") for s, v in sides), f"private kernel cells {sides}")
+check(("twin", "private-per-run-twin") in sides and ("twin", "hybrid-in-loop-twin") in sides, f"twins {sides}")
+verdicts = doc.get("kernel_run", {}).get("verdicts", [])
+check(verdicts and all(v["variant"] == "baseline" and v.get("absolute_verdict") for v in verdicts),
+      f"baseline verdicts {verdicts}")
+summary("kernel", run("--batch=64"), ["base ", "twin alone: private ", "absolute, all batches: "])
+
+# --shape=htab: the baseline and the syscall path.
+p = run("--shape=htab", "--batch=16", "--format=json")
+reason_line("htab", p)
+check(p.returncode == 6, f"htab json: exit {p.returncode}")
+doc = json.loads(p.stdout) if p.stdout.strip() else {}
+codegens = {r.get("codegen") or r["variant"] for r in doc.get("results", [])}
+check(any("baseline" in c for c in codegens) and not any(c.startswith("private") for c in codegens),
+      f"htab cells {codegens}")
+summary("htab", run("--shape=htab", "--batch=16"), ["baseline in the kernel at batch 16: "])
+
+# --obj: a user's program whose function has the stack for a private stack.
+p = run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2", "--format=json")
+reason_line("--obj", p)
+check(p.returncode == 6, f"--obj json: exit {p.returncode}")
+doc = json.loads(p.stdout) if p.stdout.strip() else {}
+funcs = {(q["name"], f["name"]): f for q in doc.get("user_object", {}).get("programs", []) for f in q["functions"]}
+check(funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is False, f"sum_big {funcs}")
+check(funcs.get(("no_frame", "sum_small"), {}).get("rbp_stack_bytes") == 8, f"sum_small {funcs}")
+check("no private stack" in doc.get("not_measured", ""), f"--obj not_measured {doc.get('not_measured')}")
+summary("--obj", run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2"),
+        ["with_frame at batch 64", "  kernel "])
+
+if failures:
+    print("\n".join("FAIL " + f for f in failures))
+    sys.exit(1)
+print("kernel_no_private_stack: ok")
