@@ -281,6 +281,11 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	if (m->thunk)
 		json_thunk(f, m->thunk);
+	if (m->not_measured) {
+		fputs("  \"not_measured\": ", f);
+		sb_json_string(f, m->not_measured);
+		fputs(",\n", f);
+	}
 	/* What the CIs hold, and what the tool adds to it. */
 	char scope[2400];
 	sb_output_past_runs_scope(scope, sizeof(scope), r);
@@ -713,6 +718,7 @@ static void close_stdout(void)
 {
 	int pending = __fpending(stdout) > 0;
 	int had_error = ferror(stdout);
+	int fd = had_error ? dup(STDOUT_FILENO) : -1; /* to ask the output why, below */
 	errno = 0;
 	if (fclose(stdout) != 0 && (had_error || pending || errno != EBADF)) {
 		if (stdout_failure_said)
@@ -724,7 +730,15 @@ static void close_stdout(void)
 	if (had_error) {
 		if (stdout_failure_said)
 			_exit(1);
-		fprintf(stderr, "%s: cannot write the results to standard output\n", close_stdout_prog);
+		/* The write that failed is gone with its errno: one byte more on
+		 * the broken output says why (ENOSPC, EPIPE, EIO). */
+		errno = 0;
+		ssize_t w = fd >= 0 ? write(fd, "\n", 1) : -1;
+		int why = w < 0 ? errno : 0;
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "%s: cannot write the results to standard output%s%s\n", close_stdout_prog,
+			why ? ": " : "", why ? strerror(why) : "");
 		_exit(1);
 	}
 }
