@@ -691,7 +691,9 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	s.after_report = after_report;
 	s.after_ctx = &found;
 	s.answer = sb_kernel_answer;
-	return sb_session_finish(&s, rc);
+	/* An error, or a run with no usable samples, outranks "measured in part". */
+	int frc = sb_session_finish(&s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
+	return frc ? frc : rc;
 }
 
 static int run(struct kernel_run *r, const struct kernel_plan *o)

@@ -158,7 +158,9 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 	s.answer = htab_answer;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	sb_session_add(&s, &r->res, NULL);
-	return sb_session_finish(&s, rc);
+	/* An error, or a run with no usable samples, outranks "measured in part". */
+	int frc = sb_session_finish(&s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
+	return frc ? frc : rc;
 }
 
 int sb_kernel_htab_run(const struct sb_config *o)

@@ -58,16 +58,12 @@ foreach(name private_stack_shapes fentry_shape htab_shape kernel_text private_st
 endforeach()
 add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKELETONS})
 
-# The twins: replicas of this machine's JITed programs (asm/twins_v6_18.asm,
-# family "twin" of the registry), so their lookup lives in the core library.
-target_sources(stubbench_core PRIVATE ${CMAKE_SOURCE_DIR}/src/kernel/twin_variants.c)
 
 # JIT reading, decoding, flavour, comparison, dumps (no BPF needed to
 # decode and compare recorded dumps).
 
 # Loader, test runs, arms, the `stubbench kernel` subcommand.
 file(GLOB SB_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernel/*.c)
-list(FILTER SB_KERNEL_SOURCES EXCLUDE REGEX "twin_variants\\.c$")
 add_library(stubbench_kernel STATIC ${SB_KERNEL_SOURCES})
 add_dependencies(stubbench_kernel sb_bpf_skeleton)
 target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
