@@ -13,9 +13,64 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A double's bits as an unsigned key in the same order (negatives
+ * flipped whole, positives with the sign bit set), and back. */
+static inline uint64_t radix_key(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | (1ull << 63);
+}
+
+static inline double key_value(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(1ull << 63) : ~k;
+	double d;
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* Sorts n finite doubles: an LSD radix sort of their keys, one byte a
+ * pass, passes where every key has the same byte skipped (a block's
+ * cycle counts share their high bytes); qsort where memory is short or
+ * n is small. NaN has no place in the order and is not passed here. */
 void sb_sort(double *x, size_t n)
 {
-	qsort(x, n, sizeof(*x), cmp_double);
+	if (n < 256) {
+		qsort(x, n, sizeof(*x), cmp_double);
+		return;
+	}
+	uint64_t *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		qsort(x, n, sizeof(*x), cmp_double);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = radix_key(x[i]);
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = {0};
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & 0xff]++;
+		if (count[(a[0] >> shift) & 0xff] == n)
+			continue;
+		size_t pos = 0;
+		for (int d = 0; d < 256; d++) {
+			size_t c = count[d];
+			count[d] = pos;
+			pos += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & 0xff]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		x[i] = key_value(a[i]);
+	free(a);
+	free(b);
 }
 
 /* Percentile p of n > 0 values, by closest ranks: the value of rank i
@@ -164,7 +219,7 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 	if (!s)
 		return -1;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	sb_sort(s, n);
 	out->n = n;
 	out->min = s[0];
 	out->max = s[n - 1];
@@ -191,7 +246,7 @@ int sb_summarize(const double *x, size_t n, const double *group_means, size_t n_
 /* The percentile 95 % interval of n bootstrap replicates (sorts r). */
 static void percentile_ci(double *r, size_t n, double *lo, double *hi)
 {
-	qsort(r, n, sizeof(*r), cmp_double);
+	sb_sort(r, n);
 	*lo = sb_percentile_sorted(r, n, 2.5);
 	*hi = sb_percentile_sorted(r, n, 97.5);
 }
@@ -425,7 +480,7 @@ static double robust_sd_sorted(const double *s, size_t m, double *work)
 	double med = sb_percentile_sorted(s, m, 50);
 	for (size_t i = 0; i < m; i++)
 		work[i] = fabs(s[i] - med);
-	qsort(work, m, sizeof(*work), cmp_double);
+	sb_sort(work, m);
 	return 1.4826 * sb_percentile_sorted(work, m, 50);
 }
 
