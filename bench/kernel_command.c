@@ -58,7 +58,7 @@
 #define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
 
 
-enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK, K_PROBE };
+enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK, K_PROBE, K_DRIVER };
 
 /* What the kernel run takes from the run configuration: which shapes
  * and variants it measures (from --shape and --variant). */
@@ -129,6 +129,7 @@ static int parse_variants(const char *s, int want[SB_N_KVARIANTS], char *err, si
 static struct kernel_plan plan = {.shapes = {1, 1}};
 static int loads_given;
 static int probe_only; /* --probe */
+static int driver_opt = -1; /* --driver: an enum sb_kernel_driver, -1: auto */
 static char *prog_list;
 static char **prog_items;
 
@@ -180,6 +181,19 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 		return parse_progs(cfg, arg, err, errlen);
 	if (key == K_PROBE) {
 		probe_only = 1;
+		return 0;
+	}
+	if (key == K_DRIVER) {
+		if (strcmp(arg, "auto") == 0)
+			driver_opt = -1;
+		else if (strcmp(arg, "raw_tp") == 0)
+			driver_opt = SB_DRIVER_RAW_TP;
+		else if (strcmp(arg, "perf_event") == 0)
+			driver_opt = SB_DRIVER_PERF_EVENT;
+		else {
+			snprintf(err, errlen, "--driver: unknown driver '%s' (auto, raw_tp, perf_event)", arg);
+			return -1;
+		}
 		return 0;
 	}
 	uint64_t k;
@@ -240,6 +254,9 @@ static const struct sb_cli_group kernel_group = {
 		{"prog", "NAME[,NAME...]", K_PROG, "the programs of --obj to run"},
 		{"probe", NULL, K_PROBE, "only say which program types and stack shapes this kernel gives\n"
 					 "a private stack (their JIT read back), then exit"},
+		{"driver", "NAME", K_DRIVER, "raw_tp: BPF_PROG_TEST_RUN; perf_event: the programs loaded as\n"
+					     "perf_event programs, each run by a page fault; auto (default):\n"
+					     "raw_tp, or perf_event where only that type gets a private stack"},
 		{"thunk", "NAME", K_THUNK, "the twins return through this thunk's replica instead of the one\n"
 					   "the JIT's returns reach, to see what the twins would cost there:\n%T"},
 		{NULL},
@@ -274,6 +291,8 @@ struct kernel_run {
 	struct sb_private_stack_probe probe;
 	int probed;
 	char not_measured[320];
+	enum sb_kernel_driver driver; /* how the programs were loaded and run */
+	char driver_note[160];        /* why perf_event, when auto chose it */
 };
 
 static void release(struct kernel_run *r)
@@ -549,9 +568,16 @@ static void json_findings(FILE *f, const void *ctx)
 			sb_kernel_report_json(f, s, &k->r->kres[s], &k->r->tres[s], &k->r->pres[s], &first);
 	fputs("]", f);
 	json_lines(f, "side_by_side", k->r->verdicts, NULL);
+	fprintf(f, ",\n    \"driver\": \"%s\"", sb_kernel_driver_name(k->r->driver));
 	fputs(",\n    \"private_stack\": ", f);
 	sb_kernel_private_stack_json(f, k->r->no_priv, k->o->shapes, k->r->probed ? &k->r->probe : NULL);
 	fputs("}", f);
+}
+
+static uint64_t empty_runs(const struct sb_kernel_obj *o, const void *arg)
+{
+	(void)arg;
+	return sb_kernel_empty_hits(o);
 }
 
 /* The programs, loads copies of them per batch size, each copy after a
@@ -567,7 +593,7 @@ static int load_copies(struct kernel_run *r, const struct kernel_plan *o)
 	for (int c = 0; c < (int)cfg->loads; c++)
 	for (size_t i = 0; i < cfg->n_batches; i++) {
 		size_t spacer = (size_t)sb_rng_below(&rng, SB_KERNEL_SPACER_MAX_BYTES + 1);
-		r->objs[c][i] = sb_kernel_load((uint32_t)cfg->batches[i], spacer, &st, why, sizeof(why));
+		r->objs[c][i] = sb_kernel_load_as((uint32_t)cfg->batches[i], spacer, r->driver, &st, why, sizeof(why));
 		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -614,12 +640,53 @@ static enum sb_kernel_status check_jit(struct kernel_run *r, const struct kernel
 		fprintf(stderr, "stubbench kernel: %s\n", reason);
 		sb_kernel_not_measured(r->no_priv, o->shapes, r->probed ? &r->probe : NULL, r->not_measured,
 				       sizeof(r->not_measured));
-		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline programs against their twins, "
-			"and every twin (exit status 6: measured in part)\n");
 	} else if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 	}
 	return st;
+}
+
+/* Every loaded copy unloaded, and what the JIT check kept of them. */
+static void unload_copies(struct kernel_run *r)
+{
+	for (int c = 0; c < SB_MAX_COPIES; c++) {
+		for (size_t i = 0; i < r->n_objs[c]; i++)
+			sb_kernel_unload(r->objs[c][i]);
+		r->n_objs[c] = 0;
+	}
+	free(r->jit_check);
+	r->jit_check = NULL;
+	r->not_measured[0] = 0;
+	r->probed = 0;
+}
+
+/* The copies loaded with r->driver, and one run of the empty driver to
+ * see the kernel runs them (raw_tp: BPF_PROG_TEST_RUN; perf_event: a page
+ * fault's event). */
+static enum sb_kernel_status load_and_try(struct kernel_run *r, const struct kernel_plan *o, int cpu)
+{
+	enum sb_kernel_status st = load_copies(r, o);
+	if (st != SB_KERNEL_OK)
+		return st;
+	if (r->driver == SB_DRIVER_RAW_TP) {
+		int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0][0]), cpu);
+		if (trc != 0) {
+			fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n",
+				cpu, strerror(-trc));
+			return SB_KERNEL_NO_TEST_RUN;
+		}
+		return SB_KERNEL_OK;
+	}
+	uint64_t runs = 0;
+	int rc;
+	const struct sb_kernel_obj *obj = r->objs[0][0];
+	sb_kernel_run_timed(obj, sb_kernel_empty_fd(obj), cpu, empty_runs, NULL, &runs, &rc);
+	if (rc != 0) {
+		fprintf(stderr, "stubbench kernel: a perf_event program on a page-fault event does not run: %s\n",
+			strerror(-rc));
+		return SB_KERNEL_NO_TEST_RUN;
+	}
+	return SB_KERNEL_OK;
 }
 
 /* Where the JIT's returns go, the thunk replicas against the kernel's own
@@ -688,6 +755,9 @@ static int finish(struct kernel_run *r, const struct kernel_plan *o, const struc
 	s.meta.thunk = thunk;
 	s.meta.ci_scope = ci_scope;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s.meta.kernel_driver = r->driver == SB_DRIVER_PERF_EVENT ? (r->driver_note[0] ? r->driver_note
+								   : "perf_event programs, run by page faults")
+								 : NULL;
 	s.after_report = after_report;
 	s.after_ctx = &found;
 	s.answer = sb_kernel_answer;
@@ -710,16 +780,10 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
+	r->driver = driver_opt >= 0 ? (enum sb_kernel_driver)driver_opt : SB_DRIVER_RAW_TP;
 	sb_session_progress("stubbench kernel", "loading the programs");
-	if ((st = load_copies(r, o)) != SB_KERNEL_OK)
+	if ((st = load_and_try(r, o, cpu)) != SB_KERNEL_OK)
 		return st;
-	/* Test runs: refused on some kernels or configurations. */
-	int trc = sb_kernel_test_run(sb_kernel_empty_fd(r->objs[0][0]), cpu);
-	if (trc != 0) {
-		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n",
-			cpu, strerror(-trc));
-		return SB_KERNEL_NO_TEST_RUN;
-	}
 	/* What the run finds before it measures (the JIT check, the returns,
 	 * the counters): above the table with --table or --verbose; with the
 	 * summary alone, kept for JSON only (a mismatch still says so on
@@ -731,6 +795,33 @@ static int run(struct kernel_run *r, const struct kernel_plan *o)
 	st = check_jit(r, o, info, &fatal);
 	if (fatal)
 		return st;
+	/* --driver=auto on a kernel that gives raw_tp programs no private
+	 * stack but perf_event programs one: the programs again, as those. */
+	if (st == SB_KERNEL_NO_PRIV_STACK && driver_opt < 0 && r->driver == SB_DRIVER_RAW_TP && r->probed &&
+	    sb_private_stack_probe_type_gets(&r->probe, SB_PROBE_PERF_EVENT) == 1) {
+		fprintf(stderr, "stubbench kernel: loading the programs as perf_event programs instead, each run "
+			"by a page fault (--driver=perf_event)\n");
+		unload_copies(r);
+		r->driver = SB_DRIVER_PERF_EVENT;
+		snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: this "
+			 "kernel gives raw_tp programs no private stack");
+		if ((st = load_and_try(r, o, cpu)) != SB_KERNEL_OK) {
+			/* Not to be had (perf_event_open refused, say): back to raw_tp,
+			 * measured in part. */
+			fprintf(stderr, "stubbench kernel: back to raw_tp programs\n");
+			unload_copies(r);
+			r->driver = SB_DRIVER_RAW_TP;
+			r->driver_note[0] = 0;
+			if ((st = load_and_try(r, o, cpu)) != SB_KERNEL_OK)
+				return st;
+		}
+		st = check_jit(r, o, info, &fatal);
+		if (fatal)
+			return st;
+	}
+	if (st == SB_KERNEL_NO_PRIV_STACK)
+		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline programs against their twins, "
+			"and every twin (exit status 6: measured in part)\n");
 	/* A mismatch, JIT bytes we may not read, or no private stack: measure
 	 * what can be, the numbers still mean something, and exit with the
 	 * status. */

@@ -7,6 +7,10 @@ what has no private stack and what the probe established (never a version
 or an architecture guessed as the cause), a summary of at most 10 lines
 within 100 columns with a "not measured:" line and the baseline's
 figures and verdicts, and a valid JSON document that says the same.
+Then a kernel that gives perf_event programs a private stack and raw_tp
+programs none (the hook =raw_tp, as Linux 6.18.44-fc-v1252 does): the
+kernel run loads its programs as perf_event programs, run by page faults,
+and measures all of them (exit 0); and --driver=perf_event on this kernel.
 SKIP (77) where BPF cannot run here (statuses 3-5).
 
 usage: kernel_no_private_stack.py STUBBENCH USER_PROG_BPF_O"""
@@ -14,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 sb, obj = sys.argv[1], sys.argv[2]
 failures = []
@@ -91,6 +96,37 @@ check(funcs.get(("no_frame", "sum_small"), {}).get("rbp_stack_bytes") == 8, f"su
 check("no private stack" in doc.get("not_measured", ""), f"--obj not_measured {doc.get('not_measured')}")
 summary("--obj", run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2"),
         ["with_frame at batch 64", "  kernel "])
+
+# Only raw_tp programs without: the perf_event driver, every arm measured.
+env_rt = dict(env, STUBBENCH_TEST_NO_PRIV_STACK="raw_tp")
+p = subprocess.run([sb, "kernel", "--cpu=1", "--time=3", "--batch=64", "--loads=2", "--format=json"],
+                   capture_output=True, text=True, env=env_rt)
+if p.returncode == 5:
+    print("perf_event driver not available here:", p.stderr.strip().splitlines()[-1:])
+else:
+    check(p.returncode == 0, f"raw_tp without: exit {p.returncode}: {p.stderr[-600:]}")
+    check("loading the programs as perf_event programs instead" in p.stderr, f"no switch said: {p.stderr[-600:]}")
+    doc = json.loads(p.stdout) if p.stdout.strip() else {}
+    k = doc.get("kernel_run", {})
+    check(k.get("driver") == "perf_event" and "perf_event" in doc.get("kernel_driver", ""),
+          f"driver {k.get('driver')} {doc.get('kernel_driver')}")
+    kcells = sorted(r["variant"] for r in doc.get("results", []) if r.get("side") == "kernel")
+    check(kcells == sorted(v + "-" + s for v in ("baseline", "private", "hybrid") for s in ("per-run", "in-loop")),
+          f"perf_event kernel cells {kcells}")
+    check(k.get("private_stack", {}).get("given") is True and "not_measured" not in doc,
+          f"perf_event: private stack {k.get('private_stack', {}).get('given')}, {doc.get('not_measured')}")
+    check(any("same as its twin" in x and "prog_private" in x for x in k.get("jit_check", [])),
+          f"perf_event JIT vs twins: {k.get('jit_check')}")
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
+        t.write(p.stdout)
+        t.flush()
+        q = subprocess.run([sb, "report", t.name], capture_output=True, text=True)
+    lines = q.stdout.splitlines()
+    check(q.returncode == 0 and len(lines) <= 10 and all(len(x) <= 100 for x in lines) and
+          len(lines) > 1 and lines[1].startswith("kernel: perf_event programs, run by page faults"),
+          f"perf_event summary {q.returncode} {lines} {q.stderr}")
+p = subprocess.run([sb, "kernel", "--driver=nope"], capture_output=True, text=True)
+check(p.returncode == 2 and "--driver: unknown driver 'nope'" in p.stderr, f"--driver=nope: {p.returncode} {p.stderr}")
 
 if failures:
     print("\n".join("FAIL " + f for f in failures))

@@ -22,8 +22,12 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 					  int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], char *why, size_t whylen);
 
 /* The test hook STUBBENCH_TEST_NO_PRIV_STACK=1: every JIT check (kernel,
- * --shape=htab, --obj) sees no private stack anywhere, as on a kernel that
- * gives none, so the carry-on path runs on any machine. */
+ * --shape=htab, --obj, the probe) sees no private stack anywhere, as on a
+ * kernel that gives none, so the carry-on path runs on any machine;
+ * =raw_tp: none in raw_tp programs alone, as on a kernel that gives one to
+ * perf_event programs (the kernel run then takes that driver). */
 int sb_kernel_test_no_private_stack(void);
+/* The hook for a program of BPF type prog_type. */
+int sb_kernel_test_no_private_stack_for(int prog_type);
 
 #endif

@@ -58,6 +58,14 @@ void sb_kernel_libbpf_quiet(void);
 /* One loaded copy of the object, with batch_iters fixed at load. */
 struct sb_kernel_obj;
 
+/* How the programs are loaded and run: raw_tp programs run with
+ * BPF_PROG_TEST_RUN, or perf_event programs, each attached to a software
+ * page-fault event of the sampling thread and run by touching a page
+ * (perf_event_driver.h): for kernels that give only perf_event programs a
+ * private stack. */
+enum sb_kernel_driver { SB_DRIVER_RAW_TP, SB_DRIVER_PERF_EVENT };
+const char *sb_kernel_driver_name(enum sb_kernel_driver d); /* "raw_tp", "perf_event" */
+
 /* Loads every program with batch_iters iterations per run, after a spacer
  * program of about spacer_bytes of JITed code (0: none) that stays loaded
  * with them, so that the copy starts at a code address of its own
@@ -65,6 +73,22 @@ struct sb_kernel_obj;
  * the status to exit with in *status). */
 struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_status *status,
 				     char *err, size_t errlen);
+/* The same, every program loaded as driver's type. */
+struct sb_kernel_obj *sb_kernel_load_as(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_driver driver,
+					enum sb_kernel_status *status, char *err, size_t errlen);
+enum sb_kernel_driver sb_kernel_obj_driver(const struct sb_kernel_obj *o);
+/* Runs of the empty driver so far (its counter). */
+uint64_t sb_kernel_empty_hits(const struct sb_kernel_obj *o);
+/* Runs program prog_fd of o once on the calling thread's CPU (raw_tp:
+ * BPF_PROG_TEST_RUN on cpu; perf_event: one page fault, src/kernel/
+ * run_once.c), timing the run itself with the harness's timer: returns
+ * the ticks, or UINT64_MAX with -errno in *rc. hits(o, hits_arg): how many
+ * times the program has run, to see a perf_event program ran exactly once
+ * (a run in which it did not is retried untimed); *runs grows by every run
+ * made, the retried ones too, for the counters' check. */
+uint64_t sb_kernel_run_timed(const struct sb_kernel_obj *o, int prog_fd, int cpu,
+			     uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *hits_arg,
+			     uint64_t *runs, int *rc);
 /* The spacer alone: a socket filter of about bytes of JITed code that does
  * nothing. Returns its fd, or -errno. */
 int sb_kernel_spacer_load(size_t bytes);

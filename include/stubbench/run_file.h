@@ -43,6 +43,7 @@ struct sb_run_file {
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */
+	char kernel_driver[256]; /* how the kernel's programs ran, where not as raw_tp ("": raw_tp) */
 	struct sb_run_row *rows;
 	size_t n_rows;
 	struct sb_run_spread *spread;

@@ -57,6 +57,10 @@ struct sb_output_meta {
 	 * hybrid in the kernel: ..."): "not_measured" in JSON, a line of the
 	 * summary; NULL: it measured all it was asked. */
 	const char *not_measured;
+	/* How the kernel run's programs ran, where not as raw_tp programs
+	 * ("perf_event programs, run by page faults: ..."): "kernel_driver" in
+	 * JSON, a line of the summary; NULL: raw_tp with BPF_PROG_TEST_RUN. */
+	const char *kernel_driver;
 };
 
 #endif

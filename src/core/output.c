@@ -281,6 +281,11 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	if (m->thunk)
 		json_thunk(f, m->thunk);
+	if (m->kernel_driver) {
+		fputs("  \"kernel_driver\": ", f);
+		sb_json_string(f, m->kernel_driver);
+		fputs(",\n", f);
+	}
 	if (m->not_measured) {
 		fputs("  \"not_measured\": ", f);
 		sb_json_string(f, m->not_measured);

@@ -8,15 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stubbench/timer.h"
 
-/* sb_time_calls() times a stub: the test run goes through this one. */
-static int run_fd = -1, run_cpu = -1, run_rc;
-
-static int test_run_stub(void)
+/* How many times the arm's program has run: the empty driver's counter,
+ * or the program's (batch_iters a run). */
+static uint64_t runs_of(const struct sb_kernel_obj *o, const void *arg)
 {
-	run_rc = sb_kernel_test_run(run_fd, run_cpu);
-	return 0;
+	const struct sb_kernel_arm_ctx *c = arg;
+	if (c->empty)
+		return sb_kernel_empty_hits(o);
+	return sb_kernel_hits(o, c->shape, c->variant) / sb_kernel_batch_iters(o);
 }
 
 static uint64_t sample(void *ctx, uint64_t batch)
@@ -26,14 +26,11 @@ static uint64_t sample(void *ctx, uint64_t batch)
 	if (bi < 0 || sb_kernel_interrupted())
 		return UINT64_MAX;
 	const struct sb_kernel_obj *o = c->objs[c->load][bi];
-	run_fd = c->empty ? sb_kernel_empty_fd(o) : sb_kernel_prog_fd(o, c->shape, c->variant);
-	run_cpu = c->cpu;
-	uint64_t t = sb_time_calls(test_run_stub, 1);
-	if (run_rc != 0) {
-		c->last_error = run_rc;
-		return UINT64_MAX;
-	}
-	c->runs[c->load][bi]++;
+	int fd = c->empty ? sb_kernel_empty_fd(o) : sb_kernel_prog_fd(o, c->shape, c->variant);
+	int rc;
+	uint64_t t = sb_kernel_run_timed(o, fd, c->cpu, runs_of, c, &c->runs[c->load][bi], &rc);
+	if (rc != 0)
+		c->last_error = rc;
 	return t;
 }
 

@@ -12,6 +12,7 @@
 #include "stubbench/loader.h"
 #include "stubbench/twin_variants.h"
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,12 +78,28 @@ static int check_func(const struct sb_jit_image *img, const struct sb_jit_func *
 int sb_kernel_test_no_private_stack(void)
 {
 	const char *e = getenv("STUBBENCH_TEST_NO_PRIV_STACK");
-	return e && strcmp(e, "1") == 0;
+	return e && (strcmp(e, "1") == 0 || strcmp(e, "raw_tp") == 0);
+}
+
+int sb_kernel_test_no_private_stack_for(int prog_type)
+{
+	const char *e = getenv("STUBBENCH_TEST_NO_PRIV_STACK");
+	return e && (strcmp(e, "1") == 0 || (strcmp(e, "raw_tp") == 0 && prog_type == BPF_PROG_TYPE_RAW_TRACEPOINT));
+}
+
+/* The type of a loaded program (-1: unknown). */
+static int prog_type_of(int prog_fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(prog_fd, &info, &len) ? -1 : (int)info.type;
 }
 
 /* Whether function name of img sets up r9 (1), has an rbp frame (0), or
- * is missing or undecodable (-1). With the test hook, never 1. */
-static int has_private_stack(const struct sb_jit_image *img, const char *name)
+ * is missing or undecodable (-1). With the test hook for the program's
+ * type, never 1. */
+static int has_private_stack(const struct sb_jit_image *img, const char *name, int prog_fd)
 {
 	const struct sb_jit_func *fn = sb_jit_find(img, name);
 	struct sb_listing l;
@@ -93,7 +110,7 @@ static int has_private_stack(const struct sb_jit_image *img, const char *name)
 	memset(&fl, 0, sizeof(fl));
 	sb_jit_detect_flavour(&l, &fl);
 	sb_listing_free(&l);
-	return fl.private_stack && !sb_kernel_test_no_private_stack();
+	return fl.private_stack && !sb_kernel_test_no_private_stack_for(prog_type_of(prog_fd));
 }
 
 /* One program's functions against their twins. Returns its status. */
@@ -173,7 +190,7 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 			}
 			/* A program meant to have a private stack that has none is
 			 * not its twin's code: said once, not compared. */
-			if (v != SB_KV_BASELINE && has_private_stack(&img, frame_func[s][v]) == 0) {
+			if (v != SB_KV_BASELINE && has_private_stack(&img, frame_func[s][v], sb_kernel_prog_fd(o, s, v)) == 0) {
 				fprintf(f, "jit %s: no private stack (%s has an rbp frame): not compared with its "
 					"twin\n", img.prog_name, frame_func[s][v]);
 				no_priv[s][v] = 1;
@@ -201,8 +218,9 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 		fprintf(f, "jit flavour of this kernel: %s\n", desc);
 	}
 	if (n_no_priv && st == SB_KERNEL_OK) {
-		snprintf(why, whylen, "%s.%s, a raw_tp program's function with 64 bytes of stack",
-			 sb_kernel_prog_name(first_s, first_v), first_no_priv);
+		snprintf(why, whylen, "%s.%s, a %s program's function with 64 bytes of stack",
+			 sb_kernel_prog_name(first_s, first_v), first_no_priv,
+			 sb_kernel_driver_name(sb_kernel_obj_driver(o)));
 		st = SB_KERNEL_NO_PRIV_STACK;
 	}
 	return st;

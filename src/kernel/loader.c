@@ -20,7 +20,13 @@ struct sb_kernel_obj {
 	struct private_stack_shapes *skel;
 	uint32_t batch_iters;
 	int spacer_fd; /* -1: none */
+	enum sb_kernel_driver driver;
 };
+
+const char *sb_kernel_driver_name(enum sb_kernel_driver d)
+{
+	return d == SB_DRIVER_PERF_EVENT ? "perf_event" : "raw_tp";
+}
 
 static const char *const shape_names[SB_N_SHAPES] = {"per-run", "in-loop"};
 static const char *const variant_names[SB_N_KVARIANTS] = {"baseline", "private", "hybrid"};
@@ -90,6 +96,12 @@ enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t b
 struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
+	return sb_kernel_load_as(batch_iters, spacer_bytes, SB_DRIVER_RAW_TP, status, err, errlen);
+}
+
+struct sb_kernel_obj *sb_kernel_load_as(uint32_t batch_iters, size_t spacer_bytes, enum sb_kernel_driver driver,
+					enum sb_kernel_status *status, char *err, size_t errlen)
+{
 	*status = SB_KERNEL_FAILED;
 	sb_kernel_libbpf_quiet();
 	struct sb_kernel_obj *o = calloc(1, sizeof(*o));
@@ -99,6 +111,7 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, 
 	}
 	o->batch_iters = batch_iters;
 	o->spacer_fd = -1;
+	o->driver = driver;
 	if (spacer_bytes) {
 		o->spacer_fd = sb_kernel_spacer_load(spacer_bytes);
 		if (o->spacer_fd < 0) {
@@ -114,6 +127,14 @@ struct sb_kernel_obj *sb_kernel_load(uint32_t batch_iters, size_t spacer_bytes, 
 		return NULL;
 	}
 	o->skel->rodata->batch_iters = batch_iters;
+	if (driver == SB_DRIVER_PERF_EVENT) {
+		struct bpf_program *prog;
+		bpf_object__for_each_program(prog, o->skel->obj)
+		{
+			bpf_program__set_type(prog, BPF_PROG_TYPE_PERF_EVENT);
+			bpf_program__set_expected_attach_type(prog, 0);
+		}
+	}
 	int rc = private_stack_shapes__load(o->skel);
 	if (rc) {
 		*status = sb_kernel_load_failed(rc, "BPF program", batch_iters, err, errlen);
@@ -165,6 +186,10 @@ uint64_t sb_kernel_hits(const struct sb_kernel_obj *o, enum sb_kernel_shape s, e
 	};
 	return *table[s][v];
 }
+
+enum sb_kernel_driver sb_kernel_obj_driver(const struct sb_kernel_obj *o) { return o->driver; }
+
+uint64_t sb_kernel_empty_hits(const struct sb_kernel_obj *o) { return o->skel->bss->empty_hits; }
 
 uint32_t sb_kernel_prog_id(int prog_fd)
 {

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -37,8 +38,10 @@ static void big_func(const char *prog, enum sb_probe_shape s, char *buf, size_t 
 
 /* Whether function name of the image sets up r9: 1, 0, or -1 (absent or
  * not decodable). */
-static int func_has_r9(const struct sb_jit_image *img, const char *name)
+static int func_has_r9(const struct sb_jit_image *img, const char *name, enum sb_probe_type t)
 {
+	static const int bpf_types[SB_PROBE_N_TYPES] = {BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
+							 BPF_PROG_TYPE_KPROBE, BPF_PROG_TYPE_PERF_EVENT};
 	const struct sb_jit_func *fn = sb_jit_find(img, name);
 	struct sb_listing l;
 	char err[256];
@@ -48,7 +51,7 @@ static int func_has_r9(const struct sb_jit_image *img, const char *name)
 	memset(&fl, 0, sizeof(fl));
 	sb_jit_detect_flavour(&l, &fl);
 	sb_listing_free(&l);
-	return fl.private_stack && !sb_kernel_test_no_private_stack();
+	return fl.private_stack && !sb_kernel_test_no_private_stack_for(bpf_types[t]);
 }
 
 /* Loads program t_s alone and fills in its outcome. */
@@ -81,7 +84,7 @@ static void probe_one(struct sb_private_stack_probe *p, enum sb_probe_type t, en
 		p->outcome[t][s] = SB_PROBE_UNREAD;
 	} else {
 		big_func(want, s, func, sizeof(func));
-		int r9 = func_has_r9(&img, func);
+		int r9 = func_has_r9(&img, func, t);
 		p->outcome[t][s] = r9 < 0 ? SB_PROBE_UNREAD : r9 ? SB_PROBE_PRIVATE : SB_PROBE_RBP;
 		sb_jit_image_free(&img);
 	}
@@ -143,8 +146,11 @@ int sb_kernel_no_private_stack_reason(const char *what, struct sb_private_stack_
 				      FILE *info)
 {
 	char err[256];
-	const char *hook = sb_kernel_test_no_private_stack() ? " [test hook STUBBENCH_TEST_NO_PRIV_STACK=1: "
-							       "every JIT check sees no private stack]" : "";
+	const char *e = getenv("STUBBENCH_TEST_NO_PRIV_STACK");
+	char hook[160] = "";
+	if (sb_kernel_test_no_private_stack())
+		snprintf(hook, sizeof(hook), " [test hook STUBBENCH_TEST_NO_PRIV_STACK=%s: the JIT checks see no "
+			 "private stack in %s programs]", e, strcmp(e, "1") == 0 ? "any" : e);
 	if (sb_private_stack_probe_run(p, err, sizeof(err)) != 0) {
 		snprintf(buf, len, "no private stack: %s has an rbp frame in its JIT; why is not known: %s%s", what,
 			 err, hook);

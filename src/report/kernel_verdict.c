@@ -207,6 +207,12 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		}
 	}
 	int lines = 0;
+	if (rf->kernel_driver[0]) {
+		char line[300];
+		snprintf(line, sizeof(line), "kernel: %s", rf->kernel_driver);
+		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+		lines++;
+	}
 	fprintf(f, "kernel at batch %llu, cycles per iteration (95 %% CI): base's cost, what the others add;\n"
 		   "verdict: CI of twin - kernel within ±max(1 cycle, 10 %% of the kernel): agree, outside: differ\n",
 		(unsigned long long)b);

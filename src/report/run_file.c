@@ -258,6 +258,7 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	str(doc, "git", out->git, sizeof(out->git));
 	str(member(doc, "return_thunk"), "name", out->thunk, sizeof(out->thunk));
 	str(doc, "not_measured", out->not_measured, sizeof(out->not_measured));
+	str(doc, "kernel_driver", out->kernel_driver, sizeof(out->kernel_driver));
 	if (!out->thunk[0])
 		str(member(doc, "kernel_run"), "jit_flavour", out->thunk, sizeof(out->thunk));
 	size_t n = json_object_array_length(results);

@@ -150,6 +150,8 @@ static int summary(const struct sb_session *s, FILE *f, const struct sb_results 
 	}
 	if (s->meta.thunk)
 		snprintf(rf.thunk, sizeof(rf.thunk), "%s", sb_thunk_name(s->meta.thunk->thunk));
+	if (s->meta.kernel_driver)
+		snprintf(rf.kernel_driver, sizeof(rf.kernel_driver), "%s", s->meta.kernel_driver);
 	if (s->meta.not_measured)
 		snprintf(rf.not_measured, sizeof(rf.not_measured), "%s", s->meta.not_measured);
 	if (s->table && !s->answer)

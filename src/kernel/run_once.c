@@ -1,0 +1,154 @@
+/* run_once.c: one timed run of a loaded program (loader.h,
+ * sb_kernel_run_timed), by its driver:
+ *   raw_tp      BPF_PROG_TEST_RUN on the CPU asked for;
+ *   perf_event  the program attached to a software page-fault event of the
+ *               calling thread (sample period 1, opened once per process
+ *               and program, enabled only around the run), run by a write
+ *               to a page that has none: the fault's path plays the part
+ *               of the syscall's, and the empty driver's run removes it as
+ *               it removes the syscall. The event is enabled and disabled,
+ *               and the page dropped, outside the timed region. A run in
+ *               which the program did not run exactly once (the kernel
+ *               throttles an event past perf_event_max_sample_rate per
+ *               tick) is retried after a pause of a tick, untimed. */
+#include "stubbench/loader.h"
+#include "stubbench/timer.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* raw_tp: the test run through the harness's timed stub. */
+static int run_fd = -1, run_cpu = -1, run_rc;
+
+static int test_run_stub(void)
+{
+	run_rc = sb_kernel_test_run(run_fd, run_cpu);
+	return 0;
+}
+
+/* perf_event: the page whose first write faults. */
+static volatile char *fault_page;
+
+static int touch_stub(void)
+{
+	fault_page[0] = 1;
+	return 0;
+}
+
+/* The events of this process, one per program: a forked process opens its own. */
+#define MAX_EVENTS 64
+static struct {
+	int prog_fd, ev_fd;
+	pid_t pid;
+} events[MAX_EVENTS];
+static size_t n_events;
+
+static int event_of(int prog_fd)
+{
+	pid_t me = getpid();
+	for (size_t i = 0; i < n_events; i++)
+		if (events[i].prog_fd == prog_fd && events[i].pid == me)
+			return events[i].ev_fd;
+	/* A slot of an earlier process (this one's parent) is reused: its fd
+	 * was inherited and is closed here. */
+	size_t slot = n_events;
+	for (size_t i = 0; i < n_events; i++)
+		if (events[i].pid != me) {
+			close(events[i].ev_fd);
+			events[i].pid = 0;
+			slot = i;
+			break;
+		}
+	if (slot == MAX_EVENTS)
+		return -ENOSPC;
+	struct perf_event_attr attr;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	events[slot].prog_fd = prog_fd;
+	events[slot].ev_fd = fd;
+	events[slot].pid = me;
+	if (slot == n_events)
+		n_events++;
+	return fd;
+}
+
+static void pause_a_tick(void)
+{
+	struct timespec ts = {0, 2 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+}
+
+static uint64_t run_perf_event(const struct sb_kernel_obj *o, int prog_fd,
+			       uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *arg,
+			       uint64_t *runs, int *rc)
+{
+	if (!fault_page) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			*rc = -errno;
+			return UINT64_MAX;
+		}
+		fault_page = p;
+	}
+	int ev = event_of(prog_fd);
+	if (ev < 0) {
+		*rc = ev;
+		return UINT64_MAX;
+	}
+	for (int attempt = 0; attempt < 50; attempt++) {
+		madvise((void *)fault_page, 4096, MADV_DONTNEED);
+		uint64_t before = hits(o, arg);
+		if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+			*rc = -errno;
+			return UINT64_MAX;
+		}
+		uint64_t t = sb_time_calls(touch_stub, 1);
+		ioctl(ev, PERF_EVENT_IOC_DISABLE, 0);
+		uint64_t ran = hits(o, arg) - before;
+		*runs += ran;
+		if (ran == 1)
+			return t;
+		if (ran > 1) /* the program ran more than once in the timed region: not a sample */
+			continue;
+		pause_a_tick(); /* throttled: the kernel restarts the event at a tick */
+	}
+	*rc = -EAGAIN;
+	return UINT64_MAX;
+}
+
+uint64_t sb_kernel_run_timed(const struct sb_kernel_obj *o, int prog_fd, int cpu,
+			     uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *hits_arg,
+			     uint64_t *runs, int *rc)
+{
+	*rc = 0;
+	if (sb_kernel_obj_driver(o) == SB_DRIVER_PERF_EVENT)
+		return run_perf_event(o, prog_fd, hits, hits_arg, runs, rc);
+	run_fd = prog_fd;
+	run_cpu = cpu;
+	uint64_t t = sb_time_calls(test_run_stub, 1);
+	if (run_rc != 0) {
+		*rc = run_rc;
+		return UINT64_MAX;
+	}
+	(*runs)++;
+	return t;
+}
