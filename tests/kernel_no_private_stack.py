@@ -99,8 +99,9 @@ summary("--obj", run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64
 
 # Only raw_tp programs without: the perf_event driver, every arm measured.
 env_rt = dict(env, STUBBENCH_TEST_NO_PRIV_STACK="raw_tp")
-p = subprocess.run([sb, "kernel", "--cpu=1", "--time=3", "--batch=64", "--loads=2", "--format=json"],
-                   capture_output=True, text=True, env=env_rt)
+# 4 loads of 3 batch sizes in one process: 84 programs, each with an event of its own.
+p = subprocess.run([sb, "kernel", "--cpu=1", "--time=4", "--batch=8,64,512", "--loads=4", "--processes=1",
+                    "--format=json"], capture_output=True, text=True, env=env_rt)
 if p.returncode == 5:
     print("perf_event driver not available here:", p.stderr.strip().splitlines()[-1:])
 else:
@@ -111,7 +112,8 @@ else:
     check(k.get("driver") == "perf_event" and "perf_event" in doc.get("kernel_driver", ""),
           f"driver {k.get('driver')} {doc.get('kernel_driver')}")
     kcells = sorted(r["variant"] for r in doc.get("results", []) if r.get("side") == "kernel")
-    check(kcells == sorted(v + "-" + s for v in ("baseline", "private", "hybrid") for s in ("per-run", "in-loop")),
+    check(kcells == sorted(v + "-" + s for v in ("baseline", "private", "hybrid") for s in ("per-run", "in-loop")
+                           for b in (8, 64, 512)),
           f"perf_event kernel cells {kcells}")
     check(k.get("private_stack", {}).get("given") is True and "not_measured" not in doc,
           f"perf_event: private stack {k.get('private_stack', {}).get('given')}, {doc.get('not_measured')}")

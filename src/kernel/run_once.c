@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,32 +44,50 @@ static int touch_stub(void)
 	return 0;
 }
 
-/* The events of this process, one per program: a forked process opens its own. */
-#define MAX_EVENTS 64
-static struct {
+/* The events of this process, one per program (a run of 8 loads of 6
+ * batch sizes has 336): a forked process closes its parent's and opens its
+ * own. */
+struct event {
 	int prog_fd, ev_fd;
 	pid_t pid;
-} events[MAX_EVENTS];
-static size_t n_events;
+};
+static struct event *events;
+static size_t n_events, cap_events;
+
+/* As many file descriptors as the hard limit allows: each program has
+ * its event beside its own descriptors. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 static int event_of(int prog_fd)
 {
 	pid_t me = getpid();
-	for (size_t i = 0; i < n_events; i++)
+	size_t slot = n_events;
+	for (size_t i = 0; i < n_events; i++) {
 		if (events[i].prog_fd == prog_fd && events[i].pid == me)
 			return events[i].ev_fd;
-	/* A slot of an earlier process (this one's parent) is reused: its fd
-	 * was inherited and is closed here. */
-	size_t slot = n_events;
-	for (size_t i = 0; i < n_events; i++)
-		if (events[i].pid != me) {
-			close(events[i].ev_fd);
+		if (events[i].pid != me && events[i].pid != 0) {
+			close(events[i].ev_fd); /* inherited from the parent */
 			events[i].pid = 0;
-			slot = i;
-			break;
 		}
-	if (slot == MAX_EVENTS)
-		return -ENOSPC;
+		if (events[i].pid == 0 && slot == n_events)
+			slot = i;
+	}
+	if (slot == n_events && n_events == cap_events) {
+		size_t cap = cap_events ? 2 * cap_events : 64;
+		struct event *e = realloc(events, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		events = e;
+		cap_events = cap;
+		raise_fd_limit();
+	}
 	struct perf_event_attr attr;
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
