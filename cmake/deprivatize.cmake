@@ -52,6 +52,9 @@ function(sb_deprivatize_tests)
     # stubbench diff's summary by its form: 10 lines, 100 columns, the
     # change counted, the parts' lines or the hunks (no timing decides).
     add_test(NAME diff_summary COMMAND sh ${SB_TESTS}/diff_summary.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
+    # A listing carrying a syscall, ud2, hlt, int3, a jump out ... is refused
+    # before any of it runs (src/jit/code_check.c).
+    add_test(NAME hostile_code COMMAND sh ${SB_TESTS}/hostile_code.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
     # The parts of seed 001's replicas against their baselines, exactly, and
     # their ablations' bytes (stubbench annotate, docs/annotate.md).
     add_executable(test_ablation ${SB_TESTS}/test_ablation.c)

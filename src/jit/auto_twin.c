@@ -5,6 +5,7 @@
  * their pages and names them, so that sb_place() and the harness take the
  * twin like any replica. */
 #define _GNU_SOURCE
+#include "stubbench/code_check.h"
 #include "stubbench/auto_twin.h"
 #include "stubbench/code_symbols.h"
 #include "stubbench/error.h"
@@ -406,7 +407,15 @@ int sb_auto_twin_make(const struct sb_auto_twin_spec *s, struct sb_auto_twin *t,
 	char sub[300];
 	size_t fn[SB_CODE_VARIANT_MAX_FUNCS], n;
 	struct rewrite w = {.s = s, .t = t, .fn = fn};
-	if (twin_funcs(s, fn, &n, err, errlen) || make_buffers(s, t, err, errlen))
+	if (twin_funcs(s, fn, &n, err, errlen))
+		goto fail;
+	/* Code from a file runs as root: nothing a JIT would not emit. */
+	for (size_t i = 0; i < n; i++) {
+		const struct sb_jit_func *f = &s->img->funcs[fn[i]];
+		if (sb_code_check(f->bytes, f->len, f->name, err, errlen))
+			goto fail;
+	}
+	if (make_buffers(s, t, err, errlen))
 		goto fail;
 	w.n_fn = n;
 	if (s->thunk != SB_THUNK_RET) {

@@ -1,0 +1,69 @@
+#!/bin/sh
+# hostile_code: code from a file never runs unless a JIT could have emitted
+# it (src/jit/code_check.c). NEW is the JIT of run_baseline.prog_baseline
+# (tests/data/jit_v6_18_no_private_stack) with its first `mov rdi, rbx`
+# (3 bytes at +0x32) replaced; `stubbench diff OLD NEW` must exit 2 with
+# one line naming the file, NEW+0x32, the instruction and why, and run
+# nothing: the syscall case is `mov eax, 60; syscall` after a `mov edi, 0`,
+# which run would end the tool with status 0 and no output; a control
+# case (the same 3 bytes put back) must be taken.
+# usage: hostile_code.sh STUBBENCH DATA_DIR
+set -u
+sb=$1 data=$2/jit_v6_18_no_private_stack
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+fails=0 passes=0
+old="$data/run_baseline.prog_baseline.bin,$data/run_baseline.sub_small.bin"
+# NEW with hex bytes HEX written at offset OFF of prog_baseline.
+make_new() {
+    cp "$data/run_baseline.prog_baseline.bin" "$d/new.bin"
+    printf "$2" | dd of="$d/new.bin" bs=1 seek=$(( $1 )) conv=notrunc status=none
+}
+refused() { # NAME OFF BYTES WANT
+    make_new "$2" "$3"
+    out=$("$sb" diff "$old" "$d/new.bin,$data/run_baseline.sub_small.bin" --samples=4 --batch=8 \
+          --processes=1 --past-runs=none --quiet-levels=none 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+       printf '%s' "$out" | grep -q "new.bin" && printf '%s' "$out" | grep -q -- "$4"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: $1: status $rc (want 2), stderr (want one line with '$4'): $out"
+        fails=$((fails + 1))
+    fi
+}
+# The bytes at +0x2e..+0x34 are `mov [rdi], rsi; mov rdi, rbx`: the syscall
+# case takes 7 bytes from +0x2e (mov edi, 0 is 5 bytes: bf 00 00 00 00).
+make_new 0x2e '\270\074\000\000\000\017\005'
+refused_syscall() {
+    out=$("$sb" diff "$old" "$d/new.bin,$data/run_baseline.sub_small.bin" --samples=4 --batch=8 \
+          --processes=1 --past-runs=none --quiet-levels=none 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q "+0x33: 'syscall '.*refused before anything runs"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: syscall: status $rc (want 2): $out"; fails=$((fails + 1))
+    fi
+}
+refused_syscall
+refused ud2 0x32 '\017\013\220' "'ud2 "
+refused hlt 0x32 '\364\220\220' "'hlt "
+refused int3 0x32 '\314\220\220' "an int3 the JIT emits only after a jmp or ret"
+refused int80 0x32 '\315\200\220' "'int 0x80'"
+refused self-jump 0x32 '\353\376\220' "a jump to itself"
+refused out-jcc 0x32 '\164\177\220' "a jump out of the function"
+# (the image diff finds this one first, with its own line)
+refused mid-jump 0x32 '\353\002\220' "inside an instruction"
+refused call-rax 0x32 '\377\320\220' "an indirect call"
+refused in-al 0x32 '\344\200\220' "no JIT emits it"
+# Control: the original bytes are taken (no code check message).
+make_new 0x32 '\110\211\337'
+out=$("$sb" diff "$old" "$d/new.bin,$data/run_baseline.sub_small.bin" --samples=4 --batch=8 \
+      --processes=1 --past-runs=none --quiet-levels=none 2>&1 >/dev/null)
+if printf '%s' "$out" | grep -q "refused before anything runs"; then
+    echo "FAIL: the JIT's own bytes refused: $out"; fails=$((fails + 1))
+else
+    passes=$((passes + 1))
+fi
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
