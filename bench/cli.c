@@ -16,6 +16,7 @@
 #include "stubbench/interrupt.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
+#include "stubbench/out_file.h"
 #include "stubbench/parse.h"
 #include "stubbench/perf_counters.h"
 #include "stubbench/past_runs.h"
@@ -94,30 +95,48 @@ static int record_option(const char *opt, const char *arg, const char **dest, ch
 	return 0;
 }
 
-/* --output's file can be written where it goes (checked before anything
- * is measured): its directory exists and takes new files, and it is not a
- * directory itself. */
-static int output_dir_writable(const char *path, char *err, size_t errlen)
+/* The inputs a run reads (its config file, operands, object, records):
+ * --output must not name one of them, or the report would replace it. */
+static const char *config_path;
+
+static int same_file(const struct stat *a, const char *path)
 {
-	char dir[4096];
-	struct stat st;
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash == dir)
-		dir[1] = 0;
-	else if (slash)
-		*slash = 0;
-	else
-		snprintf(dir, sizeof(dir), ".");
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "--output: '%s' is a directory", path);
-		return -1;
+	struct stat b;
+	return path && stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+/* Each of a comma-separated list of files (diff's OLD, NEW). */
+static const char *same_in_list(const struct stat *a, const char *list)
+{
+	static char item[4096];
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		if (same_file(a, item))
+			return item;
+		p += n + (p[n] == ',');
 	}
-	if (access(dir, W_OK) != 0) {
-		snprintf(err, errlen, "--output: cannot write into '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return NULL;
+}
+
+static int output_not_an_input(const struct sb_cli *cli, char *err, size_t errlen)
+{
+	struct stat out;
+	const struct sb_config *c = &cli->cfg;
+	if (!c->output || stat(c->output, &out) != 0 || !S_ISREG(out.st_mode))
+		return 0;
+	const char *inputs[] = {config_path, c->obj, c->past_runs, c->quiet_levels, c->blocks, c->plot};
+	const char *hit = NULL;
+	for (size_t i = 0; !hit && i < sizeof(inputs) / sizeof(inputs[0]); i++)
+		if (same_file(&out, inputs[i]))
+			hit = inputs[i];
+	for (int i = 0; !hit && i < cli->n_operands; i++)
+		hit = same_in_list(&out, cli->operands[i]);
+	if (!hit)
+		return 0;
+	snprintf(err, errlen, "--output: '%.300s' is the same file as '%.300s', which this run reads or writes: "
+		 "the report would replace it", c->output, hit);
+	return -1;
 }
 
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
@@ -147,8 +166,12 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 			snprintf(err, errlen, "--output: needs a file name");
 			return -1;
 		}
-		if (output_dir_writable(arg, err, errlen) != 0)
+		if (sb_out_check(arg, err, errlen) != 0) {
+			char why[768];
+			snprintf(why, sizeof(why), "--output: %s", err);
+			snprintf(err, errlen, "%s", why);
 			return -1;
+		}
 		cli->cfg.output = arg;
 		return 0;
 	case K_PROCESSES:
@@ -194,7 +217,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"table", NULL, K_TABLE, "after the summary, the full table and the notes (the table\n"
 					 "format prints the summary alone by default)"},
 		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
-					     "whole: FILE.tmp renamed at the end"},
+					     "whole (a temporary renamed over it); a device or FIFO in place"},
 		{"verbose", NULL, K_VERBOSE, "the full table with the steady states (modes), what the timer\n"
 					     "probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
@@ -216,6 +239,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 static int parse_config(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	(void)key;
+	config_path = arg;
 	return sb_config_load(arg, &cli->cfg, err, errlen);
 }
 
@@ -522,6 +546,10 @@ static int apply_given(const struct sb_subcommand *cmd, struct sb_cli *cli, cons
 			fprintf(stderr, "%s: %s\n", cli->prog, err);
 			return EXIT_USAGE;
 		}
+	if (output_not_an_input(cli, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", cli->prog, err);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 

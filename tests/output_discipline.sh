@@ -1,0 +1,52 @@
+#!/bin/sh
+# output_discipline: --output changes no file but its own. A planted
+# FILE.tmp symbolic link is never followed; /dev/null stays a device; an
+# output that is the run's own config or diff input, or a symbolic link, is
+# refused (status 2) before anything is measured and left as it was; a
+# replaced file keeps its mode.
+# usage: output_discipline.sh STUBBENCH DATA_DIR
+set -u
+sb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+data=$(cd "$2" && pwd)
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+fails=0 passes=0
+ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+run="--samples=4 --batch=8 --variant=private --flavour=seed001 --processes=1 --past-runs=none --quiet-levels=none"
+export STUBBENCH_TEST_DISTURB_NONE=1
+# A planted temporary: the victim keeps its bytes and mode.
+printf 'secret\n' > victim; chmod 600 victim
+ln -s victim r.json.tmp
+"$sb" $run --format=json --output=r.json >/dev/null 2>&1
+ok test "$(cat victim)" = secret
+ok test "$(stat -c %a victim)" = 600
+ok test -s r.json
+# A device is written in place.
+"$sb" $run --output=/dev/null >/dev/null 2>&1
+ok test -c /dev/null
+# The run's own config, and diff's input: refused, unchanged, status 2.
+printf '[sweep]\nbatches = 8\n' > c.ini
+cp c.ini c.orig
+"$sb" --config=c.ini $run --output=c.ini >/dev/null 2>err; rc=$?
+ok test "$rc" -eq 2
+ok grep -q "the report would replace it" err
+ok cmp -s c.ini c.orig
+cp "$data/jit_v6_18_no_private_stack/run_baseline.prog_baseline.bin" a.bin
+cp a.bin a.orig
+"$sb" diff a.bin a.bin --output=a.bin >/dev/null 2>err; rc=$?
+ok test "$rc" -eq 2
+ok cmp -s a.bin a.orig
+# A symbolic link as the output: refused, its target unchanged.
+ln -s victim link.json
+"$sb" $run --output=link.json >/dev/null 2>err; rc=$?
+ok test "$rc" -eq 2
+ok grep -q "symbolic link" err
+ok test "$(cat victim)" = secret
+# A replaced file keeps its mode.
+printf 'old\n' > keep.json; chmod 640 keep.json
+"$sb" $run --format=json --output=keep.json >/dev/null 2>&1
+ok test "$(stat -c %a keep.json)" = 640
+ok grep -q '"results"' keep.json
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]
