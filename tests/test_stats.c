@@ -142,6 +142,36 @@ static void selection(void)
 				cases++;
 			}
 	CHECK(bad == 0, "selection differs from the sorted percentile in %zu of %zu cases", bad, cases);
+	/* Two percentiles at once (the second among the values below the
+	 * first), and the radix sort against qsort, with negatives and ties. */
+	bad = cases = 0;
+	static const double pairs[][2] = {{20, 80}, {0, 100}, {50, 50}, {2.5, 97.5}, {25, 26}};
+	static double big[5000], sorted[5000];
+	for (size_t n = 1; n <= 5000; n = n * 3 + 1)
+		for (int kind = 0; kind < 4; kind++) {
+			for (size_t i = 0; i < n; i++)
+				big[i] = kind == 0 ? (double)sb_rng_below(&rng, 17) - 8.5 : kind == 1 ? (double)i * 0.25
+				       : kind == 2 ? -(double)i : (double)sb_rng_below(&rng, 1u << 30) / 7.0 - 1e8;
+			memcpy(sorted, big, n * sizeof(*big));
+			qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+			for (size_t q = 0; q < sizeof(pairs) / sizeof(pairs[0]); q++) {
+				memcpy(x, big, (n < 301 ? n : 301) * sizeof(*x));
+				size_t m = n < 301 ? n : 301;
+				memcpy(s, x, m * sizeof(*s));
+				qsort(s, m, sizeof(*s), cmp_dbl);
+				double lo, hi;
+				sb_percentiles_select(x, m, pairs[q][0], pairs[q][1], &lo, &hi);
+				bad += lo != sb_percentile_sorted(s, m, pairs[q][0]) || hi != sb_percentile_sorted(s, m, pairs[q][1]);
+				cases++;
+			}
+			double *y = malloc(n * sizeof(*y));
+			memcpy(y, big, n * sizeof(*y));
+			sb_sort(y, n);
+			bad += memcmp(y, sorted, n * sizeof(*y)) != 0;
+			cases++;
+			free(y);
+		}
+	CHECK(bad == 0, "two percentiles or the radix sort differ from qsort in %zu of %zu cases", bad, cases);
 }
 
 int main(void)

@@ -152,11 +152,15 @@ struct sb_run_opts {
 	 * measuring time alone. */
 	int time_is_wall;
 };
-/* The share of --time left for the statistics after the last process:
- * they took 15 to 21 % of it at 2 to 16 s on an Intel Xeon VM (the
- * blocks of up to 400k rounds per batch size sorted and resampled), so
- * that 8 % made a run of 8 s take 9.0 to 9.4. */
-#define SB_FINISH_RESERVE 0.18
+/* The share of --time left for the statistics after the last process,
+ * for a run of n_parts parts measured together: SB_FINISH_RESERVE plus
+ * SB_FINISH_RESERVE_PART a part, at most SB_FINISH_RESERVE_MAX. On an
+ * Intel Xeon VM they took 15 to 21 % of --time for the sweep's 2 parts,
+ * about 20 % for the kernel run's 6 and 25 % for the lab's 10, and little
+ * for one batch size alone (results/intel-xeon-0xa7-vm.md). */
+#define SB_FINISH_RESERVE 0.10
+#define SB_FINISH_RESERVE_PART 0.015
+#define SB_FINISH_RESERVE_MAX 0.30
 
 /* Voluntary plus involuntary context switches of the calling thread so far
  * (getrusage): a sample or block during which it moved was disturbed. */

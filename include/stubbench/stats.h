@@ -25,6 +25,10 @@ double sb_percentile_sorted(const double *sorted, size_t n, double p);
 /* The same percentile of unsorted values, found by selection (O(n)); the
  * order of x[0..n) changes. */
 double sb_percentile_select(double *x, size_t n, double p);
+/* Two percentiles p_lo <= p_hi of unsorted values by selection, the
+ * second searched among the values below the first; the order of x
+ * changes. NAN for both when n == 0. */
+void sb_percentiles_select(double *x, size_t n, double p_lo, double p_hi, double *lo, double *hi);
 /* Mean of the values between their 20th and 80th percentiles (NAN when
  * n == 0); the order of x[0..n) changes. */
 double sb_trimmed_mean(double *x, size_t n);

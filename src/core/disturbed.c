@@ -75,8 +75,9 @@ static double block_spread(const struct batch_data *d, const struct block *b, lo
 		return 0;
 	for (size_t r = 0; r < b->n_rounds; r++)
 		tmp[r] = d->ticks[(size_t)ovh * d->cap + b->first_round + r] * b->cpt;
-	double p80 = sb_percentile_select(tmp, b->n_rounds, 80);
-	return p80 - sb_percentile_select(tmp, b->n_rounds, 20);
+	double p20, p80;
+	sb_percentiles_select(tmp, b->n_rounds, 20, 80, &p20, &p80);
+	return p80 - p20;
 }
 
 /* A block is disturbed when sb_judge_blocks says so (the canaries, the

@@ -48,7 +48,8 @@ static void wall_init(struct wall_budget *w, const struct part_run *parts, size_
 		}
 	}
 	w->tsc_hz = parts[0].tsc_hz;
-	w->end_s = total_s * (1 - SB_FINISH_RESERVE);
+	double reserve = SB_FINISH_RESERVE + SB_FINISH_RESERVE_PART * (double)n_parts;
+	w->end_s = total_s * (1 - (reserve < SB_FINISH_RESERVE_MAX ? reserve : SB_FINISH_RESERVE_MAX));
 }
 
 /* The factor of the next process's shares, children_left processes

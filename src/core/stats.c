@@ -147,11 +147,36 @@ double sb_percentile_select(double *x, size_t n, double p)
 	return x[i] + (next - x[i]) * f;
 }
 
+void sb_percentiles_select(double *x, size_t n, double p_lo, double p_hi, double *lo, double *hi)
+{
+	if (n == 0) {
+		*lo = *hi = NAN;
+		return;
+	}
+	*hi = sb_percentile_select(x, n, p_hi);
+	double fh, fl;
+	size_t ih = rank_of(n, p_hi, &fh), il = rank_of(n, p_lo, &fl);
+	/* x[0..ih] now holds the ih + 1 smallest values: the lower rank is
+	 * among them, and so is the value after it, unless il == ih. */
+	select_kth(x, ih + 1, il);
+	if (fl == 0) {
+		*lo = x[il];
+		return;
+	}
+	size_t end = il < ih ? ih + 1 : n;
+	double next = x[il + 1];
+	for (size_t j = il + 2; j < end; j++)
+		if (x[j] < next)
+			next = x[j];
+	*lo = x[il] + (next - x[il]) * fl;
+}
+
 double sb_trimmed_mean(double *x, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	double p20 = sb_percentile_select(x, n, 20), p80 = sb_percentile_select(x, n, 80);
+	double p20, p80;
+	sb_percentiles_select(x, n, 20, 80, &p20, &p80);
 	double sum = 0;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)

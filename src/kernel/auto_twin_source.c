@@ -207,9 +207,11 @@ struct sb_auto_twin_slot sb_auto_twin_source_global(const struct sb_auto_twin_so
 				const struct btf_type *var = btf__type_by_id(btf, v->type);
 				const char *vn = var ? btf__name_by_offset(btf, var->name_off) : NULL;
 				if (vn && strcmp(vn, name) == 0) {
+					/* v lives in btf: read before it is freed. */
+					struct sb_auto_twin_slot slot = {(int)i, v->offset};
 					*size = v->size;
 					btf__free(btf);
-					return (struct sb_auto_twin_slot){(int)i, v->offset};
+					return slot;
 				}
 			}
 		}
