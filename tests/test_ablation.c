@@ -13,10 +13,27 @@
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
 
+/* The baselines of parts_of: their bytes outlive each a, and are freed
+ * at the end (so that the sanitizer build's leak check holds). */
+static struct sb_annotate_baseline baselines[8];
+static size_t n_baselines;
+
+static void free_baselines(void)
+{
+	for (size_t i = 0; i < n_baselines; i++)
+		sb_annotate_baseline_free(&baselines[i]);
+	n_baselines = 0;
+}
+
 static void parts_of(const char *name, struct sb_ablation *a)
 {
 	const struct sb_variant *v = sb_variant_find(name);
-	static struct sb_annotate_baseline b; /* its bytes outlive a */
+	if (n_baselines == sizeof(baselines) / sizeof(baselines[0])) {
+		CHECK(0, "more than %zu baselines", n_baselines);
+		exit(1);
+	}
+	struct sb_annotate_baseline *bp = &baselines[n_baselines++];
+#define b (*bp)
 	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS];
 	char err[512] = "";
 	long nv = v ? sb_code_variant_funcs_of(v, vf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err)) : -1;
@@ -32,6 +49,7 @@ static void parts_of(const char *name, struct sb_ablation *a)
 				printf(" +%#zx/%zu", a->rows[a->parts[k].rows[r]].off, a->rows[a->parts[k].rows[r]].len);
 			printf("\n");
 		}
+#undef b
 }
 
 /* Part k: kind, function, and its instructions' offsets and lengths. */
@@ -274,5 +292,6 @@ int main(void)
 	planted_lfence();
 	twin_parts();
 	lab_parts();
+	free_baselines();
 	return check_report("ablation");
 }
