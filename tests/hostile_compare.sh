@@ -15,7 +15,7 @@ row() {
         "$1" "$2" "$3" "$4" "$5"
     printf '"delta_vs_baseline_pct": 5.0, "delta_ci95_pct": [4.0, 6.0]}'
 }
-run() { printf '{"tool": "stubbench", "results": [%s]}\n' "$1"; }
+run() { printf '{"tool": "stubbench", "schema_version": 4, "results": [%s]}\n' "$1"; }
 run "$(row private 8 10 9 11)" >"$c/ok.json"
 run "$(row other 8 10 9 11)" >"$c/other.json"
 run '{"variant": "private", "batch": 8, "samples": 0, "cycles_per_iter": {"n": 0, "mean": null, "ci95": [null, null]}}' >"$c/empty.json"
@@ -26,6 +26,12 @@ run "$(row private 8 0.02 0.01 0.03)" >"$c/near_zero.json"
 run "$(row private 8 12.9 12 13.5)" >"$c/large.json"
 cat "$c/ok.json" "$c/other.json" >"$c/two.json"
 { cat "$c/ok.json"; echo '#'; } >"$c/trailing.json"
+# The schema read strictly: newer, missing or not a number refused by name;
+# a figure of the wrong type is an error, not a row dropped.
+sed 's/"schema_version": 4/"schema_version": 99/' "$c/ok.json" >"$c/schema99.json"
+sed 's/"schema_version": 4, //' "$c/ok.json" >"$c/noschema.json"
+sed 's/"schema_version": 4/"schema_version": "four"/' "$c/ok.json" >"$c/schema_four.json"
+run "$(row private 8 10 9 11 | sed 's/"delta_vs_baseline_pct": 5.0/"delta_vs_baseline_pct": "5.0"/')" >"$c/string_figure.json"
 
 case_ compare_kinds 2 "different kinds of run" '$SB compare $data/run_a.json $data/run_kernel.json'
 out_lacks compare_kinds_table 'compared rows'
@@ -36,6 +42,11 @@ case_ compare_trailing 2 "trailing.json: not one JSON document" '$SB compare $c/
 case_ compare_huge_value 2 "cycles_per_iter 1e+308 is out of range" '$SB compare $c/ok.json $c/huge_value.json'
 case_ compare_huge_batch 2 "batch 1e+300 is not a whole number in 1 .. 1048576" '$SB compare $c/huge_batch.json $c/ok.json'
 case_ compare_half_batch 2 "batch 8.5 is not a whole number" '$SB compare $c/half_batch.json $c/ok.json'
+case_ compare_schema_newer 2 "schema99.json: schema_version 99: this stubbench reads 1 to 4 (a newer stubbench wrote it)" '$SB compare $c/ok.json $c/schema99.json'
+case_ compare_schema_missing 2 "noschema.json: no schema_version" '$SB compare $c/ok.json $c/noschema.json'
+case_ compare_schema_string 2 'schema_four.json: schema_version "four" is not a whole number' '$SB compare $c/ok.json $c/schema_four.json'
+case_ report_schema_newer 2 "schema_version 99" '$SB report $c/schema99.json'
+case_ compare_string_figure 2 "delta_vs_baseline_pct is not a number" '$SB compare --fail-on-change $c/ok.json $c/string_figure.json'
 case_ compare_same 0 "" '$SB compare --fail-on-change $c/ok.json $c/ok.json'
 out_has compare_same_rows "0 of 1 compared rows differ"
 case_ compare_changed 0 "" '$SB compare --metric=cycles $c/ok.json $c/large.json'
@@ -50,7 +61,7 @@ out_has compare_near_zero_line "the cost in A is near zero"
 # beyond the CIs: matched within 5 s (15 s in a sanitized build).
 cat >"$c/gen.awk" <<'AWK'
 BEGIN {
-    printf "{\"tool\": \"stubbench\", \"results\": [\n"
+    printf "{\"tool\": \"stubbench\", \"schema_version\": 4, \"results\": [\n"
     for (j = 0; j < n; j++) {
         i = rev ? n - 1 - j : j
         printf "%s{\"variant\": \"v%d\", \"batch\": %d, \"samples\": 10, ", j ? "," : "", i % 1000, 1 + int(i / 1000)

@@ -155,6 +155,28 @@ static int check_range(const char *path, size_t i, const struct sb_run_row *row,
 	return -1;
 }
 
+/* A figure of result r (at key, or at key inside sub) that is there but
+ * is neither a number nor null: the name of the first, else NULL. */
+static const char *mistyped(json_object *r)
+{
+	static char what[96];
+	json_object *cyc = member(r, "cycles_per_iter");
+	json_object *v = member(cyc, "mean");
+	if (v && !json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_null))
+		return "cycles_per_iter.mean";
+	for (size_t k = 0; k < sb_figure_count(); k++) {
+		const struct sb_figure *fig = sb_figure_at(k);
+		v = member(r, fig->json);
+		if (v && !json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int) &&
+		    !json_object_is_type(v, json_type_null)) {
+			snprintf(what, sizeof(what), "%s", fig->json);
+			return what;
+		}
+	}
+	return NULL;
+}
+
 /* Result i of the document as out's next row. Returns 0, or -1 with err. */
 static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *err, size_t errlen)
 {
@@ -163,6 +185,12 @@ static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *
 	double batch = num(r, "batch");
 	if (!name || !json_object_is_type(name, json_type_string)) {
 		sb_set_err(err, errlen, "%s: result %zu has no variant name", path, i + 1);
+		return -1;
+	}
+	const char *bad = mistyped(r);
+	if (bad) {
+		sb_set_err(err, errlen, "%s: result %zu (%s): %s is not a number", path, i + 1,
+			   json_object_get_string(name), bad);
 		return -1;
 	}
 	double samples = num(r, "samples");
@@ -247,6 +275,25 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	if (!json_object_is_type(doc, json_type_object) || !results ||
 	    !json_object_is_type(results, json_type_array)) {
 		sb_set_err(err, errlen, "%s: no \"results\" array: not a stubbench JSON run", path);
+		return -1;
+	}
+	/* The schema: older ones are read (their missing fields are absent
+	 * figures), a newer or missing one is refused by name. */
+	json_object *sv = member(doc, "schema_version");
+	if (!sv) {
+		sb_set_err(err, errlen, "%s: no schema_version: not a stubbench JSON run", path);
+		return -1;
+	}
+	if (!json_object_is_type(sv, json_type_int)) {
+		sb_set_err(err, errlen, "%s: schema_version %s is not a whole number", path,
+			   json_object_to_json_string(sv));
+		return -1;
+	}
+	int64_t version = json_object_get_int64(sv);
+	if (version < 1 || version > SB_JSON_SCHEMA_VERSION) {
+		sb_set_err(err, errlen, "%s: schema_version %lld: this stubbench reads 1 to %d%s", path,
+			   (long long)version, SB_JSON_SCHEMA_VERSION, version > SB_JSON_SCHEMA_VERSION ?
+			   " (a newer stubbench wrote it)" : "");
 		return -1;
 	}
 	str(doc, "tool", out->tool, sizeof(out->tool));
