@@ -48,5 +48,19 @@ printf 'old\n' > keep.json; chmod 640 keep.json
 "$sb" $run --format=json --output=keep.json >/dev/null 2>&1
 ok test "$(stat -c %a keep.json)" = 640
 ok grep -q '"results"' keep.json
+# SIGHUP and SIGQUIT mid-run, and a file past ulimit -f: no temporary left.
+for sig in HUP QUIT; do
+    "$sb" --cpu=1 --time=3 --format=json --output=sig.json >/dev/null 2>err &
+    pid=$!
+    sleep 1
+    kill -$sig $pid
+    wait $pid; rc=$?
+    ok test "$rc" -eq 130
+    ok test -z "$(ls -A | grep '^\.stubbench-')"
+done
+(ulimit -f 1; "$sb" $run --format=json --output=big.json >/dev/null 2>err); rc=$?
+ok test "$rc" -eq 1
+ok grep -q "file size limit" err
+ok test -z "$(ls -A | grep '^\.stubbench-')"
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

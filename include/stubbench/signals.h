@@ -1,4 +1,4 @@
-/* signals.h: SIGINT and SIGTERM in the kernel side's long loops. */
+/* signals.h: SIGINT, SIGTERM, SIGHUP and SIGQUIT in the kernel side's long loops. */
 #ifndef STUBBENCH_SIGNALS_H
 #define STUBBENCH_SIGNALS_H
 

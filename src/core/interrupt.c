@@ -18,6 +18,18 @@ static void exit_interrupted(int sig)
 	_exit(SB_EXIT_INTERRUPTED);
 }
 
+/* SIGXFSZ: a write past the file size limit (ulimit -f); said, and the
+ * temporaries removed, instead of a silent death. */
+static void exit_file_too_big(int sig)
+{
+	(void)sig;
+	sb_safe_file_remove_temps();
+	static const char msg[] = ": a file outgrew the file size limit (ulimit -f); nothing written\n";
+	(void)!write(STDERR_FILENO, interrupt_prog, strlen(interrupt_prog));
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	_exit(1);
+}
+
 void sb_exit_on_signals(const char *prog)
 {
 	interrupt_prog = prog;
@@ -27,4 +39,8 @@ void sb_exit_on_signals(const char *prog)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = exit_file_too_big;
+	sigaction(SIGXFSZ, &sa, NULL);
 }

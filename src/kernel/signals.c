@@ -8,6 +8,7 @@
  * (even a SIGKILL leaves nothing loaded). */
 #include "stubbench/signals.h"
 #include "stubbench/loader.h"
+#include "stubbench/safe_file.h"
 
 #include <signal.h>
 #include <string.h>
@@ -21,6 +22,7 @@ static const char exit_msg[] = "stubbench kernel: interrupted; every BPF program
 static void exit_now(int sig)
 {
 	(void)sig;
+	sb_safe_file_remove_temps();
 	(void)!write(STDERR_FILENO, exit_msg, sizeof(exit_msg) - 1);
 	_exit(SB_KERNEL_INTERRUPTED);
 }
@@ -42,6 +44,8 @@ void sb_kernel_install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = exit_now;
 	sigaction(SIGALRM, &sa, NULL);
 }
