@@ -33,6 +33,8 @@ case_ fifo_config 2 "fifo: cannot read config: it is a FIFO" '$SB --config=$h/fi
 case_ fifo_obj 2 "--obj: $h/fifo: it is a FIFO" '$SB kernel --obj=$h/fifo --prog=x --samples=1'
 case_ fifo_compare 2 "fifo: it is a FIFO" '$SB compare $h/fifo $data/run_b.json'
 case_ fifo_plot_input 2 "fifo: it is a FIFO" '$SB plot $h/fifo -o $h/x.png'
+case_ fifo_diff 2 "fifo: it is a FIFO, not a regular file" '$SB diff $h/fifo $h/fifo'
+case_ fifo_from_blocks 2 "fifo: it is a FIFO, not a regular file" '$SB annotate --from-blocks=$h/fifo'
 case_ fifo_plot_output 2 "fifo.png' is a FIFO" '$SB plot $data/run_b.json -o $h/fifo.png'
 case_ fifo_plot_option 2 "fifo.svg' is a FIFO" '$SB --plot=$h/fifo.svg --cpu=1 --samples=4 --batch=1'
 case_ fifo_lab_plot 2 "fifo.svg' is a FIFO" '$SB lab --plot=$h/fifo.svg --cpu=1 --samples=4 --batch=8'

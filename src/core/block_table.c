@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stubbench/error.h"
+#include "stubbench/safe_file.h"
 
 long sb_block_table_arm(const struct sb_block_table *t, const char *name)
 {
@@ -92,9 +94,18 @@ int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, s
 {
 	memset(t, 0, sizeof(*t));
 	int std = strcmp(path, "-") == 0;
-	FILE *f = std ? stdin : fopen(path, "r");
-	if (!f)
+	/* A FIFO or device named as the file is refused, never waited on
+	 * ("-", standard input, is read as it comes). */
+	char why[256];
+	int fd = std ? -1 : sb_safe_file_open_input(path, why, sizeof(why));
+	if (!std && fd < 0)
+		return sb_set_err(err, errlen, "%s: %s", path, why), -1;
+	FILE *f = std ? stdin : fdopen(fd, "r");
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return sb_set_err(err, errlen, "%s: %s", path, strerror(errno)), -1;
+	}
 	char line[1024];
 	size_t lineno = 0;
 	int rc = 0;

@@ -2,6 +2,7 @@
  * bpftool's opcodes text (image_text.h). Listings go through listing.c's
  * parser; bpftool's text has its bytes on a line of their own after each
  * instruction and is read here. */
+#include "stubbench/safe_file.h"
 #include "stubbench/image_text.h"
 #include "stubbench/error.h"
 #include "stubbench/listing.h"
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_IMAGE (16u << 20) /* larger than any JITed program */
 
@@ -389,9 +391,17 @@ static int is_text(const uint8_t *b, size_t n)
 
 static uint8_t *slurp(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* A FIFO or device is refused, never waited on. */
+	char why[256];
+	int fd = sb_safe_file_open_input(path, why, sizeof(why));
+	if (fd < 0) {
+		sb_set_err(err, errlen, "%s: %s", path, why);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		sb_set_err(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	uint8_t *buf = malloc(MAX_IMAGE + 1);
