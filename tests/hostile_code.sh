@@ -65,5 +65,17 @@ if printf '%s' "$out" | grep -q "refused before anything runs"; then
 else
     passes=$((passes + 1))
 fi
+# Two 40k-instruction images that differ throughout: refused with their
+# sizes, not aligned in gigabytes.
+python3 -c "
+pro = bytes([0x55, 0x48, 0x89, 0xe5]); epi = bytes([0xc9, 0xc3])
+open('$d/big_old.bin', 'wb').write(pro + bytes([0x31, 0xc0]) * 40000 + epi)
+open('$d/big_new.bin', 'wb').write(pro + bytes([0x31, 0xdb]) * 40000 + epi)"
+out=$(timeout 20 "$sb" diff "$d/big_old.bin" "$d/big_new.bin" --time=1 2>&1 >/dev/null); rc=$?
+if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q "too many to align"; then
+    passes=$((passes + 1))
+else
+    echo "FAIL: two 40k-instruction images: status $rc (want 2): $out"; fails=$((fails + 1))
+fi
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

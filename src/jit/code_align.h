@@ -14,9 +14,16 @@
  * call. */
 int sb_code_same_insn(const struct sb_code_insn *a, const struct sb_code_insn *b);
 
+/* The largest table of the part of two functions that is not a common
+ * prefix or suffix (16M cells, 64 MB): beyond it the alignment is refused,
+ * not made in gigabytes. */
+#define SB_CODE_ALIGN_MAX_CELLS (16.0 * 1024 * 1024)
+
 /* match[i] (room for a->n): the instruction of b that a's instruction i is
  * paired with in a longest common subsequence, or -1 (ties broken towards
- * the earliest match). Returns how many are paired, or -1 out of memory. */
+ * the earliest match). Returns how many are paired, -1 out of memory, or
+ * -2 when the parts between a common prefix and suffix are too large
+ * (SB_CODE_ALIGN_MAX_CELLS). */
 long sb_code_align(const struct sb_code *a, const struct sb_code *b, long *match);
 
 #endif

@@ -62,12 +62,17 @@ int sb_insn_align(const uint8_t *old_code, size_t old_len, const uint8_t *new_co
 	}
 	long *match = malloc((old.n + 1) * sizeof(*match));
 	struct sb_insn_map_row *r = malloc((old.n + nw.n + 1) * sizeof(*r));
-	if (!match || !r || sb_code_align(&old, &nw, match) < 0) {
+	long common = match && r ? sb_code_align(&old, &nw, match) : -1;
+	if (common < 0) {
+		if (common == -2)
+			sb_set_err(err, errlen, "%zu and %zu instructions differ past their common start and end: "
+				   "too many to align (at most %.0f pairs)", old.n, nw.n, SB_CODE_ALIGN_MAX_CELLS);
+		else
+			sb_set_err(err, errlen, "out of memory");
 		free(match);
 		free(r);
 		sb_code_free(&old);
 		sb_code_free(&nw);
-		sb_set_err(err, errlen, "out of memory");
 		return -1;
 	}
 	size_t n = 0, gi = 0, gj = 0;
