@@ -52,6 +52,11 @@ static int run_plot(struct sb_cli *cli)
 		fprintf(stderr, "stubbench plot: needs one saved run and -o FILE.png|FILE.svg (see --help)\n");
 		return EXIT_USAGE;
 	}
+	if (sb_run_plot_writes(output, cli->operands[0])) {
+		fprintf(stderr, "stubbench plot: %s is one of the files a plot to %s writes (the image, its .gp or "
+			"its .dat): it would be replaced\n", cli->operands[0], output);
+		return EXIT_USAGE;
+	}
 	struct sb_run_file run;
 	char err[1024];
 	if (sb_run_file_load(cli->operands[0], &run, err, sizeof(err)) != 0) {

@@ -48,6 +48,11 @@ printf 'old\n' > keep.json; chmod 640 keep.json
 "$sb" $run --format=json --output=keep.json >/dev/null 2>&1
 ok test "$(stat -c %a keep.json)" = 640
 ok grep -q '"results"' keep.json
+# plot X.dat -o X.png would write X.dat, its own input: refused, unchanged.
+cp "$data/plot_sweep.json" X.dat
+"$sb" plot X.dat -o X.png >/dev/null 2>err; rc=$?
+ok test "$rc" -eq 2
+ok cmp -s X.dat "$data/plot_sweep.json"
 # SIGHUP and SIGQUIT mid-run, and a file past ulimit -f: no temporary left.
 for sig in HUP QUIT; do
     "$sb" --cpu=1 --time=3 --format=json --output=sig.json >/dev/null 2>err &

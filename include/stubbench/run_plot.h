@@ -31,6 +31,9 @@ int sb_run_plot(const struct sb_run_file *run, const char *image, int figure, ch
  * (not .png or .svg, cannot be created: bad input); 1 when gnuplot is
  * missing (the run can go on without the plot). Leaves no file behind. */
 int sb_run_plot_check_path(const char *image, char *err, size_t errlen);
+/* 1 when path is one of the files a plot of image writes (the image, its
+ * .gp script, its .dat data), 0 otherwise. */
+int sb_run_plot_writes(const char *image, const char *path);
 
 /* --plot=FILE of a run just measured (plot_results.c): r drawn as
  * sb_run_plot draws a saved run, thunk (may be NULL) in the title; says on

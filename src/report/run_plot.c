@@ -123,6 +123,21 @@ static const char *terminal_of(const char *image, char *err, size_t errlen)
 	return NULL;
 }
 
+int sb_run_plot_writes(const char *image, const char *path)
+{
+	struct stat in;
+	if (stat(path, &in) != 0)
+		return 0;
+	char side[SB_SAFE_FILE_PATH_MAX + 1];
+	for (int i = 0; i < 3; i++) {
+		struct stat st;
+		if (beside(image, i == 0 ? NULL : i == 1 ? ".gp" : ".dat", side, sizeof(side)) == 0 &&
+		    stat(side, &st) == 0 && st.st_dev == in.st_dev && st.st_ino == in.st_ino)
+			return 1;
+	}
+	return 0;
+}
+
 int sb_run_plot_check_path(const char *image, char *err, size_t errlen)
 {
 	if (!terminal_of(image, err, errlen))
