@@ -2,6 +2,7 @@
 #include "stubbench/block_table.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,8 @@ static int parse_row(const char *line, struct sb_block_table *t)
 	const char *rest = arm_field(line + n, arm, sizeof(arm));
 	if (!rest || sscanf(rest, "%31[a-z],%lf", role, &value) != 2)
 		return -1;
+	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
+		return -3;
 	return sb_block_table_add(t, batch, part, process, block, state, arm, value) ? -2 : 0;
 }
 
@@ -116,6 +119,9 @@ int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, s
 		int r = parse_row(line, t);
 		if (r == -2)
 			rc = -1, sb_set_err(err, errlen, "%s: out of memory", path);
+		else if (r == -3)
+			rc = -1, sb_set_err(err, errlen, "%s:%zu: a figure that is not a finite number (inf or nan)",
+					    path, lineno);
 		else if (r)
 			rc = -1, sb_set_err(err, errlen, "%s:%zu: not a row of a --blocks log", path, lineno);
 	}
