@@ -522,7 +522,7 @@ static int load_syscall_copies(struct obj_run *r, int cpu, FILE *info)
 			fprintf(info, "kernel A/B: none: %s\n", why);
 			return 0;
 		}
-	st = sb_user_obj_check_runs(r->sys[0], r->private_progs, r->n_private_progs, cpu, why, sizeof(why));
+	st = sb_user_obj_check_runs(r->sys[0], r->private_progs, r->n_private_progs, cpu, 0, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(info, "kernel A/B: none: as a syscall program: %s\n", why);
 		return 0;
@@ -624,7 +624,14 @@ static int run(struct obj_run *r)
 	}
 	if (o->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
-	st = sb_user_obj_check_runs(r->objs[0], (const char *const *)o->progs, o->n_progs, cpu, why, sizeof(why));
+	/* At the largest batch, one run each: a program whose run would hold
+	 * the measurement far past --time is refused before it starts. */
+	size_t big = 0;
+	for (size_t b = 1; b < r->n_batches; b++)
+		if (r->batches[b] > r->batches[big])
+			big = b;
+	st = sb_user_obj_check_runs(r->objs[big], (const char *const *)o->progs, o->n_progs, cpu,
+				    o->time_s > 0 ? o->time_s / 8 : 0, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		free(jit_json);
 		fprintf(stderr, "stubbench kernel: %s: %s\n", o->obj, why);

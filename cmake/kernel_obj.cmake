@@ -14,7 +14,7 @@ sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})
 # Objects --obj must refuse, saying why (tests/hostile_errors.sh): one per
 # macro of tests/data/hostile_progs.bpf.c, as tests/hostile-NAME.bpf.o.
 set(SB_HOSTILE_BPF_OBJS)
-foreach(name REJECTED NOT_TEST_RUN BATCH_U8 BATCH_ARRAY BATCH_MUTABLE BATCH_NOT_VOLATILE)
+foreach(name REJECTED NOT_TEST_RUN BATCH_U8 BATCH_ARRAY BATCH_MUTABLE BATCH_NOT_VOLATILE LONG_RUN)
   string(TOLOWER ${name} lower)
   set(obj ${CMAKE_BINARY_DIR}/tests/hostile-${lower}.bpf.o)
   add_custom_command(

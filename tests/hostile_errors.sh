@@ -68,6 +68,17 @@ if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] && [ $bpf_runs -l
     case_ obj_kprobe 2 "'on_kprobe' is a kprobe program, a type BPF_PROG_TEST_RUN cannot run (error 524" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_kprobe --samples=1'
     case_ obj_tracepoint 2 "'on_tracepoint' is a tracepoint program, a type BPF_PROG_TEST_RUN cannot run" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_tracepoint --samples=1'
     err_lacks obj_tracepoint_errno "Unknown error"
+    # One bpf_loop of 8M iterations a run: the twin's path check stops
+    # counting, and the run ends (it ran past a minute at --time=1).
+    if [ -f "$objs/hostile-long_run.bpf.o" ]; then
+        out=$(timeout 30 "$SB" kernel --obj="$objs/hostile-long_run.bpf.o" --prog=long_run --time=1 2>&1 >/dev/null)
+        rc=$?
+        if [ $rc -le 1 ] && printf '%s' "$out" | grep -q "instructions: stopped counting"; then
+            passes=$((passes + 1))
+        else
+            echo "FAIL: obj_long_run: status $rc (want 0 or 1 within 30 s), stderr: $out"; fails=$((fails + 1))
+        fi
+    fi
 else
     skip "obj_rejected, obj_kprobe, obj_tracepoint: not root, no BPF, or the test objects not built"
 fi

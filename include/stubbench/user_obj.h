@@ -40,9 +40,11 @@ void sb_user_obj_unload(struct sb_user_obj *o);
 /* Runs each of progs once with BPF_PROG_TEST_RUN (on cpu, -1: any).
  * Returns SB_KERNEL_OK, or with err naming the program and its type:
  * SB_KERNEL_USAGE for a type the test run cannot run (kprobe,
- * tracepoint: error 524), SB_KERNEL_FAILED for another error. */
+ * tracepoint: error 524) or for a run longer than max_run_s (> 0: a
+ * program that would hold the measurement far past --time),
+ * SB_KERNEL_FAILED for another error. */
 enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
-					     int cpu, char *err, size_t errlen);
+					     int cpu, double max_run_s, char *err, size_t errlen);
 /* The fd of program name, or -1. */
 int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
 

@@ -530,7 +530,12 @@ void sb_auto_twin_describe(const struct sb_auto_twin *t, char *buf, size_t len)
 		snprintf(buf + at, len - at, "; %zu kernel addresses no map explains (zeroed scratch)", t->n_scratch);
 }
 
-#define MAX_STEPS 50000000ULL
+/* Single steps of the path check: a twin runs some 2,000 instructions at
+ * 50 iterations; a single step took some 30 us on an Intel Xeon VM, so
+ * 100,000 stop within about 3 s a twin that runs far longer (one bpf_loop
+ * of 8M iterations took 2M steps and a minute before: LONG_RUN of
+ * tests/data/hostile_progs.bpf.c). */
+#define MAX_STEPS 100000ULL
 
 static int count_run(struct sb_auto_twin *t, uint64_t *n, char *err, size_t errlen)
 {

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sb_user_obj {
 	struct bpf_object *obj;
@@ -304,12 +305,22 @@ static int test_run_stub(void)
 #define KERNEL_ENOTSUPP 524
 
 enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
-					     int cpu, char *err, size_t errlen)
+					     int cpu, double max_run_s, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n_progs; i++) {
 		struct bpf_program *p = bpf_object__find_program_by_name(o->obj, progs[i]);
 		int mode = MODE_UNKNOWN;
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		int rc = p ? test_run(bpf_program__fd(p), cpu, &mode) : -ENOENT;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+		if (rc == 0 && max_run_s > 0 && took > max_run_s) {
+			sb_set_err(err, errlen, "--prog: one run of '%s' took %.2f s, more than the %.2f s a run may take "
+				   "in --time (an eighth of it): a shorter program or batch, or a longer --time",
+				   progs[i], took, max_run_s);
+			return SB_KERNEL_USAGE;
+		}
 		if (rc == 0)
 			continue;
 		const char *type = p ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;

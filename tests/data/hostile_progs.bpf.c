@@ -9,7 +9,9 @@
  *   BATCH_U8         batch_iters a 1-byte integer
  *   BATCH_ARRAY      batch_iters an array
  *   BATCH_MUTABLE    batch_iters not const (in .data)
- *   BATCH_NOT_VOLATILE batch_iters const but not volatile */
+ *   BATCH_NOT_VOLATILE batch_iters const but not volatile
+ *   LONG_RUN         one bpf_loop of 8M iterations a run (bpf_loop's
+ *                    most): a run far longer than a short --time allows */
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -59,6 +61,19 @@ SEC("tracepoint/syscalls/sys_enter_getpid")
 int on_tracepoint(void *ctx)
 {
 	runs += ITERS;
+	return 0;
+}
+#elif defined(LONG_RUN)
+static long spin(__u64 i, void *ctx)
+{
+	runs += i & 1;
+	return 0;
+}
+
+SEC("raw_tp")
+int long_run(void *ctx)
+{
+	bpf_loop(1 << 23, spin, NULL, 0);
 	return 0;
 }
 #else
