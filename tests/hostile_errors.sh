@@ -68,6 +68,14 @@ if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] && [ $bpf_runs -l
     case_ obj_kprobe 2 "'on_kprobe' is a kprobe program, a type BPF_PROG_TEST_RUN cannot run (error 524" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_kprobe --samples=1'
     case_ obj_tracepoint 2 "'on_tracepoint' is a tracepoint program, a type BPF_PROG_TEST_RUN cannot run" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_tracepoint --samples=1'
     err_lacks obj_tracepoint_errno "Unknown error"
+    # Out of file descriptors: the cause, not a verifier rejection.
+    out=$( (ulimit -n 12; "$SB" kernel --samples=2 --batch=1) 2>&1 >/dev/null); rc=$?
+    if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "Too many open files (ulimit -n is 12)" &&
+       ! printf '%s' "$out" | grep -q "verifier"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: emfile: status $rc (want 1), stderr: $out"; fails=$((fails + 1))
+    fi
     # One bpf_loop of 8M iterations a run: the twin's path check stops
     # counting, and the run ends (it ran past a minute at --time=1).
     if [ -f "$objs/hostile-long_run.bpf.o" ]; then

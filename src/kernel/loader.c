@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "private_stack_shapes.skel.h"
@@ -78,6 +79,16 @@ enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t b
 {
 	int e = -rc;
 	char log[1024];
+	/* Out of descriptors or memory: the cause, whatever libbpf logged. */
+	if (e == EMFILE || e == ENFILE || e == ENOMEM) {
+		struct rlimit rl;
+		char lim[64] = "";
+		if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+			snprintf(lim, sizeof(lim), " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
+		sb_set_err(err, errlen, "%s load failed with batch_iters=%u: %s%s", what, batch_iters, strerror(e),
+			   e == ENOMEM ? " (a memory limit such as ulimit -v, or the kernel's for BPF)" : lim);
+		return SB_KERNEL_FAILED;
+	}
 	if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
 		sb_set_err(err, errlen, "%s load failed with batch_iters=%u: the verifier rejected %s", what,
 			   batch_iters, log);
