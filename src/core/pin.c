@@ -54,6 +54,17 @@ int sb_pin_thread(int cpu, int *chosen, char *err, size_t errlen)
 		}
 	} else {
 		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
+		/* A CPU the machine has but a cgroup's cpuset (or being offline)
+		 * keeps out of this process's topology. */
+		if (!pu && hwloc_bitmap_isset(hwloc_topology_get_complete_cpuset(topo), (unsigned)cpu)) {
+			char *list = NULL;
+			hwloc_bitmap_list_asprintf(&list, mine);
+			snprintf(err, errlen, "--cpu=%d: CPU not in this process's allowed set (%s): a cpuset or "
+				 "offline", cpu, list ? list : "?");
+			free(list);
+			hwloc_bitmap_free(mine);
+			return -1;
+		}
 		if (!pu) {
 			snprintf(err, errlen, "--cpu=%d: no such CPU (this machine has CPUs 0-%d)", cpu,
 				 hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(topo)));
