@@ -174,6 +174,10 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 			snprintf(err, errlen, "%s", key == K_OBJ ? "--obj: empty file name" : "--dump-jit: empty directory name");
 			return -1;
 		}
+		/* The dump's directory made (or found writable) before anything
+		 * is loaded or measured, in every mode. */
+		if (key == K_DUMP && sb_jit_dump_prepare(arg, err, errlen) != 0)
+			return -1; /* err names --dump-jit */
 		*(key == K_OBJ ? &cfg->obj : &cfg->dump_dir) = arg;
 		return 0;
 	}

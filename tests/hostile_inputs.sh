@@ -177,6 +177,11 @@ case_ gbench_counters_empty 2 "--counters: '' names no event" '$GB --counters='
 case_ plot_extension 2 "must end in .svg or .png" '$SB lab --plot=$tmp/x.pdf'
 case_ plot_directory 2 "No such file or directory" '$SB lab --plot=$tmp/none/x.svg'
 case_ dump_jit_directory 2 "--dump-jit: cannot create directory" '$SB kernel --dump-jit=/proc/nope/dir --samples=1'
+# A file as the dump's directory: refused before loading or measuring, in
+# every mode (it was found after measuring, status 1, for htab and --obj).
+: >"$tmp/a_file"
+case_ dump_jit_file_htab 2 "--dump-jit: cannot write in '$tmp/a_file': Not a directory" '$SB kernel --shape=htab --dump-jit=$tmp/a_file --samples=1'
+case_ dump_jit_file_obj 2 "--dump-jit: cannot write in '$tmp/a_file': Not a directory" '$SB kernel --obj=$tmp/a_file --prog=x --dump-jit=$tmp/a_file --samples=1'
 
 # Cosmetic: the arm limit in --help is the one enforced.
 "$SB" --help | grep -q "<= 31 arms" && passes=$((passes + 1)) || { echo "FAIL: --help arms"; fails=$((fails + 1)); }
