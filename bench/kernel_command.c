@@ -639,9 +639,7 @@ static enum sb_kernel_status check_jit(struct kernel_run *r, const struct kernel
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
 			r->kwant[s][v] = (v == SB_KV_BASELINE || o->want[v]) && !r->no_priv[s][v];
 	if (st == SB_KERNEL_NO_PRIV_STACK) {
-		char reason[1024];
-		r->probed = sb_kernel_no_private_stack_reason(why, &r->probe, reason, sizeof(reason), info) == 0;
-		fprintf(stderr, "stubbench kernel: %s\n", reason);
+		r->probed = sb_kernel_say_no_private_stack(why, info, &r->probe);
 		sb_kernel_not_measured(r->no_priv, o->shapes, r->probed ? &r->probe : NULL, r->not_measured,
 				       sizeof(r->not_measured));
 	} else if (st != SB_KERNEL_OK) {

@@ -102,15 +102,10 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 	if (!with_private) {
 		/* The private programs are the baseline's code: left out, the
 		 * rest measured, and the exit status says so. */
-		char reason[1024];
 		struct sb_private_stack_probe probe;
-		int probed = sb_kernel_no_private_stack_reason(why, &probe, reason, sizeof(reason), info) == 0;
-		fprintf(stderr, "stubbench kernel: %s\n", reason);
-		char shortr[128] = "";
-		if (probed)
-			sb_private_stack_probe_short(&probe, shortr, sizeof(shortr));
-		snprintf(r->not_measured, sizeof(r->not_measured), "private in the kernel: no private stack%s%s%s",
-			 probed ? " (" : "", shortr, probed ? ")" : "");
+		int probed = sb_kernel_say_no_private_stack(why, info, &probe);
+		sb_kernel_not_measured_as("private in the kernel", probed ? &probe : NULL, r->not_measured,
+					  sizeof(r->not_measured));
 		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline and the syscall path "
 			"(exit status 6: measured in part)\n");
 		rc = st;

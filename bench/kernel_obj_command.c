@@ -609,16 +609,10 @@ static int run(struct obj_run *r)
 	/* A function with the stack for a private stack, and none in any
 	 * program: why, in one line; the rest measured, status 6. */
 	if (!r->n_private_progs && r->no_priv_what[0]) {
-		char reason[1024];
 		struct sb_private_stack_probe probe;
-		int probed = sb_kernel_no_private_stack_reason(r->no_priv_what, &probe, reason, sizeof(reason),
-							       info) == 0;
-		fprintf(stderr, "stubbench kernel: %s\n", reason);
-		char shortr[128] = "";
-		if (probed)
-			sb_private_stack_probe_short(&probe, shortr, sizeof(shortr));
-		snprintf(r->not_measured, sizeof(r->not_measured), "the private stack's cost: no private stack in this JIT%s%s%s",
-			 probed ? " (" : "", shortr, probed ? ")" : "");
+		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, &probe);
+		sb_kernel_not_measured_as("the private stack's cost", probed ? &probe : NULL, r->not_measured,
+					  sizeof(r->not_measured));
 		if (rc == SB_KERNEL_OK)
 			rc = SB_KERNEL_NO_PRIV_STACK;
 	}

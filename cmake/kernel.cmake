@@ -39,7 +39,7 @@ function(sb_bpf_object src obj)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND ${SB_BPF_CLANG} -O2 -g -target bpf -Wall -Werror
             -I/usr/include/${SB_MULTIARCH} -c ${src} -o ${obj}
-    DEPENDS ${src}
+    DEPENDS ${src} ${CMAKE_SOURCE_DIR}/bench/bpf/touch_stack.h
     COMMENT "clang -target bpf: ${name}")
 endfunction()
 

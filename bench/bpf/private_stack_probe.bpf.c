@@ -27,20 +27,10 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "touch_stack.h"
+
 char _license[] SEC("license") = "GPL";
 
-/* Stores x at fp-bytes and loads it back: the function's stack depth is
- * then exactly `bytes` (as in private_stack_shapes.bpf.c). */
-#define TOUCH_STACK(x, bytes)                                            \
-	({                                                               \
-		__u64 __v;                                               \
-		asm volatile("*(u64 *)(r10 - " #bytes ") = %[in]\n\t"      \
-			     "%[out] = *(u64 *)(r10 - " #bytes ")"           \
-			     : [out] "=r"(__v)                           \
-			     : [in] "r"((__u64)(x))                      \
-			     : "memory");                                \
-		__v;                                                     \
-	})
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);

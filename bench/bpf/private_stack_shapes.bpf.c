@@ -37,6 +37,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "touch_stack.h"
+
 char _license[] SEC("license") = "GPL";
 
 /* Iterations per BPF_PROG_TEST_RUN, set by the loader before load (frozen,
@@ -46,20 +48,6 @@ const volatile __u32 batch_iters = 1;
 #define SMALL_STACK 8 /* bytes: below the private stack threshold */
 #define BIG_STACK 64  /* bytes: private stack on v6.13+ */
 
-/* Stores x at fp-bytes and loads it back: the function's stack depth is
- * then exactly `bytes` for the verifier. Written in asm because clang -O2
- * places (or drops) a C buffer as it likes: a volatile array of which one
- * element is used is split and lands at fp-8 whatever its size. */
-#define TOUCH_STACK(x, bytes)                                            \
-	({                                                               \
-		__u64 __v;                                               \
-		asm volatile("*(u64 *)(r10 - " #bytes ") = %[in]\n\t"      \
-			     "%[out] = *(u64 *)(r10 - " #bytes ")"           \
-			     : [out] "=r"(__v)                           \
-			     : [in] "r"((__u64)(x))                      \
-			     : "memory");                                \
-		__v;                                                     \
-	})
 
 /* The subprog of the seed ("func1() { return 0; }") with a frame that is
  * really used. noinline and the asm keep clang from inlining or dropping

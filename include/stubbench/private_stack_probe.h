@@ -97,6 +97,16 @@ void sb_private_stack_probe_short(const struct sb_private_stack_probe *p, char *
 int sb_kernel_no_private_stack_reason(const char *what, struct sb_private_stack_probe *p, char *buf, size_t len,
 				      FILE *info);
 
+/* The probe run, its lines on info, and the one-line reason on stderr
+ * ("stubbench kernel: no private stack: ..."). Returns 1 with *p filled
+ * in, 0 when the probe could not run. */
+int sb_kernel_say_no_private_stack(const char *what, FILE *info, struct sb_private_stack_probe *p);
+
+/* "WHAT_NOT: no private stack (given to perf_event programs only)", the
+ * summary's "not measured" text; p NULL: without the parenthesis. */
+void sb_kernel_not_measured_as(const char *what_not, const struct sb_private_stack_probe *p, char *buf,
+			       size_t len);
+
 /* The summary's "not measured" text of a run whose programs no_priv[shape]
  * [variant] got no private stack: "private, hybrid in the kernel: no
  * private stack (given to perf_event programs only)". p

@@ -101,16 +101,8 @@ static int prog_type_of(int prog_fd)
  * type, never 1. */
 static int has_private_stack(const struct sb_jit_image *img, const char *name, int prog_fd)
 {
-	const struct sb_jit_func *fn = sb_jit_find(img, name);
-	struct sb_listing l;
-	char err[256];
-	if (!fn || sb_jit_decode(fn->bytes, fn->len, name, &l, err, sizeof(err)))
-		return -1;
-	struct sb_jit_flavour fl;
-	memset(&fl, 0, sizeof(fl));
-	sb_jit_detect_flavour(&l, &fl);
-	sb_listing_free(&l);
-	return fl.private_stack && !sb_kernel_test_no_private_stack_for(prog_type_of(prog_fd));
+	int r = sb_jit_func_private_stack(img, name);
+	return r == 1 && sb_kernel_test_no_private_stack_for(prog_type_of(prog_fd)) ? 0 : r;
 }
 
 /* One program's functions against their twins. Returns its status. */

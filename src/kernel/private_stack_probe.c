@@ -37,21 +37,13 @@ static void big_func(const char *prog, enum sb_probe_shape s, char *buf, size_t 
 }
 
 /* Whether function name of the image sets up r9: 1, 0, or -1 (absent or
- * not decodable). */
+ * not decodable); with the test hook for type t, never 1. */
 static int func_has_r9(const struct sb_jit_image *img, const char *name, enum sb_probe_type t)
 {
 	static const int bpf_types[SB_PROBE_N_TYPES] = {BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT,
 							 BPF_PROG_TYPE_KPROBE, BPF_PROG_TYPE_PERF_EVENT};
-	const struct sb_jit_func *fn = sb_jit_find(img, name);
-	struct sb_listing l;
-	char err[256];
-	if (!fn || sb_jit_decode(fn->bytes, fn->len, name, &l, err, sizeof(err)))
-		return -1;
-	struct sb_jit_flavour fl;
-	memset(&fl, 0, sizeof(fl));
-	sb_jit_detect_flavour(&l, &fl);
-	sb_listing_free(&l);
-	return fl.private_stack && !sb_kernel_test_no_private_stack_for(bpf_types[t]);
+	int r = sb_jit_func_private_stack(img, name);
+	return r == 1 && sb_kernel_test_no_private_stack_for(bpf_types[t]) ? 0 : r;
 }
 
 /* Loads program t_s alone and fills in its outcome. */
@@ -164,4 +156,12 @@ int sb_kernel_no_private_stack_reason(const char *what, struct sb_private_stack_
 	if (n < len)
 		snprintf(buf + n, len - n, "%s", hook);
 	return 0;
+}
+
+int sb_kernel_say_no_private_stack(const char *what, FILE *info, struct sb_private_stack_probe *p)
+{
+	char reason[1024];
+	int probed = sb_kernel_no_private_stack_reason(what, p, reason, sizeof(reason), info) == 0;
+	fprintf(stderr, "stubbench kernel: %s\n", reason);
+	return probed;
 }

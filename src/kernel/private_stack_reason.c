@@ -157,6 +157,15 @@ void sb_private_stack_probe_short(const struct sb_private_stack_probe *p, char *
 		snprintf(buf, len, "the probe could not load its programs");
 }
 
+void sb_kernel_not_measured_as(const char *what_not, const struct sb_private_stack_probe *p, char *buf,
+			       size_t len)
+{
+	char probe[128] = "";
+	if (p)
+		sb_private_stack_probe_short(p, probe, sizeof(probe));
+	snprintf(buf, len, "%s: no private stack%s%s%s", what_not, probe[0] ? " (" : "", probe, probe[0] ? ")" : "");
+}
+
 void sb_kernel_not_measured(const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], const int shapes[SB_N_SHAPES],
 			    const struct sb_private_stack_probe *p, char *buf, size_t len)
 {
@@ -164,14 +173,10 @@ void sb_kernel_not_measured(const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], cons
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
 			any[v] |= shapes[s] && no_priv[s][v];
-	char probe[128] = "";
-	if (p)
-		sb_private_stack_probe_short(p, probe, sizeof(probe));
-	snprintf(buf, len, "%s%s%s in the kernel: no private stack%s%s", any[SB_KV_PRIVATE] ? "private" : "",
-		 any[SB_KV_PRIVATE] && any[SB_KV_HYBRID] ? ", " : "", any[SB_KV_HYBRID] ? "hybrid" : "",
-		 probe[0] ? " (" : "", probe[0] ? probe : "");
-	if (probe[0] && strlen(buf) + 1 < len)
-		strcat(buf, ")");
+	char what[64];
+	snprintf(what, sizeof(what), "%s%s%s in the kernel", any[SB_KV_PRIVATE] ? "private" : "",
+		 any[SB_KV_PRIVATE] && any[SB_KV_HYBRID] ? ", " : "", any[SB_KV_HYBRID] ? "hybrid" : "");
+	sb_kernel_not_measured_as(what, p, buf, len);
 }
 
 void sb_kernel_private_stack_json(FILE *f, const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS],
