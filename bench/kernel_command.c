@@ -299,27 +299,25 @@ struct kernel_run {
 	char driver_note[160];        /* why perf_event, when auto chose it */
 };
 
+static void unload_copies(struct kernel_run *r);
+
 static void release(struct kernel_run *r)
 {
-	for (int c = 0; c < SB_MAX_COPIES; c++) {
-		for (size_t i = 0; i < r->n_objs[c]; i++)
-			sb_kernel_unload(r->objs[c][i]);
-		r->n_objs[c] = 0;
+	unload_copies(r);
+	for (int c = 0; c < SB_MAX_COPIES; c++)
 		for (int s = 0; s < SB_N_SHAPES; s++)
 			for (int b = 0; b < SB_MAX_BATCHES; b++)
 				sb_twin_placement_free(&r->placed[s][c][b]);
-	}
 	for (int s = 0; s < SB_N_SHAPES; s++) {
 		sb_results_free(&r->kres[s]);
 		sb_results_free(&r->pres[s]);
 		sb_results_free(&r->tres[s]);
 	}
-	free(r->jit_check);
 	free(r->verdicts);
 	if (r->quiet_info)
 		fclose(r->quiet_info);
 	r->quiet_info = NULL;
-	r->jit_check = r->verdicts = NULL;
+	r->verdicts = NULL;
 	if (r->percpu_ready)
 		sb_percpu_thread_fini();
 	r->percpu_ready = 0;
