@@ -6,6 +6,8 @@
 # asm/return_thunks.asm (built with every asm/*.asm file).
 target_sources(stubbench_core PRIVATE
   ${CMAKE_SOURCE_DIR}/src/core/lab_variants.c
+  # A variant's baseline, by family (the lab's among them).
+  ${CMAKE_SOURCE_DIR}/src/core/variant_baseline.c
 )
 
 # gnuplot draws --plot=FILE; it is looked up at run time, so the build does

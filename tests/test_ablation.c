@@ -12,6 +12,7 @@
 #include "stubbench/annotate_baseline.h"
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
+#include "stubbench/variant_baseline.h"
 
 /* The baselines of parts_of: their bytes outlive each a, and are freed
  * at the end (so that the sanitizer build's leak check holds). */

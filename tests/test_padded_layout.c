@@ -11,6 +11,7 @@
 #include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/registry.h"
+#include "stubbench/variant_baseline.h"
 #include "stubbench/variant_arms.h"
 
 static const uint8_t *const kernel_nops[] = {

@@ -26,6 +26,10 @@ struct sb_jit_image {
 void sb_jit_image_free(struct sb_jit_image *img);
 /* The function called name, or NULL. */
 const struct sb_jit_func *sb_jit_find(const struct sb_jit_image *img, const char *name);
+/* Whether function name of img sets up r9 (a private stack): 1, 0 (an
+ * rbp frame), or -1 (no such function, or it does not decode)
+ * (src/jit/func_frame.c). */
+int sb_jit_func_private_stack(const struct sb_jit_image *img, const char *name);
 
 /* Decodes x86-64 code into a listing (capstone, Intel syntax); every
  * instruction gets the masks of sb_jit_mask_insn(). Returns 0, or -1 with

@@ -34,10 +34,6 @@ struct sb_jit_flavour {
 			      * round_up(stack_depth, 8); 0 with none (no stack, or a private stack) */
 };
 void sb_jit_detect_flavour(const struct sb_listing *l, struct sb_jit_flavour *f);
-/* Whether function name of img sets up r9 (a private stack): 1, 0 (an
- * rbp frame), or -1 (no such function, or it does not decode). */
-struct sb_jit_image;
-int sb_jit_func_private_stack(const struct sb_jit_image *img, const char *name);
 /* "no IBT, 0f 1f 00 padding, gs:0xffffffff83b0c028 (kernel address), ret" */
 void sb_jit_flavour_describe(const struct sb_jit_flavour *f, char *buf, size_t len);
 

@@ -82,12 +82,6 @@ const struct sb_variant *sb_variant_find(const char *name);
 int sb_variants_select(const char *list, const char *all_family, const struct sb_variant **out, size_t max,
 		       size_t *n, char *err, size_t errlen);
 
-/* The baseline v is compared with: "baseline" for the seed's replicas,
- * "host-baseline" for the host flavour's, "baseline" for a test variant, the padded one's variant's for a
- * padded baseline; for a lab alternative the lab's mainline of the same
- * return and shape (for mainline, the lab's baseline; none for the
- * baseline and the placement control); NULL for other families. */
-const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v);
 
 /* From now on the variants of family "test" (instructions planted for
  * the tests, asm/test_*.asm) are listed too; before, no lookup finds them. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stubbench/registry.h"
+#include "stubbench/variant_baseline.h"
 #include "stubbench/error.h"
 
 /* The twin with each private-stack function de-privatized, runnable. */

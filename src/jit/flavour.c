@@ -123,16 +123,3 @@ void sb_jit_flavour_describe(const struct sb_jit_flavour *f, char *buf, size_t l
 		 f->rethunk ? "return thunk" : "ret",
 		 f->private_stack ? ", private stack (r9 setup)" : "");
 }
-
-int sb_jit_func_private_stack(const struct sb_jit_image *img, const char *name)
-{
-	const struct sb_jit_func *fn = sb_jit_find(img, name);
-	struct sb_listing l;
-	char err[256];
-	if (!fn || sb_jit_decode(fn->bytes, fn->len, name, &l, err, sizeof(err)))
-		return -1;
-	struct sb_jit_flavour fl;
-	sb_jit_detect_flavour(&l, &fl);
-	sb_listing_free(&l);
-	return fl.private_stack;
-}

@@ -10,6 +10,7 @@
 #include "stubbench/percpu.h"
 #include "stubbench/session.h"
 #include "stubbench/variant_arms.h"
+#include "stubbench/variant_baseline.h"
 
 int sb_measure(const struct sb_config *cfg, struct sb_measurement *m, char *err, size_t errlen)
 {
