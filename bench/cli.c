@@ -16,6 +16,7 @@
 #include "stubbench/interrupt.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
+#include "stubbench/answer.h"
 #include "stubbench/out_file.h"
 #include "stubbench/parse.h"
 #include "stubbench/perf_counters.h"
@@ -448,6 +449,31 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 	fputc('\n', f);
 }
 
+/* The first sentence of a summary, its lines joined and folded to the
+ * widest help line, each line after the first indented by indent. */
+static void first_sentence(FILE *f, const char *summary, int indent)
+{
+	char text[512];
+	size_t n = 0;
+	for (const char *c = summary; *c && n + 1 < sizeof(text); c++) {
+		text[n++] = *c == '\n' ? ' ' : *c;
+		if (*c == '.' && (c[1] == ' ' || c[1] == '\n' || c[1] == 0))
+			break;
+	}
+	text[n] = 0;
+	int width = SB_ANSWER_MAX_COLUMNS - indent, col = 0;
+	for (char *w = strtok(text, " "); w; w = strtok(NULL, " ")) {
+		int len = (int)strlen(w);
+		if (col && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = 0;
+		}
+		fprintf(f, "%s%s", col ? " " : "", w);
+		col += (col ? 1 : 0) + len;
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f, const struct sb_program *p, const struct sb_subcommand *cmd)
 {
 	if (cmd->name) {
@@ -464,7 +490,7 @@ static void usage(FILE *f, const struct sb_program *p, const struct sb_subcomman
 				fprintf(f, "\n       ");
 			fprintf(f, "%*s", strlen(head) >= 30 ? 31 : 31 - (int)strlen(head), "");
 			if (s->cmd)
-				fprintf(f, "%.*s\n", (int)strcspn(s->cmd->summary, "\n"), s->cmd->summary);
+				first_sentence(f, s->cmd->summary, 38);
 			else
 				fprintf(f, "(not built: %s=OFF)\n", s->part);
 		}
