@@ -92,6 +92,16 @@ static int record_option(const char *opt, const char *arg, const char **dest, ch
 		snprintf(err, errlen, "%s: '%s' is not a regular file", opt, arg);
 		return -1;
 	}
+	/* A path the record could not be kept at: said now, not after the run. */
+	char why[256];
+	if (strcmp(arg, "none") && sb_safe_file_path_ok(arg, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "%s: %s", opt, why);
+		return -1;
+	}
+	if (strcmp(arg, "none") && stat(arg, &st) != 0 && errno == ENAMETOOLONG) {
+		snprintf(err, errlen, "%s: '%.60s...': %s", opt, arg, strerror(errno));
+		return -1;
+	}
 	*dest = arg;
 	return 0;
 }

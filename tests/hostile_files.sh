@@ -37,6 +37,8 @@ case_ fifo_diff 2 "fifo: it is a FIFO, not a regular file" '$SB diff $h/fifo $h/
 case_ fifo_from_blocks 2 "fifo: it is a FIFO, not a regular file" '$SB annotate --from-blocks=$h/fifo'
 printf 't_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter\n0.1,0,8,0,0,0,1,1,1,private,arm,inf\n' >"$h/inf.csv"
 case_ blocks_inf 2 "inf.csv:2: a figure that is not a finite number" '$SB annotate --from-blocks=$h/inf.csv'
+# A record path the system cannot take: refused when read, status 2, not a run without its record.
+case_ past_runs_name_too_long 2 "File name too long" '$SB --past-runs=$h/$(printf "y%.0s" $(seq 1 300)) --samples=2 --batch=8'
 case_ fifo_plot_output 2 "fifo.png' is a FIFO" '$SB plot $data/run_b.json -o $h/fifo.png'
 case_ fifo_plot_option 2 "fifo.svg' is a FIFO" '$SB --plot=$h/fifo.svg --cpu=1 --samples=4 --batch=1'
 case_ fifo_lab_plot 2 "fifo.svg' is a FIFO" '$SB lab --plot=$h/fifo.svg --cpu=1 --samples=4 --batch=8'
