@@ -6,7 +6,6 @@
 #include "stubbench/private_stack_probe.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
-#include "stubbench/flavour.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/kernel_text.h"
