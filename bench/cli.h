@@ -16,9 +16,10 @@
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
+#include "stubbench/status.h"
 #include "stubbench/variant_arms.h"
 
-#define EXIT_USAGE 2
+#define EXIT_USAGE SB_STATUS_USAGE
 #define SB_CLI_MAX_GROUPS 16
 
 /* The values of the shared groups (sb_cli_*_group below). A subcommand's

@@ -3,7 +3,9 @@
 #define STUBBENCH_INTERRUPT_H
 
 /* The status of a run ended by SIGINT or SIGTERM. */
-#define SB_EXIT_INTERRUPTED 130
+#include "stubbench/status.h"
+
+#define SB_EXIT_INTERRUPTED SB_STATUS_INTERRUPTED
 
 /* SIGINT, SIGTERM, SIGHUP and SIGQUIT end the process at once with one line, "PROG:
  * interrupted", and status SB_EXIT_INTERRUPTED: no partial result is

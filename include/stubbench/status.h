@@ -1,0 +1,14 @@
+/* status.h: the exit statuses every command of the library returns, and
+ * its front ends exit with. `stubbench kernel` adds its own between 3 and 6
+ * (loader.h, enum sb_kernel_status). */
+#ifndef STUBBENCH_STATUS_H
+#define STUBBENCH_STATUS_H
+
+enum sb_status {
+	SB_STATUS_OK = 0,
+	SB_STATUS_FAILED = 1,         /* an error said on stderr, or a check that failed */
+	SB_STATUS_USAGE = 2,          /* bad input, named in one line */
+	SB_STATUS_INTERRUPTED = 130,  /* SIGINT or SIGTERM (interrupt.h) */
+};
+
+#endif
