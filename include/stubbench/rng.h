@@ -16,4 +16,19 @@ uint64_t sb_rng_below(struct sb_rng *r, uint64_t n);
 /* Uniform in [0, 1). */
 double sb_rng_unit(struct sb_rng *r);
 
+/* The independent streams of choices a run makes, each seeded from --seed
+ * by sb_seed_stream: the one way a seed is derived. */
+enum sb_seed_use {
+	SB_SEED_SPACER = 1,     /* the kernel run's spacer sizes (its programs' placement) */
+	SB_SEED_LAYOUT,         /* the states' layout offsets, per group */
+	SB_SEED_ORDER,          /* the interleaving order of arms, per process and batch */
+	SB_SEED_BOOTSTRAP,      /* a bootstrap's resamples, per figure */
+	SB_SEED_FOOTPRINT,      /* footprint's copies, per placement */
+};
+
+/* The seed of stream use, index (an arm, a batch, a group: what tells the
+ * stream's members apart) of a run seeded with seed: both mixed in by
+ * splitmix64, so neighbouring seeds and indices give unrelated streams. */
+uint64_t sb_seed_stream(uint64_t seed, enum sb_seed_use use, uint64_t index);
+
 #endif

@@ -15,6 +15,16 @@ void sb_rng_seed(struct sb_rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&seed);
 }
 
+uint64_t sb_seed_stream(uint64_t seed, enum sb_seed_use use, uint64_t index)
+{
+	uint64_t x = seed;
+	uint64_t h = splitmix64(&x);
+	x = h ^ ((uint64_t)use << 56);
+	h = splitmix64(&x);
+	x = h ^ index;
+	return splitmix64(&x);
+}
+
 static uint64_t rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
