@@ -39,6 +39,12 @@ function(sb_report_add_tests)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
+  # The machine named by its microarchitecture, from CPUID or a saved run.
+  add_executable(test_machine_name ${CMAKE_SOURCE_DIR}/tests/test_machine_name.c)
+  target_include_directories(test_machine_name PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_machine_name PRIVATE stubbench_report)
+  add_test(NAME machine_name COMMAND test_machine_name ${CMAKE_SOURCE_DIR}/tests/data)
+
   add_executable(test_summary_width ${CMAKE_SOURCE_DIR}/tests/test_summary_width.c)
   target_include_directories(test_summary_width PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_summary_width PRIVATE stubbench_report)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "stubbench/figures.h"
+#include "stubbench/machine_name.h"
 #include "stubbench/results.h"
 
 /* One arm at one batch size. A figure the file does not carry (null or
@@ -40,6 +41,7 @@ struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
+	struct sb_machine_id id; /* "cpuid" (id.known 0 in a run written before it was saved) */
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */

@@ -15,6 +15,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/json_writer.h"
+#include "stubbench/machine_name.h"
 #include "stubbench/output_gbench.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/run_info.h"
@@ -263,6 +264,27 @@ static void json_past_runs(FILE *f, const struct sb_output_meta *m)
 	fputs("},\n", f);
 }
 
+/* "cpuid" (the raw fields) and "microarchitecture" (their name, or null:
+ * not in the table, or contradicted by the CPU's features). */
+static void json_machine_id(FILE *f)
+{
+	struct sb_machine_id id;
+	sb_machine_id(&id);
+	fputs(",\n  \"cpuid\": {\"vendor\": ", f);
+	sb_json_string(f, id.sig.vendor);
+	fprintf(f, ", \"family\": %u, \"model\": %u, \"stepping\": %u, \"microcode\": ", id.sig.family,
+		id.sig.model, id.sig.stepping);
+	sb_json_string(f, id.microcode);
+	fputs(", \"hypervisor\": ", f);
+	sb_json_string(f, id.hypervisor);
+	fprintf(f, ", \"amx\": %s},\n  \"microarchitecture\": ", id.amx ? "true" : "false");
+	const char *uarch = sb_machine_microarchitecture(&id);
+	if (uarch)
+		sb_json_string(f, uarch);
+	else
+		fputs("null", f);
+}
+
 static void write_json(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
@@ -273,6 +295,7 @@ static void write_json(FILE *f, const struct sb_results *r, const struct sb_outp
 	json_run_info(f, m);
 	fputs(",\n  \"machine\": ", f);
 	sb_json_string(f, r->cpu_desc);
+	json_machine_id(f);
 	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
 	if (m->shape) {
 		fputs("  \"shape\": ", f);

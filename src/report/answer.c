@@ -2,8 +2,10 @@
 #include "stubbench/answer.h"
 
 #include "stubbench/figures.h"
+#include "stubbench/machine_name.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Decimals for a CI of half-width hw: 1 when it spans tens, else as many
@@ -275,31 +277,49 @@ void sb_answer_cpu_name(const char *model, char *buf, size_t len)
 		snprintf(buf, len, "unknown CPU");
 }
 
+/* The kernel's release, uname's second word ("Linux 6.18.44-fc-v1147 #1
+ * ..."), whole (full = 1) or its version alone ("Linux 6.18.44"). */
+static void kernel_release(const char *kernel, int full, char *buf, size_t len)
+{
+	int n = (int)strcspn(kernel, "#");
+	while (n > 0 && kernel[n - 1] == ' ')
+		n--;
+	if (!full) {
+		const char *v = strchr(kernel, ' ');
+		int at = v ? (int)(v - kernel) + 1 : 0;
+		int vlen = at + (int)strspn(kernel + at, "0123456789.");
+		if (vlen > at && vlen < n)
+			n = vlen;
+	}
+	snprintf(buf, len, "%.*s", n, kernel);
+}
+
 void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 {
-	char cpu[24] = "", name[128], rel[64];
+	char cpu[24] = "", name[160], rel[64];
 	if (rf->cpu >= 0)
-		snprintf(cpu, sizeof(cpu), " (CPU %d)", rf->cpu);
-	sb_answer_cpu_name(rf->machine, name, sizeof(name));
-	/* The kernel's release: uname's second word ("Linux 6.18.44 #1 ..."). */
-	int klen = (int)strcspn(rf->kernel, "#");
-	while (klen > 0 && rf->kernel[klen - 1] == ' ')
-		klen--;
-	snprintf(rel, sizeof(rel), "%.*s", klen, rf->kernel);
+		snprintf(cpu, sizeof(cpu), ", CPU %d", rf->cpu);
+	sb_machine_name(&rf->id, name, sizeof(name));
+	if (!name[0])
+		sb_answer_cpu_name(rf->machine, name, sizeof(name));
 	const char *tool = rf->tool[0] ? rf->tool : "stubbench";
 	const char *thunk = rf->thunk[0] ? rf->thunk : "not known";
-	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the CPU's name gives
-	 * way first (to 16 columns), then the kernel's release. */
+	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the kernel's
+	 * release gives way first (to its version), then the machine's name. */
+	kernel_release(rf->kernel, 1, rel, sizeof(rel));
 	int fixed = (int)(strlen(tool) + 2 + strlen(cpu) + 2 + 11 + strlen(thunk));
+	if (fixed + (int)strlen(name) + (int)strlen(rel) > SB_ANSWER_MAX_COLUMNS)
+		kernel_release(rf->kernel, 0, rel, sizeof(rel));
 	int room = SB_ANSWER_MAX_COLUMNS - fixed - (int)strlen(rel);
+	/* Then the guest's ", KVM guest", then the name's end. */
+	char *guest = strrchr(name, ',');
+	if ((int)strlen(name) > room && guest && strcmp(guest + strlen(guest) - 6, " guest") == 0)
+		*guest = 0;
 	int nlen = (int)strlen(name);
 	if (nlen > room)
 		nlen = room < 16 ? 16 : room;
-	int rlen = (int)strlen(rel);
-	if (fixed + nlen + rlen > SB_ANSWER_MAX_COLUMNS)
-		rlen = SB_ANSWER_MAX_COLUMNS - fixed - nlen > 8 ? SB_ANSWER_MAX_COLUMNS - fixed - nlen : 8;
 	char line[512];
-	snprintf(line, sizeof(line), "%s: %.*s%s, %.*s, returns: %s", tool, nlen, name, cpu, rlen, rel, thunk);
+	snprintf(line, sizeof(line), "%s: %.*s%s, %s, returns: %s", tool, nlen, name, cpu, rel, thunk);
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 

@@ -108,6 +108,27 @@ static json_object *parse_one(const char *path, const char *text, size_t len, ch
 	return doc;
 }
 
+/* "cpuid": the raw fields the machine's name is made of; id->known stays 0
+ * without them or with a field out of range. */
+static void read_machine_id(json_object *c, struct sb_machine_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	if (!c)
+		return;
+	double family = num(c, "family"), model = num(c, "model"), stepping = num(c, "stepping");
+	if (!(family >= 0 && family <= 0x10f && model >= 0 && model <= 0xff && stepping >= 0 && stepping <= 0xf))
+		return;
+	str(c, "vendor", id->sig.vendor, sizeof(id->sig.vendor));
+	str(c, "microcode", id->microcode, sizeof(id->microcode));
+	str(c, "hypervisor", id->hypervisor, sizeof(id->hypervisor));
+	json_object *amx = member(c, "amx");
+	id->amx = amx && json_object_get_boolean(amx);
+	id->sig.family = (unsigned)family;
+	id->sig.model = (unsigned)model;
+	id->sig.stepping = (unsigned)stepping;
+	id->known = id->sig.vendor[0] != 0;
+}
+
 /* A batch size or sample count: a whole number in [min, max]; else -1 with
  * err naming the result. */
 static int whole(double x, double min, double max, const char *path, size_t i, const char *what, char *err,
@@ -300,6 +321,7 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	double cpu = num(doc, "cpu");
 	out->cpu = isfinite(cpu) ? (int)cpu : -1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
+	read_machine_id(member(doc, "cpuid"), &out->id);
 	str(doc, "kernel", out->kernel, sizeof(out->kernel));
 	str(doc, "date", out->date, sizeof(out->date));
 	str(doc, "git", out->git, sizeof(out->git));
@@ -368,6 +390,7 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 	snprintf(out->path, sizeof(out->path), "(this run)");
 	snprintf(out->tool, sizeof(out->tool), "%s", tool);
 	snprintf(out->machine, sizeof(out->machine), "%s", r->cpu_desc);
+	sb_machine_id(&out->id);
 	out->cpu = r->cpu;
 	sb_run_info_kernel(out->kernel, sizeof(out->kernel));
 	sb_run_info_date(out->date, sizeof(out->date));
