@@ -1,10 +1,14 @@
 /* report_command.c: "stubbench report RUN.json": the summary a measuring
  * command prints first (answer.h), from a saved run's JSON document, as
- * the run itself printed it. */
+ * the run itself printed it; "stubbench report A.json B.json ...": the
+ * runs side by side, a row per machine (across_runs.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "stubbench/across_runs.h"
+#include "stubbench/parse.h"
 #include "stubbench/answer.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/lab_rank.h"
@@ -30,12 +34,82 @@ static sb_answer_fn answer_of(const char *tool)
 	return NULL;
 }
 
+/* The report group's values: the table across runs. */
+static struct sb_across_options across;
+static int across_asked;
+static char *variant_buf, **variant_items;
+
+enum { KEY_FORMAT, KEY_BATCH, KEY_VARIANT };
+
+static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	(void)cli;
+	across_asked = 1;
+	if (key == KEY_FORMAT) {
+		static const char *const names[] = {"text", "markdown", "json"};
+		for (int i = 0; i < 3; i++)
+			if (strcmp(arg, names[i]) == 0) {
+				across.format = (enum sb_across_format)i;
+				return 0;
+			}
+		snprintf(err, errlen, "--format: unknown format '%s' (text, markdown, json)", arg);
+		return -1;
+	}
+	if (key == KEY_BATCH) {
+		if (sb_parse_u64_range("--batch", arg, 1, 1u << 20, &across.batch, err, errlen) != 0)
+			return -1;
+		return 0;
+	}
+	int n = sb_parse_names("--variant", arg, &variant_buf, &variant_items, err, errlen);
+	if (n < 0)
+		return -1;
+	across.variants = variant_items;
+	across.n_variants = (size_t)n;
+	return 0;
+}
+
+static const struct sb_cli_group report_group = {
+	.title = "Runs side by side (two runs or more, or any of these)",
+	.options = (const struct sb_cli_option[]){
+		{"format", "F", KEY_FORMAT, "text (default: within 100 columns, for a mail), markdown or json"},
+		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have)"},
+		{"variant", "LIST", KEY_VARIANT, "the variants to put side by side (default: those two runs have)"},
+		{NULL},
+	},
+	.parse = parse_report,
+};
+
+static int report_across(struct sb_cli *cli)
+{
+	struct sb_run_file *runs = calloc((size_t)cli->n_operands, sizeof(*runs));
+	char err[1024];
+	int rc = runs ? 0 : 1, loaded = 0;
+	if (!runs)
+		fprintf(stderr, "stubbench report: out of memory\n");
+	for (; rc == 0 && loaded < cli->n_operands; loaded++)
+		if (sb_run_file_load(cli->operands[loaded], &runs[loaded], err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench report: %s\n", err);
+			rc = EXIT_USAGE;
+			break;
+		}
+	if (rc == 0 && (rc = sb_across_runs(stdout, runs, (size_t)loaded, &across, err, sizeof(err))) != 0)
+		fprintf(stderr, "stubbench report: %s\n", err);
+	for (int i = 0; runs && i < loaded; i++)
+		sb_run_file_free(&runs[i]);
+	free(runs);
+	free(variant_buf);
+	free(variant_items);
+	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int run_report(struct sb_cli *cli)
 {
-	if (cli->n_operands != 1) {
-		fprintf(stderr, "stubbench report: needs one saved run (a --format=json document)\n");
+	if (cli->n_operands < 1) {
+		fprintf(stderr, "stubbench report: needs a saved run (a --format=json document), or several\n");
 		return EXIT_USAGE;
 	}
+	if (cli->n_operands > 1 || across_asked)
+		return report_across(cli);
 	struct sb_run_file run;
 	char err[1024];
 	if (sb_run_file_load(cli->operands[0], &run, err, sizeof(err)) != 0) {
@@ -50,8 +124,11 @@ static int run_report(struct sb_cli *cli)
 const struct sb_subcommand sb_report_command = {
 	.name = "report",
 	.summary = "Prints the summary of a saved run (stubbench, lab, kernel or diff --format=json),\n"
-		   "as the run printed it first.",
-	.operands = "RUN.json",
-	.epilog = "exit status: 0 printed, 1 cannot write, 2 a file that cannot be read or parsed\n",
+		   "as the run printed it first. Given several runs, one table of them side by side:\n"
+		   "a row per machine, what each variant adds per call at one batch size.",
+	.operands = "RUN.json [RUN.json ...]",
+	.groups = {&report_group},
+	.epilog = "exit status: 0 printed, 1 cannot write, 2 a file that cannot be read or parsed, or\n"
+		  "runs with nothing to put side by side (no batch all have, no variant two have)\n",
 	.run = run_report,
 };

@@ -10,6 +10,7 @@ add_library(stubbench_report STATIC
   src/report/plot_bars.c
   src/report/plot_results.c
   src/report/answer.c
+  src/report/across_runs.c
   src/report/kernel_verdict.c
   src/report/lab_rank.c
 )
@@ -39,6 +40,10 @@ function(sb_report_add_tests)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
+  # Saved runs of two machines side by side: every cell as the files hold it.
+  add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/across_runs.py $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
+
   # The machine named by its microarchitecture, from CPUID or a saved run.
   add_executable(test_machine_name ${CMAKE_SOURCE_DIR}/tests/test_machine_name.c)
   target_include_directories(test_machine_name PRIVATE ${CMAKE_SOURCE_DIR}/tests)

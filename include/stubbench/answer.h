@@ -41,6 +41,9 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
 /* The header line alone: machine, CPU, kernel, rf->thunk, within
  * SB_ANSWER_MAX_COLUMNS whatever the CPU's model string. */
 void sb_answer_header(FILE *f, const struct sb_run_file *rf);
+/* The kernel's release, uname's second word ("Linux 6.18.44-fc-v1147 #1
+ * ..."), whole (full = 1) or its version alone ("Linux 6.18.44"). */
+void sb_answer_kernel_release(const char *kernel, int full, char *buf, size_t len);
 /* A CPU model string as an engineer writes it: up to its first comma,
  * without (R), (TM), "CPU", "Processor", the clock and the core count
  * ("Intel(R) Xeon(R) CPU E5-2699 v4 @ 2.20GHz" -> "Intel Xeon E5-2699 v4"). */
@@ -74,6 +77,15 @@ int sb_answer_codegen_apart(const struct sb_run_row *r);
  * placement; family NULL: any. NULL when there is none. */
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,
 					const char *codegen, const char *shape, uint64_t batch);
+/* 1: r is a variant's figure: keyed, at no placement, not a baseline,
+ * with a delta to its baseline. */
+int sb_answer_variant_row(const struct sb_run_row *r);
+/* The baseline row r's delta is against (same side, family, shape and
+ * batch), or NULL. */
+const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, const struct sb_run_row *r);
+/* What r adds per call, cycles: its delta (%) of its baseline's cycles;
+ * absent without a baseline. */
+struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r);
 /* The largest batch size of rf's rows (0 without rows). */
 uint64_t sb_answer_largest_batch(const struct sb_run_file *rf);
 

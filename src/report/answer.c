@@ -76,12 +76,23 @@ uint64_t sb_answer_largest_batch(const struct sb_run_file *rf)
 	return b;
 }
 
-/* A row that is a variant's figure: keyed, at no placement, not a
- * baseline, with a delta. */
-static int variant_row(const struct sb_run_row *r)
+int sb_answer_variant_row(const struct sb_run_row *r)
 {
 	return r->key.side != SB_SIDE_NONE && r->key.placement < 0 && strcmp(r->key.codegen, "baseline") != 0 &&
 	       sb_estimate_known(&r->figures[SB_FIGURE_DELTA]) && isfinite(r->figures[SB_FIGURE_DELTA].value);
+}
+
+const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	return sb_answer_find(rf, r->key.side, r->key.family, "baseline", r->key.shape[0] ? r->key.shape : NULL,
+			      r->batch);
+}
+
+struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
+	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
+		    : sb_estimate_absent("no baseline");
 }
 
 /* The row of the same code at the largest batch with a delta. */
@@ -89,7 +100,7 @@ static const struct sb_run_row *at_largest(const struct sb_run_file *rf, const s
 {
 	const struct sb_run_row *best = like;
 	for (size_t i = 0; i < rf->n_rows; i++)
-		if (variant_row(&rf->rows[i]) && sb_cell_key_same_code(&rf->rows[i].key, &like->key) &&
+		if (sb_answer_variant_row(&rf->rows[i]) && sb_cell_key_same_code(&rf->rows[i].key, &like->key) &&
 		    rf->rows[i].batch > best->batch)
 			best = &rf->rows[i];
 	return best;
@@ -144,10 +155,8 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	int ref = reference_row(rf, r);
 	if (max_lines < (ref ? 1 : 2))
 		return 0;
-	const struct sb_run_row *base = sb_answer_find(rf, r->key.side, r->key.family, "baseline",
-						       r->key.shape[0] ? r->key.shape : NULL, r->batch);
-	struct sb_estimate cyc = base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
-				      : sb_estimate_absent("no baseline");
+	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
+	struct sb_estimate cyc = sb_answer_added_cycles(rf, r);
 	char c[64], p[64], ratio[32], m[96], ret[300];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
 	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
@@ -199,11 +208,11 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rf->n_rows; i++) {
 			const struct sb_run_row *r = &rf->rows[i];
-			if (!variant_row(r) || reference_row(rf, r) != pass)
+			if (!sb_answer_variant_row(r) || reference_row(rf, r) != pass)
 				continue;
 			int first = 1;
 			for (size_t k = 0; k < i && first; k++)
-				first = !(variant_row(&rf->rows[k]) && sb_cell_key_same_code(&rf->rows[k].key, &r->key));
+				first = !(sb_answer_variant_row(&rf->rows[k]) && sb_cell_key_same_code(&rf->rows[k].key, &r->key));
 			if (!first)
 				continue;
 			int n = variant_lines(f, rf, at_largest(rf, r), max_lines - lines - 1);
@@ -277,9 +286,7 @@ void sb_answer_cpu_name(const char *model, char *buf, size_t len)
 		snprintf(buf, len, "unknown CPU");
 }
 
-/* The kernel's release, uname's second word ("Linux 6.18.44-fc-v1147 #1
- * ..."), whole (full = 1) or its version alone ("Linux 6.18.44"). */
-static void kernel_release(const char *kernel, int full, char *buf, size_t len)
+void sb_answer_kernel_release(const char *kernel, int full, char *buf, size_t len)
 {
 	int n = (int)strcspn(kernel, "#");
 	while (n > 0 && kernel[n - 1] == ' ')
@@ -306,10 +313,10 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	const char *thunk = rf->thunk[0] ? rf->thunk : "not known";
 	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the kernel's
 	 * release gives way first (to its version), then the machine's name. */
-	kernel_release(rf->kernel, 1, rel, sizeof(rel));
+	sb_answer_kernel_release(rf->kernel, 1, rel, sizeof(rel));
 	int fixed = (int)(strlen(tool) + 2 + strlen(cpu) + 2 + 11 + strlen(thunk));
 	if (fixed + (int)strlen(name) + (int)strlen(rel) > SB_ANSWER_MAX_COLUMNS)
-		kernel_release(rf->kernel, 0, rel, sizeof(rel));
+		sb_answer_kernel_release(rf->kernel, 0, rel, sizeof(rel));
 	int room = SB_ANSWER_MAX_COLUMNS - fixed - (int)strlen(rel);
 	/* Then the guest's ", KVM guest", then the name's end. */
 	char *guest = strrchr(name, ',');

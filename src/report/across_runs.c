@@ -1,0 +1,419 @@
+/* across_runs.c: saved runs side by side, a row per run; see across_runs.h. */
+#include "stubbench/across_runs.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/answer.h"
+#include "stubbench/error.h"
+#include "stubbench/kernel_verdict.h"
+#include "stubbench/machine_name.h"
+#include "stubbench/registry.h"
+#include "stubbench/variant_baseline.h"
+
+#define ACROSS_NAME 128
+#define ACROSS_CELL 96
+/* The text form's machine column at most this wide (a longer name is cut). */
+#define ACROSS_MACHINE_COLUMNS 40
+
+struct across {
+	const struct sb_run_file *runs;
+	size_t n;
+	uint64_t batch;
+	char (*cols)[ACROSS_NAME]; /* the variants, in order of first appearance */
+	size_t n_cols;
+	int verdicts;              /* some run is a kernel run: its twins' verdicts column */
+	char unmatched[512];       /* the variants of one run alone, for the one line */
+};
+
+/* A run written before results had keys (schema < 3): a row with a delta
+ * whose name this build's registry knows as a variant, not a baseline. */
+static const struct sb_variant *legacy_variant(const struct sb_run_row *r)
+{
+	if (r->key.side != SB_SIDE_NONE || !sb_estimate_known(&r->figures[SB_FIGURE_DELTA]) ||
+	    !isfinite(r->figures[SB_FIGURE_DELTA].value))
+		return NULL;
+	const struct sb_variant *v = sb_variant_find(r->variant);
+	return v && sb_variant_baseline_of(v) && sb_variant_baseline_of(v) != v ? v : NULL;
+}
+
+static int variant_row(const struct sb_run_row *r)
+{
+	return sb_answer_variant_row(r) || legacy_variant(r);
+}
+
+/* What r adds per call in cycles: its delta of its baseline's cycles (a
+ * legacy row's baseline: the one the registry gives its variant). */
+static struct sb_estimate added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	const struct sb_variant *v = legacy_variant(r);
+	if (!v)
+		return sb_answer_added_cycles(rf, r);
+	const struct sb_run_row *base = sb_run_file_find(rf, sb_variant_baseline_of(v)->name, r->batch);
+	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
+		    : sb_estimate_absent("no baseline");
+}
+
+static int has_batch(const struct sb_run_file *rf, uint64_t b)
+{
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (rf->rows[i].batch == b && variant_row(&rf->rows[i]))
+			return 1;
+	return 0;
+}
+
+/* The largest batch at which every run has a variant's figure; 0: none. */
+static uint64_t common_batch(const struct sb_run_file *runs, size_t n)
+{
+	uint64_t best = 0;
+	for (size_t i = 0; i < runs[0].n_rows; i++) {
+		uint64_t b = runs[0].rows[i].batch;
+		if (b <= best || !variant_row(&runs[0].rows[i]))
+			continue;
+		size_t k = 1;
+		while (k < n && has_batch(&runs[k], b))
+			k++;
+		if (k == n)
+			best = b;
+	}
+	return best;
+}
+
+static const struct sb_run_row *variant_at(const struct sb_run_file *rf, const char *name, uint64_t batch)
+{
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct sb_run_row *r = &rf->rows[i];
+		if (r->batch == batch && r->key.placement < 0 && variant_row(r) && strcmp(r->variant, name) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static size_t runs_with(const struct across *a, const char *name)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < a->n; i++)
+		k += variant_at(&a->runs[i], name, a->batch) != NULL;
+	return k;
+}
+
+static int have_col(const struct across *a, const char *name)
+{
+	for (size_t c = 0; c < a->n_cols; c++)
+		if (strcmp(a->cols[c], name) == 0)
+			return 1;
+	return 0;
+}
+
+static void add_unmatched(struct across *a, const char *name, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t used = strlen(a->unmatched);
+	snprintf(a->unmatched + used, sizeof(a->unmatched) - used, "%s%s (%s)", used ? ", " : "", name,
+		 base ? base + 1 : path);
+}
+
+/* The columns: the asked variants, or every variant two runs have (one run:
+ * its own); the rest named in a->unmatched. */
+static int choose_columns(struct across *a, const struct sb_across_options *o, char *err, size_t errlen)
+{
+	size_t cap = 16;
+	for (size_t i = 0; i < a->n; i++)
+		cap += a->runs[i].n_rows;
+	a->cols = calloc(cap, sizeof(*a->cols));
+	if (!a->cols) {
+		sb_set_err(err, errlen, "out of memory");
+		return 2;
+	}
+	for (size_t v = 0; o->variants && v < o->n_variants; v++) {
+		if (!runs_with(a, o->variants[v])) {
+			sb_set_err(err, errlen, "no run has variant '%s' at batch %llu", o->variants[v],
+				   (unsigned long long)a->batch);
+			return 2;
+		}
+		snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", o->variants[v]);
+	}
+	for (size_t i = 0; !o->variants && i < a->n; i++)
+		for (size_t r = 0; r < a->runs[i].n_rows; r++) {
+			const struct sb_run_row *row = &a->runs[i].rows[r];
+			if (row->batch != a->batch || row->key.placement >= 0 || !variant_row(row) ||
+			    have_col(a, row->variant))
+				continue;
+			if (a->n == 1 || runs_with(a, row->variant) >= 2)
+				snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", row->variant);
+			else
+				add_unmatched(a, row->variant, a->runs[i].path);
+		}
+	if (!a->n_cols) {
+		sb_set_err(err, errlen, "no variant is in two of the runs at batch %llu: nothing to put side by side",
+			   (unsigned long long)a->batch);
+		return 2;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		a->verdicts |= strcmp(a->runs[i].tool, "stubbench kernel") == 0;
+	return 0;
+}
+
+static void machine_of(const struct sb_run_file *rf, char *buf, size_t len)
+{
+	sb_machine_name(&rf->id, buf, len);
+	if (!buf[0])
+		sb_answer_cpu_name(rf->machine, buf, len);
+}
+
+/* "srso_alias" for srso_alias_return_thunk; "-" when the run does not say. */
+static void thunk_of(const struct sb_run_file *rf, char *buf, size_t len)
+{
+	static const char suffix[] = "_return_thunk";
+	size_t n = strlen(rf->thunk), s = sizeof(suffix) - 1;
+	if (n > s && strcmp(rf->thunk + n - s, suffix) == 0)
+		snprintf(buf, len, "%.*s", (int)(n - s), rf->thunk);
+	else
+		snprintf(buf, len, "%s", n ? rf->thunk : "-");
+}
+
+/* "6.18.44" of "Linux 6.18.44-fc-v1147 #1 ...". */
+static void kernel_of(const struct sb_run_file *rf, char *buf, size_t len)
+{
+	char rel[96];
+	sb_answer_kernel_release(rf->kernel, 0, rel, sizeof(rel));
+	const char *v = strncmp(rel, "Linux ", 6) == 0 ? rel + 6 : rel;
+	snprintf(buf, len, "%s", *v ? v : "-");
+}
+
+/* A variant's cell: "+1.31 [+0.64, +2.01] +1.3 %" (full: the % with its
+ * CI too); "-" where the run lacks it. */
+static void cell_of(const struct across *a, size_t run, const char *name, int full, char *buf, size_t len)
+{
+	const struct sb_run_file *rf = &a->runs[run];
+	const struct sb_run_row *r = variant_at(rf, name, a->batch);
+	if (!r) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	struct sb_estimate cyc = added_cycles(rf, r);
+	const struct sb_estimate *pct = &r->figures[SB_FIGURE_DELTA];
+	char c[48], p[44];
+	sb_answer_estimate(c, sizeof(c), &cyc, 1);
+	if (full)
+		sb_answer_estimate(p, sizeof(p), pct, 1);
+	else
+		snprintf(p, sizeof(p), "%+.1f", pct->value);
+	snprintf(buf, len, "%s%s %s %%", c, full ? " cycles," : "", p);
+}
+
+/* A kernel run's verdicts on the cost its twins add: "10 agree of 12". */
+static void verdict_of(const struct sb_run_file *rf, char *buf, size_t len)
+{
+	if (strcmp(rf->tool, "stubbench kernel") != 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	struct sb_verdict_counts vc;
+	sb_kernel_verdict_count(rf, &vc);
+	size_t all = vc.n[1][SB_VERDICT_AGREE] + vc.n[1][SB_VERDICT_DIFFER] + vc.n[1][SB_VERDICT_INCONCLUSIVE];
+	if (!all)
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%zu agree of %zu", vc.n[1][SB_VERDICT_AGREE], all);
+}
+
+static size_t widest_cell(const struct across *a, const char *name)
+{
+	size_t w = strlen(name);
+	for (size_t i = 0; i < a->n; i++) {
+		char cell[ACROSS_CELL];
+		cell_of(a, i, name, 0, cell, sizeof(cell));
+		if (strlen(cell) > w)
+			w = strlen(cell);
+	}
+	return w;
+}
+
+/* The text form: the fixed columns, then the variant columns in blocks
+ * that fit in SB_ANSWER_MAX_COLUMNS, the fixed columns repeated. */
+static void write_text(FILE *f, const struct across *a)
+{
+	char name[160], kern[100], thunk[300];
+	int wm = 7, wk = 6, wt = 7;
+	for (size_t i = 0; i < a->n; i++) {
+		machine_of(&a->runs[i], name, sizeof(name));
+		kernel_of(&a->runs[i], kern, sizeof(kern));
+		thunk_of(&a->runs[i], thunk, sizeof(thunk));
+		wm = (int)strlen(name) > wm ? (int)strlen(name) : wm;
+		wk = (int)strlen(kern) > wk ? (int)strlen(kern) : wk;
+		wt = (int)strlen(thunk) > wt ? (int)strlen(thunk) : wt;
+	}
+	wm = wm > ACROSS_MACHINE_COLUMNS ? ACROSS_MACHINE_COLUMNS : wm;
+	wt = wt > 16 ? 16 : wt;
+	int fixed = wm + 2 + wk + 2 + wt;
+	size_t ncols = a->n_cols + (a->verdicts ? 1 : 0);
+	for (size_t first = 0; first < ncols;) {
+		size_t last = first;
+		int width = fixed;
+		size_t w[64];
+		for (; last < ncols && last - first < 64; last++) {
+			const char *col = last < a->n_cols ? a->cols[last] : "twins vs kernel";
+			w[last - first] = last < a->n_cols ? widest_cell(a, col) : 15;
+			if (last > first && width + 2 + (int)w[last - first] > SB_ANSWER_MAX_COLUMNS)
+				break;
+			width += 2 + (int)w[last - first];
+		}
+		if (first)
+			fputc('\n', f);
+		fprintf(f, "%-*s  %-*s  %-*s", wm, "machine", wk, "kernel", wt, "returns");
+		for (size_t c = first; c < last; c++)
+			fprintf(f, "  %-*.*s", c + 1 < last ? (int)w[c - first] : 0, (int)w[c - first],
+				c < a->n_cols ? a->cols[c] : "twins vs kernel");
+		fputc('\n', f);
+		for (size_t i = 0; i < a->n; i++) {
+			machine_of(&a->runs[i], name, sizeof(name));
+			kernel_of(&a->runs[i], kern, sizeof(kern));
+			thunk_of(&a->runs[i], thunk, sizeof(thunk));
+			fprintf(f, "%-*.*s  %-*s  %-*.*s", wm, wm, name, wk, kern, wt, wt, thunk);
+			for (size_t c = first; c < last; c++) {
+				char cell[ACROSS_CELL];
+				if (c < a->n_cols)
+					cell_of(a, i, a->cols[c], 0, cell, sizeof(cell));
+				else
+					verdict_of(&a->runs[i], cell, sizeof(cell));
+				fprintf(f, "  %-*s", c + 1 < last ? (int)w[c - first] : 0, cell);
+			}
+			fputc('\n', f);
+		}
+		first = last;
+	}
+}
+
+static void write_markdown(FILE *f, const struct across *a)
+{
+	fputs("| machine | kernel | returns |", f);
+	for (size_t c = 0; c < a->n_cols; c++)
+		fprintf(f, " %s |", a->cols[c]);
+	fputs(a->verdicts ? " twins vs kernel |\n|---|---|---|" : "\n|---|---|---|", f);
+	for (size_t c = 0; c < a->n_cols + (a->verdicts ? 1 : 0); c++)
+		fputs("---|", f);
+	fputc('\n', f);
+	for (size_t i = 0; i < a->n; i++) {
+		char name[160], kern[100], cell[160];
+		machine_of(&a->runs[i], name, sizeof(name));
+		kernel_of(&a->runs[i], kern, sizeof(kern));
+		fprintf(f, "| %s | %s | %s |", name, kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
+		for (size_t c = 0; c < a->n_cols; c++) {
+			cell_of(a, i, a->cols[c], 1, cell, sizeof(cell));
+			fprintf(f, " %s |", cell);
+		}
+		if (a->verdicts) {
+			verdict_of(&a->runs[i], cell, sizeof(cell));
+			fprintf(f, " %s |", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static json_object *json_estimate(const struct sb_estimate *e)
+{
+	if (!sb_estimate_known(e) || !isfinite(e->value))
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "value", json_object_new_double(e->value));
+	if (sb_estimate_has_ci(e)) {
+		json_object *ci = json_object_new_array();
+		json_object_array_add(ci, json_object_new_double(e->lo));
+		json_object_array_add(ci, json_object_new_double(e->hi));
+		json_object_object_add(o, "ci95", ci);
+	}
+	return o;
+}
+
+static json_object *json_run(const struct across *a, size_t i)
+{
+	const struct sb_run_file *rf = &a->runs[i];
+	char name[160], kern[100];
+	machine_of(rf, name, sizeof(name));
+	kernel_of(rf, kern, sizeof(kern));
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "path", json_object_new_string(rf->path));
+	json_object_object_add(o, "tool", json_object_new_string(rf->tool));
+	json_object_object_add(o, "machine", json_object_new_string(name));
+	const char *uarch = sb_machine_microarchitecture(&rf->id);
+	json_object_object_add(o, "microarchitecture", uarch ? json_object_new_string(uarch) : NULL);
+	json_object_object_add(o, "kernel", json_object_new_string(kern));
+	json_object_object_add(o, "return_thunk", rf->thunk[0] ? json_object_new_string(rf->thunk) : NULL);
+	json_object *costs = json_object_new_object();
+	for (size_t c = 0; c < a->n_cols; c++) {
+		const struct sb_run_row *r = variant_at(rf, a->cols[c], a->batch);
+		if (!r)
+			continue;
+		struct sb_estimate cyc = added_cycles(rf, r);
+		json_object *v = json_object_new_object();
+		json_object_object_add(v, "cycles", json_estimate(&cyc));
+		json_object_object_add(v, "pct", json_estimate(&r->figures[SB_FIGURE_DELTA]));
+		json_object_object_add(costs, a->cols[c], v);
+	}
+	json_object_object_add(o, "added_cost_per_call", costs);
+	if (strcmp(rf->tool, "stubbench kernel") == 0) {
+		char v[64];
+		verdict_of(rf, v, sizeof(v));
+		json_object_object_add(o, "twins_vs_kernel", json_object_new_string(v));
+	}
+	return o;
+}
+
+static int write_json(FILE *f, const struct across *a)
+{
+	json_object *doc = json_object_new_object();
+	json_object_object_add(doc, "batch", json_object_new_int64((int64_t)a->batch));
+	json_object *runs = json_object_new_array();
+	for (size_t i = 0; i < a->n; i++)
+		json_object_array_add(runs, json_run(a, i));
+	json_object_object_add(doc, "runs", runs);
+	json_object_object_add(doc, "not_matched", a->unmatched[0] ? json_object_new_string(a->unmatched) : NULL);
+	int rc = fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY)) < 0;
+	json_object_put(doc);
+	return rc;
+}
+
+int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const struct sb_across_options *o, char *err,
+		   size_t errlen)
+{
+	struct across a = {.runs = runs, .n = n};
+	if (!n) {
+		sb_set_err(err, errlen, "no runs");
+		return 2;
+	}
+	a.batch = o->batch ? o->batch : common_batch(runs, n);
+	for (size_t i = 0; o->batch && i < n; i++)
+		if (!has_batch(&runs[i], o->batch)) {
+			sb_set_err(err, errlen, "%s has no variant's figure at batch %llu", runs[i].path,
+				   (unsigned long long)o->batch);
+			return 2;
+		}
+	if (!a.batch) {
+		sb_set_err(err, errlen, "no batch size at which every run has a variant's figure");
+		return 2;
+	}
+	int rc = choose_columns(&a, o, err, errlen);
+	if (rc == 0 && o->format == SB_ACROSS_JSON) {
+		write_json(f, &a);
+	} else if (rc == 0) {
+		fprintf(f, "added cost per call at batch %llu, cycles (95 %% CI) and %% of its baseline: %zu run%s\n",
+			(unsigned long long)a.batch, n, n == 1 ? "" : "s");
+		if (a.unmatched[0]) {
+			char line[640];
+			snprintf(line, sizeof(line), "not matched (in one run only): %s", a.unmatched);
+			if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+				memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
+			fprintf(f, "%s\n", line);
+		}
+		if (o->format == SB_ACROSS_MARKDOWN)
+			write_markdown(f, &a);
+		else
+			write_text(f, &a);
+	}
+	free(a.cols);
+	return rc;
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""stubbench report A.json B.json ...: saved runs side by side (across_runs.h),
+on recorded runs of two machines (tests/data/across: an AMD Zen 4 VM in the
+key-less schema 2, an Intel Xeon 0xcf VM in schema 4) and a kernel run.
+Each cell must be what the JSON holds: the delta (%) of the variant times
+its baseline's cycles; the text within 100 columns; bad input exit 2.
+usage: across_runs.py STUBBENCH DATA_DIR"""
+import json
+import subprocess
+import sys
+
+exe, data = sys.argv[1], sys.argv[2]
+zen4, host, xeon = (f"{data}/across/{n}.json" for n in ("zen4-seed001", "zen4-host", "xeon-0xcf-padded"))
+kernel = f"{data}/answer_kernel.json"
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def report(*args):
+    p = subprocess.run([exe, "report", *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expected(path, variant, batch):
+    """The variant's added cycles and % at batch, from the file itself."""
+    d = json.load(open(path))
+    rows = [r for r in d["results"] if r["batch"] == batch and r.get("placement", -1) in (-1, None)]
+    row = next(r for r in rows if r["variant"] == variant)
+    base_name = {"private": "baseline", "host-private": "host-baseline", "hybrid": "baseline"}[variant]
+    base = next(r for r in rows if r["variant"] == base_name)
+    pct = row["delta_vs_baseline_pct"]
+    return pct / 100 * base["cycles_per_iter"]["mean"], pct
+
+
+# JSON: every cell as the files say, at the largest batch all three have.
+rc, out, err = report("--format=json", zen4, host, xeon)
+check(rc == 0, f"json: exit {rc}: {err}")
+doc = json.loads(out) if rc == 0 else {"runs": [], "batch": 0}
+check(doc["batch"] == 4096, f"json: batch {doc['batch']}, want 4096 (the largest all have)")
+check(len(doc["runs"]) == 3, "json: a row per run")
+cells = 0
+for run, path in zip(doc["runs"], (zen4, host, xeon)):
+    for variant, cost in run["added_cost_per_call"].items():
+        cyc, pct = expected(path, variant, doc["batch"])
+        check(abs(cost["cycles"]["value"] - cyc) < 1e-6 * max(1, abs(cyc)), f"{path} {variant}: cycles "
+              f"{cost['cycles']['value']}, the file gives {cyc}")
+        check(abs(cost["pct"]["value"] - pct) < 1e-9, f"{path} {variant}: % {cost['pct']['value']}, want {pct}")
+        lo, hi = cost["cycles"]["ci95"]
+        check(lo <= cost["cycles"]["value"] <= hi, f"{path} {variant}: CI [{lo}, {hi}] holds its value")
+        cells += 1
+check(cells == 4, f"json: {cells} cells, want 4 (private in two runs, host-private in two)")
+check(doc["runs"][2]["machine"] == "Intel Xeon", f"a run without cpuid named by its model: {doc['runs'][2]['machine']}")
+check("hybrid (zen4-seed001.json)" in (doc["not_matched"] or ""), f"not_matched: {doc['not_matched']}")
+
+# Text: the answer first, every line within 100 columns, a row per run.
+rc, out, err = report(zen4, host, xeon, kernel)
+lines = out.splitlines()
+check(rc == 0, f"text: exit {rc}: {err}")
+check(lines and lines[0].startswith("added cost per call at batch 4096"), f"text: first line {lines[:1]}")
+check(all(len(l) <= 100 for l in lines), "text: a line over 100 columns: " + max(lines, key=len, default=""))
+check(any(l.startswith("not matched (in one run only): ") for l in lines), "text: the not-matched line")
+check(sum(l.startswith("Intel Xeon ") for l in lines) >= 1, "text: the Xeon's row")
+check(any("twins vs kernel" in l for l in lines), "text: the kernel run's verdicts column")
+
+# Markdown: one table, a header, its rule and a row per run.
+rc, out, err = report("--format=markdown", zen4, xeon)
+rows = [l for l in out.splitlines() if l.startswith("|")]
+check(rc == 0 and len(rows) == 4 and rows[1].startswith("|---"), f"markdown: {rc} {rows}")
+check("private" in rows[0] and "cycles," in rows[2], f"markdown: header and cell: {rows[:3]}")
+
+# What cannot be matched: exit 2, one line naming it.
+for args, want in (((zen4, kernel), "no variant is in two of the runs"),
+                   (("--batch=3", zen4, xeon), "has no variant's figure at batch 3"),
+                   (("--variant=nope", zen4, xeon), "no run has variant 'nope'"),
+                   (("--format=xml", zen4, xeon), "unknown format 'xml'"),
+                   ((zen4, f"{data}/nonexistent.json"), "nonexistent.json")):
+    rc, out, err = report(*args)
+    check(rc == 2 and want in err and len(err.strip().splitlines()) == 1, f"{args}: exit {rc}, said {err!r}")
+
+print(f"across_runs: {len(failures)} failed")
+sys.exit(1 if failures else 0)
