@@ -4,9 +4,11 @@
  * their CIs, and a kernel run's verdicts. What a JIT change costs on every
  * CPU measured (`stubbench report A.json B.json ...`, docs/across-runs.md).
  *
- * Runs are matched on what they share: the batch is the largest all have
- * (or the one asked for), the columns the variants at least two runs have
- * (one run: its own). What cannot be matched is said in one line. */
+ * Runs of one machine (the same name, kernel and return thunk: a sweep of
+ * each flavour, a kernel run) share its row. Runs are matched on what they
+ * share: the batch is the largest all have (or the one asked for), the
+ * columns the variants of at least two machines (one machine: its own).
+ * What cannot be matched is said in one line. */
 #ifndef STUBBENCH_ACROSS_RUNS_H
 #define STUBBENCH_ACROSS_RUNS_H
 
@@ -30,8 +32,8 @@ struct sb_across_options {
 };
 
 /* Writes the table of runs[0..n) to f. Returns 0; or 2 with one line in
- * err when nothing matches (no batch every run has, no variant two runs
- * have, or an asked variant no run has). */
+ * err when nothing matches (no batch every run has, no variant two
+ * machines have, or an asked variant no run has); 1 out of memory. */
 int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const struct sb_across_options *o, char *err,
 		   size_t errlen);
 

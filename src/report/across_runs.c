@@ -23,6 +23,8 @@ struct across {
 	const struct sb_run_file *runs;
 	size_t n;
 	uint64_t batch;
+	size_t *machine;           /* [run]: the first run of its machine (a row of the table) */
+	size_t n_machines;
 	char (*cols)[ACROSS_NAME]; /* the variants, in order of first appearance */
 	size_t n_cols;
 	int verdicts;              /* some run is a kernel run: its twins' verdicts column */
@@ -92,12 +94,49 @@ static const struct sb_run_row *variant_at(const struct sb_run_file *rf, const c
 	return NULL;
 }
 
-static size_t runs_with(const struct across *a, const char *name)
+/* The row of variant name on the machine of run m (a first run): from
+ * the first of its runs that has it. */
+static const struct sb_run_row *machine_row(const struct across *a, size_t m, const char *name, size_t *run)
 {
-	size_t k = 0;
+	for (size_t i = m; i < a->n; i++) {
+		const struct sb_run_row *r = a->machine[i] == m ? variant_at(&a->runs[i], name, a->batch) : NULL;
+		if (r) {
+			*run = i;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static size_t machines_with(const struct across *a, const char *name)
+{
+	size_t k = 0, run;
 	for (size_t i = 0; i < a->n; i++)
-		k += variant_at(&a->runs[i], name, a->batch) != NULL;
+		k += a->machine[i] == i && machine_row(a, i, name, &run) != NULL;
 	return k;
+}
+
+static void machine_of(const struct sb_run_file *rf, char *buf, size_t len);
+
+/* Runs of one machine (the same name, kernel and return thunk) share a row. */
+static int group_machines(struct across *a)
+{
+	a->machine = calloc(a->n, sizeof(*a->machine));
+	if (!a->machine)
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		char ni[160], nj[160];
+		machine_of(&a->runs[i], ni, sizeof(ni));
+		a->machine[i] = i;
+		for (size_t j = 0; j < i && a->machine[i] == i; j++) {
+			machine_of(&a->runs[j], nj, sizeof(nj));
+			if (strcmp(ni, nj) == 0 && strcmp(a->runs[i].kernel, a->runs[j].kernel) == 0 &&
+			    strcmp(a->runs[i].thunk, a->runs[j].thunk) == 0)
+				a->machine[i] = a->machine[j];
+		}
+		a->n_machines += a->machine[i] == i;
+	}
+	return 0;
 }
 
 static int have_col(const struct across *a, const char *name)
@@ -129,7 +168,7 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 		return 2;
 	}
 	for (size_t v = 0; o->variants && v < o->n_variants; v++) {
-		if (!runs_with(a, o->variants[v])) {
+		if (!machines_with(a, o->variants[v])) {
 			sb_set_err(err, errlen, "no run has variant '%s' at batch %llu", o->variants[v],
 				   (unsigned long long)a->batch);
 			return 2;
@@ -142,13 +181,13 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 			if (row->batch != a->batch || row->key.placement >= 0 || !variant_row(row) ||
 			    have_col(a, row->variant))
 				continue;
-			if (a->n == 1 || runs_with(a, row->variant) >= 2)
+			if (a->n_machines == 1 || machines_with(a, row->variant) >= 2)
 				snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", row->variant);
 			else
 				add_unmatched(a, row->variant, a->runs[i].path);
 		}
 	if (!a->n_cols) {
-		sb_set_err(err, errlen, "no variant is in two of the runs at batch %llu: nothing to put side by side",
+		sb_set_err(err, errlen, "no variant is in runs of two machines at batch %llu: nothing to put side by side",
 			   (unsigned long long)a->batch);
 		return 2;
 	}
@@ -186,15 +225,15 @@ static void kernel_of(const struct sb_run_file *rf, char *buf, size_t len)
 
 /* A variant's cell: "+1.31 [+0.64, +2.01] +1.3 %" (full: the % with its
  * CI too); "-" where the run lacks it. */
-static void cell_of(const struct across *a, size_t run, const char *name, int full, char *buf, size_t len)
+static void cell_of(const struct across *a, size_t m, const char *name, int full, char *buf, size_t len)
 {
-	const struct sb_run_file *rf = &a->runs[run];
-	const struct sb_run_row *r = variant_at(rf, name, a->batch);
+	size_t run;
+	const struct sb_run_row *r = machine_row(a, m, name, &run);
 	if (!r) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	struct sb_estimate cyc = added_cycles(rf, r);
+	struct sb_estimate cyc = added_cycles(&a->runs[run], r);
 	const struct sb_estimate *pct = &r->figures[SB_FIGURE_DELTA];
 	char c[48], p[44];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
@@ -205,10 +244,20 @@ static void cell_of(const struct across *a, size_t run, const char *name, int fu
 	snprintf(buf, len, "%s%s %s %%", c, full ? " cycles," : "", p);
 }
 
-/* A kernel run's verdicts on the cost its twins add: "10 agree of 12". */
-static void verdict_of(const struct sb_run_file *rf, char *buf, size_t len)
+/* The first kernel run of machine m, or NULL. */
+static const struct sb_run_file *kernel_run_of(const struct across *a, size_t m)
 {
-	if (strcmp(rf->tool, "stubbench kernel") != 0) {
+	for (size_t i = m; i < a->n; i++)
+		if (a->machine[i] == m && strcmp(a->runs[i].tool, "stubbench kernel") == 0)
+			return &a->runs[i];
+	return NULL;
+}
+
+/* A kernel run's verdicts on the cost its twins add: "10 agree of 12". */
+static void verdict_of(const struct across *a, size_t m, char *buf, size_t len)
+{
+	const struct sb_run_file *rf = kernel_run_of(a, m);
+	if (!rf) {
 		snprintf(buf, len, "-");
 		return;
 	}
@@ -226,6 +275,8 @@ static size_t widest_cell(const struct across *a, const char *name)
 	size_t w = strlen(name);
 	for (size_t i = 0; i < a->n; i++) {
 		char cell[ACROSS_CELL];
+		if (a->machine[i] != i)
+			continue;
 		cell_of(a, i, name, 0, cell, sizeof(cell));
 		if (strlen(cell) > w)
 			w = strlen(cell);
@@ -270,6 +321,8 @@ static void write_text(FILE *f, const struct across *a)
 				c < a->n_cols ? a->cols[c] : "twins vs kernel");
 		fputc('\n', f);
 		for (size_t i = 0; i < a->n; i++) {
+			if (a->machine[i] != i)
+				continue;
 			machine_of(&a->runs[i], name, sizeof(name));
 			kernel_of(&a->runs[i], kern, sizeof(kern));
 			thunk_of(&a->runs[i], thunk, sizeof(thunk));
@@ -279,7 +332,7 @@ static void write_text(FILE *f, const struct across *a)
 				if (c < a->n_cols)
 					cell_of(a, i, a->cols[c], 0, cell, sizeof(cell));
 				else
-					verdict_of(&a->runs[i], cell, sizeof(cell));
+					verdict_of(a, i, cell, sizeof(cell));
 				fprintf(f, "  %-*s", c + 1 < last ? (int)w[c - first] : 0, cell);
 			}
 			fputc('\n', f);
@@ -299,6 +352,8 @@ static void write_markdown(FILE *f, const struct across *a)
 	fputc('\n', f);
 	for (size_t i = 0; i < a->n; i++) {
 		char name[160], kern[100], cell[160];
+		if (a->machine[i] != i)
+			continue;
 		machine_of(&a->runs[i], name, sizeof(name));
 		kernel_of(&a->runs[i], kern, sizeof(kern));
 		fprintf(f, "| %s | %s | %s |", name, kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
@@ -307,7 +362,7 @@ static void write_markdown(FILE *f, const struct across *a)
 			fprintf(f, " %s |", cell);
 		}
 		if (a->verdicts) {
-			verdict_of(&a->runs[i], cell, sizeof(cell));
+			verdict_of(a, i, cell, sizeof(cell));
 			fprintf(f, " %s |", cell);
 		}
 		fputc('\n', f);
@@ -329,15 +384,19 @@ static json_object *json_estimate(const struct sb_estimate *e)
 	return o;
 }
 
-static json_object *json_run(const struct across *a, size_t i)
+/* Machine m (its first run) as JSON: its runs' paths, its name and raw
+ * fields, and per variant its cost with CIs. */
+static json_object *json_machine(const struct across *a, size_t m)
 {
-	const struct sb_run_file *rf = &a->runs[i];
+	const struct sb_run_file *rf = &a->runs[m];
 	char name[160], kern[100];
 	machine_of(rf, name, sizeof(name));
 	kernel_of(rf, kern, sizeof(kern));
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "path", json_object_new_string(rf->path));
-	json_object_object_add(o, "tool", json_object_new_string(rf->tool));
+	json_object *o = json_object_new_object(), *paths = json_object_new_array();
+	for (size_t i = m; i < a->n; i++)
+		if (a->machine[i] == m)
+			json_object_array_add(paths, json_object_new_string(a->runs[i].path));
+	json_object_object_add(o, "runs", paths);
 	json_object_object_add(o, "machine", json_object_new_string(name));
 	const char *uarch = sb_machine_microarchitecture(&rf->id);
 	json_object_object_add(o, "microarchitecture", uarch ? json_object_new_string(uarch) : NULL);
@@ -345,19 +404,20 @@ static json_object *json_run(const struct across *a, size_t i)
 	json_object_object_add(o, "return_thunk", rf->thunk[0] ? json_object_new_string(rf->thunk) : NULL);
 	json_object *costs = json_object_new_object();
 	for (size_t c = 0; c < a->n_cols; c++) {
-		const struct sb_run_row *r = variant_at(rf, a->cols[c], a->batch);
+		size_t run;
+		const struct sb_run_row *r = machine_row(a, m, a->cols[c], &run);
 		if (!r)
 			continue;
-		struct sb_estimate cyc = added_cycles(rf, r);
+		struct sb_estimate cyc = added_cycles(&a->runs[run], r);
 		json_object *v = json_object_new_object();
 		json_object_object_add(v, "cycles", json_estimate(&cyc));
 		json_object_object_add(v, "pct", json_estimate(&r->figures[SB_FIGURE_DELTA]));
 		json_object_object_add(costs, a->cols[c], v);
 	}
 	json_object_object_add(o, "added_cost_per_call", costs);
-	if (strcmp(rf->tool, "stubbench kernel") == 0) {
+	if (kernel_run_of(a, m)) {
 		char v[64];
-		verdict_of(rf, v, sizeof(v));
+		verdict_of(a, m, v, sizeof(v));
 		json_object_object_add(o, "twins_vs_kernel", json_object_new_string(v));
 	}
 	return o;
@@ -367,10 +427,11 @@ static int write_json(FILE *f, const struct across *a)
 {
 	json_object *doc = json_object_new_object();
 	json_object_object_add(doc, "batch", json_object_new_int64((int64_t)a->batch));
-	json_object *runs = json_object_new_array();
+	json_object *machines = json_object_new_array();
 	for (size_t i = 0; i < a->n; i++)
-		json_object_array_add(runs, json_run(a, i));
-	json_object_object_add(doc, "runs", runs);
+		if (a->machine[i] == i)
+			json_object_array_add(machines, json_machine(a, i));
+	json_object_object_add(doc, "machines", machines);
 	json_object_object_add(doc, "not_matched", a->unmatched[0] ? json_object_new_string(a->unmatched) : NULL);
 	int rc = fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY)) < 0;
 	json_object_put(doc);
@@ -396,15 +457,22 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 		sb_set_err(err, errlen, "no batch size at which every run has a variant's figure");
 		return 2;
 	}
-	int rc = choose_columns(&a, o, err, errlen);
+	int rc = 0;
+	if (group_machines(&a) != 0) {
+		sb_set_err(err, errlen, "out of memory");
+		rc = 1;
+	}
+	if (rc == 0)
+		rc = choose_columns(&a, o, err, errlen);
 	if (rc == 0 && o->format == SB_ACROSS_JSON) {
 		write_json(f, &a);
 	} else if (rc == 0) {
-		fprintf(f, "added cost per call at batch %llu, cycles (95 %% CI) and %% of its baseline: %zu run%s\n",
-			(unsigned long long)a.batch, n, n == 1 ? "" : "s");
+		fprintf(f, "added cost per call at batch %llu, cycles (95 %% CI) and %% of its baseline: "
+			   "%zu machine%s, %zu run%s\n", (unsigned long long)a.batch, a.n_machines,
+			a.n_machines == 1 ? "" : "s", n, n == 1 ? "" : "s");
 		if (a.unmatched[0]) {
 			char line[640];
-			snprintf(line, sizeof(line), "not matched (in one run only): %s", a.unmatched);
+			snprintf(line, sizeof(line), "not matched (on one machine only): %s", a.unmatched);
 			if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
 				memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
 			fprintf(f, "%s\n", line);
@@ -415,5 +483,6 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 			write_text(f, &a);
 	}
 	free(a.cols);
+	free(a.machine);
 	return rc;
 }
