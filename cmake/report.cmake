@@ -11,6 +11,7 @@ add_library(stubbench_report STATIC
   src/report/plot_results.c
   src/report/answer.c
   src/report/across_runs.c
+  src/report/atlas.c
   src/report/kernel_verdict.c
   src/report/lab_rank.c
 )
@@ -43,6 +44,9 @@ function(sb_report_add_tests)
   # Saved runs of two machines side by side: every cell as the files hold it.
   add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/across_runs.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+
+  # The atlas: entries made by bench/atlas.py, the line placing a run among them.
+  add_test(NAME atlas COMMAND sh ${CMAKE_SOURCE_DIR}/tests/atlas.sh $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR})
 
   # The machine named by its microarchitecture, from CPUID or a saved run.
   add_executable(test_machine_name ${CMAKE_SOURCE_DIR}/tests/test_machine_name.c)

@@ -56,6 +56,10 @@ void sb_answer_cpu_name(const char *model, char *buf, size_t len);
  * cost in a matched steady state ("codegen alone"). At most max_lines. */
 int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines);
 
+/* The variant row the per-variant lines show first (at its largest
+ * batch), or NULL. */
+const struct sb_run_row *sb_answer_first_variant(const struct sb_run_file *rf);
+
 /* An estimate as "+2.94 [+1.08, +4.83]" with as many decimals (2 to 4) as
  * its CI needs not to read as ±0.00 (1 for a CI that spans tens); "n/a" without a figure, and the
  * value alone without a CI. sign: print a + on positive values. */
@@ -86,6 +90,14 @@ const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, con
 /* What r adds per call, cycles: its delta (%) of its baseline's cycles;
  * absent without a baseline. */
 struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r);
+/* As sb_answer_variant_row, and in a run written before results had keys
+ * (schema < 3) a row with a delta whose name this build's registry knows
+ * as a variant, not a baseline: saved runs side by side (across_runs.h)
+ * and the atlas (atlas.h) read old runs too. */
+int sb_run_variant_row(const struct sb_run_row *r);
+/* As sb_answer_added_cycles, with an old run's baseline the one the
+ * registry gives its variant. */
+struct sb_estimate sb_run_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r);
 /* The largest batch size of rf's rows (0 without rows). */
 uint64_t sb_answer_largest_batch(const struct sb_run_file *rf);
 

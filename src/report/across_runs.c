@@ -11,8 +11,6 @@
 #include "stubbench/error.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/machine_name.h"
-#include "stubbench/registry.h"
-#include "stubbench/variant_baseline.h"
 
 #define ACROSS_NAME 128
 #define ACROSS_CELL 96
@@ -31,38 +29,10 @@ struct across {
 	char unmatched[512];       /* the variants of one run alone, for the one line */
 };
 
-/* A run written before results had keys (schema < 3): a row with a delta
- * whose name this build's registry knows as a variant, not a baseline. */
-static const struct sb_variant *legacy_variant(const struct sb_run_row *r)
-{
-	if (r->key.side != SB_SIDE_NONE || !sb_estimate_known(&r->figures[SB_FIGURE_DELTA]) ||
-	    !isfinite(r->figures[SB_FIGURE_DELTA].value))
-		return NULL;
-	const struct sb_variant *v = sb_variant_find(r->variant);
-	return v && sb_variant_baseline_of(v) && sb_variant_baseline_of(v) != v ? v : NULL;
-}
-
-static int variant_row(const struct sb_run_row *r)
-{
-	return sb_answer_variant_row(r) || legacy_variant(r);
-}
-
-/* What r adds per call in cycles: its delta of its baseline's cycles (a
- * legacy row's baseline: the one the registry gives its variant). */
-static struct sb_estimate added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
-{
-	const struct sb_variant *v = legacy_variant(r);
-	if (!v)
-		return sb_answer_added_cycles(rf, r);
-	const struct sb_run_row *base = sb_run_file_find(rf, sb_variant_baseline_of(v)->name, r->batch);
-	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
-		    : sb_estimate_absent("no baseline");
-}
-
 static int has_batch(const struct sb_run_file *rf, uint64_t b)
 {
 	for (size_t i = 0; i < rf->n_rows; i++)
-		if (rf->rows[i].batch == b && variant_row(&rf->rows[i]))
+		if (rf->rows[i].batch == b && sb_run_variant_row(&rf->rows[i]))
 			return 1;
 	return 0;
 }
@@ -73,7 +43,7 @@ static uint64_t common_batch(const struct sb_run_file *runs, size_t n)
 	uint64_t best = 0;
 	for (size_t i = 0; i < runs[0].n_rows; i++) {
 		uint64_t b = runs[0].rows[i].batch;
-		if (b <= best || !variant_row(&runs[0].rows[i]))
+		if (b <= best || !sb_run_variant_row(&runs[0].rows[i]))
 			continue;
 		size_t k = 1;
 		while (k < n && has_batch(&runs[k], b))
@@ -88,7 +58,7 @@ static const struct sb_run_row *variant_at(const struct sb_run_file *rf, const c
 {
 	for (size_t i = 0; i < rf->n_rows; i++) {
 		const struct sb_run_row *r = &rf->rows[i];
-		if (r->batch == batch && r->key.placement < 0 && variant_row(r) && strcmp(r->variant, name) == 0)
+		if (r->batch == batch && r->key.placement < 0 && sb_run_variant_row(r) && strcmp(r->variant, name) == 0)
 			return r;
 	}
 	return NULL;
@@ -178,7 +148,7 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 	for (size_t i = 0; !o->variants && i < a->n; i++)
 		for (size_t r = 0; r < a->runs[i].n_rows; r++) {
 			const struct sb_run_row *row = &a->runs[i].rows[r];
-			if (row->batch != a->batch || row->key.placement >= 0 || !variant_row(row) ||
+			if (row->batch != a->batch || row->key.placement >= 0 || !sb_run_variant_row(row) ||
 			    have_col(a, row->variant))
 				continue;
 			if (a->n_machines == 1 || machines_with(a, row->variant) >= 2)
@@ -233,7 +203,7 @@ static void cell_of(const struct across *a, size_t m, const char *name, int full
 		snprintf(buf, len, "-");
 		return;
 	}
-	struct sb_estimate cyc = added_cycles(&a->runs[run], r);
+	struct sb_estimate cyc = sb_run_added_cycles(&a->runs[run], r);
 	const struct sb_estimate *pct = &r->figures[SB_FIGURE_DELTA];
 	char c[48], p[44];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
@@ -408,7 +378,7 @@ static json_object *json_machine(const struct across *a, size_t m)
 		const struct sb_run_row *r = machine_row(a, m, a->cols[c], &run);
 		if (!r)
 			continue;
-		struct sb_estimate cyc = added_cycles(&a->runs[run], r);
+		struct sb_estimate cyc = sb_run_added_cycles(&a->runs[run], r);
 		json_object *v = json_object_new_object();
 		json_object_object_add(v, "cycles", json_estimate(&cyc));
 		json_object_object_add(v, "pct", json_estimate(&r->figures[SB_FIGURE_DELTA]));

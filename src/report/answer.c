@@ -1,8 +1,11 @@
 /* answer.c: the summary every measuring command prints first; see answer.h. */
 #include "stubbench/answer.h"
 
+#include "stubbench/atlas.h"
 #include "stubbench/figures.h"
 #include "stubbench/machine_name.h"
+#include "stubbench/registry.h"
+#include "stubbench/variant_baseline.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +94,32 @@ const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, con
 struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
 {
 	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
+	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
+		    : sb_estimate_absent("no baseline");
+}
+
+/* A run written before results had keys (schema < 3): a row with a delta
+ * whose name this build's registry knows as a variant, not a baseline. */
+static const struct sb_variant *legacy_variant(const struct sb_run_row *r)
+{
+	if (r->key.side != SB_SIDE_NONE || !sb_estimate_known(&r->figures[SB_FIGURE_DELTA]) ||
+	    !isfinite(r->figures[SB_FIGURE_DELTA].value))
+		return NULL;
+	const struct sb_variant *v = sb_variant_find(r->variant);
+	return v && sb_variant_baseline_of(v) && sb_variant_baseline_of(v) != v ? v : NULL;
+}
+
+int sb_run_variant_row(const struct sb_run_row *r)
+{
+	return sb_answer_variant_row(r) || legacy_variant(r);
+}
+
+struct sb_estimate sb_run_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	const struct sb_variant *v = legacy_variant(r);
+	if (!v)
+		return sb_answer_added_cycles(rf, r);
+	const struct sb_run_row *base = sb_run_file_find(rf, sb_variant_baseline_of(v)->name, r->batch);
 	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
 		    : sb_estimate_absent("no baseline");
 }
@@ -198,6 +227,15 @@ void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r)
 	char m[64];
 	sb_answer_estimate(m, sizeof(m), ranged ? next : codegen, 1);
 	snprintf(buf, len, "%s%s", m, ranged ? " next run" : sb_estimate_has_ci(codegen) ? " this run" : "");
+}
+
+const struct sb_run_row *sb_answer_first_variant(const struct sb_run_file *rf)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rf->n_rows; i++)
+			if (sb_answer_variant_row(&rf->rows[i]) && reference_row(rf, &rf->rows[i]) == pass)
+				return at_largest(rf, &rf->rows[i]);
+	return NULL;
 }
 
 int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -344,7 +382,8 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 	}
 	if (own)
 		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
-	return lines + sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines);
+	lines += sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
+	return lines + sb_atlas_line(f, rf, sb_atlas_dir());
 }
 
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
