@@ -64,7 +64,7 @@ static enum sb_kernel_status load_copies(struct kernel_run *r)
 	char why[512];
 	enum sb_kernel_status st;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed ^ 0x5bace5bace);
+	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_SPACER, 0));
 	for (int c = 0; c < (int)cfg->loads; c++)
 	for (size_t i = 0; i < cfg->n_batches; i++) {
 		size_t spacer = (size_t)sb_rng_below(&rng, SB_KERNEL_SPACER_MAX_BYTES + 1);
