@@ -17,7 +17,4 @@ int sb_kernel_obj_run(const struct sb_config *cfg);
 struct sb_run_file;
 int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
 
-/* --shape=htab: seed 003's map-helper program (kernel_htab_command.c). */
-int sb_kernel_htab_run(const struct sb_config *cfg);
-
 #endif

@@ -62,7 +62,7 @@ add_custom_target(sb_bpf_skeleton DEPENDS ${SB_BPF_SKELETONS})
 # JIT reading, decoding, flavour, comparison, dumps (no BPF needed to
 # decode and compare recorded dumps).
 
-# Loader, test runs, arms, the `stubbench kernel` subcommand.
+# Loader, test runs, arms, JIT check, htab shape, twin placement.
 file(GLOB SB_KERNEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/kernel/*.c)
 add_library(stubbench_kernel STATIC ${SB_KERNEL_SOURCES})
 add_dependencies(stubbench_kernel sb_bpf_skeleton)
@@ -70,11 +70,25 @@ target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
 target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
 
+# The commands of the kernel run (include/stubbench/kernel_run.h): the
+# built-in shapes, --shape=htab and --probe, each from the run
+# configuration to its exit status. Listed, not globbed: the other
+# commands of src/commands build in their own parts.
+add_library(stubbench_kernel_commands STATIC
+  src/commands/kernel_run.c
+  src/commands/kernel_plan.c
+  src/commands/kernel_load.c
+  src/commands/kernel_measure.c
+  src/commands/kernel_findings.c
+  src/commands/kernel_htab_run.c
+  src/commands/kernel_probe_run.c)
+target_include_directories(stubbench_kernel_commands PUBLIC ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(stubbench_kernel_commands PUBLIC stubbench_kernel stubbench_session)
+
 # `stubbench kernel`: its entry is in the main program's subcommand table
 # as a weak reference (bench/stubbench.c), present only in this part.
-target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/kernel_command.c
-  ${CMAKE_SOURCE_DIR}/bench/kernel_htab_command.c)
-target_link_libraries(stubbench PRIVATE stubbench_kernel)
+target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/kernel_command.c)
+target_link_libraries(stubbench PRIVATE stubbench_kernel_commands)
 
 # Tests. BUILD_TESTING is defined by include(CTest), which the top-level
 # CMakeLists.txt runs after this file: add them once it has.

@@ -1,27 +1,21 @@
-/* kernel_htab_command.c: `stubbench kernel --shape=htab`: seed 003's v1
- * map-helper program with and without a private stack (see
+/* kernel_htab_run.c: `stubbench kernel --shape=htab` (kernel_run.h):
+ * seed 003's v1 map-helper program with and without a private stack (see
  * bench/bpf/htab_shape.bpf.c for how the baseline is made). Loads the
  * programs once per batch size, checks (and with --dump-jit writes) their
  * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
- * prints the results and the private - baseline delta per batch. */
-#include "kernel_commands.h"
-#include "stubbench/htab.h"
-#include "stubbench/probe.h"
-#include "stubbench/private_stack_probe.h"
-#include "stubbench/signals.h"
+ * reports the results and the private - baseline delta per batch. */
+#include "kernel_run_state.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "stubbench/output.h"
-#include "stubbench/config.h"
 #include "stubbench/answer.h"
+#include "stubbench/htab.h"
+#include "stubbench/pin.h"
+#include "stubbench/probe.h"
 #include "stubbench/run_file.h"
 #include "stubbench/session.h"
-#include "stubbench/parse.h"
-#include "stubbench/percpu.h"
-#include "stubbench/pin.h"
+#include "stubbench/signals.h"
 #include "stubbench/timer.h"
 
 struct htab_run {
@@ -70,12 +64,14 @@ static int htab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return n + 1;
 }
 
-static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE *info)
+/* The programs, once per batch size, and one test run of each empty
+ * driver (syscall, raw_tp) to see the kernel runs them. */
+static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_config *cfg)
 {
 	char why[512];
-	for (size_t i = 0; i < o->n_batches; i++) {
+	for (size_t i = 0; i < cfg->n_batches; i++) {
 		enum sb_kernel_status st;
-		r->objs[i] = sb_htab_load((uint32_t)o->batches[i], &st, why, sizeof(why));
+		r->objs[i] = sb_htab_load((uint32_t)cfg->batches[i], &st, why, sizeof(why));
 		if (!r->objs[i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -92,14 +88,22 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 			strerror(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
-	int rc = SB_KERNEL_OK;
-	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], o->dump_dir, info, why, sizeof(why));
+	return SB_KERNEL_OK;
+}
+
+/* The JIT check (its lines on info). Returns its status; *with_private:
+ * the kernel gave the private programs a private stack, so they are
+ * measured. No JIT measures nothing; the rest measure anyway and the run
+ * exits with the status. */
+static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_config *cfg, FILE *info,
+				       int *with_private)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, info, why, sizeof(why));
+	*with_private = st != SB_KERNEL_NO_PRIV_STACK;
 	if (st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return st;
-	}
-	int with_private = st != SB_KERNEL_NO_PRIV_STACK;
-	if (!with_private) {
+	} else if (!*with_private) {
 		/* The private programs are the baseline's code: left out, the
 		 * rest measured, and the exit status says so. */
 		struct sb_private_stack_probe probe;
@@ -108,22 +112,29 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 					  sizeof(r->not_measured));
 		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline and the syscall path "
 			"(exit status 6: measured in part)\n");
-		rc = st;
 	} else if (st != SB_KERNEL_OK) {
 		/* Unreadable JIT bytes or a variant that is not what it should
-		 * be: measure anyway and exit with the status. */
+		 * be. */
 		fprintf(stderr, "stubbench kernel: %s\n", why);
-		rc = st;
 	}
-	if (o->dump_dir)
-		fprintf(info, "jit: dumps written to %s\n", o->dump_dir);
+	if (st != SB_KERNEL_NO_JIT && cfg->dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", cfg->dump_dir);
+	return st;
+}
+
+/* The programs measured interleaved (the private ones where with_private),
+ * then their counters checked. Returns SB_KERNEL_OK or the status it
+ * failed with, said on stderr. */
+static enum sb_kernel_status measure(struct htab_run *r, const struct sb_config *cfg, int with_private, FILE *info)
+{
+	char why[512];
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (o->verbose)
+	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
 	struct sb_run_opts ro;
-	sb_session_run_opts(o, &ro);
+	sb_session_run_opts(cfg, &ro);
 	ro.stop = sb_kernel_interrupted;
-	sb_htab_arms_build(&r->arms, r->objs, o->batches, o->n_batches, with_private);
+	sb_htab_arms_build(&r->arms, r->objs, cfg->batches, cfg->n_batches, with_private);
 	uint64_t before[2 * SB_MAX_BATCHES];
 	sb_htab_read_counters(&r->arms, before);
 	if (sb_run_interleaved(r->arms.arms, r->arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
@@ -141,32 +152,47 @@ static int measure(struct htab_run *r, const struct sb_config *o, int cpu, FILE 
 		return SB_KERNEL_FAILED;
 	}
 	fprintf(info, "counters: htab_body ran once per test run, its helper-less twin batch_iters times\n");
-	if (sb_kernel_interrupted()) /* after the last block: still no results */
-		return SB_KERNEL_INTERRUPTED;
+	return SB_KERNEL_OK;
+}
+
+/* The one ending (session.h) of a run measured on cpu that ended with rc. */
+static int finish(struct htab_run *r, const struct sb_config *cfg, int cpu, int rc)
+{
 	r->res.cpu = cpu;
 	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
 	struct sb_session s;
-	sb_session_init(&s, "stubbench kernel", o);
+	sb_session_init(&s, "stubbench kernel", cfg);
 	s.meta.shape = "htab";
 	s.meta.name_suffix = "-htab";
 	s.after_report = after_report;
 	s.answer = htab_answer;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	sb_session_add(&s, &r->res, NULL);
-	/* An error, or a run with no usable samples, outranks "measured in part". */
-	int frc = sb_session_finish(&s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
-	return frc ? frc : rc;
+	return kernel_run_session_finish(&s, rc);
 }
 
-int sb_kernel_htab_run(const struct sb_config *o)
+static int run(struct htab_run *r, const struct sb_config *cfg, int cpu, FILE *info)
 {
-	char why[512];
-	int cpu;
-	enum sb_kernel_status st = sb_kernel_start(o->cpu, &cpu, why, sizeof(why));
-	if (st != SB_KERNEL_OK) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
+	enum sb_kernel_status st = load_programs(r, cfg);
+	if (st != SB_KERNEL_OK)
 		return st;
-	}
+	int with_private;
+	enum sb_kernel_status jit_st = check_jit(r, cfg, info, &with_private);
+	if (jit_st == SB_KERNEL_NO_JIT)
+		return jit_st;
+	if ((st = measure(r, cfg, with_private, info)) != SB_KERNEL_OK)
+		return st;
+	if (sb_kernel_interrupted()) /* after the last block: still no results */
+		return SB_KERNEL_INTERRUPTED;
+	return finish(r, cfg, cpu, jit_st);
+}
+
+enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg)
+{
+	int cpu;
+	enum sb_kernel_status st = kernel_run_start(cfg, &cpu);
+	if (st != SB_KERNEL_OK)
+		return st;
 	struct htab_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
@@ -174,16 +200,14 @@ int sb_kernel_htab_run(const struct sb_config *o)
 	}
 	/* The JIT check and counters lines: above the full table (--table,
 	 * --verbose), dropped with the summary alone, on stderr otherwise. */
-	FILE *quiet = NULL;
-	FILE *info = o->format != SB_FORMAT_TABLE ? stderr : sb_session_full_report(o) ? stdout : NULL;
-	if (!info)
-		info = (quiet = fopen("/dev/null", "w")) ? quiet : stderr;
-	int rc = measure(r, o, cpu, info);
+	FILE *quiet;
+	FILE *info = kernel_run_findings_stream(cfg, &quiet);
+	int rc = run(r, cfg, cpu, info);
 	if (quiet)
 		fclose(quiet);
 	for (size_t i = 0; i < r->n_objs; i++)
 		sb_htab_unload(r->objs[i]);
 	sb_results_free(&r->res);
 	free(r);
-	return rc;
+	return (enum sb_kernel_status)rc;
 }

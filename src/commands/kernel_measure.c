@@ -1,0 +1,172 @@
+/* kernel_measure.c: the measurement of `stubbench kernel`'s built-in
+ * shapes (kernel_run_state.h): per shape, the kernel's programs (over all
+ * loads), the twins placed like the loads, and the aligned twins, measured
+ * in one run so that their processes take turns, then every counter
+ * checked against the iterations run. */
+#include "kernel_run_state.h"
+
+#include <string.h>
+
+#include "stubbench/percpu.h"
+#include "stubbench/signals.h"
+#include "stubbench/twin_variants.h"
+
+/* The twins and the twins placed like the loads run the same code, so
+ * they count on the same counters, and their processes take turns: each
+ * counter must have advanced by the iterations of both (the placed arms
+ * are copies of the twins' variants). In each fresh process, after its
+ * blocks (with the private stacks' guard words), and at the end (the
+ * guards then checked once by the caller). */
+struct twin_sides {
+	const struct sb_variant_arms *twins;
+	const struct sb_placed_arms *placed; /* NULL: not measured */
+};
+
+static int twin_sides_counters(const struct twin_sides *t, char *err, size_t errlen)
+{
+	return sb_variant_arms_check_counters_with(t->twins, t->placed ? sb_placed_arms_iterations_on : NULL,
+						   t->placed, err, errlen);
+}
+
+static int twin_sides_check(void *ctx, char *err, size_t errlen)
+{
+	if (twin_sides_counters(ctx, err, errlen) != 0)
+		return -1;
+	return sb_percpu_guards_intact(err, errlen);
+}
+
+/* The parts of one run, measured in one sb_run_parts so that the
+ * processes of each take turns and every part spans the whole run: per
+ * shape, the kernel's programs, the twins placed like the loads, the
+ * aligned twins. */
+struct kernel_parts {
+	struct sb_run_part part[3 * SB_N_SHAPES];
+	struct sb_run_opts opts[3 * SB_N_SHAPES];
+	size_t n;
+	/* The kernel programs' counters before the run, per shape. */
+	uint64_t before[SB_N_SHAPES][SB_MAX_COPIES * SB_MAX_BATCHES * SB_N_KVARIANTS];
+	struct twin_sides sides[SB_N_SHAPES];
+};
+
+static void add_part(struct kernel_parts *kp, const struct sb_arm *arms, size_t n_arms,
+		     const struct sb_run_opts *ro, int (*child_check)(void *, char *, size_t), void *check_ctx,
+		     struct sb_results *out)
+{
+	struct sb_run_opts *o = &kp->opts[kp->n];
+	*o = *ro;
+	o->child_check = child_check;
+	o->check_ctx = check_ctx;
+	kp->part[kp->n++] = (struct sb_run_part){.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
+}
+
+static void add_kernel(struct kernel_run *r, enum sb_kernel_shape s, int cpu, const struct sb_run_opts *ro,
+		       struct kernel_parts *kp)
+{
+	struct sb_kernel_arms *ka = &r->karms[s];
+	sb_kernel_arms_build(ka, r->objs, (size_t)r->cfg.loads, r->cfg.batches, r->cfg.n_batches, s, r->kwant[s],
+			     cpu);
+	sb_kernel_arms_read_counters(ka, kp->before[s]);
+	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
+}
+
+static int add_placed(struct kernel_run *r, enum sb_kernel_shape s, const struct sb_run_opts *ro,
+		      struct kernel_parts *kp)
+{
+	char err[512];
+	for (int copy = 0; copy < (int)r->cfg.loads; copy++)
+		for (size_t b = 0; b < r->cfg.n_batches; b++)
+			if (sb_twin_place_like(r->objs[copy][b], s, r->kwant[s], copy + 1, &r->placed[s][copy][b], err,
+					       sizeof(err)) != 0) {
+				fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
+				return SB_KERNEL_FAILED;
+			}
+	struct sb_placed_arms *pa = &r->parms[s];
+	sb_placed_arms_build(pa, r->placed[s], (size_t)r->cfg.loads, r->cfg.batches, r->cfg.n_batches, s,
+			     r->kwant[s]);
+	kp->sides[s].placed = pa;
+	add_part(kp, pa->arms, pa->n, ro, twin_sides_check, &kp->sides[s], &r->pres[s]);
+	return SB_KERNEL_OK;
+}
+
+static int add_twins(struct kernel_run *r, enum sb_kernel_shape s, const struct sb_run_opts *ro,
+		     struct kernel_parts *kp)
+{
+	char err[512];
+	const struct sb_variant *base = sb_twin_variant(sb_kernel_shape_name(s), "baseline");
+	const struct sb_variant *others[SB_N_KVARIANTS];
+	size_t n_others = 0;
+	for (int v = SB_KV_PRIVATE; v < SB_N_KVARIANTS; v++)
+		if (r->plan.want[v])
+			others[n_others++] = sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v));
+	for (size_t i = 0; i < n_others; i++)
+		if (!others[i] || !base) {
+			fprintf(stderr, "stubbench kernel: a twin variant of the %s shape is missing from the registry\n",
+				sb_kernel_shape_name(s));
+			return SB_KERNEL_FAILED;
+		}
+	struct sb_variant_arms *ta = &r->tarms[s];
+	if (sb_variant_arms_build(ta, base, others, n_others, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s twins: %s\n", sb_kernel_shape_name(s), err);
+		return SB_KERNEL_FAILED;
+	}
+	/* The twins' arms carry the kernel run's names ("private-per-run-twin"). */
+	for (size_t i = 0; i < ta->n; i++)
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			if (ta->ctx[i].v && ta->ctx[i].v == sb_twin_variant(sb_kernel_shape_name(s), sb_kernel_variant_name(v))) {
+				sb_kernel_arm_name(v, s, "twin", 0, r->twin_names[s][v][0], sizeof(r->twin_names[s][v][0]));
+				sb_kernel_arm_name(v, s, "twin", 1, r->twin_names[s][v][1], sizeof(r->twin_names[s][v][1]));
+				ta->arms[i].name = r->twin_names[s][v][0];
+				ta->arms[i].seed_name = r->twin_names[s][v][1];
+			}
+	kp->sides[s].twins = ta;
+	add_part(kp, ta->arms, ta->n, ro, twin_sides_check, &kp->sides[s], &r->tres[s]);
+	return SB_KERNEL_OK;
+}
+
+/* Every part of every shape, then their counters: the kernel programs'
+ * advanced by exactly runs x batch_iters, the twins' (copied back from the
+ * processes) by the iterations they ran. */
+int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struct sb_run_opts *ro, FILE *info)
+{
+	static struct kernel_parts kp;
+	char err[512];
+	memset(&kp, 0, sizeof(kp));
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!r->plan.shapes[s])
+			continue;
+		add_kernel(r, s, cpu, ro, &kp);
+		int arc = can_place ? add_placed(r, s, ro, &kp) : SB_KERNEL_OK;
+		if (arc == SB_KERNEL_OK)
+			arc = add_twins(r, s, ro, &kp);
+		if (arc != SB_KERNEL_OK)
+			return arc;
+	}
+	int rrc = sb_run_parts(kp.part, kp.n, err, sizeof(err));
+	if (rrc != 0) {
+		if (sb_kernel_interrupted())
+			return SB_KERNEL_INTERRUPTED;
+		if (rrc == SB_RUN_TOO_SHORT) {
+			fprintf(stderr, "stubbench kernel: --time: %s\n", err);
+			return SB_KERNEL_USAGE;
+		}
+		for (int s = 0; s < SB_N_SHAPES; s++)
+			for (size_t i = 0; r->plan.shapes[s] && i < r->karms[s].n; i++)
+				if (r->karms[s].ctx[i].last_error)
+					snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
+						 strerror(-r->karms[s].ctx[i].last_error));
+		fprintf(stderr, "stubbench kernel: measurement failed: %s\n", err);
+		return SB_KERNEL_FAILED;
+	}
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		if (!r->plan.shapes[s])
+			continue;
+		if (sb_kernel_arms_check_counters(&r->karms[s], kp.before[s], err, sizeof(err)) != 0 ||
+		    twin_sides_counters(&kp.sides[s], err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench kernel: %s\n", err);
+			return SB_KERNEL_FAILED;
+		}
+		fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
+			sb_kernel_shape_name(s), (int)r->cfg.loads, (int)r->cfg.loads == 1 ? "" : "s");
+	}
+	return SB_KERNEL_OK;
+}

@@ -1,0 +1,31 @@
+/* kernel_probe_run.c: `stubbench kernel --probe` (kernel_run.h): which
+ * program types and stack shapes this kernel gives a private stack, read
+ * from their JIT (private_stack_probe.h); nothing measured. */
+#include "stubbench/kernel_run.h"
+
+#include <stdio.h>
+
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/probe.h"
+
+enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	struct sb_private_stack_probe p;
+	if (sb_private_stack_probe_run(&p, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	if (cfg->format == SB_FORMAT_JSON) {
+		sb_private_stack_probe_json(stdout, &p);
+		fputc('\n', stdout);
+	} else {
+		sb_private_stack_probe_lines(stdout, &p);
+	}
+	return SB_KERNEL_OK;
+}

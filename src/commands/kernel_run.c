@@ -1,0 +1,244 @@
+/* kernel_run.c: `stubbench kernel`'s built-in shapes (kernel_run.h), the
+ * kernel-side confirmation run. Loads the programs of
+ * bench/bpf/private_stack_shapes.bpf.c once per batch size and load,
+ * checks their JITed code against the twins (always), then for each shape
+ * measures the kernel arms (BPF_PROG_TEST_RUN on one CPU, the empty driver
+ * removed) and the twins (replica harness), interleaved like the replica
+ * runs, and reports both and the side-by-side deltas. Every program is
+ * unloaded on every way out; nothing is pinned. */
+#include "kernel_run_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/dump.h"
+#include "stubbench/jit_check.h"
+#include "stubbench/percpu.h"
+#include "stubbench/placement.h"
+#include "stubbench/probe.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/run_plot.h"
+#include "stubbench/session.h"
+#include "stubbench/signals.h"
+#include "stubbench/timer.h"
+
+enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK)
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+	return st;
+}
+
+FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
+{
+	*quiet = NULL;
+	if (cfg->format != SB_FORMAT_TABLE)
+		return stderr;
+	if (sb_session_full_report(cfg))
+		return stdout;
+	*quiet = fopen("/dev/null", "w");
+	return *quiet ? *quiet : stderr;
+}
+
+int kernel_run_session_finish(struct sb_session *s, int rc)
+{
+	int frc = sb_session_finish(s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
+	return frc ? frc : rc;
+}
+
+enum sb_kernel_status sb_kernel_interrupted_or(int status)
+{
+	if (status == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+		return SB_KERNEL_INTERRUPTED;
+	}
+	return (enum sb_kernel_status)status;
+}
+
+static void release(struct kernel_run *r)
+{
+	kernel_run_unload(r);
+	for (int c = 0; c < SB_MAX_COPIES; c++)
+		for (int s = 0; s < SB_N_SHAPES; s++)
+			for (int b = 0; b < SB_MAX_BATCHES; b++)
+				sb_twin_placement_free(&r->placed[s][c][b]);
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		sb_results_free(&r->kres[s]);
+		sb_results_free(&r->pres[s]);
+		sb_results_free(&r->tres[s]);
+	}
+	free(r->verdicts);
+	if (r->quiet_info)
+		fclose(r->quiet_info);
+	r->quiet_info = NULL;
+	r->verdicts = NULL;
+	if (r->percpu_ready)
+		sb_percpu_thread_fini();
+	r->percpu_ready = 0;
+}
+
+/* The dump's directory ready, the kernel part started on *cpu, and the
+ * programs loaded with --driver's type (auto: raw_tp first). */
+static enum sb_kernel_status start_and_load(struct kernel_run *r, int *cpu)
+{
+	char why[512];
+	if (r->cfg.dump_dir && sb_jit_dump_prepare(r->cfg.dump_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	enum sb_kernel_status st = kernel_run_start(&r->cfg, cpu);
+	if (st != SB_KERNEL_OK)
+		return st;
+	r->driver = r->driver_option != SB_KERNEL_DRIVER_AUTO ? (enum sb_kernel_driver)r->driver_option
+							      : SB_DRIVER_RAW_TP;
+	sb_session_progress("stubbench kernel", "loading the programs");
+	return kernel_run_load(r, *cpu);
+}
+
+/* --driver=auto on a kernel that gives raw_tp programs no private stack
+ * (the JIT check's status st) but perf_event programs one. */
+static int perf_event_instead(const struct kernel_run *r, enum sb_kernel_status st)
+{
+	return st == SB_KERNEL_NO_PRIV_STACK && r->driver_option == SB_KERNEL_DRIVER_AUTO &&
+	       r->driver == SB_DRIVER_RAW_TP && r->probed &&
+	       sb_private_stack_probe_type_gets(&r->probe, SB_PROBE_PERF_EVENT) == 1;
+}
+
+/* The programs again, as perf_event programs; where those are not to be
+ * had (perf_event_open refused, say), back to raw_tp, measured in part.
+ * Returns SB_KERNEL_OK or the status loading failed with. */
+static enum sb_kernel_status reload_as_perf_event(struct kernel_run *r, int cpu)
+{
+	fprintf(stderr, "stubbench kernel: loading the programs as perf_event programs instead, each run "
+		"by a page fault (--driver=perf_event)\n");
+	kernel_run_unload(r);
+	r->driver = SB_DRIVER_PERF_EVENT;
+	snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: this "
+		 "kernel gives raw_tp programs no private stack");
+	enum sb_kernel_status st = kernel_run_load(r, cpu);
+	if (st == SB_KERNEL_OK)
+		return st;
+	fprintf(stderr, "stubbench kernel: back to raw_tp programs\n");
+	kernel_run_unload(r);
+	r->driver = SB_DRIVER_RAW_TP;
+	r->driver_note[0] = 0;
+	return kernel_run_load(r, cpu);
+}
+
+/* The JIT check of the loaded programs, made again on perf_event programs
+ * where --driver=auto calls for them. Returns its status; *stop: nothing
+ * can be measured (no JIT, or the programs could not be loaded again),
+ * the run ends with the status. */
+static enum sb_kernel_status check_programs(struct kernel_run *r, int cpu, FILE *info, int *stop)
+{
+	enum sb_kernel_status st = kernel_run_check_jit(r, info, stop);
+	if (*stop || !perf_event_instead(r, st))
+		return st;
+	if ((st = reload_as_perf_event(r, cpu)) != SB_KERNEL_OK) {
+		*stop = 1;
+		return st;
+	}
+	return kernel_run_check_jit(r, info, stop);
+}
+
+/* Everything measured and reported, after the JIT check ended with st: a
+ * mismatch, JIT bytes we may not read, or no private stack still measure
+ * what can be (the numbers still mean something), and the run exits with
+ * the status. */
+static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_status st, FILE *info)
+{
+	const struct sb_config *cfg = &r->cfg;
+	char why[512];
+	int rc = st;
+	struct sb_return_thunk thunk;
+	kernel_run_aim_returns(r, info, &thunk);
+	/* Placing the twins like the kernel needs the JIT's addresses and names. */
+	int can_place = st != SB_KERNEL_NO_CAP;
+	if (!can_place)
+		fprintf(info, "placed twins: not measured (the JIT of this kernel cannot be read)\n");
+	sb_kernel_fentry_available(why, sizeof(why));
+	fprintf(info, "%s\n", why);
+	if (sb_percpu_thread_init(why, sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_FAILED;
+	}
+	r->percpu_ready = 1;
+	const struct sb_timer_info *ti = sb_timer_probe();
+	if (cfg->verbose)
+		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	sb_session_progress("stubbench kernel", "placing the twins");
+	struct sb_run_opts ro;
+	sb_session_run_opts(cfg, &ro);
+	ro.time_s /= 3.0 * (r->plan.shapes[0] + r->plan.shapes[1]);
+	ro.stop = sb_kernel_interrupted;
+	ro.between_processes = sb_new_frames_between; /* the placed twins' frames */
+	int mrc = kernel_run_measure(r, cpu, can_place, &ro, info);
+	if (mrc != SB_KERNEL_OK)
+		return mrc;
+	if (sb_percpu_check_guards() != 0) {
+		fprintf(stderr, "stubbench kernel: private stack guard words of the twins were overwritten\n");
+		rc = SB_KERNEL_FAILED;
+	}
+	/* Interrupted after the last measurement: still no results. */
+	if (sb_kernel_interrupted())
+		return SB_KERNEL_INTERRUPTED;
+	return kernel_run_finish(r, &thunk, rc);
+}
+
+static int run(struct kernel_run *r)
+{
+	int cpu;
+	enum sb_kernel_status st = start_and_load(r, &cpu);
+	if (st != SB_KERNEL_OK)
+		return st;
+	/* What the run finds before it measures: above the table with --table
+	 * or --verbose; with the summary alone, kept for JSON only (a mismatch
+	 * still says so on stderr); on stderr in the other formats. */
+	FILE *info = kernel_run_findings_stream(&r->cfg, &r->quiet_info);
+	int stop;
+	st = check_programs(r, cpu, info, &stop);
+	if (stop)
+		return st;
+	if (st == SB_KERNEL_NO_PRIV_STACK)
+		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline programs against their twins, "
+			"and every twin (exit status 6: measured in part)\n");
+	return measure_and_finish(r, cpu, st, info);
+}
+
+/* The built-in shapes of plan. */
+static enum sb_kernel_status run_shapes(const struct sb_config *cfg, const struct sb_kernel_plan *plan,
+					const struct sb_kernel_run_options *opts)
+{
+	struct kernel_run *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	r->cfg = *cfg;
+	r->plan = *plan;
+	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
+	if (sb_plot_check_option("stubbench kernel", &r->cfg.plot)) {
+		free(r);
+		return SB_KERNEL_USAGE;
+	}
+	int rc = run(r);
+	release(r);
+	free(r);
+	return sb_kernel_interrupted_or(rc);
+}
+
+enum sb_kernel_status sb_kernel_run(const struct sb_config *cfg, const struct sb_kernel_run_options *opts)
+{
+	struct sb_kernel_plan plan;
+	char err[256];
+	if (sb_kernel_plan_shape(&plan, cfg->shape, err, sizeof(err)) != 0 ||
+	    sb_kernel_plan_variants(&plan, cfg->variants, err, sizeof(err)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", err);
+		return SB_KERNEL_USAGE;
+	}
+	if (plan.htab)
+		return sb_kernel_interrupted_or(sb_kernel_htab_run(cfg));
+	return run_shapes(cfg, &plan, opts);
+}

@@ -1,0 +1,98 @@
+/* kernel_run_state.h: what one run of `stubbench kernel`'s built-in shapes
+ * holds, and the steps of the run (kernel_run.c) that the other files of
+ * src/commands/kernel_*.c make: loading and checking the programs
+ * (kernel_load.c), measuring them (kernel_measure.c), reporting what the
+ * run found (kernel_findings.c). Private to the library. */
+#ifndef STUBBENCH_COMMANDS_KERNEL_RUN_STATE_H
+#define STUBBENCH_COMMANDS_KERNEL_RUN_STATE_H
+
+#include <stdio.h>
+
+#include "stubbench/arms.h"
+#include "stubbench/config.h"
+#include "stubbench/harness.h"
+#include "stubbench/kernel_run.h"
+#include "stubbench/loader.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/results.h"
+#include "stubbench/twin_placement.h"
+#include "stubbench/variant_arms.h"
+
+struct sb_return_thunk;
+struct sb_session;
+
+/* --loads: copies of the programs, each at a code address of its own. */
+#define SB_MAX_COPIES SB_KERNEL_MAX_LOADS
+
+/* Everything loaded or allocated, released in one place (kernel_run.c).
+ * Copy c of the programs (one object per batch size) is objs[c]; all
+ * copies stay loaded to the end, so each sits at a code address of its own. */
+struct kernel_run {
+	/* The run's configuration: the caller's, --plot dropped where there
+	 * is no gnuplot (run_plot.h). */
+	struct sb_config cfg;
+	struct sb_kernel_plan plan;   /* the shapes and variants measured */
+	int driver_option;            /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
+	struct sb_kernel_obj *objs[SB_MAX_COPIES][SB_MAX_BATCHES];
+	size_t n_objs[SB_MAX_COPIES];
+	struct sb_kernel_arms karms[SB_N_SHAPES];
+	struct sb_variant_arms tarms[SB_N_SHAPES];
+	/* Kernel arms and placed twins are each measured over all loads. */
+	struct sb_results kres[SB_N_SHAPES], tres[SB_N_SHAPES];
+	/* The twins placed like each load's JITed functions, per batch. */
+	struct sb_twin_placement placed[SB_N_SHAPES][SB_MAX_COPIES][SB_MAX_BATCHES];
+	struct sb_placed_arms parms[SB_N_SHAPES];
+	struct sb_results pres[SB_N_SHAPES];
+	int percpu_ready;
+	char twin_names[SB_N_SHAPES][SB_N_KVARIANTS][2][64]; /* the twins' arm names */
+	char *jit_check;    /* the JIT check's lines, for JSON too */
+	char *verdicts;     /* the side-by-side report's lines, for JSON too */
+	FILE *quiet_info;   /* where the findings before the measurement go with the summary alone */
+	/* The kernel gave these programs no private stack (jit_check.h): their
+	 * kernel and placed arms are not measured, their twins are. */
+	int no_priv[SB_N_SHAPES][SB_N_KVARIANTS];
+	int kwant[SB_N_SHAPES][SB_N_KVARIANTS]; /* the kernel's arms measured, per shape */
+	struct sb_private_stack_probe probe;
+	int probed;
+	char not_measured[320];
+	enum sb_kernel_driver driver; /* how the programs were loaded and run */
+	char driver_note[160];        /* why perf_event, when auto chose it */
+};
+
+/* kernel_load.c. The copies loaded with r->driver, and one run of the
+ * empty driver to see the kernel runs them on cpu. */
+enum sb_kernel_status kernel_run_load(struct kernel_run *r, int cpu);
+/* Every loaded copy unloaded, and what the JIT check kept of them. */
+void kernel_run_unload(struct kernel_run *r);
+/* The JIT check: its lines on info and kept for JSON; r->kwant and, where
+ * the kernel gave no private stack, r->probe and r->not_measured set.
+ * Returns its status; *fatal: 1 where nothing can be measured (no JIT). */
+enum sb_kernel_status kernel_run_check_jit(struct kernel_run *r, FILE *info, int *fatal);
+/* Where the JIT's returns go (said on info), and the twins' returns aimed
+ * at the replica of that thunk, or of --thunk's. */
+void kernel_run_aim_returns(struct kernel_run *r, FILE *info, struct sb_return_thunk *thunk);
+
+/* kernel_measure.c. Every part of every shape measured in one run (the
+ * kernel's programs, the twins placed like the loads where can_place, the
+ * twins), then their counters checked. Returns SB_KERNEL_OK or the status
+ * it failed with, said on stderr. */
+int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struct sb_run_opts *ro, FILE *info);
+
+/* kernel_findings.c. The one ending (session.h), with the run's
+ * side-by-side verdicts and its findings in JSON. Returns the exit status. */
+int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk, int rc);
+
+/* kernel_run.c, for the built-in shapes and htab alike. */
+/* Starts the kernel part on --cpu's core (probe.h): SB_KERNEL_OK with
+ * *cpu, or the status, said on stderr. */
+enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu);
+/* Where the findings before the measurement go (the JIT check, the
+ * returns, the counters): above the table with --table or --verbose; with
+ * the summary alone nowhere (*quiet: /dev/null, for the caller to close);
+ * on stderr in the other formats. */
+FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet);
+/* The session's ending (sb_session_finish) of a run that ended with rc:
+ * an error, or a run with no usable samples, outranks "measured in part". */
+int kernel_run_session_finish(struct sb_session *s, int rc);
+
+#endif
