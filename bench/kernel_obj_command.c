@@ -23,6 +23,7 @@
 #include "stubbench/dump.h"
 #include "stubbench/flavour.h"
 #include "stubbench/jit_read.h"
+#include "stubbench/kernel_obj_answer.h"
 #include "stubbench/output.h"
 #include "stubbench/session.h"
 #include "stubbench/pin.h"

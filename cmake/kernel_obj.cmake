@@ -1,7 +1,7 @@
 # kernel_obj.cmake: `stubbench kernel --obj=FILE --prog=NAME`, a user's BPF
 # object, and its tests on an object built from tests/data (a source
 # outside the project's own programs). Part of STUBBENCH_KERNEL.
-target_sources(stubbench PRIVATE bench/kernel_obj_command.c bench/kernel_obj_answer.c)
+target_sources(stubbench PRIVATE bench/kernel_obj_command.c)
 # Its auto-twins (the programs' JIT images run in user space) need the
 # re-encoding part (Zydis).
 if(STUBBENCH_DEPRIVATIZE)

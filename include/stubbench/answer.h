@@ -33,6 +33,11 @@ typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines
  * printed. */
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
 
+/* The summary lines of the command whose runs tool names (a run's "tool":
+ * "stubbench kernel", "stubbench kernel --obj", "stubbench lab"), or NULL:
+ * the per-variant lines. */
+sb_answer_fn sb_answer_of_tool(const char *tool);
+
 /* What sb_answer_write prints after the header without own lines: the
  * batch and what the figures are, the per-variant lines, where the rest
  * is. At most max_lines; returns the lines printed. */
