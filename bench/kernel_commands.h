@@ -10,8 +10,8 @@
 
 #include "stubbench/config.h"
 
-/* --obj=FILE --prog=NAME,...: a user's programs (kernel_obj_command.c). */
-int sb_kernel_obj_run(const struct sb_config *cfg);
+/* --obj=FILE --prog=NAME,...: a user's programs. */
+#include "stubbench/kernel_obj_run.h"
 
 /* --shape=htab: seed 003's map-helper program (kernel_htab_command.c). */
 int sb_kernel_htab_run(const struct sb_config *cfg);
