@@ -75,7 +75,7 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 	char why[1024];
 	enum sb_kernel_status st;
 	r->n_loads = cfg->loads ? (size_t)cfg->loads : 1;
-	sb_rng_seed(&r->spacer_rng, cfg->seed ^ 0x5bace5bace);
+	sb_rng_seed(&r->spacer_rng, sb_seed_stream(cfg->seed, SB_SEED_SPACER, 0));
 	for (size_t b = 0; b < r->n_loads * r->n_batches; b++) {
 		if (sb_obj_spacer(r, why, sizeof(why)) != 0) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
