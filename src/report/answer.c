@@ -286,7 +286,7 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	while (klen > 0 && rf->kernel[klen - 1] == ' ')
 		klen--;
 	snprintf(rel, sizeof(rel), "%.*s", klen, rf->kernel);
-	const char *tool = rf->tool[0] ? rf->tool : "stubbench";
+	const char *tool = rf->tool[0] ? sb_answer_command_of(rf->tool) : "stubbench";
 	const char *thunk = rf->thunk[0] ? rf->thunk : "not known";
 	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the CPU's name gives
 	 * way first (to 16 columns), then the kernel's release. */
