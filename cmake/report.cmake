@@ -47,6 +47,10 @@ function(sb_report_add_tests)
   add_test(NAME summary_width COMMAND test_summary_width ${CMAKE_SOURCE_DIR}/tests/data)
   add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data sweep lab kernel kernel_thunk_ret kernel_obj)
+  # A kernel --obj run recorded here (with_frame,no_frame of tests/data/user_prog.bpf.c, --samples=64
+  # --batch=8 --format=json) and the summary that run printed: stubbench report of it prints the same.
+  add_test(NAME report_kernel_obj COMMAND sh -c
+    "$<TARGET_FILE:stubbench> report ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.json | diff -u ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.summary.txt -")
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")
