@@ -10,11 +10,7 @@
 
 #include "stubbench/config.h"
 
-/* --obj=FILE --prog=NAME,...: a user's programs (kernel_obj_command.c). */
-int sb_kernel_obj_run(const struct sb_config *cfg);
-/* Its summary lines (answer.h): per program, the kernel's figure, its
- * twin's verdict and its private stack's cost (kernel_obj_answer.c). */
-struct sb_run_file;
-int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
+/* --obj=FILE --prog=NAME,...: a user's programs. */
+#include "stubbench/kernel_obj_run.h"
 
 #endif

@@ -1,13 +1,30 @@
 # kernel_obj.cmake: `stubbench kernel --obj=FILE --prog=NAME`, a user's BPF
 # object, and its tests on an object built from tests/data (a source
 # outside the project's own programs). Part of STUBBENCH_KERNEL.
-target_sources(stubbench PRIVATE bench/kernel_obj_command.c bench/kernel_obj_answer.c)
+# The command (src/commands/kernel_obj*.c, include/stubbench/kernel_obj_run.h),
+# called from stubbench kernel's entry.
+add_library(stubbench_kernel_obj STATIC
+  src/commands/kernel_obj_run.c
+  src/commands/kernel_obj_jit.c
+  src/commands/kernel_obj_syscall.c
+  src/commands/kernel_obj_report.c
+)
+target_include_directories(stubbench_kernel_obj PUBLIC ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_kernel stubbench_session stubbench_report)
 # Its auto-twins (the programs' JIT images run in user space) need the
-# re-encoding part (Zydis).
+# re-encoding part (Zydis); their parts are taken apart by stubbench
+# annotate's functions (bench/annotate.h, in the executable).
 if(STUBBENCH_DEPRIVATIZE)
-  target_sources(stubbench PRIVATE bench/obj_auto_twins.c)
-  target_compile_definitions(stubbench PRIVATE SB_AUTO_TWINS=1)
+  target_sources(stubbench_kernel_obj PRIVATE
+    src/commands/kernel_obj_private.c
+    src/commands/kernel_obj_parts.c
+    src/commands/kernel_obj_twins.c
+  )
+  target_compile_definitions(stubbench_kernel_obj PRIVATE SB_AUTO_TWINS=1)
+  target_include_directories(stubbench_kernel_obj PRIVATE ${CMAKE_SOURCE_DIR}/bench)
+  target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_twins)
 endif()
+target_link_libraries(stubbench PRIVATE stubbench_kernel_obj)
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
 sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})

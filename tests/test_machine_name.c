@@ -51,8 +51,8 @@ static void names(void)
 	name_of("AuthenticAMD", 0x19, 0x11, "", 0, "AMD Zen 4 (19/0x11)");
 	name_of("GenuineIntel", 6, 0x9d, "", 0, "Intel 6/0x9d");
 	/* A model number without AMX on a CPU with AMX: the hypervisor's. */
-	name_of("GenuineIntel", 6, 0xa7, "KVM", 1, "Intel with AMX (6/0xa7 as KVM gives it)");
-	name_of("GenuineIntel", 6, 0xa7, "", 1, "Intel with AMX (6/0xa7, not Rocket Lake)");
+	name_of("GenuineIntel", 6, 0xa7, "KVM", 1, "Intel with AMX, KVM's 6/0xa7");
+	name_of("GenuineIntel", 6, 0xa7, "", 1, "Intel with AMX, 6/0xa7 (not Rocket Lake)");
 	struct sb_machine_id unknown = {0};
 	char buf[64] = "x";
 	sb_machine_name(&unknown, buf, sizeof(buf));

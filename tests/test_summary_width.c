@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "stubbench/answer.h"
+#include "stubbench/kernel_obj_answer.h"
 #include "stubbench/kernel_verdict.h"
 
 static const char *const models[] = {
@@ -89,5 +90,7 @@ int main(int argc, char **argv)
 	widths(path, NULL);
 	snprintf(path, sizeof(path), "%s/answer_kernel.json", argv[1]);
 	widths(path, sb_kernel_answer);
+	snprintf(path, sizeof(path), "%s/answer_kernel_obj.json", argv[1]);
+	widths(path, sb_kernel_obj_answer);
 	return check_report("test_summary_width");
 }

@@ -33,13 +33,22 @@ typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines
  * printed. */
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
 
+/* The summary lines of the command whose runs tool names (a run's "tool":
+ * "stubbench kernel", "stubbench kernel --obj", "stubbench lab"), or NULL:
+ * the per-variant lines. */
+sb_answer_fn sb_answer_of_tool(const char *tool);
+/* The command whose summary a run of tool is, as the summary's header
+ * names it: "stubbench kernel" for "stubbench kernel --obj", else tool. */
+const char *sb_answer_command_of(const char *tool);
+
 /* What sb_answer_write prints after the header without own lines: the
  * batch and what the figures are, the per-variant lines, where the rest
  * is. At most max_lines; returns the lines printed. */
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
 
-/* The header line alone: machine, CPU, kernel, rf->thunk, within
- * SB_ANSWER_MAX_COLUMNS whatever the CPU's model string. */
+/* The header line alone: the command (sb_answer_command_of(rf->tool)),
+ * machine, CPU, kernel, rf->thunk, within SB_ANSWER_MAX_COLUMNS whatever
+ * the CPU's model string. */
 void sb_answer_header(FILE *f, const struct sb_run_file *rf);
 /* The kernel's release, uname's second word ("Linux 6.18.44-fc-v1147 #1
  * ..."), whole (full = 1) or its version alone ("Linux 6.18.44"). */

@@ -32,8 +32,8 @@ const char *sb_machine_microarchitecture(const struct sb_machine_id *id);
 /* One line: "Intel Emerald Rapids (6/0xcf), KVM guest"; a model missing
  * from the table by its numbers ("Intel 6/0x9f"). A CPU that reports AMX
  * with the model of a microarchitecture without it (a hypervisor's choice
- * of model) is named by the feature and its numbers: "Intel with AMX
- * (6/0xa7 as KVM gives it)". Empty when id is not known. */
+ * of model) is named by the feature and its numbers: "Intel with AMX,
+ * KVM's 6/0xa7". Empty when id is not known. */
 void sb_machine_name(const struct sb_machine_id *id, char *buf, size_t len);
 
 #endif

@@ -118,10 +118,9 @@ void sb_machine_name(const struct sb_machine_id *id, char *buf, size_t len)
 	if (id->hypervisor[0])
 		snprintf(guest, sizeof(guest), ", %s guest", id->hypervisor);
 	if (uarch && id->amx && !table_amx && id->hypervisor[0])
-		snprintf(buf, len, "%s with AMX (%x/0x%02x as %s gives it)", vendor, s->family, s->model,
-			 id->hypervisor);
+		snprintf(buf, len, "%s with AMX, %s's %x/0x%02x", vendor, id->hypervisor, s->family, s->model);
 	else if (uarch && id->amx && !table_amx)
-		snprintf(buf, len, "%s with AMX (%x/0x%02x, not %s)", vendor, s->family, s->model, uarch);
+		snprintf(buf, len, "%s with AMX, %x/0x%02x (not %s)", vendor, s->family, s->model, uarch);
 	else if (uarch)
 		snprintf(buf, len, "%s %s (%x/0x%02x)%s", vendor, uarch, s->family, s->model, guest);
 	else

@@ -347,7 +347,7 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	sb_machine_name(&rf->id, name, sizeof(name));
 	if (!name[0])
 		sb_answer_cpu_name(rf->machine, name, sizeof(name));
-	const char *tool = rf->tool[0] ? rf->tool : "stubbench";
+	const char *tool = rf->tool[0] ? sb_answer_command_of(rf->tool) : "stubbench";
 	const char *thunk = rf->thunk[0] ? rf->thunk : "not known";
 	/* Within SB_ANSWER_MAX_COLUMNS whatever the names: the kernel's
 	 * release gives way first (to its version), then the machine's name. */

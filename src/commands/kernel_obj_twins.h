@@ -1,12 +1,12 @@
-/* obj_auto_twins.h: the auto-twins of `stubbench kernel --obj` (auto_twin.h):
+/* kernel_obj_twins.h: the auto-twins of `stubbench kernel --obj` (auto_twin.h):
  * for each program, a twin made from its JIT image (of the load of the
  * first batch), checked for the kernel's path (not comparable: no arm),
  * placed like each load of each batch (every function at the page offset
  * the kernel gave it), and harness arms running the placed copies beside
  * the kernel's runs, a block's load its state; then each twin's cost
- * against the kernel's. */
-#ifndef STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
-#define STUBBENCH_BENCH_OBJ_AUTO_TWINS_H
+ * against the kernel's. Internal to src/commands. */
+#ifndef STUBBENCH_KERNEL_OBJ_TWINS_H
+#define STUBBENCH_KERNEL_OBJ_TWINS_H
 
 #include <stdio.h>
 
@@ -75,10 +75,12 @@ void sb_obj_twins_free(struct sb_obj_twins *t);
 /* The private stack's cost of each twin that has one: the twin against its
  * de-privatized self at identical layout (--padded), one group per such
  * twin into groups (with arms and res of its own; padded[i]: the twin's
- * padded baseline, or NULL), at most max. Returns how many. */
+ * padded baseline, or NULL; twin_of[i]: the twin), at most max. Returns
+ * how many. */
 size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
 				   struct sb_variant_arms *arms, struct sb_results *res,
-				   const struct sb_variant **others, const struct sb_variant **padded, size_t max);
+				   const struct sb_variant **others, const struct sb_variant **padded,
+				   const struct sb_obj_twin **twin_of, size_t max);
 
 /* Each twin against its program, batch by batch (cycles per iteration,
  * the kernel's verdict rule), or why it has no figure. Lines (json = 0) or

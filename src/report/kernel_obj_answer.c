@@ -12,7 +12,7 @@
  *       at identical layout: codegen +0.00 [-0.01, +0.01] this run, layout +0.28 [+0.03, +0.55]
  *       in the kernel (these loads): +1.28 [+0.65, +1.91] cycles vs itself as a syscall program
  */
-#include "kernel_commands.h"
+#include "stubbench/kernel_obj_answer.h"
 
 #include <stdio.h>
 #include <string.h>

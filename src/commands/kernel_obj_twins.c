@@ -1,6 +1,6 @@
-/* obj_auto_twins.c: the auto-twins of `stubbench kernel --obj`; see
- * obj_auto_twins.h. */
-#include "obj_auto_twins.h"
+/* kernel_obj_twins.c: the auto-twins of `stubbench kernel --obj`; see
+ * kernel_obj_twins.h. */
+#include "kernel_obj_twins.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -268,7 +268,8 @@ void sb_obj_twins_free(struct sb_obj_twins *t)
 
 size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *groups,
 				   struct sb_variant_arms *arms, struct sb_results *res,
-				   const struct sb_variant **others, const struct sb_variant **padded, size_t max)
+				   const struct sb_variant **others, const struct sb_variant **padded,
+				   const struct sb_obj_twin **twin_of, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 1; i < t->n_arms && n < max; i++) {
@@ -277,6 +278,7 @@ size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *grou
 			continue;
 		others[n] = &o->twin.cv.v;
 		padded[n] = o->has_padded ? &o->padded.cv.v : NULL;
+		twin_of[n] = o;
 		groups[n] = (struct sb_group){.baseline = &o->depriv.cv.v, .others = &others[n], .n_others = 1,
 					      .padded = &padded[n], .arms = &arms[n], .res = &res[n]};
 		n++;

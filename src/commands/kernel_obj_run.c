@@ -1,0 +1,317 @@
+/* kernel_obj_run.c: `stubbench kernel --obj=FILE --prog=NAME,...`: a
+ * user's BPF object measured like the project's own programs. Loaded
+ * --loads times per batch size (batch_iters set before load when the
+ * object has it), its programs run with BPF_PROG_TEST_RUN, interleaved,
+ * the test-run cost of an empty raw_tp program removed; the JIT of each
+ * program read back (kernel_obj_jit.c), the kernel's own A/B
+ * (kernel_obj_syscall.c) and the auto-twins (kernel_obj_private.c) beside
+ * them; see kernel_obj_run.h. */
+#include "stubbench/kernel_obj_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel_obj.h"
+#include "stubbench/kernel_obj_answer.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/probe.h"
+#include "stubbench/signals.h"
+#include "stubbench/timer.h"
+
+static void release(struct sb_obj_run *r)
+{
+	for (size_t i = 0; i < r->n_objs; i++)
+		sb_user_obj_unload(r->objs[i]);
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+		sb_kernel_unload(r->empty[i]);
+	for (size_t i = 0; i < r->n_sys; i++)
+		sb_user_obj_unload(r->sys[i]);
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+		if (r->empty_sys_fds[i] > 0)
+			close(r->empty_sys_fds[i]);
+	for (size_t i = 0; i < r->n_spacers; i++)
+		close(r->spacers[i]);
+	sb_results_free(&r->res);
+	sb_results_free(&r->sres);
+	free(r->jit_json);
+	sb_obj_private_free(r);
+}
+
+int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen)
+{
+	if (r->n_spacers == sizeof(r->spacers) / sizeof(r->spacers[0]))
+		return 0;
+	int fd = sb_kernel_spacer_load((size_t)sb_rng_below(&r->spacer_rng, SB_KERNEL_SPACER_MAX_BYTES + 1));
+	if (fd < 0) {
+		snprintf(why, errlen, "a spacer program before a load failed: %s", strerror(-fd));
+		return -1;
+	}
+	r->spacers[r->n_spacers++] = fd;
+	return 0;
+}
+
+/* The run's batch sizes: the command's where the object has batch_iters,
+ * else one "batch" of one run (a run's work is fixed), said on info. */
+static void take_batches(struct sb_obj_run *r, FILE *info)
+{
+	const struct sb_config *cfg = r->cfg;
+	if (r->has_batch_iters) {
+		memcpy(r->batches, cfg->batches, cfg->n_batches * sizeof(*cfg->batches));
+		r->n_batches = cfg->n_batches;
+	} else {
+		r->batches[0] = 1;
+		r->n_batches = 1;
+		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", cfg->obj);
+	}
+}
+
+/* The object loaded --loads times per batch size, each after a spacer, and
+ * the empty driver once per load. Returns SB_KERNEL_OK, or a status said
+ * on stderr. */
+static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
+{
+	const struct sb_config *cfg = r->cfg;
+	char why[1024];
+	enum sb_kernel_status st;
+	r->n_loads = cfg->loads ? (size_t)cfg->loads : 1;
+	sb_rng_seed(&r->spacer_rng, sb_seed_stream(cfg->seed, SB_SEED_SPACER, 0));
+	for (size_t b = 0; b < r->n_loads * r->n_batches; b++) {
+		if (sb_obj_spacer(r, why, sizeof(why)) != 0) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return SB_KERNEL_FAILED;
+		}
+		r->objs[b] = sb_user_obj_load(cfg->obj, (uint32_t)r->batches[b % r->n_batches], &st, why, sizeof(why));
+		if (!r->objs[b]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->n_objs++;
+	}
+	fprintf(info, "loads: %s %zu time%s per batch size, each after a spacer, a block running one (--loads)\n",
+		cfg->obj, r->n_loads, r->n_loads == 1 ? "" : "s");
+	for (size_t l = 0; l < r->n_loads; l++) {
+		r->empty[l] = sb_kernel_load(1, 0, &st, why, sizeof(why));
+		if (!r->empty[l]) {
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return st;
+		}
+		r->empty_fds[l] = sb_kernel_empty_fd(r->empty[l]);
+	}
+	return SB_KERNEL_OK;
+}
+
+/* The object checked and loaded --loads times per batch size (batch_iters
+ * set), each load at code addresses of its own, the empty driver loaded and
+ * test-run on the CPU (*cpu_out). Returns SB_KERNEL_OK, or a status said
+ * on stderr. */
+static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *info)
+{
+	const struct sb_config *cfg = r->cfg;
+	char why[1024];
+	if (sb_user_obj_check(cfg->obj, (const char *const *)cfg->progs, cfg->n_progs, &r->has_batch_iters, why,
+			      sizeof(why)) != 0) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return SB_KERNEL_USAGE;
+	}
+	int cpu;
+	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, &cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+		return st;
+	}
+	*cpu_out = cpu;
+	take_batches(r, info);
+	st = load_copies(r, info);
+	if (st != SB_KERNEL_OK)
+		return st;
+	int trc = sb_kernel_test_run(r->empty_fds[0], cpu);
+	if (trc != 0) {
+		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n", cpu,
+			strerror(-trc));
+		return SB_KERNEL_NO_TEST_RUN;
+	}
+	return SB_KERNEL_OK;
+}
+
+/* The JIT first, into r->jit_json: its dumps are written even for
+ * programs that BPF_PROG_TEST_RUN then refuses. *rc: SB_KERNEL_OK,
+ * SB_KERNEL_FAILED (a JIT not read) or SB_KERNEL_NO_PRIV_STACK (a function
+ * with the stack for a private stack, and none in any program: why said in
+ * one line, the rest measured). Returns 0, or -1 out of memory (said). */
+static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
+{
+	size_t len;
+	FILE *j = open_memstream(&r->jit_json, &len);
+	if (!j) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return -1;
+	}
+	*rc = sb_obj_check_jit(r, info, j) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
+	fclose(j);
+	if (!r->n_private_progs && r->no_priv_what[0]) {
+		struct sb_private_stack_probe probe;
+		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, &probe);
+		sb_kernel_not_measured_as("the private stack's cost", probed ? &probe : NULL, r->not_measured,
+					  sizeof(r->not_measured));
+		if (*rc == SB_KERNEL_OK)
+			*rc = SB_KERNEL_NO_PRIV_STACK;
+	}
+	if (r->cfg->dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", r->cfg->dump_dir);
+	return 0;
+}
+
+/* At the largest batch, one run each: a program whose run would hold the
+ * measurement far past --time is refused before it starts. Returns
+ * SB_KERNEL_OK, or a status said on stderr. */
+static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
+{
+	const struct sb_config *cfg = r->cfg;
+	char why[1024];
+	size_t big = 0;
+	for (size_t b = 1; b < r->n_batches; b++)
+		if (r->batches[b] > r->batches[big])
+			big = b;
+	enum sb_kernel_status st = sb_user_obj_check_runs(r->objs[big], (const char *const *)cfg->progs, cfg->n_progs,
+							   cpu, cfg->time_s > 0 ? cfg->time_s / 8 : 0, why, sizeof(why));
+	if (st != SB_KERNEL_OK)
+		fprintf(stderr, "stubbench kernel: %s: %s\n", cfg->obj, why);
+	return st;
+}
+
+/* r->run_cfg: the command's configuration with the run's batch sizes and
+ * the programs measured as its variants, not the built-in ones. */
+static void make_run_config(struct sb_obj_run *r)
+{
+	const struct sb_config *cfg = r->cfg;
+	r->run_cfg = *cfg;
+	memcpy(r->run_cfg.batches, r->batches, r->n_batches * sizeof(*r->batches));
+	r->run_cfg.n_batches = r->n_batches;
+	r->progs[0] = '\0';
+	for (size_t i = 0; i < cfg->n_progs; i++)
+		snprintf(r->progs + strlen(r->progs), sizeof(r->progs) - strlen(r->progs), "%s%s", i ? "," : "",
+			 cfg->progs[i]);
+	r->run_cfg.variants = r->progs;
+}
+
+/* The kernel's runs of the programs, their syscall copies and the placed
+ * twins, interleaved; with twins of a private stack (n_private) in half
+ * of --time (--time bounds the process's age: wall_clock.h), the twins
+ * against their de-privatized selves taking the rest. Returns
+ * SB_KERNEL_OK, or a status said on stderr. */
+static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_private)
+{
+	char why[1024];
+	struct sb_config kcfg = r->run_cfg;
+	if (n_private)
+		kcfg.time_s = r->run_cfg.time_s / 2;
+	struct sb_run_opts ro;
+	sb_session_run_opts(&kcfg, &ro);
+	ro.processes = 1; /* the programs' counters are read in this process */
+	struct sb_run_part parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
+	size_t n_parts = 1;
+	if (r->has_ab)
+		parts[n_parts++] = (struct sb_run_part){.arms = r->sys_arms.arms, .n_arms = r->sys_arms.n, .opts = &ro,
+							.out = &r->sres};
+	sb_obj_private_add_part(r, parts, &n_parts, &ro);
+	/* The parts share the time: a part's time_s is its share (schedule.c). */
+	ro.time_s /= (double)n_parts;
+	if (sb_run_parts(parts, n_parts, why, sizeof(why)) == 0)
+		return SB_KERNEL_OK;
+	if (sb_kernel_interrupted())
+		return SB_KERNEL_INTERRUPTED;
+	for (size_t i = 0; i < r->arms.n; i++)
+		if (r->arms.ctx[i].last_error)
+			snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN of %s failed: %s",
+				 r->arms.ctx[i].prog ? r->arms.ctx[i].prog : "the empty driver",
+				 strerror(-r->arms.ctx[i].last_error));
+	fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", r->cfg->obj, why);
+	return SB_KERNEL_FAILED;
+}
+
+/* The programs' arms, the kernel's own A/B and the auto-twins, then the
+ * measurement: the kernel's runs, then the twins' private stacks (a
+ * failure there sets *twins_failed: the run still reports). Returns
+ * SB_KERNEL_OK, or a status said on stderr. */
+static enum sb_kernel_status measure(struct sb_obj_run *r, int cpu, FILE *info, int *twins_failed)
+{
+	const struct sb_config *cfg = r->cfg;
+	sb_user_arms_build(&r->arms, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)cfg->progs,
+			   cfg->n_progs, r->empty_fds, cpu);
+	r->has_ab = sb_obj_load_syscall_copies(r, cpu, info);
+	if (r->has_ab)
+		sb_user_arms_build_syscall(&r->sys_arms, r->sys, r->n_loads, r->batches, r->n_batches,
+					   r->private_progs, r->n_private_progs, r->empty_sys_fds, cpu);
+	sb_timer_probe();
+	make_run_config(r);
+	size_t n_private = sb_obj_private_make(r, info);
+	enum sb_kernel_status st = measure_kernel(r, n_private);
+	if (st != SB_KERNEL_OK)
+		return st;
+	*twins_failed = sb_obj_private_measure(r, &r->run_cfg, info) != 0;
+	return SB_KERNEL_OK;
+}
+
+/* The one ending (session.h): the programs' results, the syscall copies,
+ * the twins' sections, the JSON member "user_object" and the summary
+ * (kernel_obj_answer.h). rc: the run's status so far. Returns the exit
+ * status. */
+static enum sb_kernel_status finish(struct sb_obj_run *r, enum sb_kernel_status rc, int twins_failed)
+{
+	struct sb_session s;
+	sb_session_init(&s, "stubbench kernel", &r->run_cfg);
+	sb_return_thunk_from_sysfs(&r->host);
+	s.meta.thunk = &r->host;
+	s.meta.tool = "stubbench kernel --obj";
+	s.answer = sb_kernel_obj_answer;
+	s.meta.json_extra = sb_obj_json_extra;
+	s.meta.json_extra_ctx = r;
+	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s.after_report = sb_obj_after_report;
+	s.after_ctx = r;
+	sb_session_add(&s, &r->res, NULL);
+	if (r->has_ab)
+		sb_session_add_section(&s, &r->sres, "syscall", "the programs with a private stack loaded as syscall "
+				       "programs (none): the kernel's own A/B");
+	sb_obj_private_sections(r, &s);
+	/* An error or a failed measurement outranks "measured in part". */
+	int frc = sb_session_finish(&s, rc && rc != SB_KERNEL_NO_PRIV_STACK ? (int)rc : twins_failed);
+	return frc ? (enum sb_kernel_status)frc : rc;
+}
+
+static enum sb_kernel_status run(struct sb_obj_run *r)
+{
+	int cpu = -1;
+	/* What the run finds before it measures: above the full table
+	 * (--table, --verbose); on stderr otherwise, so that the summary is
+	 * the first thing on stdout. */
+	FILE *info = r->cfg->format == SB_FORMAT_TABLE && sb_session_full_report(r->cfg) ? stdout : stderr;
+	enum sb_kernel_status st = load_all(r, &cpu, info), rc;
+	if (st != SB_KERNEL_OK)
+		return st;
+	if (read_jit(r, info, &rc) != 0)
+		return SB_KERNEL_FAILED;
+	st = check_runs(r, cpu);
+	if (st != SB_KERNEL_OK)
+		return st;
+	int twins_failed = 0;
+	st = measure(r, cpu, info, &twins_failed);
+	if (st != SB_KERNEL_OK)
+		return st;
+	return finish(r, rc, twins_failed);
+}
+
+enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg)
+{
+	struct sb_obj_run *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "stubbench kernel: out of memory\n");
+		return SB_KERNEL_FAILED;
+	}
+	r->cfg = cfg;
+	enum sb_kernel_status rc = run(r);
+	release(r);
+	free(r);
+	return rc;
+}
