@@ -1,5 +1,4 @@
 /* sweep.c: the replica sweep; see sweep_run.h. */
-#define _GNU_SOURCE
 #include "stubbench/sweep_run.h"
 
 #include <inttypes.h>
@@ -31,6 +30,7 @@ static void list_variants(void)
 	}
 }
 
+/* Is v of the registry family family? */
 static int in_family(const struct sb_variant *v, const char *family)
 {
 	const char *f = sb_variant_family(v);
