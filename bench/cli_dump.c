@@ -75,6 +75,15 @@ static void put_values(FILE *f, const struct sb_cli_group *g, const struct sb_cl
 	}
 }
 
+/* s as a JSON string, or null. */
+static void put_string_or_null(FILE *f, const char *s)
+{
+	if (s)
+		sb_json_string(f, s);
+	else
+		fprintf(f, "null");
+}
+
 static void put_group(FILE *f, const struct sb_cli_group *g)
 {
 	fprintf(f, "  {\"title\": ");
@@ -84,10 +93,7 @@ static void put_group(FILE *f, const struct sb_cli_group *g)
 		fprintf(f, "%s\n    {\"name\": ", o == g->options ? "" : ",");
 		sb_json_string(f, o->name);
 		fprintf(f, ", \"arg\": ");
-		if (o->arg)
-			sb_json_string(f, o->arg);
-		else
-			fprintf(f, "null");
+		put_string_or_null(f, o->arg);
 		fprintf(f, ", \"help\": ");
 		sb_json_string(f, o->help);
 		fprintf(f, ", \"values\": ");
@@ -97,13 +103,11 @@ static void put_group(FILE *f, const struct sb_cli_group *g)
 	fprintf(f, "]}");
 }
 
-static void put_string_or_null(FILE *f, const char *key, const char *s)
+/* `, "key": s` (null when s is NULL). */
+static void put_member(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, ", \"%s\": ", key);
-	if (s)
-		sb_json_string(f, s);
-	else
-		fprintf(f, "null");
+	put_string_or_null(f, s);
 }
 
 /* The values --help puts in place of the command's %X markers. */
@@ -126,17 +130,14 @@ static void put_command(FILE *f, const char *name, const char *part,
 			const struct sb_subcommand *cmd, struct group_list *groups)
 {
 	fprintf(f, "  {\"name\": ");
-	if (name)
-		sb_json_string(f, name);
-	else
-		fprintf(f, "null");
+	put_string_or_null(f, name);
 	fprintf(f, ", \"built\": %s", cmd ? "true" : "false");
-	put_string_or_null(f, "part", part);
+	put_member(f, "part", part);
 	if (cmd) {
-		put_string_or_null(f, "summary", cmd->summary);
-		put_string_or_null(f, "epilog", cmd->epilog);
-		put_string_or_null(f, "operands", cmd->operands);
-		put_string_or_null(f, "passthrough_prefix", cmd->passthrough_prefix);
+		put_member(f, "summary", cmd->summary);
+		put_member(f, "epilog", cmd->epilog);
+		put_member(f, "operands", cmd->operands);
+		put_member(f, "passthrough_prefix", cmd->passthrough_prefix);
 		put_markers(f, cmd);
 		fprintf(f, ", \"groups\": [");
 		for (size_t g = 0; cmd->groups[g]; g++)

@@ -1,23 +1,16 @@
-/* deprivatize_command.c: "stubbench deprivatize FILE": a JITed function's
- * twin with the other frame (src/jit/deprivatize.c), printed as a listing,
- * and compared with the kernel's own JIT of it with --against. */
+/* deprivatize_command.c: "stubbench deprivatize FILE": its options and
+ * the twin made and printed in the library (deprivatize_run.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
-#include "stubbench/deprivatize.h"
-#include "stubbench/flavour.h"
-#include "stubbench/image_text.h"
+#include "stubbench/deprivatize_run.h"
 
-static const char *func_name;   /* --func=NAME */
-static long stack_depth = -1;   /* --stack-depth=N */
-static int privatize;           /* --privatize */
-static uint64_t frame_ptr;      /* --frame-ptr=ADDR */
-static uint32_t gs_disp;        /* --gs-disp=DISP */
-static const char *against;     /* --against=FILE */
+/* The twin group's values (--func, --stack-depth, --privatize, --frame-ptr,
+ * --gs-disp, --against); the operand FILE goes in when the command runs. */
+static struct sb_deprivatize_run_opts twin = {.stack_depth = -1};
 
 enum { K_FUNC, K_DEPTH, K_PRIVATIZE, K_FRAME, K_GS, K_AGAINST };
 
@@ -46,22 +39,22 @@ static int parse_twin(struct sb_cli *cli, int key, const char *arg, char *err, s
 			snprintf(err, errlen, "--%s: empty", key == K_FUNC ? "func" : "against");
 			return -1;
 		}
-		*(key == K_FUNC ? &func_name : &against) = arg;
+		*(key == K_FUNC ? &twin.func : &twin.against) = arg;
 		return 0;
 	case K_PRIVATIZE:
-		privatize = 1;
+		twin.privatize = 1;
 		return 0;
 	case K_DEPTH:
 		if (parse_number("stack-depth", arg, 512, &v, err, errlen))
 			return -1;
-		stack_depth = (long)v;
+		twin.stack_depth = (long)v;
 		return 0;
 	case K_FRAME:
-		return parse_number("frame-ptr", arg, UINT64_MAX, &frame_ptr, err, errlen);
+		return parse_number("frame-ptr", arg, UINT64_MAX, &twin.frame_ptr, err, errlen);
 	default:
 		if (parse_number("gs-disp", arg, UINT32_MAX, &v, err, errlen))
 			return -1;
-		gs_disp = (uint32_t)v;
+		twin.gs_disp = (uint32_t)v;
 		return 0;
 	}
 }
@@ -84,92 +77,14 @@ static const struct sb_cli_group twin_group = {
 	.parse = parse_twin,
 };
 
-/* The function to rewrite: --func, else the first that has (deprivatize)
- * or lacks (privatize) the r9 setup. */
-static const struct sb_jit_func *pick(const struct sb_jit_image *img, const char *path)
-{
-	if (func_name) {
-		const struct sb_jit_func *f = sb_jit_find(img, func_name);
-		if (!f)
-			fprintf(stderr, "stubbench deprivatize: %s: no function '%s'\n", path, func_name);
-		return f;
-	}
-	for (size_t i = 0; i < img->n; i++) {
-		char err[256];
-		struct sb_listing l;
-		if (sb_jit_decode(img->funcs[i].bytes, img->funcs[i].len, img->funcs[i].name, &l, err, sizeof(err)))
-			continue;
-		struct sb_jit_flavour fl;
-		sb_jit_detect_flavour(&l, &fl);
-		sb_listing_free(&l);
-		if (fl.private_stack != privatize)
-			return &img->funcs[i];
-	}
-	fprintf(stderr, "stubbench deprivatize: %s: no function %s a private stack\n", path,
-		privatize ? "without" : "with");
-	return NULL;
-}
-
-/* --against: 0 equal, 1 different, 2 unreadable. */
-static int compare_with(const struct sb_twin *t)
-{
-	char err[512], where[256];
-	struct sb_jit_image img;
-	if (sb_jit_image_read_file(against, &img, err, sizeof(err))) {
-		fprintf(stderr, "stubbench deprivatize: %s\n", err);
-		return EXIT_USAGE;
-	}
-	const struct sb_jit_func *f = func_name && sb_jit_find(&img, func_name) ? sb_jit_find(&img, func_name)
-										 : &img.funcs[0];
-	struct sb_listing l;
-	int rc = EXIT_USAGE;
-	if (sb_jit_decode(f->bytes, f->len, f->name, &l, err, sizeof(err)) == 0) {
-		long d = sb_twin_compare(&l, t->code, t->len, where, sizeof(where));
-		if (d == -1)
-			printf("# equal to %s (%s): %zu instructions, addresses masked\n", against, f->name, l.n);
-		else
-			printf("# differs from %s (%s): %s\n", against, f->name, where);
-		rc = d == -1 ? 0 : 1;
-		sb_listing_free(&l);
-	} else
-		fprintf(stderr, "stubbench deprivatize: %s: %s\n", against, err);
-	sb_jit_image_free(&img);
-	return rc;
-}
-
 static int run_deprivatize(struct sb_cli *cli)
 {
 	if (cli->n_operands != 1) {
 		fprintf(stderr, "stubbench deprivatize: needs one FILE (see --help)\n");
 		return EXIT_USAGE;
 	}
-	const char *path = cli->operands[0];
-	char err[512];
-	struct sb_jit_image img;
-	if (sb_jit_image_read_file(path, &img, err, sizeof(err))) {
-		fprintf(stderr, "stubbench deprivatize: %s\n", err);
-		return EXIT_USAGE;
-	}
-	int rc = EXIT_USAGE;
-	const struct sb_jit_func *f = pick(&img, path);
-	struct sb_twin t;
-	struct sb_deprivatize_opts o = {.stack_depth = stack_depth};
-	if (f && (privatize ? sb_privatize(f->bytes, f->len, frame_ptr, gs_disp, &t, err, sizeof(err))
-			    : sb_deprivatize(f->bytes, f->len, &o, &t, err, sizeof(err))))
-		fprintf(stderr, "stubbench deprivatize: %s (%s): %s\n", path, f->name, err);
-	else if (f) {
-		printf("# %s twin of %s (%s)\n# %zu -> %zu bytes, stack depth %#x, %zu push/pop r9 pairs %s,\n"
-		       "# %zu frame instructions %s, %zu jumps resized\n",
-		       privatize ? "privatized" : "de-privatized", f->name, path, f->len, t.len, t.stack_depth,
-		       t.calls_wrapped, privatize ? "added" : "removed", t.frame_insns,
-		       privatize ? "rbp -> r9" : "r9 -> rbp", t.branches_resized);
-		rc = sb_twin_print(stdout, t.code, t.len, err, sizeof(err)) ? 1 : 0;
-		if (rc == 0 && against)
-			rc = compare_with(&t);
-		sb_twin_free(&t);
-	}
-	sb_jit_image_free(&img);
-	return rc;
+	twin.path = cli->operands[0];
+	return sb_deprivatize_run(&twin);
 }
 
 const struct sb_subcommand sb_deprivatize_command = {

@@ -63,14 +63,16 @@ else()
 endif()
 
 if(STUBBENCH_GBENCH)
-  # The C API over libbenchmark.
-  add_library(stubbench_gbench_shim STATIC src/counters/gbench_shim.cpp)
+  # The C API over libbenchmark, and stubbench-gbench's benchmarks over it
+  # (gbench_variants.h); json-c, which checks --benchmark_out, is linked
+  # where report.cmake has found it (CMakeLists.txt).
+  add_library(stubbench_gbench_shim STATIC src/counters/gbench_shim.cpp src/counters/gbench_variants.c
+    src/counters/gbench_out.c)
   set_target_properties(stubbench_gbench_shim PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON
     CXX_EXTENSIONS OFF)
   target_compile_options(stubbench_gbench_shim PRIVATE -Wall -Wextra)
   target_include_directories(stubbench_gbench_shim PUBLIC ${CMAKE_SOURCE_DIR}/include)
-  target_link_libraries(stubbench_gbench_shim PUBLIC benchmark::benchmark)
-
+  target_link_libraries(stubbench_gbench_shim PUBLIC benchmark::benchmark stubbench_counters)
 endif()
 
 # The tests. This file is included before include(CTest), so on the first

@@ -13,6 +13,7 @@ endif()
 
 if(STUBBENCH_DEPRIVATIZE)
   add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/private_frame.c src/jit/code_layout.c src/jit/twin_listing.c
+    src/jit/deprivatize_run.c
     src/jit/auto_twin.c src/jit/ablation.c src/jit/code_align.c src/jit/image_diff.c src/jit/insn_align.c
     src/jit/diff_twin.c src/jit/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)

@@ -1,0 +1,49 @@
+/* gbench_variants.h: every variant x batch under Google Benchmark's harness
+ * (the program stubbench-gbench), through the C shim (gbench_shim.h).
+ *
+ * One benchmark per variant and batch, named "<variant>/batch:<batch>", to
+ * which the library adds "/manual_time" (baseline/batch:64/manual_time).
+ * Each benchmark iteration is one sample of the stubbench timed loop
+ * (sb_time_variant: batch main-prog calls between two TSC reads); the
+ * library's time is that TSC time (manual time), and the counters are per
+ * main-prog call:
+ *   tsc_cycles_per_call   TSC ticks per call
+ *   core_cycles_per_call  the same in core cycles, converted with the
+ *                         dependent-add calibration run after the samples
+ *                         (the fastest of 7 short runs)
+ *   core_ghz              that calibration's core clock
+ *   items_per_second      main-prog calls per second
+ *   disturbed_reruns      samples during which the thread was switched out
+ *                         (getrusage, as the harness checks its blocks),
+ *                         thrown away and taken again
+ *   disturbed_kept        samples kept although switched out (still
+ *                         disturbed after SB_GBENCH_MAX_RERUNS tries)
+ *   <event>_per_call      each counter of --counters (perf_counters.h),
+ *                         read around every sample
+ * The figures are raw: they include the timed loop's call/dec/jnz and, at
+ * small batches, the timer reads; stubbench itself subtracts those.
+ *
+ * Every --benchmark_* flag goes to the library; random interleaving
+ * (--benchmark_enable_random_interleaving) is on unless that flag says
+ * false. --benchmark_out=FILE is written whole: the library writes a
+ * temporary beside FILE, renamed over it once the run ended well and the
+ * output is complete. */
+#ifndef STUBBENCH_GBENCH_VARIANTS_H
+#define STUBBENCH_GBENCH_VARIANTS_H
+
+#include "stubbench/config.h"
+#include "stubbench/status.h"
+
+/* A sample during which the thread was switched out is taken again, at
+ * most this many times; the last try is kept and counted. */
+#define SB_GBENCH_MAX_RERUNS 8
+
+/* Every registered variant at every batch of cfg->batches, pinned to
+ * cfg->cpu, with cfg->counters; flags[0 .. n_flags) is the library's argv
+ * (flags[0] the program's name, then the --benchmark_* flags). Returns
+ * SB_STATUS_USAGE after one line on a bad flag, a bad --cpu or --counters,
+ * or a filter that matched nothing, SB_STATUS_FAILED after one line when
+ * the setup, a check or --benchmark_out failed, else SB_STATUS_OK. */
+enum sb_status sb_gbench_measure_variants(const struct sb_config *cfg, int n_flags, char **flags);
+
+#endif

@@ -1,0 +1,189 @@
+/* lab.c: the codegen lab, measured and reported; see lab_run.h. */
+#include "stubbench/lab_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stubbench/lab_rank.h"
+#include "stubbench/lab_variants.h"
+#include "stubbench/mitigations.h"
+#include "stubbench/output.h"
+#include "stubbench/percpu.h"
+#include "stubbench/return_thunks.h"
+#include "stubbench/run_file.h"
+#include "stubbench/run_plot.h"
+#include "stubbench/session.h"
+#include "stubbench/variant_arms.h"
+
+#define TOOL "stubbench lab"
+
+#define MAX_GROUPS (2 * SB_LAB_N_RETURNS)
+
+/* The section of the table, and --shape's word, of a group's shape. */
+static const char *shape_name(int in_loop)
+{
+	return in_loop ? "in-loop" : "per-run";
+}
+
+/* Extra code bytes of a lab variant against its baseline for the seed
+ * program's shape (one function with three call sites, one return). */
+static size_t extra_code_bytes(const struct sb_lab_info *li)
+{
+	return li->prologue_bytes + 3 * li->call_site_bytes;
+}
+
+/* Under the ranking: each alternative's code bytes, against its baseline
+ * and its return flavour against plain ret. */
+static void print_code_sizes(FILE *f)
+{
+	fprintf(f, "# code size, bytes: the alternative against the baseline of the same return\n"
+		   "# flavour (prologue+epilogue, per call site, for the seed program with three\n"
+		   "# calls), and the return flavour against plain ret (per return, per call site)\n");
+	fprintf(f, "%-40s %9s %9s %8s %11s %11s\n", "variant", "prologue", "per call", "program",
+		"flav/ret", "flav/call");
+	for (size_t i = 0; i < sb_lab_count(); i++) {
+		const struct sb_lab_info *li = sb_lab_at(i);
+		if (li->alt == SB_LAB_BASELINE)
+			continue;
+		fprintf(f, "%-40s %9u %9u %8zu %11u %11u\n", li->variant->name, li->prologue_bytes,
+			li->call_site_bytes, extra_code_bytes(li), li->flavour_return_bytes,
+			li->flavour_call_bytes);
+	}
+}
+
+/* The groups' results, for the JSON document's ranking. */
+struct lab_results {
+	const struct sb_results *res;
+	size_t n;
+};
+
+/* The JSON document's ranking of every return flavour and shape. */
+static void json_ranking(FILE *f, const void *ctx)
+{
+	const struct lab_results *g = ctx;
+	struct sb_results all = {0};
+	struct sb_run_file rf = {0};
+	int ok = 1;
+	for (size_t i = 0; i < g->n && ok; i++)
+		ok = sb_results_append(&all, &g->res[i]) == 0;
+	if (ok && sb_run_file_from_results(&all, TOOL, &rf) == 0)
+		sb_lab_rank_json(f, &rf);
+	else
+		fputs(",\n  \"lab_ranking\": null", f);
+	sb_run_file_free(&rf);
+	sb_results_free(&all);
+}
+
+/* Under the table: the ranking of every return flavour and shape, and the code sizes. */
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)ctx;
+	if (fmt != SB_FORMAT_TABLE)
+		return;
+	struct sb_run_file rf;
+	if (sb_run_file_from_results(all, TOOL, &rf) == 0)
+		sb_lab_rank_table(info, &rf);
+	sb_run_file_free(&rf);
+	print_code_sizes(info);
+}
+
+/* A group of the lab: a shape and a return flavour. */
+struct lab_group {
+	int in_loop;
+	enum sb_lab_return ret;
+};
+
+/* The groups of shape ("all", "per-run", "in-loop"): shape x return
+ * flavour, into groups; returns how many. */
+static size_t lab_groups_of(const char *shape, struct lab_group groups[MAX_GROUPS])
+{
+	size_t n_groups = 0;
+	for (int in_loop = 0; in_loop < 2; in_loop++) {
+		if (strcmp(shape, "all") && strcmp(shape, shape_name(in_loop)))
+			continue;
+		for (int r = 0; r < SB_LAB_N_RETURNS; r++)
+			groups[n_groups++] = (struct lab_group){in_loop, (enum sb_lab_return)r};
+	}
+	return n_groups;
+}
+
+/* The lab's variants of group lg into g: its baseline, and the others into others. */
+static void fill_group(const struct lab_group *lg, struct sb_group *g, const struct sb_variant **others)
+{
+	for (size_t i = 0; i < sb_lab_count(); i++) {
+		const struct sb_lab_info *li = sb_lab_at(i);
+		if (li->in_loop != lg->in_loop || li->ret != lg->ret)
+			continue;
+		if (li->alt == SB_LAB_BASELINE)
+			g->baseline = li->variant;
+		else if (g->n_others < SB_MAX_ARMS - 2)
+			others[g->n_others++] = li->variant;
+	}
+}
+
+/* The one ending (session.h) of the groups' results res, with the lab's
+ * ranking, code sizes and the CIs' scope; rc: the measurement's status. */
+static int finish(const struct sb_config *cfg, const struct lab_group *groups, size_t n_groups,
+		  struct sb_variant_arms *arms, struct sb_results *res, int rc)
+{
+	struct sb_session s;
+	sb_session_init(&s, TOOL, cfg);
+	s.meta.shape = cfg->shape;
+	s.after_report = after_report;
+	s.answer = sb_lab_answer;
+	static struct lab_results lr;
+	lr = (struct lab_results){.res = res, .n = n_groups};
+	s.meta.json_extra = json_ranking;
+	s.meta.json_extra_ctx = &lr;
+	/* The ranking follows the host's return (sb_lab_answer). */
+	static struct sb_return_thunk host;
+	sb_return_thunk_from_sysfs(&host);
+	s.meta.thunk = &host;
+	/* The SRSO groups' code changes state over longer than a run (where
+	 * measured): the CIs say so. */
+	const char *note = NULL;
+	for (size_t g = 0; g < n_groups; g++) {
+		if (groups[g].ret == SB_LAB_SRSO)
+			note = sb_thunk_time_note(SB_THUNK_SRSO);
+		for (size_t a = 0; a < arms[g].n; a++) {
+			const struct sb_lab_info *li = arms[g].ctx[a].v ? sb_lab_info_of(arms[g].ctx[a].v) : NULL;
+			if (li)
+				arms[g].arms[a].code_bytes = extra_code_bytes(li);
+		}
+		sb_session_add(&s, &res[g], shape_name(groups[g].in_loop));
+	}
+	static char ci_scope[512];
+	if (note)
+		snprintf(ci_scope, sizeof(ci_scope), "the srso groups': %s", note);
+	s.meta.ci_scope = note ? ci_scope : NULL;
+	return sb_session_finish(&s, rc);
+}
+
+enum sb_status sb_lab_run(const struct sb_config *run_cfg)
+{
+	struct sb_config cfg = *run_cfg;
+	/* The plot's file is checked before anything is measured. */
+	if (sb_plot_check_option(TOOL, &cfg.plot))
+		return SB_STATUS_USAGE;
+	/* Groups: shape x return flavour; the time budget is for the whole lab. */
+	struct lab_group groups[MAX_GROUPS];
+	size_t n_groups = lab_groups_of(cfg.shape, groups);
+	struct sb_config gcfg = cfg;
+	gcfg.time_s = cfg.time_s / (double)n_groups;
+
+	/* All groups in one run: their processes take turns, so each group's
+	 * span the whole run, not a sixth of it. */
+	static struct sb_variant_arms arms[MAX_GROUPS];
+	static const struct sb_variant *others[MAX_GROUPS][SB_MAX_ARMS];
+	static struct sb_results res[MAX_GROUPS];
+	struct sb_group gs[MAX_GROUPS];
+	for (size_t g = 0; g < n_groups; g++) {
+		gs[g] = (struct sb_group){.others = others[g], .arms = &arms[g], .res = &res[g]};
+		fill_group(&groups[g], &gs[g], others[g]);
+	}
+	int rc = sb_measure_groups(&gcfg, TOOL, gs, n_groups);
+	rc = finish(&cfg, groups, n_groups, arms, res, rc);
+	sb_percpu_thread_fini();
+	return rc;
+}
