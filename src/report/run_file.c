@@ -5,6 +5,7 @@
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
 #include "stubbench/run_info.h"
+#include "run_json.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -12,38 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double num(json_object *o, const char *key)
-{
-	json_object *v;
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NAN;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static double at(json_object *arr, size_t i)
-{
-	if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) <= i)
-		return NAN;
-	json_object *v = json_object_array_get_idx(arr, i);
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static void str(json_object *o, const char *key, char *buf, size_t len)
-{
-	json_object *v = member(o, key);
-	snprintf(buf, len, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
-}
 
 /* Saved runs are JSON of a few hundred kilobytes; /dev/zero is not one. */
 #define RUN_FILE_MAX_BYTES (64u << 20)
@@ -61,12 +30,6 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	if (!buf)
 		sb_set_err(err, errlen, "%s: %s", path, why);
 	return buf;
-}
-
-/* A figure read back: absent when the file has no number for it. */
-static struct sb_estimate figure(double value, double lo, double hi)
-{
-	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
 }
 
 /* The first of value, lo, hi out of range (|x| > RUN_FILE_MAX_FIGURE), or 0. */
