@@ -1,5 +1,6 @@
-/* annotate_report.c: what `stubbench annotate` prints; see annotate.h. */
-#include "annotate.h"
+/* annotate_report.c: what `stubbench annotate` prints: the summary, the
+ * listing with a cost column per part, the JSON member; see annotate.h. */
+#include "stubbench/annotate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,7 +8,7 @@
 
 #include "stubbench/json_writer.h"
 
-void annotate_arm_names(struct annotate *a)
+void sb_annotate_arm_names(struct sb_annotate *a)
 {
 	for (size_t k = 0; k < a->ab.n_parts; k++) {
 		snprintf(a->nop_name[k], sizeof(a->nop_name[k]), "%s:nop:%zu", a->variant, k + 1);
@@ -16,7 +17,7 @@ void annotate_arm_names(struct annotate *a)
 	snprintf(a->layout_name, sizeof(a->layout_name), "%s:nop:all", a->variant);
 }
 
-int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool)
+int sb_annotate_compute(struct sb_annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool)
 {
 	struct sb_attribution_arms arms = {.variant = a->variant, .baseline = a->baseline,
 					   .n_parts = a->ab.n_parts,
@@ -25,8 +26,8 @@ int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_
 		arms.nop[k] = a->nop_name[k];
 		arms.removed[k] = sb_block_table_arm(t, a->removed_name[k]) >= 0 ? a->removed_name[k] : NULL;
 	}
-	uint64_t batches[ANNOTATE_MAX_BATCHES];
-	size_t nb = sb_attribution_batches(t, batches, ANNOTATE_MAX_BATCHES);
+	uint64_t batches[SB_ANNOTATE_MAX_BATCHES];
+	size_t nb = sb_attribution_batches(t, batches, SB_ANNOTATE_MAX_BATCHES);
 	a->n_att = 0;
 	for (size_t i = 0; i < nb; i++) {
 		char err[512];
@@ -63,7 +64,7 @@ static int by_cost(const void *x, const void *y)
 	return fabs(a) > fabs(b) ? -1 : fabs(a) < fabs(b);
 }
 
-int annotate_summary(FILE *f, const struct annotate *a, int max)
+int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
 {
 	if (!a->n_att || max < 5)
 		return 0;
@@ -97,7 +98,7 @@ int annotate_summary(FILE *f, const struct annotate *a, int max)
 	return n;
 }
 
-static void listing_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
 {
 	char b1[64], b2[64];
 	fprintf(f, "# %s vs %s, batch %llu, %zu blocks at %zu placements, %zu processes (%s)\n", a->variant,
@@ -133,7 +134,7 @@ static void listing_batch(FILE *f, const struct annotate *a, const struct sb_att
 			a->ab.baseline_only);
 }
 
-void annotate_listing(FILE *f, const struct annotate *a)
+void sb_annotate_listing(FILE *f, const struct sb_annotate *a)
 {
 	for (size_t b = 0; b < a->n_att; b++) {
 		if (b)
@@ -142,7 +143,7 @@ void annotate_listing(FILE *f, const struct annotate *a)
 	}
 }
 
-static void json_rows(FILE *f, const struct annotate *a)
+static void json_rows(FILE *f, const struct sb_annotate *a)
 {
 	fputs(", \"rows\": [", f);
 	for (size_t i = 0; i < a->ab.n_rows; i++) {
@@ -162,7 +163,7 @@ static void json_rows(FILE *f, const struct annotate *a)
 	fputs("]", f);
 }
 
-static void json_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+static void json_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
 {
 	fprintf(f, "\n    {\"batch\": %llu, \"blocks\": %zu, \"placements\": %zu, \"processes\": %zu",
 		(unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes);
@@ -185,7 +186,7 @@ static void json_batch(FILE *f, const struct annotate *a, const struct sb_attrib
 	fputs("]}", f);
 }
 
-void annotate_json(FILE *f, const struct annotate *a)
+void sb_annotate_json(FILE *f, const struct sb_annotate *a)
 {
 	fputs(",\n  \"annotate\": {\"variant\": ", f);
 	sb_json_string(f, a->variant);
