@@ -1,7 +1,7 @@
-/* annotate.h: the names bench/kernel_obj_command.c and
- * bench/diff_command.c still use for the library's annotate API
- * (include/stubbench/annotate.h, where every name has the sb_ prefix).
- * Goes when those front ends include the library header themselves. */
+/* annotate.h: the names bench/kernel_obj_command.c still uses for the
+ * library's annotate API (include/stubbench/annotate.h, where every name
+ * has the sb_ prefix). Goes when that front end includes the library
+ * header itself. */
 #ifndef STUBBENCH_BENCH_ANNOTATE_H
 #define STUBBENCH_BENCH_ANNOTATE_H
 
@@ -9,7 +9,6 @@
 
 #define annotate sb_annotate
 #define annotate_measure sb_annotate_measure
-#define annotate_make_layout sb_annotate_make_layout
 #define annotate_parts_of_code sb_annotate_parts_of_code
 #define annotate_summary sb_annotate_summary
 #define annotate_listing sb_annotate_listing

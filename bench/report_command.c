@@ -6,28 +6,17 @@
 
 #include "cli.h"
 #include "stubbench/answer.h"
-#include "stubbench/kernel_verdict.h"
-#include "stubbench/lab_rank.h"
 #include "stubbench/run_file.h"
 
-/* stubbench diff's lines (bench/diff_command.c, a part that may be left
- * out of the build: NULL then). */
-extern int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines) __attribute__((weak));
 /* stubbench kernel --obj's (bench/kernel_obj_answer.c, in the kernel part). */
 extern int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines) __attribute__((weak));
 
 /* The command's own summary lines, by the tool that wrote the file. */
 static sb_answer_fn answer_of(const char *tool)
 {
-	if (strcmp(tool, "stubbench diff") == 0)
-		return sb_diff_answer;
 	if (strcmp(tool, "stubbench kernel --obj") == 0)
 		return sb_kernel_obj_answer;
-	if (strcmp(tool, "stubbench kernel") == 0)
-		return sb_kernel_answer;
-	if (strcmp(tool, "stubbench lab") == 0)
-		return sb_lab_answer;
-	return NULL;
+	return sb_answer_of(tool);
 }
 
 static int run_report(struct sb_cli *cli)

@@ -17,13 +17,13 @@ if(STUBBENCH_DEPRIVATIZE)
     src/jit/diff_twin.c src/jit/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
-  # The command stubbench annotate (annotate.h): the parts' ablations are
-  # re-encoded code.
+  # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
+  # the parts' ablations and the twins are re-encoded code.
   add_library(stubbench_diff STATIC src/commands/annotate.c src/commands/annotate_measure.c
-    src/commands/annotate_report.c)
+    src/commands/annotate_report.c src/commands/diff.c src/commands/diff_report.c)
   target_include_directories(stubbench_diff PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_diff PUBLIC stubbench_twins stubbench_session)
-  # The front ends of annotate, deprivatize and diff (weak references in
+  # Their front ends, and stubbench deprivatize's (weak references in
   # bench/stubbench.c).
   target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c
     ${CMAKE_SOURCE_DIR}/bench/diff_command.c ${CMAKE_SOURCE_DIR}/bench/annotate_command.c)

@@ -12,6 +12,10 @@ add_library(stubbench_report STATIC
   src/report/answer.c
   src/report/kernel_verdict.c
   src/report/lab_rank.c
+  src/report/answer_table.c
+  # stubbench diff's saved members and its summary from them.
+  src/report/run_diff.c
+  src/report/diff_answer.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})

@@ -28,6 +28,11 @@
  * each within SB_ANSWER_MAX_COLUMNS. Returns how many it printed. */
 typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines);
 
+/* The command's own lines of a saved run's summary, by the tool that wrote
+ * it (rf->tool: stubbench diff, kernel, lab; src/report/answer_table.c);
+ * NULL: the per-variant lines. */
+sb_answer_fn sb_answer_of(const char *tool);
+
 /* The summary of rf: the header line (machine, CPU, kernel, rf->thunk),
  * then own's lines, or (own NULL) the per-variant lines. Returns the lines
  * printed. */

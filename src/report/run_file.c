@@ -5,6 +5,7 @@
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
 #include "stubbench/run_info.h"
+#include "stubbench/run_diff.h"
 #include "run_json.h"
 
 #include <errno.h>
@@ -280,6 +281,9 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 			return -1;
 	if (read_across(out, doc, err, errlen) != 0)
 		return -1;
+	/* stubbench diff's members (run_diff.h); other runs have none. */
+	if (sb_run_diff_from_doc(doc, &out->diff) != 0)
+		return -1;
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	if (sb_run_file_index(out, 1) != 0)
@@ -319,6 +323,8 @@ void sb_run_file_free(struct sb_run_file *f)
 	free(f->spread);
 	free(f->by_key);
 	free(f->by_name);
+	sb_run_diff_free(f->diff);
+	f->diff = NULL;
 	f->rows = NULL;
 	f->spread = NULL;
 	f->by_key = f->by_name = NULL;

@@ -1,5 +1,5 @@
 /* run_json.h: the members of a saved run's JSON document as the readers of
- * src/report take them (run_file.c): a member that is missing
+ * src/report take them (run_file.c, run_diff.c): a member that is missing
  * or of another type reads as absent (NULL, NAN, "", no figure), never as
  * an error of its own. Private to src/report. */
 #ifndef STUBBENCH_REPORT_RUN_JSON_H
@@ -52,5 +52,11 @@ static inline struct sb_estimate figure(double value, double lo, double hi)
 {
 	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
 }
+
+struct sb_run_diff;
+/* A diff run's members of doc (run_diff.c, run_diff.h) into *out, NULL
+ * where doc has no diff member. Returns 0, or -1 out of memory (*out,
+ * when set, is freed by sb_run_diff_free). */
+int sb_run_diff_from_doc(json_object *doc, struct sb_run_diff **out);
 
 #endif
