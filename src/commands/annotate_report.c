@@ -3,9 +3,9 @@
 #include "stubbench/annotate.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/answer.h"
 #include "stubbench/json_writer.h"
 
 void sb_annotate_arm_names(struct sb_annotate *a)
@@ -55,15 +55,6 @@ static const char *est(char *buf, size_t len, const struct sb_estimate *e)
 	return buf;
 }
 
-/* The parts in order of their cost, highest first. */
-static const struct sb_attribution *sort_att;
-
-static int by_cost(const void *x, const void *y)
-{
-	double a = sort_att->nop[*(const size_t *)x].value, b = sort_att->nop[*(const size_t *)y].value;
-	return fabs(a) > fabs(b) ? -1 : fabs(a) < fabs(b);
-}
-
 int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
 {
 	if (!a->n_att || max < 5)
@@ -79,10 +70,7 @@ int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
 		     t->parts_explain ? "its CI holds 0, the parts and layout explain the total"
 				      : "its CI excludes 0, the parts and layout do not add up") > 0;
 	size_t order[SB_ABLATION_MAX_PARTS];
-	for (size_t k = 0; k < t->n_parts; k++)
-		order[k] = k;
-	sort_att = t;
-	qsort(order, t->n_parts, sizeof(*order), by_cost);
+	sb_answer_parts_by_cost(t, order);
 	int room = max - n - 3 - (int)(a->n_att > 1);
 	if (room > 4)
 		room = 4;

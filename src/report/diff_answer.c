@@ -7,7 +7,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "stubbench/answer.h"
@@ -70,24 +69,12 @@ static int hunk_lines(FILE *f, const struct sb_run_diff *d, int room)
 	return (int)shown;
 }
 
-/* The parts of the change by their cost at one batch, highest first. */
-static const struct sb_attribution *sorting;
-
-static int by_cost(const void *x, const void *y)
-{
-	double a = fabs(sorting->nop[*(const size_t *)x].value), b = fabs(sorting->nop[*(const size_t *)y].value);
-	return a > b ? -1 : a < b;
-}
-
 /* The layout line and the parts, highest cost first, at most room lines.
  * Returns the lines printed. */
 static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attribution *att, int room)
 {
 	size_t order[SB_ATTRIBUTION_MAX_PARTS], n = att->n_parts;
-	for (size_t k = 0; k < n; k++)
-		order[k] = k;
-	sorting = att;
-	qsort(order, n, sizeof(*order), by_cost);
+	sb_answer_parts_by_cost(att, order);
 	char lay[64];
 	sb_answer_estimate(lay, sizeof(lay), &att->layout, 1);
 	fprintf(f, "  by part: layout (every part NOPed) %s, the parts NOPed one by one sum %+.2f:\n", lay,
