@@ -54,6 +54,9 @@ function(sb_report_add_tests)
   endif()
   add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data ${sb_answer_runs})
+  # stubbench report of a saved diff prints what the live diff printed.
+  add_test(NAME diff_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/diff_report.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")
