@@ -12,17 +12,6 @@
 #include "stubbench/answer.h"
 #include "stubbench/run_file.h"
 
-/* stubbench diff's lines (bench/diff_command.c, a part that may be left
- * out of the build: NULL then). */
-extern int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines) __attribute__((weak));
-
-/* The command's own summary lines, by the tool that wrote the file. */
-static sb_answer_fn answer_of(const char *tool)
-{
-	if (strcmp(tool, "stubbench diff") == 0)
-		return sb_diff_answer;
-	return sb_answer_of_tool(tool);
-}
 
 /* The report group's values: the table across runs. */
 static struct sb_across_options across;
@@ -106,7 +95,7 @@ static int run_report(struct sb_cli *cli)
 		fprintf(stderr, "stubbench report: %s\n", err);
 		return EXIT_USAGE;
 	}
-	sb_answer_write(stdout, &run, answer_of(run.tool));
+	sb_answer_write(stdout, &run, sb_answer_of_tool(run.tool));
 	sb_run_file_free(&run);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

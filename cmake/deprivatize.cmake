@@ -18,13 +18,17 @@ if(STUBBENCH_DEPRIVATIZE)
     src/jit/diff_twin.c src/jit/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
-  # stubbench deprivatize and diff (weak references in bench/stubbench.c).
+  # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
+  # the parts' ablations and the twins are re-encoded code.
+  add_library(stubbench_diff STATIC src/commands/annotate.c src/commands/annotate_measure.c
+    src/commands/annotate_report.c src/commands/diff.c src/commands/diff_report.c)
+  target_include_directories(stubbench_diff PUBLIC ${CMAKE_SOURCE_DIR}/include)
+  target_link_libraries(stubbench_diff PUBLIC stubbench_twins stubbench_session)
+  # Their front ends, and stubbench deprivatize's (weak references in
+  # bench/stubbench.c).
   target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/deprivatize_command.c
-    ${CMAKE_SOURCE_DIR}/bench/diff_command.c)
-  # stubbench annotate: the parts' ablations are re-encoded code.
-  target_sources(stubbench PRIVATE ${CMAKE_SOURCE_DIR}/bench/annotate_command.c
-    ${CMAKE_SOURCE_DIR}/bench/annotate_report.c)
-  target_link_libraries(stubbench PRIVATE stubbench_twins)
+    ${CMAKE_SOURCE_DIR}/bench/diff_command.c ${CMAKE_SOURCE_DIR}/bench/annotate_command.c)
+  target_link_libraries(stubbench PRIVATE stubbench_twins stubbench_diff)
 endif()
 
 # The tests, defined once BUILD_TESTING is (see counters.cmake).

@@ -13,7 +13,7 @@ target_include_directories(stubbench_kernel_obj PUBLIC ${CMAKE_SOURCE_DIR}/inclu
 target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_kernel stubbench_session stubbench_report)
 # Its auto-twins (the programs' JIT images run in user space) need the
 # re-encoding part (Zydis); their parts are taken apart by stubbench
-# annotate's functions (bench/annotate.h, in the executable).
+# annotate's functions (annotate.h, in stubbench_diff).
 if(STUBBENCH_DEPRIVATIZE)
   target_sources(stubbench_kernel_obj PRIVATE
     src/commands/kernel_obj_private.c
@@ -21,8 +21,7 @@ if(STUBBENCH_DEPRIVATIZE)
     src/commands/kernel_obj_twins.c
   )
   target_compile_definitions(stubbench_kernel_obj PRIVATE SB_AUTO_TWINS=1)
-  target_include_directories(stubbench_kernel_obj PRIVATE ${CMAKE_SOURCE_DIR}/bench)
-  target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_twins)
+  target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_twins stubbench_diff)
 endif()
 target_link_libraries(stubbench PRIVATE stubbench_kernel_obj)
 

@@ -16,6 +16,9 @@ add_library(stubbench_report STATIC
   src/report/lab_rank.c
   src/report/kernel_obj_answer.c
   src/report/answer_kinds.c
+  # stubbench diff's saved members and its summary from them.
+  src/report/run_diff.c
+  src/report/diff_answer.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})
@@ -66,6 +69,9 @@ function(sb_report_add_tests)
   # --batch=8 --format=json) and the summary that run printed: stubbench report of it prints the same.
   add_test(NAME report_kernel_obj COMMAND sh -c
     "$<TARGET_FILE:stubbench> report ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.json | diff -u ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.summary.txt -")
+  # stubbench report of a saved diff prints what the live diff printed.
+  add_test(NAME diff_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/diff_report.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
     "$<TARGET_FILE:stubbench> compare ${CMAKE_SOURCE_DIR}/tests/data/run_a.json /nonexistent/b.json 2>&1; echo \"exit=$?\"")

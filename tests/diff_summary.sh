@@ -6,7 +6,7 @@
 # (also for a NEW whose frame is r9-based; where NEW is OLD with a private
 # stack, against NEW de-privatized at its layout); with --no-parts
 # the changes as hunks, main+0x13 first;
-# stubbench report of the saved run its cost lines.
+# stubbench report of the saved run the same summary.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
 set -u
 sb=$1 d=$2
@@ -53,14 +53,15 @@ check "r9 frame, a private stack alone" "$out" "^  codegen at identical layout [
 out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common 2>/dev/null)
 check "--no-parts" "$out" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
     "^  main+0x3c  *+ push r9$" "^  (3 more changes: --table)$"
-# A saved diff: stubbench report prints its cost lines.
+# A saved diff: stubbench report prints its summary, the changes too.
 tmp=$(mktemp)
 STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$b" "$p" --no-parts $common --format=json --output="$tmp" 2>/dev/null
 out=$("$sb" report "$tmp")
 # Without parts there is no padded baseline: NEW against OLD at the same
 # placements, its layout in, and said so.
-check "report" "$out" "^stubbench diff: " "^OLD -> NEW: the changed instructions are in the document's diff member$" \
-    "^  at the same placements, layout in [+-]"
+check "report" "$out" "^stubbench diff: " "^OLD -> NEW: 2 functions paired, instructions: 10 added, 0 changed, 0 removed$" \
+    "^  at the same placements, layout in [+-]" "^  main+0x13  *+ movabs r9, 0x607e08c1a688; + add r9, qword ptr gs:\[0x21a00\]$" \
+    "^  (3 more changes: --table)$"
 rm -f "$tmp"
 echo "diff_summary: $fails failed"
 [ "$fails" -eq 0 ]

@@ -1,7 +1,8 @@
 /* test_summary_width.c: every summary line within SB_ANSWER_MAX_COLUMNS
  * whatever the CPU's model string: recorded runs (the sweep, the kernel
  * run, kernel --obj) read back, their machine replaced by long real model
- * strings, under each command's name and the longest return thunk name;
+ * strings, under each command's name and the longest return thunk name
+ * (stubbench diff's recorded runs with its own lines too);
  * and the CPU's name as an engineer writes it.
  * usage: test_summary_width DATA_DIR */
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "stubbench/answer.h"
 #include "stubbench/kernel_obj_answer.h"
 #include "stubbench/kernel_verdict.h"
+#include "stubbench/run_diff.h"
 
 static const char *const models[] = {
 	"Intel(R) Xeon(R) Platinum 8592+, 2 cores / 2 PUs, Linux 6.18.44-fc-v1252",
@@ -92,5 +94,9 @@ int main(int argc, char **argv)
 	widths(path, sb_kernel_answer);
 	snprintf(path, sizeof(path), "%s/answer_kernel_obj.json", argv[1]);
 	widths(path, sb_kernel_obj_answer);
+	snprintf(path, sizeof(path), "%s/answer_diff.json", argv[1]);
+	widths(path, sb_diff_answer);
+	snprintf(path, sizeof(path), "%s/answer_diff_no_parts.json", argv[1]);
+	widths(path, sb_diff_answer);
 	return check_report("test_summary_width");
 }

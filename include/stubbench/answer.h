@@ -34,7 +34,8 @@ typedef int (*sb_answer_fn)(FILE *f, const struct sb_run_file *rf, int max_lines
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
 
 /* The summary lines of the command whose runs tool names (a run's "tool":
- * "stubbench kernel", "stubbench kernel --obj", "stubbench lab"), or NULL:
+ * "stubbench kernel", "stubbench kernel --obj", "stubbench lab", "stubbench
+ * diff"; src/report/answer_kinds.c), or NULL:
  * the per-variant lines. */
 sb_answer_fn sb_answer_of_tool(const char *tool);
 /* The command whose summary a run of tool is, as the summary's header
@@ -86,6 +87,11 @@ void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r);
  * beside it): the instructions' own cost; 0 when its pairs differ in
  * layout too (copy j against copy j of code of other lengths). */
 int sb_answer_codegen_apart(const struct sb_run_row *r);
+/* The parts of an attribution (attribution.h) by their cost, as the
+ * summaries list them: order[0 .. t->n_parts) the parts' indexes, the
+ * largest NOP-form cost (in magnitude) first. */
+struct sb_attribution;
+void sb_answer_parts_by_cost(const struct sb_attribution *t, size_t *order);
 /* The row of rf on side with codegen, shape (NULL: any) at batch, at no
  * placement; family NULL: any. NULL when there is none. */
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,

@@ -56,6 +56,8 @@ struct sb_run_file {
 	 * those rows (NULL: no index, the lookups walk every row). */
 	size_t *by_key, *by_name;
 	size_t n_index;
+	/* stubbench diff's members beyond the rows (run_diff.h); NULL: none. */
+	struct sb_run_diff *diff;
 };
 
 /* Reads path. Returns 0, or -1 with one line naming the file and what is

@@ -5,13 +5,13 @@
 
 #include <stdlib.h>
 
-#include "annotate.h"
+#include "stubbench/annotate.h"
 #include "kernel_obj_twins.h"
 #include "stubbench/answer.h"
 #include "stubbench/code_variant.h"
 
 struct sb_obj_parts {
-	struct annotate an;            /* the twin's parts against its de-privatized self */
+	struct sb_annotate an;            /* the twin's parts against its de-privatized self */
 	struct sb_results res;         /* their ablations' runs */
 	/* The annotate group's copies of the twin and its de-privatized self
 	 * ("PROG-parts", "PROG-parts:deprivatized"): rows of their own, not
@@ -51,7 +51,7 @@ static int make_parts(struct sb_obj_parts *p, const struct sb_obj_twin *o, char 
 			return -1;
 		to->v.family = c->v.family;
 	}
-	return annotate_parts_of_code(&p->an, &p->cv[0], &p->cv[1], err, errlen);
+	return sb_annotate_parts_of_code(&p->an, &p->cv[0], &p->cv[1], err, errlen);
 }
 
 int sb_obj_parts_measure(struct sb_obj_parts **out, const struct sb_obj_twins *t, const struct sb_config *cfg,
@@ -76,11 +76,11 @@ int sb_obj_parts_measure(struct sb_obj_parts **out, const struct sb_obj_twins *t
 	if (with > 1)
 		fprintf(info, "annotate %s: the first program with a private stack only (--prog=NAME for another)\n",
 			o->prog);
-	return annotate_measure(cfg, "stubbench kernel", &p->an, &p->cv[0].v, &p->cv[1].v, &p->res);
+	return sb_annotate_measure(cfg, "stubbench kernel", &p->an, &p->cv[0].v, &p->cv[1].v, &p->res);
 }
 
 /* The parts with figures: p's attribution, or NULL. */
-static const struct annotate *measured(const struct sb_obj_parts *p)
+static const struct sb_annotate *measured(const struct sb_obj_parts *p)
 {
 	return p && p->an.n_att ? &p->an : NULL;
 }
@@ -93,14 +93,14 @@ void sb_obj_parts_section(struct sb_obj_parts *p, struct sb_session *s)
 
 void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, int json)
 {
-	const struct annotate *an = measured(p);
+	const struct sb_annotate *an = measured(p);
 	if (an && json) {
-		annotate_json(f, an);
+		sb_annotate_json(f, an);
 	} else if (an) {
 		fprintf(f, "# the private stack of %s, part by part (stubbench annotate, docs/annotate.md)\n",
 			an->variant);
-		annotate_summary(f, an, SB_ANSWER_MAX_LINES);
-		annotate_listing(f, an);
+		sb_annotate_summary(f, an, SB_ANSWER_MAX_LINES);
+		sb_annotate_listing(f, an);
 	}
 }
 

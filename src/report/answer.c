@@ -2,6 +2,7 @@
 #include "stubbench/answer.h"
 
 #include "stubbench/atlas.h"
+#include "stubbench/attribution.h"
 #include "stubbench/figures.h"
 #include "stubbench/machine_name.h"
 #include "stubbench/registry.h"
@@ -9,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Decimals for a CI of half-width hw: 1 when it spans tens, else as many
@@ -410,4 +412,21 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 	fprintf(f, "the full table: --table; every figure: --format=json%s\n",
 		total ? "; the codegen apart from layout: --padded" : "");
 	return lines + 1;
+}
+
+/* The attribution sb_answer_parts_by_cost sorts the parts of. */
+static const struct sb_attribution *sorting;
+
+static int by_cost(const void *x, const void *y)
+{
+	double a = fabs(sorting->nop[*(const size_t *)x].value), b = fabs(sorting->nop[*(const size_t *)y].value);
+	return a > b ? -1 : a < b;
+}
+
+void sb_answer_parts_by_cost(const struct sb_attribution *t, size_t *order)
+{
+	for (size_t k = 0; k < t->n_parts; k++)
+		order[k] = k;
+	sorting = t;
+	qsort(order, t->n_parts, sizeof(*order), by_cost);
 }

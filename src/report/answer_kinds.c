@@ -8,6 +8,7 @@
 #include "stubbench/kernel_obj_answer.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/lab_rank.h"
+#include "stubbench/run_diff.h"
 
 static const struct {
 	const char *tool;       /* the run's "tool" (run_file.h) */
@@ -17,6 +18,7 @@ static const struct {
 	/* A mode of stubbench kernel, whose summary the command heads. */
 	{"stubbench kernel --obj", "stubbench kernel", sb_kernel_obj_answer},
 	{"stubbench kernel", NULL, sb_kernel_answer},
+	{"stubbench diff", NULL, sb_diff_answer},
 	{"stubbench lab", NULL, sb_lab_answer},
 };
 #define N_KINDS (sizeof(answer_kinds) / sizeof(answer_kinds[0]))

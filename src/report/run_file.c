@@ -5,6 +5,8 @@
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
 #include "stubbench/run_info.h"
+#include "stubbench/run_diff.h"
+#include "run_json.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -12,38 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double num(json_object *o, const char *key)
-{
-	json_object *v;
-	if (!o || !json_object_object_get_ex(o, key, &v))
-		return NAN;
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static double at(json_object *arr, size_t i)
-{
-	if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) <= i)
-		return NAN;
-	json_object *v = json_object_array_get_idx(arr, i);
-	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static json_object *member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static void str(json_object *o, const char *key, char *buf, size_t len)
-{
-	json_object *v = member(o, key);
-	snprintf(buf, len, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
-}
 
 /* Saved runs are JSON of a few hundred kilobytes; /dev/zero is not one. */
 #define RUN_FILE_MAX_BYTES (64u << 20)
@@ -61,12 +31,6 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	if (!buf)
 		sb_set_err(err, errlen, "%s: %s", path, why);
 	return buf;
-}
-
-/* A figure read back: absent when the file has no number for it. */
-static struct sb_estimate figure(double value, double lo, double hi)
-{
-	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
 }
 
 /* The first of value, lo, hi out of range (|x| > RUN_FILE_MAX_FIGURE), or 0. */
@@ -339,6 +303,9 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 			return -1;
 	if (read_across(out, doc, err, errlen) != 0)
 		return -1;
+	/* stubbench diff's members (run_diff.h); other runs have none. */
+	if (sb_run_diff_from_doc(doc, &out->diff) != 0)
+		return -1;
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	if (sb_run_file_index(out, 1) != 0)
@@ -378,6 +345,8 @@ void sb_run_file_free(struct sb_run_file *f)
 	free(f->spread);
 	free(f->by_key);
 	free(f->by_name);
+	sb_run_diff_free(f->diff);
+	f->diff = NULL;
 	f->rows = NULL;
 	f->spread = NULL;
 	f->by_key = f->by_name = NULL;

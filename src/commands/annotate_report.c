@@ -1,13 +1,14 @@
-/* annotate_report.c: what `stubbench annotate` prints; see annotate.h. */
-#include "annotate.h"
+/* annotate_report.c: what `stubbench annotate` prints: the summary, the
+ * listing with a cost column per part, the JSON member; see annotate.h. */
+#include "stubbench/annotate.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/answer.h"
 #include "stubbench/json_writer.h"
 
-void annotate_arm_names(struct annotate *a)
+void sb_annotate_arm_names(struct sb_annotate *a)
 {
 	for (size_t k = 0; k < a->ab.n_parts; k++) {
 		snprintf(a->nop_name[k], sizeof(a->nop_name[k]), "%s:nop:%zu", a->variant, k + 1);
@@ -16,7 +17,7 @@ void annotate_arm_names(struct annotate *a)
 	snprintf(a->layout_name, sizeof(a->layout_name), "%s:nop:all", a->variant);
 }
 
-int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool)
+int sb_annotate_compute(struct sb_annotate *a, const struct sb_block_table *t, uint64_t seed, const char *tool)
 {
 	struct sb_attribution_arms arms = {.variant = a->variant, .baseline = a->baseline,
 					   .n_parts = a->ab.n_parts,
@@ -25,8 +26,8 @@ int annotate_compute(struct annotate *a, const struct sb_block_table *t, uint64_
 		arms.nop[k] = a->nop_name[k];
 		arms.removed[k] = sb_block_table_arm(t, a->removed_name[k]) >= 0 ? a->removed_name[k] : NULL;
 	}
-	uint64_t batches[ANNOTATE_MAX_BATCHES];
-	size_t nb = sb_attribution_batches(t, batches, ANNOTATE_MAX_BATCHES);
+	uint64_t batches[SB_ANNOTATE_MAX_BATCHES];
+	size_t nb = sb_attribution_batches(t, batches, SB_ANNOTATE_MAX_BATCHES);
 	a->n_att = 0;
 	for (size_t i = 0; i < nb; i++) {
 		char err[512];
@@ -54,16 +55,7 @@ static const char *est(char *buf, size_t len, const struct sb_estimate *e)
 	return buf;
 }
 
-/* The parts in order of their cost, highest first. */
-static const struct sb_attribution *sort_att;
-
-static int by_cost(const void *x, const void *y)
-{
-	double a = sort_att->nop[*(const size_t *)x].value, b = sort_att->nop[*(const size_t *)y].value;
-	return fabs(a) > fabs(b) ? -1 : fabs(a) < fabs(b);
-}
-
-int annotate_summary(FILE *f, const struct annotate *a, int max)
+int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
 {
 	if (!a->n_att || max < 5)
 		return 0;
@@ -78,10 +70,7 @@ int annotate_summary(FILE *f, const struct annotate *a, int max)
 		     t->parts_explain ? "its CI holds 0, the parts and layout explain the total"
 				      : "its CI excludes 0, the parts and layout do not add up") > 0;
 	size_t order[SB_ABLATION_MAX_PARTS];
-	for (size_t k = 0; k < t->n_parts; k++)
-		order[k] = k;
-	sort_att = t;
-	qsort(order, t->n_parts, sizeof(*order), by_cost);
+	sb_answer_parts_by_cost(t, order);
 	int room = max - n - 3 - (int)(a->n_att > 1);
 	if (room > 4)
 		room = 4;
@@ -97,7 +86,7 @@ int annotate_summary(FILE *f, const struct annotate *a, int max)
 	return n;
 }
 
-static void listing_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
 {
 	char b1[64], b2[64];
 	fprintf(f, "# %s vs %s, batch %llu, %zu blocks at %zu placements, %zu processes (%s)\n", a->variant,
@@ -133,7 +122,7 @@ static void listing_batch(FILE *f, const struct annotate *a, const struct sb_att
 			a->ab.baseline_only);
 }
 
-void annotate_listing(FILE *f, const struct annotate *a)
+void sb_annotate_listing(FILE *f, const struct sb_annotate *a)
 {
 	for (size_t b = 0; b < a->n_att; b++) {
 		if (b)
@@ -142,7 +131,7 @@ void annotate_listing(FILE *f, const struct annotate *a)
 	}
 }
 
-static void json_rows(FILE *f, const struct annotate *a)
+static void json_rows(FILE *f, const struct sb_annotate *a)
 {
 	fputs(", \"rows\": [", f);
 	for (size_t i = 0; i < a->ab.n_rows; i++) {
@@ -162,7 +151,7 @@ static void json_rows(FILE *f, const struct annotate *a)
 	fputs("]", f);
 }
 
-static void json_batch(FILE *f, const struct annotate *a, const struct sb_attribution *t)
+static void json_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
 {
 	fprintf(f, "\n    {\"batch\": %llu, \"blocks\": %zu, \"placements\": %zu, \"processes\": %zu",
 		(unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes);
@@ -185,7 +174,7 @@ static void json_batch(FILE *f, const struct annotate *a, const struct sb_attrib
 	fputs("]}", f);
 }
 
-void annotate_json(FILE *f, const struct annotate *a)
+void sb_annotate_json(FILE *f, const struct sb_annotate *a)
 {
 	fputs(",\n  \"annotate\": {\"variant\": ", f);
 	sb_json_string(f, a->variant);

@@ -1,0 +1,169 @@
+/* annotate.c: `stubbench annotate`: a variant's listing with what each part
+ * it adds to its baseline costs (docs/annotate.md). The variant's parts
+ * against its baseline (annotate_baseline.h), measured by ablation
+ * (annotate_measure.c) or recomputed from a --blocks log of such a run,
+ * reported through the session; see annotate.h. */
+#include "stubbench/annotate.h"
+
+#include <string.h>
+
+#include "stubbench/annotate_baseline.h"
+#include "stubbench/block_table.h"
+#include "stubbench/code_variant.h"
+#include "stubbench/mitigations.h"
+#include "stubbench/percpu.h"
+#include "stubbench/registry.h"
+#include "stubbench/session.h"
+#include "stubbench/status.h"
+
+#define TOOL "stubbench annotate"
+
+/* The variant, its baseline (annotate_baseline.h) and its parts. Returns
+ * SB_STATUS_OK or SB_STATUS_USAGE said on stderr. */
+static int parts_of(const char *variant_name, struct sb_annotate *a, const struct sb_variant **v,
+		    const struct sb_variant **b)
+{
+	static struct sb_annotate_baseline base;
+	char err[512];
+	*v = sb_variant_find(variant_name);
+	if (!*v) {
+		fprintf(stderr, "%s: --variant: unknown variant '%s' (see stubbench --list)\n", TOOL, variant_name);
+		return SB_STATUS_USAGE;
+	}
+	if (sb_annotate_baseline(*v, &base, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --variant: %s\n", TOOL, err);
+		return SB_STATUS_USAGE;
+	}
+	*b = base.v;
+	struct sb_code_func vf[SB_CODE_VARIANT_MAX_FUNCS];
+	long nv = sb_code_variant_funcs_of(*v, vf, SB_CODE_VARIANT_MAX_FUNCS, err, sizeof(err));
+	if (nv <= 0 || sb_ablation_parts(vf, (size_t)nv, base.funcs, base.n_funcs, &a->ab, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s against %s: %s\n", TOOL, (*v)->name, (*b)->name, err);
+		return SB_STATUS_USAGE;
+	}
+	a->variant = (*v)->name;
+	a->baseline = (*b)->name;
+	sb_annotate_arm_names(a);
+	return SB_STATUS_OK;
+}
+
+/* annotate's lines of the summary (the session's answer, which takes no
+ * context: the annotation of this run). */
+static const struct sb_annotate *summary_of;
+
+static int answer(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	(void)rf;
+	return sb_annotate_summary(f, summary_of, max_lines);
+}
+
+static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)all;
+	if (fmt == SB_FORMAT_TABLE) {
+		fputc('\n', info);
+		sb_annotate_listing(info, ctx);
+	}
+}
+
+static void json_extra(FILE *f, const void *ctx)
+{
+	sb_annotate_json(f, ctx);
+}
+
+/* The batch sizes when none was given: 512, where a part's cost is the
+ * steadiest (results/amd-epyc-zen3-vm.md). */
+static void default_batch(struct sb_config *cfg)
+{
+	struct sb_config d;
+	sb_config_defaults(&d);
+	if (cfg->n_batches == d.n_batches && memcmp(cfg->batches, d.batches, d.n_batches * sizeof(d.batches[0])) == 0) {
+		cfg->batches[0] = 512;
+		cfg->n_batches = 1;
+	}
+}
+
+/* The figures recomputed from the --blocks log path. */
+static int run_from_blocks(const struct sb_config *cfg, const char *path, struct sb_annotate *a)
+{
+	struct sb_block_table t;
+	char err[512];
+	if (sb_block_table_read(path, &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --from-blocks: %s\n", TOOL, err);
+		return SB_STATUS_USAGE;
+	}
+	a->source = path;
+	int rc = sb_annotate_compute(a, &t, cfg->seed, TOOL) ? SB_STATUS_USAGE : SB_STATUS_OK;
+	sb_block_table_free(&t);
+	if (rc)
+		return rc;
+	if (cfg->format == SB_FORMAT_JSON) {
+		printf("{\"tool\": \"stubbench annotate --from-blocks\"");
+		sb_annotate_json(stdout, a);
+		printf("\n}\n");
+	} else {
+		sb_annotate_summary(stdout, a, 10);
+		if (sb_session_full_report(cfg)) {
+			fputc('\n', stdout);
+			sb_annotate_listing(stdout, a);
+		}
+	}
+	return SB_STATUS_OK;
+}
+
+/* The variant measured (cfg: batch 512 when none was given) and reported
+ * through the session. */
+static int run_measured(struct sb_config *cfg, struct sb_annotate *a, const struct sb_variant *v,
+			const struct sb_variant *b, const struct sb_return_thunk *thunk)
+{
+	default_batch(cfg);
+	static struct sb_results res;
+	int rc = sb_annotate_measure(cfg, TOOL, a, v, b, &res);
+	if (rc == SB_STATUS_USAGE)
+		return rc;
+	struct sb_session s;
+	sb_session_init(&s, TOOL, cfg);
+	summary_of = a;
+	s.answer = a->n_att ? answer : NULL;
+	s.after_report = a->n_att ? after_report : NULL;
+	s.after_ctx = a;
+	s.meta.json_extra = a->n_att ? json_extra : NULL;
+	s.meta.json_extra_ctx = a;
+	s.meta.thunk = thunk;
+	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "annotate %s", v->name);
+	sb_session_add(&s, &res, "annotate");
+	rc = sb_session_finish(&s, rc);
+	sb_percpu_thread_fini();
+	return rc;
+}
+
+int sb_annotate_run(const struct sb_config *run_cfg, const struct sb_annotate_options *o)
+{
+	static struct sb_annotate a;
+	static struct sb_config cfg;
+	cfg = *run_cfg;
+	const struct sb_variant *v, *b;
+	if (cfg.placements) {
+		fprintf(stderr, "%s: --placements: annotate measures every arm at the same placements (--states)\n",
+			TOOL);
+		return SB_STATUS_USAGE;
+	}
+	/* Where this kernel's returns go; the host flavour and the twins
+	 * return there (before any code is copied from them). */
+	static struct sb_return_thunk thunk;
+	const struct sb_variant *named = sb_variant_find(o->variant);
+	const char *family = named ? sb_variant_family(named) : "";
+	if (!o->from_blocks)
+		sb_return_thunk_from_sysfs(&thunk);
+	if (!o->from_blocks && strncmp(family, "replica-host", strlen("replica-host")) == 0)
+		sb_session_aim_host_returns(&cfg, TOOL, &thunk);
+	if (!o->from_blocks && strcmp(family, "twin") == 0)
+		sb_session_aim_twin_returns(&cfg, TOOL, &thunk, NULL);
+	int rc = parts_of(o->variant, &a, &v, &b);
+	if (rc)
+		return rc;
+	sb_annotate_probe_pmu(&a);
+	if (o->from_blocks)
+		return run_from_blocks(&cfg, o->from_blocks, &a);
+	return run_measured(&cfg, &a, v, b, &thunk);
+}

@@ -1,0 +1,281 @@
+/* diff.c: `stubbench diff OLD NEW`: the cost of a change to a JIT image
+ * (docs/diff.md). Both sides are read (image_diff.h), their functions
+ * paired and mapped old -> new, made into twins (diff_twin.h), measured
+ * with OLD as the baseline (each side also in a group of its own at one
+ * table of placements, as --padded measures; the parts interleaved at
+ * identical layout, as annotate measures them), and reported through the
+ * session (diff_report.c): the summary gives the cost per run and the
+ * changed instructions, --table the full listing, JSON every row. See
+ * diff.h. */
+#include "stubbench/diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff_context.h"
+#include "stubbench/code_variant.h"
+#include "stubbench/deprivatize.h"
+#include "stubbench/diff_twin.h"
+#include "stubbench/mitigations.h"
+#include "stubbench/percpu.h"
+#include "stubbench/status.h"
+#include "stubbench/variant_arms.h"
+
+/* The share of --time a diff keeps for its parts' statistics beyond the
+ * harness's own (SB_FINISH_RESERVE). */
+#define SB_DIFF_PARTS_STATS 0.07
+
+/* One measurement of OLD against NEW: the twins, the padded baseline, the
+ * parts and their results. */
+struct diff_run {
+	struct sb_diff_context *c;
+	enum sb_thunk thunk;           /* where the twins return */
+	/* tw[0] OLD, tw[1] NEW for the total; tw[2], tw[3] the same code for
+	 * the parts' group. */
+	struct sb_diff_twin tw[4];
+	size_t n_twins;
+	struct sb_annotate an;         /* NEW's parts against OLD (of tw[3], tw[2]) */
+	int parts;                     /* an made: the parts are measured */
+	/* The padded baseline: NEW with every part NOPed (an_total's parts,
+	 * of tw[1] and tw[0], give its layout arm), or NEW de-privatized at
+	 * its layout (tw_pad); padded NULL: none. */
+	struct sb_annotate an_total;
+	struct sb_code_variant padded_cv;
+	struct sb_diff_twin tw_pad;
+	int layout_parts, have_padded, have_pad_twin;
+	const struct sb_variant *padded;
+	struct sb_return_thunk host;
+	struct sb_variant_arms arms;
+	struct sb_results res, res_parts;
+};
+
+/* A side read and its calls placed; 0, or SB_STATUS_USAGE said on stderr. */
+static int read_side(const char *files, struct sb_jit_image *img, char *how, size_t howlen)
+{
+	char err[768];
+	if (sb_jit_image_read_files(files, img, err, sizeof(err)) ||
+	    sb_jit_image_place_calls(img, how, howlen, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", SB_DIFF_TOOL, err);
+		return SB_STATUS_USAGE;
+	}
+	return 0;
+}
+
+/* Where the twins return: through the host's thunk (sysfs); without a
+ * replica of it, with ret, said in one line. */
+static enum sb_thunk twin_thunk(const struct sb_return_thunk *host)
+{
+	if (host->thunk != SB_THUNK_UNKNOWN && host->thunk != SB_THUNK_X86)
+		return host->thunk;
+	fprintf(stderr, "%s: this kernel's return thunk is %s (%s): the twins' thunk returns are ret\n", SB_DIFF_TOOL,
+		sb_thunk_name(host->thunk), host->how);
+	return SB_THUNK_RET;
+}
+
+/* NEW's parts against OLD (ablation.h), function i of each twin with
+ * function i of the other. Returns 0, or -1 said in one line (the total
+ * alone is measured then). */
+static int parts_of(struct sb_annotate *an, struct sb_diff_twin *tw)
+{
+	char err[512];
+	if (sb_annotate_parts_of_code(an, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err))) {
+		fprintf(stderr, "%s: no cost per part (%s): the total alone\n", SB_DIFF_TOOL, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* r's twins, r->n_twins of them (diff_run's tw). Returns 0, or
+ * SB_STATUS_USAGE said. */
+static int make_twins(struct diff_run *r)
+{
+	static const char *const names[4] = {"old", "new", "parts-old", "parts-new"};
+	const struct sb_diff_context *c = r->c;
+	char err[768];
+	for (size_t s = 0; s < r->n_twins; s++)
+		if (sb_diff_twin_make(s % 2 ? c->new_img : c->old, names[s], r->thunk, &r->tw[s], err, sizeof(err))) {
+			fprintf(stderr, "%s: %s (%s): no twin: %s\n", SB_DIFF_TOOL, s % 2 ? "NEW" : "OLD",
+				s % 2 ? c->new_files : c->old_files, err);
+			while (s-- > 0)
+				sb_diff_twin_free(&r->tw[s]);
+			return SB_STATUS_USAGE;
+		}
+	for (int s = 0; s < 2; s++)
+		if (!r->tw[s].counted)
+			fprintf(stderr, "%s: %s: no counter the main prog increments: its calls are not counted\n",
+				SB_DIFF_TOOL, s ? "new" : "old");
+	return 0;
+}
+
+/* Where NEW is OLD with a private stack (NEW de-privatized equals OLD,
+ * addresses masked): NEW de-privatized at its own layout
+ * (sb_deprivatize_padded) as a twin into *pad, OLD's code at NEW's length.
+ * Returns 1 made, 0 not (NEW has no private stack, or is more than OLD
+ * with one). */
+static int padded_deprivatized(const struct sb_jit_image *old, const struct sb_jit_image *nw, enum sb_thunk th,
+			       struct sb_diff_twin *pad)
+{
+	struct sb_jit_image dep, padded;
+	struct sb_image_diff dd;
+	char err[300];
+	if (sb_deprivatize_image(nw, 0, &dep, err, sizeof(err)) <= 0)
+		return 0;
+	int same = 0;
+	if (sb_image_diff_make(old, &dep, &dd, err, sizeof(err)) == 0) {
+		same = sb_image_diff_identical(&dd);
+		sb_image_diff_free(&dd);
+	}
+	sb_jit_image_free(&dep);
+	if (!same || sb_deprivatize_image(nw, 1, &padded, err, sizeof(err)) <= 0)
+		return 0;
+	int made = sb_diff_twin_make(&padded, "new-padded", th, pad, err, sizeof(err)) == 0;
+	sb_jit_image_free(&padded);
+	return made;
+}
+
+/* NEW's padded baseline into r->padded, or none. The padded baseline is
+ * NEW with every part NOPed (annotate's layout arm, at NEW's length): NEW
+ * against it is the codegen, it against OLD the layout. That is OLD's code
+ * only where NEW adds instructions and changes or removes none (a changed
+ * frame access NOPed is no access at all). Where NEW is OLD with a private
+ * stack whose frame is r9-based, NEW de-privatized at its layout is; else
+ * none. */
+static void padded_baseline(struct diff_run *r)
+{
+	const struct sb_image_diff *d = r->c->d;
+	char err[768];
+	int only_added = sb_image_diff_count(d, SB_INSN_CHANGED) == 0 && sb_image_diff_count(d, SB_INSN_REMOVED) == 0;
+	/* NEW's own parts (an's are of the parts' twins, whose bytes address
+	 * their own buffers and counter): what its layout arm NOPs. */
+	r->layout_parts = r->parts && only_added &&
+			  sb_annotate_parts_of_code(&r->an_total, &r->tw[1].t.cv, &r->tw[0].t.cv, err, sizeof(err)) == 0;
+	r->have_padded = r->layout_parts &&
+			 sb_annotate_make_layout(SB_DIFF_TOOL, &r->tw[1].t.cv.v, &r->an_total, &r->padded_cv) == 0;
+	r->padded = r->have_padded ? &r->padded_cv.v : NULL;
+	r->have_pad_twin = !only_added && padded_deprivatized(r->c->old, r->c->new_img, r->thunk, &r->tw_pad);
+	if (r->have_pad_twin)
+		r->padded = &r->tw_pad.t.cv.v;
+}
+
+/* OLD against NEW, each in a group of its own at one table of placements
+ * with NEW's padded baseline (identical layout, not interleaved:
+ * session.h), in half of --time when the parts take the rest. Returns as
+ * sb_measure_groups. */
+static int measure_total(struct diff_run *r, const struct sb_config *run_cfg)
+{
+	struct sb_config cfg = *run_cfg;
+	if (r->parts)
+		cfg.time_s = run_cfg->time_s / 2;
+	cfg.padded = 1;
+	const struct sb_variant *padded[1] = {r->padded};
+	const struct sb_variant *others[1] = {&r->tw[1].t.cv.v};
+	struct sb_group g = {.baseline = &r->tw[0].t.cv.v, .others = others, .n_others = 1, .padded = padded,
+			     .arms = &r->arms, .res = &r->res};
+	return sb_measure_groups(&cfg, SB_DIFF_TOOL, &g, 1);
+}
+
+/* NEW's parts by ablation (annotate) in the rest of --time. --time bounds
+ * the process's age (wall_clock.h): the parts take the rest of it, less
+ * what their statistics take beyond the share the harness keeps (an
+ * ablation per part, bootstrapped: 7 s after the last process of a 30 s
+ * diff on an Intel Xeon VM, which ran 33.4 s; 30.4 s and 9.2 s at --time
+ * 30 and 10 with this share, results/intel-xeon-0xa7-vm.md). Returns as
+ * sb_annotate_measure. */
+static int measure_parts(struct diff_run *r, const struct sb_config *run_cfg)
+{
+	struct sb_config parts_cfg = *run_cfg;
+	parts_cfg.time_s *= 1 - SB_DIFF_PARTS_STATS;
+	return sb_annotate_measure(&parts_cfg, SB_DIFF_TOOL, &r->an, &r->tw[3].t.cv.v, &r->tw[2].t.cv.v,
+				   &r->res_parts);
+}
+
+/* The one ending: the total's results (rc: their status) and the parts'
+ * (prc), reported with r's context. Returns the run's status. */
+static int report(struct diff_run *r, const struct sb_config *cfg, int rc, int prc)
+{
+	struct sb_session s;
+	sb_session_init(&s, SB_DIFF_TOOL, cfg);
+	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "diff%s %.360s %.360s", r->parts ? "" : " --no-parts",
+		 r->c->old_files, r->c->new_files);
+	s.meta.thunk = &r->host;
+	sb_diff_report_on(&s, r->c);
+	sb_session_add(&s, &r->res, NULL);
+	if (rc == 0 && r->parts)
+		sb_session_add(&s, &r->res_parts, "parts");
+	return sb_session_finish(&s, rc ? rc : prc == SB_STATUS_USAGE ? SB_STATUS_FAILED : prc);
+}
+
+static void free_run(struct diff_run *r)
+{
+	if (r->parts)
+		sb_ablation_free(&r->an.ab);
+	if (r->have_padded)
+		sb_code_variant_free(&r->padded_cv);
+	if (r->layout_parts)
+		sb_ablation_free(&r->an_total.ab);
+	if (r->have_pad_twin)
+		sb_diff_twin_free(&r->tw_pad);
+	for (size_t s = r->n_twins; s-- > 0;)
+		sb_diff_twin_free(&r->tw[s]);
+}
+
+/* OLD against NEW alone, then (unless total_only) NEW's parts by ablation
+ * (annotate), each in half the time: the total's arms run apart from the
+ * ablations, whose many arms of similar code at identical layout slow
+ * each other down at small batch sizes (results/amd-epyc-zen3-vm.md). */
+static int measure(const struct sb_config *cfg, struct sb_diff_context *c, int total_only)
+{
+	static struct diff_run r;
+	char err[768];
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.n_twins = total_only ? 2 : 4;
+	sb_return_thunk_from_sysfs(&r.host);
+	r.thunk = twin_thunk(&r.host);
+	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", SB_DIFF_TOOL, err);
+		return SB_STATUS_FAILED;
+	}
+	if (make_twins(&r))
+		return SB_STATUS_USAGE;
+	r.parts = r.n_twins == 4 && parts_of(&r.an, r.tw + 2) == 0;
+	padded_baseline(&r);
+	int rc = measure_total(&r, cfg);
+	int prc = rc == 0 && r.parts ? measure_parts(&r, cfg) : 0;
+	c->an = r.parts && r.an.n_att ? &r.an : NULL;
+	if (rc != SB_STATUS_USAGE)
+		rc = report(&r, cfg, rc, prc);
+	free_run(&r);
+	c->an = NULL;
+	sb_percpu_thread_fini();
+	return rc;
+}
+
+int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
+{
+	static struct sb_jit_image old, nw;
+	static struct sb_image_diff d;
+	static struct sb_diff_context c;
+	c = (struct sb_diff_context){.old_files = o->old_files, .new_files = o->new_files, .old = &old,
+				     .new_img = &nw, .d = &d};
+	char err[768];
+	int rc = read_side(c.old_files, &old, c.how[0], sizeof(c.how[0]));
+	if (rc == 0)
+		rc = read_side(c.new_files, &nw, c.how[1], sizeof(c.how[1]));
+	if (rc == 0 && sb_image_diff_make(&old, &nw, &d, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s against %s: %s\n", SB_DIFF_TOOL, c.old_files, c.new_files, err);
+		rc = SB_STATUS_USAGE;
+	}
+	if (rc == 0 && sb_image_diff_identical(&d) && !o->measure_identical) {
+		size_t n = sb_image_diff_count(&d, SB_INSN_SAME);
+		printf("%s: no change: %s and %s hold the same code (%zu function%s, %zu instructions, "
+		       "addresses masked); --measure measures them anyway\n", SB_DIFF_TOOL, c.old_files, c.new_files,
+		       d.n, d.n == 1 ? "" : "s", n);
+	} else if (rc == 0)
+		rc = measure(cfg, &c, o->total_only);
+	sb_image_diff_free(&d);
+	sb_jit_image_free(&old);
+	sb_jit_image_free(&nw);
+	return rc;
+}

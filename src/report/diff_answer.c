@@ -1,0 +1,148 @@
+/* diff_answer.c: stubbench diff's summary lines from the saved run alone
+ * (its rows and its diff and annotate members, run_diff.h): what changed,
+ * what the change costs per run at the largest batch, and the parts'
+ * costs or the changed instructions as hunks. The live run prints them
+ * from the same members (src/commands/diff_report.c). */
+#include "stubbench/run_diff.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "stubbench/answer.h"
+#include "stubbench/run_file.h"
+
+/* A row's place: "main+0x3c", its function's name shortened to fit (the
+ * first pair is the main progs'). */
+static void where(char *buf, size_t len, size_t pair, const struct sb_run_diff_pair *p,
+		  const struct sb_run_diff_row *w)
+{
+	snprintf(buf, len, "%.14s+%#zx", pair == 0 ? "main" : w->from_old ? p->old_name : p->new_name, w->off);
+}
+
+/* A hunk: consecutive rows of pair k that are not the same, from row *r
+ * on, as one summary line; *r moves past it. Returns 0 when no hunk is
+ * left. */
+static int hunk_line(FILE *out, const struct sb_run_diff *d, size_t k, size_t *r)
+{
+	const struct sb_run_diff_pair *p = &d->pairs[k];
+	while (*r < p->n_rows && !p->rows[*r].mark)
+		(*r)++;
+	if (*r == p->n_rows)
+		return 0;
+	char line[256], at[48];
+	where(at, sizeof(at), k, p, &p->rows[*r]);
+	size_t n = (size_t)snprintf(line, sizeof(line), "  %-20s", at);
+	for (int i = 0; *r < p->n_rows && p->rows[*r].mark; (*r)++, i++) {
+		const struct sb_run_diff_row *w = &p->rows[*r];
+		if (n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%c %s", i ? "; " : "", w->mark, w->text);
+	}
+	if (n > SB_ANSWER_MAX_COLUMNS)
+		memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
+	fprintf(out, "%s\n", line);
+	return 1;
+}
+
+static size_t hunks_of(const struct sb_run_diff_pair *p)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < p->n_rows; r++)
+		n += p->rows[r].mark && (r == 0 || !p->rows[r - 1].mark);
+	return n;
+}
+
+/* The hunks of every pair, at most room lines with the line saying how
+ * many more there are. Returns the lines printed. */
+static int hunk_lines(FILE *f, const struct sb_run_diff *d, int room)
+{
+	size_t total = 0, shown = 0;
+	for (size_t k = 0; k < d->n_pairs; k++)
+		total += hunks_of(&d->pairs[k]);
+	for (size_t k = 0; k < d->n_pairs; k++)
+		for (size_t r = 0; (int)shown < room - (total > (size_t)room) && hunk_line(f, d, k, &r);)
+			shown++;
+	if (shown < total) {
+		fprintf(f, "  (%zu more changes: --table)\n", total - shown);
+		return (int)shown + 1;
+	}
+	return (int)shown;
+}
+
+/* The layout line and the parts, highest cost first, at most room lines.
+ * Returns the lines printed. */
+static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attribution *att, int room)
+{
+	size_t order[SB_ATTRIBUTION_MAX_PARTS], n = att->n_parts;
+	sb_answer_parts_by_cost(att, order);
+	char lay[64];
+	sb_answer_estimate(lay, sizeof(lay), &att->layout, 1);
+	fprintf(f, "  by part: layout (every part NOPed) %s, the parts NOPed one by one sum %+.2f:\n", lay,
+		att->sum_parts);
+	room--;
+	int lines = 1, keep = 1 + ((size_t)room < n ? room - 1 : room);
+	for (size_t i = 0; i < n && lines < keep; i++, lines++) {
+		char c[64], r[64];
+		sb_answer_estimate(c, sizeof(c), &att->nop[order[i]], 1);
+		sb_answer_estimate(r, sizeof(r), &att->removed[order[i]], 1);
+		fprintf(f, "  %-24.24s NOPed %s, removed %s\n", d->part_names[order[i]], c, r);
+	}
+	if ((size_t)lines < n) {
+		fprintf(f, "  (%zu more parts: --table)\n", n - (size_t)lines);
+		lines++;
+	}
+	return lines;
+}
+
+/* The cost lines: NEW against OLD at batch b. Returns the lines printed. */
+static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b)
+{
+	const struct sb_run_row *o = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "old", NULL, b);
+	const struct sb_run_row *n = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "new", NULL, b);
+	char cg[64], pct[64], cyc[64];
+	struct sb_estimate none = sb_estimate_absent("no row");
+	struct sb_estimate vs = n && o ? sb_estimate_pct_to_cycles(&n->figures[SB_FIGURE_DELTA], o->cycles.value) : none;
+	sb_answer_estimate(cg, sizeof(cg), n ? &n->figures[SB_FIGURE_CODEGEN] : &none, 1);
+	sb_answer_estimate(pct, sizeof(pct), n ? &n->figures[SB_FIGURE_DELTA] : &none, 1);
+	sb_answer_estimate(cyc, sizeof(cyc), &vs, 1);
+	fprintf(f, "cost of the change per run (a call of the main prog) at batch %" PRIu64 ", 95 %% CI:\n", b);
+	char base[48] = "";
+	if (o && sb_estimate_known(&o->cycles) && isfinite(o->cycles.value))
+		snprintf(base, sizeof(base), " (OLD: %.1f cycles per run)", o->cycles.value);
+	/* Against the padded baseline (a layout figure beside it) the codegen
+	 * alone; else NEW against OLD at the same placements, whose code after
+	 * each added instruction lies elsewhere: layout included. */
+	fprintf(f, "  %s %s cycles%s\n",
+		n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
+		base);
+	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
+	return 3;
+}
+
+int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	const struct sb_run_diff *d = rf->diff;
+	if (d)
+		fprintf(f, "OLD -> NEW: %zu function%s paired, instructions: %zu added, %zu changed, %zu removed\n",
+			d->n_pairs, d->n_pairs == 1 ? "" : "s", d->added, d->changed, d->removed);
+	else
+		fprintf(f, "OLD -> NEW: the changed instructions are in the document's diff member\n");
+	uint64_t b = sb_answer_largest_batch(rf);
+	int lines = 1 + cost_lines(f, rf, b), room = max_lines - lines - 1;
+	if (!d) {
+		fprintf(f, "the parts' costs: the document's annotate member; every figure: --format=json\n");
+		return lines + 1;
+	}
+	const struct sb_attribution *att = NULL;
+	for (size_t k = 0; k < d->n_att; k++)
+		if (d->att[k].batch == b)
+			att = &d->att[k];
+	if (att) {
+		lines += part_lines(f, d, att, room);
+		fprintf(f, "each instruction with its part's cost: --table; every figure and row: --format=json\n");
+		return lines + 1;
+	}
+	lines += hunk_lines(f, d, room);
+	fprintf(f, "every instruction: --table; every figure and row: --format=json\n");
+	return lines + 1;
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# diff_report: `stubbench report` of a saved `stubbench diff` run prints the
+# summary the live run printed, byte for byte. tests/data/answer_diff.json
+# and answer_diff_no_parts.json are seed 001's listings, baseline ->
+# private (--samples=32 --batch=64,512 --processes=2 --format=json, the
+# second with --no-parts), each recorded on an Intel Xeon VM by one run
+# that wrote its document and, beside it, the summary its table format
+# prints (answer_diff*.summary; a build that also wrote the summary to
+# stderr in the JSON format, kept out of the tree): the parts' lines come
+# from the document's annotate member, the changed instructions from its
+# diff member. A document without those members still gives the cost lines.
+# usage: diff_report.sh STUBBENCH DATA_DIR
+set -u
+sb=$1 d=$2
+fails=0
+for run in answer_diff answer_diff_no_parts; do
+    out=$("$sb" report "$d/$run.json"); rc=$?
+    if [ $rc -ne 0 ] || [ "$out" != "$(cat "$d/$run.summary")" ]; then
+        echo "FAIL: $run: exit $rc, the summary differs from the live run's:"
+        printf '%s\n' "$out" | diff "$d/$run.summary" - | head -20
+        fails=$((fails + 1))
+    fi
+done
+# Without the diff and annotate members: the cost lines, and where the rest is.
+tmp=$(mktemp)
+python3 -c 'import json, sys; doc = json.load(open(sys.argv[1])); del doc["diff"], doc["annotate"]; json.dump(doc, open(sys.argv[2], "w"))' \
+    "$d/answer_diff.json" "$tmp"
+out=$("$sb" report "$tmp"); rc=$?
+rm -f "$tmp"
+want="OLD -> NEW: the changed instructions are in the document's diff member"
+if [ $rc -ne 0 ] || ! printf '%s\n' "$out" | grep -qx "$want" ||
+   ! printf '%s\n' "$out" | grep -q "^  codegen at identical layout [+-]"; then
+    echo "FAIL: without the members: exit $rc:"; printf '%s\n' "$out"; fails=$((fails + 1))
+fi
+echo "diff_report: $fails failed"
+[ "$fails" -eq 0 ]
