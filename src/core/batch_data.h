@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "stubbench/arm.h"
+#include "stubbench/results.h"
 
 struct block {
 	size_t first_round, n_rounds;

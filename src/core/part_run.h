@@ -19,10 +19,10 @@
 
 #include "batch_data.h"
 #include "stubbench/error.h"
-#include "stubbench/harness.h"
 #include "stubbench/own_pages.h"
 #include "stubbench/parse.h"
 #include "stubbench/rng.h"
+#include "stubbench/run_opts.h"
 
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 
