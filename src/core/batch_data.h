@@ -1,6 +1,6 @@
 /* batch_data.h: one batch size's rounds and blocks as the harness records
- * them (sampler.c; room for them: batch_data.c), their statistics
- * (batch_summary.c) and their --blocks rows (blocks_log.c). Private to
+ * them (sampler.c; room for them: batch_data.c) and their statistics
+ * (batch_summary.c). Private to
  * src/core: the public face is stubbench/harness.h. */
 #ifndef STUBBENCH_BATCH_DATA_H
 #define STUBBENCH_BATCH_DATA_H
@@ -59,10 +59,5 @@ void sb_kept_blocks_free(struct sb_kept_blocks *kb);
 int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
 		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed,
 		       struct sb_results *out, struct sb_kept_blocks *kept);
-
-/* Writes the --blocks rows (blocks_log.h) of a batch size's kept blocks,
- * one per arm, of run part `part`, when a log is open (blocks_log.c). */
-void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
-			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz);
 
 #endif
