@@ -1,5 +1,5 @@
 /* part_run.h: a run of parts as the files of the harness share it (private to
- * src/core; the public face is stubbench/harness.h):
+ * src/harness; the public face is stubbench/harness.h):
  *   harness.c     a run of parts: their setup, their segments run, their
  *                 statistics
  *   block_size.c  how many rounds a batch size's blocks hold
