@@ -52,8 +52,8 @@ void sb_kept_blocks_free(struct sb_kept_blocks *kb);
 /* One batch size's cells (batch index bi of n_batches) into out: per arm
  * but the overhead arm ovh (-1: none), the statistics of its kept samples
  * and blocks, the modes, and against the baseline arm base (-1: none) the
- * delta and the codegen and layout costs with their CIs (bootstraps seeded from
- * seed). Blocks must be flagged (disturbed) first. kept (may be NULL): the
+ * delta and the codegen and layout costs with their CIs (each bootstrap a
+ * stream of the run's seed, sb_seed_stream). Blocks must be flagged (disturbed) first. kept (may be NULL): the
  * kept blocks' values handed back (free with sb_kept_blocks_free). Returns
  * 0, or -1 out of memory. */
 int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
