@@ -49,7 +49,8 @@ void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k)
 	if (li) {
 		codegen = sb_lab_alt_name(li->alt);
 		side = SB_SIDE_LAB;
-	} else if (sb_variant_in_family(v, "replica") || sb_variant_in_family(v, "replica-host") || sb_variant_in_family(v, "twin")) {
+	} else if (sb_variant_in_family(v, "replica") || sb_variant_in_family(v, "replica-host") ||
+		   sb_variant_in_family(v, "twin")) {
 		codegen = seed_codegen(v);
 		side = sb_variant_in_family(v, "twin") ? SB_SIDE_TWIN : SB_SIDE_REPLICA;
 	} else if (sb_variant_in_family(v, "user-obj")) {
