@@ -2,7 +2,7 @@
 ;; a kernel JIT image (src/jit/auto_twin.c). A twin's "movabs r9, frame;
 ;; add r9, gs:[this_cpu_off]" is re-aimed at the frame of one of these, so
 ;; that r9 lands in this thread's per-CPU copy as the replicas' does
-;; (src/core/percpu.c). Each is MAX_BPF_STACK (512 bytes): any BPF frame
+;; (src/variants/percpu.c). Each is MAX_BPF_STACK (512 bytes): any BPF frame
 ;; fits. The twins made take them in turn.
 
 %include "jit_macros.inc"

@@ -98,7 +98,7 @@ function(sb_counters_tests)
     target_link_libraries(test_counters_markers PRIVATE stubbench_counters)
     add_test(NAME counters_markers COMMAND test_counters_markers)
     add_executable(test_counters_markers_off ${SB_TESTS}/test_counters_markers.c
-      ${CMAKE_SOURCE_DIR}/src/counters/markers.c ${CMAKE_SOURCE_DIR}/src/core/error.c)
+      ${CMAKE_SOURCE_DIR}/src/counters/markers.c ${CMAKE_SOURCE_DIR}/src/base/error.c)
     target_include_directories(test_counters_markers_off PRIVATE ${CMAKE_SOURCE_DIR}/include
       ${CMAKE_SOURCE_DIR}/src/counters/no_likwid)
     add_test(NAME counters_markers_without_likwid COMMAND test_counters_markers_off)

@@ -3,12 +3,9 @@
 # src/report/run_plot.c, as every run's do).
 
 # The lab's stubs and records are asm/lab_alternatives.asm and
-# asm/return_thunks.asm (built with every asm/*.asm file).
-target_sources(stubbench_core PRIVATE
-  ${CMAKE_SOURCE_DIR}/src/core/lab_variants.c
-  # A variant's baseline, by family (the lab's among them).
-  ${CMAKE_SOURCE_DIR}/src/core/variant_baseline.c
-)
+# asm/return_thunks.asm (built with every asm/*.asm file); its lookups
+# (src/variants/lab_variants.c) and a variant's baseline, by family
+# (src/variants/variant_baseline.c), are in stubbench_core.
 
 # gnuplot draws --plot=FILE; it is looked up at run time, so the build does
 # not need it: say so once here when it is missing.

@@ -1,5 +1,5 @@
 /* test_machine_name.c: the microarchitecture a CPUID signature names
- * (src/machine/microarchitectures.def), the machine's one-line name, and
+ * (src/base/microarchitectures.def), the machine's one-line name, and
  * the summary's header of a saved run with and without its "cpuid".
  * usage: test_machine_name DATA_DIR */
 #include <stdio.h>

@@ -16,7 +16,7 @@
  *     area of asm/auto_twin_areas.asm; any other kernel address at a
  *     zeroed scratch buffer of its own (counted, said in the notes);
  *   - "add rX, gs:[disp]" (this_cpu_off) reads a displacement the user GS
- *     base maps (src/core/percpu.c).
+ *     base maps (src/variants/percpu.c).
  * Refused with a reason: indirect calls and jumps (tail calls), other gs
  * accesses, RIP-relative operands, jumps to another program.
  *

@@ -48,9 +48,13 @@ struct sb_block_row {
 	double clock, canary, window;
 };
 
-/* One row per arm of a block; tsc_hz converts the TSC to seconds; role:
- * "overhead", "baseline" or "variant". */
-void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
+/* The arm's role in its run, the log's role column. */
+enum sb_block_role { SB_BLOCK_OVERHEAD, SB_BLOCK_BASELINE, SB_BLOCK_VARIANT };
+
+/* One arm's value in a block: a row of the log when one is open (tsc_hz
+ * converts the TSC to seconds), and but for the overhead arm a row of the
+ * table that collects the blocks (sb_blocks_log_collect). */
+void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, enum sb_block_role role,
 		       double cycles_per_iter);
 
 /* Ends the log: with keep and at least one row, the temporary is renamed

@@ -10,6 +10,13 @@
 
 #include <stddef.h>
 
+/* A block whose canary is below this fraction of the quiet level is
+ * disturbed; a run whose canary median is, ran on a busy core. */
+#define SB_DISTURBED_CANARY 0.90
+/* A block whose window canary took more than this times its quiet level is
+ * disturbed; a run whose window median did, ran on a busy core. */
+#define SB_DISTURBED_WINDOW 1.05
+
 /* What was measured around one block. */
 struct sb_block_signs {
 	double canary; /* independent adds per core cycle */

@@ -1,6 +1,6 @@
 /* machine_name.h: a machine named as an engineer names it: the CPU's
  * microarchitecture from its CPUID vendor, family and model
- * (src/machine/microarchitectures.def, with its sources), the raw fields
+ * (src/base/microarchitectures.def, with its sources), the raw fields
  * beside it, and the hypervisor a guest runs under. */
 #ifndef STUBBENCH_MACHINE_NAME_H
 #define STUBBENCH_MACHINE_NAME_H

@@ -66,12 +66,15 @@ struct sb_function {
 	const char *func;         /* twins: its JITed function ("sub_big") */
 };
 
-/* All variants of all families, in display order (family by family:
- * replica, twin, lab, then any other, each in declaration order). */
+/* All variants of all families, in display order: family by family, those
+ * the listing of variant_families.h names first in its order, then any
+ * other; each family in declaration order. */
 size_t sb_variant_count(void);
 const struct sb_variant *sb_variant_at(size_t i);
 /* The family a variant belongs to. */
 const char *sb_variant_family(const struct sb_variant *v);
+/* Non-zero when v (may be NULL) is of family. */
+int sb_variant_in_family(const struct sb_variant *v, const char *family);
 /* Looks up by name or seed name; NULL when unknown. */
 const struct sb_variant *sb_variant_find(const char *name);
 
@@ -83,8 +86,9 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 		       size_t *n, char *err, size_t errlen);
 
 
-/* From now on the variants of family "test" (instructions planted for
- * the tests, asm/test_*.asm) are listed too; before, no lookup finds them. */
+/* From now on the variants of the hidden families (variant_families.h:
+ * the tests' planted instructions) are listed too; before, no lookup finds
+ * them. */
 void sb_registry_show_test_variants(void);
 
 /* The function records. */

@@ -1,4 +1,5 @@
-/* timer.h: the timer probe and the timed loops.
+/* timer.h: the timer probe, the timed loops, and the context switches that
+ * disturb a timing.
  *
  * Once per process the probe reads CPUID, tries rdtscp under a SIGILL
  * handler, measures the TSC's granularity (the median step between
@@ -69,6 +70,10 @@ uint64_t sb_time_round_robin(const sb_stub_fn *table, uint64_t n_fns, uint64_t *
 
 /* Core cycles per TSC tick, measured now with dependent adds (n x 64). */
 double sb_core_cycles_per_tick(uint64_t n);
+
+/* Voluntary plus involuntary context switches of the calling thread so far
+ * (getrusage): a sample or block during which it moved was disturbed. */
+long sb_context_switches(void);
 
 /* About n core cycles of busy waiting (random delays). */
 void sb_spin(uint64_t n);

@@ -7,6 +7,7 @@
 
 #include "stubbench/harness.h"
 #include "stubbench/registry.h"
+#include "stubbench/variant_keys.h"
 
 #define SB_MAX_ARMS 32
 
@@ -32,22 +33,6 @@ struct sb_variant_arms {
 int sb_variant_arms_build(struct sb_variant_arms *a, const struct sb_variant *baseline,
 			  const struct sb_variant *const *others, size_t n_others, char *err,
 			  size_t errlen);
-
-/* The key of an arm running variant v as the registry has it: side,
- * family, codegen (a lab alternative, the seeds' baseline/private/hybrid
- * from where the code keeps its private stacks, else the variant's name),
- * flavour, return and shape from its record; at no placement. */
-void sb_variant_key(const struct sb_variant *v, struct sb_cell_key *k);
-
-/* The registry variant of family whose key has codegen and shape (the
- * twin of a kernel program, the host-flavour copy of a seed replica), or
- * NULL. */
-const struct sb_variant *sb_variant_of_family(const char *family, const char *codegen, const char *shape);
-
-/* The baseline padded to v's layout (family "replica-padded" or
- * "replica-host-padded": the baseline's bytes with the kernel's NOP forms
- * where v has its extra instructions), or NULL when v has none. */
-const struct sb_variant *sb_variant_padded_baseline_of(const struct sb_variant *v);
 
 /* The arm running copy (sb_place() of original, copy index) gets
  * original's key at that placement. Returns 0, or -1 when copy has no arm. */

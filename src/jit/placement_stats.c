@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/rng.h"
 #include "stubbench/stats.h"
 
 /* A copy at a random placement (--placements): its arm's key has one. */
@@ -78,8 +79,8 @@ long sb_placement_summarize(struct sb_results *r, const char *baseline, uint64_t
 		size_t nb = base ? values(r, base, c->batch, b) : 0;
 		if (base && !sb_cell_key_same_code(ck, base) && nb) {
 			double ratio, lo, hi;
-			if (sb_bootstrap_ratio_unpaired(x, row->k, b, nb, 2000, seed ^ (n * 104729), &ratio, &lo,
-							&hi) == 0)
+			uint64_t row_seed = sb_seed_stream(seed, SB_SEED_BOOTSTRAP, n); /* each row's own stream */
+			if (sb_bootstrap_ratio_unpaired(x, row->k, b, nb, 2000, row_seed, &ratio, &lo, &hi) == 0)
 				row->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 		}
 	}

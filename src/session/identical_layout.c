@@ -77,10 +77,10 @@ static unsigned *shared_offsets(const struct sb_variant *const *vs, size_t n, si
 	return offsets;
 }
 
-unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed)
+unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed, size_t table)
 {
 	struct sb_rng rng;
-	sb_rng_seed(&rng, seed * 104723 + 11); /* one table for the run, whatever the groups */
+	sb_rng_seed(&rng, sb_seed_stream(seed, SB_SEED_LAYOUT, table));
 	return shared_offsets(vs, n, k, &rng);
 }
 
@@ -182,7 +182,7 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 	if (!lg->n)
 		return 0;
 	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
-	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->seed);
+	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->seed, 0);
 	lg->arms = calloc(lg->n, sizeof(*lg->arms));
 	lg->res = calloc(lg->n, sizeof(*lg->res));
 	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));
@@ -241,6 +241,13 @@ static int between(const struct sb_config *cfg, const struct sb_layout_groups *l
 	return sb_paired_between_placements(&ba, &bb, N_BOOT, seed, p) == 0 && p->mean.known ? 0 : -1;
 }
 
+/* The bootstrap of a cell's codegen (figure 0) or layout cost (figure 1):
+ * a stream of the run's seed of its own (sb_seed_stream). */
+static uint64_t figure_seed(const struct sb_config *cfg, size_t cell, unsigned figure)
+{
+	return sb_seed_stream(cfg->seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
+}
+
 void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
 		       size_t n)
 {
@@ -258,9 +265,9 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 			long va = group_of(lg, v), pad = group_of(lg, pv);
 			for (size_t bi = 0; bi < cfg->n_batches; bi++) {
 				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
-				uint64_t seed = cfg->seed ^ (row * 7919 + bi * 104729 + g);
+				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->n_batches + bi;
 				struct sb_paired p;
-				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, seed, &p);
+				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, figure_seed(cfg, cell, 0), &p);
 				/* The median over placements: at identical layout the
 				 * codegen cost of every placement is one figure but for
 				 * cells a busy host disturbed, which move a mean by cycles
@@ -272,7 +279,7 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
 				c->n_codegen_modes = p.n_modes;
 				c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
-				if (pad >= 0 && between(cfg, lg, pad, base, bi, seed + 3, &p) == 0)
+				if (pad >= 0 && between(cfg, lg, pad, base, bi, figure_seed(cfg, cell, 1), &p) == 0)
 					c->layout_cycles = p.mean;
 			}
 		}

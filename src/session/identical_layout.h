@@ -53,10 +53,12 @@ struct sb_layout_groups {
 	} put[SB_LAYOUT_MAX_GROUPS];        /* the hook's context for group i */
 };
 
-/* The run's table of placements for the variants vs[0..n): copy j of
- * every one at offsets[j * SB_PLACE_MAX_FUNCS + f] in its pages, k rows,
- * seeded from seed. NULL out of memory. */
-unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed);
+/* A table of placements for the variants vs[0..n): copy j of every one
+ * at offsets[j * SB_PLACE_MAX_FUNCS + f] in its pages, k rows, drawn from
+ * the layout stream `table` of the run's seed (sb_seed_stream): 0 for the
+ * identical-layout groups' one table, g + 1 for the own table of group g.
+ * NULL out of memory. */
+unsigned *sb_layout_offsets(const struct sb_variant *const *vs, size_t n, size_t k, uint64_t seed, size_t table);
 
 /* Whether the run makes the comparison: --padded, re-rolled states, no
  * --placements, and a format that has its figures. */

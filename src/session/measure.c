@@ -385,7 +385,7 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 			vs[m++] = groups[g].baseline;
 		for (size_t i = 0; i < groups[g].n_others && m < SB_MAX_ARMS + 1; i++)
 			vs[m++] = groups[g].others[i];
-		(*out)[g] = sb_layout_offsets(vs, m, cfg->states, cfg->seed + g);
+		(*out)[g] = sb_layout_offsets(vs, m, cfg->states, cfg->seed, g + 1);
 		if (!(*out)[g]) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 1;

@@ -1,5 +1,4 @@
-/* blocks_log.c: see blocks_log.h; the rows of the harness's kept blocks:
- * batch_data.h. */
+/* blocks_log.c: see blocks_log.h. */
 #include "stubbench/blocks_log.h"
 
 #include <errno.h>
@@ -7,7 +6,6 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "batch_data.h"
 #include "stubbench/block_table.h"
 #include "stubbench/safe_file.h"
 
@@ -64,9 +62,18 @@ static void put_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, const char *role,
+static const char *const role_names[] = {
+	[SB_BLOCK_OVERHEAD] = "overhead",
+	[SB_BLOCK_BASELINE] = "baseline",
+	[SB_BLOCK_VARIANT] = "variant",
+};
+
+void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, enum sb_block_role role,
 		       double cycles_per_iter)
 {
+	if (collector && role != SB_BLOCK_OVERHEAD &&
+	    sb_block_table_add(collector, b->batch, b->part, b->process, b->block, b->state, arm, cycles_per_iter) != 0)
+		collector_failed = 1;
 	if (!log_open)
 		return;
 	FILE *f = log_file.f;
@@ -74,31 +81,8 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 	fprintf(f, "%.6f,%zu,%llu,%zu,%zu,%zu,%.5f,%.4f,%.3f,", t, b->part, (unsigned long long)b->batch, b->process,
 		b->block, b->state, b->clock, b->canary, b->window);
 	put_field(f, arm);
-	fprintf(f, ",%s,%.4f\n", role, cycles_per_iter);
+	fprintf(f, ",%s,%.4f\n", role_names[role], cycles_per_iter);
 	log_rows++;
-}
-
-void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
-			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz)
-{
-	if (!log_open && !collector)
-		return;
-	for (size_t k = 0; k < kb->n; k++) {
-		const struct block *b = &d->blocks[kb->block[k]];
-		struct sb_block_row row = {b->tsc, part, batch, b->process, kb->block[k], b->state,
-					   b->cpt, b->canary, b->window};
-		for (size_t a = 0; a < n_arms; a++) {
-			if (collector && !arms[a].is_overhead &&
-			    sb_block_table_add(collector, batch, part, b->process, kb->block[k], b->state, arms[a].name,
-					       kb->value[a * kb->stride + k]) != 0)
-				collector_failed = 1;
-			sb_blocks_log_row(&row, tsc_hz, arms[a].name,
-					  arms[a].is_overhead   ? "overhead"
-					  : arms[a].is_baseline ? "baseline"
-								: "variant",
-					  kb->value[a * kb->stride + k]);
-		}
-	}
 }
 
 int sb_blocks_log_close(int keep, char *err, size_t errlen)

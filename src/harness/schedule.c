@@ -191,7 +191,7 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
 				sg.progress_span = 1.0 / (double)(n * n_parts * nb);
 				if (o->process_key) /* the same for every part of the process */
-					sg.order_seed = (o->seed ^ 0x5851f42d4c957f2dULL) * (p + 1) + 0x9e3779b97f4a7c15ULL * (bi + 1);
+					sg.order_seed = sb_seed_stream(o->seed, SB_SEED_ORDER, p * nb + bi);
 				psg[n_sg] = sg;
 				pds[n_sg++] = &pr->runs[bi].d;
 			}

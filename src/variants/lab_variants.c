@@ -4,7 +4,6 @@
 #include "stubbench/lab_variants.h"
 
 #include <stddef.h>
-#include <string.h>
 
 #include "stubbench/percpu.h"
 
@@ -20,7 +19,7 @@ _Static_assert(sizeof(enum sb_lab_alt) == 4 && sizeof(enum sb_lab_return) == 4, 
 
 static int is_lab(const struct sb_variant *v)
 {
-	return v && v->family && strcmp(v->family, "lab") == 0 && v->family_info;
+	return sb_variant_in_family(v, "lab") && v->family_info;
 }
 
 size_t sb_lab_count(void)

@@ -16,7 +16,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <x86intrin.h>
 
@@ -24,14 +23,6 @@
 
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
 #define WARM_ROUNDS 4              /* unrecorded rounds a block runs after its canaries */
-
-long sb_context_switches(void)
-{
-	struct rusage ru;
-	if (getrusage(RUSAGE_THREAD, &ru) != 0)
-		return 0;
-	return ru.ru_nvcsw + ru.ru_nivcsw;
-}
 
 /* One sample with the stack moved down by pad bytes: where the stubs'
  * frames fall in the cache lines and sets is part of the hidden state. */

@@ -3,7 +3,6 @@
 
 #include <math.h>
 
-#include "stubbench/results.h"
 #include "stubbench/stats.h"
 
 struct sb_estimate sb_estimate_of(double value, double lo, double hi)
@@ -59,22 +58,4 @@ struct sb_estimate sb_summary_estimate(const struct sb_summary *s, const char *w
 	if (!s->n)
 		return sb_estimate_absent(why ? why : "no samples");
 	return s->n > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
-}
-
-/* A cell's summary s as an estimate, from its kept samples' count. */
-static struct sb_estimate cell_figure(const struct sb_cell *c, const struct sb_summary *s)
-{
-	if (!c->n_samples || c->no_samples[0])
-		return sb_estimate_absent(c->no_samples[0] ? c->no_samples : "no samples");
-	return c->n_samples > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
-}
-
-struct sb_estimate sb_cell_cycles(const struct sb_cell *c)
-{
-	return cell_figure(c, &c->cycles);
-}
-
-struct sb_estimate sb_cell_ns(const struct sb_cell *c)
-{
-	return cell_figure(c, &c->ns);
 }

@@ -6,24 +6,21 @@
 #include "stubbench/lab_variants.h"
 #include "stubbench/registry.h"
 
-#include <string.h>
-
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)
 {
-	const char *family = v ? sb_variant_family(v) : NULL;
-	if (family && strcmp(family, "replica") == 0)
+	if (sb_variant_in_family(v, "replica"))
 		return sb_variant_find("baseline");
-	if (family && strcmp(family, "replica-host") == 0)
+	if (sb_variant_in_family(v, "replica-host"))
 		return sb_variant_find("host-baseline");
 	/* A test variant is a seed replica with an instruction planted. */
-	if (family && strcmp(family, "test") == 0)
+	if (sb_variant_in_family(v, "test"))
 		return sb_variant_find("baseline");
 	/* A padded baseline: the baseline of the variant it pads. */
-	if (family && (strcmp(family, "replica-padded") == 0 || strcmp(family, "replica-host-padded") == 0))
+	if (sb_variant_in_family(v, "replica-padded") || sb_variant_in_family(v, "replica-host-padded"))
 		return sb_variant_baseline_of(v->family_info);
 	/* A lab alternative against mainline (what it changes in the JIT as
 	 * it is); mainline against the lab's baseline. */
-	if (family && strcmp(family, "lab") == 0) {
+	if (sb_variant_in_family(v, "lab")) {
 		const struct sb_lab_info *info = sb_lab_info_of(v);
 		if (!info || info->alt == SB_LAB_BASELINE || info->alt == SB_LAB_PLACEMENT_CONTROL)
 			return NULL; /* the placement control: the baseline's own bytes */

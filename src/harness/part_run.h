@@ -1,5 +1,5 @@
 /* part_run.h: a run of parts as the files of the harness share it (private to
- * src/core; the public face is stubbench/harness.h):
+ * src/harness; the public face is stubbench/harness.h):
  *   harness.c     a run of parts: their setup, their segments run, their
  *                 statistics
  *   block_size.c  how many rounds a batch size's blocks hold
@@ -19,10 +19,10 @@
 
 #include "batch_data.h"
 #include "stubbench/error.h"
-#include "stubbench/harness.h"
 #include "stubbench/own_pages.h"
 #include "stubbench/parse.h"
 #include "stubbench/rng.h"
+#include "stubbench/run_opts.h"
 
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 

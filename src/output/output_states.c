@@ -1,10 +1,13 @@
 /* output_states.c: what the output says about re-rolled states and modes,
- * and about a busy core; see output.h. */
+ * and about a busy core; see output_states.h. */
+#include "stubbench/output_states.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "stubbench/output.h"
+#include "stubbench/arm.h"
+#include "stubbench/disturbed.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_info.h"

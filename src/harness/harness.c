@@ -5,7 +5,7 @@
  * or in fresh ones (schedule.c, processes.c, the samples themselves:
  * sampler.c), then per batch size the disturbed blocks flagged
  * (disturbed.c), the statistics of the kept ones (batch_summary.c) and
- * their --blocks rows (blocks_log.c), and the run's clock and canary
+ * their --blocks rows (blocks_log.h), and the run's clock and canary
  * levels.
  */
 #define _GNU_SOURCE
@@ -200,6 +200,27 @@ static int hand_back(const struct part_run *pr, const struct batch_data *d, cons
 	return 0;
 }
 
+/* A batch size's kept blocks, while a --blocks log is open or a table
+ * collects them: per block one row of every arm (blocks_log.h). */
+static void log_kept_blocks(const struct part_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
+			    uint64_t batch)
+{
+	if (!sb_blocks_log_active())
+		return;
+	for (size_t k = 0; k < kb->n; k++) {
+		const struct block *b = &d->blocks[kb->block[k]];
+		struct sb_block_row row = {b->tsc, pr->index, batch, b->process, kb->block[k], b->state,
+					   b->cpt, b->canary, b->window};
+		for (size_t a = 0; a < pr->n_arms; a++) {
+			const struct sb_arm *arm = &pr->arms[a];
+			enum sb_block_role role = arm->is_overhead   ? SB_BLOCK_OVERHEAD
+						  : arm->is_baseline ? SB_BLOCK_BASELINE
+								     : SB_BLOCK_VARIANT;
+			sb_blocks_log_row(&row, pr->tsc_hz, arm->name, role, kb->value[a * kb->stride + k]);
+		}
+	}
+}
+
 /* Batch index bi of a part: its disturbed blocks flagged and counted, its
  * levels gathered, its cells' statistics, its --blocks rows. Returns 0, or
  * -1 with err set. */
@@ -230,7 +251,7 @@ static int summarize_batch(struct part_run *pr, size_t bi, struct block_levels *
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	sb_blocks_log_kept(pr->arms, pr->n_arms, d, &kept, batch, pr->index, pr->tsc_hz);
+	log_kept_blocks(pr, d, &kept, batch);
 	sb_kept_blocks_free(&kept);
 	if (o->verbose)
 		say_first_round(pr, bi);

@@ -1,11 +1,31 @@
-/* results.c: the result containers of results.h: parts' results appended
- * into one, their canary levels folded, a cell found by its arm, freed. */
+/* results.c: the result containers of results.h: a cell's figures as
+ * estimates, parts' results appended into one, their canary levels folded,
+ * a cell found by its arm, freed. */
 #include "stubbench/results.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/harness.h"
+#include "stubbench/arm.h"
+
+/* A cell's summary s as an estimate, from its kept samples' count. */
+static struct sb_estimate cell_figure(const struct sb_cell *c, const struct sb_summary *s)
+{
+	if (!c->n_samples || c->no_samples[0])
+		return sb_estimate_absent(c->no_samples[0] ? c->no_samples : "no samples");
+	return c->n_samples > 1 ? sb_estimate_of(s->mean, s->ci_lo, s->ci_hi) : sb_estimate_of(s->mean, NAN, NAN);
+}
+
+struct sb_estimate sb_cell_cycles(const struct sb_cell *c)
+{
+	return cell_figure(c, &c->cycles);
+}
+
+struct sb_estimate sb_cell_ns(const struct sb_cell *c)
+{
+	return cell_figure(c, &c->ns);
+}
 
 void sb_results_fold_canary(struct sb_results *all, const struct sb_results *part)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "stubbench/parse.h"
+#include "stubbench/variant_families.h"
 
 extern const struct sb_variant __start_sb_variants[] __attribute__((weak));
 extern const struct sb_variant __stop_sb_variants[] __attribute__((weak));
@@ -25,27 +26,24 @@ extern const struct sb_function __stop_sb_functions[] __attribute__((weak));
 _Static_assert(sizeof(struct sb_variant) == 160, "struct sb_variant is the SB_VARIANT record");
 _Static_assert(sizeof(struct sb_function) == 72, "struct sb_function is the SB_FUNCTION_RECORD record");
 
-/* Display order of the families; others follow in section order. */
-static const char *const family_order[] = {"replica", "twin", "lab"};
-#define N_FAMILY_ORDER (sizeof(family_order) / sizeof(family_order[0]))
-
 static const struct sb_variant **order;
 static size_t n_variants;
-static int with_test_variants;
+static int with_hidden_families;
 
-/* Family "test": code the tests plant instructions in (asm/test_*.asm),
- * listed only after sb_registry_show_test_variants(). */
-static int is_test(const struct sb_variant *v)
+/* The place of v's family among names (NULL-terminated), or the number of
+ * names when it is none of them (always for v NULL). */
+static size_t family_place(const struct sb_variant *v, const char *const *names)
 {
-	return v->family && strcmp(v->family, "test") == 0;
+	size_t i = 0;
+	while (names[i] && !sb_variant_in_family(v, names[i]))
+		i++;
+	return i;
 }
 
-static size_t family_rank(const struct sb_variant *v)
+static int is_hidden(const struct sb_variant *v)
 {
-	for (size_t i = 0; i < N_FAMILY_ORDER; i++)
-		if (v->family && strcmp(v->family, family_order[i]) == 0)
-			return i;
-	return N_FAMILY_ORDER;
+	const char *const *hidden = sb_variant_family_listing.hidden;
+	return hidden[family_place(v, hidden)] != NULL;
 }
 
 /* Runs before main, so the order is there before any thread looks. */
@@ -57,18 +55,20 @@ __attribute__((constructor)) static void sb_registry_init(void)
 	order = malloc(n * sizeof(*order));
 	if (!order)
 		return;
-	for (size_t rank = 0; rank <= N_FAMILY_ORDER; rank++)
+	const char *const *first = sb_variant_family_listing.first;
+	size_t n_first = family_place(NULL, first);
+	for (size_t rank = 0; rank <= n_first; rank++)
 		for (size_t i = 0; i < n; i++)
-			if (family_rank(&__start_sb_variants[i]) == rank &&
-			    (with_test_variants || !is_test(&__start_sb_variants[i])))
+			if (family_place(&__start_sb_variants[i], first) == rank &&
+			    (with_hidden_families || !is_hidden(&__start_sb_variants[i])))
 				order[n_variants++] = &__start_sb_variants[i];
 }
 
 void sb_registry_show_test_variants(void)
 {
-	if (with_test_variants)
+	if (with_hidden_families)
 		return;
-	with_test_variants = 1;
+	with_hidden_families = 1;
 	free(order);
 	order = NULL;
 	n_variants = 0;
@@ -90,6 +90,11 @@ const char *sb_variant_family(const struct sb_variant *v)
 	return v ? v->family : NULL;
 }
 
+int sb_variant_in_family(const struct sb_variant *v, const char *family)
+{
+	return v && v->family && strcmp(v->family, family) == 0;
+}
+
 const struct sb_variant *sb_variant_find(const char *name)
 {
 	if (!name)
@@ -108,7 +113,7 @@ int sb_variants_select(const char *list, const char *all_family, const struct sb
 	*n = 0;
 	if (strcmp(list, "all") == 0) {
 		for (size_t i = 0; i < sb_variant_count() && *n < max; i++)
-			if (strcmp(sb_variant_family(sb_variant_at(i)), all_family) == 0)
+			if (sb_variant_in_family(sb_variant_at(i), all_family))
 				out[(*n)++] = sb_variant_at(i);
 		return 0;
 	}

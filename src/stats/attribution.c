@@ -7,6 +7,7 @@
 
 #include "stubbench/error.h"
 #include "stubbench/paired_placements.h"
+#include "stubbench/rng.h"
 
 #define MAX_COLS (3 + 2 * SB_ATTRIBUTION_MAX_PARTS)
 #define LAYOUT_COL(n_parts) (2 + 2 * (n_parts))
@@ -120,6 +121,14 @@ static int one_placement(const size_t *place, size_t n)
 	return 1;
 }
 
+/* A figure's bootstrap draws a stream of its own, told apart by the column
+ * of the arm it takes against the variant or the baseline (the
+ * interaction: the column past the last). */
+static uint64_t figure_seed(uint64_t seed, size_t col)
+{
+	return sb_seed_stream(seed, SB_SEED_BOOTSTRAP, col);
+}
+
 /* The figures from n whole blocks. Returns 0, or -1 out of memory. */
 static int figures(double *val, const size_t *place, const size_t *proc, size_t n, size_t n_parts,
 		   const long *col, unsigned n_boot, uint64_t seed, struct sb_attribution *out)
@@ -129,7 +138,7 @@ static int figures(double *val, const size_t *place, const size_t *proc, size_t 
 	if (!x)
 		return -1;
 	struct sb_paired p;
-	int rc = sb_paired_over_placements(V, B, place, proc, n, n_boot, seed, &p);
+	int rc = sb_paired_over_placements(V, B, place, proc, n, n_boot, figure_seed(seed, 1), &p);
 	out->total = p.mean;
 	out->n_placements = p.n_placements;
 	out->n_processes = p.n_processes;
@@ -138,7 +147,7 @@ static int figures(double *val, const size_t *place, const size_t *proc, size_t 
 	double lo = 0, hi = 0;
 	for (size_t k = 0; k < n_parts && rc == 0; k++) {
 		const double *N = val + (2 + 2 * k) * n, *R = val + (3 + 2 * k) * n;
-		rc = sb_paired_over_placements(V, N, place, proc, n, n_boot, seed + 2 * k + 1, &p);
+		rc = sb_paired_over_placements(V, N, place, proc, n, n_boot, figure_seed(seed, 2 + 2 * k), &p);
 		out->nop[k] = p.mean;
 		out->sum_parts += p.mean.value;
 		lo += p.mean.lo, hi += p.mean.hi;
@@ -146,21 +155,23 @@ static int figures(double *val, const size_t *place, const size_t *proc, size_t 
 			x[i] -= V[i] - N[i];
 		out->removed[k] = sb_estimate_absent("no removed arm");
 		if (rc == 0 && col[3 + 2 * k] >= 0) {
-			rc = sb_paired_over_placements(V, R, place, proc, n, n_boot, seed + 2 * k + 2, &p);
+			rc = sb_paired_over_placements(V, R, place, proc, n, n_boot, figure_seed(seed, 3 + 2 * k), &p);
 			out->removed[k] = p.mean;
 		}
 	}
 	out->layout = sb_estimate_absent("no arm with every part NOPed");
 	if (rc == 0 && col[LAYOUT_COL(n_parts)] >= 0) {
 		const double *L = val + LAYOUT_COL(n_parts) * n;
-		rc = sb_paired_over_placements(L, B, place, proc, n, n_boot, seed + 97, &p);
+		rc = sb_paired_over_placements(L, B, place, proc, n, n_boot, figure_seed(seed, LAYOUT_COL(n_parts)),
+					       &p);
 		out->layout = p.mean;
 		lo += p.mean.lo, hi += p.mean.hi;
 		for (size_t i = 0; i < n; i++)
 			x[i] -= L[i] - B[i];
 	}
 	if (rc == 0)
-		rc = sb_paired_over_placements(x, zero, place, proc, n, n_boot, seed + 99, &p);
+		rc = sb_paired_over_placements(x, zero, place, proc, n, n_boot,
+					       figure_seed(seed, LAYOUT_COL(n_parts) + 1), &p);
 	out->interaction = p.mean;
 	double tol = 1e-9 * (1 + fabs(out->total.value));
 	out->reconciles = out->total.value >= lo + out->interaction.lo - tol &&

@@ -207,9 +207,10 @@ static int paired_figures(const struct layout *pl, const struct layout *pr, cons
 	out->n_modes = sb_find_modes(pm, byplace.g, MODE_MIN_SEP, out->modes, SB_MAX_MODES, NULL);
 	/* Processes are crossed with placements (every process runs many, and
 	 * what a process fixes moves all of them): a second bootstrap over
-	 * processes, then blocks, added in quadrature on each side. */
+	 * processes, then blocks, added in quadrature on each side, its
+	 * resamples a stream of their own from seed. */
 	if (!isnan(ci[0]) && out->n_processes > 1) {
-		if (estimate_over(&byproc, n_boot, seed + 1, pm, pest, pci) != 0)
+		if (estimate_over(&byproc, n_boot, sb_seed_stream(seed, SB_SEED_BOOTSTRAP, 1), pm, pest, pci) != 0)
 			goto out;
 		widen_by(est[0], pest[0], pci[0], pci[1], &ci[0], &ci[1]);
 		widen_by(est[1], pest[1], pci[2], pci[3], &ci[2], &ci[3]);

@@ -1,14 +1,15 @@
 /* batch_data.h: one batch size's rounds and blocks as the harness records
- * them (sampler.c; room for them: batch_data.c), their statistics
- * (batch_summary.c) and their --blocks rows (blocks_log.c). Private to
- * src/core: the public face is stubbench/harness.h. */
+ * them (sampler.c; room for them: batch_data.c) and their statistics
+ * (batch_summary.c). Private to
+ * src/harness: the public face is stubbench/harness.h. */
 #ifndef STUBBENCH_BATCH_DATA_H
 #define STUBBENCH_BATCH_DATA_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "stubbench/arm.h"
+#include "stubbench/results.h"
 
 struct block {
 	size_t first_round, n_rounds;
@@ -51,17 +52,12 @@ void sb_kept_blocks_free(struct sb_kept_blocks *kb);
 /* One batch size's cells (batch index bi of n_batches) into out: per arm
  * but the overhead arm ovh (-1: none), the statistics of its kept samples
  * and blocks, the modes, and against the baseline arm base (-1: none) the
- * delta and the codegen and layout costs with their CIs (bootstraps seeded from
- * seed). Blocks must be flagged (disturbed) first. kept (may be NULL): the
+ * delta and the codegen and layout costs with their CIs (each bootstrap a
+ * stream of the run's seed, sb_seed_stream). Blocks must be flagged (disturbed) first. kept (may be NULL): the
  * kept blocks' values handed back (free with sb_kept_blocks_free). Returns
  * 0, or -1 out of memory. */
 int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long base, uint64_t batch, size_t bi,
 		       size_t n_batches, const struct batch_data *d, double tsc_hz, uint64_t seed,
 		       struct sb_results *out, struct sb_kept_blocks *kept);
-
-/* Writes the --blocks rows (blocks_log.h) of a batch size's kept blocks,
- * one per arm, of run part `part`, when a log is open (blocks_log.c). */
-void sb_blocks_log_kept(const struct sb_arm *arms, size_t n_arms, const struct batch_data *d,
-			const struct sb_kept_blocks *kb, uint64_t batch, size_t part, double tsc_hz);
 
 #endif

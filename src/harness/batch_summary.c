@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stubbench/paired_placements.h"
+#include "stubbench/rng.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"
 
@@ -507,10 +508,19 @@ static long arm_index(const struct summary *s, const struct sb_arm *p)
 	return -1;
 }
 
+/* The bootstraps of a cell against the baseline: each draws a stream of
+ * its own (sb_seed_stream), told apart by the cell and the figure. */
+enum cell_bootstrap { BOOT_DELTA, BOOT_DELTA_BY_PROCESS, BOOT_CODEGEN, BOOT_LAYOUT, BOOT_VS_REFERENCE, N_CELL_BOOTS };
+
+static uint64_t boot_seed(uint64_t seed, size_t cell, enum cell_bootstrap boot)
+{
+	return sb_seed_stream(seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * N_CELL_BOOTS + boot);
+}
+
 /* Arm a against the baseline (some blocks kept): the delta, the codegen
- * and the layout cost of cell c with their CIs, the bootstraps seeded from
- * seed. */
-static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, struct sb_cell *c)
+ * and the layout cost of cell c (index cell among the run's) with their
+ * CIs, the bootstraps' streams from the run's seed. */
+static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, size_t cell, struct sb_cell *c)
 {
 	size_t g = s->g, nk = s->nk;
 	const double *bm = s->bm;
@@ -519,10 +529,12 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	const size_t *bstate = s->bstate, *bproc = s->bproc;
 	double ratio, lo, hi;
 	c->delta_pct = sb_estimate_absent("the baseline costs nothing");
-	if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, seed, &ratio, &lo, &hi) == 0) {
+	if (sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bstate, g, N_BOOT, boot_seed(seed, cell, BOOT_DELTA),
+				      &ratio, &lo, &hi) == 0) {
 		double pr, plo, phi;
-		if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT, seed + 2,
-							    &pr, &plo, &phi) == 0)
+		if (by_process && sb_bootstrap_ratio_nested(bm + a * nk, bm + base * nk, bproc, g, N_BOOT,
+							    boot_seed(seed, cell, BOOT_DELTA_BY_PROCESS), &pr, &plo,
+							    &phi) == 0)
 			widen(ratio, pr, plo, phi, &lo, &hi);
 		c->delta_pct = sb_estimate_of((ratio - 1) * 100, (lo - 1) * 100, (hi - 1) * 100);
 	}
@@ -536,20 +548,20 @@ static void arm_against_baseline(struct summary *s, size_t a, uint64_t seed, str
 	long ref = arm_index(s, s->arms[a].padded_baseline), other = arm_index(s, s->arms[a].reference);
 	const size_t *procs = by_process ? bproc : NULL, *places = s->n_states_seen > 1 ? bstate : NULL;
 	struct sb_paired p;
-	sb_paired_over_placements(bm + a * nk, bm + (ref >= 0 ? ref : base) * nk, places, procs, g, N_BOOT, seed + 1,
-				  &p);
+	sb_paired_over_placements(bm + a * nk, bm + (ref >= 0 ? ref : base) * nk, places, procs, g, N_BOOT,
+				  boot_seed(seed, cell, BOOT_CODEGEN), &p);
 	c->matched_cycles = p.mean;
 	c->codegen_against = s->arms[ref >= 0 ? ref : base].name;
 	c->codegen_median = p.median;
 	memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
 	c->n_codegen_modes = p.n_modes;
 	c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
-	if (ref >= 0 && sb_paired_over_placements(bm + ref * nk, bm + base * nk, places, procs, g, N_BOOT, seed + 3,
-						  &p) == 0)
+	if (ref >= 0 && sb_paired_over_placements(bm + ref * nk, bm + base * nk, places, procs, g, N_BOOT,
+						  boot_seed(seed, cell, BOOT_LAYOUT), &p) == 0)
 		c->layout_cycles = p.mean;
 	c->vs_reference_cycles = sb_estimate_absent("no reference arm");
-	if (other >= 0 && sb_paired_over_placements(bm + a * nk, bm + other * nk, places, procs, g, N_BOOT, seed + 5,
-						    &p) == 0) {
+	if (other >= 0 && sb_paired_over_placements(bm + a * nk, bm + other * nk, places, procs, g, N_BOOT,
+						    boot_seed(seed, cell, BOOT_VS_REFERENCE), &p) == 0) {
 		c->vs_reference_cycles = p.mean;
 		c->reference_against = s->arms[other].name;
 	}
@@ -611,7 +623,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->codegen_mean = c->delta_cycles =
 			c->vs_reference_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
-			arm_against_baseline(&s, a, seed ^ (a * 7919 + bi), c);
+			arm_against_baseline(&s, a, seed, bi * n_arms + a, c);
 	}
 	if (kept) { /* handed over */
 		*kept = (struct sb_kept_blocks){.n = s.g, .stride = s.nk, .block = s.kept_block, .value = s.bm,

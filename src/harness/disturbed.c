@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "part_run.h"
-#include "stubbench/harness.h"
 #include "stubbench/stats.h"
 
 #define QUIET_CANARY_PCT 95 /* the add canary's quiet level: this percentile of the blocks */

@@ -3,7 +3,7 @@
  * "twin" of the registry with SB_VARIANT), and the twin of a kernel arm. */
 #include "stubbench/twin_variants.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_arms.h"
+#include "stubbench/variant_keys.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* timer.c: timer probe and the C side of the timed loops; see timer.h. */
+/* timer.c: timer probe, the C side of the timed loops, context switches; see timer.h. */
 #define _GNU_SOURCE
 #include "stubbench/timer.h"
 
@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <x86intrin.h>
 
@@ -194,4 +195,12 @@ double sb_core_cycles_per_tick(uint64_t n)
 	if ((double)ticks <= cost)
 		return 0;
 	return (double)(n * 64) / ((double)ticks - cost);
+}
+
+long sb_context_switches(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
 }

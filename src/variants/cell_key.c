@@ -1,5 +1,5 @@
-/* cell_key.c: the structured identity of a cell; see results.h. */
-#include "stubbench/results.h"
+/* cell_key.c: the structured identity of a cell; see cell_key.h. */
+#include "stubbench/cell_key.h"
 
 #include <stdio.h>
 #include <string.h>
