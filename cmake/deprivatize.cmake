@@ -1,6 +1,6 @@
 # deprivatize.cmake: twins of JITed functions with the other frame (the
 # STUBBENCH_DEPRIVATIZE part): a private-stack function re-encoded without its
-# private stack, and the reverse (src/jit/deprivatize.c, code_layout.c,
+# private stack, and the reverse (src/twins/deprivatize.c, code_layout.c,
 # twin_listing.c) and `stubbench deprivatize`. Zydis 4 decodes and encodes;
 # without it the part is off, with one line saying so.
 
@@ -12,10 +12,10 @@ if(STUBBENCH_DEPRIVATIZE)
 endif()
 
 if(STUBBENCH_DEPRIVATIZE)
-  add_library(stubbench_twins STATIC src/jit/deprivatize.c src/jit/private_frame.c src/jit/code_layout.c src/jit/twin_listing.c
-    src/jit/deprivatize_run.c
-    src/jit/auto_twin.c src/jit/ablation.c src/jit/code_align.c src/jit/image_diff.c src/jit/insn_align.c
-    src/jit/diff_twin.c src/jit/annotate_baseline.c)
+  add_library(stubbench_twins STATIC src/twins/deprivatize.c src/twins/private_frame.c src/twins/code_layout.c src/twins/twin_listing.c
+    src/twins/deprivatize_run.c
+    src/twins/auto_twin.c src/twins/ablation.c src/twins/code_align.c src/twins/image_diff.c src/twins/insn_align.c
+    src/twins/diff_twin.c src/twins/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
@@ -38,7 +38,7 @@ function(sb_deprivatize_tests)
     # The de-privatized twin of a private-stack function against the kernel's
     # own JIT of it without a private stack, and the reverse, on recorded dumps.
     add_executable(test_deprivatize ${SB_TESTS}/test_deprivatize.c)
-    target_include_directories(test_deprivatize PRIVATE ${SB_TESTS} ${CMAKE_SOURCE_DIR}/src/jit)
+    target_include_directories(test_deprivatize PRIVATE ${SB_TESTS} ${CMAKE_SOURCE_DIR}/src/twins)
     target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
     add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
     # Twins made from the recorded v6.18 JIT dumps of the built-in programs

@@ -1,6 +1,6 @@
 /* insn_align.h: two functions' instructions mapped old -> new (the rows of
  * image_diff.h): paired by the longest common subsequence of the annotate
- * module's alignment (src/jit/code_align.c, addresses masked), then within
+ * module's alignment (src/twins/code_align.c, addresses masked), then within
  * each gap between two common instructions an old and a new one of the
  * same mnemonic and operand kinds paired in order as "changed", the rest removed (old only)
  * or added (new only). */
