@@ -76,6 +76,7 @@ target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIB
 # commands of src/commands build in their own parts.
 add_library(stubbench_kernel_commands STATIC
   src/commands/kernel_run.c
+  src/commands/kernel_run_common.c
   src/commands/kernel_plan.c
   src/commands/kernel_load.c
   src/commands/kernel_measure.c

@@ -7,6 +7,7 @@ add_library(stubbench_kernel_obj STATIC
   src/commands/kernel_obj_run.c
   src/commands/kernel_obj_jit.c
   src/commands/kernel_obj_syscall.c
+  src/commands/kernel_obj_spacer.c
   src/commands/kernel_obj_report.c
 )
 target_include_directories(stubbench_kernel_obj PUBLIC ${CMAKE_SOURCE_DIR}/include)

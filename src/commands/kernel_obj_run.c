@@ -38,19 +38,6 @@ static void release(struct sb_obj_run *r)
 	sb_obj_private_free(r);
 }
 
-int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen)
-{
-	if (r->n_spacers == sizeof(r->spacers) / sizeof(r->spacers[0]))
-		return 0;
-	int fd = sb_kernel_spacer_load((size_t)sb_rng_below(&r->spacer_rng, SB_KERNEL_SPACER_MAX_BYTES + 1));
-	if (fd < 0) {
-		snprintf(why, errlen, "a spacer program before a load failed: %s", strerror(-fd));
-		return -1;
-	}
-	r->spacers[r->n_spacers++] = fd;
-	return 0;
-}
-
 /* The run's batch sizes: the command's where the object has batch_iters,
  * else one "batch" of one run (a run's work is fixed), said on info. */
 static void take_batches(struct sb_obj_run *r, FILE *info)

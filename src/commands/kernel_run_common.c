@@ -1,0 +1,45 @@
+/* kernel_run_common.c: what the built-in shapes' run and --shape=htab's
+ * share (kernel_run_state.h): the start on the CPU, where the lines before
+ * the measurement go, the session's ending and the interrupted status. */
+#include "kernel_run_state.h"
+
+#include <stdio.h>
+
+#include "stubbench/probe.h"
+#include "stubbench/session.h"
+#include "stubbench/signals.h"
+
+enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
+{
+	char why[512];
+	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, cpu, why, sizeof(why));
+	if (st != SB_KERNEL_OK)
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+	return st;
+}
+
+FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
+{
+	*quiet = NULL;
+	if (cfg->format != SB_FORMAT_TABLE)
+		return stderr;
+	if (sb_session_full_report(cfg))
+		return stdout;
+	*quiet = fopen("/dev/null", "w");
+	return *quiet ? *quiet : stderr;
+}
+
+int kernel_run_session_finish(struct sb_session *s, int rc)
+{
+	int frc = sb_session_finish(s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
+	return frc ? frc : rc;
+}
+
+enum sb_kernel_status sb_kernel_interrupted_or(int status)
+{
+	if (status == SB_KERNEL_INTERRUPTED || sb_kernel_interrupted()) {
+		fprintf(stderr, "stubbench kernel: interrupted; every BPF program unloaded\n");
+		return SB_KERNEL_INTERRUPTED;
+	}
+	return (enum sb_kernel_status)status;
+}
