@@ -12,6 +12,7 @@ add_library(stubbench_report STATIC
   src/report/answer.c
   src/report/across_runs.c
   src/report/atlas.c
+  src/report/summary.c
   src/report/kernel_verdict.c
   src/report/lab_rank.c
   src/report/kernel_obj_answer.c

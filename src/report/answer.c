@@ -1,7 +1,6 @@
 /* answer.c: the summary every measuring command prints first; see answer.h. */
 #include "stubbench/answer.h"
 
-#include "stubbench/atlas.h"
 #include "stubbench/attribution.h"
 #include "stubbench/figures.h"
 #include "stubbench/machine_name.h"
@@ -368,24 +367,6 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	char line[512];
 	snprintf(line, sizeof(line), "%s: %.*s%s, %s, returns: %s", tool, nlen, name, cpu, rel, thunk);
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
-}
-
-int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
-{
-	sb_answer_header(f, rf);
-	int lines = 1;
-	if (rf->not_measured[0]) {
-		char line[640];
-		snprintf(line, sizeof(line), "not measured: %s", rf->not_measured);
-		if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
-			memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
-		fprintf(f, "%s\n", line);
-		lines++;
-	}
-	if (own)
-		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
-	lines += sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
-	return lines + sb_atlas_line(f, rf, sb_atlas_dir());
 }
 
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
