@@ -19,6 +19,8 @@ struct sb_machine_id {
 
 /* This machine's. */
 void sb_machine_id(struct sb_machine_id *out);
+/* /proc/cpuinfo's microcode revision of its first CPU ("0x2b000620"), or "". */
+void sb_cpu_microcode(char *buf, size_t len);
 
 /* The microarchitecture of vendor, family and model ("Emerald Rapids",
  * "Zen 4"), or NULL when the table has no row for them. *has_amx (may be

@@ -61,7 +61,7 @@ static void hypervisor_name(char *buf, size_t len)
 		snprintf(buf, len, "a hypervisor");
 }
 
-static void read_microcode(char *buf, size_t len)
+void sb_cpu_microcode(char *buf, size_t len)
 {
 	buf[0] = 0;
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -91,7 +91,7 @@ void sb_machine_id(struct sb_machine_id *out)
 		__cpuid_count(7, 0, a, b, c, d);
 		out->amx = (d >> 24) & 1;
 	}
-	read_microcode(out->microcode, sizeof(out->microcode));
+	sb_cpu_microcode(out->microcode, sizeof(out->microcode));
 	out->known = 1;
 }
 

@@ -1,6 +1,7 @@
 /* quiet_record.c: see quiet_record.h. */
 #include "stubbench/quiet_record.h"
 #include "stubbench/cpu_signature.h"
+#include "stubbench/machine_name.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -32,22 +33,9 @@ const char *sb_quiet_record_in_use(const char **why_none)
 /* The microcode revision of /proc/cpuinfo's first CPU, or "-". */
 static void microcode(char *buf, size_t len)
 {
-	snprintf(buf, len, "-");
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return;
-	char line[256];
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "microcode", 9))
-			continue;
-		const char *v = strchr(line, ':');
-		if (v) {
-			v += strspn(v + 1, " \t") + 1;
-			snprintf(buf, len, "%.*s", (int)strcspn(v, " \t\n"), v);
-		}
-		break;
-	}
-	fclose(f);
+	sb_cpu_microcode(buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "-");
 }
 
 void sb_quiet_record_machine(char *buf, size_t len)
