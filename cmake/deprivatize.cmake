@@ -20,7 +20,7 @@ if(STUBBENCH_DEPRIVATIZE)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
   # the parts' ablations and the twins are re-encoded code.
-  add_library(stubbench_diff STATIC src/commands/annotate.c src/commands/annotate_measure.c
+  add_library(stubbench_diff STATIC src/commands/annotate_run.c src/commands/annotate_measure.c
     src/commands/annotate_report.c src/commands/diff.c src/commands/diff_report.c)
   target_include_directories(stubbench_diff PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_diff PUBLIC stubbench_twins stubbench_session)

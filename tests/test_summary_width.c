@@ -55,6 +55,7 @@ static void widths(const char *path, sb_answer_fn own)
 	for (size_t m = 0; m < sizeof(models) / sizeof(models[0]); m++)
 		for (size_t t = 0; t < sizeof(tools) / sizeof(tools[0]); t++) {
 			snprintf(rf.machine, sizeof(rf.machine), "%s", models[m]);
+			rf.id.known = 0; /* named by the model string, as a run saved before its CPUID */
 			snprintf(rf.tool, sizeof(rf.tool), "%s", tools[t]);
 			snprintf(rf.thunk, sizeof(rf.thunk), "srso_alias_return_thunk");
 			rf.cpu = 127;

@@ -340,6 +340,12 @@ void sb_answer_kernel_release(const char *kernel, int full, char *buf, size_t le
 	snprintf(buf, len, "%.*s", n, kernel);
 }
 
+const char *sb_answer_command_of(const char *tool)
+{
+	/* A mode of stubbench kernel, whose summary the command heads. */
+	return strcmp(tool, "stubbench kernel --obj") == 0 ? "stubbench kernel" : tool;
+}
+
 void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 {
 	char cpu[24] = "", name[160], rel[64];

@@ -1,6 +1,5 @@
 /* answer_kinds.c: the kinds of saved run by the tool that wrote them:
- * which command's summary lines each gets, and the name its summary
- * begins with; see answer.h. */
+ * which command's summary lines each gets; see answer.h. */
 #include "stubbench/answer.h"
 
 #include <string.h>
@@ -12,14 +11,13 @@
 
 static const struct {
 	const char *tool;       /* the run's "tool" (run_file.h) */
-	const char *command;    /* the name its summary begins with (NULL: tool) */
 	sb_answer_fn answer;
 } answer_kinds[] = {
 	/* A mode of stubbench kernel, whose summary the command heads. */
-	{"stubbench kernel --obj", "stubbench kernel", sb_kernel_obj_answer},
-	{"stubbench kernel", NULL, sb_kernel_answer},
-	{"stubbench diff", NULL, sb_diff_answer},
-	{"stubbench lab", NULL, sb_lab_answer},
+	{"stubbench kernel --obj", sb_kernel_obj_answer},
+	{"stubbench kernel", sb_kernel_answer},
+	{"stubbench diff", sb_diff_answer},
+	{"stubbench lab", sb_lab_answer},
 };
 #define N_KINDS (sizeof(answer_kinds) / sizeof(answer_kinds[0]))
 
@@ -29,12 +27,4 @@ sb_answer_fn sb_answer_of_tool(const char *tool)
 		if (strcmp(tool, answer_kinds[i].tool) == 0)
 			return answer_kinds[i].answer;
 	return NULL;
-}
-
-const char *sb_answer_command_of(const char *tool)
-{
-	for (size_t i = 0; i < N_KINDS; i++)
-		if (strcmp(tool, answer_kinds[i].tool) == 0 && answer_kinds[i].command)
-			return answer_kinds[i].command;
-	return tool;
 }

@@ -1,4 +1,4 @@
-/* annotate.c: `stubbench annotate`: a variant's listing with what each part
+/* annotate_run.c: `stubbench annotate`: a variant's listing with what each part
  * it adds to its baseline costs (docs/annotate.md). The variant's parts
  * against its baseline (annotate_baseline.h), measured by ablation
  * (annotate_measure.c) or recomputed from a --blocks log of such a run,
