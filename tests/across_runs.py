@@ -89,5 +89,12 @@ for args, want in (((zen4, xeon, "--variant=hybrid,host-hybrid"), "no run has va
         continue
     check(rc == 2 and want in err and len(err.strip().splitlines()) == 1, f"{args}: exit {rc}, said {err!r}")
 
+# One run's summary says what a negative cost means where it shows one (the
+# Xeon's private, CI below zero), and not where none shows (the Zen 4 sweep).
+rc, out, err = report(xeon)
+check(rc == 0 and "negative: faster than its baseline here" in out, f"the Xeon run's summary: {out!r}")
+rc, out, err = report(f"{data}/answer_sweep.json")
+check(rc == 0 and "negative:" not in out, f"the Zen 4 sweep's summary: {out!r}")
+
 print(f"across_runs: {len(failures)} failed")
 sys.exit(1 if failures else 0)

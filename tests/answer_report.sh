@@ -42,7 +42,7 @@ for run in "$@"; do
 		# Unpadded: copy j against copy j differ in layout too, a total, and
 		# the last line says how to get the codegen apart.
 		check "$out" "x host-baseline's time; total [+-][0-9.]* \[" "the paired figure called the total"
-		check "$out" "the codegen apart from layout: --padded$" "the way to the codegen"
+		check "$out" "the codegen apart from layout: --padded" "the way to the codegen"
 		check "$out" "(seed001, ret; reference)" "the seed flavour as reference";;
 	kernel)
 		check "$out" "placed twin: base agree" "the baseline agrees"

@@ -113,6 +113,9 @@ static void formats(void)
 	e = est(-0.001, -0.08, 0.03);
 	sb_answer_estimate(buf, sizeof(buf), &e, 1);
 	CHECK(strcmp(buf, "+0.00 [-0.08, +0.03]") == 0, "no -0.00: %s", buf);
+	e = est(-0.82, -2.10, -0.004);
+	sb_answer_estimate(buf, sizeof(buf), &e, 1);
+	CHECK(strcmp(buf, "-0.82 [-2.10, +0.00]") == 0, "no -0.00 bound: %s", buf);
 	e = sb_estimate_absent("x");
 	sb_answer_estimate(buf, sizeof(buf), &e, 1);
 	CHECK(strcmp(buf, "n/a") == 0, "absent: %s", buf);

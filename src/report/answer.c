@@ -35,12 +35,14 @@ void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int 
 		return;
 	}
 	int d = decimals_for((e->hi - e->lo) / 2);
-	/* Not "-0.00" for a value that rounds to zero. */
-	double v = fabs(e->value) < 0.5 * pow(10, -d) ? 0 : e->value;
+	/* Not "-0.00" for a value or a bound that rounds to zero. */
+	double zero = 0.5 * pow(10, -d);
+	double v = fabs(e->value) < zero ? 0 : e->value;
+	double lo = fabs(e->lo) < zero ? 0 : e->lo, hi = fabs(e->hi) < zero ? 0 : e->hi;
 	if (sign)
-		snprintf(buf, len, "%+.*f [%+.*f, %+.*f]", d, v, d, e->lo, d, e->hi);
+		snprintf(buf, len, "%+.*f [%+.*f, %+.*f]", d, v, d, lo, d, hi);
 	else
-		snprintf(buf, len, "%.*f [%.*f, %.*f]", d, v, d, e->lo, d, e->hi);
+		snprintf(buf, len, "%.*f [%.*f, %.*f]", d, v, d, lo, d, hi);
 }
 
 void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
@@ -375,6 +377,18 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 
+/* 1: a variant line the summary shows has a cost whose CI lies below zero. */
+static int faster_shown(const struct sb_run_file *rf)
+{
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct sb_run_row *r = &rf->rows[i];
+		if (sb_answer_variant_row(r) && at_largest(rf, r) == r && sb_estimate_has_ci(&r->figures[SB_FIGURE_DELTA]) &&
+		    r->figures[SB_FIGURE_DELTA].hi < 0)
+			return 1;
+	}
+	return 0;
+}
+
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	uint64_t b = sb_answer_largest_batch(rf);
@@ -396,8 +410,18 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 	int sweep = !rf->tool[0] || strcmp(rf->tool, "stubbench") == 0;
 	for (size_t i = 0; sweep && i < rf->n_rows; i++)
 		total |= sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]) && !sb_answer_codegen_apart(&rf->rows[i]);
-	fprintf(f, "the full table: --table; every figure: --format=json%s\n",
-		total ? "; the codegen apart from layout: --padded" : "");
+	/* The last line: what a negative cost means, where one shows, then
+	 * where the rest is, as much as fits. */
+	const char *notes[4] = {faster_shown(rf) ? "negative: faster than its baseline here" : NULL,
+				"the full table: --table", total ? "the codegen apart from layout: --padded" : NULL,
+				"every figure: --format=json"};
+	char line[256] = "";
+	for (int i = 0; i < 4; i++) {
+		size_t used = strlen(line);
+		if (notes[i] && used + 2 + strlen(notes[i]) <= SB_ANSWER_MAX_COLUMNS)
+			snprintf(line + used, sizeof(line) - used, "%s%s", used ? "; " : "", notes[i]);
+	}
+	fprintf(f, "%s\n", line);
 	return lines + 1;
 }
 
