@@ -89,6 +89,18 @@ for args, want in (((zen4, xeon, "--variant=hybrid,host-hybrid"), "no run has va
         continue
     check(rc == 2 and want in err and len(err.strip().splitlines()) == 1, f"{args}: exit {rc}, said {err!r}")
 
+# diff runs: the change ("new") side by side, not its parts' ablations; its
+# cycles are the run's own figure (its baseline, the old side, is no
+# "baseline" row).
+diffs = [f"{data}/answer_diff.json", f"{data}/answer_diff_no_parts.json"]
+rc, out, err = report("--format=json", *diffs)
+doc = json.loads(out) if rc == 0 else {"machines": [{"added_cost_per_call": {}}], "batch": 0}
+costs = doc["machines"][0]["added_cost_per_call"]
+check(rc == 0 and list(costs) == ["new"], f"diff runs: columns {list(costs)}, want ['new']: {err}")
+want = next(r for r in json.load(open(diffs[0]))["results"] if r["variant"] == "new" and r["batch"] == doc["batch"])
+check("new" in costs and abs(costs["new"]["cycles"]["value"] - want["delta_vs_baseline_cycles"]) < 1e-6,
+      f"diff runs: new's cycles {costs.get('new')}, the file gives {want.get('delta_vs_baseline_cycles')}")
+
 # One run's summary says what a negative cost means where it shows one (the
 # Xeon's private, CI below zero), and not where none shows (the Zen 4 sweep).
 rc, out, err = report(xeon)

@@ -38,6 +38,10 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own);
  * diff"; src/report/answer_kinds.c), or NULL:
  * the per-variant lines. */
 sb_answer_fn sb_answer_of_tool(const char *tool);
+/* The codegen of the rows that answer what a run of tool measured ("new"
+ * for stubbench diff: the change, not its parts' ablations), or NULL:
+ * every variant's row. */
+const char *sb_answer_lead_codegen(const char *tool);
 /* The command whose summary a run of tool is, as the summary's header
  * names it: "stubbench kernel" for "stubbench kernel --obj", else tool. */
 const char *sb_answer_command_of(const char *tool);
@@ -103,7 +107,8 @@ int sb_answer_variant_row(const struct sb_run_row *r);
  * batch), or NULL. */
 const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, const struct sb_run_row *r);
 /* What r adds per call, cycles: its delta (%) of its baseline's cycles;
- * absent without a baseline. */
+ * where no row is its baseline by key (diff's old side), the run's own
+ * cycles figure; else absent. */
 struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r);
 /* As sb_answer_variant_row, and in a run written before results had keys
  * (schema < 3) a row with a delta whose name this build's registry knows

@@ -148,8 +148,9 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 	for (size_t i = 0; !o->variants && i < a->n; i++)
 		for (size_t r = 0; r < a->runs[i].n_rows; r++) {
 			const struct sb_run_row *row = &a->runs[i].rows[r];
+			const char *lead = sb_answer_lead_codegen(a->runs[i].tool);
 			if (row->batch != a->batch || row->key.placement >= 0 || !sb_run_variant_row(row) ||
-			    have_col(a, row->variant))
+			    have_col(a, row->variant) || (lead && strcmp(row->key.codegen, lead) != 0))
 				continue;
 			if (a->n_machines == 1 || machines_with(a, row->variant) >= 2)
 				snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", row->variant);

@@ -97,8 +97,13 @@ const struct sb_run_row *sb_answer_baseline_of(const struct sb_run_file *rf, con
 struct sb_estimate sb_answer_added_cycles(const struct sb_run_file *rf, const struct sb_run_row *r)
 {
 	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
-	return base ? sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value)
-		    : sb_estimate_absent("no baseline");
+	if (base)
+		return sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value);
+	/* A baseline of another name (diff's old side): the run's own figure. */
+	int dc = sb_figure_index("delta-cycles");
+	if (dc >= 0 && sb_estimate_known(&r->figures[dc]) && isfinite(r->figures[dc].value))
+		return r->figures[dc];
+	return sb_estimate_absent("no baseline");
 }
 
 /* A run written before results had keys (schema < 3): a row with a delta
