@@ -68,5 +68,17 @@ out=$("$sb" plot /nonexistent/run.json -o "$d/x.png" 2>&1); rc=$?
 [ $rc = 2 ] && printf '%s' "$out" | grep -q "/nonexistent/run.json: No such file" || no "missing run: $rc '$out'"
 out=$("$sb" plot "$data/run_b.json" 2>&1); rc=$?
 [ $rc = 2 ] && printf '%s' "$out" | grep -q "needs one saved run and -o" || no "no -o: $rc '$out'"
+# More series than a plot draws (96): the rest are said to be left out, in
+# one line, and the plot is still made.
+python3 - "$data/run_b.json" "$d/many.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+row = dict(d["results"][1], placement=None)
+d["results"] = [dict(copy.deepcopy(row), variant=f"v{i}", codegen=f"v{i}") for i in range(100)]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$sb" plot "$d/many.json" -o "$d/many.svg" 2>"$d/err"
+grep -qE "many.json: [0-9]+ series past the first 96 are not drawn" "$d/err" || no "100 series: $(cat "$d/err")"
+[ -s "$d/many.dat" ] || no "100 series: no data written"
 [ $fail = 0 ] && echo "plot_cli: ok"
 exit $fail

@@ -36,6 +36,7 @@ struct line_plot {
 	const char *codegens[MAX_CODEGENS]; /* kernel: the panels' columns */
 	int n_codegens;
 	struct line_series series[MAX_SERIES];
+	int n_left_out;                   /* series past MAX_SERIES: not drawn, said */
 	int n_series;
 };
 
@@ -163,8 +164,12 @@ static void make_series(struct line_plot *lp)
 			for (k = 0; k < lp->n_series && !(lp->series[k].panel == p && !strcmp(lp->series[k].variant, r->variant));
 			     k++)
 				;
-			if (k < lp->n_series || lp->n_series == MAX_SERIES)
+			if (k < lp->n_series)
 				continue;
+			if (lp->n_series == MAX_SERIES) {
+				lp->n_left_out++;
+				continue;
+			}
 			struct line_series *s = &lp->series[lp->n_series];
 			*s = (struct line_series){.variant = r->variant, .panel = p};
 			dress(lp, r, s);
@@ -371,6 +376,9 @@ int plot_lines(const struct plot_job *job, enum plot_line_kind kind, FILE *dat, 
 		snprintf(err, errlen, "plot: %s: no result with a number to plot", job->run->path);
 		return -1;
 	}
+	if (lp.n_left_out)
+		fprintf(stderr, "plot: %s: %d series past the first %d are not drawn (fewer variants, or the "
+				"CSV, show them)\n", job->run->path, lp.n_left_out, MAX_SERIES);
 	int used[MAX_PANELS] = {0}, n_used = 0;
 	for (int k = 0; k < lp.n_series; k++)
 		used[lp.series[k].panel] = 1;
