@@ -2,6 +2,7 @@
  * option groups; see cli.h. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "stubbench/registry.h"
 #include "cli_dump.h"
 #include "test_hooks.h"
 
@@ -296,6 +297,23 @@ static int parse_variant(struct sb_cli *cli, int key, const char *arg, char *err
 	return 0;
 }
 
+/* "all" and every variant's name, for completion. */
+static const char *variant_names(const char *option)
+{
+	(void)option;
+	static char buf[16384];
+	size_t used = (size_t)snprintf(buf, sizeof(buf), "all");
+	for (size_t i = 0; i < sb_variant_count() && used + 80 < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, ", %s", sb_variant_at(i)->name);
+	return buf;
+}
+
+static const char *shape_names(const char *option)
+{
+	(void)option;
+	return "per-run, in-loop, all";
+}
+
 const struct sb_cli_group sb_cli_variant_group = {
 	.title = "Variants",
 	.options = (const struct sb_cli_option[]){
@@ -304,6 +322,7 @@ const struct sb_cli_group sb_cli_variant_group = {
 		{NULL},
 	},
 	.parse = parse_variant,
+	.values = variant_names,
 };
 
 static int parse_shape(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
@@ -325,6 +344,7 @@ const struct sb_cli_group sb_cli_shape_group = {
 		{NULL},
 	},
 	.parse = parse_shape,
+	.values = shape_names,
 };
 
 static int parse_counters(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)

@@ -57,6 +57,9 @@ struct sb_cli_group {
 	const struct sb_cli_option *options; /* ends with {NULL} */
 	int (*parse)(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen);
 	int (*finish)(struct sb_cli *cli, char *err, size_t errlen);
+	/* The words option takes, ", "-separated, for the shell's completion
+	 * (cli_dump.c); NULL (or no function): none listed. */
+	const char *(*values)(const char *option);
 };
 
 struct sb_subcommand {

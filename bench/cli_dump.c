@@ -66,6 +66,10 @@ static void put_values(FILE *f, const struct sb_cli_group *g, const struct sb_cl
 			sb_json_string(f, sb_format_name((enum sb_format)i));
 		}
 		fprintf(f, "]");
+	} else if (g->values && g->values(o->name)) {
+		fprintf(f, "[");
+		put_words(f, g->values(o->name));
+		fprintf(f, "]");
 	} else if (strstr(o->help, "%T")) {
 		fprintf(f, "[");
 		put_words(f, sb_thunk_choices());

@@ -134,6 +134,14 @@ static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 	return 0;
 }
 
+/* The words of --shape and --driver, for completion. */
+static const char *kernel_values(const char *option)
+{
+	if (strcmp(option, "shape") == 0)
+		return "per-run, in-loop, all, htab";
+	return strcmp(option, "driver") == 0 ? "auto, raw_tp, perf_event" : NULL;
+}
+
 static const struct sb_cli_group kernel_group = {
 	.title = "Kernel",
 	.options = (const struct sb_cli_option[]){
@@ -159,6 +167,7 @@ static const struct sb_cli_group kernel_group = {
 	},
 	.parse = parse_kernel,
 	.finish = finish_kernel,
+	.values = kernel_values,
 };
 
 /* --probe, --obj (run in this process), or the run of --shape. */

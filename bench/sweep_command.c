@@ -1,6 +1,8 @@
 /* sweep_command.c: stubbench without a subcommand, the replica sweep: its
  * options (--list, --calls, --flavour, --thunk) and the run in the library
  * (sweep_run.h). */
+#include <string.h>
+
 #include "cli.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/sweep_run.h"
@@ -32,6 +34,11 @@ static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *e
 	return sb_parse_calls("--calls", arg, &sweep.calls, err, errlen);
 }
 
+static const char *flavour_names(const char *option)
+{
+	return strcmp(option, "flavour") == 0 ? "host, seed001" : NULL;
+}
+
 static const struct sb_cli_group sweep_group = {
 	.title = "Replicas",
 	.options = (const struct sb_cli_option[]){
@@ -46,6 +53,7 @@ static const struct sb_cli_group sweep_group = {
 		{NULL},
 	},
 	.parse = parse_sweep_own,
+	.values = flavour_names,
 };
 
 static int run_sweep(struct sb_cli *cli)

@@ -159,6 +159,13 @@ def check_completion(cmds, gen, completion):
               "completion: a file name with a space is not one word")
         check(complete(completion, ["stubbench", "--format=j"], cwd=d) == {"json"},
               "completion: --format=j does not offer json")
+        # The words of --variant (the registry's names), --shape and --flavour.
+        check({"private", "host-private"} <= complete(completion, ["stubbench", "--variant="], cwd=d),
+              "completion: --variant= does not offer the variants")
+        check(complete(completion, ["stubbench", "lab", "--shape=in"], cwd=d) == {"in-loop"},
+              "completion: --shape=in does not offer in-loop")
+        check(complete(completion, ["stubbench", "--flavour=s"], cwd=d) == {"seed001"},
+              "completion: --flavour=s does not offer seed001")
 
 
 def synopsis_lines(lines):
