@@ -140,12 +140,18 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 
 /* A program's row in the kernel at batch b (not its copy loaded as a
  * syscall program). */
-static int is_program(const struct sb_run_row *r, uint64_t b)
+static int is_program(const struct sb_run_file *rf, const struct sb_run_row *r, uint64_t b)
 {
-	size_t n = strlen(r->key.codegen), k = strlen("@syscall");
-	int syscall_copy = n > k && strcmp(r->key.codegen + n - k, "@syscall") == 0;
-	return r->key.side == SB_SIDE_KERNEL && strcmp(r->key.family, "user-obj") == 0 && r->batch == b &&
-	       r->key.placement < 0 && !syscall_copy;
+	if (!(r->key.side == SB_SIDE_KERNEL && strcmp(r->key.family, "user-obj") == 0 && r->batch == b &&
+	      r->key.placement < 0))
+		return 0;
+	/* Not another program's copy loaded as a syscall program. */
+	for (size_t i = 0; i < rf->n_rows; i++) {
+		const struct sb_run_row *p = &rf->rows[i];
+		if (p != r && p->key.side == SB_SIDE_KERNEL && p->batch == b && syscall_copy(rf, p, b) == r)
+			return 0;
+	}
+	return 1;
 }
 
 int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -155,11 +161,11 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	size_t skipped = 0;
 	const struct sb_run_row *base = NULL;
 	for (size_t i = 0; i < rf->n_rows && !base; i++)
-		if (is_program(&rf->rows[i], b) && !sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]))
+		if (is_program(rf, &rf->rows[i], b) && !sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]))
 			base = &rf->rows[i];
 	for (size_t i = 0; i < rf->n_rows; i++) {
 		const struct sb_run_row *k = &rf->rows[i];
-		if (!is_program(k, b))
+		if (!is_program(rf, k, b))
 			continue;
 		if (max_lines - lines < 1 + program_lines(rf, k, b)) {
 			skipped++;
