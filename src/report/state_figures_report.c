@@ -32,23 +32,25 @@ static void states_seen(char *buf, size_t len, const struct sb_core_split *sp)
 		int s = order[i];
 		if (sp->n[s] < SB_CORE_MIN_BLOCKS)
 			continue;
-		k += (size_t)snprintf(buf + k, len - k, "%s%s %zu blocks (canary %.2f)", said++ ? ", " : "",
+		k += (size_t)snprintf(buf + k, len - k, said ? ", %s %zu (%.2f)" : "%s %zu blocks (%.2f adds/cycle)",
 				      sb_core_state_name((enum sb_core_state)s), sp->n[s], sp->median[s]);
+		said++;
 	}
 }
 
 /* Where the quiet level came from, in one line. */
 static void basis_line(FILE *f, const struct sb_core_split *sp, const char *record, const char *why_none)
 {
+	const char *base = record && strrchr(record, '/') ? strrchr(record, '/') + 1 : record;
 	if (!strcmp(sp->basis, "record"))
-		fprintf(f, "quiet level %.2f adds per cycle from the record %s; busy below %.2f\n", sp->quiet_level,
-			record ? record : "given", sp->threshold);
+		fprintf(f, "quiet level %.2f adds per cycle (the record %s); busy below %.2f\n", sp->quiet_level,
+			base ? base : "given", sp->threshold);
 	else if (!strcmp(sp->basis, "run"))
 		fprintf(f, "quiet level %.2f adds per cycle: the upper of the run's two canary clusters; busy below "
 			   "%.2f\n", sp->quiet_level, sp->threshold);
 	else
-		fprintf(f, "one state, unknown: one cluster of canaries and no quiet level to say which (%s)\n",
-			why_none ? why_none : "--quiet-levels=FILE names a record");
+		fprintf(f, "one state, unknown: one canary cluster, no quiet level to name it (%s)\n",
+			why_none ? why_none : "--quiet-levels=FILE");
 }
 
 static void figure_line(FILE *f, const struct sb_state_figure *g)
@@ -66,7 +68,7 @@ static void write_text(FILE *f, const struct sb_state_figures *s, const char *ru
 	states_seen(seen, sizeof(seen), &s->split);
 	const char *rb = strrchr(run, '/'), *lb = strrchr(log, '/');
 	fprintf(f, "stubbench report: %s, estimated again from %s\n", rb ? rb + 1 : run, lb ? lb + 1 : log);
-	fprintf(f, "core states beside its %zu blocks, by the add canary: %s\n", s->n_blocks,
+	fprintf(f, "core states by the add canary, %zu blocks: %s\n", s->n_blocks,
 		seen[0] ? seen : "none with enough blocks");
 	basis_line(f, &s->split, record, why_none);
 	uint64_t top = largest_batch(s);
