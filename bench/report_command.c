@@ -11,18 +11,28 @@
 #include "stubbench/parse.h"
 #include "stubbench/answer.h"
 #include "stubbench/run_file.h"
+#include "stubbench/state_figures.h"
 
 
 /* The report group's values: the table across runs. */
 static struct sb_across_options across;
 static int across_asked;
 static char *variant_buf, **variant_items;
+/* --from-blocks, --quiet-levels: one run estimated again from its blocks log. */
+static const char *from_blocks, *quiet_levels;
 
-enum { KEY_FORMAT, KEY_BATCH, KEY_VARIANT };
+enum { KEY_FORMAT, KEY_BATCH, KEY_VARIANT, KEY_FROM, KEY_QUIET };
 
 static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	(void)cli;
+	if (key == KEY_FROM || key == KEY_QUIET) {
+		if (!*arg)
+			return snprintf(err, errlen, "--%s: needs a file name", key == KEY_FROM ? "from-blocks" :
+				       "quiet-levels"), -1;
+		*(key == KEY_FROM ? &from_blocks : &quiet_levels) = arg;
+		return 0;
+	}
 	across_asked = 1;
 	if (key == KEY_FORMAT) {
 		static const char *const names[] = {"text", "markdown", "json"};
@@ -53,6 +63,10 @@ static const struct sb_cli_group report_group = {
 		{"format", "F", KEY_FORMAT, "text (default: within 100 columns, for a mail), markdown or json"},
 		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have)"},
 		{"variant", "LIST", KEY_VARIANT, "the variants to put side by side (default: those two runs have)"},
+		{"from-blocks", "LOG", KEY_FROM, "estimate the run again from LOG, its --blocks log, per state of\n"
+						 "the core beside its blocks (docs/core-states.md)"},
+		{"quiet-levels", "FILE", KEY_QUIET, "with --from-blocks: the record of quiet canary levels that\n"
+						    "says which state is quiet (default: none)"},
 		{NULL},
 	},
 	.parse = parse_report,
@@ -87,6 +101,14 @@ static int run_report(struct sb_cli *cli)
 		fprintf(stderr, "stubbench report: needs a saved run (a --format=json document), or several\n");
 		return EXIT_USAGE;
 	}
+	if ((from_blocks && cli->n_operands > 1) || (quiet_levels && !from_blocks)) {
+		fprintf(stderr, "stubbench report: %s\n", quiet_levels && !from_blocks ?
+			"--quiet-levels: only with --from-blocks" : "--from-blocks: one run (RUN.json) and its log");
+		return EXIT_USAGE;
+	}
+	if (from_blocks)
+		return sb_report_from_blocks(stdout, cli->operands[0], from_blocks, quiet_levels,
+					     across.format == SB_ACROSS_JSON);
 	if (cli->n_operands > 1 || across_asked)
 		return report_across(cli);
 	struct sb_run_file run;

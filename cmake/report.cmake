@@ -2,6 +2,9 @@
 sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and plot")
 add_library(stubbench_report STATIC
   src/report/run_file.c
+  # a recorded sweep estimated again per core state from its blocks log.
+  src/report/state_figures.c
+  src/report/state_figures_report.c
   src/report/run_match.c
   src/report/compare.c
   src/report/run_plot.c

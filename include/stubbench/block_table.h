@@ -14,6 +14,8 @@ struct sb_block_value {
 	size_t part, process, block, state;
 	size_t arm;      /* index into sb_block_table.arms */
 	double value;    /* cycles per iteration, the overhead arm's removed */
+	double canary;   /* the block's add canary, adds per cycle (0: not known) */
+	int baseline;    /* 1: the arm is its part's baseline (the log's role) */
 };
 
 struct sb_block_table {
@@ -26,6 +28,10 @@ struct sb_block_table {
 /* Appends one value (arm by name). Returns 0, or -1 out of memory. */
 int sb_block_table_add(struct sb_block_table *t, uint64_t batch, size_t part, size_t process, size_t block,
 		       size_t state, const char *arm, double value);
+
+/* The last row added gets the block's canary and whether its arm is the
+ * part's baseline (sb_block_table_add leaves them 0). */
+void sb_block_table_mark(struct sb_block_table *t, double canary, int baseline);
 
 /* The index of arm name, or -1. */
 long sb_block_table_arm(const struct sb_block_table *t, const char *name);

@@ -42,6 +42,9 @@ struct sb_run_file {
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
 	struct sb_machine_id id; /* "cpuid" (id.known 0 in a run written before it was saved) */
+	/* The machine's name in the record of quiet levels (quiet_record.h):
+	 * "past_runs.machine" less its kernel release; "": not said. */
+	char quiet_machine[256];
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */

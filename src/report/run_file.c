@@ -286,6 +286,13 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	out->cpu = isfinite(cpu) ? (int)cpu : -1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
 	read_machine_id(member(doc, "cpuid"), &out->id);
+	/* past_runs.machine is the quiet record's name, "/" and the kernel release. */
+	str(member(doc, "past_runs"), "machine", out->quiet_machine, sizeof(out->quiet_machine));
+	char *release = strrchr(out->quiet_machine, '/');
+	if (release)
+		*release = 0;
+	else
+		out->quiet_machine[0] = 0;
 	str(doc, "kernel", out->kernel, sizeof(out->kernel));
 	str(doc, "date", out->date, sizeof(out->date));
 	str(doc, "git", out->git, sizeof(out->git));

@@ -47,8 +47,16 @@ int sb_block_table_add(struct sb_block_table *t, uint64_t batch, size_t part, si
 		t->rows = rows;
 		t->cap = cap;
 	}
-	t->rows[t->n++] = (struct sb_block_value){batch, part, process, block, state, (size_t)a, value};
+	t->rows[t->n++] = (struct sb_block_value){batch, part, process, block, state, (size_t)a, value, 0, 0};
 	return 0;
+}
+
+void sb_block_table_mark(struct sb_block_table *t, double canary, int baseline)
+{
+	if (t->n) {
+		t->rows[t->n - 1].canary = canary;
+		t->rows[t->n - 1].baseline = baseline;
+	}
 }
 
 /* The arm field at s (quoted as the log quotes it) into out; the rest after
@@ -90,7 +98,10 @@ static int parse_row(const char *line, struct sb_block_table *t)
 		return -1;
 	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
 		return -3;
-	return sb_block_table_add(t, batch, part, process, block, state, arm, value) ? -2 : 0;
+	if (sb_block_table_add(t, batch, part, process, block, state, arm, value) != 0)
+		return -2;
+	sb_block_table_mark(t, canary, strcmp(role, "baseline") == 0);
+	return 0;
 }
 
 int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, size_t errlen)

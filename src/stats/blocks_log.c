@@ -71,9 +71,13 @@ static const char *const role_names[] = {
 void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *arm, enum sb_block_role role,
 		       double cycles_per_iter)
 {
-	if (collector && role != SB_BLOCK_OVERHEAD &&
-	    sb_block_table_add(collector, b->batch, b->part, b->process, b->block, b->state, arm, cycles_per_iter) != 0)
-		collector_failed = 1;
+	if (collector && role != SB_BLOCK_OVERHEAD) {
+		if (sb_block_table_add(collector, b->batch, b->part, b->process, b->block, b->state, arm,
+				       cycles_per_iter) != 0)
+			collector_failed = 1;
+		else
+			sb_block_table_mark(collector, b->canary, role == SB_BLOCK_BASELINE);
+	}
 	if (!log_open)
 		return;
 	FILE *f = log_file.f;

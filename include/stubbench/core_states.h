@@ -1,0 +1,51 @@
+/* core_states.h: the state of the core beside each block, from its add
+ * canary (independent adds per cycle, the blocks log's `canary`): quiet,
+ * or beside a busy SMT sibling that takes the core's ALUs (docs/core-states.md).
+ *
+ * The one rule. A block is in the busy state when its canary is below
+ * 90 % of the quiet level (the limit a block is judged disturbed by,
+ * disturbed.h), else in the quiet state. The quiet level is:
+ * - the machine's, from the record of quiet levels (quiet_record.h), when
+ *   the caller has one;
+ * - else the run's own upper cluster, when its canaries fall in two
+ *   clusters with a clear gap between them (a valley in their histogram
+ *   on a log scale, 2 % bins, holding at most a tenth of either peak, and
+ *   each side holding SB_CORE_MIN_BLOCKS blocks and a twentieth of all);
+ * - else none: one cluster, and nothing says whether it is quiet or busy,
+ *   so every block is in the state "unknown". */
+#ifndef STUBBENCH_CORE_STATES_H
+#define STUBBENCH_CORE_STATES_H
+
+#include <stddef.h>
+
+enum sb_core_state { SB_CORE_UNKNOWN, SB_CORE_QUIET, SB_CORE_BUSY, SB_CORE_STATES };
+
+/* A state with fewer blocks gets no figures of its own, and a cluster of
+ * fewer makes no second state. */
+#define SB_CORE_MIN_BLOCKS 32
+/* Below this share of the quiet level a block is busy (disturbed.h's limit). */
+#define SB_CORE_BUSY_SHARE 0.90
+
+/* "unknown", "quiet", "busy". */
+const char *sb_core_state_name(enum sb_core_state s);
+
+struct sb_core_split {
+	const char *basis;  /* "record" (the machine's quiet level), "run" (its own two clusters), "none" */
+	double quiet_level; /* adds per cycle; 0 with basis "none" */
+	double threshold;   /* SB_CORE_BUSY_SHARE x quiet_level; 0 with basis "none" */
+	size_t n[SB_CORE_STATES];        /* blocks in each state */
+	double median[SB_CORE_STATES];   /* their canaries' median (0: no block) */
+};
+
+/* The state of a block whose canary is canary, by split (made by
+ * sb_core_states_split): the rule's one comparison. */
+enum sb_core_state sb_core_state_of(const struct sb_core_split *split, double canary);
+
+/* Each of the n blocks' state (state[i], from canary[i]) by the rule
+ * above; record_level: the machine's quiet add level (0: no record). A
+ * canary that is not a positive number (a log that has none) is in the
+ * state unknown. Returns 0, or -1 out of memory. */
+int sb_core_states_split(const double *canary, size_t n, double record_level, enum sb_core_state *state,
+			 struct sb_core_split *out);
+
+#endif

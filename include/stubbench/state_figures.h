@@ -1,0 +1,63 @@
+/* state_figures.h: a recorded sweep estimated again from its blocks log
+ * (--blocks) and its JSON, per state of the core beside its blocks
+ * (core_states.h): `stubbench report RUN.json --from-blocks=LOG`
+ * (docs/core-states.md).
+ *
+ * Per variant, batch size and state that holds SB_CORE_MIN_BLOCKS blocks:
+ * - vs base: the variant against its baseline, interleaved in the same
+ *   blocks (the log's parts with a baseline), the mean over placements;
+ * - with --padded, from the groups of their own at identical layout:
+ *   codegen, the variant against its padded baseline (the median over
+ *   placements, as the run takes it), and total, against the baseline (the
+ *   mean over placements);
+ * each with its CI (sb_paired_over_placements, sb_paired_between_placements).
+ * A log does not carry each group's estimate of the timing loop, which the
+ * run adds back (paired_placements.h): the figures here take none off. */
+#ifndef STUBBENCH_STATE_FIGURES_H
+#define STUBBENCH_STATE_FIGURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stubbench/block_table.h"
+#include "stubbench/core_states.h"
+#include "stubbench/estimate.h"
+
+struct sb_state_figure {
+	char variant[128], baseline[128], against[128]; /* against: the padded baseline ("": none) */
+	uint64_t batch;
+	enum sb_core_state state;
+	size_t blocks;                     /* the variant's blocks in this state, at this batch */
+	struct sb_estimate vs_base, codegen, total;
+};
+
+struct sb_state_figures {
+	struct sb_core_split split;
+	size_t n_blocks;
+	struct sb_state_figure *f;
+	size_t n;
+};
+
+/* The figures of the blocks in t (read from a log, block_table.h), their
+ * states by record_level (the machine's quiet add level; 0: none); the
+ * bootstraps seeded from seed. Returns 0, or -1 with err (no variant with
+ * a baseline in the log, out of memory). */
+int sb_state_figures_compute(const struct sb_block_table *t, double record_level, uint64_t seed,
+			     struct sb_state_figures *out, char *err, size_t errlen);
+
+/* The report: text (its first lines the answer) or, json non-zero, one
+ * JSON document; run and log name the files, record the quiet-levels
+ * record the level came from (NULL: none, or why_none says why). */
+void sb_state_figures_write(FILE *f, const struct sb_state_figures *s, int json, const char *run, const char *log,
+			    const char *record, const char *why_none);
+
+/* `stubbench report RUN --from-blocks=LOG [--quiet-levels=FILE]`: run
+ * (its JSON: the machine its record line is looked up by) and log read,
+ * the figures computed and written to f. Returns 0, 1 when f cannot be
+ * written, or 2 (bad input: one line on stderr naming the file). */
+int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json);
+
+void sb_state_figures_free(struct sb_state_figures *s);
+
+#endif
