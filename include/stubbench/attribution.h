@@ -80,7 +80,8 @@ struct sb_attribution_state {
 
 /* The verdict on t's figures (the rule above, the only place it is made). */
 void sb_attribution_state_of(const struct sb_attribution *t, struct sb_attribution_state *s);
-/* "additive", "not additive", "loop state": the JSON's "verdict". */
-const char *sb_attribution_verdict_name(enum sb_attribution_verdict v);
+/* t's verdict by name, "additive", "not additive" or "loop state": the
+ * JSON's "verdict". */
+const char *sb_attribution_verdict_name(const struct sb_attribution *t);
 
 #endif

@@ -59,7 +59,11 @@ void sb_attribution_state_of(const struct sb_attribution *t, struct sb_attributi
 		s->n = 0, s->lo = s->hi = NAN;
 }
 
-const char *sb_attribution_verdict_name(enum sb_attribution_verdict v)
+const char *sb_attribution_verdict_name(const struct sb_attribution *t)
 {
-	return v == SB_ATTRIBUTION_STATE ? "loop state" : v == SB_ATTRIBUTION_NOT_ADDITIVE ? "not additive" : "additive";
+	struct sb_attribution_state s;
+	sb_attribution_state_of(t, &s);
+	if (s.verdict == SB_ATTRIBUTION_STATE)
+		return "loop state";
+	return s.verdict == SB_ATTRIBUTION_NOT_ADDITIVE ? "not additive" : "additive";
 }
