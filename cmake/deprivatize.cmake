@@ -70,6 +70,11 @@ function(sb_deprivatize_tests)
     # lfence: >= 80 % of its extra cost on the lfence, lines reconciled.
     add_test(NAME annotate_lfence COMMAND python3 ${SB_TESTS}/annotate_lfence.py $<TARGET_FILE:stubbench>
       ${SB_TESTS}/data/annotate_lfence_blocks.csv.gz)
+    # annotate's and diff's summaries where the cost is a state of the loop
+    # (recorded on the Intel Xeon VM) and where the parts add (the lfence).
+    add_test(NAME annotate_state COMMAND python3 ${SB_TESTS}/annotate_state.py $<TARGET_FILE:stubbench>
+      ${SB_TESTS}/data/annotate_xeon_private_blocks.csv.gz ${SB_TESTS}/data/annotate_lfence_blocks.csv.gz
+      ${SB_TESTS}/data/answer_diff.json)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.

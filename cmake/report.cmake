@@ -23,6 +23,8 @@ add_library(stubbench_report STATIC
   # stubbench diff's saved members and its summary from them.
   src/report/run_diff.c
   src/report/diff_answer.c
+  # the lines of an attribution that is a state of the loop (annotate, diff).
+  src/report/answer_state.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})

@@ -11,7 +11,11 @@
  *   - the figures' format: no ±0.00 for a CI narrower than a hundredth,
  *     no -0.00, n/a without a figure; hyperfine's ratio;
  *   - the lab's ranking on made-up rows: the cheapest beyond the CIs, and
- *     which are indistinguishable from the placement control.
+ *     which are indistinguishable from the placement control;
+ *   - a loop state's lines (sb_answer_state_lines): the state's parts by
+ *     name, counted without their places where the names do not fit; 5
+ *     lines within 100 columns, 4 with room for 4, none for an additive
+ *     attribution.
  * usage: test_answer DATA_DIR */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 
 #include "check.h"
 #include "stubbench/answer.h"
+#include "stubbench/attribution.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/lab_rank.h"
 
@@ -179,6 +184,47 @@ static void lab_ranking(void)
 	CHECK(sb_lab_rank(&rf, "ret", "per-run", &k) == -1, "no such group");
 }
 
+/* The state lines of t (its verdict computed) with room lines into buf. */
+static int state_text(const struct sb_attribution *t, const char *const *names, int room, char *buf, size_t len)
+{
+	struct sb_attribution_state s;
+	sb_attribution_state_of(t, &s);
+	memset(buf, 0, len);
+	FILE *f = fmemopen(buf, len, "w");
+	int n = f ? sb_answer_state_lines(f, t, &s, names, room) : -1;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void state_lines(void)
+{
+	/* The whole 3 (total 3, no layout); parts 1, 2, 4 read about 3 each. */
+	struct sb_attribution t = {.n_parts = 4, .total = est(3, 2.5, 3.5), .interaction = est(-6, -6.5, -5.5)};
+	t.layout = sb_estimate_absent("no layout arm");
+	double v[] = {3.1, 0.2, 2.9, 2.8};
+	for (size_t k = 0; k < 4; k++)
+		t.nop[k] = est(v[k], v[k] - 0.3, v[k] + 0.3), t.sum_parts += v[k];
+	const char *shrt[] = {"gs add sub+0x1d", "r9 load main+0x13", "push/pop r9 main+0x3c", "push/pop r9 main+0x45"};
+	const char *lng[] = {"gs add sub_with_a_very_long_name_indeed+0x1d", "r9 load main+0x13",
+			     "push/pop r9 main_with_a_very_long_name+0x3c", "push/pop r9 main_with_a_very_long_name+0x45"};
+	char buf[2048];
+	int n = state_text(&t, shrt, 5, buf, sizeof(buf));
+	CHECK(n == 5 && strstr(buf, "these 3 parts") &&
+	      strstr(buf, "  those parts: gs add sub+0x1d, push/pop r9 main+0x3c, push/pop r9 main+0x45\n") &&
+	      strstr(buf, "the 1 other part, each NOPed alone: +0.20 to +0.20"), "%d lines:\n%s", n, buf);
+	n = state_text(&t, lng, 4, buf, sizeof(buf));
+	CHECK(n == 4 && strstr(buf, "  those parts: gs add, push/pop r9 x2\n") && !strstr(buf, "other part"),
+	      "%d lines:\n%s", n, buf);
+	int width = 1;
+	for (const char *l = buf; *l; l = strchr(l, '\n') + 1)
+		width &= strchr(l, '\n') - l <= SB_ANSWER_MAX_COLUMNS;
+	CHECK(width, "a line over %d columns:\n%s", SB_ANSWER_MAX_COLUMNS, buf);
+	CHECK(state_text(&t, shrt, 3, buf, sizeof(buf)) == 0, "%s", "room for 3 lines");
+	t.interaction = est(-1, -3, 1);
+	CHECK(state_text(&t, shrt, 5, buf, sizeof(buf)) == 0 && buf[0] == '\0', "additive: %s", buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -193,5 +239,6 @@ int main(int argc, char **argv)
 	recorded_baseline(path, SB_VERDICT_DIFFER, 0);
 	formats();
 	lab_ranking();
+	state_lines();
 	return check_report("test_answer");
 }

@@ -96,6 +96,15 @@ int sb_answer_codegen_apart(const struct sb_run_row *r);
  * largest NOP-form cost (in magnitude) first. */
 struct sb_attribution;
 void sb_answer_parts_by_cost(const struct sb_attribution *t, size_t *order);
+/* The summary's lines for an attribution whose cost is a state of the loop
+ * (s: sb_attribution_state_of(t), verdict SB_ATTRIBUTION_STATE; else none):
+ * which parts each NOPed alone cost about all of it (names[k]: part k's
+ * name), that their figures do not add, the interaction and the layout, and
+ * with room for a fifth line the range of the other parts. 4 or 5 lines;
+ * none with room under 4. Returns the lines printed. */
+struct sb_attribution_state;
+int sb_answer_state_lines(FILE *f, const struct sb_attribution *t, const struct sb_attribution_state *s,
+			  const char *const *names, int room);
 /* The row of rf on side with codegen, shape (NULL: any) at batch, at no
  * placement; family NULL: any. NULL when there is none. */
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,

@@ -57,4 +57,31 @@ int sb_attribution_compute(const struct sb_block_table *t, const struct sb_attri
 /* The batch sizes of t, ascending, at most max. Returns how many. */
 size_t sb_attribution_batches(const struct sb_block_table *t, uint64_t *out, size_t max);
 
+/* What an attribution says of its parts:
+ *   ADDITIVE      the interaction's CI holds 0: parts and layout explain the total;
+ *   NOT_ADDITIVE  its CI excludes 0, and no state of the loop explains it;
+ *   STATE         the cost is a state of the loop: the interaction's CI
+ *                 excludes 0, it is opposite in sign to the total less
+ *                 layout ("the whole") and at least half of it (the parts
+ *                 NOPed one by one overcount it), and 2 or more parts each
+ *                 NOPed alone read 0.5 to 2 times the whole with a CI that
+ *                 excludes 0: removing any one of them moves the loop into
+ *                 its other steady state, so each figure is that one change,
+ *                 not the part's own cost, and the figures do not add. */
+enum sb_attribution_verdict { SB_ATTRIBUTION_ADDITIVE, SB_ATTRIBUTION_NOT_ADDITIVE, SB_ATTRIBUTION_STATE };
+
+struct sb_attribution_state {
+	enum sb_attribution_verdict verdict;
+	double whole;                          /* the total less layout (the total without a layout figure) */
+	size_t n;                              /* the parts that each read the whole (STATE: 2 or more; else 0) */
+	size_t part[SB_ATTRIBUTION_MAX_PARTS]; /* their indexes, in the order of the parts */
+	double lo, hi;                         /* the least and the largest of their NOP figures (NAN: none) */
+};
+
+/* The verdict on t's figures (the rule above, the only place it is made). */
+void sb_attribution_state_of(const struct sb_attribution *t, struct sb_attribution_state *s);
+/* t's verdict by name, "additive", "not additive" or "loop state": the
+ * JSON's "verdict". */
+const char *sb_attribution_verdict_name(const struct sb_attribution *t);
+
 #endif

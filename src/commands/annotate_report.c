@@ -55,15 +55,19 @@ static const char *est(char *buf, size_t len, const struct sb_estimate *e)
 	return buf;
 }
 
-int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
+/* The parts' names, as sb_answer_state_lines takes them. */
+static void part_names(const struct sb_annotate *a, const char **names)
 {
-	if (!a->n_att || max < 5)
-		return 0;
-	const struct sb_attribution *t = &a->att[0];
+	for (size_t k = 0; k < a->ab.n_parts; k++)
+		names[k] = a->ab.parts[k].name;
+}
+
+/* The summary's lines on parts that add up: their sum, layout, the
+ * interaction and the biggest parts, at most room lines. */
+static int additive_lines(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t, int room)
+{
 	char b1[64], b2[64];
 	int n = 0;
-	n += fprintf(f, "%.24s vs %.24s at batch %llu: %s cycles/call, %zu placements\n", a->variant,
-		     a->baseline, (unsigned long long)t->batch, est(b1, sizeof(b1), &t->total), t->n_placements) > 0;
 	n += fprintf(f, "  parts (each NOPed in place) %+.2f, layout (all NOPed) %s\n", t->sum_parts,
 		     est(b2, sizeof(b2), &t->layout)) > 0;
 	n += fprintf(f, "  interaction %s: %s\n", est(b2, sizeof(b2), &t->interaction),
@@ -71,19 +75,47 @@ int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
 				      : "its CI excludes 0, the parts and layout do not add up") > 0;
 	size_t order[SB_ABLATION_MAX_PARTS];
 	sb_answer_parts_by_cost(t, order);
-	int room = max - n - 3 - (int)(a->n_att > 1);
+	room -= n;
 	if (room > 4)
 		room = 4;
 	for (size_t i = 0; i < t->n_parts && (int)i < room; i++)
 		n += fprintf(f, "  %-26s %s\n", est(b1, sizeof(b1), &t->nop[order[i]]),
 			     a->ab.parts[order[i]].name) > 0;
+	return n;
+}
+
+int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max)
+{
+	if (!a->n_att || max < 5)
+		return 0;
+	const struct sb_attribution *t = &a->att[0];
+	struct sb_attribution_state st;
+	sb_attribution_state_of(t, &st);
+	const char *names[SB_ABLATION_MAX_PARTS];
+	part_names(a, names);
+	char b1[64];
+	int n = 0;
+	n += fprintf(f, "%.24s vs %.24s at batch %llu: %s cycles/call, %zu placements\n", a->variant,
+		     a->baseline, (unsigned long long)t->batch, est(b1, sizeof(b1), &t->total), t->n_placements) > 0;
+	int room = max - n - 3 - (int)(a->n_att > 1), state = sb_answer_state_lines(f, t, &st, names, room);
+	n += state ? state : additive_lines(f, a, t, room);
 	if (a->n_att > 1)
 		n += fprintf(f, "  %zu more batch sizes: --table\n", a->n_att - 1) > 0;
 	n += fprintf(f, "  %s\n", t->reconciles ? "parts + layout + interaction reconcile with the total within their CIs"
 					       : "parts + layout + interaction do NOT reconcile with the total within CIs") > 0;
 	n += fprintf(f, "  %s\n", a->pmu) > 0;
-	n += fprintf(f, "  the listing with a cost per instruction: --table; every row: --format=json\n") > 0;
+	n += fprintf(f, "  %s: --table; every row: --format=json\n",
+		     state ? "each part alone, one state change each" : "the listing with a cost per instruction") > 0;
 	return n;
+}
+
+/* Part k is one of the state's (attribution.h). */
+static int in_state(const struct sb_attribution_state *s, size_t k)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->part[i] == k)
+			return 1;
+	return 0;
 }
 
 static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
@@ -93,6 +125,12 @@ static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_
 		a->baseline, (unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes, a->source);
 	fprintf(f, "# cost: cycles per call, variant - ablation, 95 %% CI; nop: the part NOPed in place,\n"
 		   "# removed: the part taken out (a frame access in the baseline's form)\n");
+	struct sb_attribution_state st;
+	sb_attribution_state_of(t, &st);
+	if (st.verdict == SB_ATTRIBUTION_STATE)
+		fprintf(f, "# a state of the loop: each part marked 'state' NOPed alone costs about all of the total\n"
+			   "# less layout (%+.2f): its figure is that one state change, not its own cost; they do not add\n",
+			st.whole);
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s %s\n", "func", "offset", "bytes", "instruction", "part", "nop",
 		"removed");
 	for (size_t i = 0; i < a->ab.n_rows; i++) {
@@ -101,16 +139,19 @@ static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_
 		for (size_t k = 0, o = 0; k < r->len && o + 4 < sizeof(bytes); k++)
 			o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "%s%02x", k ? " " : "", r->bytes[k]);
 		fprintf(f, "%-5s +%#05zx  %-24.24s %-32.32s", a->ab.func_names[r->func], r->off, bytes, r->text);
-		if (r->part >= 0 && a->ab.parts[r->part].rows[0] == i)
+		if (r->part >= 0 && a->ab.parts[r->part].rows[0] == i) {
 			fprintf(f, " %4ld %-22s %s", r->part + 1, est(b1, sizeof(b1), &t->nop[r->part]),
 				est(b2, sizeof(b2), &t->removed[r->part]));
-		else if (r->part >= 0)
+			if (in_state(&st, (size_t)r->part))
+				fprintf(f, "%*s state", (int)(22 - strlen(b2)), "");
+		} else if (r->part >= 0)
 			fprintf(f, " %4ld ^", r->part + 1);
 		fputc('\n', f);
 	}
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "total (variant - baseline)", "", 
 		est(b1, sizeof(b1), &t->total));
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %+.2f\n", "", "", "", "sum of the parts (nop)", "", t->sum_parts);
+	fprintf(f, "%-5s %6s  %-24s %-32s %4s %+.2f%s\n", "", "", "", "sum of the parts (nop)", "", t->sum_parts,
+		st.verdict == SB_ATTRIBUTION_STATE ? "  (not a cost: the state parts overlap)" : "");
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "layout (all parts NOPed - base)", "",
 		est(b1, sizeof(b1), &t->layout));
 	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "interaction (total-parts-layout)", "",
@@ -160,6 +201,7 @@ static void json_batch(FILE *f, const struct sb_annotate *a, const struct sb_att
 	sb_json_estimate_member(f, "interaction", "cycles", &t->interaction);
 	fputs(", \"parts_sum_cycles\": ", f);
 	sb_json_number(f, t->sum_parts);
+	fprintf(f, ", \"verdict\": \"%s\"", sb_attribution_verdict_name(t));
 	fprintf(f, ", \"reconciles\": %s, \"parts_explain\": %s, \"parts\": [", t->reconciles ? "true" : "false",
 		t->parts_explain ? "true" : "false");
 	for (size_t k = 0; k < t->n_parts; k++) {

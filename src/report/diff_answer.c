@@ -138,8 +138,15 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		if (d->att[k].batch == b)
 			att = &d->att[k];
 	if (att) {
-		lines += part_lines(f, d, att, room);
-		fprintf(f, "each instruction with its part's cost: --table; every figure and row: --format=json\n");
+		struct sb_attribution_state st;
+		sb_attribution_state_of(att, &st);
+		const char *names[SB_ATTRIBUTION_MAX_PARTS];
+		for (size_t k = 0; k < att->n_parts; k++)
+			names[k] = d->part_names[k];
+		int state = sb_answer_state_lines(f, att, &st, names, room);
+		lines += state ? state : part_lines(f, d, att, room);
+		fprintf(f, "%s: --table; every figure and row: --format=json\n",
+			state ? "each part alone, one state change each" : "each instruction with its part's cost");
 		return lines + 1;
 	}
 	lines += hunk_lines(f, d, room);
