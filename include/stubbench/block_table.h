@@ -14,6 +14,7 @@ struct sb_block_value {
 	size_t part, process, block, state;
 	size_t arm;      /* index into sb_block_table.arms */
 	double value;    /* cycles per iteration, the overhead arm's removed */
+	int sibling;     /* enum sb_sibling_state; 0 (unrecorded) from sb_block_table_add */
 };
 
 struct sb_block_table {
@@ -30,7 +31,8 @@ int sb_block_table_add(struct sb_block_table *t, uint64_t batch, size_t part, si
 /* The index of arm name, or -1. */
 long sb_block_table_arm(const struct sb_block_table *t, const char *name);
 
-/* Reads a --blocks log (path "-": standard input). Returns 0, or -1 with
+/* Reads a --blocks log (path "-": standard input), with or without the
+ * sibling column (a log of an older run: every row unrecorded). Returns 0, or -1 with
  * err naming the file and the line that is not a row of a blocks log. */
 int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, size_t errlen);
 
