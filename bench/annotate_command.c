@@ -43,7 +43,8 @@ const struct sb_subcommand sb_annotate_command = {
 		   "perf annotate would print it, without a PMU: each part (r9 load, gs add, each\n"
 		   "push/pop r9 pair, the r9 frame accesses, any other added instruction) NOPed and\n"
 		   "removed, every arm at the same placements; docs/annotate.md.",
-	.groups = {&annotate_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
+	.groups = {&annotate_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sibling_group,
+		   &sb_cli_sweep_group,
 		   &sb_cli_config_group, &sb_cli_placements_group},
 	.default_processes = 4,
 	.default_time_s = 60,

@@ -81,6 +81,40 @@ const struct sb_cli_group sb_cli_cpu_group = {
 	.parse = parse_cpu,
 };
 
+enum { K_SIBLING, K_SIBLING_LOAD };
+static int sibling_load_given;
+
+static int parse_sibling(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
+{
+	if (key == K_SIBLING)
+		return sb_sibling_parse_mode("--sibling", arg, &cli->cfg.sibling, err, errlen);
+	sibling_load_given = 1;
+	return sb_sibling_parse_load("--sibling-load", arg, &cli->cfg.sibling_load, err, errlen);
+}
+
+static int finish_sibling(struct sb_cli *cli, char *err, size_t errlen)
+{
+	if (!sibling_load_given || cli->cfg.sibling != SB_SIBLING_QUIET)
+		return 0;
+	snprintf(err, errlen, "--sibling-load=%s: needs --sibling=busy or --sibling=both (the sibling is quiet)",
+		 sb_sibling_load_name(cli->cfg.sibling_load));
+	return -1;
+}
+
+const struct sb_cli_group sb_cli_sibling_group = {
+	.title = "SMT sibling (docs/sibling.md)",
+	.options = (const struct sb_cli_option[]){
+		{"sibling", "MODE", K_SIBLING, "the measured core's SMT sibling: quiet (nothing runs there on\n"
+					       "purpose; default), busy (a load pinned there all run), both (blocks\n"
+					       "take turns beside a quiet and a loaded sibling; --blocks records which)"},
+		{"sibling-load", "LOAD", K_SIBLING_LOAD, "the load: spin (integer adds; default) or same (the measured\n"
+							 "variants' code)"},
+		{NULL},
+	},
+	.parse = parse_sibling,
+	.finish = finish_sibling,
+};
+
 /* A record's option (--quiet-levels, --past-runs): a file name, or none. */
 static int record_option(const char *opt, const char *arg, const char **dest, char *err, size_t errlen)
 {

@@ -111,6 +111,7 @@ extern const struct sb_cli_group sb_cli_variant_group;   /* --variant */
 extern const struct sb_cli_group sb_cli_shape_group;     /* --shape */
 extern const struct sb_cli_group sb_cli_counters_group;  /* --counters */
 extern const struct sb_cli_group sb_cli_placements_group; /* --placements, --states */
+extern const struct sb_cli_group sb_cli_sibling_group;   /* --sibling, --sibling-load */
 
 /* The subcommands of stubbench (bench/stubbench.c holds the table). */
 extern const struct sb_subcommand sb_sweep_command; /* the replica sweep: stubbench [OPTIONS] */

@@ -46,7 +46,8 @@ const struct sb_subcommand sb_diff_command = {
 		   "instructions. OLD, NEW: FILE[,FILE...] (the main prog first): --dump-jit's .bin or .lst,\n"
 		   "a listing like the seeds', or bpftool prog dump jited PROG opcodes. docs/diff.md.",
 	.operands = "OLD NEW",
-	.groups = {&diff_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sweep_group, &sb_cli_config_group},
+	.groups = {&diff_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sibling_group,
+		   &sb_cli_sweep_group, &sb_cli_config_group},
 	.epilog = "exit status: 0 measured (or no change), 1 a failed run or check, 2 bad option, a file\n"
 		  "that cannot be read, images with no function in common, or code no twin can be made of\n",
 	.default_states = SB_MAX_STATES,

@@ -13,7 +13,8 @@ const struct sb_subcommand sb_lab_command = {
 	.summary = "The codegen lab: alternative private-stack sequences.\n"
 		   "Measures baseline, the mainline private stack and the alternative sequences\n"
 		   "(reload, callee-saved, spill-once; ret, rethunk, call-depth and SRSO returns).",
-	.groups = {&sb_cli_shape_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
+	.groups = {&sb_cli_shape_group, &sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_sibling_group,
+		   &sb_cli_sweep_group,
 		   &sb_cli_config_group, &sb_cli_placements_group, &sb_cli_plot_group},
 	/* Its 60 variants' copies make each fork dearer; 8, as the kernel run. */
 	.default_processes = 8,

@@ -64,7 +64,8 @@ static int run_sweep(struct sb_cli *cli)
 const struct sb_subcommand sb_sweep_command = {
 	.summary = "Measures the replicas of the BPF JIT's private-stack codegen, interleaved.",
 	.groups = {&sb_cli_variant_group, &sweep_group, &sb_cli_counters_group, &sb_cli_batch_group,
-		   &sb_cli_cpu_group, &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_placements_group,
+		   &sb_cli_cpu_group, &sb_cli_sibling_group,
+		   &sb_cli_sweep_group, &sb_cli_config_group, &sb_cli_placements_group,
 		   &sb_cli_plot_group},
 	/* 1024 placements narrow the CIs of `vs base` for a second of wall time
 	 * (measured: results/amd-epyc-zen3-vm.md); the lab, with 60 variants,

@@ -21,6 +21,13 @@ const struct sb_run_test_hooks *sb_test_hooks_from_env(void)
 		.spread_only = env_on("STUBBENCH_TEST_SPREAD_ONLY"),
 		.fixed_clock = env_on("STUBBENCH_TEST_FIXED_CLOCK"),
 	};
+	const char *sib = getenv("STUBBENCH_TEST_SIBLING_CPU");
+	char *end = NULL;
+	long cpu = sib && *sib ? strtol(sib, &end, 10) : -1;
+	if (end && !*end && cpu >= 0 && cpu < 4096) {
+		hooks.force_sibling = 1;
+		hooks.sibling_cpu = (int)cpu;
+	}
 	if (env_on("STUBBENCH_TEST_VARIANTS"))
 		sb_registry_show_test_variants();
 	return &hooks;

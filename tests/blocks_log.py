@@ -22,7 +22,7 @@ def check(cond, msg):
 
 
 HEADER = ["t_s", "part", "batch", "process", "block", "state", "clock", "canary", "window", "arm", "role",
-          "cycles_per_iter"]
+          "cycles_per_iter", "sibling"]
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "blocks.csv")
     env = dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1")
@@ -75,6 +75,9 @@ for key, v in seq.items():
     v.sort()
     check(all(a[1] <= b[1] for a, b in zip(v, v[1:])), f"batch/process {key}: times out of order")
 check(all(float(r["clock"]) > 0 and float(r["t_s"]) >= 0 for r in body), "a clock or time not above 0")
+# Nothing loads the sibling by default: every block quiet, or none without one.
+check(len({r["sibling"] for r in body}) == 1 and body[0]["sibling"] in ("quiet", "none"),
+      f"sibling column {sorted({r['sibling'] for r in body})}")
 
 if failures:
     print("\n".join("FAIL: " + f for f in failures))

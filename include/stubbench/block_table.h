@@ -16,6 +16,7 @@ struct sb_block_value {
 	double value;    /* cycles per iteration, the overhead arm's removed */
 	double canary;   /* the block's add canary, adds per cycle (0: not known) */
 	int baseline;    /* 1: the arm is its part's baseline (the log's role) */
+	int sibling;     /* enum sb_sibling_state; 0 (unrecorded) from sb_block_table_add */
 };
 
 struct sb_block_table {
@@ -36,7 +37,8 @@ void sb_block_table_mark(struct sb_block_table *t, double canary, int baseline);
 /* The index of arm name, or -1. */
 long sb_block_table_arm(const struct sb_block_table *t, const char *name);
 
-/* Reads a --blocks log (path "-": standard input). Returns 0, or -1 with
+/* Reads a --blocks log (path "-": standard input), with or without the
+ * sibling column (a log of an older run: every row unrecorded). Returns 0, or -1 with
  * err naming the file and the line that is not a row of a blocks log. */
 int sb_block_table_read(const char *path, struct sb_block_table *t, char *err, size_t errlen);
 

@@ -1,7 +1,7 @@
 /* blocks_log.h: --blocks=FILE, the raw material of every estimate: each
  * kept block of every measurement of this process, one CSV row per arm:
  *
- *   t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter
+ *   t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter,sibling
  *
  * t_s: seconds from opening the log to the block's start (TSC); part: the
  * sb_run_part it belongs to (0 for a run of one part); process: the fresh
@@ -11,7 +11,10 @@
  * cycles an iteration; role: overhead (the arm whose cost is removed from
  * the others), baseline or variant; cycles_per_iter: the 20-80 % trimmed mean of the
  * block's kept samples, the overhead arm's cost removed, the block value
- * the CIs and modes are computed from. The estimate removed is the part's
+ * the CIs and modes are computed from; sibling: the measured core's SMT
+ * sibling beside the block (sibling.h): quiet (nothing on purpose), busy
+ * (the load ran) or none (no reachable sibling). Logs written before the
+ * sibling column read back as not recorded. The estimate removed is the part's
  * own at that batch size, so the same code in two parts can read a fraction
  * of a cycle apart in every row; the overhead rows (each block of the stub
  * less that estimate) show by how much. Disturbed blocks are left out.
@@ -46,6 +49,7 @@ struct sb_block_row {
 	uint64_t batch;
 	size_t process, block, state;
 	double clock, canary, window;
+	int sibling;             /* enum sb_sibling_state */
 };
 
 /* The arm's role in its run, the log's role column. */

@@ -19,6 +19,7 @@
 
 #include "stubbench/format.h"
 #include "stubbench/parse.h"
+#include "stubbench/sibling.h"
 
 /* The longest line a config file may have, in characters (libinih's line
  * buffer; a longer line is an error naming it, never split). */
@@ -52,6 +53,8 @@ struct sb_config {
 	const char *flavour;     /* --flavour: "seed001", "host" or both (default "host,seed001") */
 	const char *thunk;       /* --thunk: the replicas' or twins' return thunk; NULL: the host's */
 	const char *counters;    /* --counters=LIST; NULL: none */
+	enum sb_sibling_mode sibling;      /* --sibling: the SMT sibling quiet, busy or both (sibling.h) */
+	enum sb_sibling_load sibling_load; /* --sibling-load: spin or same */
 	/* The kernel run. */
 	uint64_t loads;          /* --loads: copies of the programs, each at its own address */
 	const char *dump_dir;    /* --dump-jit=DIR; NULL: no dump */

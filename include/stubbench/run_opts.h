@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sb_sibling;
+
 /* Switches for the tests, which make the harness's judgement exact
  * whatever the machine is doing (the CLI sets them from the environment
  * variables named, "1": on).
@@ -21,9 +23,14 @@
  * fixed_clock (STUBBENCH_TEST_FIXED_CLOCK) gives every block a clock of
  * exactly 1 core cycle per tick: synthetic ticks are not this machine's,
  * and a clock measured per block on a loaded machine split one synthetic
- * state into several modes. */
+ * state into several modes.
+ * sibling_cpu (STUBBENCH_TEST_SIBLING_CPU=N, force_sibling set) makes CPU N
+ * stand in for the measured CPU's SMT sibling (sibling.h): on a machine
+ * without SMT, the load process, its parking and the blocks' turns run
+ * for real beside a CPU that is not a sibling. */
 struct sb_run_test_hooks {
 	int disturb_all, disturb_none, spread_only, fixed_clock;
+	int force_sibling, sibling_cpu;
 };
 
 struct sb_run_opts {
@@ -80,6 +87,10 @@ struct sb_run_opts {
 	 * identical-layout comparison's groups of one command group, paired
 	 * within a process. 0: processes of its own. */
 	size_t process_key;
+	/* The measured core's SMT sibling (sibling.h): its load taking each
+	 * block's turn, and every block recording its state. NULL: none
+	 * managed; the blocks record quiet or none as the topology has it. */
+	struct sb_sibling *sibling;
 	/* The tests' switches; NULL (a measurement): all off. */
 	const struct sb_run_test_hooks *test;
 	/* With fresh processes and time_s: the time_s of all the parts

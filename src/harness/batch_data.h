@@ -20,6 +20,7 @@ struct block {
 	int disturbed;
 	size_t state;              /* the arms' re-rolled state in this block */
 	size_t process;            /* the fresh process that ran it (0 without --processes) */
+	int sibling;               /* the SMT sibling beside it: enum sb_sibling_state */
 	uint64_t tsc;              /* its first round's start */
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "part_run.h"
+#include "stubbench/sibling.h"
 #include "stubbench/stats.h"
 
 #define QUIET_CANARY_PCT 95 /* the add canary's quiet level: this percentile of the blocks */
@@ -79,6 +80,34 @@ static double block_spread(const struct batch_data *d, const struct block *b, lo
 	return p80 - p20;
 }
 
+/* sb_judge_blocks over the blocks of each SMT sibling state apart
+ * (sibling.h): with --sibling=both, the blocks beside a loaded sibling
+ * are a state of their own, judged against their own quiet levels, not
+ * flagged for being busy. signs, judged: scratch and verdicts for every
+ * block. Returns 0, or -1 out of memory. */
+static int judge_by_sibling(const struct batch_data *d, struct sb_block_signs *signs, int *judged)
+{
+	size_t *at = malloc((d->n_blocks + 1) * sizeof(*at));
+	int *verdict = malloc((d->n_blocks + 1) * sizeof(*verdict));
+	int rc = at && verdict ? 0 : -1;
+	for (int st = 0; st < SB_SIBLING_STATES && rc == 0; st++) {
+		size_t n = 0;
+		for (size_t i = 0; i < d->n_blocks; i++) {
+			const struct block *b = &d->blocks[i];
+			if (b->sibling == st) {
+				at[n] = i;
+				signs[n++] = (struct sb_block_signs){b->canary, b->window, b->cpt, b->csw};
+			}
+		}
+		if (n && sb_judge_blocks(signs, n, verdict) < 0)
+			rc = -1;
+		for (size_t k = 0; k < n && rc == 0; k++)
+			judged[at[k]] = verdict[k];
+	}
+	free(at), free(verdict);
+	return rc;
+}
+
 /* A block is disturbed when sb_judge_blocks says so (the canaries, the
  * clock, a context switch) or when the empty stub's spread within it is
  * many times the blocks' usual one. */
@@ -97,11 +126,7 @@ void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_
 		free(signs), free(judged), free(sp), free(tmp);
 		return;
 	}
-	for (size_t i = 0; i < d->n_blocks; i++) {
-		const struct block *b = &d->blocks[i];
-		signs[i] = (struct sb_block_signs){b->canary, b->window, b->cpt, b->csw};
-	}
-	if (sb_judge_blocks(signs, d->n_blocks, judged) < 0) {
+	if (judge_by_sibling(d, signs, judged) < 0) {
 		free(signs), free(judged), free(sp), free(tmp);
 		return;
 	}

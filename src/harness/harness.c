@@ -210,7 +210,7 @@ static void log_kept_blocks(const struct part_run *pr, const struct batch_data *
 	for (size_t k = 0; k < kb->n; k++) {
 		const struct block *b = &d->blocks[kb->block[k]];
 		struct sb_block_row row = {b->tsc, pr->index, batch, b->process, kb->block[k], b->state,
-					   b->cpt, b->canary, b->window};
+					   b->cpt, b->canary, b->window, b->sibling};
 		for (size_t a = 0; a < pr->n_arms; a++) {
 			const struct sb_arm *arm = &pr->arms[a];
 			enum sb_block_role role = arm->is_overhead   ? SB_BLOCK_OVERHEAD

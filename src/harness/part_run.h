@@ -3,7 +3,9 @@
  *   harness.c     a run of parts: their setup, their segments run, their
  *                 statistics
  *   block_size.c  how many rounds a batch size's blocks hold
- *   schedule.c    which segments run when, in this process or fresh ones
+ *   schedule.c    which segments run when, in this process or fresh ones,
+ *                 and whether the SMT sibling's load runs beside a block
+ *   sibling.c     the SMT sibling's load process and its parking
  *   processes.c   a fresh process: fork, its segments, the pipe back
  *   sampler.c     segments, blocks and rounds of samples
  *   canaries.c    the core clock and the canaries measured beside blocks

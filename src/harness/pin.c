@@ -1,4 +1,4 @@
-/* pin.c: CPU pinning and machine description through hwloc. */
+/* pin.c: CPU pinning, the SMT sibling of a CPU and the machine description, through hwloc. */
 #include "stubbench/pin.h"
 
 #include <errno.h>
@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+
+#include "stubbench/sibling.h"
 
 static hwloc_topology_t topology(void)
 {
@@ -20,6 +22,18 @@ static hwloc_topology_t topology(void)
 	return topo;
 }
 
+/* What this process may run on (taskset, cgroups); free it. */
+static hwloc_bitmap_t allowed_set(hwloc_topology_t topo)
+{
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
+	hwloc_bitmap_t mine = hwloc_bitmap_alloc();
+	if (hwloc_get_cpubind(topo, mine, HWLOC_CPUBIND_PROCESS) != 0)
+		hwloc_bitmap_copy(mine, allowed);
+	else
+		hwloc_bitmap_and(mine, mine, allowed);
+	return mine;
+}
+
 int sb_pin_thread(int cpu, int *chosen, char *err, size_t errlen)
 {
 	hwloc_topology_t topo = topology();
@@ -27,13 +41,7 @@ int sb_pin_thread(int cpu, int *chosen, char *err, size_t errlen)
 		snprintf(err, errlen, "hwloc could not read the CPU topology");
 		return -1;
 	}
-	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
-	hwloc_bitmap_t mine = hwloc_bitmap_alloc();
-	/* What this process may run on (taskset, cgroups). */
-	if (hwloc_get_cpubind(topo, mine, HWLOC_CPUBIND_PROCESS) != 0)
-		hwloc_bitmap_copy(mine, allowed);
-	else
-		hwloc_bitmap_and(mine, mine, allowed);
+	hwloc_bitmap_t mine = allowed_set(topo);
 
 	if (cpu < 0) {
 		int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
@@ -113,4 +121,41 @@ void sb_machine_description(char *buf, size_t len)
 		strcpy(u.release, "?");
 	snprintf(buf, len, "%s, %d cores / %d PUs, Linux %s", model ? model : "unknown CPU", cores,
 		 pus, u.release);
+}
+
+int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen)
+{
+	hwloc_topology_t topo = topology();
+	*pu = -1;
+	if (!topo) {
+		snprintf(why, whylen, "hwloc could not read the CPU topology");
+		return -1;
+	}
+	hwloc_obj_t me = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
+	hwloc_obj_t core = me ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, me) : NULL;
+	if (!core) {
+		snprintf(why, whylen, "CPU %d has no core in hwloc's topology", cpu);
+		return -1;
+	}
+	/* The core's PUs, those outside this process's cpuset or offline included. */
+	hwloc_bitmap_t others = hwloc_bitmap_dup(core->complete_cpuset ? core->complete_cpuset : core->cpuset);
+	hwloc_bitmap_clr(others, (unsigned)cpu);
+	int sib = hwloc_bitmap_first(others), rc = -1;
+	hwloc_bitmap_t mine = allowed_set(topo);
+	if (sib < 0) {
+		snprintf(why, whylen, "CPU %d has no SMT sibling in this machine's topology (hwloc: %d PU%s per core)",
+			 cpu, hwloc_bitmap_weight(core->cpuset), hwloc_bitmap_weight(core->cpuset) == 1 ? "" : "s");
+	} else if (!hwloc_bitmap_isset(mine, (unsigned)sib)) {
+		char *list = NULL;
+		hwloc_bitmap_list_asprintf(&list, mine);
+		snprintf(why, whylen, "CPU %d's SMT sibling, CPU %d, is outside this process's allowed set (%s)", cpu,
+			 sib, list ? list : "?");
+		free(list);
+	} else {
+		*pu = sib;
+		rc = 0;
+	}
+	hwloc_bitmap_free(mine);
+	hwloc_bitmap_free(others);
+	return rc;
 }

@@ -7,7 +7,8 @@
  * (canaries.c), and the thread's context switches are read; before and
  * after it the window canary runs. Between the canaries and the recorded
  * rounds the block runs WARM_ROUNDS unrecorded ones in its state (the
- * canaries leave the measured code cold). Which blocks were disturbed is
+ * canaries leave the measured code cold). Before each block the SMT
+ * sibling takes the block's turn (sibling.h: loaded or quiet). Which blocks were disturbed is
  * judged after the run (disturbed.c), the statistics use the kept blocks
  * only (batch_summary.c).
  */
@@ -19,6 +20,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "stubbench/sibling.h"
 #include "stubbench/timer.h"
 
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
@@ -163,6 +165,7 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 	 * samples the statistics use. */
 	struct sb_run_opts unhooked = *o;
 	unhooked.before_sample = unhooked.after_sample = NULL;
+	sb_sibling_block(o->sibling, sg->process, 0);
 	int rc = run_block(arms, n_arms, sg->batch, sg->bi, sg->block_rounds, 0, &unhooked, rng, delay_max, &warm,
 			   &failed);
 	sb_batch_data_free(&warm);
@@ -203,12 +206,16 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		size_t nb = d->n_blocks - first_block;
 		if (nb % n_states == 0)
 			shuffle(order, n_states, orng);
+		/* The sibling's turn is taken before the block's canaries, which
+		 * then read the state the block runs in. */
+		enum sb_sibling_state sib = sb_sibling_block(o->sibling, sg->process, nb);
 		if (run_block(arms, n_arms, sg->batch, sg->bi, rounds, order[nb % n_states], o, rng, delay_max, d,
 			      &failed)) {
 			sb_run_err(err, errlen, "sample failed", arms[failed].name);
 			return -1;
 		}
 		d->blocks[d->n_blocks - 1].process = sg->process;
+		d->blocks[d->n_blocks - 1].sibling = (int)sib;
 		if (o->progress) {
 			double done = sg->samples ? (double)(d->n_rounds - first_round) / (double)sg->samples
 						  : (double)(__rdtsc() - tb) / (double)sg->budget_ticks;

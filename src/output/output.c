@@ -19,6 +19,7 @@
 #include "stubbench/output_gbench.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/run_info.h"
+#include "stubbench/sibling.h"
 
 void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,
 			 double mean, double sd)
@@ -105,6 +106,33 @@ static void json_key(FILE *f, const struct sb_cell_key *k)
 		fputs("null", f);
 }
 
+/* The run's SMT sibling (sibling.h), `, "sibling": {...}`: the mode and
+ * load asked for, the sibling's PU or why there is none, whether a load
+ * ran; null for a run that managed none. */
+static void json_sibling(FILE *f, const struct sb_sibling_facts *s)
+{
+	fputs(", \"sibling\": ", f);
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"mode\": ", f);
+	sb_json_string(f, sb_sibling_mode_name(s->mode));
+	fputs(", \"load\": ", f);
+	sb_json_string(f, sb_sibling_load_name(s->load));
+	fputs(", \"pu\": ", f);
+	if (s->pu >= 0)
+		fprintf(f, "%d", s->pu);
+	else
+		fputs("null", f);
+	fputs(", \"none_why\": ", f);
+	if (s->pu < 0)
+		sb_json_string(f, s->why);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"forced\": %s, \"loaded\": %s}", s->forced ? "true" : "false", s->loaded ? "true" : "false");
+}
+
 /* How the result was made: schema, date, command line, options, kernel,
  * source revision. */
 static void json_run_info(FILE *f, const struct sb_output_meta *m)
@@ -148,6 +176,7 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 		fputs("null", f);
 	fputs(", \"format\": ", f);
 	sb_json_string(f, sb_format_name(c->format));
+	json_sibling(f, sb_sibling_facts());
 	fputs("}", f);
 }
 

@@ -11,6 +11,7 @@
 #include "stubbench/past_runs.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_info.h"
+#include "stubbench/sibling.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
 static double low_share(const struct sb_cell *c)
@@ -194,7 +195,9 @@ int sb_output_busy_report(FILE *f, const char *tool, const struct sb_results *r)
 		return sb_output_busy_line(f, tool, r, NULL);
 	}
 	int said = sb_output_busy_line(f, tool, r, &ref);
-	if (r->n_blocks < SB_QUIET_MIN_BLOCKS || !(r->canary_quiet > 0 || r->window_quiet > 0))
+	/* A sibling loaded on purpose (--sibling) makes busy levels, not the machine's quiet ones. */
+	const struct sb_sibling_facts *sib = sb_sibling_facts();
+	if (r->n_blocks < SB_QUIET_MIN_BLOCKS || !(r->canary_quiet > 0 || r->window_quiet > 0) || (sib && sib->loaded))
 		return said;
 	char date[32];
 	sb_run_info_date(date, sizeof(date));

@@ -13,6 +13,7 @@
 #include "stubbench/pin.h"
 #include "stubbench/placement.h"
 #include "stubbench/placement_stats.h"
+#include "stubbench/sibling.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
 
@@ -394,6 +395,36 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 	return 0;
 }
 
+/* The run's SMT sibling (--sibling): found, its load started (the same
+ * load runs the command's groups' variants), a line said when there is
+ * something to say. Returns 0, or 1 with the reason said. */
+static int start_sibling(const struct sb_config *cfg, const char *prog, int cpu, const struct sb_group *groups,
+			 size_t n_groups, struct sb_sibling **sib)
+{
+	const struct sb_variant *same[SB_MAX_ARMS];
+	size_t n = 0;
+	for (size_t g = 0; g < n_groups; g++) {
+		if (groups[g].baseline && n < SB_MAX_ARMS)
+			same[n++] = groups[g].baseline;
+		for (size_t i = 0; i < groups[g].n_others && n < SB_MAX_ARMS; i++)
+			same[n++] = groups[g].others[i];
+	}
+	const struct sb_run_test_hooks *t = cfg->test;
+	struct sb_sibling_request rq = {.mode = cfg->sibling, .load = cfg->sibling_load, .cpu = cpu,
+					.forced_pu = t && t->force_sibling ? t->sibling_cpu : -1, .same = same,
+					.n_same = n};
+	char note[400], err[300];
+	static char said[400];
+	int rc = sb_sibling_start(&rq, sib, note, sizeof(note), err, sizeof(err));
+	if (note[0] && strcmp(note, said) != 0) { /* once per command, not per call */
+		fprintf(stderr, "%s: %s\n", prog, note);
+		snprintf(said, sizeof(said), "%s", note);
+	}
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	return rc != 0;
+}
+
 int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_group *groups, size_t n_groups)
 {
 	static int said_timer;
@@ -443,8 +474,14 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	/* The groups of the comparison share the command's time with its own. */
 	for (size_t i = 0; i < n_all && rc == 0; i++)
 		grs[i].ro.time_s *= (double)n_groups / (double)n_all;
+	struct sb_sibling *sib = NULL;
+	if (rc == 0)
+		rc = start_sibling(cfg, prog, cpu, groups, n_groups, &sib);
+	for (size_t i = 0; i < n_all && rc == 0; i++)
+		grs[i].ro.sibling = sib;
 	if (rc == 0)
 		rc = run_all(cfg, prog, parts, n_all);
+	sb_sibling_stop(sib);
 	for (size_t i = 0; i < n_all; i++)
 		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
 	if (rc == 0)

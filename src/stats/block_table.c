@@ -10,6 +10,7 @@
 
 #include "stubbench/error.h"
 #include "stubbench/safe_file.h"
+#include "stubbench/sibling.h"
 
 long sb_block_table_arm(const struct sb_block_table *t, const char *name)
 {
@@ -47,7 +48,7 @@ int sb_block_table_add(struct sb_block_table *t, uint64_t batch, size_t part, si
 		t->rows = rows;
 		t->cap = cap;
 	}
-	t->rows[t->n++] = (struct sb_block_value){batch, part, process, block, state, (size_t)a, value, 0, 0};
+	t->rows[t->n++] = (struct sb_block_value){batch, part, process, block, state, (size_t)a, value, 0, 0, 0};
 	return 0;
 }
 
@@ -83,7 +84,8 @@ static const char *arm_field(const char *s, char *out, size_t outlen)
 	return *s == '"' && s[1] == ',' ? s + 2 : NULL;
 }
 
-/* One row: t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter. */
+/* One row: t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter[,sibling]
+ * (the sibling column since it was added; without it, unrecorded). */
 static int parse_row(const char *line, struct sb_block_table *t)
 {
 	double ts, clock, canary, window, value;
@@ -94,13 +96,22 @@ static int parse_row(const char *line, struct sb_block_table *t)
 		return -1;
 	char arm[256], role[32];
 	const char *rest = arm_field(line + n, arm, sizeof(arm));
-	if (!rest || sscanf(rest, "%31[a-z],%lf", role, &value) != 2)
+	char sib[16] = "";
+	int m = 0;
+	if (!rest || sscanf(rest, "%31[a-z],%lf%n", role, &value, &m) != 2)
+		return -1;
+	rest += m;
+	if (*rest == ',' && sscanf(rest + 1, "%15[a-z]", sib) != 1)
+		sib[0] = 0;
+	int sibling = *rest == ',' ? sb_sibling_state_from_name(sib) : SB_SIBLING_UNRECORDED;
+	if (sibling <= SB_SIBLING_UNRECORDED && *rest == ',')
 		return -1;
 	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
 		return -3;
 	if (sb_block_table_add(t, batch, part, process, block, state, arm, value) != 0)
 		return -2;
 	sb_block_table_mark(t, canary, strcmp(role, "baseline") == 0);
+	t->rows[t->n - 1].sibling = sibling;
 	return 0;
 }
 

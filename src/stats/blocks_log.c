@@ -8,6 +8,7 @@
 
 #include "stubbench/block_table.h"
 #include "stubbench/safe_file.h"
+#include "stubbench/sibling.h"
 
 static struct sb_safe_file log_file;
 static int log_open;
@@ -23,7 +24,7 @@ int sb_blocks_log_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--blocks: %s", why);
 		return -1;
 	}
-	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter\n", log_file.f);
+	fputs("t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter,sibling\n", log_file.f);
 	log_open = 1;
 	log_rows = 0;
 	log_t0 = __rdtsc();
@@ -75,8 +76,10 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 		if (sb_block_table_add(collector, b->batch, b->part, b->process, b->block, b->state, arm,
 				       cycles_per_iter) != 0)
 			collector_failed = 1;
-		else
+		else {
 			sb_block_table_mark(collector, b->canary, role == SB_BLOCK_BASELINE);
+			collector->rows[collector->n - 1].sibling = b->sibling;
+		}
 	}
 	if (!log_open)
 		return;
@@ -85,7 +88,8 @@ void sb_blocks_log_row(const struct sb_block_row *b, double tsc_hz, const char *
 	fprintf(f, "%.6f,%zu,%llu,%zu,%zu,%zu,%.5f,%.4f,%.3f,", t, b->part, (unsigned long long)b->batch, b->process,
 		b->block, b->state, b->clock, b->canary, b->window);
 	put_field(f, arm);
-	fprintf(f, ",%s,%.4f\n", role_names[role], cycles_per_iter);
+	fprintf(f, ",%s,%.4f,%s\n", role_names[role], cycles_per_iter,
+		sb_sibling_state_name((enum sb_sibling_state)b->sibling));
 	log_rows++;
 }
 

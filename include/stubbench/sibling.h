@@ -1,0 +1,95 @@
+/* sibling.h: the measured core's SMT sibling, quiet or loaded on purpose
+ * (--sibling=quiet|busy|both, --sibling-load=spin|same; docs/sibling.md).
+ *
+ * The sibling is the other PU of the measured CPU's core in hwloc's
+ * topology. `busy` runs a load process pinned there for the whole run;
+ * `both` parks it between blocks, the blocks taking turns between a quiet
+ * and a loaded sibling (sb_sibling_turn_busy); `quiet` runs nothing there
+ * (the default). Every block records which it was (the --blocks column
+ * `sibling`: quiet, busy or none, where the core has no reachable
+ * sibling). The load is a process forked from the measuring one, so its
+ * counters and private stacks are its own copies: the measured arms'
+ * checks count the measuring process's calls alone. */
+#ifndef STUBBENCH_SIBLING_H
+#define STUBBENCH_SIBLING_H
+
+#include <stddef.h>
+
+enum sb_sibling_mode { SB_SIBLING_QUIET, SB_SIBLING_BUSY, SB_SIBLING_BOTH };
+enum sb_sibling_load { SB_SIBLING_LOAD_SPIN, SB_SIBLING_LOAD_SAME };
+
+/* A block's sibling, as recorded; UNRECORDED: a block log written before
+ * the column existed. */
+enum sb_sibling_state { SB_SIBLING_UNRECORDED, SB_SIBLING_NONE, SB_SIBLING_IS_QUIET, SB_SIBLING_IS_BUSY };
+#define SB_SIBLING_STATES 4
+
+/* "quiet", "busy", "both" / "spin", "same" / "quiet", "busy", "none" ("" unrecorded). */
+const char *sb_sibling_mode_name(enum sb_sibling_mode m);
+const char *sb_sibling_load_name(enum sb_sibling_load l);
+const char *sb_sibling_state_name(enum sb_sibling_state s);
+/* The state a name gives, or -1. */
+int sb_sibling_state_from_name(const char *s);
+
+/* Parse option opt's value. Return 0, or -1 with err naming opt and the value. */
+int sb_sibling_parse_mode(const char *opt, const char *s, enum sb_sibling_mode *m, char *err, size_t errlen);
+int sb_sibling_parse_load(const char *opt, const char *s, enum sb_sibling_load *l, char *err, size_t errlen);
+
+/* The schedule (schedule.c): non-zero when block `block` (from 0, its
+ * index in its segment) of fresh process `process` runs beside a loaded
+ * sibling. quiet: never; busy: always; both: every other block, process
+ * p starting with a quiet one when p is even, a loaded one when odd. */
+int sb_sibling_turn_busy(enum sb_sibling_mode m, size_t process, size_t block);
+
+/* What a run was asked for and what it found; JSON config.sibling. */
+struct sb_sibling_facts {
+	enum sb_sibling_mode mode;
+	enum sb_sibling_load load;
+	int cpu;          /* the measured CPU */
+	int pu;           /* its sibling's OS index, -1: none reachable */
+	int forced;       /* pu named by STUBBENCH_TEST_SIBLING_CPU, not found in the topology */
+	int loaded;       /* a load process runs there (busy or both, with a pu) */
+	char why[200];    /* with pu < 0: why none */
+};
+
+/* The SMT sibling of CPU cpu (pin.c): its OS index into *pu and 0, or -1
+ * with why ("CPU 1 has no SMT sibling in this machine's topology (hwloc: 1
+ * PU per core)", or outside this process's allowed set). */
+int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen);
+
+/* The facts of the run's sibling (the last sb_sibling_start), or NULL
+ * when none was started in this process. */
+const struct sb_sibling_facts *sb_sibling_facts(void);
+
+/* The state of the blocks of a run without a managed sibling: quiet where
+ * the measured CPU (this thread's) has a reachable sibling, none where not. */
+enum sb_sibling_state sb_sibling_unmanaged_state(void);
+
+/* A run's sibling while it measures. */
+struct sb_variant;
+struct sb_sibling;
+struct sb_sibling_request {
+	enum sb_sibling_mode mode;
+	enum sb_sibling_load load;
+	int cpu;                 /* the measured CPU, this thread pinned to it */
+	int forced_pu;           /* >= 0: use this PU as the sibling (a test hook); -1: hwloc's */
+	/* The same load: these variants' main progs called in turn, batch 64. */
+	const struct sb_variant *const *same;
+	size_t n_same;
+};
+
+/* Finds the sibling and, for busy or both with one, forks the load process,
+ * pinned there (running for busy, parked for both). *out is always set.
+ * note: a line to say (no sibling for busy or both, or a forced one), or
+ * "". Returns 0, or -1 with err (fork, mmap or pinning failed). */
+int sb_sibling_start(const struct sb_sibling_request *rq, struct sb_sibling **out, char *note, size_t notelen,
+		     char *err, size_t errlen);
+/* Before a block: the load made to run (busy non-zero) or parked, waiting
+ * until it has; returns the block's state. s NULL: the unmanaged state. */
+enum sb_sibling_state sb_sibling_enter(struct sb_sibling *s, int busy);
+/* sb_sibling_enter for block `block` of fresh process `process`, its
+ * turn as sb_sibling_turn_busy gives it for the run's mode. */
+enum sb_sibling_state sb_sibling_block(struct sb_sibling *s, size_t process, size_t block);
+/* Ends the load process and frees s (NULL: nothing). */
+void sb_sibling_stop(struct sb_sibling *s);
+
+#endif
