@@ -1,5 +1,5 @@
 /* insn_align.h: two functions' instructions mapped old -> new (the rows of
- * image_diff.h): paired by the longest common subsequence of the annotate
+ * insn_map.h): paired by the longest common subsequence of the annotate
  * module's alignment (src/twins/code_align.c, addresses masked), then within
  * each gap between two common instructions an old and a new one of the
  * same mnemonic and operand kinds paired in order as "changed", the rest removed (old only)
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/image_diff.h"
+#include "stubbench/insn_map.h"
 
 /* The rows of old against new code, malloc'd (*n of them), in the order of
  * both. Returns 0, or -1 with err (code that does not decode, out of
