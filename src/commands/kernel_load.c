@@ -16,6 +16,7 @@
 #include "stubbench/rng.h"
 #include "stubbench/session.h"
 #include "stubbench/signals.h"
+#include "stubbench/spacer.h"
 
 /* Where the JIT put each function (offset in its page):
  * code placement differs from load to load, the twins' does not. */
