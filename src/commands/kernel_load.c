@@ -10,6 +10,8 @@
 #include "stubbench/jit_check.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 #include "stubbench/return_thunk_resolve.h"
 #include "stubbench/return_thunks.h"
