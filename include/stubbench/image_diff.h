@@ -21,7 +21,7 @@
 
 #include "stubbench/code_variant.h"
 #include "stubbench/decode.h"
-#include "stubbench/insn_map.h"
+#include "stubbench/insn_align.h"
 
 /* One pair of functions and their map. */
 struct sb_func_diff {
