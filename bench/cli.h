@@ -16,7 +16,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
-#include "stubbench/status.h"
+#include "stubbench/error.h"
 #include "stubbench/variant_arms.h"
 
 #define EXIT_USAGE SB_STATUS_USAGE

@@ -17,6 +17,7 @@
 #include "stubbench/jit_read.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/loader.h"
+#include "stubbench/spacer.h"
 #include "stubbench/probe.h"
 #include "stubbench/twin_placement.h"
 #include "stubbench/twin_variants.h"

@@ -14,7 +14,7 @@
 #include "stubbench/decode.h"
 #include "stubbench/flavour.h"
 #include "stubbench/listing.h"
-#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/read_file.h"
 
 /* Every shape of type t loaded with outcome o. */

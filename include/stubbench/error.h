@@ -1,4 +1,7 @@
-/* error.h: the library's one-line error messages. */
+/* error.h: the library's one-line error messages, and the exit statuses
+ * every command of the library returns and its front ends exit with.
+ * `stubbench kernel` adds its own between 3 and 6 (loader.h, enum
+ * sb_kernel_status). */
 #ifndef STUBBENCH_ERROR_H
 #define STUBBENCH_ERROR_H
 
@@ -6,5 +9,12 @@
 
 /* printf into err (errlen bytes); does nothing when err is NULL or errlen 0. */
 void sb_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+enum sb_status {
+	SB_STATUS_OK = 0,
+	SB_STATUS_FAILED = 1,         /* an error said on stderr, or a check that failed */
+	SB_STATUS_USAGE = 2,          /* bad input, named in one line */
+	SB_STATUS_INTERRUPTED = 130,  /* SIGINT or SIGTERM (interrupt.h) */
+};
 
 #endif

@@ -21,14 +21,7 @@
 
 #include "stubbench/code_variant.h"
 #include "stubbench/decode.h"
-
-enum sb_insn_change { SB_INSN_SAME, SB_INSN_CHANGED, SB_INSN_ADDED, SB_INSN_REMOVED };
-
-/* One row of the old -> new map, in the order of both listings. */
-struct sb_insn_map_row {
-	enum sb_insn_change kind;
-	long old_i, new_i; /* instruction indexes; -1 where that side has none */
-};
+#include "stubbench/insn_align.h"
 
 /* One pair of functions and their map. */
 struct sb_func_diff {

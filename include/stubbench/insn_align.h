@@ -10,7 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/image_diff.h"
+enum sb_insn_change { SB_INSN_SAME, SB_INSN_CHANGED, SB_INSN_ADDED, SB_INSN_REMOVED };
+
+/* One row of the old -> new map, in the order of both listings. */
+struct sb_insn_map_row {
+	enum sb_insn_change kind;
+	long old_i, new_i; /* instruction indexes; -1 where that side has none */
+};
 
 /* The rows of old against new code, malloc'd (*n of them), in the order of
  * both. Returns 0, or -1 with err (code that does not decode, out of

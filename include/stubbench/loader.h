@@ -89,12 +89,6 @@ uint64_t sb_kernel_empty_hits(const struct sb_kernel_obj *o);
 uint64_t sb_kernel_run_timed(const struct sb_kernel_obj *o, int prog_fd, int cpu,
 			     uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *hits_arg,
 			     uint64_t *runs, int *rc);
-/* The spacer alone: a socket filter of about bytes of JITed code that does
- * nothing. Returns its fd, or -errno. */
-int sb_kernel_spacer_load(size_t bytes);
-/* A spacer's largest size: one page, so the load after it can start at
- * any of the page's 64 chunks. */
-#define SB_KERNEL_SPACER_MAX_BYTES 4096
 /* The message and status for a skeleton load that failed with rc (< 0): a
  * rejection by the verifier gives its log in short (verifier_log.h;
  * SB_KERNEL_FAILED), a refusal without a log names the capabilities

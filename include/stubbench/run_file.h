@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "stubbench/run_match.h"
-#include "stubbench/run_rows.h"
 
 /* Reads path. Returns 0, or -1 with one line naming the file and what is
  * wrong with it (cannot be read, not JSON, no results). */

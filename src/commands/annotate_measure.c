@@ -17,7 +17,7 @@
 #include "stubbench/blocks_log.h"
 #include "stubbench/code_variant.h"
 #include "stubbench/session.h"
-#include "stubbench/status.h"
+#include "stubbench/error.h"
 #include "stubbench/variant_arms.h"
 
 void sb_annotate_probe_pmu(struct sb_annotate *a)

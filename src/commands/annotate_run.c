@@ -14,7 +14,7 @@
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
 #include "stubbench/session.h"
-#include "stubbench/status.h"
+#include "stubbench/error.h"
 
 #define TOOL "stubbench annotate"
 

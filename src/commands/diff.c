@@ -19,7 +19,7 @@
 #include "stubbench/diff_twin.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/percpu.h"
-#include "stubbench/status.h"
+#include "stubbench/error.h"
 #include "stubbench/variant_arms.h"
 
 /* The share of --time a diff keeps for its parts' statistics beyond the

@@ -13,6 +13,7 @@
 #include "stubbench/kernel_report.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/session.h"
 
 /* What the kernel run's CIs cover: the loads (its re-rolled states) and

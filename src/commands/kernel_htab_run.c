@@ -12,6 +12,8 @@
 #include "stubbench/answer.h"
 #include "stubbench/htab.h"
 #include "stubbench/pin.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 #include "stubbench/run_file.h"
 #include "stubbench/session.h"

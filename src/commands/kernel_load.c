@@ -10,12 +10,15 @@
 #include "stubbench/jit_check.h"
 #include "stubbench/jit_read.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 #include "stubbench/return_thunk_resolve.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/rng.h"
 #include "stubbench/session.h"
 #include "stubbench/signals.h"
+#include "stubbench/spacer.h"
 
 /* Where the JIT put each function (offset in its page):
  * code placement differs from load to load, the twins' does not. */

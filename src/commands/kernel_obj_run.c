@@ -15,6 +15,7 @@
 #include "kernel_obj.h"
 #include "stubbench/kernel_obj_answer.h"
 #include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 #include "stubbench/signals.h"
 #include "stubbench/timer.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 
 enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)

@@ -15,6 +15,7 @@
 #include "stubbench/jit_check.h"
 #include "stubbench/percpu.h"
 #include "stubbench/placement.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/run_plot.h"

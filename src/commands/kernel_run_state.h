@@ -13,7 +13,7 @@
 #include "stubbench/harness.h"
 #include "stubbench/kernel_run.h"
 #include "stubbench/loader.h"
-#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_findings.h"
 #include "stubbench/results.h"
 #include "stubbench/twin_placement.h"
 #include "stubbench/variant_arms.h"

@@ -3,7 +3,6 @@
  * function shows (arch/x86/net/bpf_jit_comp.c: emit_prologue,
  * emit_private_frame_ptr, emit_return). */
 #include "stubbench/flavour.h"
-#include "stubbench/decode.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
 #include "stubbench/loader.h"
 #include "stubbench/error.h"
 #include "stubbench/verifier_log.h"
+#include "stubbench/spacer.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -10,6 +10,7 @@
 #include "stubbench/jit_read.h"
 #include "stubbench/kernel_text.h"
 #include "stubbench/ksyms.h"
+#include "stubbench/private_stack_reason.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

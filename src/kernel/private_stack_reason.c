@@ -1,9 +1,9 @@
 /* private_stack_reason.c: what the private-stack probe found, said in
- * words and in JSON (private_stack_probe.h). Only what was established:
+ * words and in JSON (private_stack_reason.h). Only what was established:
  * the types that got a private stack and those that did not, what
  * bpf_jit_supports_private_stack() returns, and the release only where it
  * predates v6.13, where the x86-64 JIT's private stack landed. */
-#include "stubbench/private_stack_probe.h"
+#include "stubbench/private_stack_reason.h"
 #include "stubbench/json_writer.h"
 #include "stubbench/loader.h"
 

@@ -22,7 +22,7 @@ static struct sb_estimate estimate(json_object *o, const char *key)
 {
 	json_object *e = member(o, key);
 	json_object *ci = member(e, "ci95");
-	return figure(num(e, "cycles"), at(ci, 0), at(ci, 1));
+	return read_figure(num(e, "cycles"), num_at(ci, 0), num_at(ci, 1));
 }
 
 /* The summary's mark of a row's "change" (image_diff.h's names). */

@@ -188,11 +188,11 @@ static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *
 	row->batch = (uint64_t)batch;
 	row->samples = isfinite(samples) ? (size_t)samples : 0;
 	json_object *cyc = member(r, "cycles_per_iter");
-	row->cycles = figure(num(cyc, "mean"), at(member(cyc, "ci95"), 0), at(member(cyc, "ci95"), 1));
+	row->cycles = read_figure(num(cyc, "mean"), num_at(member(cyc, "ci95"), 0), num_at(member(cyc, "ci95"), 1));
 	for (size_t k = 0; k < sb_figure_count(); k++) {
 		const struct sb_figure *fig = sb_figure_at(k);
 		json_object *ci = member(r, fig->json_ci);
-		row->figures[k] = figure(num(r, fig->json), at(ci, 0), at(ci, 1));
+		row->figures[k] = read_figure(num(r, fig->json), num_at(ci, 0), num_at(ci, 1));
 	}
 	row->mode_min = row->mode_max = NAN;
 	json_object *modes = member(r, "modes");
@@ -239,13 +239,13 @@ static int read_across(struct sb_run_file *out, json_object *doc, char *err, siz
 			continue;
 		out->n_rows++;
 		/* The spread over placements is no CI. */
-		row->cycles = figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
+		row->cycles = read_figure(num(member(p, "cycles_per_iter"), "mean"), NAN, NAN);
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < sb_figure_count(); k++)
 			row->figures[k] = sb_estimate_absent("not over placements");
 		const struct sb_figure *delta = sb_figure_at(SB_FIGURE_DELTA);
 		json_object *ci = member(p, delta->json_ci);
-		row->figures[SB_FIGURE_DELTA] = figure(num(p, delta->json), at(ci, 0), at(ci, 1));
+		row->figures[SB_FIGURE_DELTA] = read_figure(num(p, delta->json), num_at(ci, 0), num_at(ci, 1));
 		if (check_range(out->path, i, row, err, errlen) != 0)
 			return -1;
 	}
@@ -384,11 +384,11 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		row->batch = c->batch;
 		row->samples = c->n_samples;
 		struct sb_estimate cyc = sb_cell_cycles(c);
-		row->cycles = figure(cyc.value, cyc.lo, cyc.hi);
+		row->cycles = read_figure(cyc.value, cyc.lo, cyc.hi);
 		for (size_t k = 0; k < sb_figure_count(); k++) {
 			struct sb_estimate e = *sb_figure_of(sb_figure_at(k), c);
 			/* Without a figure the reason stays (it lives as long as r). */
-			row->figures[k] = e.known ? figure(e.value, e.lo, e.hi) : e;
+			row->figures[k] = e.known ? read_figure(e.value, e.lo, e.hi) : e;
 		}
 		row->mode_min = row->mode_max = NAN;
 		for (size_t k = 0; k < c->n_modes; k++) {

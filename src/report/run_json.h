@@ -23,7 +23,7 @@ static inline double num(json_object *o, const char *key)
 }
 
 /* The number arr[i]; NAN where there is none. */
-static inline double at(json_object *arr, size_t i)
+static inline double num_at(json_object *arr, size_t i)
 {
 	if (!arr || !json_object_is_type(arr, json_type_array) || json_object_array_length(arr) <= i)
 		return NAN;
@@ -48,7 +48,7 @@ static inline void str(json_object *o, const char *key, char *buf, size_t len)
 }
 
 /* A figure read back: absent when the file has no number for it. */
-static inline struct sb_estimate figure(double value, double lo, double hi)
+static inline struct sb_estimate read_figure(double value, double lo, double hi)
 {
 	return isfinite(value) ? sb_estimate_of(value, lo, hi) : sb_estimate_absent("not in the file");
 }
