@@ -13,4 +13,9 @@ int sb_pin_thread(int cpu, int *chosen, char *err, size_t errlen);
 /* A one-line description of the machine ("model, N cores / M PUs, kernel"). */
 void sb_machine_description(char *buf, size_t len);
 
+/* The SMT sibling of CPU cpu (pin.c): its OS index into *pu and 0, or -1
+ * with why ("CPU 1 has no SMT sibling in this machine's topology (hwloc: 1
+ * PU per core)", or outside this process's allowed set). */
+int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+
 enum sb_sibling_mode { SB_SIBLING_QUIET, SB_SIBLING_BUSY, SB_SIBLING_BOTH };
 enum sb_sibling_load { SB_SIBLING_LOAD_SPIN, SB_SIBLING_LOAD_SAME };
 
@@ -51,10 +52,6 @@ struct sb_sibling_facts {
 	char why[200];    /* with pu < 0: why none */
 };
 
-/* The SMT sibling of CPU cpu (pin.c): its OS index into *pu and 0, or -1
- * with why ("CPU 1 has no SMT sibling in this machine's topology (hwloc: 1
- * PU per core)", or outside this process's allowed set). */
-int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen);
 
 /* The facts of the run's sibling (the last sb_sibling_start), or NULL
  * when none was started in this process. */

@@ -5,7 +5,7 @@
  * identical layout, --padded), and the kept blocks, collected in memory,
  * give the paired figures (attribution.h). stubbench annotate, diff and
  * kernel --obj measure their parts so; see annotate.h. */
-#include "stubbench/annotate.h"
+#include "annotate.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

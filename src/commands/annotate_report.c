@@ -1,6 +1,6 @@
 /* annotate_report.c: what `stubbench annotate` prints: the summary, the
  * listing with a cost column per part, the JSON member; see annotate.h. */
-#include "stubbench/annotate.h"
+#include "annotate.h"
 
 #include <math.h>
 #include <string.h>

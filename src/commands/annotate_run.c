@@ -3,7 +3,7 @@
  * against its baseline (annotate_baseline.h), measured by ablation
  * (annotate_measure.c) or recomputed from a --blocks log of such a run,
  * reported through the session; see annotate.h. */
-#include "stubbench/annotate.h"
+#include "annotate.h"
 
 #include <string.h>
 

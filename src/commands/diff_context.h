@@ -4,7 +4,7 @@
 #ifndef STUBBENCH_COMMANDS_DIFF_CONTEXT_H
 #define STUBBENCH_COMMANDS_DIFF_CONTEXT_H
 
-#include "stubbench/annotate.h"
+#include "annotate.h"
 #include "stubbench/image_diff.h"
 #include "stubbench/session.h"
 

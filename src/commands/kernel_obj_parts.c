@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "stubbench/annotate.h"
+#include "annotate.h"
 #include "kernel_obj_twins.h"
 #include "stubbench/answer.h"
 #include "stubbench/code_variant.h"

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "stubbench/sibling.h"
 
 static hwloc_topology_t topology(void)
 {

@@ -9,18 +9,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "stubbench/sibling.h"
 #include "stubbench/wall_clock.h"
-
-/* See sibling.h: with both, the blocks alternate, and the process's
- * parity picks which turn comes first, so that neither state always has
- * a segment's first block (the one after the warm-up). */
-int sb_sibling_turn_busy(enum sb_sibling_mode m, size_t process, size_t block)
-{
-	if (m == SB_SIBLING_BOTH)
-		return (int)((block + process) & 1);
-	return m == SB_SIBLING_BUSY;
-}
 
 /* Share p of n of a batch size's time or rounds (0 rounds: nothing to run). */
 static struct segment share_of(const struct segment *whole, size_t p, size_t n)

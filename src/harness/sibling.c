@@ -7,6 +7,7 @@
  * next chunk of work, so a measuring thread that waits for ack == want
  * knows the sibling is in the state the block records. */
 #define _GNU_SOURCE
+#include "stubbench/pin.h"
 #include "stubbench/sibling.h"
 
 #include <errno.h>
@@ -26,6 +27,16 @@
 
 #include "stubbench/error.h"
 #include "stubbench/timer.h"
+
+/* See sibling.h: with both, the blocks alternate, and the process's
+ * parity picks which turn comes first, so that neither state always has
+ * a segment's first block (the one after the warm-up). */
+int sb_sibling_turn_busy(enum sb_sibling_mode m, size_t process, size_t block)
+{
+	if (m == SB_SIBLING_BOTH)
+		return (int)((block + process) & 1);
+	return m == SB_SIBLING_BUSY;
+}
 
 #define SAME_BATCH 64           /* the same load's calls per main-prog sample */
 #define SPIN_ADDS 4096          /* the spin load's chunk: adds between looks at `want` */

@@ -1,16 +1,17 @@
-/* annotate.h: `stubbench annotate`, a variant's listing with what each of
- * its parts costs (docs/annotate.md): the command (src/commands/annotate.c),
- * its measurement by ablation, also used by stubbench diff and stubbench
- * kernel --obj (src/commands/annotate_measure.c), and its report
- * (src/commands/annotate_report.c). */
-#ifndef STUBBENCH_ANNOTATE_H
-#define STUBBENCH_ANNOTATE_H
+/* annotate.h: what the commands share of `stubbench annotate` (the command
+ * itself: annotate_run.h): a variant's parts and their attribution, their
+ * measurement by ablation, also used by stubbench diff and stubbench kernel
+ * --obj (annotate_measure.c), and its report (annotate_report.c);
+ * docs/annotate.md. Internal to src/commands. */
+#ifndef STUBBENCH_COMMANDS_ANNOTATE_H
+#define STUBBENCH_COMMANDS_ANNOTATE_H
 
 #include <stdint.h>
 #include <stdio.h>
 
 #include "stubbench/ablation.h"
 #include "stubbench/attribution.h"
+#include "stubbench/annotate_run.h"
 #include "stubbench/config.h"
 
 #define SB_ANNOTATE_MAX_BATCHES SB_MAX_BATCHES
@@ -25,19 +26,6 @@ struct sb_annotate {
 	char pmu[200];                       /* one line: the PMU, or why there is none */
 	const char *source;                  /* "live", or the block log read */
 };
-
-/* What `stubbench annotate` is asked beyond the run configuration. */
-struct sb_annotate_options {
-	const char *variant;      /* --variant=NAME: the variant annotated against its baseline */
-	const char *from_blocks;  /* --from-blocks=FILE: the figures from a --blocks log ("-": stdin); NULL: measured */
-};
-
-/* stubbench annotate: o's variant against its baseline (annotate_baseline.h),
- * each part NOPed and removed, measured at identical layout with cfg, or
- * recomputed from o->from_blocks; reported through the session. Returns
- * an sb_status (status.h): OK, FAILED (a failed run or no attribution),
- * USAGE (bad input, said in one line). */
-int sb_annotate_run(const struct sb_config *cfg, const struct sb_annotate_options *o);
 
 /* The arms' names of the attribution: VARIANT, BASELINE, VARIANT:nop:K,
  * VARIANT:del:K (K from 1) and VARIANT:nop:all, in a. */
