@@ -8,7 +8,7 @@ add_library(stubbench_lib STATIC $<TARGET_OBJECTS:stubbench_asm> $<TARGET_OBJECT
   $<TARGET_OBJECTS:stubbench_session>)
 # The public API (docs/library.md): stubbench.h and what it includes; a
 # test checks that the list is that header's closure (install_tree.sh).
-set(SB_PUBLIC_HEADERS stubbench.h cell_key.h config.h estimate.h format.h parse.h registry.h results.h sibling.h stats.h timer.h)
+set(SB_PUBLIC_HEADERS stubbench.h cell_key.h config.h estimate.h format.h parse.h registry.h results.h sibling_names.h stats.h timer.h)
 list(TRANSFORM SB_PUBLIC_HEADERS PREPEND ${CMAKE_SOURCE_DIR}/include/stubbench/)
 # Libraries of the counters part, which have no pkg-config file.
 set(SB_PC_LIBS "")

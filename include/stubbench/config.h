@@ -19,7 +19,7 @@
 
 #include "stubbench/format.h"
 #include "stubbench/parse.h"
-#include "stubbench/sibling.h"
+#include "stubbench/sibling_names.h"
 
 /* The longest line a config file may have, in characters (libinih's line
  * buffer; a longer line is an error naming it, never split). */

@@ -1,7 +1,7 @@
 /* sibling_names.c: the names of the SMT sibling's modes, loads and block
  * states, and the options' parsing (sibling.h); the machinery is in
  * src/harness/sibling.c. */
-#include "stubbench/sibling.h"
+#include "stubbench/sibling_names.h"
 
 #include <string.h>
 

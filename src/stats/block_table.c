@@ -10,7 +10,7 @@
 
 #include "stubbench/error.h"
 #include "stubbench/safe_file.h"
-#include "stubbench/sibling.h"
+#include "stubbench/sibling_names.h"
 
 long sb_block_table_arm(const struct sb_block_table *t, const char *name)
 {

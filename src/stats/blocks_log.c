@@ -8,7 +8,7 @@
 
 #include "stubbench/block_table.h"
 #include "stubbench/safe_file.h"
-#include "stubbench/sibling.h"
+#include "stubbench/sibling_names.h"
 
 static struct sb_safe_file log_file;
 static int log_open;
