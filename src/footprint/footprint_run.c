@@ -38,7 +38,7 @@ struct fp_arm_ctx {
 	uint64_t calls;
 };
 
-static uint64_t sample(void *p, uint64_t batch)
+static uint64_t run_arm(void *p, uint64_t batch)
 {
 	struct fp_arm_ctx *c = p;
 	c->calls += batch;
@@ -129,7 +129,7 @@ static void make_arms(const struct sb_variant *const *vars, size_t n_vars, const
 	memset(arms, 0, (1 + n_vars) * sizeof(*arms));
 	memset(ctx, 0, (1 + n_vars) * sizeof(*ctx));
 	ctx[0] = (struct fp_arm_ctx){empty, n, 0, 0};
-	arms[0] = (struct sb_arm){.name = "overhead", .seed_name = "overhead", .sample = sample, .ctx = &ctx[0],
+	arms[0] = (struct sb_arm){.name = "overhead", .seed_name = "overhead", .sample = run_arm, .ctx = &ctx[0],
 				  .is_overhead = 1};
 	for (size_t v = 0; v < n_vars; v++) {
 		snprintf(names[v], sizeof(names[v]), "%s@%s/%llu", vars[v]->name, sb_fp_layout_name(fc[v].layout),
@@ -139,7 +139,7 @@ static void make_arms(const struct sb_variant *const *vars, size_t n_vars, const
 		 * just walked (their copies share pages of page table) and come
 		 * out cheaper for being second. */
 		ctx[1 + v] = (struct fp_arm_ctx){fc[v].mains, n, v * n / n_vars, 0};
-		arms[1 + v] = (struct sb_arm){.name = names[v], .seed_name = names[v], .sample = sample,
+		arms[1 + v] = (struct sb_arm){.name = names[v], .seed_name = names[v], .sample = run_arm,
 					      .ctx = &ctx[1 + v], .is_baseline = v == 0,
 					      .code_bytes = fc[v].copy_size};
 		start[v] = *vars[v]->counter;

@@ -19,7 +19,7 @@ static uint64_t runs_of(const struct sb_kernel_obj *o, const void *arg)
 	return sb_kernel_hits(o, c->shape, c->variant) / sb_kernel_batch_iters(o);
 }
 
-static uint64_t sample(void *ctx, uint64_t batch)
+static uint64_t run_arm(void *ctx, uint64_t batch)
 {
 	struct sb_kernel_arm_ctx *c = ctx;
 	long bi = sb_batch_index(c->batches, c->n_batches, batch);
@@ -59,7 +59,7 @@ void sb_kernel_arms_build(struct sb_kernel_arms *a, struct sb_kernel_obj *const 
 		c->variant = v < 0 ? SB_KV_BASELINE : (enum sb_kernel_variant)v;
 		c->cpu = cpu;
 		arm->ctx = c;
-		arm->sample = sample;
+		arm->sample = run_arm;
 		arm->n_states = n_loads;
 		arm->set_state = select_load;
 		arm->ctx_size = sizeof(*c); /* runs per load and batch, checked against the maps */

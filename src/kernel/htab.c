@@ -100,7 +100,7 @@ static int test_run_stub(void)
 	return 0;
 }
 
-static uint64_t sample(void *p, uint64_t batch)
+static uint64_t run_arm(void *p, uint64_t batch)
 {
 	struct sb_htab_arm_ctx *c = p;
 	size_t bi = 0;
@@ -152,7 +152,7 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 		c->prog = p;
 		arm->ctx = c;
 		arm->ctx_size = sizeof(*c); /* runs per batch, checked against the maps */
-		arm->sample = sample;
+		arm->sample = run_arm;
 		arm->name = names[p][0];
 		arm->seed_name = names[p][1];
 		arm->is_overhead = p == SB_HTAB_EMPTY_RAW_TP;

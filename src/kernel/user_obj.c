@@ -337,7 +337,7 @@ enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const 
 	return SB_KERNEL_OK;
 }
 
-static uint64_t sample(void *ctx, uint64_t batch)
+static uint64_t run_arm(void *ctx, uint64_t batch)
 {
 	struct sb_user_arm_ctx *c = ctx;
 	long bi = sb_batch_index(c->batches, c->n_batches, batch);
@@ -378,7 +378,7 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 		c->prog = i < 0 ? NULL : progs[i];
 		c->cpu = cpu;
 		arm->ctx = c;
-		arm->sample = sample;
+		arm->sample = run_arm;
 		if (c->n_loads > 1) {
 			arm->n_states = c->n_loads;
 			arm->set_state = select_load;
