@@ -72,6 +72,10 @@ void sb_doc_null(struct sb_doc *parent, const char *key);
  * (estimate.h). */
 void sb_doc_estimate(struct sb_doc *parent, const char *key, const char *name, const struct sb_estimate *e);
 
+/* A copy of value v (of another document, with its layout) added to
+ * parent as key; returns the copy, NULL out of memory or v NULL. */
+struct sb_doc *sb_doc_copy(struct sb_doc *parent, const char *key, const struct sb_doc *v);
+
 /* The next value added to parent is written after ws ("\n      "). */
 void sb_doc_break(struct sb_doc *parent, const char *ws);
 /* Container c closes after ws ("\n  ]"). */

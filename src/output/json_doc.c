@@ -148,6 +148,26 @@ void sb_doc_estimate(struct sb_doc *parent, const char *key, const char *name, c
 	sb_doc_number(ci, NULL, e->hi);
 }
 
+struct sb_doc *sb_doc_copy(struct sb_doc *parent, const char *key, const struct sb_doc *v)
+{
+	if (!v)
+		return NULL;
+	sb_doc_break(parent, v->brk);
+	if (v->kind == SB_DOC_STRING) {
+		sb_doc_string(parent, key, v->v.s);
+		return parent ? parent->last : NULL;
+	}
+	struct sb_doc *c = add(parent, key, v->kind);
+	if (!c)
+		return NULL;
+	c->v = v->v;
+	c->fmt = v->fmt;
+	c->tail = v->tail;
+	for (const struct sb_doc *x = v->first; x; x = x->next)
+		sb_doc_copy(c, x->key, x);
+	return c;
+}
+
 void sb_doc_break(struct sb_doc *parent, const char *ws)
 {
 	if (parent)
