@@ -46,11 +46,6 @@ struct sb_output_meta {
 	 * e.g. footprint's layout and copies; may be NULL. */
 	void (*result_members)(struct sb_doc *doc, const struct sb_cell *c, const void *ctx);
 	const void *members_ctx; /* passed to members and result_members */
-	/* JSON text of the command's own top-level members (each starting
-	 * with ",\n  "), for the commands not yet converted to members; may
-	 * be NULL. */
-	void (*json_extra)(FILE *f, const void *ctx);
-	const void *json_extra_ctx; /* passed to json_extra */
 	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
 	/* What the CIs are known not to cover (a "# CIs:" line under the
 	 * table, "ci_scope" in JSON); NULL: nothing to say. */

@@ -92,10 +92,9 @@ int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen);
 
 /* kernel_obj_report.c: what the session writes beside the results (ctx:
  * the struct sb_obj_run): the document's member "user_object" (the JIT,
- * the cost per run, the twins, the private stack), the parts' member
- * "annotate", and the cost per run under the table. */
+ * the cost per run, the twins, the private stack) and the parts' member
+ * "annotate"; and the cost per run under the table. */
 void sb_obj_members(struct sb_doc *doc, const void *ctx);
-void sb_obj_json_parts(FILE *f, const void *ctx);
 void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
 
 #ifdef SB_AUTO_TWINS
@@ -115,9 +114,9 @@ void sb_obj_private_sections(struct sb_obj_run *r, struct sb_session *s);
 /* The twins against the kernel and the private stack's figures: members
  * of "user_object" uo (json_doc.h), or (uo NULL) table lines into f. */
 void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo);
-/* The parts of the private stack: the JSON member "annotate" (after
- * "user_object") or the annotate summary and listing. */
-void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json);
+/* The parts of the private stack: doc's member "annotate" (after
+ * "user_object"), or (doc NULL) the annotate summary and listing. */
+void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc);
 /* Each function of prog that got a private stack, de-privatized, against
  * the same function as the JIT emitted it in the syscall copy sys,
  * addresses masked: one line each into info. */
@@ -136,9 +135,9 @@ int sb_obj_parts_measure(struct sb_obj_parts **out, const struct sb_obj_twins *t
 			 FILE *info);
 /* The parts' results as a section of s, where they have figures. */
 void sb_obj_parts_section(struct sb_obj_parts *p, struct sb_session *s);
-/* The JSON member "annotate", or the annotate summary and listing, where
- * the parts have figures; nothing otherwise (p NULL too). */
-void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, int json);
+/* doc's member "annotate", or (doc NULL) the annotate summary and
+ * listing, where the parts have figures; nothing otherwise (p NULL too). */
+void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, struct sb_doc *doc);
 void sb_obj_parts_free(struct sb_obj_parts *p);
 #else
 static inline size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info)
@@ -164,9 +163,9 @@ static inline void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, st
 {
 	(void)r, (void)f, (void)uo;
 }
-static inline void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json)
+static inline void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
-	(void)r, (void)f, (void)json;
+	(void)r, (void)f, (void)doc;
 }
 static inline void sb_obj_compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sys, const char *prog,
 					       FILE *info)

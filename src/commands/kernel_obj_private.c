@@ -170,10 +170,10 @@ void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *u
 	private_stack_figures(r, f, uo);
 }
 
-void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json)
+void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
 	if (r->priv)
-		sb_obj_parts_report(r->priv->parts, f, json);
+		sb_obj_parts_report(r->priv->parts, f, doc);
 }
 
 void sb_obj_compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sys, const char *prog, FILE *info)

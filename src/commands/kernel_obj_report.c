@@ -54,11 +54,7 @@ void sb_obj_members(struct sb_doc *doc, const void *ctx)
 	if (!uo)
 		uo = sb_doc_object(doc, "user_object");
 	per_run(r, NULL, uo);
-}
-
-void sb_obj_json_parts(FILE *f, const void *ctx)
-{
-	sb_obj_private_parts_report(ctx, f, 1);
+	sb_obj_private_parts_report(r, NULL, doc);
 }
 
 void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
@@ -66,6 +62,6 @@ void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results
 	(void)all;
 	if (fmt == SB_FORMAT_TABLE) {
 		per_run(ctx, info, NULL);
-		sb_obj_private_parts_report(ctx, info, 0);
+		sb_obj_private_parts_report(ctx, info, NULL);
 	}
 }

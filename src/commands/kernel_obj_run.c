@@ -267,8 +267,6 @@ static enum sb_kernel_status finish(struct sb_obj_run *r, enum sb_kernel_status 
 	s.answer = sb_kernel_obj_answer;
 	s.meta.members = sb_obj_members;
 	s.meta.members_ctx = r;
-	s.meta.json_extra = sb_obj_json_parts;
-	s.meta.json_extra_ctx = r;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	s.after_report = sb_obj_after_report;
 	s.after_ctx = r;

@@ -389,8 +389,7 @@ static void json_members(FILE *f, const struct sb_doc *members)
 static void json_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)r;
-	if (m->json_extra)
-		m->json_extra(f, m->json_extra_ctx);
+	(void)m;
 	fputs("\n}\n", f);
 }
 
