@@ -12,8 +12,10 @@
  *             place for them
  *   end       what closes the output (the table's notes, JSON's "}")
  *
- * A command's members per result (sb_output_meta.result_members) are the
- * results call's to place. See docs/output-formats.md. */
+ * Each call returns 0, or -1 with errno when it could not write (a
+ * document out of memory); sb_output_write then stops. A command's
+ * members per result (sb_output_meta.result_members) are the results
+ * call's to place. See docs/output-formats.md. */
 #ifndef STUBBENCH_REPORTER_H
 #define STUBBENCH_REPORTER_H
 
@@ -27,10 +29,10 @@ struct sb_doc;
 
 struct sb_reporter {
 	enum sb_format format;
-	void (*begin)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
-	void (*results)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
-	void (*members)(FILE *f, const struct sb_doc *members);
-	void (*end)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	int (*begin)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	int (*results)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	int (*members)(FILE *f, const struct sb_doc *members);
+	int (*end)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
 };
 
 extern const struct sb_reporter sb_reporter_table, sb_reporter_seed, sb_reporter_json, sb_reporter_csv,

@@ -53,23 +53,19 @@ static int write_members(FILE *f, const struct sb_reporter *rep, const struct sb
 	m->members(doc, m->members_ctx);
 	int failed = sb_doc_failed(doc);
 	if (!failed)
-		rep->members(f, doc);
-	sb_doc_free(doc);
-	if (failed)
+		failed = rep->members(f, doc) != 0;
+	else
 		errno = ENOMEM;
+	sb_doc_free(doc);
 	return failed ? -1 : 0;
 }
 
 int sb_output_write(FILE *f, const struct sb_reporter *rep, const struct sb_results *r,
 		    const struct sb_output_meta *m)
 {
-	if (rep->begin)
-		rep->begin(f, r, m);
-	rep->results(f, r, m);
-	if (write_members(f, rep, m) != 0)
+	if ((rep->begin && rep->begin(f, r, m) != 0) || rep->results(f, r, m) != 0 ||
+	    write_members(f, rep, m) != 0 || (rep->end && rep->end(f, r, m) != 0))
 		return -1;
-	if (rep->end)
-		rep->end(f, r, m);
 	return ferror(f) || fflush(f) != 0 ? -1 : 0;
 }
 

@@ -26,7 +26,7 @@ static void csv_figures(FILE *f, const struct sb_cell *c, int header)
 }
 
 /* The header line: the cells' columns, the figures', the run's, the counters'. */
-static void csv_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int csv_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)m;
 	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
@@ -37,10 +37,11 @@ static void csv_begin(FILE *f, const struct sb_results *r, const struct sb_outpu
 	for (size_t k = 0; k < r->n_counters; k++)
 		fprintf(f, ",%s", r->counter_names[k]);
 	fputc('\n', f);
+	return 0;
 }
 
 /* A row per cell, batch-major. */
-static void csv_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int csv_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)m;
 	for (size_t i = 0; i < r->n_cells; i++) {
@@ -78,6 +79,7 @@ static void csv_results(FILE *f, const struct sb_results *r, const struct sb_out
 			fprintf(f, ",%.4f", c->counters[k]);
 		fputc('\n', f);
 	}
+	return 0;
 }
 
 

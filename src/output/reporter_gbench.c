@@ -129,14 +129,15 @@ static void stats(const double *x, size_t n, double *mean, double *median, doubl
 }
 
 /* The context object, then the benchmarks array opened. */
-static void gbench_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int gbench_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	context(f, r, m);
 	fputs("  \"benchmarks\": [\n", f);
+	return 0;
 }
 
 /* Per cell, its repetitions and their aggregates. */
-static void gbench_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int gbench_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)m;
 	size_t nb = r->n_batches ? r->n_batches : 1;
@@ -184,13 +185,15 @@ static void gbench_results(FILE *f, const struct sb_results *r, const struct sb_
 			write_entry(f, &first, &e, c, r);
 		}
 	}
+	return 0;
 }
 
-static void gbench_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int gbench_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)r;
 	(void)m;
 	fputs("\n  ]\n}\n", f);
+	return 0;
 }
 
 const struct sb_reporter sb_reporter_gbench = {

@@ -4,6 +4,7 @@
  * the JSON writer (json_writer.c) the only caller of sb_json_*. */
 #include "stubbench/reporter.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -234,7 +235,7 @@ static void json_machine_id(FILE *f)
 
 /* Everything before the results: what made the run, on which machine and
  * timer, what the CIs hold. */
-static void json_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int json_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	const struct sb_timer_info *t = &r->timer;
 	fputs("{\n  \"tool\": ", f);
@@ -300,18 +301,23 @@ static void json_begin(FILE *f, const struct sb_results *r, const struct sb_outp
 		sb_json_string(f, r->counter_names[k]);
 	}
 	fputs("],\n  \"results\": [\n", f);
+	return 0;
 }
 
 /* The command's own members of result c (sb_output_meta.result_members),
- * from their document; nothing where it ran out of memory. */
-static void json_result_members(FILE *f, const struct sb_cell *c, const struct sb_output_meta *m)
+ * from their document. Returns 0, or -1 (errno ENOMEM, nothing written)
+ * when the document ran out of memory. */
+static int json_result_members(FILE *f, const struct sb_cell *c, const struct sb_output_meta *m)
 {
 	if (!m->result_members)
-		return;
+		return 0;
 	struct sb_doc *doc = sb_doc_new();
 	m->result_members(doc, c, m->members_ctx);
-	sb_json_doc_members(f, doc, NULL);
+	int rc = sb_json_doc_members(f, doc, NULL);
 	sb_doc_free(doc);
+	if (rc)
+		errno = ENOMEM;
+	return rc;
 }
 
 /* Cell c's figures, each with its CI; null ones where it has no usable
@@ -349,7 +355,7 @@ static void json_cell_figures(FILE *f, const struct sb_results *r, const struct 
 }
 
 /* Every cell's object, batch-major, then the placements' rows. */
-static void json_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int json_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	int first = 1;
 	for (size_t i = 0; i < r->n_cells; i++) {
@@ -373,24 +379,31 @@ static void json_results(FILE *f, const struct sb_results *r, const struct sb_ou
 		 * loads) the kept blocks ran in, and the fresh processes. */
 		fprintf(f, ", \"states\": %zu, \"processes\": %zu", c->n_states, c->n_processes);
 		json_cell_figures(f, r, c);
-		json_result_members(f, c, m);
+		if (json_result_members(f, c, m) != 0)
+			return -1;
 		fputs("}", f);
 	}
 	fputs("\n  ]", f);
 	json_placements(f, r);
+	return 0;
 }
 
 /* The command's own members: top-level members after the results. */
-static void json_members(FILE *f, const struct sb_doc *members)
+static int json_members(FILE *f, const struct sb_doc *members)
 {
-	sb_json_doc_members(f, members, "\n  ");
+	if (sb_json_doc_members(f, members, "\n  ") != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
 }
 
-static void json_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int json_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)r;
 	(void)m;
 	fputs("\n}\n", f);
+	return 0;
 }
 
 static void json_placements(FILE *f, const struct sb_results *r)

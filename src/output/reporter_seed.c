@@ -24,7 +24,7 @@ static void seed_line_empty(const char *name, uint64_t batch, const char *suffix
 }
 
 /* A line per cell, batch-major; a cell without usable samples on stderr. */
-static void seed_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int seed_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = sb_reporter_cell_at(r, i);
@@ -34,6 +34,7 @@ static void seed_results(FILE *f, const struct sb_results *r, const struct sb_ou
 			sb_output_seed_line(f, c->arm->seed_name, c->batch, m->name_suffix, c->runs_per_s_mean,
 					    c->runs_per_s_sd);
 	}
+	return 0;
 }
 
 const struct sb_reporter sb_reporter_seed = {

@@ -125,7 +125,7 @@ static void returns_users(const struct sb_results *r, enum sb_thunk host_thunk, 
 }
 
 /* The "#" lines on the run: CPU, timer, blocks, shape, returns, section. */
-static void table_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int table_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	fprintf(f, "# %s on CPU %d of %s\n", m->tool, r->cpu, r->cpu_desc);
 	fprintf(f, "# timer %s (%s), TSC %.3f GHz; core clock %.3f GHz (median of blocks)\n",
@@ -145,10 +145,11 @@ static void table_begin(FILE *f, const struct sb_results *r, const struct sb_out
 	}
 	if (m->section)
 		fprintf(f, "# %s\n", m->section);
+	return 0;
 }
 
 /* The column header, a row per cell, and why medians are hidden. */
-static void table_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int table_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	(void)m;
 	int w = 16;
@@ -199,17 +200,19 @@ static void table_results(FILE *f, const struct sb_results *r, const struct sb_o
 	if (hidden)
 		fprintf(f, "# median: '-' in %zu cells, where one step of the timer is more than %.0f %% of it "
 			   "(JSON keeps it)\n", hidden, 100 * SB_MEDIAN_MAX_STEP);
+	return 0;
 }
 
 
 /* The notes under the table: states, codegen, CIs, placements. */
-static void table_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+static int table_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	sb_output_states_note(f, r, m->config && m->config->verbose);
 	sb_output_codegen_note(f, r);
 	if (m->ci_scope)
 		fprintf(f, "# CIs: %s\n", m->ci_scope);
 	table_placements(f, r);
+	return 0;
 }
 
 const struct sb_reporter sb_reporter_table = {
