@@ -1,7 +1,8 @@
 /* json_doc: a document built as data and written by the JSON writer:
  * members after ", " or after their break, a container's tail, integers,
  * booleans, null, a number that is not finite as null, an estimate as
- * {"name": v, "ci95": [lo, hi]} or null, a copy with its layout, the
+ * {"name": v, "ci95": [lo, hi]} or null, a text's lines but those
+ * skipped, a copy with its layout, the
  * members of an object continuing another, and a document that ran out
  * of memory refused whole. */
 #include <math.h>
@@ -75,6 +76,15 @@ static void layout(void)
 	sb_doc_free(d);
 }
 
+static void lines(void)
+{
+	struct sb_doc *d = sb_doc_new();
+	sb_doc_lines(d, "all", "a\n\nb", NULL, NULL);
+	sb_doc_lines(d, "kept", "skip: x\nc\n", "skip: ", "\n  ");
+	expect(d, 0, "{\"all\": [\"a\", \"b\"], \"kept\": [\n  \"c\"]}");
+	sb_doc_free(d);
+}
+
 static void refused(void)
 {
 	/* A NULL parent (a container that could not be made) adds nothing. */
@@ -94,6 +104,7 @@ int main(void)
 {
 	values();
 	layout();
+	lines();
 	refused();
 	return check_report("json_doc");
 }

@@ -72,6 +72,12 @@ void sb_doc_null(struct sb_doc *parent, const char *key);
  * (estimate.h). */
 void sb_doc_estimate(struct sb_doc *parent, const char *key, const char *name, const struct sb_estimate *e);
 
+/* parent's member key: an array of text's non-empty lines (each cut at
+ * 1023 bytes), but those that start with skip_prefix (NULL: none
+ * skipped), each after brk (NULL: ", " between them). */
+struct sb_doc *sb_doc_lines(struct sb_doc *parent, const char *key, const char *text, const char *skip_prefix,
+			    const char *brk);
+
 /* A copy of value v (of another document, with its layout) added to
  * parent as key; returns the copy, NULL out of memory or v NULL. */
 struct sb_doc *sb_doc_copy(struct sb_doc *parent, const char *key, const struct sb_doc *v);

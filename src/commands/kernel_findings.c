@@ -29,18 +29,7 @@
 static void doc_lines(struct sb_doc *kr, const char *key, const char *text, const char *skip_prefix)
 {
 	sb_doc_break(kr, "\n    ");
-	struct sb_doc *a = sb_doc_array(kr, key);
-	for (const char *p = text ? text : ""; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len && !(skip_prefix && strncmp(p, skip_prefix, strlen(skip_prefix)) == 0)) {
-			char line[1024];
-			snprintf(line, sizeof(line), "%.*s", (int)len, p);
-			sb_doc_break(a, "\n      ");
-			sb_doc_string(a, NULL, line);
-		}
-		p += len + (nl ? 1 : 0);
-	}
+	sb_doc_lines(kr, key, text, skip_prefix, "\n      ");
 }
 
 /* Every program measured, per load and batch: its shape, variant, name

@@ -61,21 +61,6 @@ static int seen_before(const struct sb_fp_cell_key *keys, size_t i, int by_layou
 	return 0;
 }
 
-/* run's member key: the non-empty lines of text. */
-static void doc_lines(struct sb_doc *run, const char *key, const char *text)
-{
-	struct sb_doc *a = sb_doc_array(run, key);
-	for (const char *p = text ? text : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		if (len) {
-			char line[512];
-			snprintf(line, sizeof(line), "%.*s", (int)len, p);
-			sb_doc_string(a, NULL, line);
-		}
-		p += len + (p[len] == '\n');
-	}
-}
-
 void sb_fp_report_run_members(struct sb_doc *doc, const void *ctx)
 {
 	const struct sb_fp_report *r = ctx;
@@ -92,8 +77,11 @@ void sb_fp_report_run_members(struct sb_doc *doc, const void *ctx)
 		if (!seen_before(r->keys, i, 0))
 			sb_doc_uint(copies, NULL, r->keys[i].copies);
 	sb_doc_break(run, "\n    ");
-	doc_lines(run, "pages", r->pages);
-	sb_doc_string_or_null(run, "perf_map", r->perf_map);
+	sb_doc_lines(run, "pages", r->pages, NULL, NULL);
+	if (r->perf_map)
+		sb_doc_string(run, "perf_map", r->perf_map);
+	else
+		sb_doc_null(run, "perf_map");
 }
 
 void sb_fp_report_cell_members(struct sb_doc *doc, const struct sb_cell *c, const void *ctx)

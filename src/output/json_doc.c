@@ -3,6 +3,7 @@
 #include "stubbench/json_doc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,23 @@ void sb_doc_estimate(struct sb_doc *parent, const char *key, const char *name, c
 	struct sb_doc *ci = sb_doc_array(o, "ci95");
 	sb_doc_number(ci, NULL, e->lo);
 	sb_doc_number(ci, NULL, e->hi);
+}
+
+struct sb_doc *sb_doc_lines(struct sb_doc *parent, const char *key, const char *text, const char *skip_prefix,
+			    const char *brk)
+{
+	struct sb_doc *a = sb_doc_array(parent, key);
+	for (const char *p = text ? text : ""; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (len && !(skip_prefix && strncmp(p, skip_prefix, strlen(skip_prefix)) == 0)) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)len, p);
+			sb_doc_break(a, brk);
+			sb_doc_string(a, NULL, line);
+		}
+		p += len + (p[len] == '\n');
+	}
+	return a;
 }
 
 struct sb_doc *sb_doc_copy(struct sb_doc *parent, const char *key, const struct sb_doc *v)
