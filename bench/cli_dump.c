@@ -17,8 +17,9 @@
 #include <string.h>
 
 #include "stubbench/format.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/reporter.h"
 
 #define MAX_DUMP_GROUPS 64
 
@@ -40,136 +41,123 @@ static long group_index(struct group_list *l, const struct sb_cli_group *g)
 	return (long)l->n - 1;
 }
 
-/* Each of the ", "-separated words of list as a JSON string. */
-static void put_words(FILE *f, const char *list)
+/* Each of the ", "-separated words of list, a string of array a. */
+static void put_words(struct sb_doc *a, const char *list)
 {
-	for (int first = 1; *list; first = 0) {
+	while (*list) {
 		size_t len = strcspn(list, ",");
 		char word[64];
 		snprintf(word, sizeof(word), "%.*s", (int)len, list);
-		fprintf(f, "%s", first ? "" : ", ");
-		sb_json_string(f, word);
+		sb_doc_string(a, NULL, word);
 		list += len;
 		list += strspn(list, ", ");
 	}
 }
 
-/* The words an option takes, where the parser's own list is public:
- * --format's formats, and the return thunks of an option whose help
- * lists them (%T). */
-static void put_values(FILE *f, const struct sb_cli_group *g, const struct sb_cli_option *o)
-{
-	if (g == &sb_cli_sweep_group && strcmp(o->name, "format") == 0) {
-		fprintf(f, "[");
-		for (int i = 0; strcmp(sb_format_name((enum sb_format)i), "?") != 0; i++) {
-			fprintf(f, "%s", i ? ", " : "");
-			sb_json_string(f, sb_format_name((enum sb_format)i));
-		}
-		fprintf(f, "]");
-	} else if (g->values && g->values(o->name)) {
-		fprintf(f, "[");
-		put_words(f, g->values(o->name));
-		fprintf(f, "]");
-	} else if (strstr(o->help, "%T")) {
-		fprintf(f, "[");
-		put_words(f, sb_thunk_choices());
-		fprintf(f, "]");
-	} else {
-		fprintf(f, "null");
-	}
-}
-
-/* s as a JSON string, or null. */
-static void put_string_or_null(FILE *f, const char *s)
+/* s as o's member key, or null. */
+static void put_string_or_null(struct sb_doc *o, const char *key, const char *s)
 {
 	if (s)
-		sb_json_string(f, s);
+		sb_doc_string(o, key, s);
 	else
-		fprintf(f, "null");
+		sb_doc_null(o, key);
 }
 
-static void put_group(FILE *f, const struct sb_cli_group *g)
+/* The words an option takes, where the parser's own list is public:
+ * --format's formats, the group's own lists (values), and the return
+ * thunks of an option whose help lists them (%T); null otherwise. */
+static void put_values(struct sb_doc *opt, const struct sb_cli_group *g, const struct sb_cli_option *o)
 {
-	fprintf(f, "  {\"title\": ");
-	sb_json_string(f, g->title);
-	fprintf(f, ", \"options\": [");
-	for (const struct sb_cli_option *o = g->options; o->name; o++) {
-		fprintf(f, "%s\n    {\"name\": ", o == g->options ? "" : ",");
-		sb_json_string(f, o->name);
-		fprintf(f, ", \"arg\": ");
-		put_string_or_null(f, o->arg);
-		fprintf(f, ", \"help\": ");
-		sb_json_string(f, o->help);
-		fprintf(f, ", \"values\": ");
-		put_values(f, g, o);
-		fprintf(f, "}");
+	if (g == &sb_cli_sweep_group && strcmp(o->name, "format") == 0) {
+		struct sb_doc *a = sb_doc_array(opt, "values");
+		for (int i = 0; strcmp(sb_format_name((enum sb_format)i), "?") != 0; i++)
+			sb_doc_string(a, NULL, sb_format_name((enum sb_format)i));
+	} else if (g->values && g->values(o->name)) {
+		put_words(sb_doc_array(opt, "values"), g->values(o->name));
+	} else if (strstr(o->help, "%T")) {
+		put_words(sb_doc_array(opt, "values"), sb_thunk_choices());
+	} else {
+		sb_doc_null(opt, "values");
 	}
-	fprintf(f, "]}");
 }
 
-/* `, "key": s` (null when s is NULL). */
-static void put_member(FILE *f, const char *key, const char *s)
+static void put_group(struct sb_doc *groups, const struct sb_cli_group *g)
 {
-	fprintf(f, ", \"%s\": ", key);
-	put_string_or_null(f, s);
+	sb_doc_break(groups, "\n  ");
+	struct sb_doc *o = sb_doc_object(groups, NULL);
+	sb_doc_string(o, "title", g->title);
+	struct sb_doc *opts = sb_doc_array(o, "options");
+	for (const struct sb_cli_option *opt = g->options; opt->name; opt++) {
+		sb_doc_break(opts, "\n    ");
+		struct sb_doc *x = sb_doc_object(opts, NULL);
+		sb_doc_string(x, "name", opt->name);
+		put_string_or_null(x, "arg", opt->arg);
+		sb_doc_string(x, "help", opt->help);
+		put_values(x, g, opt);
+	}
 }
 
 /* The values --help puts in place of the command's %X markers. */
-static void put_markers(FILE *f, const struct sb_subcommand *cmd)
+static void put_markers(struct sb_doc *c, const struct sb_subcommand *cmd)
 {
 	struct sb_config d;
 	sb_config_defaults(&d);
-	fprintf(f, ", \"markers\": {\"B\": \"");
-	for (size_t i = 0; i < d.n_batches; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)d.batches[i]);
-	fprintf(f, "\", \"T\": ");
-	sb_json_string(f, sb_thunk_choices());
-	fprintf(f, ", \"P\": \"%llu\", \"S\": \"%llu\", \"W\": \"%g\"}",
-		(unsigned long long)(cmd->default_processes ? cmd->default_processes : SB_DEFAULT_PROCESSES),
-		(unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES),
-		cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
+	char buf[256] = "";
+	struct sb_doc *m = sb_doc_object(c, "markers");
+	for (size_t i = 0, n = 0; i < d.n_batches && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu", i ? "," : "", (unsigned long long)d.batches[i]);
+	sb_doc_string(m, "B", buf);
+	sb_doc_string(m, "T", sb_thunk_choices());
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)(cmd->default_processes ? cmd->default_processes : SB_DEFAULT_PROCESSES));
+	sb_doc_string(m, "P", buf);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES));
+	sb_doc_string(m, "S", buf);
+	snprintf(buf, sizeof(buf), "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
+	sb_doc_string(m, "W", buf);
 }
 
-static void put_command(FILE *f, const char *name, const char *part,
+static void put_command(struct sb_doc *commands, const char *name, const char *part,
 			const struct sb_subcommand *cmd, struct group_list *groups)
 {
-	fprintf(f, "  {\"name\": ");
-	put_string_or_null(f, name);
-	fprintf(f, ", \"built\": %s", cmd ? "true" : "false");
-	put_member(f, "part", part);
+	sb_doc_break(commands, "\n  ");
+	struct sb_doc *c = sb_doc_object(commands, NULL);
+	put_string_or_null(c, "name", name);
+	sb_doc_bool(c, "built", cmd != NULL);
+	put_string_or_null(c, "part", part);
 	if (cmd) {
-		put_member(f, "summary", cmd->summary);
-		put_member(f, "epilog", cmd->epilog);
-		put_member(f, "operands", cmd->operands);
-		put_member(f, "passthrough_prefix", cmd->passthrough_prefix);
-		put_markers(f, cmd);
-		fprintf(f, ", \"groups\": [");
-		for (size_t g = 0; cmd->groups[g]; g++)
-			fprintf(f, "%s%ld", g ? ", " : "", group_index(groups, cmd->groups[g]));
-		fprintf(f, "]");
+		put_string_or_null(c, "summary", cmd->summary);
+		put_string_or_null(c, "epilog", cmd->epilog);
+		put_string_or_null(c, "operands", cmd->operands);
+		put_string_or_null(c, "passthrough_prefix", cmd->passthrough_prefix);
+		put_markers(c, cmd);
+		struct sb_doc *g = sb_doc_array(c, "groups");
+		for (size_t i = 0; cmd->groups[i]; i++)
+			sb_doc_int(g, NULL, group_index(groups, cmd->groups[i]));
 	}
-	fprintf(f, "}");
 }
 
 int sb_cli_dump(FILE *f, const struct sb_program *p)
 {
 	struct group_list groups = {.n = 0};
-	fprintf(f, "{\"program\": ");
-	sb_json_string(f, p->name);
-	fprintf(f, ", \"version\": ");
-	sb_json_string(f, SB_VERSION);
-	fprintf(f, ",\n \"commands\": [\n");
-	put_command(f, NULL, NULL, p->own, &groups);
-	for (const struct sb_cli_slot *s = p->subs; s && s->name; s++) {
-		fprintf(f, ",\n");
-		put_command(f, s->name, s->part, s->cmd, &groups);
+	struct sb_doc *doc = sb_doc_new();
+	sb_doc_string(doc, "program", p->name);
+	sb_doc_string(doc, "version", SB_VERSION);
+	sb_doc_break(doc, "\n ");
+	struct sb_doc *commands = sb_doc_array(doc, "commands");
+	put_command(commands, NULL, NULL, p->own, &groups);
+	for (const struct sb_cli_slot *s = p->subs; s && s->name; s++)
+		put_command(commands, s->name, s->part, s->cmd, &groups);
+	sb_doc_break(doc, "\n ");
+	struct sb_doc *all = sb_doc_array(doc, "groups");
+	for (size_t i = 0; i < groups.n; i++)
+		put_group(all, groups.g[i]);
+	int failed = sb_reporter_json_doc(f, doc) != 0;
+	sb_doc_free(doc);
+	if (failed) {
+		fprintf(stderr, "%s: out of memory\n", p->name);
+		return 1;
 	}
-	fprintf(f, "],\n \"groups\": [\n");
-	for (size_t i = 0; i < groups.n; i++) {
-		fprintf(f, "%s", i ? ",\n" : "");
-		put_group(f, groups.g[i]);
-	}
-	fprintf(f, "]}\n");
 	if (groups.n == MAX_DUMP_GROUPS)
 		fprintf(stderr, "%s: more than %d option groups: the dump is incomplete\n", p->name,
 			MAX_DUMP_GROUPS);

@@ -16,6 +16,7 @@
 #include "stubbench/figures.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
+#include "stubbench/reporter.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 
@@ -74,7 +75,7 @@ static char *output(const struct sb_results *r, enum sb_format fmt)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	struct sb_output_meta meta = {.tool = "stubbench", .version = "test", .seed = 1};
-	sb_output_write(f, fmt, r, &meta);
+	sb_output_write(f, sb_reporter_for(fmt), r, &meta);
 	fclose(f);
 	return text;
 }

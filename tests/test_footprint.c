@@ -15,6 +15,7 @@
 #include "stubbench/footprint_report.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
+#include "stubbench/reporter.h"
 #include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/timer.h"
@@ -132,7 +133,7 @@ static const struct sb_fp_report *report_of;
 static void json_of(FILE *f, const void *ctx)
 {
 	const struct sb_output_meta *m = ctx;
-	sb_output_write(f, SB_FORMAT_JSON, report_of->res, m);
+	sb_output_write(f, sb_reporter_for(SB_FORMAT_JSON), report_of->res, m);
 }
 
 static void table_of(FILE *f, const void *ctx) { sb_fp_report_table(f, ctx); }
@@ -175,8 +176,8 @@ static void report_checks(void)
 	CHECK(sb_fp_delta_cycles(&rep, 3, &d, &lo, &hi) == 0, "a delta against a baseline without samples");
 
 	struct sb_output_meta meta = {.tool = "stubbench footprint", .version = "test",
-				      .json_extra = sb_fp_report_json_run,
-				      .json_result_extra = sb_fp_report_json_cell, .json_extra_ctx = &rep};
+				      .members = sb_fp_report_run_members,
+				      .result_members = sb_fp_report_cell_members, .members_ctx = &rep};
 	report_of = &rep;
 	char *json = written(json_of, &meta);
 	CHECK(strstr(json, "\"schema_version\": 4,") && count_of(json, "\"results\": [") == 1,

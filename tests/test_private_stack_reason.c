@@ -14,7 +14,9 @@
 #include "stubbench/decode.h"
 #include "stubbench/flavour.h"
 #include "stubbench/listing.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/private_stack_reason.h"
+#include "stubbench/reporter.h"
 #include "stubbench/read_file.h"
 
 /* Every shape of type t loaded with outcome o. */
@@ -83,7 +85,10 @@ static void reasons(void)
 	char *json = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&json, &len);
-	sb_kernel_private_stack_json(f, no_priv, shapes, &p);
+	struct sb_doc *doc = sb_doc_new();
+	sb_kernel_private_stack_doc(doc, "private_stack", no_priv, shapes, &p);
+	sb_reporter_json_doc(f, doc->first);
+	sb_doc_free(doc);
 	fclose(f);
 	CHECK(strncmp(json, "{\"without\": [\"run_private\", \"run_hybrid\"], \"given\": false, \"probe\": {", 68) == 0 &&
 	      strstr(json, "{\"type\": \"perf_event\", \"shape\": \"s64\", \"big_stack\": \"static subprog, 64 bytes\", "

@@ -1,14 +1,15 @@
 /* footprint_report.h: what `stubbench footprint` says beyond the common
  * writers (output.h): which variant, layout and number of copies each cell
  * measured, its cost added to the baseline in core cycles per call, the
- * footprint table, and the JSON members only footprint has.
+ * footprint table, and the document's members only footprint has.
  *
  * The results hold one cell per layout, copies and variant (each its own
  * arm, named "<variant>@<layout>/<copies>"), in that order: every cell of
  * one (layout, copies) was measured in one interleaved run, the baseline's
- * first. JSON and CSV are the common writers' (sb_output_report); JSON adds
- * a "footprint" object to each result (sb_fp_report_json_cell) and
- * "footprint_run" to the document (sb_fp_report_json_run). */
+ * first. JSON and CSV are the common reporters' (reporter.h); the
+ * document gets a "footprint" object in each result
+ * (sb_fp_report_cell_members) and "footprint_run"
+ * (sb_fp_report_run_members). */
 #ifndef STUBBENCH_FOOTPRINT_REPORT_H
 #define STUBBENCH_FOOTPRINT_REPORT_H
 
@@ -45,12 +46,13 @@ int sb_fp_delta_cycles(const struct sb_fp_report *r, size_t i, double *d, double
  * its CI and the delta in cycles; a cell without usable samples says why. */
 void sb_fp_report_table(FILE *f, const struct sb_fp_report *r);
 
-/* For sb_output_meta (ctx: the struct sb_fp_report). json_extra:
+/* For sb_output_meta (ctx: the struct sb_fp_report), as data (json_doc.h). members:
  * "footprint_run": the unit, the baseline, the layouts and copies, the
- * pages' lines, the perf map. json_result_extra: "footprint": the
+ * pages' lines, the perf map. result_members: "footprint": the
  * variant, layout, copies, baseline and, where there is one, the delta in
  * cycles per call with its CI. */
-void sb_fp_report_json_run(FILE *f, const void *ctx);
-void sb_fp_report_json_cell(FILE *f, const struct sb_cell *c, const void *ctx);
+struct sb_doc;
+void sb_fp_report_run_members(struct sb_doc *doc, const void *ctx);
+void sb_fp_report_cell_members(struct sb_doc *doc, const struct sb_cell *c, const void *ctx);
 
 #endif

@@ -18,4 +18,13 @@ void sb_json_number(FILE *f, double v);
 struct sb_estimate;
 void sb_json_estimate_member(FILE *f, const char *key, const char *name, const struct sb_estimate *e);
 
+/* A document's value (json_doc.h) with its layout. Returns 0, or -1 when
+ * the document ran out of memory while it was built (nothing written). */
+struct sb_doc;
+int sb_json_doc(FILE *f, const struct sb_doc *v);
+/* The members of object obj as members of an object already open:
+ * `,BRK"key": value` each, BRK brk or (NULL) each member's own break
+ * (" " without one). Returns as sb_json_doc. */
+int sb_json_doc_members(FILE *f, const struct sb_doc *obj, const char *brk);
+
 #endif

@@ -19,12 +19,12 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 				   const struct sb_results *const *kernel, size_t n_loads,
 				   const struct sb_results *twin, const struct sb_results *const *placed);
 
-/* The same comparison as JSON objects (appended to an array; *first says
- * whether one was written yet): per variant and batch, the delta in core
- * cycles per iteration with its CI of the twin, the placed twin and the
- * kernel (null where missing), and the verdict ("agree": the placed twin's
- * and the kernel's CIs overlap; "disagree"; null without both CIs). */
-void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
-			   const struct sb_results *twin, const struct sb_results *placed, int *first);
+/* The same comparison as objects of array verdicts (json_doc.h), one a
+ * line: per variant and batch, the delta in core cycles per iteration
+ * with its CI of the twin, the placed twin and the kernel (null where
+ * missing), and the verdicts of kernel_verdict.h (null without both CIs). */
+struct sb_doc;
+void sb_kernel_report_doc(struct sb_doc *verdicts, enum sb_kernel_shape shape, const struct sb_results *kernel,
+			  const struct sb_results *t, const struct sb_results *placed);
 
 #endif

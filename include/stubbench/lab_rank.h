@@ -52,12 +52,13 @@ const char *sb_lab_rank_return_of(const char *thunk);
  * alternative), for --table. */
 void sb_lab_rank_table(FILE *f, const struct sb_run_file *rf);
 
-/* Every group's ranking as a top-level JSON member "lab_ranking" (starting
- * with ",\n  "): per return and shape, the batch, the cheapest (null: none
+/* Every group's ranking as doc's member "lab_ranking" (json_doc.h): per
+ * return and shape, the batch, the cheapest (null: none
  * beyond the CIs), its margin, the control's cost, and per alternative,
  * cheapest first, its cost, vs_mainline, vs_control ({cycles, ci95} or
  * null) and like_control. */
-void sb_lab_rank_json(FILE *f, const struct sb_run_file *rf);
+struct sb_doc;
+void sb_lab_rank_doc(struct sb_doc *doc, const struct sb_run_file *rf);
 
 /* The lab's lines of the summary (answer.h's sb_answer_fn): the ranking
  * for the return this host's code takes, per shape. */

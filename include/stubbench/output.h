@@ -1,4 +1,5 @@
-/* output.h: results as a table, the seeds' bench lines, JSON or CSV. */
+/* output.h: a run's results through the reporter of its format
+ * (reporter.h: table, seed lines, JSON, CSV, Google Benchmark JSON). */
 #ifndef STUBBENCH_OUTPUT_H
 #define STUBBENCH_OUTPUT_H
 
@@ -11,11 +12,13 @@
 #include "stubbench/output_states.h"
 #include "stubbench/run_info.h"
 
-/* Writes r; a cell with no usable samples is "n/a" in the table with a
+struct sb_reporter;
+
+/* Writes r with rep (begin, results, the command's members, end); a cell with no usable samples is "n/a" in the table with a
  * line saying why, null with a "no_samples_reason" in JSON, empty fields in
  * CSV, and left out of the seed lines with a line on stderr instead.
  * Returns 0, or -1 when writing f failed (errno says why). */
-int sb_output_write(FILE *f, enum sb_format fmt, const struct sb_results *r,
+int sb_output_write(FILE *f, const struct sb_reporter *rep, const struct sb_results *r,
 		    const struct sb_output_meta *meta);
 
 /* Cells of r measured but with no usable samples (sb_cell.no_samples; not
@@ -25,7 +28,7 @@ size_t sb_results_count_empty(const struct sb_results *r);
 /* sb_output_write, then one line on stderr (prefixed with prog) when
  * writing failed or when a cell has no usable samples. Returns 0, or 1 in
  * either case: the exit status. */
-int sb_output_report(FILE *f, enum sb_format fmt, const struct sb_results *r,
+int sb_output_report(FILE *f, const struct sb_reporter *rep, const struct sb_results *r,
 		     const struct sb_output_meta *meta, const char *prog);
 
 /* "PROG: cannot write the results: strerror(err)" on stderr; for f stdout,

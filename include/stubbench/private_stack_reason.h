@@ -28,9 +28,11 @@ void sb_private_stack_probe_reason(const struct sb_private_stack_probe *p, const
 /* One line per program type: "private-stack probe: raw_tp: s64 rbp, s256 rbp, ...". */
 void sb_private_stack_probe_lines(FILE *f, const struct sb_private_stack_probe *p);
 
-/* The probe as a JSON object: {"release": ..., "jit_supports": ...,
- * "programs": [{"type", "shape", "outcome", "errno"}...]}. */
-void sb_private_stack_probe_json(FILE *f, const struct sb_private_stack_probe *p);
+/* The probe as parent's member key (json_doc.h): {"release": ...,
+ * "jit_supports": ..., "programs": [{"type", "shape", "outcome",
+ * "errno"}...]}. */
+struct sb_doc;
+void sb_private_stack_probe_doc(struct sb_doc *parent, const char *key, const struct sb_private_stack_probe *p);
 
 /* The same in a few words, for a summary line: "given to perf_event
  * programs only", "given to no program type tried". */
@@ -48,8 +50,9 @@ void sb_kernel_not_measured_as(const char *what_not, const struct sb_private_sta
 void sb_kernel_not_measured(const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], const int shapes[SB_N_SHAPES], const struct sb_private_stack_probe *p,
 			    char *buf, size_t len);
 
-/* JSON: {"without": [programs], "given": bool, "probe": {...} or null}. */
-void sb_kernel_private_stack_json(FILE *f, const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], const int shapes[SB_N_SHAPES],
+/* parent's member key: {"without": [programs], "given": bool, "probe":
+ * {...} or null}. */
+void sb_kernel_private_stack_doc(struct sb_doc *parent, const char *key, const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], const int shapes[SB_N_SHAPES],
 				  const struct sb_private_stack_probe *p);
 
 /* Whether programs of type t get a private stack: 1 (some shape without a

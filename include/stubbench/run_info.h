@@ -9,6 +9,7 @@
 
 struct sb_cell;
 struct sb_config;
+struct sb_doc;
 struct sb_return_thunk;
 
 /* Version of the JSON documents' layout; raised when a field changes
@@ -36,13 +37,15 @@ struct sb_output_meta {
 	const char *shape;     /* NULL when not relevant */
 	const char *name_suffix; /* appended to seed-format names, e.g. "-in-loop"; may be NULL */
 	const struct sb_config *config; /* the effective options, written into JSON; may be NULL */
-	/* JSON: writes more top-level members (each starting with ",\n  "),
+	/* The command's own members of the run's document, as data: fills
+	 * object doc (json_doc.h), which the reporter writes where its format
+	 * has a place for them (JSON: top-level members after the results),
 	 * e.g. the kernel run's JIT check; may be NULL. */
-	void (*json_extra)(FILE *f, const void *ctx);
-	/* JSON: writes more members of result c's object (each starting with
-	 * ", "), e.g. footprint's layout and copies; may be NULL. */
-	void (*json_result_extra)(FILE *f, const struct sb_cell *c, const void *ctx);
-	const void *json_extra_ctx; /* passed to json_extra and json_result_extra */
+	void (*members)(struct sb_doc *doc, const void *ctx);
+	/* The same for result c's object (JSON: members after its figures),
+	 * e.g. footprint's layout and copies; may be NULL. */
+	void (*result_members)(struct sb_doc *doc, const struct sb_cell *c, const void *ctx);
+	const void *members_ctx; /* passed to members and result_members */
 	const struct sb_return_thunk *thunk; /* the host's return thunk and mitigations; may be NULL */
 	/* What the CIs are known not to cover (a "# CIs:" line under the
 	 * table, "ci_scope" in JSON); NULL: nothing to say. */

@@ -49,7 +49,7 @@ struct sb_session {
 	 * (the command's options that change its figures); may be empty. */
 	char measurement_extra[768];
 	/* How the report says the run was made: tool, version, seed, config
-	 * set by sb_session_init; shape, thunk, ci_scope, json_extra ... by
+	 * set by sb_session_init; shape, thunk, ci_scope, members ... by
 	 * the front end. */
 	struct sb_output_meta meta;
 	struct sb_session_part parts[SB_SESSION_MAX_PARTS];

@@ -68,7 +68,9 @@ int sb_annotate_make_layout(const char *tool, const struct sb_variant *v, struct
 int sb_annotate_summary(FILE *f, const struct sb_annotate *a, int max);
 /* The listing with a cost column per part, batch by batch. */
 void sb_annotate_listing(FILE *f, const struct sb_annotate *a);
-/* `,\n  "annotate": {...}`: every row, every part's figures per batch. */
-void sb_annotate_json(FILE *f, const struct sb_annotate *a);
+/* doc's member "annotate" (json_doc.h): every row, every part's figures
+ * per batch. */
+struct sb_doc;
+void sb_annotate_doc(struct sb_doc *doc, const struct sb_annotate *a);
 
 #endif

@@ -1,12 +1,12 @@
 /* annotate_report.c: what `stubbench annotate` prints: the summary, the
- * listing with a cost column per part, the JSON member; see annotate.h. */
+ * listing with a cost column per part, the document's member; see annotate.h. */
 #include "annotate.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "stubbench/answer.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 
 void sb_annotate_arm_names(struct sb_annotate *a)
 {
@@ -172,66 +172,64 @@ void sb_annotate_listing(FILE *f, const struct sb_annotate *a)
 	}
 }
 
-static void json_rows(FILE *f, const struct sb_annotate *a)
+static void doc_rows(struct sb_doc *an, const struct sb_annotate *a)
 {
-	fputs(", \"rows\": [", f);
+	struct sb_doc *rows = sb_doc_array(an, "rows");
 	for (size_t i = 0; i < a->ab.n_rows; i++) {
 		const struct sb_ablation_row *r = &a->ab.rows[i];
 		char bytes[48] = "";
 		for (size_t k = 0; k < r->len; k++)
 			snprintf(bytes + 2 * k, sizeof(bytes) - 2 * k, "%02x", r->bytes[k]);
-		fprintf(f, "%s\n    {\"func\": ", i ? "," : "");
-		sb_json_string(f, a->ab.func_names[r->func]);
-		fprintf(f, ", \"offset\": %zu, \"length\": %zu, \"bytes\": \"%s\", \"text\": ", r->off, r->len, bytes);
-		sb_json_string(f, r->text);
+		sb_doc_break(rows, "\n    ");
+		struct sb_doc *o = sb_doc_object(rows, NULL);
+		sb_doc_string(o, "func", a->ab.func_names[r->func]);
+		sb_doc_uint(o, "offset", r->off);
+		sb_doc_uint(o, "length", r->len);
+		sb_doc_string(o, "bytes", bytes);
+		sb_doc_string(o, "text", r->text);
 		if (r->part >= 0)
-			fprintf(f, ", \"part\": %ld}", r->part + 1);
+			sb_doc_int(o, "part", r->part + 1);
 		else
-			fputs(", \"part\": null}", f);
+			sb_doc_null(o, "part");
 	}
-	fputs("]", f);
 }
 
-static void json_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
+static void doc_batch(struct sb_doc *batches, const struct sb_annotate *a, const struct sb_attribution *t)
 {
-	fprintf(f, "\n    {\"batch\": %llu, \"blocks\": %zu, \"placements\": %zu, \"processes\": %zu",
-		(unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes);
-	sb_json_estimate_member(f, "total", "cycles", &t->total);
-	sb_json_estimate_member(f, "layout", "cycles", &t->layout);
-	sb_json_estimate_member(f, "interaction", "cycles", &t->interaction);
-	fputs(", \"parts_sum_cycles\": ", f);
-	sb_json_number(f, t->sum_parts);
-	fprintf(f, ", \"verdict\": \"%s\"", sb_attribution_verdict_name(t));
-	fprintf(f, ", \"reconciles\": %s, \"parts_explain\": %s, \"parts\": [", t->reconciles ? "true" : "false",
-		t->parts_explain ? "true" : "false");
+	sb_doc_break(batches, "\n    ");
+	struct sb_doc *o = sb_doc_object(batches, NULL);
+	sb_doc_uint(o, "batch", t->batch);
+	sb_doc_uint(o, "blocks", t->n_blocks);
+	sb_doc_uint(o, "placements", t->n_placements);
+	sb_doc_uint(o, "processes", t->n_processes);
+	sb_doc_estimate(o, "total", "cycles", &t->total);
+	sb_doc_estimate(o, "layout", "cycles", &t->layout);
+	sb_doc_estimate(o, "interaction", "cycles", &t->interaction);
+	sb_doc_number(o, "parts_sum_cycles", t->sum_parts);
+	sb_doc_string(o, "verdict", sb_attribution_verdict_name(t));
+	sb_doc_bool(o, "reconciles", t->reconciles);
+	sb_doc_bool(o, "parts_explain", t->parts_explain);
+	struct sb_doc *parts = sb_doc_array(o, "parts");
 	for (size_t k = 0; k < t->n_parts; k++) {
-		fprintf(f, "%s\n      {\"part\": %zu, \"name\": ", k ? "," : "", k + 1);
-		sb_json_string(f, a->ab.parts[k].name);
-		fputs(", \"kind\": ", f);
-		sb_json_string(f, sb_part_kind_name(a->ab.parts[k].kind));
-		sb_json_estimate_member(f, "nop", "cycles", &t->nop[k]);
-		sb_json_estimate_member(f, "removed", "cycles", &t->removed[k]);
-		fputs("}", f);
+		sb_doc_break(parts, "\n      ");
+		struct sb_doc *p = sb_doc_object(parts, NULL);
+		sb_doc_uint(p, "part", k + 1);
+		sb_doc_string(p, "name", a->ab.parts[k].name);
+		sb_doc_string(p, "kind", sb_part_kind_name(a->ab.parts[k].kind));
+		sb_doc_estimate(p, "nop", "cycles", &t->nop[k]);
+		sb_doc_estimate(p, "removed", "cycles", &t->removed[k]);
 	}
-	fputs("]}", f);
 }
 
-void sb_annotate_json(FILE *f, const struct sb_annotate *a)
+void sb_annotate_doc(struct sb_doc *doc, const struct sb_annotate *a)
 {
-	fputs(",\n  \"annotate\": {\"variant\": ", f);
-	sb_json_string(f, a->variant);
-	fputs(", \"baseline\": ", f);
-	sb_json_string(f, a->baseline);
-	fputs(", \"source\": ", f);
-	sb_json_string(f, a->source);
-	fputs(", \"pmu\": ", f);
-	sb_json_string(f, a->pmu);
-	json_rows(f, a);
-	fputs(", \"batches\": [", f);
-	for (size_t b = 0; b < a->n_att; b++) {
-		if (b)
-			fputc(',', f);
-		json_batch(f, a, &a->att[b]);
-	}
-	fputs("]}", f);
+	struct sb_doc *an = sb_doc_object(doc, "annotate");
+	sb_doc_string(an, "variant", a->variant);
+	sb_doc_string(an, "baseline", a->baseline);
+	sb_doc_string(an, "source", a->source);
+	sb_doc_string(an, "pmu", a->pmu);
+	doc_rows(an, a);
+	struct sb_doc *batches = sb_doc_array(an, "batches");
+	for (size_t b = 0; b < a->n_att; b++)
+		doc_batch(batches, a, &a->att[b]);
 }

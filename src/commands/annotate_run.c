@@ -10,9 +10,11 @@
 #include "stubbench/annotate_baseline.h"
 #include "stubbench/block_table.h"
 #include "stubbench/code_variant.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/percpu.h"
 #include "stubbench/registry.h"
+#include "stubbench/reporter.h"
 #include "stubbench/session.h"
 #include "stubbench/error.h"
 
@@ -66,9 +68,9 @@ static void after_report(FILE *info, enum sb_format fmt, const struct sb_results
 	}
 }
 
-static void json_extra(FILE *f, const void *ctx)
+static void members(struct sb_doc *doc, const void *ctx)
 {
-	sb_annotate_json(f, ctx);
+	sb_annotate_doc(doc, ctx);
 }
 
 /* The batch sizes when none was given: 512, where a part's cost is the
@@ -98,9 +100,15 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 	if (rc)
 		return rc;
 	if (cfg->format == SB_FORMAT_JSON) {
-		printf("{\"tool\": \"stubbench annotate --from-blocks\"");
-		sb_annotate_json(stdout, a);
-		printf("\n}\n");
+		struct sb_doc *doc = sb_doc_new();
+		sb_doc_string(doc, "tool", "stubbench annotate --from-blocks");
+		sb_doc_break(doc, "\n  ");
+		sb_annotate_doc(doc, a);
+		sb_doc_tail(doc, "\n");
+		rc = sb_reporter_json_doc(stdout, doc) ? SB_STATUS_FAILED : SB_STATUS_OK;
+		sb_doc_free(doc);
+		if (rc)
+			fprintf(stderr, "%s: out of memory\n", TOOL);
 	} else {
 		sb_annotate_summary(stdout, a, 10);
 		if (sb_session_full_report(cfg)) {
@@ -108,7 +116,7 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 			sb_annotate_listing(stdout, a);
 		}
 	}
-	return SB_STATUS_OK;
+	return rc;
 }
 
 /* The variant measured (cfg: batch 512 when none was given) and reported
@@ -127,8 +135,8 @@ static int run_measured(struct sb_config *cfg, struct sb_annotate *a, const stru
 	s.answer = a->n_att ? answer : NULL;
 	s.after_report = a->n_att ? after_report : NULL;
 	s.after_ctx = a;
-	s.meta.json_extra = a->n_att ? json_extra : NULL;
-	s.meta.json_extra_ctx = a;
+	s.meta.members = a->n_att ? members : NULL;
+	s.meta.members_ctx = a;
 	s.meta.thunk = thunk;
 	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "annotate %s", v->name);
 	sb_session_add(&s, &res, "annotate");

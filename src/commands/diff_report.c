@@ -1,6 +1,6 @@
 /* diff_report.c: what stubbench diff reports beside its results: with
- * --table every pair's old -> new listing and the parts' listing, in JSON
- * the members "diff" (both sides, every pair's rows) and "annotate"; and
+ * --table every pair's old -> new listing and the parts' listing, in the
+ * document the members "diff" (both sides, every pair's rows) and "annotate"; and
  * the summary, which is the saved run's (src/report/diff_answer.c): the
  * live run reads its own JSON members back as stubbench report reads
  * them, so that both print the same lines. See diff_context.h. */
@@ -8,7 +8,8 @@
 
 #include <stdlib.h>
 
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
+#include "stubbench/reporter.h"
 #include "stubbench/run_diff.h"
 #include "stubbench/run_file.h"
 
@@ -58,70 +59,78 @@ static void full_listing(FILE *out, enum sb_format fmt, const struct sb_results 
 	}
 }
 
-static void json_side(FILE *f, const char *key, const char *files, const struct sb_jit_image *img, const char *how)
+/* diff's member key: one side's files, program, how its calls were
+ * placed and functions. */
+static void doc_side(struct sb_doc *diff, const char *key, const char *files, const struct sb_jit_image *img,
+		     const char *how)
 {
-	fprintf(f, "\"%s\": {\"files\": ", key);
-	sb_json_string(f, files);
-	fprintf(f, ", \"program\": ");
-	sb_json_string(f, img->prog_name);
-	fprintf(f, ", \"calls_placed\": ");
-	if (how[0])
-		sb_json_string(f, how);
-	else
-		fprintf(f, "null");
-	fprintf(f, ", \"functions\": [");
+	struct sb_doc *side = sb_doc_object(diff, key);
+	sb_doc_string(side, "files", files);
+	sb_doc_string(side, "program", img->prog_name);
+	sb_doc_string_or_null(side, "calls_placed", how);
+	struct sb_doc *funcs = sb_doc_array(side, "functions");
 	for (size_t i = 0; i < img->n; i++) {
-		fprintf(f, "%s{\"name\": ", i ? ", " : "");
-		sb_json_string(f, img->funcs[i].name);
-		fprintf(f, ", \"bytes\": %zu}", img->funcs[i].len);
+		struct sb_doc *o = sb_doc_object(funcs, NULL);
+		sb_doc_string(o, "name", img->funcs[i].name);
+		sb_doc_uint(o, "bytes", img->funcs[i].len);
 	}
-	fprintf(f, "]}");
 }
 
-static void json_rows(FILE *f, const struct sb_func_diff *p)
+/* Pair p's rows, one a line: the change, and each side's offset and
+ * instruction (null where the side has none). */
+static void doc_rows(struct sb_doc *pair, const struct sb_func_diff *p)
 {
+	struct sb_doc *rows = sb_doc_array(pair, "rows");
 	for (size_t r = 0; r < p->n_rows; r++) {
 		const struct sb_insn_map_row *w = &p->rows[r];
-		fprintf(f, "%s\n        {\"change\": \"%s\", \"old_off\": ", r ? "," : "", sb_insn_change_name(w->kind));
-		if (w->old_i >= 0)
-			fprintf(f, "%zu, \"old\": ", p->old_l.insns[w->old_i].off), sb_json_string(f, p->old_l.insns[w->old_i].text);
-		else
-			fprintf(f, "null, \"old\": null");
-		fprintf(f, ", \"new_off\": ");
-		if (w->new_i >= 0)
-			fprintf(f, "%zu, \"new\": ", p->new_l.insns[w->new_i].off), sb_json_string(f, p->new_l.insns[w->new_i].text);
-		else
-			fprintf(f, "null, \"new\": null");
-		fputc('}', f);
+		sb_doc_break(rows, "\n        ");
+		struct sb_doc *o = sb_doc_object(rows, NULL);
+		sb_doc_string(o, "change", sb_insn_change_name(w->kind));
+		if (w->old_i >= 0) {
+			sb_doc_uint(o, "old_off", p->old_l.insns[w->old_i].off);
+			sb_doc_string(o, "old", p->old_l.insns[w->old_i].text);
+		} else {
+			sb_doc_null(o, "old_off");
+			sb_doc_null(o, "old");
+		}
+		if (w->new_i >= 0) {
+			sb_doc_uint(o, "new_off", p->new_l.insns[w->new_i].off);
+			sb_doc_string(o, "new", p->new_l.insns[w->new_i].text);
+		} else {
+			sb_doc_null(o, "new_off");
+			sb_doc_null(o, "new");
+		}
 	}
 }
 
-/* JSON: "diff": both sides and every pair's rows; "annotate": the parts'
- * costs, where there are any. */
-static void json_diff(FILE *f, const void *ctx)
+/* doc's members "diff": both sides and every pair's rows; "annotate": the
+ * parts' costs, where there are any. */
+static void members(struct sb_doc *doc, const void *ctx)
 {
 	const struct sb_diff_context *c = ctx;
 	const struct sb_image_diff *d = c->d;
-	fprintf(f, ",\n  \"diff\": {");
-	json_side(f, "old", c->old_files, c->old, c->how[0]);
-	fprintf(f, ",\n    ");
-	json_side(f, "new", c->new_files, c->new_img, c->how[1]);
-	fprintf(f, ",\n    \"identical\": %s, \"pairs\": [", sb_image_diff_identical(d) ? "true" : "false");
+	struct sb_doc *diff = sb_doc_object(doc, "diff");
+	doc_side(diff, "old", c->old_files, c->old, c->how[0]);
+	sb_doc_break(diff, "\n    ");
+	doc_side(diff, "new", c->new_files, c->new_img, c->how[1]);
+	sb_doc_break(diff, "\n    ");
+	sb_doc_bool(diff, "identical", sb_image_diff_identical(d));
+	struct sb_doc *pairs = sb_doc_array(diff, "pairs");
 	for (size_t k = 0; k < d->n; k++) {
 		const struct sb_func_diff *q = &d->f[k];
-		fprintf(f, "%s\n      {\"old\": ", k ? "," : "");
-		sb_json_string(f, c->old->funcs[q->old_fn].name);
-		fprintf(f, ", \"new\": ");
-		sb_json_string(f, c->new_img->funcs[q->new_fn].name);
-		fprintf(f, ", \"paired_by\": \"%s\", \"same\": %zu, \"changed\": %zu, \"added\": %zu, \"removed\": %zu, "
-			"\"rows\": [", q->by_name ? "name" : "order", q->n[SB_INSN_SAME], q->n[SB_INSN_CHANGED],
-			q->n[SB_INSN_ADDED], q->n[SB_INSN_REMOVED]);
-		json_rows(f, q);
-		fprintf(f, "]}");
+		sb_doc_break(pairs, "\n      ");
+		struct sb_doc *o = sb_doc_object(pairs, NULL);
+		sb_doc_string(o, "old", c->old->funcs[q->old_fn].name);
+		sb_doc_string(o, "new", c->new_img->funcs[q->new_fn].name);
+		sb_doc_string(o, "paired_by", q->by_name ? "name" : "order");
+		sb_doc_uint(o, "same", q->n[SB_INSN_SAME]);
+		sb_doc_uint(o, "changed", q->n[SB_INSN_CHANGED]);
+		sb_doc_uint(o, "added", q->n[SB_INSN_ADDED]);
+		sb_doc_uint(o, "removed", q->n[SB_INSN_REMOVED]);
+		doc_rows(o, q);
 	}
-	fprintf(f, "]}");
 	if (c->an && c->an->n_att)
-		sb_annotate_json(f, c->an);
+		sb_annotate_doc(doc, c->an);
 }
 
 /* The diff the summary is of (the session's answer takes no context). */
@@ -134,16 +143,22 @@ static int live_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	char *text = NULL, err[128];
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
-	if (!m) {
+	struct sb_doc *doc = sb_doc_new();
+	if (!m || !doc) {
+		if (m)
+			fclose(m);
+		free(text);
+		sb_doc_free(doc);
 		fprintf(stderr, "%s: out of memory\n", SB_DIFF_TOOL);
 		return 0;
 	}
-	fprintf(m, "{\"tool\": \"%s\"", SB_DIFF_TOOL);
-	json_diff(m, answering);
-	fputc('}', m);
+	sb_doc_string(doc, "tool", SB_DIFF_TOOL);
+	members(doc, answering);
+	int failed = sb_reporter_json_doc(m, doc) != 0;
+	sb_doc_free(doc);
 	struct sb_run_file with = *rf;
 	err[0] = '\0';
-	if (fclose(m) != 0)
+	if (fclose(m) != 0 || failed)
 		snprintf(err, sizeof(err), "out of memory");
 	else
 		sb_run_diff_parse(text, &with.diff, err, sizeof(err));
@@ -161,6 +176,6 @@ void sb_diff_report_on(struct sb_session *s, const struct sb_diff_context *c)
 	s->answer = live_answer;
 	s->after_report = full_listing;
 	s->after_ctx = c;
-	s->meta.json_extra = json_diff;
-	s->meta.json_extra_ctx = c;
+	s->meta.members = members;
+	s->meta.members_ctx = c;
 }

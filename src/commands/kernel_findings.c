@@ -1,15 +1,15 @@
 /* kernel_findings.c: the ending of a run of `stubbench kernel`'s built-in
  * shapes (kernel_run_state.h): the results of every part to the session
  * (session.h), the side-by-side verdicts of kernel and twins after the
- * results, and what the run found besides timings in the JSON document's
- * "kernel_run" object (the programs' ids, the JIT check and flavour, the
+ * results, and what the run found besides timings as the document's
+ * "kernel_run" member (the programs' ids, the JIT check and flavour, the
  * verdicts, the driver, the private stack). */
 #include "kernel_run_state.h"
 
 #include <string.h>
 
 #include "stubbench/figure_checks.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/kernel_report.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/mitigations.h"
@@ -25,78 +25,64 @@
 	"they resample the loads (and the --processes) of this one run; separate runs can differ by more: " \
 	"before trusting a sign, quote the next-run interval of bench/reproducibility.py --kernel"
 
-/* `,\n    "key": [...]`: text's non-empty lines as JSON strings, but those
- * that start with skip_prefix (NULL: none skipped). */
-static void json_lines(FILE *f, const char *key, const char *text, const char *skip_prefix)
+/* kr's member key, on a line of its own: text's non-empty lines, one a
+ * line, but those that start with skip_prefix (NULL: none skipped). */
+static void doc_lines(struct sb_doc *kr, const char *key, const char *text, const char *skip_prefix)
 {
-	fprintf(f, ",\n    \"%s\": [", key);
-	int first = 1;
-	for (const char *p = text ? text : ""; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len && !(skip_prefix && strncmp(p, skip_prefix, strlen(skip_prefix)) == 0)) {
-			char line[1024];
-			snprintf(line, sizeof(line), "%.*s", (int)len, p);
-			fputs(first ? "\n      " : ",\n      ", f);
-			sb_json_string(f, line);
-			first = 0;
-		}
-		p += len + (nl ? 1 : 0);
-	}
-	fputs("]", f);
+	sb_doc_break(kr, "\n    ");
+	sb_doc_lines(kr, key, text, skip_prefix, "\n      ");
 }
 
 /* Every program measured, per load and batch: its shape, variant, name
  * and the kernel's id of it. */
-static void json_programs(FILE *f, const struct kernel_run *r)
+static void doc_programs(struct sb_doc *kr, const struct kernel_run *r)
 {
-	fputs(",\n    \"programs\": [", f);
-	int first = 1;
+	sb_doc_break(kr, "\n    ");
+	struct sb_doc *a = sb_doc_array(kr, "programs");
 	for (int c = 0; c < (int)r->cfg.loads; c++)
 		for (size_t b = 0; b < r->n_objs[c]; b++)
 			for (int s = 0; s < SB_N_SHAPES; s++)
 				for (int v = 0; v < SB_N_KVARIANTS; v++) {
 					if (!r->plan.shapes[s] || (v != SB_KV_BASELINE && !r->plan.want[v]))
 						continue;
-					fprintf(f, "%s{\"load\": %d, \"batch\": %llu, \"shape\": \"%s\", "
-						   "\"variant\": \"%s\", \"prog\": \"%s\", \"id\": %u}",
-						first ? "\n      " : ",\n      ", c + 1,
-						(unsigned long long)r->cfg.batches[b], sb_kernel_shape_name(s),
-						sb_kernel_variant_name(v), sb_kernel_prog_name(s, v),
-						sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[c][b], s, v)));
-					first = 0;
+					sb_doc_break(a, "\n      ");
+					struct sb_doc *o = sb_doc_object(a, NULL);
+					sb_doc_int(o, "load", c + 1);
+					sb_doc_uint(o, "batch", r->cfg.batches[b]);
+					sb_doc_string(o, "shape", sb_kernel_shape_name(s));
+					sb_doc_string(o, "variant", sb_kernel_variant_name(v));
+					sb_doc_string(o, "prog", sb_kernel_prog_name(s, v));
+					sb_doc_uint(o, "id", sb_kernel_prog_id(sb_kernel_prog_fd(r->objs[c][b], s, v)));
 				}
-	fputs("]", f);
 }
 
-/* The "kernel_run" object of the JSON document (ctx: the kernel_run). */
-static void json_findings(FILE *f, const void *ctx)
+/* The "kernel_run" member of the run's document (ctx: the kernel_run). */
+static void findings(struct sb_doc *doc, const void *ctx)
 {
 	const struct kernel_run *r = ctx;
 	static const char flavour_prefix[] = "jit flavour of this kernel: ";
-	fputs(",\n  \"kernel_run\": {\"jit_flavour\": ", f);
+	struct sb_doc *kr = sb_doc_object(doc, "kernel_run");
 	const char *fl = r->jit_check ? strstr(r->jit_check, flavour_prefix) : NULL;
 	if (fl) {
 		char buf[512];
 		fl += strlen(flavour_prefix);
 		snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(fl, "\n"), fl);
-		sb_json_string(f, buf);
+		sb_doc_string(kr, "jit_flavour", buf);
 	} else {
-		fputs("null", f);
+		sb_doc_null(kr, "jit_flavour");
 	}
-	json_lines(f, "jit_check", r->jit_check, flavour_prefix);
-	json_programs(f, r);
-	fputs(",\n    \"verdicts\": [", f);
-	int first = 1;
+	doc_lines(kr, "jit_check", r->jit_check, flavour_prefix);
+	doc_programs(kr, r);
+	sb_doc_break(kr, "\n    ");
+	struct sb_doc *verdicts = sb_doc_array(kr, "verdicts");
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		if (r->plan.shapes[s])
-			sb_kernel_report_json(f, s, &r->kres[s], &r->tres[s], &r->pres[s], &first);
-	fputs("]", f);
-	json_lines(f, "side_by_side", r->verdicts, NULL);
-	fprintf(f, ",\n    \"driver\": \"%s\"", sb_kernel_driver_name(r->driver));
-	fputs(",\n    \"private_stack\": ", f);
-	sb_kernel_private_stack_json(f, r->no_priv, r->plan.shapes, r->probed ? &r->probe : NULL);
-	fputs("}", f);
+			sb_kernel_report_doc(verdicts, s, &r->kres[s], &r->tres[s], &r->pres[s]);
+	doc_lines(kr, "side_by_side", r->verdicts, NULL);
+	sb_doc_break(kr, "\n    ");
+	sb_doc_string(kr, "driver", sb_kernel_driver_name(r->driver));
+	sb_doc_break(kr, "\n    ");
+	sb_kernel_private_stack_doc(kr, "private_stack", r->no_priv, r->plan.shapes, r->probed ? &r->probe : NULL);
 }
 
 /* The side-by-side report, printed after the results (ctx: the kernel_run). */
@@ -147,8 +133,8 @@ int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk,
 	const char *note = sb_thunk_time_note(thunk->thunk);
 	snprintf(ci_scope, sizeof(ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
 	s.meta.shape = shapes[0] + shapes[1] > 1 ? "per-run, in-loop" : sb_kernel_shape_name(shapes[0] ? 0 : 1);
-	s.meta.json_extra = json_findings;
-	s.meta.json_extra_ctx = r;
+	s.meta.members = findings;
+	s.meta.members_ctx = r;
 	s.meta.thunk = thunk;
 	s.meta.ci_scope = ci_scope;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;

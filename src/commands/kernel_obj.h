@@ -36,7 +36,7 @@ struct sb_obj_run {
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
 	int has_batch_iters;
-	char *jit_json;        /* what the JIT check found: the JSON member "user_object"'s start */
+	struct sb_doc *jit_doc; /* what the JIT check found: the document's "user_object", its start */
 	/* The first function with an rbp frame of 64 bytes or more of stack,
 	 * where upstream gives a private stack ("" : none), and what the run
 	 * then could not measure (the summary's line). */
@@ -70,10 +70,11 @@ struct sb_obj_run {
 
 /* kernel_obj_jit.c: each program's JIT (of the first load): its flavour,
  * and per function its size and whether it sets up r9 (a private stack),
- * --dump-jit. Lines into info; the JSON member into json; sets
- * r->private_progs and r->no_priv_what. Returns 0, or -1 when a JIT could
- * not be read or dumped (said in info). */
-int sb_obj_check_jit(struct sb_obj_run *r, FILE *info, FILE *json);
+ * --dump-jit. Lines into info; the member "user_object" into doc
+ * (json_doc.h); sets r->private_progs and r->no_priv_what. Returns 0, or
+ * -1 when a JIT could not be read or dumped (said in info). */
+struct sb_doc;
+int sb_obj_check_jit(struct sb_obj_run *r, FILE *info, struct sb_doc *doc);
 /* 1 when a function of prog's JIT in obj sets up r9 (a private stack), 0
  * when none does, -1 when the JIT cannot be read. */
 int sb_obj_jit_private(struct sb_user_obj *obj, const char *prog);
@@ -90,10 +91,10 @@ int sb_obj_load_syscall_copies(struct sb_obj_run *r, int cpu, FILE *info);
 int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen);
 
 /* kernel_obj_report.c: what the session writes beside the results (ctx:
- * the struct sb_obj_run): the JSON member "user_object" (the JIT, the
- * cost per run, the twins, the private stack, the parts), and the cost
- * per run under the table. */
-void sb_obj_json_extra(FILE *f, const void *ctx);
+ * the struct sb_obj_run): the document's member "user_object" (the JIT,
+ * the cost per run, the twins, the private stack) and the parts' member
+ * "annotate"; and the cost per run under the table. */
+void sb_obj_members(struct sb_doc *doc, const void *ctx);
 void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
 
 #ifdef SB_AUTO_TWINS
@@ -110,12 +111,12 @@ void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_run_part *parts, si
 int sb_obj_private_measure(struct sb_obj_run *r, const struct sb_config *cfg, FILE *info);
 /* The twins', the private stack's and the parts' results as sections of s. */
 void sb_obj_private_sections(struct sb_obj_run *r, struct sb_session *s);
-/* The twins against the kernel and the private stack's figures: JSON
- * members of "user_object" (json) or table lines. */
-void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, int json);
-/* The parts of the private stack: the JSON member "annotate" (after
- * "user_object") or the annotate summary and listing. */
-void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json);
+/* The twins against the kernel and the private stack's figures: members
+ * of "user_object" uo (json_doc.h), or (uo NULL) table lines into f. */
+void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo);
+/* The parts of the private stack: doc's member "annotate" (after
+ * "user_object"), or (doc NULL) the annotate summary and listing. */
+void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc);
 /* Each function of prog that got a private stack, de-privatized, against
  * the same function as the JIT emitted it in the syscall copy sys,
  * addresses masked: one line each into info. */
@@ -134,9 +135,9 @@ int sb_obj_parts_measure(struct sb_obj_parts **out, const struct sb_obj_twins *t
 			 FILE *info);
 /* The parts' results as a section of s, where they have figures. */
 void sb_obj_parts_section(struct sb_obj_parts *p, struct sb_session *s);
-/* The JSON member "annotate", or the annotate summary and listing, where
- * the parts have figures; nothing otherwise (p NULL too). */
-void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, int json);
+/* doc's member "annotate", or (doc NULL) the annotate summary and
+ * listing, where the parts have figures; nothing otherwise (p NULL too). */
+void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, struct sb_doc *doc);
 void sb_obj_parts_free(struct sb_obj_parts *p);
 #else
 static inline size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info)
@@ -158,13 +159,13 @@ static inline void sb_obj_private_sections(struct sb_obj_run *r, struct sb_sessi
 {
 	(void)r, (void)s;
 }
-static inline void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, int json)
+static inline void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo)
 {
-	(void)r, (void)f, (void)json;
+	(void)r, (void)f, (void)uo;
 }
-static inline void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json)
+static inline void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
-	(void)r, (void)f, (void)json;
+	(void)r, (void)f, (void)doc;
 }
 static inline void sb_obj_compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sys, const char *prog,
 					       FILE *info)

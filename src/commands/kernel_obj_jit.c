@@ -10,7 +10,7 @@
 #include "stubbench/flavour.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/jit_read.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/listing.h"
 
 /* Function f's JIT flavour (whether it sets up r9, a private stack,
@@ -32,12 +32,12 @@ static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
 	return 0;
 }
 
-/* Function i of img: its frame in one line into f and its JSON object
- * into j; the first one with the stack for a private stack but none into
+/* Function i of img: its frame in one line into f and its object
+ * into funcs (json_doc.h); the first one with the stack for a private stack but none into
  * r->no_priv_what; the flavour of function 0 into desc. Returns 1 when it
  * has a private stack. */
 static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size_t i, char *desc, size_t desclen,
-		      FILE *f, FILE *j)
+		      FILE *f, struct sb_doc *funcs)
 {
 	const struct sb_jit_func *fn = &img->funcs[i];
 	struct sb_jit_flavour fl;
@@ -65,34 +65,40 @@ static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size
 		snprintf(r->no_priv_what, sizeof(r->no_priv_what), "%s.%s, whose rbp frame holds %d bytes",
 			 img->prog_name, fn->name, fl.stack_bytes);
 	fprintf(f, "jit %s.%s: %zu bytes, %s\n", img->prog_name, fn->name, fn->len, frame);
-	fprintf(j, "%s{\"name\": ", i ? ", " : "");
-	sb_json_string(j, fn->name);
-	fprintf(j, ", \"bytes\": %zu, \"private_stack\": %s, \"rbp_stack_bytes\": ", fn->len,
-		!decoded ? "null" : fl.private_stack ? "true" : "false");
-	if (decoded && !fl.private_stack && fl.stack_bytes >= 0)
-		fprintf(j, "%d}", fl.stack_bytes);
+	struct sb_doc *o = sb_doc_object(funcs, NULL);
+	sb_doc_string(o, "name", fn->name);
+	sb_doc_uint(o, "bytes", fn->len);
+	if (decoded)
+		sb_doc_bool(o, "private_stack", fl.private_stack);
 	else
-		fputs("null}", j);
+		sb_doc_null(o, "private_stack");
+	if (decoded && !fl.private_stack && fl.stack_bytes >= 0)
+		sb_doc_int(o, "rbp_stack_bytes", fl.stack_bytes);
+	else
+		sb_doc_null(o, "rbp_stack_bytes");
 	return decoded && fl.private_stack;
 }
 
-int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, FILE *j)
+int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
 	const struct sb_config *cfg = r->cfg;
 	char err[512];
 	int rc = 0;
-	fputs(",\n  \"user_object\": {\"path\": ", j);
-	sb_json_string(j, cfg->obj);
-	fprintf(j, ", \"batch_iters\": %s, \"programs\": [", r->has_batch_iters ? "true" : "false");
+	struct sb_doc *uo = sb_doc_object(doc, "user_object");
+	sb_doc_string(uo, "path", cfg->obj);
+	sb_doc_bool(uo, "batch_iters", r->has_batch_iters);
+	struct sb_doc *progs = sb_doc_array(uo, "programs");
 	for (size_t p = 0; p < cfg->n_progs; p++) {
 		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->progs[p]);
 		struct sb_jit_image img;
-		fprintf(j, "%s\n    {\"name\": ", p ? "," : "");
-		sb_json_string(j, cfg->progs[p]);
-		fprintf(j, ", \"id\": %u, \"functions\": [", sb_kernel_prog_id(fd));
+		sb_doc_break(progs, "\n    ");
+		struct sb_doc *prog = sb_doc_object(progs, NULL);
+		sb_doc_string(prog, "name", cfg->progs[p]);
+		sb_doc_uint(prog, "id", sb_kernel_prog_id(fd));
+		struct sb_doc *funcs = sb_doc_array(prog, "functions");
 		if (sb_jit_read(fd, &img, err, sizeof(err)) != 0) {
 			fprintf(f, "jit %s: %s\n", cfg->progs[p], err);
-			fputs("], \"jit_flavour\": null}", j);
+			sb_doc_null(prog, "jit_flavour");
 			rc = -1;
 			continue;
 		}
@@ -103,16 +109,13 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, FILE *j)
 		char desc[256] = "unknown";
 		int private = 0;
 		for (size_t i = 0; i < img.n; i++)
-			private |= check_func(r, &img, i, desc, sizeof(desc), f, j);
+			private |= check_func(r, &img, i, desc, sizeof(desc), f, funcs);
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
 		if (private)
 			r->private_progs[r->n_private_progs++] = cfg->progs[p];
-		fputs("], \"jit_flavour\": ", j);
-		sb_json_string(j, desc);
-		fputs("}", j);
+		sb_doc_string(prog, "jit_flavour", desc);
 		sb_jit_image_free(&img);
 	}
-	fputs("]", j);
 	return rc;
 }
 

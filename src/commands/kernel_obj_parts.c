@@ -91,11 +91,11 @@ void sb_obj_parts_section(struct sb_obj_parts *p, struct sb_session *s)
 		sb_session_add_section(s, &p->res, "parts", "the private stack part by part: its ablations");
 }
 
-void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, int json)
+void sb_obj_parts_report(const struct sb_obj_parts *p, FILE *f, struct sb_doc *doc)
 {
 	const struct sb_annotate *an = measured(p);
-	if (an && json) {
-		sb_annotate_json(f, an);
+	if (an && doc) {
+		sb_annotate_doc(doc, an);
 	} else if (an) {
 		fprintf(f, "# the private stack of %s, part by part (stubbench annotate, docs/annotate.md)\n",
 			an->variant);

@@ -15,7 +15,7 @@
 #include "stubbench/estimate.h"
 #include "stubbench/flavour.h"
 #include "stubbench/jit_read.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/listing.h"
 
 struct sb_obj_private {
@@ -98,10 +98,10 @@ static const struct sb_arm *arm_running(const struct sb_variant_arms *a, const s
 
 /* The private stack of prog at c's batch: the twin's cell c against its
  * de-privatized self (total, codegen, layout) and the kernel's own A/B,
- * per iteration and per run (x the batch, batch_iters' value): a JSON
- * object, or a table line. */
+ * per iteration and per run (x the batch, batch_iters' value): an object
+ * of array figures (json_doc.h), or (NULL) a table line into f. */
 static void private_stack_cell(const struct sb_obj_run *r, const char *prog, const struct sb_cell *c, FILE *f,
-			       int json, int first)
+			       struct sb_doc *figures)
 {
 	char sys[112];
 	snprintf(sys, sizeof(sys), "%s@syscall", prog);
@@ -111,18 +111,20 @@ static void private_stack_cell(const struct sb_obj_run *r, const char *prog, con
 	struct sb_estimate e[4] = {c->delta_cycles, c->matched_cycles, c->layout_cycles,
 				   sb_estimate_difference(&kc, &ksc)};
 	static const char *const names[4] = {"total", "codegen", "layout", "kernel_ab"};
-	if (json) {
-		fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
-		sb_json_string(f, prog);
-		fprintf(f, ", \"batch\": %llu, \"per_iteration\": {\"unit\": \"cycles\"", (unsigned long long)c->batch);
+	if (figures) {
+		struct sb_doc *o = sb_doc_object(figures, NULL);
+		sb_doc_string(o, "prog", prog);
+		sb_doc_uint(o, "batch", c->batch);
+		struct sb_doc *it = sb_doc_object(o, "per_iteration");
+		sb_doc_string(it, "unit", "cycles");
 		for (int q = 0; q < 4; q++)
-			sb_json_estimate_member(f, names[q], "cycles", &e[q]);
-		fputs("}, \"per_run\": {\"unit\": \"cycles\"", f);
+			sb_doc_estimate(it, names[q], "cycles", &e[q]);
+		struct sb_doc *per_run = sb_doc_object(o, "per_run");
+		sb_doc_string(per_run, "unit", "cycles");
 		for (int q = 0; q < 4; q++) {
 			struct sb_estimate run = sb_estimate_scaled(&e[q], (double)c->batch);
-			sb_json_estimate_member(f, names[q], "cycles", &run);
+			sb_doc_estimate(per_run, names[q], "cycles", &run);
 		}
-		fputs("}}", f);
 		return;
 	}
 	fprintf(f, "%-16s %6llu", prog, (unsigned long long)c->batch);
@@ -137,42 +139,41 @@ static void private_stack_cell(const struct sb_obj_run *r, const char *prog, con
 }
 
 /* The private stack's figures of each twin that has one, batch by batch:
- * JSON `, "private_stack": [...]`; table: lines. */
-static void private_stack_figures(const struct sb_obj_run *r, FILE *f, int json)
+ * uo's member "private_stack" (json_doc.h), or (uo NULL) lines into f. */
+static void private_stack_figures(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo)
 {
 	const struct sb_obj_private *p = r->priv;
-	if (json)
-		fputs(",\n    \"private_stack\": [", f);
-	else if (p->n_measured)
+	struct sb_doc *figures = NULL;
+	if (uo) {
+		sb_doc_break(uo, "\n    ");
+		figures = sb_doc_array(uo, "private_stack");
+	} else if (p->n_measured) {
 		fprintf(f, "# the private stack, cycles per iteration and per run (x batch_iters), 95 %% CI: the twin "
 			   "against its de-privatized self (total, codegen, layout), the kernel's A/B (raw_tp - "
 			   "syscall, these loads)\n");
-	int first = 1;
+	}
 	for (size_t g = 0; g < p->n_measured; g++) {
 		const struct sb_arm *twin = arm_running(&p->arms[g], &p->twin_of[g]->twin.cv.v);
 		for (size_t i = 0; twin && i < p->res[g].n_cells; i++) {
 			if (p->res[g].cells[i].arm != twin)
 				continue;
-			private_stack_cell(r, p->twin_of[g]->prog, &p->res[g].cells[i], f, json, first);
-			first = 0;
+			private_stack_cell(r, p->twin_of[g]->prog, &p->res[g].cells[i], f, figures);
 		}
 	}
-	if (json)
-		fputs("]", f);
 }
 
-void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, int json)
+void sb_obj_private_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo)
 {
 	if (!r->priv)
 		return;
-	sb_obj_twins_report(&r->priv->twins, &r->res, &r->priv->tres, f, json);
-	private_stack_figures(r, f, json);
+	sb_obj_twins_report(&r->priv->twins, &r->res, &r->priv->tres, f, uo);
+	private_stack_figures(r, f, uo);
 }
 
-void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, int json)
+void sb_obj_private_parts_report(const struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
 	if (r->priv)
-		sb_obj_parts_report(r->priv->parts, f, json);
+		sb_obj_parts_report(r->priv->parts, f, doc);
 }
 
 void sb_obj_compare_deprivatized(struct sb_user_obj *raw, struct sb_user_obj *sys, const char *prog, FILE *info)

@@ -1,27 +1,26 @@
 /* kernel_obj_report.c: what a `stubbench kernel --obj` run writes beside
- * its results: the JSON member "user_object" and the lines under the
- * table; see kernel_obj.h. */
+ * its results: the document's member "user_object" and the lines under
+ * the table; see kernel_obj.h. */
 #include "kernel_obj.h"
 
 #include "stubbench/estimate.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 
-/* One program's cost per run at one batch: a JSON object, or a table line
- * ("-" where the cell has no samples behind it). */
-static void cell_per_run(const struct sb_cell *c, FILE *f, int json, int first)
+/* One program's cost per run at one batch: an object of array per_run
+ * (json_doc.h), or (NULL) a table line into f ("-" where the cell has no
+ * samples behind it). */
+static void cell_per_run(const struct sb_cell *c, FILE *f, struct sb_doc *per_run)
 {
 	struct sb_estimate cyc = sb_cell_cycles(c);
 	struct sb_estimate run = sb_estimate_scaled(&cyc, (double)c->batch);
-	if (json) {
-		fprintf(f, "%s{\"prog\": ", first ? "" : ", ");
-		sb_json_string(f, c->arm->name);
-		fprintf(f, ", \"batch\": %llu, \"mean\": ", (unsigned long long)c->batch);
-		sb_json_number(f, run.value);
-		fputs(", \"ci95\": [", f);
-		sb_json_number(f, run.lo);
-		fputs(", ", f);
-		sb_json_number(f, run.hi);
-		fputs("]}", f);
+	if (per_run) {
+		struct sb_doc *o = sb_doc_object(per_run, NULL);
+		sb_doc_string(o, "prog", c->arm->name);
+		sb_doc_uint(o, "batch", c->batch);
+		sb_doc_number(o, "mean", run.value);
+		struct sb_doc *ci = sb_doc_array(o, "ci95");
+		sb_doc_number(ci, NULL, run.lo);
+		sb_doc_number(ci, NULL, run.hi);
 	} else if (!sb_estimate_known(&run)) {
 		fprintf(f, "%-24s %6llu %10s\n", c->arm->name, (unsigned long long)c->batch, "-");
 	} else {
@@ -31,39 +30,38 @@ static void cell_per_run(const struct sb_cell *c, FILE *f, int json, int first)
 }
 
 /* Cost per run (per iteration x batch_iters), then the twins and the
- * private stack, for the JSON (the rest of "user_object", and
- * "annotate") and the table. */
-static void per_run(const struct sb_obj_run *r, FILE *f, int json)
+ * private stack: members of "user_object" uo (json_doc.h), or (uo NULL)
+ * the table's lines into f. */
+static void per_run(const struct sb_obj_run *r, FILE *f, struct sb_doc *uo)
 {
-	if (json)
-		fputs(",\n    \"cycles_per_run\": [", f);
-	else
+	struct sb_doc *runs = NULL;
+	if (uo) {
+		sb_doc_break(uo, "\n    ");
+		runs = sb_doc_array(uo, "cycles_per_run");
+	} else {
 		fprintf(f, "# core cycles per run (per iteration x batch_iters), 95 %% CI\n");
-	int first = 1;
-	for (size_t i = 0; i < r->res.n_cells; i++) {
-		if (!r->res.cells[i].arm)
-			continue;
-		cell_per_run(&r->res.cells[i], f, json, first);
-		first = 0;
 	}
-	if (json)
-		fputs("]", f);
-	sb_obj_private_report(r, f, json);
-	if (json)
-		fputs("}", f);
-	sb_obj_private_parts_report(r, f, json);
+	for (size_t i = 0; i < r->res.n_cells; i++)
+		if (r->res.cells[i].arm)
+			cell_per_run(&r->res.cells[i], f, runs);
+	sb_obj_private_report(r, f, uo);
 }
 
-void sb_obj_json_extra(FILE *f, const void *ctx)
+void sb_obj_members(struct sb_doc *doc, const void *ctx)
 {
 	const struct sb_obj_run *r = ctx;
-	fputs(r->jit_json, f);
-	per_run(r, f, 1);
+	struct sb_doc *uo = sb_doc_copy(doc, "user_object", r->jit_doc ? r->jit_doc->first : NULL);
+	if (!uo)
+		uo = sb_doc_object(doc, "user_object");
+	per_run(r, NULL, uo);
+	sb_obj_private_parts_report(r, NULL, doc);
 }
 
 void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (fmt == SB_FORMAT_TABLE)
-		per_run(ctx, info, 0);
+	if (fmt == SB_FORMAT_TABLE) {
+		per_run(ctx, info, NULL);
+		sb_obj_private_parts_report(ctx, info, NULL);
+	}
 }

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "kernel_obj.h"
+
+#include "stubbench/json_doc.h"
 #include "stubbench/kernel_obj_answer.h"
 #include "stubbench/private_stack_probe.h"
 #include "stubbench/private_stack_reason.h"
@@ -35,7 +37,7 @@ static void release(struct sb_obj_run *r)
 		close(r->spacers[i]);
 	sb_results_free(&r->res);
 	sb_results_free(&r->sres);
-	free(r->jit_json);
+	sb_doc_free(r->jit_doc);
 	sb_obj_private_free(r);
 }
 
@@ -122,21 +124,19 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
 	return SB_KERNEL_OK;
 }
 
-/* The JIT first, into r->jit_json: its dumps are written even for
+/* The JIT first, into r->jit_doc: its dumps are written even for
  * programs that BPF_PROG_TEST_RUN then refuses. *rc: SB_KERNEL_OK,
  * SB_KERNEL_FAILED (a JIT not read) or SB_KERNEL_NO_PRIV_STACK (a function
  * with the stack for a private stack, and none in any program: why said in
  * one line, the rest measured). Returns 0, or -1 out of memory (said). */
 static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 {
-	size_t len;
-	FILE *j = open_memstream(&r->jit_json, &len);
-	if (!j) {
+	r->jit_doc = sb_doc_new();
+	*rc = sb_obj_check_jit(r, info, r->jit_doc) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
+	if (sb_doc_failed(r->jit_doc)) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return -1;
 	}
-	*rc = sb_obj_check_jit(r, info, j) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
-	fclose(j);
 	if (!r->n_private_progs && r->no_priv_what[0]) {
 		struct sb_private_stack_probe probe;
 		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, &probe);
@@ -253,8 +253,8 @@ static enum sb_kernel_status finish(struct sb_obj_run *r, enum sb_kernel_status 
 	s.meta.thunk = &r->host;
 	s.meta.tool = "stubbench kernel --obj";
 	s.answer = sb_kernel_obj_answer;
-	s.meta.json_extra = sb_obj_json_extra;
-	s.meta.json_extra_ctx = r;
+	s.meta.members = sb_obj_members;
+	s.meta.members_ctx = r;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	s.after_report = sb_obj_after_report;
 	s.after_ctx = r;

@@ -9,7 +9,7 @@
 #include "stubbench/deprivatize.h"
 #include "stubbench/jit_check.h"
 #include "stubbench/harness.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/ksyms.h"
 #include "stubbench/percpu.h"
@@ -286,25 +286,26 @@ size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *grou
 	return n;
 }
 
+/* Twin o against its program in array twins_doc (json_doc.h), or (NULL)
+ * lines into f. */
 static void report_one(const struct sb_obj_twin *o, const struct sb_results *kernel, const struct sb_results *twins,
-		       FILE *f, int json)
+		       FILE *f, struct sb_doc *twins_doc)
 {
 	const char *state = !o->made ? "none" : !o->path.comparable ? "not comparable" : "measured";
 	const char *why = !o->made ? o->why : !o->path.comparable ? o->path.why : "";
-	if (json) {
-		fputs("{\"prog\": ", f);
-		sb_json_string(f, o->prog);
-		fputs(", \"state\": ", f);
-		sb_json_string(f, state);
-		fputs(", \"why\": ", f);
-		sb_json_string(f, why);
-		fprintf(f, ", \"insns_stubbed\": %llu, \"insns_real\": %llu, \"batches\": [",
-			(unsigned long long)o->path.stubbed, (unsigned long long)o->path.real);
+	struct sb_doc *batches = NULL;
+	if (twins_doc) {
+		struct sb_doc *t = sb_doc_object(twins_doc, NULL);
+		sb_doc_string(t, "prog", o->prog);
+		sb_doc_string(t, "state", state);
+		sb_doc_string(t, "why", why);
+		sb_doc_uint(t, "insns_stubbed", o->path.stubbed);
+		sb_doc_uint(t, "insns_real", o->path.real);
+		batches = sb_doc_array(t, "batches");
 	} else if (!o->made || !o->path.comparable) {
 		fprintf(f, "auto-twin %s: %s: %s\n", o->prog, state, why);
 		return;
 	}
-	int first = 1;
 	for (size_t i = 0; twins && i < twins->n_cells; i++) {
 		const struct sb_cell *tc = &twins->cells[i];
 		if (!tc->arm || strcmp(tc->arm->name, o->arm_name) != 0)
@@ -313,16 +314,12 @@ static void report_one(const struct sb_obj_twin *o, const struct sb_results *ker
 		struct sb_estimate te = sb_cell_cycles(tc), ke = kc ? sb_cell_cycles(kc) : sb_estimate_absent("no run");
 		struct sb_verdict_of v = sb_kernel_verdict(&te, &ke);
 		const char *vn = sb_verdict_name(v.verdict);
-		if (json) {
-			fprintf(f, "%s{\"batch\": %llu", first ? "" : ", ", (unsigned long long)tc->batch);
-			sb_json_estimate_member(f, "twin", "cycles", &te);
-			sb_json_estimate_member(f, "kernel", "cycles", &ke);
-			fputs(", \"verdict\": ", f);
-			if (vn)
-				sb_json_string(f, vn);
-			else
-				fputs("null", f);
-			fputs("}", f);
+		if (twins_doc) {
+			struct sb_doc *b = sb_doc_object(batches, NULL);
+			sb_doc_uint(b, "batch", tc->batch);
+			sb_doc_estimate(b, "twin", "cycles", &te);
+			sb_doc_estimate(b, "kernel", "cycles", &ke);
+			sb_doc_string_or_null(b, "verdict", vn);
 		} else if (sb_estimate_has_ci(&te) && sb_estimate_has_ci(&ke) && ke.value > 0) {
 			fprintf(f, "auto-twin %s, batch %llu: %.2f [%.2f, %.2f] cycles/iteration, kernel %.2f [%.2f, "
 				"%.2f]: %+.0f %%, %s\n", o->prog, (unsigned long long)tc->batch, te.value, te.lo, te.hi,
@@ -331,25 +328,20 @@ static void report_one(const struct sb_obj_twin *o, const struct sb_results *ker
 			fprintf(f, "auto-twin %s, batch %llu: no figure with a CI on one side\n", o->prog,
 				(unsigned long long)tc->batch);
 		}
-		first = 0;
 	}
-	if (json)
-		fputs("]}", f);
 }
 
 void sb_obj_twins_report(const struct sb_obj_twins *t, const struct sb_results *kernel,
-			 const struct sb_results *twins, FILE *f, int json)
+			 const struct sb_results *twins, FILE *f, struct sb_doc *uo)
 {
-	if (json)
-		fputs(",\n    \"auto_twins\": [", f);
-	else
+	struct sb_doc *twins_doc = NULL;
+	if (uo) {
+		sb_doc_break(uo, "\n    ");
+		twins_doc = sb_doc_array(uo, "auto_twins");
+	} else {
 		fprintf(f, "# auto-twins (the JIT image run in user space, placed like the loads) vs the kernel: "
 			   "%s\n", SB_VERDICT_RULE);
-	for (size_t i = 0; i < t->n; i++) {
-		if (json && i)
-			fputs(", ", f);
-		report_one(&t->t[i], kernel, twins, f, json);
 	}
-	if (json)
-		fputs("]", f);
+	for (size_t i = 0; i < t->n; i++)
+		report_one(&t->t[i], kernel, twins, f, twins_doc);
 }

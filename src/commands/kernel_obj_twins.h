@@ -83,9 +83,10 @@ size_t sb_obj_twins_private_groups(struct sb_obj_twins *t, struct sb_group *grou
 				   const struct sb_obj_twin **twin_of, size_t max);
 
 /* Each twin against its program, batch by batch (cycles per iteration,
- * the kernel's verdict rule), or why it has no figure. Lines (json = 0) or
- * the JSON member "auto_twins" (json = 1, after a comma). */
+ * the kernel's verdict rule), or why it has no figure: the member
+ * "auto_twins" of uo (json_doc.h), or (uo NULL) lines into f. */
+struct sb_doc;
 void sb_obj_twins_report(const struct sb_obj_twins *t, const struct sb_results *kernel,
-			 const struct sb_results *twins, FILE *f, int json);
+			 const struct sb_results *twins, FILE *f, struct sb_doc *uo);
 
 #endif

@@ -5,9 +5,11 @@
 
 #include <stdio.h>
 
+#include "stubbench/json_doc.h"
 #include "stubbench/private_stack_probe.h"
 #include "stubbench/private_stack_reason.h"
 #include "stubbench/probe.h"
+#include "stubbench/reporter.h"
 
 enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
 {
@@ -23,8 +25,14 @@ enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
 		return SB_KERNEL_FAILED;
 	}
 	if (cfg->format == SB_FORMAT_JSON) {
-		sb_private_stack_probe_json(stdout, &p);
-		fputc('\n', stdout);
+		struct sb_doc *doc = sb_doc_new();
+		sb_private_stack_probe_doc(doc, "probe", &p);
+		int failed = sb_doc_failed(doc) || sb_reporter_json_doc(stdout, doc->first) != 0;
+		sb_doc_free(doc);
+		if (failed) {
+			fprintf(stderr, "stubbench kernel: out of memory\n");
+			return SB_KERNEL_FAILED;
+		}
 	} else {
 		sb_private_stack_probe_lines(stdout, &p);
 	}

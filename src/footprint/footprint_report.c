@@ -1,4 +1,4 @@
-/* footprint_report.c: footprint's table and JSON members; see footprint_report.h. */
+/* footprint_report.c: footprint's table and its members of the run's document; see footprint_report.h. */
 #include "stubbench/footprint_report.h"
 
 #include <math.h>
@@ -6,7 +6,7 @@
 
 #include "stubbench/estimate.h"
 #include "stubbench/harness.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 
 int sb_fp_delta_cycles(const struct sb_fp_report *r, size_t i, double *d, double *lo, double *hi)
 {
@@ -61,73 +61,47 @@ static int seen_before(const struct sb_fp_cell_key *keys, size_t i, int by_layou
 	return 0;
 }
 
-void sb_fp_report_json_run(FILE *f, const void *ctx)
+void sb_fp_report_run_members(struct sb_doc *doc, const void *ctx)
 {
 	const struct sb_fp_report *r = ctx;
 	size_t n = r->res->n_cells;
-	fputs(",\n  \"footprint_run\": {\"unit\": \"core cycles per call\", \"baseline\": ", f);
-	if (n)
-		sb_json_string(f, r->keys[r->keys[0].baseline].variant);
-	else
-		fputs("null", f);
-	fputs(", \"layouts\": [", f);
-	int first = 1;
+	struct sb_doc *run = sb_doc_object(doc, "footprint_run");
+	sb_doc_string(run, "unit", "core cycles per call");
+	sb_doc_string_or_null(run, "baseline", n ? r->keys[r->keys[0].baseline].variant : NULL);
+	struct sb_doc *layouts = sb_doc_array(run, "layouts");
 	for (size_t i = 0; i < n; i++)
-		if (!seen_before(r->keys, i, 1)) {
-			fputs(first ? "" : ", ", f);
-			sb_json_string(f, sb_fp_layout_name(r->keys[i].layout));
-			first = 0;
-		}
-	fputs("], \"copies\": [", f);
-	first = 1;
+		if (!seen_before(r->keys, i, 1))
+			sb_doc_string(layouts, NULL, sb_fp_layout_name(r->keys[i].layout));
+	struct sb_doc *copies = sb_doc_array(run, "copies");
 	for (size_t i = 0; i < n; i++)
-		if (!seen_before(r->keys, i, 0)) {
-			fprintf(f, "%s%llu", first ? "" : ", ", (unsigned long long)r->keys[i].copies);
-			first = 0;
-		}
-	fputs("],\n    \"pages\": [", f);
-	first = 1;
-	for (const char *p = r->pages ? r->pages : ""; *p;) {
-		size_t len = strcspn(p, "\n");
-		if (len) {
-			char line[512];
-			snprintf(line, sizeof(line), "%.*s", (int)len, p);
-			fputs(first ? "" : ", ", f);
-			sb_json_string(f, line);
-			first = 0;
-		}
-		p += len + (p[len] == '\n');
-	}
-	fputs("], \"perf_map\": ", f);
+		if (!seen_before(r->keys, i, 0))
+			sb_doc_uint(copies, NULL, r->keys[i].copies);
+	sb_doc_break(run, "\n    ");
+	sb_doc_lines(run, "pages", r->pages, NULL, NULL);
 	if (r->perf_map)
-		sb_json_string(f, r->perf_map);
+		sb_doc_string(run, "perf_map", r->perf_map);
 	else
-		fputs("null", f);
-	fputs("}", f);
+		sb_doc_null(run, "perf_map");
 }
 
-void sb_fp_report_json_cell(FILE *f, const struct sb_cell *c, const void *ctx)
+void sb_fp_report_cell_members(struct sb_doc *doc, const struct sb_cell *c, const void *ctx)
 {
 	const struct sb_fp_report *r = ctx;
 	if (c < r->res->cells || c >= r->res->cells + r->res->n_cells)
 		return;
 	size_t i = (size_t)(c - r->res->cells);
 	const struct sb_fp_cell_key *k = &r->keys[i];
-	fputs(",\n     \"footprint\": {\"variant\": ", f);
-	sb_json_string(f, k->variant);
-	fputs(", \"layout\": ", f);
-	sb_json_string(f, sb_fp_layout_name(k->layout));
-	fprintf(f, ", \"copies\": %llu, \"baseline\": ", (unsigned long long)k->copies);
-	sb_json_string(f, r->keys[k->baseline].variant);
+	sb_doc_break(doc, "\n     ");
+	struct sb_doc *fp = sb_doc_object(doc, "footprint");
+	sb_doc_string(fp, "variant", k->variant);
+	sb_doc_string(fp, "layout", sb_fp_layout_name(k->layout));
+	sb_doc_uint(fp, "copies", k->copies);
+	sb_doc_string(fp, "baseline", r->keys[k->baseline].variant);
 	double d, lo, hi;
 	if (sb_fp_delta_cycles(r, i, &d, &lo, &hi)) {
-		fputs(", \"delta_cycles\": ", f);
-		sb_json_number(f, d);
-		fputs(", \"delta_ci95_cycles\": [", f);
-		sb_json_number(f, lo);
-		fputs(", ", f);
-		sb_json_number(f, hi);
-		fputs("]", f);
+		sb_doc_number(fp, "delta_cycles", d);
+		struct sb_doc *ci = sb_doc_array(fp, "delta_ci95_cycles");
+		sb_doc_number(ci, NULL, lo);
+		sb_doc_number(ci, NULL, hi);
 	}
-	fputs("}", f);
 }

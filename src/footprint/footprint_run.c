@@ -324,9 +324,9 @@ static int finish(const struct sb_config *run_cfg, const struct sb_footprint_opt
 	static struct sb_fp_report rep;
 	rep = (struct sb_fp_report){&run->all, run->keys, run->pages, sb_perf_map_path()};
 	s.meta.thunk = &thunk;
-	s.meta.json_extra = sb_fp_report_json_run;
-	s.meta.json_result_extra = sb_fp_report_json_cell;
-	s.meta.json_extra_ctx = &rep;
+	s.meta.members = sb_fp_report_run_members;
+	s.meta.result_members = sb_fp_report_cell_members;
+	s.meta.members_ctx = &rep;
 	s.table = table;
 	s.table_ctx = &rep;
 	s.plot = plot_rows;

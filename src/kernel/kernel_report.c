@@ -9,7 +9,7 @@
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/loader.h"
 
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 
 #include <math.h>
 #include <string.h>
@@ -118,27 +118,26 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 }
 
 
-static void json_verdict(FILE *f, const char *key, const struct sb_verdict_of *v)
+/* parent's member key: the verdict with its margin and the difference's
+ * CI, or null without one. */
+static void doc_verdict(struct sb_doc *parent, const char *key, const struct sb_verdict_of *v)
 {
-	fprintf(f, ", \"%s\": ", key);
 	const char *n = sb_verdict_name(v->verdict);
 	if (!n) {
-		fputs("null", f);
+		sb_doc_null(parent, key);
 		return;
 	}
-	fprintf(f, "{\"verdict\": \"%s\", \"margin_cycles\": ", n);
-	sb_json_number(f, v->margin);
-	fputs(", \"difference_cycles\": ", f);
-	sb_json_number(f, v->diff.value);
-	fputs(", \"ci95\": [", f);
-	sb_json_number(f, v->diff.lo);
-	fputs(", ", f);
-	sb_json_number(f, v->diff.hi);
-	fputs("]}", f);
+	struct sb_doc *o = sb_doc_object(parent, key);
+	sb_doc_string(o, "verdict", n);
+	sb_doc_number(o, "margin_cycles", v->margin);
+	sb_doc_number(o, "difference_cycles", v->diff.value);
+	struct sb_doc *ci = sb_doc_array(o, "ci95");
+	sb_doc_number(ci, NULL, v->diff.lo);
+	sb_doc_number(ci, NULL, v->diff.hi);
 }
 
-void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_results *kernel,
-			   const struct sb_results *t, const struct sb_results *placed, int *first)
+void sb_kernel_report_doc(struct sb_doc *verdicts, enum sb_kernel_shape shape, const struct sb_results *kernel,
+			  const struct sb_results *t, const struct sb_results *placed)
 {
 	for (int v = SB_KV_BASELINE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < kernel->n_batches && b < kernel->n_cells; b++) {
@@ -147,21 +146,17 @@ void sb_kernel_report_json(FILE *f, enum sb_kernel_shape shape, const struct sb_
 				continue;
 			struct side_by_side x;
 			side_by_side_of(&x, shape, kernel, t, placed && placed->n_cells ? placed : NULL, v, batch);
-			fprintf(f, "%s{\"shape\": \"%s\", \"variant\": \"%s\", \"batch\": %llu", *first ? "\n      " : ",\n      ",
-				sb_kernel_shape_name(shape), sb_kernel_variant_name(v), (unsigned long long)batch);
-			*first = 0;
-			sb_json_estimate_member(f, "twin", "delta_cycles", &x.twin);
-			sb_json_estimate_member(f, "placed", "delta_cycles", &x.placed);
-			sb_json_estimate_member(f, "kernel", "delta_cycles", &x.kernel);
+			sb_doc_break(verdicts, "\n      ");
+			struct sb_doc *o = sb_doc_object(verdicts, NULL);
+			sb_doc_string(o, "shape", sb_kernel_shape_name(shape));
+			sb_doc_string(o, "variant", sb_kernel_variant_name(v));
+			sb_doc_uint(o, "batch", batch);
+			sb_doc_estimate(o, "twin", "delta_cycles", &x.twin);
+			sb_doc_estimate(o, "placed", "delta_cycles", &x.placed);
+			sb_doc_estimate(o, "kernel", "delta_cycles", &x.kernel);
 			/* The placed twin vs the kernel (kernel_verdict.h): added, absolute. */
-			fputs(", \"verdict\": ", f);
-			const char *n = sb_verdict_name(x.added.verdict);
-			if (n)
-				fprintf(f, "\"%s\"", n);
-			else
-				fputs("null", f);
-			json_verdict(f, "added_verdict", &x.added);
-			json_verdict(f, "absolute_verdict", &x.absolute);
-			fputs("}", f);
+			sb_doc_string_or_null(o, "verdict", sb_verdict_name(x.added.verdict));
+			doc_verdict(o, "added_verdict", &x.added);
+			doc_verdict(o, "absolute_verdict", &x.absolute);
 		}
 }

@@ -4,7 +4,7 @@
  * bpf_jit_supports_private_stack() returns, and the release only where it
  * predates v6.13, where the x86-64 JIT's private stack landed. */
 #include "stubbench/private_stack_reason.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 #include "stubbench/loader.h"
 
 #include <stdio.h>
@@ -124,22 +124,23 @@ void sb_private_stack_probe_lines(FILE *f, const struct sb_private_stack_probe *
 		support_text(p->jit_support));
 }
 
-void sb_private_stack_probe_json(FILE *f, const struct sb_private_stack_probe *p)
+void sb_private_stack_probe_doc(struct sb_doc *parent, const char *key, const struct sb_private_stack_probe *p)
 {
 	static const char *const support_names[] = {"unknown", "absent", "true", "false", "other"};
-	fputs("{\"release\": ", f);
-	sb_json_string(f, p->release);
-	fprintf(f, ", \"jit_supports_private_stack\": \"%s\", \"programs\": [", support_names[p->jit_support]);
+	struct sb_doc *o = sb_doc_object(parent, key);
+	sb_doc_string(o, "release", p->release);
+	sb_doc_string(o, "jit_supports_private_stack", support_names[p->jit_support]);
+	struct sb_doc *progs = sb_doc_array(o, "programs");
 	for (int t = 0; t < SB_PROBE_N_TYPES; t++)
 		for (int s = 0; s < SB_PROBE_N_SHAPES; s++) {
-			fprintf(f, "%s{\"type\": \"%s\", \"shape\": \"%s\", \"big_stack\": \"%s\", \"outcome\": \"%s\"",
-				t || s ? ", " : "", type_names[t], shape_names[s], shape_texts[s],
-				outcome_names[p->outcome[t][s]]);
+			struct sb_doc *g = sb_doc_object(progs, NULL);
+			sb_doc_string(g, "type", type_names[t]);
+			sb_doc_string(g, "shape", shape_names[s]);
+			sb_doc_string(g, "big_stack", shape_texts[s]);
+			sb_doc_string(g, "outcome", outcome_names[p->outcome[t][s]]);
 			if (p->outcome[t][s] == SB_PROBE_REFUSED)
-				fprintf(f, ", \"errno\": %d", p->load_errno[t][s]);
-			fputs("}", f);
+				sb_doc_int(g, "errno", p->load_errno[t][s]);
 		}
-	fputs("]}", f);
 }
 
 void sb_private_stack_probe_short(const struct sb_private_stack_probe *p, char *buf, size_t len)
@@ -179,23 +180,22 @@ void sb_kernel_not_measured(const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], cons
 	sb_kernel_not_measured_as(what, p, buf, len);
 }
 
-void sb_kernel_private_stack_json(FILE *f, const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS],
-				  const int shapes[SB_N_SHAPES], const struct sb_private_stack_probe *p)
+void sb_kernel_private_stack_doc(struct sb_doc *parent, const char *key,
+				 const int no_priv[SB_N_SHAPES][SB_N_KVARIANTS], const int shapes[SB_N_SHAPES],
+				 const struct sb_private_stack_probe *p)
 {
 	int given = 1;
-	fputs("{\"without\": [", f);
-	int first = 1;
+	struct sb_doc *o = sb_doc_object(parent, key);
+	struct sb_doc *without = sb_doc_array(o, "without");
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
 			if (shapes[s] && no_priv[s][v]) {
-				fprintf(f, "%s\"%s\"", first ? "" : ", ", sb_kernel_prog_name(s, v));
-				first = 0;
+				sb_doc_string(without, NULL, sb_kernel_prog_name(s, v));
 				given = 0;
 			}
-	fprintf(f, "], \"given\": %s, \"probe\": ", given ? "true" : "false");
+	sb_doc_bool(o, "given", given);
 	if (p)
-		sb_private_stack_probe_json(f, p);
+		sb_private_stack_probe_doc(o, "probe", p);
 	else
-		fputs("null", f);
-	fputs("}", f);
+		sb_doc_null(o, "probe");
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "stubbench/estimate.h"
+#include "stubbench/json_doc.h"
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
  * form, no surrogate, at most U+10FFFF), or 0 when it is not one. */
@@ -81,4 +82,81 @@ void sb_json_estimate_member(FILE *f, const char *key, const char *name, const s
 	fputs(", ", f);
 	sb_json_number(f, e->hi);
 	fputs("]}", f);
+}
+
+static void doc_value(FILE *f, const struct sb_doc *v);
+
+/* The children of container c, each after its comma and break, the
+ * members with their names. */
+static void doc_children(FILE *f, const struct sb_doc *c, const char *brk)
+{
+	int i = 0;
+	for (const struct sb_doc *v = c->first; v; v = v->next, i++) {
+		const char *b = brk ? brk : v->brk;
+		if (i)
+			fputc(',', f);
+		fputs(b ? b : i ? " " : "", f);
+		if (c->kind == SB_DOC_OBJECT) {
+			sb_json_string(f, v->key);
+			fputs(": ", f);
+		}
+		doc_value(f, v);
+	}
+}
+
+static void doc_value(FILE *f, const struct sb_doc *v)
+{
+	switch (v->kind) {
+	case SB_DOC_NULL:
+		fputs("null", f);
+		break;
+	case SB_DOC_BOOL:
+		fputs(v->v.b ? "true" : "false", f);
+		break;
+	case SB_DOC_INT:
+		fprintf(f, "%lld", v->v.i);
+		break;
+	case SB_DOC_UINT:
+		fprintf(f, "%llu", v->v.u);
+		break;
+	case SB_DOC_NUMBER:
+		if (v->fmt && isfinite(v->v.d))
+			fprintf(f, v->fmt, v->v.d);
+		else
+			sb_json_number(f, v->v.d);
+		break;
+	case SB_DOC_STRING:
+		sb_json_string(f, v->v.s);
+		break;
+	case SB_DOC_OBJECT:
+	case SB_DOC_ARRAY:
+		fputc(v->kind == SB_DOC_OBJECT ? '{' : '[', f);
+		doc_children(f, v, NULL);
+		fputs(v->tail ? v->tail : "", f);
+		fputc(v->kind == SB_DOC_OBJECT ? '}' : ']', f);
+		break;
+	}
+}
+
+int sb_json_doc(FILE *f, const struct sb_doc *v)
+{
+	if (sb_doc_failed(v))
+		return -1;
+	doc_value(f, v);
+	return 0;
+}
+
+int sb_json_doc_members(FILE *f, const struct sb_doc *obj, const char *brk)
+{
+	if (sb_doc_failed(obj))
+		return -1;
+	for (const struct sb_doc *v = obj->first; v; v = v->next) {
+		const char *b = brk ? brk : v->brk;
+		fputc(',', f);
+		fputs(b ? b : " ", f);
+		sb_json_string(f, v->key);
+		fputs(": ", f);
+		doc_value(f, v);
+	}
+	return 0;
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "stubbench/answer.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
 
 static const char *const lab_returns[] = {"ret", "rethunk", "calldepth", "srso", "srso-alias"};
 static const char *const lab_shapes[] = {"per-run", "in-loop"};
@@ -213,34 +213,33 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 }
 
 
-void sb_lab_rank_json(FILE *f, const struct sb_run_file *rf)
+void sb_lab_rank_doc(struct sb_doc *doc, const struct sb_run_file *rf)
 {
-	fputs(",\n  \"lab_ranking\": [", f);
-	int first = 1;
+	struct sb_doc *ranking = sb_doc_array(doc, "lab_ranking");
 	for (size_t r = 0; r < N_RETURNS; r++)
 		for (size_t s = 0; s < N_SHAPES; s++) {
 			struct sb_lab_rank k;
 			if (sb_lab_rank(rf, lab_returns[r], lab_shapes[s], &k) != 0)
 				continue;
-			fprintf(f, "%s{\"return\": \"%s\", \"shape\": \"%s\", \"batch\": %llu, \"cheapest\": ",
-				first ? "\n    " : ",\n    ", k.ret, k.shape, (unsigned long long)k.batch);
-			first = 0;
+			sb_doc_break(ranking, "\n    ");
+			struct sb_doc *o = sb_doc_object(ranking, NULL);
+			sb_doc_string(o, "return", k.ret);
+			sb_doc_string(o, "shape", k.shape);
+			sb_doc_uint(o, "batch", k.batch);
 			if (k.cheapest >= 0)
-				sb_json_string(f, k.alt[k.cheapest].row->key.codegen);
+				sb_doc_string(o, "cheapest", k.alt[k.cheapest].row->key.codegen);
 			else
-				fputs("null", f);
-			sb_json_estimate_member(f, "margin", "cycles", &k.margin);
-			sb_json_estimate_member(f, "control", "cycles", &k.control.cost);
-			fputs(", \"alternatives\": [", f);
+				sb_doc_null(o, "cheapest");
+			sb_doc_estimate(o, "margin", "cycles", &k.margin);
+			sb_doc_estimate(o, "control", "cycles", &k.control.cost);
+			struct sb_doc *alts = sb_doc_array(o, "alternatives");
 			for (size_t i = 0; i < k.n; i++) {
-				fprintf(f, "%s{\"codegen\": ", i ? ", " : "");
-				sb_json_string(f, k.alt[i].row->key.codegen);
-				sb_json_estimate_member(f, "cost", "cycles", &k.alt[i].cost);
-				sb_json_estimate_member(f, "vs_mainline", "cycles", &k.alt[i].vs_mainline);
-				sb_json_estimate_member(f, "vs_control", "cycles", &k.alt[i].vs_control);
-				fprintf(f, ", \"like_control\": %s}", k.alt[i].like_control ? "true" : "false");
+				struct sb_doc *alt = sb_doc_object(alts, NULL);
+				sb_doc_string(alt, "codegen", k.alt[i].row->key.codegen);
+				sb_doc_estimate(alt, "cost", "cycles", &k.alt[i].cost);
+				sb_doc_estimate(alt, "vs_mainline", "cycles", &k.alt[i].vs_mainline);
+				sb_doc_estimate(alt, "vs_control", "cycles", &k.alt[i].vs_control);
+				sb_doc_bool(alt, "like_control", k.alt[i].like_control);
 			}
-			fputs("]}", f);
 		}
-	fputs("]", f);
 }

@@ -3,11 +3,11 @@
 #include "stubbench/state_figures.h"
 
 #include <math.h>
-#include <math.h>
 #include <string.h>
 
 #include "stubbench/answer.h"
-#include "stubbench/json_writer.h"
+#include "stubbench/json_doc.h"
+#include "stubbench/reporter.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_file.h"
 
@@ -93,46 +93,48 @@ static void write_text(FILE *f, const struct sb_state_figures *s, const char *ru
 		   "# blocks: the variant's blocks in that state beside its baseline\n");
 }
 
-static void write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
-		       const char *record)
+/* The figures as a document (json_doc.h), written by the JSON reporter. */
+static int write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
+		      const char *record)
 {
 	const struct sb_core_split *sp = &s->split;
-	fputs("{\"tool\": \"stubbench report --from-blocks\", \"run\": ", f);
-	sb_json_string(f, run);
-	fputs(", \"blocks_log\": ", f);
-	sb_json_string(f, log);
-	fprintf(f, ", \"blocks\": %zu, \"core_states\": {\"basis\": ", s->n_blocks);
-	sb_json_string(f, sp->basis);
-	fputs(", \"record\": ", f);
-	record && !strcmp(sp->basis, "record") ? sb_json_string(f, record) : (void)fputs("null", f);
-	fputs(", \"quiet_level\": ", f);
-	sb_json_number(f, sp->quiet_level > 0 ? sp->quiet_level : NAN);
-	fputs(", \"busy_below\": ", f);
-	sb_json_number(f, sp->threshold > 0 ? sp->threshold : NAN);
-	fputs(", \"seen\": [", f);
-	for (int st = 0, k = 0; st < SB_CORE_STATES; st++)
+	struct sb_doc *doc = sb_doc_new();
+	if (!doc)
+		return -1;
+	sb_doc_string(doc, "tool", "stubbench report --from-blocks");
+	sb_doc_string(doc, "run", run);
+	sb_doc_string(doc, "blocks_log", log);
+	sb_doc_uint(doc, "blocks", s->n_blocks);
+	struct sb_doc *cs = sb_doc_object(doc, "core_states");
+	sb_doc_string(cs, "basis", sp->basis);
+	sb_doc_string_or_null(cs, "record", record && !strcmp(sp->basis, "record") ? record : NULL);
+	sb_doc_number(cs, "quiet_level", sp->quiet_level > 0 ? sp->quiet_level : NAN);
+	sb_doc_number(cs, "busy_below", sp->threshold > 0 ? sp->threshold : NAN);
+	struct sb_doc *seen = sb_doc_array(cs, "seen");
+	for (int st = 0; st < SB_CORE_STATES; st++)
 		if (sp->n[st] >= SB_CORE_MIN_BLOCKS) {
-			fprintf(f, "%s{\"state\": \"%s\", \"blocks\": %zu, \"canary_median\": ", k++ ? ", " : "",
-				sb_core_state_name((enum sb_core_state)st), sp->n[st]);
-			sb_json_number(f, sp->median[st]);
-			fputs("}", f);
+			struct sb_doc *o = sb_doc_object(seen, NULL);
+			sb_doc_string(o, "state", sb_core_state_name((enum sb_core_state)st));
+			sb_doc_uint(o, "blocks", sp->n[st]);
+			sb_doc_number(o, "canary_median", sp->median[st]);
 		}
-	fputs("]}, \"figures\": [", f);
+	struct sb_doc *figs = sb_doc_array(doc, "figures");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sb_state_figure *g = &s->f[i];
-		fprintf(f, "%s{\"variant\": ", i ? ", " : "");
-		sb_json_string(f, g->variant);
-		fprintf(f, ", \"batch\": %llu, \"state\": \"%s\", \"blocks\": %zu, \"baseline\": ",
-			(unsigned long long)g->batch, sb_core_state_name(g->state), g->blocks);
-		sb_json_string(f, g->baseline);
-		fputs(", \"codegen_against\": ", f);
-		g->against[0] ? sb_json_string(f, g->against) : (void)fputs("null", f);
-		sb_json_estimate_member(f, "codegen", "cycles", &g->codegen);
-		sb_json_estimate_member(f, "total", "cycles", &g->total);
-		sb_json_estimate_member(f, "vs_base", "cycles", &g->vs_base);
-		fputs("}", f);
+		struct sb_doc *o = sb_doc_object(figs, NULL);
+		sb_doc_string(o, "variant", g->variant);
+		sb_doc_uint(o, "batch", g->batch);
+		sb_doc_string(o, "state", sb_core_state_name(g->state));
+		sb_doc_uint(o, "blocks", g->blocks);
+		sb_doc_string(o, "baseline", g->baseline);
+		sb_doc_string_or_null(o, "codegen_against", g->against);
+		sb_doc_estimate(o, "codegen", "cycles", &g->codegen);
+		sb_doc_estimate(o, "total", "cycles", &g->total);
+		sb_doc_estimate(o, "vs_base", "cycles", &g->vs_base);
 	}
-	fputs("]}\n", f);
+	int rc = sb_reporter_json_doc(f, doc);
+	sb_doc_free(doc);
+	return rc;
 }
 
 void sb_state_figures_write(FILE *f, const struct sb_state_figures *s, int json, const char *run, const char *log,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stubbench/json_doc.h"
 #include "stubbench/lab_rank.h"
 #include "stubbench/lab_variants.h"
 #include "stubbench/mitigations.h"
@@ -58,8 +59,9 @@ struct lab_results {
 	size_t n;
 };
 
-/* The JSON document's ranking of every return flavour and shape. */
-static void json_ranking(FILE *f, const void *ctx)
+/* The document's ranking of every return flavour and shape (its member
+ * "lab_ranking"). */
+static void ranking(struct sb_doc *doc, const void *ctx)
 {
 	const struct lab_results *g = ctx;
 	struct sb_results all = {0};
@@ -68,9 +70,9 @@ static void json_ranking(FILE *f, const void *ctx)
 	for (size_t i = 0; i < g->n && ok; i++)
 		ok = sb_results_append(&all, &g->res[i]) == 0;
 	if (ok && sb_run_file_from_results(&all, TOOL, &rf) == 0)
-		sb_lab_rank_json(f, &rf);
+		sb_lab_rank_doc(doc, &rf);
 	else
-		fputs(",\n  \"lab_ranking\": null", f);
+		sb_doc_null(doc, "lab_ranking");
 	sb_run_file_free(&rf);
 	sb_results_free(&all);
 }
@@ -134,8 +136,8 @@ static int finish(const struct sb_config *cfg, const struct lab_group *groups, s
 	s.answer = sb_lab_answer;
 	static struct lab_results lr;
 	lr = (struct lab_results){.res = res, .n = n_groups};
-	s.meta.json_extra = json_ranking;
-	s.meta.json_extra_ctx = &lr;
+	s.meta.members = ranking;
+	s.meta.members_ctx = &lr;
 	/* The ranking follows the host's return (sb_lab_answer). */
 	static struct sb_return_thunk host;
 	sb_return_thunk_from_sysfs(&host);

@@ -11,6 +11,7 @@
 #include "stubbench/out_file.h"
 #include "stubbench/figure_checks.h"
 #include "stubbench/past_runs.h"
+#include "stubbench/reporter.h"
 #include "stubbench/return_thunks.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
@@ -96,7 +97,7 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		if (label)
 			m.shape = label;
 		m.section = s->parts[i].heading;
-		rc |= sb_output_report(f, s->cfg->format, j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
+		rc |= sb_output_report(f, sb_reporter_for(s->cfg->format), j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
 	}
@@ -125,7 +126,7 @@ static int report_own_table(const struct sb_session *s, FILE *f, const struct sb
 static int report(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
 	if (s->cfg->format != SB_FORMAT_TABLE)
-		return sb_output_report(f, s->cfg->format, all, &s->meta, s->tool) != 0;
+		return sb_output_report(f, sb_reporter_for(s->cfg->format), all, &s->meta, s->tool) != 0;
 	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
 }
 

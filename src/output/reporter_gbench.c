@@ -1,4 +1,4 @@
-/* output_gbench.c: results in Google Benchmark's JSON schema (version 1,
+/* reporter_gbench.c: the Google Benchmark reporter (reporter.h): results in Google Benchmark's JSON schema (version 1,
  * as its JSONReporter writes it), so that its tools/compare.py reads
  * stubbench runs: one benchmark per variant x batch, named as
  * stubbench-gbench names them ("private/batch:64/manual_time"), with the
@@ -7,7 +7,7 @@
  * nanoseconds per iteration, the harness's overhead removed; the counters
  * core_cycles_per_call and tsc_cycles_per_call go with every entry. */
 #define _GNU_SOURCE
-#include "stubbench/output_gbench.h"
+#include "stubbench/reporter.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -128,10 +128,18 @@ static void stats(const double *x, size_t n, double *mean, double *median, doubl
 	}
 }
 
-void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+/* The context object, then the benchmarks array opened. */
+static int gbench_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	context(f, r, m);
 	fputs("  \"benchmarks\": [\n", f);
+	return 0;
+}
+
+/* Per cell, its repetitions and their aggregates. */
+static int gbench_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	(void)m;
 	size_t nb = r->n_batches ? r->n_batches : 1;
 	int first = 1, family = -1;
 	const struct sb_arm *arm = NULL;
@@ -177,5 +185,20 @@ void sb_output_write_gbench(FILE *f, const struct sb_results *r, const struct sb
 			write_entry(f, &first, &e, c, r);
 		}
 	}
-	fputs("\n  ]\n}\n", f);
+	return 0;
 }
+
+static int gbench_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	(void)r;
+	(void)m;
+	fputs("\n  ]\n}\n", f);
+	return 0;
+}
+
+const struct sb_reporter sb_reporter_gbench = {
+	.format = SB_FORMAT_GBENCH,
+	.begin = gbench_begin,
+	.results = gbench_results,
+	.end = gbench_end,
+};

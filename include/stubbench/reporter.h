@@ -1,0 +1,55 @@
+/* reporter.h: one interface for every output format of a run, as Google
+ * Benchmark's reporters (ConsoleReporter, JSONReporter, CSVReporter) have:
+ * one implementation per format, in src/output/reporter_FORMAT.c, and the
+ * measuring commands' ending picks one by --format (sb_reporter_for) and
+ * calls it through sb_output_write (output.h):
+ *
+ *   begin     the run's context (the table's "#" lines, CSV's header,
+ *             the JSON document's members before its results)
+ *   results   a row, line or object per cell
+ *   members   the command's own members (sb_output_meta.members), handed
+ *             over as a document (json_doc.h); NULL: the format has no
+ *             place for them
+ *   end       what closes the output (the table's notes, JSON's "}")
+ *
+ * Each call returns 0, or -1 with errno when it could not write (a
+ * document out of memory); sb_output_write then stops. A command's
+ * members per result (sb_output_meta.result_members) are the results
+ * call's to place. See docs/output-formats.md. */
+#ifndef STUBBENCH_REPORTER_H
+#define STUBBENCH_REPORTER_H
+
+#include <stdio.h>
+
+#include "stubbench/format.h"
+#include "stubbench/harness.h"
+#include "stubbench/run_info.h"
+
+struct sb_doc;
+
+struct sb_reporter {
+	enum sb_format format;
+	int (*begin)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	int (*results)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	int (*members)(FILE *f, const struct sb_doc *members);
+	int (*end)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+};
+
+extern const struct sb_reporter sb_reporter_table, sb_reporter_seed, sb_reporter_json, sb_reporter_csv,
+	sb_reporter_gbench;
+
+/* The reporter of format fmt. */
+const struct sb_reporter *sb_reporter_for(enum sb_format fmt);
+
+/* A JSON document of its own (not a run's: the private-stack probe, the
+ * command line's description), value v of a document (json_doc.h) and a
+ * newline, written by the JSON reporter. Returns 0, or -1 when the
+ * document ran out of memory (nothing written). */
+int sb_reporter_json_doc(FILE *f, const struct sb_doc *v);
+
+/* Cells in batch-major order (all variants of batch 1, then of batch 8
+ * ...), as the seeds' run script prints them: the i-th, or NULL when r
+ * has no arms. */
+const struct sb_cell *sb_reporter_cell_at(const struct sb_results *r, size_t i);
+
+#endif

@@ -1,0 +1,90 @@
+/* reporter_csv.c: the CSV reporter (reporter.h): a header line, then a
+ * row per cell; a cell without usable samples has empty figures. */
+#include "stubbench/reporter.h"
+
+#include "stubbench/figures.h"
+
+/* The CSV columns of every figure in the CSV (figures.h): "NAME,LO,HI,"
+ * for the header, "value,lo,hi," (empty without the figure) for a cell, or
+ * only the commas (c NULL: a cell without samples). */
+static void csv_figures(FILE *f, const struct sb_cell *c, int header)
+{
+	for (size_t i = 0; i < sb_figure_count(); i++) {
+		const struct sb_figure *fig = sb_figure_at(i);
+		if (!fig->csv)
+			continue;
+		if (header) {
+			fprintf(f, "%s,%s,%s,", fig->csv, fig->csv_lo, fig->csv_hi);
+			continue;
+		}
+		struct sb_estimate e = c ? *sb_figure_of(fig, c) : sb_estimate_absent(NULL);
+		if (sb_estimate_known(&e))
+			fprintf(f, "%.4f,%.4f,%.4f,", e.value, e.lo, e.hi);
+		else
+			fputs(",,,", f);
+	}
+}
+
+/* The header line: the cells' columns, the figures', the run's, the counters'. */
+static int csv_begin(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	(void)m;
+	fputs("variant,seed_name,batch,samples,disturbed_samples,outlier_samples,code_bytes,"
+	      "cycles_mean,cycles_ci_lo,cycles_ci_hi,cycles_median,cycles_min,cycles_trimmed_mean,"
+	      "cycles_sd,ns_mean,ns_ci_lo,ns_ci_hi,ns_median,", f);
+	csv_figures(f, NULL, 1);
+	fputs("core_ghz,timer,tsc_hz,tsc_granularity_ticks,cpuid_rdtscp,rdtscp_executes,machine", f);
+	for (size_t k = 0; k < r->n_counters; k++)
+		fprintf(f, ",%s", r->counter_names[k]);
+	fputc('\n', f);
+	return 0;
+}
+
+/* A row per cell, batch-major. */
+static int csv_results(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
+{
+	(void)m;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = sb_reporter_cell_at(r, i);
+		if (!c->arm)
+			continue;
+		char code_bytes[24] = ""; /* unknown: empty, not 0 */
+		if (c->arm->code_bytes)
+			snprintf(code_bytes, sizeof(code_bytes), "%zu", c->arm->code_bytes);
+		if (c->no_samples[0]) { /* no figures: empty fields */
+			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,", c->arm->name, c->arm->seed_name,
+				(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers, code_bytes);
+			csv_figures(f, NULL, 0);
+			fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
+				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
+				(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
+				r->timer.facts.rdtscp_executes, r->cpu_desc);
+			for (size_t k = 0; k < r->n_counters; k++)
+				fputc(',', f);
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,",
+			c->arm->name, c->arm->seed_name, (unsigned long long)c->batch, c->n_samples,
+			c->n_disturbed, c->n_outliers, code_bytes, c->cycles.mean,
+			c->cycles.ci_lo, c->cycles.ci_hi, c->cycles.median, c->cycles.min,
+			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
+			c->ns.median);
+		csv_figures(f, c, 0);
+		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\"", r->core_ghz_median,
+			sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
+			(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
+			r->timer.facts.rdtscp_executes, r->cpu_desc);
+		for (size_t k = 0; k < r->n_counters; k++)
+			fprintf(f, ",%.4f", c->counters[k]);
+		fputc('\n', f);
+	}
+	return 0;
+}
+
+
+const struct sb_reporter sb_reporter_csv = {
+	.format = SB_FORMAT_CSV,
+	.begin = csv_begin,
+	.results = csv_results,
+};

@@ -1,0 +1,21 @@
+#!/bin/sh
+# reporter_seam: output has one owner. Only the JSON writer and the JSON
+# reporters (stubbench's own and Google Benchmark's schema) call sb_json_*; every format of --format has its reporter in src/output/
+# (reporter.h), and no command outside src/output writes JSON members by
+# hand ("key": text in a format string).
+# usage: reporter_seam.sh SOURCE_DIR
+set -u
+cd "$1" || exit 1
+fails=0 passes=0
+ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+callers=$(grep -rl 'sb_json_' src bench | sort | tr '\n' ' ')
+echo "sb_json_ callers: $callers"
+ok test "$callers" = "src/output/json_writer.c src/output/reporter_gbench.c src/output/reporter_json.c "
+for fmt in table seed json csv gbench; do
+	ok grep -q "^const struct sb_reporter sb_reporter_$fmt = {" "src/output/reporter_$fmt.c"
+done
+hand=$(grep -rlE '\\"[a-z_0-9]+\\": ' src bench | grep -v '^src/output/' | tr '\n' ' ')
+echo "JSON members written by hand outside src/output: ${hand:-none}"
+ok test -z "$hand"
+echo "$passes passed, $fails failed"
+test "$fails" = 0
