@@ -30,6 +30,8 @@ struct sb_run_row {
  * (--placements: the rows whose keys have a placement): the range of its
  * delta vs baseline. (Steady states over re-rolled placements or kernel
  * loads are each row's modes.) */
+struct sb_state_figures;
+
 struct sb_run_spread {
 	struct sb_cell_key key;           /* the copies' code, at no placement */
 	uint64_t batch;
@@ -59,6 +61,9 @@ struct sb_run_file {
 	 * those rows (NULL: no index, the lookups walk every row). */
 	size_t *by_key, *by_name;
 	size_t n_index;
+	/* The core states the run saw and its figures per state (the JSON's
+	 * "core_states", state_figures.h); NULL: the run has none. */
+	struct sb_state_figures *states;
 	/* stubbench diff's members beyond the rows (run_diff.h); NULL: none. */
 	struct sb_run_diff *diff;
 };

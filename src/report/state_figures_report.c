@@ -3,7 +3,6 @@
 #include "stubbench/state_figures.h"
 
 #include <math.h>
-#include <math.h>
 #include <string.h>
 
 #include "stubbench/answer.h"
@@ -93,31 +92,10 @@ static void write_text(FILE *f, const struct sb_state_figures *s, const char *ru
 		   "# blocks: the variant's blocks in that state beside its baseline\n");
 }
 
-static void write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
-		       const char *record)
+/* The figures, one object each: [...]. */
+static void json_figures(FILE *f, const struct sb_state_figures *s)
 {
-	const struct sb_core_split *sp = &s->split;
-	fputs("{\"tool\": \"stubbench report --from-blocks\", \"run\": ", f);
-	sb_json_string(f, run);
-	fputs(", \"blocks_log\": ", f);
-	sb_json_string(f, log);
-	fprintf(f, ", \"blocks\": %zu, \"core_states\": {\"basis\": ", s->n_blocks);
-	sb_json_string(f, sp->basis);
-	fputs(", \"record\": ", f);
-	record && !strcmp(sp->basis, "record") ? sb_json_string(f, record) : (void)fputs("null", f);
-	fputs(", \"quiet_level\": ", f);
-	sb_json_number(f, sp->quiet_level > 0 ? sp->quiet_level : NAN);
-	fputs(", \"busy_below\": ", f);
-	sb_json_number(f, sp->threshold > 0 ? sp->threshold : NAN);
-	fputs(", \"seen\": [", f);
-	for (int st = 0, k = 0; st < SB_CORE_STATES; st++)
-		if (sp->n[st] >= SB_CORE_MIN_BLOCKS) {
-			fprintf(f, "%s{\"state\": \"%s\", \"blocks\": %zu, \"canary_median\": ", k++ ? ", " : "",
-				sb_core_state_name((enum sb_core_state)st), sp->n[st]);
-			sb_json_number(f, sp->median[st]);
-			fputs("}", f);
-		}
-	fputs("]}, \"figures\": [", f);
+	fputs("[", f);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sb_state_figure *g = &s->f[i];
 		fprintf(f, "%s{\"variant\": ", i ? ", " : "");
@@ -132,7 +110,48 @@ static void write_json(FILE *f, const struct sb_state_figures *s, const char *ru
 		sb_json_estimate_member(f, "vs_base", "cycles", &g->vs_base);
 		fputs("}", f);
 	}
-	fputs("]}\n", f);
+	fputs("]", f);
+}
+
+void sb_state_figures_json(FILE *f, const struct sb_state_figures *s, const char *record, int figures_inside)
+{
+	const struct sb_core_split *sp = &s->split;
+	fputs("{\"basis\": ", f);
+	sb_json_string(f, sp->basis);
+	fputs(", \"record\": ", f);
+	record && !strcmp(sp->basis, "record") ? sb_json_string(f, record) : (void)fputs("null", f);
+	fputs(", \"quiet_level\": ", f);
+	sb_json_number(f, sp->quiet_level > 0 ? sp->quiet_level : NAN);
+	fputs(", \"busy_below\": ", f);
+	sb_json_number(f, sp->threshold > 0 ? sp->threshold : NAN);
+	fputs(", \"seen\": [", f);
+	for (int st = 0, k = 0; st < SB_CORE_STATES; st++)
+		if (sp->n[st]) {
+			fprintf(f, "%s{\"state\": \"%s\", \"blocks\": %zu, \"canary_median\": ", k++ ? ", " : "",
+				sb_core_state_name((enum sb_core_state)st), sp->n[st]);
+			sb_json_number(f, sp->median[st] > 0 ? sp->median[st] : NAN);
+			fputs("}", f);
+		}
+	fputs("]", f);
+	if (figures_inside) {
+		fputs(", \"figures\": ", f);
+		json_figures(f, s);
+	}
+	fputs("}", f);
+}
+
+static void write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
+		       const char *record)
+{
+	fputs("{\"tool\": \"stubbench report --from-blocks\", \"run\": ", f);
+	sb_json_string(f, run);
+	fputs(", \"blocks_log\": ", f);
+	sb_json_string(f, log);
+	fprintf(f, ", \"blocks\": %zu, \"core_states\": ", s->n_blocks);
+	sb_state_figures_json(f, s, record, 0);
+	fputs(", \"figures\": ", f);
+	json_figures(f, s);
+	fputs("}\n", f);
 }
 
 void sb_state_figures_write(FILE *f, const struct sb_state_figures *s, int json, const char *run, const char *log,
