@@ -25,16 +25,20 @@ static void level_said(char *buf, size_t len, const struct sb_core_split *sp)
 		snprintf(buf, len, "no quiet level to compare with (--quiet-levels=FILE)");
 }
 
-/* The run saw one state: one line naming it. */
-static void one_state(FILE *f, const struct sb_core_split *sp, int s)
+/* The run saw one state (the others, if any, in fewer than
+ * SB_CORE_MIN_BLOCKS blocks): one line naming it. */
+static void one_state(FILE *f, const struct sb_state_figures *s, int st)
 {
-	char line[256], level[96];
+	const struct sb_core_split *sp = &s->split;
+	char line[256], level[96], share[64] = "all run";
 	level_said(level, sizeof(level), sp);
-	if (s == SB_CORE_UNKNOWN)
-		snprintf(line, sizeof(line), "core state: unknown: %s; canary %.2f adds/cycle", level, sp->median[s]);
+	if (sp->n[st] < s->n_blocks)
+		snprintf(share, sizeof(share), "in %zu of %zu blocks", sp->n[st], s->n_blocks);
+	if (st == SB_CORE_UNKNOWN)
+		snprintf(line, sizeof(line), "core state: unknown: %s; canary %.2f adds/cycle", level, sp->median[st]);
 	else
-		snprintf(line, sizeof(line), "core state: %s all run (canary %.2f adds/cycle; %s)",
-			 sb_core_state_name((enum sb_core_state)s), sp->median[s], level);
+		snprintf(line, sizeof(line), "core state: %s %s (canary %.2f adds/cycle; %s)",
+			 sb_core_state_name((enum sb_core_state)st), share, sp->median[st], level);
 	put_line(f, line);
 }
 
@@ -93,17 +97,21 @@ static void by_state(FILE *f, const struct sb_run_file *rf, const struct sb_stat
 int sb_answer_core_states(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	const struct sb_state_figures *s = rf->states;
-	if (!s || max_lines < 1)
+	if (!s || max_lines < 1 || !s->n_blocks)
 		return 0;
 	const struct sb_core_split *sp = &s->split;
+	/* The states seen: those of SB_CORE_MIN_BLOCKS blocks or more, or in a
+	 * run too short for any, every state with a block. */
+	size_t least = 0;
+	for (int st = 0; st < SB_CORE_STATES; st++)
+		least = sp->n[st] >= SB_CORE_MIN_BLOCKS ? SB_CORE_MIN_BLOCKS : least;
+	least = least ? least : 1;
 	int seen = 0, only = SB_CORE_UNKNOWN;
 	for (int st = 0; st < SB_CORE_STATES; st++)
-		if (sp->n[st])
+		if (sp->n[st] >= least)
 			seen++, only = st;
-	if (seen == 0)
-		return 0;
 	if (seen == 1) {
-		one_state(f, sp, only);
+		one_state(f, s, only);
 		return 1;
 	}
 	char line[512], level[96];
