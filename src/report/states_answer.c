@@ -84,12 +84,13 @@ static void by_state(FILE *f, const struct sb_run_file *rf, const struct sb_stat
 	const int order[SB_CORE_STATES] = {SB_CORE_QUIET, SB_CORE_BUSY, SB_CORE_UNKNOWN};
 	for (int i = 0, said = 0; i < SB_CORE_STATES && k < sizeof(line); i++) {
 		const struct sb_state_figure *g = at[order[i]];
-		if (!g)
+		char e[64] = "too few blocks";
+		if (!g && s->split.n[order[i]] < SB_CORE_MIN_BLOCKS)
 			continue;
-		char e[64];
-		sb_answer_estimate(e, sizeof(e), codegen ? &g->codegen : &g->vs_base, 1);
+		if (g)
+			sb_answer_estimate(e, sizeof(e), codegen ? &g->codegen : &g->vs_base, 1);
 		k += (size_t)snprintf(line + k, sizeof(line) - k, "%s %s %s", said++ ? "," : "",
-				      sb_core_state_name(g->state), e);
+				      sb_core_state_name((enum sb_core_state)order[i]), e);
 	}
 	put_line(f, line);
 }
