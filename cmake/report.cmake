@@ -5,6 +5,8 @@ add_library(stubbench_report STATIC
   # a recorded sweep estimated again per core state from its blocks log.
   src/report/state_figures.c
   src/report/state_figures_report.c
+  src/report/run_states.c
+  src/report/states_answer.c
   src/report/run_match.c
   src/report/compare.c
   src/report/run_plot.c

@@ -51,6 +51,14 @@ const char *sb_answer_command_of(const char *tool);
  * is. At most max_lines; returns the lines printed. */
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines);
 
+/* The core states a sweep saw (rf->states; none: nothing): one line
+ * naming the one state, or with two, one naming them and one with the
+ * first variant's codegen per state, each with its CI. At most max_lines
+ * (2); returns the lines printed. */
+int sb_answer_core_states(FILE *f, const struct sb_run_file *rf, int max_lines);
+/* The lines sb_answer_core_states prints with room enough: 0, 1 or 2. */
+int sb_answer_core_states_lines(const struct sb_run_file *rf);
+
 /* The header line alone: the command (sb_answer_command_of(rf->tool)),
  * machine, CPU, kernel, rf->thunk, within SB_ANSWER_MAX_COLUMNS whatever
  * the CPU's model string. */

@@ -69,5 +69,8 @@ void sb_quiet_record_use(const char *path, const char *why_none);
 /* The record in use (NULL: none), and in *why_none what to say instead when
  * none could be had (else NULL; said once: a second call gives NULL). */
 const char *sb_quiet_record_in_use(const char **why_none);
+/* The record in use (NULL: none), leaving what to say instead for the
+ * busy-core report. */
+const char *sb_quiet_record_path(void);
 
 #endif

@@ -39,6 +39,8 @@ struct sb_run_spread {
 	double min, max;                  /* of the point estimates of the delta, % */
 };
 
+struct sb_state_figures;
+
 struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
@@ -47,6 +49,9 @@ struct sb_run_file {
 	/* The machine's name in the record of quiet levels (quiet_record.h):
 	 * "past_runs.machine" less its kernel release; "": not said. */
 	char quiet_machine[256];
+	/* The core states the run saw and its figures per state (the JSON's
+	 * "core_states", state_figures.h); NULL: the run has none. */
+	struct sb_state_figures *states;
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */

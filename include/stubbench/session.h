@@ -27,7 +27,9 @@
 #include "stubbench/output.h"
 #include "stubbench/results.h"
 
+struct sb_block_table;
 struct sb_run_file;
+struct sb_state_figures;
 struct sb_variant;
 struct sb_variant_arms;
 
@@ -74,6 +76,18 @@ struct sb_session {
 	/* Not remembered in the record of past runs (a run whose figures are
 	 * not comparable from run to run). */
 	int forget;
+	/* The kept blocks the run collected while it measured (the sweep's;
+	 * block_table.h), kept by pointer; NULL: none. The ending classifies
+	 * them by core state and computes the figures per state
+	 * (state_figures.h): "core_states" in JSON, lines of the summary. */
+	const struct sb_block_table *blocks;
+	/* Set by the ending from blocks (NULL: none), and the front end's
+	 * members (and result members) that the core states' member follows. */
+	struct sb_state_figures *states;
+	const char *states_record;
+	void (*front_members)(struct sb_doc *doc, const void *ctx);
+	void (*front_result_members)(struct sb_doc *doc, const struct sb_cell *c, const void *ctx);
+	const void *front_ctx;
 };
 
 /* The session of tool with configuration cfg (kept by pointer: it must

@@ -46,11 +46,25 @@ struct sb_state_figures {
 int sb_state_figures_compute(const struct sb_block_table *t, double record_level, uint64_t seed,
 			     struct sb_state_figures *out, char *err, size_t errlen);
 
+/* The same for a live run's blocks (collected while it measured): a
+ * run with no figure (no state of SB_CORE_MIN_BLOCKS blocks) keeps its
+ * split, out->n 0. Returns 0, or -1 out of memory. */
+int sb_state_figures_of_blocks(const struct sb_block_table *t, double record_level, uint64_t seed,
+			       struct sb_state_figures *out);
+
 /* The report: text (its first lines the answer) or, json non-zero, one
  * JSON document; run and log name the files, record the quiet-levels
  * record the level came from (NULL: none, or why_none says why). */
 void sb_state_figures_write(FILE *f, const struct sb_state_figures *s, int json, const char *run, const char *log,
 			    const char *record, const char *why_none);
+
+/* A run's core states as parent's member key (json_doc.h; the run's
+ * "core_states"): basis, record (record, where the level came from one),
+ * quiet level, busy_below, the states seen (every state with a block:
+ * blocks, canary median) and, figures_inside non-zero, the figures. */
+struct sb_doc;
+void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct sb_state_figures *s,
+			  const char *record, int figures_inside);
 
 /* `stubbench report RUN --from-blocks=LOG [--quiet-levels=FILE]`: run
  * (its JSON: the machine its record line is looked up by) and log read,

@@ -30,6 +30,11 @@ const char *sb_quiet_record_in_use(const char **why_none)
 	return record_in_use;
 }
 
+const char *sb_quiet_record_path(void)
+{
+	return record_in_use;
+}
+
 /* The microcode revision of /proc/cpuinfo's first CPU, or "-". */
 static void microcode(char *buf, size_t len)
 {

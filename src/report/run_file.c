@@ -6,6 +6,7 @@
 #include "stubbench/parse.h"
 #include "stubbench/run_info.h"
 #include "stubbench/run_diff.h"
+#include "stubbench/state_figures.h"
 #include "run_json.h"
 
 #include <errno.h>
@@ -313,6 +314,9 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	/* stubbench diff's members (run_diff.h); other runs have none. */
 	if (sb_run_diff_from_doc(doc, &out->diff) != 0)
 		return -1;
+	/* A sweep's core states (state_figures.h); older runs have none. */
+	if (sb_run_states_from_doc(doc, &out->states) != 0)
+		return -1;
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	if (sb_run_file_index(out, 1) != 0)
@@ -354,6 +358,10 @@ void sb_run_file_free(struct sb_run_file *f)
 	free(f->by_name);
 	sb_run_diff_free(f->diff);
 	f->diff = NULL;
+	if (f->states)
+		sb_state_figures_free(f->states);
+	free(f->states);
+	f->states = NULL;
 	f->rows = NULL;
 	f->spread = NULL;
 	f->by_key = f->by_name = NULL;

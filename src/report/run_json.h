@@ -59,4 +59,10 @@ struct sb_run_diff;
  * when set, is freed by sb_run_diff_free). */
 int sb_run_diff_from_doc(json_object *doc, struct sb_run_diff **out);
 
+struct sb_state_figures;
+/* A sweep's "core_states" member of doc (state_figures.h) into *out, NULL
+ * where doc has none (or one that is not an object). Returns 0, or -1 out
+ * of memory. */
+int sb_run_states_from_doc(json_object *doc, struct sb_state_figures **out);
+
 #endif

@@ -237,8 +237,8 @@ static int variant_figures(const struct log_view *lv, size_t p, long v, long b, 
 	return 0;
 }
 
-int sb_state_figures_compute(const struct sb_block_table *t, double record_level, uint64_t seed,
-			     struct sb_state_figures *out, char *err, size_t errlen)
+int sb_state_figures_of_blocks(const struct sb_block_table *t, double record_level, uint64_t seed,
+			       struct sb_state_figures *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct log_view lv;
@@ -254,7 +254,15 @@ int sb_state_figures_compute(const struct sb_block_table *t, double record_level
 	}
 	view_free(&lv);
 	if (rc != 0)
-		return sb_set_err(err, errlen, "out of memory"), sb_state_figures_free(out), -1;
+		sb_state_figures_free(out);
+	return rc;
+}
+
+int sb_state_figures_compute(const struct sb_block_table *t, double record_level, uint64_t seed,
+			     struct sb_state_figures *out, char *err, size_t errlen)
+{
+	if (sb_state_figures_of_blocks(t, record_level, seed, out) != 0)
+		return sb_set_err(err, errlen, "out of memory"), -1;
 	if (!out->n)
 		return sb_set_err(err, errlen, "no variant beside its baseline in the log, in a state of %d blocks "
 					       "or more", SB_CORE_MIN_BLOCKS), sb_state_figures_free(out), -1;

@@ -93,32 +93,10 @@ static void write_text(FILE *f, const struct sb_state_figures *s, const char *ru
 		   "# blocks: the variant's blocks in that state beside its baseline\n");
 }
 
-/* The figures as a document (json_doc.h), written by the JSON reporter. */
-static int write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
-		      const char *record)
+/* The figures, one object each, as parent's member key. */
+static void doc_figures(struct sb_doc *parent, const char *key, const struct sb_state_figures *s)
 {
-	const struct sb_core_split *sp = &s->split;
-	struct sb_doc *doc = sb_doc_new();
-	if (!doc)
-		return -1;
-	sb_doc_string(doc, "tool", "stubbench report --from-blocks");
-	sb_doc_string(doc, "run", run);
-	sb_doc_string(doc, "blocks_log", log);
-	sb_doc_uint(doc, "blocks", s->n_blocks);
-	struct sb_doc *cs = sb_doc_object(doc, "core_states");
-	sb_doc_string(cs, "basis", sp->basis);
-	sb_doc_string_or_null(cs, "record", record && !strcmp(sp->basis, "record") ? record : NULL);
-	sb_doc_number(cs, "quiet_level", sp->quiet_level > 0 ? sp->quiet_level : NAN);
-	sb_doc_number(cs, "busy_below", sp->threshold > 0 ? sp->threshold : NAN);
-	struct sb_doc *seen = sb_doc_array(cs, "seen");
-	for (int st = 0; st < SB_CORE_STATES; st++)
-		if (sp->n[st] >= SB_CORE_MIN_BLOCKS) {
-			struct sb_doc *o = sb_doc_object(seen, NULL);
-			sb_doc_string(o, "state", sb_core_state_name((enum sb_core_state)st));
-			sb_doc_uint(o, "blocks", sp->n[st]);
-			sb_doc_number(o, "canary_median", sp->median[st]);
-		}
-	struct sb_doc *figs = sb_doc_array(doc, "figures");
+	struct sb_doc *figs = sb_doc_array(parent, key);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sb_state_figure *g = &s->f[i];
 		struct sb_doc *o = sb_doc_object(figs, NULL);
@@ -132,6 +110,42 @@ static int write_json(FILE *f, const struct sb_state_figures *s, const char *run
 		sb_doc_estimate(o, "total", "cycles", &g->total);
 		sb_doc_estimate(o, "vs_base", "cycles", &g->vs_base);
 	}
+}
+
+void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct sb_state_figures *s,
+			  const char *record, int figures_inside)
+{
+	const struct sb_core_split *sp = &s->split;
+	struct sb_doc *cs = sb_doc_object(parent, key);
+	sb_doc_string(cs, "basis", sp->basis);
+	sb_doc_string_or_null(cs, "record", record && !strcmp(sp->basis, "record") ? record : NULL);
+	sb_doc_number(cs, "quiet_level", sp->quiet_level > 0 ? sp->quiet_level : NAN);
+	sb_doc_number(cs, "busy_below", sp->threshold > 0 ? sp->threshold : NAN);
+	struct sb_doc *seen = sb_doc_array(cs, "seen");
+	for (int st = 0; st < SB_CORE_STATES; st++)
+		if (sp->n[st]) {
+			struct sb_doc *o = sb_doc_object(seen, NULL);
+			sb_doc_string(o, "state", sb_core_state_name((enum sb_core_state)st));
+			sb_doc_uint(o, "blocks", sp->n[st]);
+			sb_doc_number(o, "canary_median", sp->median[st] > 0 ? sp->median[st] : NAN);
+		}
+	if (figures_inside)
+		doc_figures(cs, "figures", s);
+}
+
+/* report --from-blocks's document, written by the JSON reporter. */
+static int write_json(FILE *f, const struct sb_state_figures *s, const char *run, const char *log,
+		      const char *record)
+{
+	struct sb_doc *doc = sb_doc_new();
+	if (!doc)
+		return -1;
+	sb_doc_string(doc, "tool", "stubbench report --from-blocks");
+	sb_doc_string(doc, "run", run);
+	sb_doc_string(doc, "blocks_log", log);
+	sb_doc_uint(doc, "blocks", s->n_blocks);
+	sb_state_figures_doc(doc, "core_states", s, record, 0);
+	doc_figures(doc, "figures", s);
 	int rc = sb_reporter_json_doc(f, doc);
 	sb_doc_free(doc);
 	return rc;

@@ -21,6 +21,8 @@ int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 	}
 	if (own)
 		return lines + own(f, rf, SB_ANSWER_MAX_LINES - lines);
-	lines += sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
+	int states = sb_answer_core_states_lines(rf);
+	lines += sb_answer_costs(f, rf, SB_ANSWER_MAX_LINES - lines - 1 - states);
+	lines += sb_answer_core_states(f, rf, SB_ANSWER_MAX_LINES - lines - 1);
 	return lines + sb_atlas_line(f, rf, sb_atlas_dir());
 }

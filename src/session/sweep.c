@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stubbench/block_table.h"
+#include "stubbench/blocks_log.h"
 #include "stubbench/harness.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/percpu.h"
@@ -141,10 +143,17 @@ static int measure_flavours(const struct sb_config *cfg, struct flavour_groups *
 	/* --time is for the whole sweep: the groups share it. */
 	struct sb_config gcfg = *cfg;
 	gcfg.time_s = cfg->time_s / (double)(n ? n : 1);
+	/* The kept blocks, for the figures per core state at the ending. */
+	struct sb_block_table blocks = {0};
+	sb_blocks_log_collect(&blocks);
 	int rc = sb_measure_groups(&gcfg, TOOL, gs, n);
+	sb_blocks_log_collect(NULL);
+	if (sb_blocks_log_collect_failed())
+		fprintf(stderr, TOOL ": out of memory collecting the blocks: no figures per core state\n");
 	if (rc != SB_STATUS_USAGE) {
 		struct sb_session s;
 		sb_session_init(&s, TOOL, cfg);
+		s.blocks = sb_blocks_log_collect_failed() ? NULL : &blocks;
 		/* The host flavour behind a thunk whose code changes state over
 		 * longer than a run: the CIs say so. */
 		const char *note = fg->n_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
@@ -157,6 +166,7 @@ static int measure_flavours(const struct sb_config *cfg, struct flavour_groups *
 			sb_session_add_section(&s, &res[g], NULL, heading[g]);
 		rc = sb_session_finish(&s, rc);
 	}
+	sb_block_table_free(&blocks);
 	for (size_t g = 0; g < n; g++)
 		sb_results_free(&res[g]);
 	sb_percpu_thread_fini();
