@@ -1,4 +1,4 @@
-/* Two parts' figures compared across parts (sb_run_parts with its kept
+/* Two parts' figures compared across parts (sb_run_arm_sets with its kept
  * blocks handed back, then sb_paired_between_placements, as --padded
  * compares an arm with its padded baseline), on arms that return
  * synthetic tick counts (batch 64, 1 cycle per tick).
@@ -10,7 +10,7 @@
  * its own estimate of the empty stub from its values, so the arms' values
  * differ by a whole-part constant; the difference across parts adds the
  * removed figure back, and reads the raw difference, 0.
- * - sb_part_blocks.removed is the part's cell's overhead_cycles_per_iter;
+ * - sb_arm_set_blocks.removed is the part's cell's overhead_cycles_per_iter;
  * - across parts the figure is 0 within the samples' jitter (< 0.05 cycle);
  * - with the removed figures left out it reads the empty stub's difference
  *   (more than 0.5 cycle): what the check above guards;
@@ -47,7 +47,7 @@ static void set_state(void *ctx, size_t state)
 	((struct synthetic *)ctx)->state = state;
 }
 
-static struct sb_arm_blocks arm_of(const struct sb_part_blocks *pb, double removed)
+static struct sb_arm_blocks arm_of(const struct sb_arm_set_blocks *pb, double removed)
 {
 	/* Arm 1: arm 0 is the empty stub. */
 	return (struct sb_arm_blocks){.value = pb->value + pb->n, .placement = pb->state, .process = pb->process,
@@ -72,14 +72,14 @@ int main(void)
 	static const struct sb_run_test_hooks hooks = {.spread_only = 1, .fixed_clock = 1};
 	struct sb_run_opts o = {.batches = batches, .n_batches = 1, .samples = 20000, .seed = 5, .test = &hooks};
 	struct sb_results res[3];
-	struct sb_part_blocks pb[3];
+	struct sb_arm_set_blocks pb[3];
 	memset(pb, 0, sizeof(pb));
-	struct sb_run_part parts[3];
+	struct sb_arm_set parts[3];
 	for (int p = 0; p < 3; p++)
-		parts[p] = (struct sb_run_part){.arms = arms[p], .n_arms = 2, .opts = &o, .out = &res[p],
+		parts[p] = (struct sb_arm_set){.arms = arms[p], .n_arms = 2, .opts = &o, .out = &res[p],
 						.blocks = &pb[p]};
 	char err[256] = "";
-	int rc = sb_run_parts(parts, 3, err, sizeof(err));
+	int rc = sb_run_arm_sets(parts, 3, err, sizeof(err));
 	CHECK(rc == 0, "run failed: %s", err);
 	if (rc != 0)
 		return check_report("parts_overhead");
@@ -116,7 +116,7 @@ int main(void)
 	      cc->ci_lo, cc->ci_hi);
 
 	for (int p = 0; p < 3; p++) {
-		sb_part_blocks_free(&pb[p]);
+		sb_arm_set_blocks_free(&pb[p]);
 		sb_results_free(&res[p]);
 	}
 	return check_report("parts_overhead");

@@ -35,38 +35,40 @@
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *opts,
 		       struct sb_results *out, char *err, size_t errlen);
 
-/* Several runs of arms in one: each part has its own arms, options (batch
- * sizes, time, seed, child_check ...) and results, as if run by
+/* Several runs of arms in one: each arm set has its own arms, options
+ * (batch sizes, time, seed, child_check ...) and results, as if run by
  * sb_run_interleaved, but with fresh processes their processes take turns
- * (process 1 of every part, then process 2 of every part, ...), so each
- * part's processes span the whole run's time rather than a share of it:
- * host states that last seconds fall into every part's spread between
- * processes. The processes are the largest opts->processes of the parts.
- * Returns as sb_run_interleaved; every out is set (free each). */
-struct sb_part_blocks;
-struct sb_run_part {
+ * (process 1 of every set, then process 2 of every set, ...), so each
+ * set's processes span the whole run's time rather than a share of it:
+ * host states that last seconds fall into every set's spread between
+ * processes. The processes are the largest opts->processes of the sets.
+ * Returns as sb_run_interleaved; every out is set (free each). (An arm set
+ * is the harness's; a session's sections and an ablation's parts are
+ * other things.) */
+struct sb_arm_set_blocks;
+struct sb_arm_set {
 	const struct sb_arm *arms;
 	size_t n_arms;
 	const struct sb_run_opts *opts;
 	struct sb_results *out;
 	/* NULL, or room for opts->n_batches: each batch size's kept blocks
-	 * handed back (free each with sb_part_blocks_free), for figures taken
+	 * handed back (free each with sb_arm_set_blocks_free), for figures taken
 	 * across parts. */
-	struct sb_part_blocks *blocks;
+	struct sb_arm_set_blocks *blocks;
 };
 /* A part's kept blocks of one batch size (blocks with kept rounds): per
  * arm its value in cycles per iteration, the overhead arm's cost removed
  * (as the statistics computed it: `removed`, one figure for the part's
  * batch size), and each block's re-rolled state and fresh process. */
-struct sb_part_blocks {
+struct sb_arm_set_blocks {
 	size_t n, n_arms;
 	double *value;             /* [arm * n + k] */
 	size_t *state, *process;   /* [k] */
 	double removed;            /* cycles per iteration removed from every value */
 };
-void sb_part_blocks_free(struct sb_part_blocks *pb);
+void sb_arm_set_blocks_free(struct sb_arm_set_blocks *pb);
 
-int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen);
+int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, size_t errlen);
 
 /* The index of batch in batches[0..n) (what a sampler's batch argument is
  * among the run's batch sizes), or -1. */

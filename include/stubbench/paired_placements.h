@@ -47,7 +47,7 @@ int sb_paired_over_placements(const double *a, const double *b, const size_t *pl
  * the comparison interleaved with it): block i's value, its placement
  * (NULL: one placement for all) and its process (NULL: one process).
  * removed: the cycles per iteration taken off every value (its group's
- * estimate of the timing loop's own cost, sb_part_blocks.removed), added
+ * estimate of the timing loop's own cost, sb_arm_set_blocks.removed), added
  * back before the difference: each group estimates that loop from its own
  * samples, and where the loop has several steady states the estimates
  * differ by a fraction of a cycle that would move every cell of the

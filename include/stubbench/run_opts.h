@@ -68,7 +68,7 @@ struct sb_run_opts {
 	int (*child_check)(void *check_ctx, char *err, size_t errlen);
 	void *check_ctx;
 	/* Runs in this process before fresh process p of n (p from 1) is
-	 * forked, once for all the parts of an sb_run_parts (the first
+	 * forked, once for all the parts of an sb_run_arm_sets (the first
 	 * part's); may be NULL. Non-zero fails the run with err. It moves
 	 * what the processes share from the parent and a run would otherwise
 	 * fix: sb_new_frames_between. */
@@ -78,11 +78,11 @@ struct sb_run_opts {
 	 * process) before the part runs. It puts in place code the part takes
 	 * turns with other parts in (the identical-layout comparison's shared
 	 * pages: sb_layout_put_code). May be NULL; non-zero fails the run. */
-	int (*before_part)(void *part_ctx, char *err, size_t errlen);
-	void *part_ctx;
+	int (*before_set)(void *set_ctx, char *err, size_t errlen);
+	void *set_ctx;
 	/* Non-zero: with fresh processes, this part runs in the same processes
 	 * as the parts next to it with the same key, taking turns with them
-	 * batch size by batch size (before_part ahead of each turn), so that
+	 * batch size by batch size (before_set ahead of each turn), so that
 	 * what a process fixes is the same for all of them: the
 	 * identical-layout comparison's groups of one command group, paired
 	 * within a process. 0: processes of its own. */

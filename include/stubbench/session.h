@@ -33,12 +33,12 @@ struct sb_state_figures;
 struct sb_variant;
 struct sb_variant_arms;
 
-#define SB_SESSION_MAX_PARTS 16
+#define SB_SESSION_MAX_SECTIONS 16
 
-/* One part of a run's results: a group of arms measured together. label:
- * the table's section it prints in (consecutive parts with one label
- * print as one table, "# shape: LABEL" above it); NULL: the session's. */
-struct sb_session_part {
+/* One section of a run's results: a group of arms measured together.
+ * label: the table's section it prints in (consecutive sections with one
+ * label print as one table, "# shape: LABEL" above it); NULL: the session's. */
+struct sb_session_section {
 	struct sb_results *res;
 	const char *label;
 	const char *heading; /* a "# HEADING" line above its section (the sweep's flavour); may be NULL */
@@ -54,8 +54,8 @@ struct sb_session {
 	 * set by sb_session_init; shape, thunk, ci_scope, members ... by
 	 * the front end. */
 	struct sb_output_meta meta;
-	struct sb_session_part parts[SB_SESSION_MAX_PARTS];
-	size_t n_parts;
+	struct sb_session_section sections[SB_SESSION_MAX_SECTIONS];
+	size_t n_sections;
 	/* After the report, on info (stdout for the table, else stderr):
 	 * what the front end says beyond the results (the kernel's verdicts,
 	 * the lab's code sizes). all: every part's cells. May be NULL. */
@@ -96,7 +96,7 @@ void sb_session_init(struct sb_session *s, const char *tool, const struct sb_con
 
 /* Adds a part whose results res (kept by pointer; freed by
  * sb_session_finish) print under label. Returns 0, or -1 when
- * SB_SESSION_MAX_PARTS are there already. */
+ * SB_SESSION_MAX_SECTIONS are there already. */
 int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label);
 /* The same, with a table section of its own headed "# HEADING" (kept by
  * pointer). */
@@ -150,7 +150,7 @@ int sb_measure_group(const struct sb_config *cfg, const char *tool, const struct
 		     struct sb_results *res);
 
 /* Several groups measured in one run whose fresh processes take turns
- * (sb_run_parts), so that every group spans the whole run; with
+ * (sb_run_arm_sets), so that every group spans the whole run; with
  * cfg->counters one group after the other. Each group's res must be
  * freed; returns as sb_measure_group. */
 struct sb_group {

@@ -35,12 +35,12 @@ static int twin_sides_check(void *ctx, char *err, size_t errlen)
 	return sb_percpu_guards_intact(err, errlen);
 }
 
-/* The parts of one run, measured in one sb_run_parts so that the
+/* The parts of one run, measured in one sb_run_arm_sets so that the
  * processes of each take turns and every part spans the whole run: per
  * shape, the kernel's programs, the twins placed like the loads, the
  * aligned twins. */
 struct kernel_parts {
-	struct sb_run_part part[3 * SB_N_SHAPES];
+	struct sb_arm_set part[3 * SB_N_SHAPES];
 	struct sb_run_opts opts[3 * SB_N_SHAPES];
 	size_t n;
 	/* The kernel programs' counters before the run, per shape. */
@@ -56,7 +56,7 @@ static void add_part(struct kernel_parts *kp, const struct sb_arm *arms, size_t 
 	*o = *ro;
 	o->child_check = child_check;
 	o->check_ctx = check_ctx;
-	kp->part[kp->n++] = (struct sb_run_part){.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
+	kp->part[kp->n++] = (struct sb_arm_set){.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
 }
 
 static void add_kernel(struct kernel_run *r, enum sb_kernel_shape s, int cpu, const struct sb_run_opts *ro,
@@ -141,7 +141,7 @@ int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struc
 		if (arc != SB_KERNEL_OK)
 			return arc;
 	}
-	int rrc = sb_run_parts(kp.part, kp.n, err, sizeof(err));
+	int rrc = sb_run_arm_sets(kp.part, kp.n, err, sizeof(err));
 	if (rrc != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;

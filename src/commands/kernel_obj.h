@@ -103,7 +103,7 @@ void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results
  * de-privatized self; r->priv. Returns how many such groups, 0 without. */
 size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info);
 /* The placed twins' part of the kernel's run, added to parts (at *n). */
-void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_run_part *parts, size_t *n,
+void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_arm_set *parts, size_t *n,
 			     const struct sb_run_opts *ro);
 /* Measures each twin against its de-privatized self at identical layout,
  * then the first one's parts, with the run configuration cfg. Returns 0,
@@ -145,7 +145,7 @@ static inline size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info)
 	(void)r, (void)info;
 	return 0;
 }
-static inline void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_run_part *parts, size_t *n,
+static inline void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_arm_set *parts, size_t *n,
 					   const struct sb_run_opts *ro)
 {
 	(void)r, (void)parts, (void)n, (void)ro;

@@ -48,11 +48,11 @@ size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info)
 	return p->n_groups;
 }
 
-void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_run_part *parts, size_t *n, const struct sb_run_opts *ro)
+void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_arm_set *parts, size_t *n, const struct sb_run_opts *ro)
 {
 	struct sb_obj_private *p = r->priv;
 	if (p && p->twins.n_arms)
-		parts[(*n)++] = (struct sb_run_part){.arms = p->twins.arms, .n_arms = p->twins.n_arms, .opts = ro,
+		parts[(*n)++] = (struct sb_arm_set){.arms = p->twins.arms, .n_arms = p->twins.n_arms, .opts = ro,
 						     .out = &p->tres};
 }
 

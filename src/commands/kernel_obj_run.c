@@ -197,15 +197,15 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 	struct sb_run_opts ro;
 	sb_session_run_opts(&kcfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
-	struct sb_run_part parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
+	struct sb_arm_set parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
 	if (r->has_ab)
-		parts[n_parts++] = (struct sb_run_part){.arms = r->sys_arms.arms, .n_arms = r->sys_arms.n, .opts = &ro,
+		parts[n_parts++] = (struct sb_arm_set){.arms = r->sys_arms.arms, .n_arms = r->sys_arms.n, .opts = &ro,
 							.out = &r->sres};
 	sb_obj_private_add_part(r, parts, &n_parts, &ro);
 	/* The parts share the time: a part's time_s is its share (schedule.c). */
 	ro.time_s /= (double)n_parts;
-	if (sb_run_parts(parts, n_parts, why, sizeof(why)) == 0)
+	if (sb_run_arm_sets(parts, n_parts, why, sizeof(why)) == 0)
 		return SB_KERNEL_OK;
 	if (sb_kernel_interrupted())
 		return SB_KERNEL_INTERRUPTED;

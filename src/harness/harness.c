@@ -94,7 +94,7 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
-	if (o->before_part && o->before_part(o->part_ctx, err, errlen) != 0)
+	if (o->before_set && o->before_set(o->set_ctx, err, errlen) != 0)
 		return -1;
 	int rc = sb_size_blocks(pr->arms, pr->n_arms, o, delay_max, cpt0, pr->tsc_hz, pr->runs, err, errlen);
 	pr->ticks += __rdtsc() - t_start;
@@ -171,7 +171,7 @@ static void no_rounds(const struct part_run *pr, size_t bi)
 	}
 }
 
-void sb_part_blocks_free(struct sb_part_blocks *pb)
+void sb_arm_set_blocks_free(struct sb_arm_set_blocks *pb)
 {
 	free(pb->value), free(pb->state), free(pb->process);
 	memset(pb, 0, sizeof(*pb));
@@ -180,15 +180,15 @@ void sb_part_blocks_free(struct sb_part_blocks *pb)
 /* The kept blocks kb of batch data d as a part's blocks handed back (out).
  * 0, or -1 out of memory. */
 static int hand_back(const struct part_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
-		     struct sb_part_blocks *out)
+		     struct sb_arm_set_blocks *out)
 {
 	size_t n = kb->n;
-	*out = (struct sb_part_blocks){.n = n, .n_arms = pr->n_arms, .removed = kb->removed};
+	*out = (struct sb_arm_set_blocks){.n = n, .n_arms = pr->n_arms, .removed = kb->removed};
 	out->value = malloc((n * pr->n_arms + 1) * sizeof(*out->value));
 	out->state = malloc((n + 1) * sizeof(*out->state));
 	out->process = malloc((n + 1) * sizeof(*out->process));
 	if (!out->value || !out->state || !out->process) {
-		sb_part_blocks_free(out);
+		sb_arm_set_blocks_free(out);
 		return -1;
 	}
 	for (size_t k = 0; k < n; k++) {
@@ -300,7 +300,7 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 	return rc;
 }
 
-int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, size_t errlen)
+int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, size_t errlen)
 {
 	struct part_run *prs = calloc(n_parts ? n_parts : 1, sizeof(*prs));
 	if (!prs) {
@@ -335,8 +335,8 @@ int sb_run_parts(const struct sb_run_part *parts, size_t n_parts, char *err, siz
 int sb_run_interleaved(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		       struct sb_results *out, char *err, size_t errlen)
 {
-	struct sb_run_part part = {.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
-	return sb_run_parts(&part, 1, err, errlen);
+	struct sb_arm_set part = {.arms = arms, .n_arms = n_arms, .opts = o, .out = out};
+	return sb_run_arm_sets(&part, 1, err, errlen);
 }
 
 long sb_batch_index(const uint64_t *batches, size_t n, uint64_t batch)

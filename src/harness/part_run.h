@@ -60,7 +60,7 @@ struct part_run {
 	size_t n_arms;
 	const struct sb_run_opts *o;
 	struct sb_results *out;
-	struct sb_part_blocks *blocks; /* NULL, or the kept blocks handed back, per batch size */
+	struct sb_arm_set_blocks *blocks; /* NULL, or the kept blocks handed back, per batch size */
 	size_t index;              /* its place among the run's parts */
 	long ovh, base;            /* the overhead and baseline arms, -1: none */
 	size_t n_states, *order;   /* the re-rolled states and their order */
@@ -122,7 +122,7 @@ struct sb_child_part {
 };
 /* The parts cp[0..n_cp) in one fresh child process: their segments taking
  * turns (segment i of every part, from part `first` on, then segment
- * i + 1, ...; each one's before_part runs, in the child, ahead of its
+ * i + 1, ...; each one's before_set runs, in the child, ahead of its
  * segment); the arms' ctx_size bytes come back. skip:
  * the spans the child leaves shared with this process. Returns 0, or -1
  * with err set. */

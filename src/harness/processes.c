@@ -102,7 +102,7 @@ static void part_failed(struct segment_header *h, size_t *ran, size_t n_sg, cons
 }
 
 /* The child's side: the parts' segments, taking turns segment by segment
- * from part `first` on (each part's before_part ahead of its segment),
+ * from part `first` on (each part's before_set ahead of its segment),
  * then each part's report on fds[1] in order; never
  * returns. */
 static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_child_part *cp, size_t n_cp,
@@ -142,8 +142,8 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 			if (i >= q->n_sg)
 				continue;
 			struct segment_header *hi = &h[c][i];
-			if (q->o->before_part &&
-			    (hi->rc = q->o->before_part(q->o->part_ctx, hi->err, sizeof(hi->err))) != 0) {
+			if (q->o->before_set &&
+			    (hi->rc = q->o->before_set(q->o->set_ctx, hi->err, sizeof(hi->err))) != 0) {
 				ran[c] = i + 1;
 				failed = hi->err;
 				break;

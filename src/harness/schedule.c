@@ -76,7 +76,7 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
 	for (size_t q = 0; q < n_parts && rc == 0; q++) {
 		struct part_run *pr = &parts[q];
 		uint64_t t0 = __rdtsc(), carry = 0;
-		if (pr->o->before_part && pr->o->before_part(pr->o->part_ctx, err, errlen) != 0)
+		if (pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0)
 			return -1;
 		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
 			struct segment sg = pr->runs[bi].sg;

@@ -206,7 +206,7 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches)
 {
 	for (size_t i = 0; lg->blocks && i < lg->n * n_batches; i++)
-		sb_part_blocks_free(&lg->blocks[i]);
+		sb_arm_set_blocks_free(&lg->blocks[i]);
 	for (size_t i = 0; lg->res && i < lg->n; i++)
 		sb_results_free(&lg->res[i]);
 	for (size_t j = 0; lg->rx && lg->n_pages && j < lg->n_placements; j++)
@@ -220,7 +220,7 @@ void sb_layout_groups_free(struct sb_layout_groups *lg, size_t n_batches)
  * index bi, as the estimator takes it. */
 static struct sb_arm_blocks blocks_of(const struct sb_layout_groups *lg, size_t i, size_t bi, size_t n_batches)
 {
-	const struct sb_part_blocks *pb = &lg->blocks[i * n_batches + bi];
+	const struct sb_arm_set_blocks *pb = &lg->blocks[i * n_batches + bi];
 	if (pb->n_arms < 2 || !pb->n)
 		return (struct sb_arm_blocks){0};
 	return (struct sb_arm_blocks){.value = pb->value + pb->n, .placement = pb->state, .process = pb->process,

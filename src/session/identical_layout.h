@@ -35,7 +35,7 @@ struct sb_layout_groups {
 	struct sb_group group[SB_LAYOUT_MAX_GROUPS];
 	struct sb_variant_arms *arms;       /* [n] */
 	struct sb_results *res;             /* [n] */
-	struct sb_part_blocks *blocks;      /* [n * n_batches] */
+	struct sb_arm_set_blocks *blocks;      /* [n * n_batches] */
 	unsigned *offsets;                  /* the run's table of placements */
 	size_t n_placements;                /* its rows */
 	/* Placement j's code pages, one set for every group: the same virtual
@@ -84,7 +84,7 @@ void sb_layout_pages_policy(const struct sb_layout_groups *lg, size_t j, struct 
 /* After group i's copy j was placed in the shared pages: its bytes kept. */
 void sb_layout_keep_code(struct sb_layout_groups *lg, size_t i, size_t j);
 
-/* An sb_run_opts.before_part (ctx: &lg->put[i]): group i's copies written
+/* An sb_run_opts.before_set (ctx: &lg->put[i]): group i's copies written
  * back into the shared pages, before its arms run. Always 0. */
 int sb_layout_put_code(void *ctx, char *err, size_t errlen);
 

@@ -295,8 +295,8 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	gr->ro.check_ctx = &gr->ag;
 	gr->ro.between_processes = sb_new_frames_between;
 	if (gr->put) {
-		gr->ro.before_part = sb_layout_put_code;
-		gr->ro.part_ctx = gr->put;
+		gr->ro.before_set = sb_layout_put_code;
+		gr->ro.set_ctx = gr->put;
 		gr->ro.process_key = gr->put->lg->family[gr->put->i]; /* one command group's arms */
 	}
 	return 0;
@@ -347,14 +347,14 @@ static int all_groups_of(const struct sb_group *groups, size_t n, const struct s
 
 /* Runs the set-up parts, together (fresh processes taking turns) or, with
  * counters, one after the other. Returns 0, 1 or 2. */
-static int run_all(const struct sb_config *cfg, const char *prog, struct sb_run_part *parts, size_t n)
+static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_set *parts, size_t n)
 {
 	char err[768];
 	/* perf_event counters count whatever runs while they are open: with
 	 * them, one group after the other, each with only its own open. */
 	size_t together = cfg->counters ? 1 : n;
 	for (size_t i = 0; i < n; i += together) {
-		int rrc = sb_run_parts(parts + i, together, err, sizeof(err));
+		int rrc = sb_run_arm_sets(parts + i, together, err, sizeof(err));
 		if (rrc == SB_RUN_TOO_SHORT) {
 			fprintf(stderr, "%s: --time: %s\n", prog, err);
 			return 2;
@@ -453,7 +453,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	size_t n_all = n_groups + lg.n;
 	struct sb_group *all = NULL;
 	struct group_run *grs = calloc(n_all, sizeof(*grs));
-	struct sb_run_part *parts = calloc(n_all, sizeof(*parts));
+	struct sb_arm_set *parts = calloc(n_all, sizeof(*parts));
 	if (!grs || !parts || all_groups_of(groups, n_groups, &lg, &all) != 0) {
 		free(grs), free(parts), free(all);
 		sb_layout_groups_free(&lg, cfg->n_batches);
@@ -467,7 +467,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		grs[i].put = i < n_groups ? NULL : &lg.put[i - n_groups];
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
-		parts[i] = (struct sb_run_part){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
+		parts[i] = (struct sb_arm_set){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
 						.opts = &grs[i].ro, .out = all[i].res,
 						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
 	}

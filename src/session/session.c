@@ -32,9 +32,9 @@ void sb_session_init(struct sb_session *s, const char *tool, const struct sb_con
 
 int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label)
 {
-	if (s->n_parts == SB_SESSION_MAX_PARTS)
+	if (s->n_sections == SB_SESSION_MAX_SECTIONS)
 		return -1;
-	s->parts[s->n_parts++] = (struct sb_session_part){.res = res, .label = label};
+	s->sections[s->n_sections++] = (struct sb_session_section){.res = res, .label = label};
 	return 0;
 }
 
@@ -42,7 +42,7 @@ int sb_session_add_section(struct sb_session *s, struct sb_results *res, const c
 {
 	if (sb_session_add(s, res, label) != 0)
 		return -1;
-	s->parts[s->n_parts - 1].heading = heading;
+	s->sections[s->n_sections - 1].heading = heading;
 	return 0;
 }
 
@@ -72,7 +72,7 @@ static int merge_parts(const struct sb_session *s, size_t from, size_t to, struc
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = from; i < to; i++)
-		if (sb_results_append(out, s->parts[i].res) != 0)
+		if (sb_results_append(out, s->sections[i].res) != 0)
 			return -1;
 	return 0;
 }
@@ -82,11 +82,11 @@ static int merge_parts(const struct sb_session *s, size_t from, size_t to, struc
 static int report_sections(const struct sb_session *s, FILE *f)
 {
 	int rc = 0;
-	for (size_t i = 0; i < s->n_parts;) {
+	for (size_t i = 0; i < s->n_sections;) {
 		size_t j = i + 1;
-		const char *label = s->parts[i].label;
-		while (j < s->n_parts && same_text(label, s->parts[j].label) &&
-		       same_text(s->parts[i].heading, s->parts[j].heading))
+		const char *label = s->sections[i].label;
+		while (j < s->n_sections && same_text(label, s->sections[j].label) &&
+		       same_text(s->sections[i].heading, s->sections[j].heading))
 			j++;
 		struct sb_results section = {0};
 		if (j - i > 1 && merge_parts(s, i, j, &section) != 0) {
@@ -97,8 +97,8 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		struct sb_output_meta m = s->meta;
 		if (label)
 			m.shape = label;
-		m.section = s->parts[i].heading;
-		rc |= sb_output_report(f, sb_reporter_for(s->cfg->format), j - i > 1 ? &section : s->parts[i].res, &m, s->tool);
+		m.section = s->sections[i].heading;
+		rc |= sb_output_report(f, sb_reporter_for(s->cfg->format), j - i > 1 ? &section : s->sections[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
 	}
@@ -212,29 +212,29 @@ int sb_session_full_report(const struct sb_config *cfg)
 int sb_session_finish(struct sb_session *s, int rc)
 {
 	char measurement[1536];
-	struct sb_results *widen[SB_SESSION_MAX_PARTS];
+	struct sb_results *widen[SB_SESSION_MAX_SECTIONS];
 	/* No figure without a CI or below the overhead reaches a format. */
-	for (size_t i = 0; i < s->n_parts; i++)
-		sb_figure_checks(s->parts[i].res);
-	for (size_t i = 0; i < s->n_parts; i++)
-		widen[i] = s->parts[i].res;
+	for (size_t i = 0; i < s->n_sections; i++)
+		sb_figure_checks(s->sections[i].res);
+	for (size_t i = 0; i < s->n_sections; i++)
+		widen[i] = s->sections[i].res;
 	/* The key: the CPU the run was pinned to, not the option. */
-	int cpu = s->n_parts && s->parts[0].res->cpu >= 0 ? s->parts[0].res->cpu : s->cfg->cpu;
+	int cpu = s->n_sections && s->sections[0].res->cpu >= 0 ? s->sections[0].res->cpu : s->cfg->cpu;
 	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, cpu, s->measurement_extra);
 	s->meta.record_key = measurement;
-	sb_past_runs_next_run(stderr, s->tool, measurement, widen, s->n_parts);
+	sb_past_runs_next_run(stderr, s->tool, measurement, widen, s->n_sections);
 	sb_live_states_begin(s);
 	/* Every part's cells: one part's own results (their cells keep their
 	 * addresses, which a front end's JSON members may look up), several
 	 * parts merged. */
 	struct sb_results merged = {0};
-	const struct sb_results *all = s->n_parts == 1 ? s->parts[0].res : &merged;
-	if (s->n_parts > 1 && merge_parts(s, 0, s->n_parts, &merged) != 0) {
+	const struct sb_results *all = s->n_sections == 1 ? s->sections[0].res : &merged;
+	if (s->n_sections > 1 && merge_parts(s, 0, s->n_sections, &merged) != 0) {
 		fprintf(stderr, "%s: out of memory\n", s->tool);
 		rc = rc ? rc : 1;
 		goto out;
 	}
-	if (s->n_parts && all->n_cells) {
+	if (s->n_sections && all->n_cells) {
 		struct sb_out out;
 		if (sb_out_open(&out, s->cfg->output, s->tool) != 0) {
 			rc = rc ? rc : 1;
@@ -266,8 +266,8 @@ int sb_session_finish(struct sb_session *s, int rc)
 out:
 	sb_live_states_end(s);
 	sb_results_free(&merged);
-	for (size_t i = 0; i < s->n_parts; i++)
-		sb_results_free(s->parts[i].res);
-	s->n_parts = 0;
+	for (size_t i = 0; i < s->n_sections; i++)
+		sb_results_free(s->sections[i].res);
+	s->n_sections = 0;
 	return rc;
 }
