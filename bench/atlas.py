@@ -5,7 +5,7 @@
                            [--hypervisor=NAME] [--source=TEXT] [--replace]
 
 RUN.json is a `stubbench --format=json` document, best the default sweep:
-    ./build/stubbench --cpu=1 --seed=1 --past-runs=none --format=json -o run.json
+    ./build/stubbench --cpu=1 --seed=1 --past-runs=none --format=json --output=run.json
 The entry is named by the machine's microarchitecture and whether it is a
 guest (results/atlas/intel-emerald-rapids-vm.json). A run saved before runs
 carried their CPUID ("cpuid") needs --cpuid, and --source to say where the
@@ -41,7 +41,7 @@ def parse_cpuid(text):
 
 def slug(doc):
     c = doc["cpuid"]
-    name = doc.get("microarchitecture") or f"{c['vendor']}-{c['family']:x}-{c['model']:02x}"
+    name = doc.get("microarchitecture") or f"{c['family']:x}-{c['model']:02x}"
     vendor = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(c["vendor"], "")
     s = re.sub(r"[^a-z0-9]+", "-", f"{vendor} {name}".lower()).strip("-")
     return s + ("-vm" if c.get("hypervisor") else "")

@@ -2,7 +2,7 @@
  * document each, added by bench/atlas.py), and the line that places this
  * run's machine among them at the end of a sweep's summary:
  *
- *   host-private elsewhere (results/atlas, a run each): Zen 4 +2.82, Emerald Rapids -0.53 cycles
+ *   host-private elsewhere (cycles, a run each): Zen 4 +2.82, Emerald Rapids -0.53
  *
  * docs/atlas.md says how an entry is made. */
 #ifndef STUBBENCH_ATLAS_H

@@ -2,6 +2,7 @@
 #include "stubbench/atlas.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,9 @@ static void kind_of(const struct sb_run_file *rf, char *buf, size_t len)
 	if (uarch)
 		snprintf(buf, len, "%s", uarch);
 	else if (rf->id.known)
-		sb_machine_name(&rf->id, buf, len);
+		snprintf(buf, len, "%s %x/0x%02x", strcmp(rf->id.sig.vendor, "GenuineIntel") == 0 ? "Intel" :
+			 strcmp(rf->id.sig.vendor, "AuthenticAMD") == 0 ? "AMD" : rf->id.sig.vendor,
+			 rf->id.sig.family, rf->id.sig.model);
 	else
 		sb_answer_cpu_name(rf->machine, buf, len);
 }
@@ -78,22 +81,29 @@ int sb_atlas_line(FILE *f, const struct sb_run_file *rf, const char *dir)
 	const struct sb_run_row *like = dir ? sb_answer_first_variant(rf) : NULL;
 	if (!like)
 		return 0;
-	char *names[ATLAS_MAX_RUNS], here[160], line[1024] = "", one[256], path[4096];
+	char *names[ATLAS_MAX_RUNS], here[160], line[320], path[4096];
+	static char ones[ATLAS_MAX_RUNS][256];
 	kind_of(rf, here, sizeof(here));
-	size_t n = atlas_files(dir, names, ATLAS_MAX_RUNS), used = 0;
+	size_t n = atlas_files(dir, names, ATLAS_MAX_RUNS), k = 0, all = 0;
 	for (size_t i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		entry(path, here, like, one, sizeof(one));
-		if (used + strlen(one) < sizeof(line))
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s", one);
+		entry(path, here, like, ones[k], sizeof(ones[k]));
 		free(names[i]);
+		all += strlen(ones[k]);
+		k += ones[k][0] != 0;
 	}
-	if (!used)
+	if (!k)
 		return 0;
-	char out[2200];
-	snprintf(out, sizeof(out), "%s elsewhere (results/atlas, a run each): %s cycles", like->variant, line + 2);
-	if (strlen(out) > SB_ANSWER_MAX_COLUMNS)
-		memcpy(out + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
-	fprintf(f, "%s\n", out);
+	int len = snprintf(line, sizeof(line), "%s elsewhere (cycles, a run each):", like->variant);
+	/* As many as fit, and how many more there are (", 9 more": 8 columns). */
+	size_t room = SB_ANSWER_MAX_COLUMNS - (len + all <= SB_ANSWER_MAX_COLUMNS ? 0 : 8), shown = 0;
+	for (size_t i = 0; i < k; i++)
+		if (strlen(line) + strlen(ones[i]) - (shown ? 0 : 1) <= room) {
+			strcat(line, shown ? ones[i] : ones[i] + 1);
+			shown++;
+		}
+	if (shown < k)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%zu more", shown ? ", " : " ", k - shown);
+	fprintf(f, "%s\n", line);
 	return 1;
 }

@@ -18,9 +18,9 @@ static void put_line(FILE *f, char *line)
 static void level_said(char *buf, size_t len, const struct sb_core_split *sp)
 {
 	if (!strcmp(sp->basis, "record"))
-		snprintf(buf, len, "quiet level %.2f from the record", sp->quiet_level);
+		snprintf(buf, len, "quiet %.2f by the record", sp->quiet_level);
 	else if (!strcmp(sp->basis, "run"))
-		snprintf(buf, len, "quiet level %.2f: the run's upper canary cluster", sp->quiet_level);
+		snprintf(buf, len, "quiet %.2f by the run's upper cluster", sp->quiet_level);
 	else
 		snprintf(buf, len, "no quiet level to compare with (--quiet-levels=FILE)");
 }
@@ -37,7 +37,7 @@ static void one_state(FILE *f, const struct sb_state_figures *s, int st)
 	if (st == SB_CORE_UNKNOWN)
 		snprintf(line, sizeof(line), "core state: unknown: %s; canary %.2f adds/cycle", level, sp->median[st]);
 	else
-		snprintf(line, sizeof(line), "core state: %s %s (canary %.2f adds/cycle; %s)",
+		snprintf(line, sizeof(line), "core state: %s %s (canary %.2f adds/cycle, %s)",
 			 sb_core_state_name((enum sb_core_state)st), share, sp->median[st], level);
 	put_line(f, line);
 }
