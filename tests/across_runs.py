@@ -101,6 +101,33 @@ want = next(r for r in json.load(open(diffs[0]))["results"] if r["variant"] == "
 check("new" in costs and abs(costs["new"]["cycles"]["value"] - want["delta_vs_baseline_cycles"]) < 1e-6,
       f"diff runs: new's cycles {costs.get('new')}, the file gives {want.get('delta_vs_baseline_cycles')}")
 
+# A run with figures per core state (the Xeon's busy run 5 with the
+# core_states member report --from-blocks makes): the first column's
+# codegen by state, as the member holds it.
+import gzip, os, tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    x = f"{data}/xeon-0xcf"
+    log = os.path.join(tmp, "sweep-5.blocks.csv")
+    with gzip.open(f"{x}/sweep-5.blocks.csv.gz", "rb") as z, open(log, "wb") as f:
+        f.write(z.read())
+    rc, out, err = report(f"{x}/sweep-5.json", f"--from-blocks={log}", f"--quiet-levels={x}/quiet-levels",
+                          "--format=json")
+    rep = json.loads(out) if rc == 0 else {"core_states": {}, "figures": []}
+    run5 = json.load(open(f"{x}/sweep-5.json"))
+    run5["core_states"] = dict(rep["core_states"], figures=rep["figures"])
+    live = os.path.join(tmp, "run5-states.json")
+    json.dump(run5, open(live, "w"))
+    rc, out, err = report("--format=json", live, xeon)
+    doc = json.loads(out) if rc == 0 else {"machines": [{}], "batch": 0}
+    first = next(iter(doc["machines"][0].get("added_cost_per_call", {})), None)
+    by = doc["machines"][0].get("by_core_state", {})
+    check(rc == 0 and set(by) == {"busy"}, f"by core state: {rc} {sorted(by)} {err}")
+    for f in rep["figures"]:
+        if f["variant"] == first and f["batch"] == doc["batch"] and f["state"] in by:
+            got = by[f["state"]]["codegen"]
+            check(got["value"] == f["codegen"]["cycles"] and got["ci95"] == f["codegen"]["ci95"],
+                  f"{f['state']}: {got} against {f['codegen']}")
+
 # One run's summary says what a negative cost means where it shows one (the
 # Xeon's private, CI below zero), and not where none shows (the Zen 4 sweep).
 rc, out, err = report(xeon)

@@ -11,6 +11,7 @@
 #include "stubbench/error.h"
 #include "stubbench/kernel_verdict.h"
 #include "stubbench/machine_name.h"
+#include "stubbench/state_figures.h"
 
 #define ACROSS_NAME 128
 #define ACROSS_CELL 96
@@ -26,6 +27,8 @@ struct across {
 	char (*cols)[ACROSS_NAME]; /* the variants, in order of first appearance */
 	size_t n_cols;
 	int verdicts;              /* some run is a kernel run: its twins' verdicts column */
+	int states;                /* some run has figures per core state: the first column's, by state */
+	char states_title[160];
 	char unmatched[512];       /* the variants of one run alone, for the one line */
 };
 
@@ -121,7 +124,7 @@ static void add_unmatched(struct across *a, const char *name, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t used = strlen(a->unmatched);
-	snprintf(a->unmatched + used, sizeof(a->unmatched) - used, "%s%s (%s)", used ? ", " : "", name,
+	snprintf(a->unmatched + used, sizeof(a->unmatched) - used, "%s%.100s (%.100s)", used ? ", " : "", name,
 		 base ? base + 1 : path);
 }
 
@@ -164,6 +167,12 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 	}
 	for (size_t i = 0; i < a->n; i++)
 		a->verdicts |= strcmp(a->runs[i].tool, "stubbench kernel") == 0;
+	for (size_t i = 0; i < a->n && !a->states; i++)
+		for (size_t k = 0; a->runs[i].states && k < a->runs[i].states->n; k++) {
+			const struct sb_state_figure *g = &a->runs[i].states->f[k];
+			a->states |= g->batch == a->batch && strcmp(g->variant, a->cols[0]) == 0;
+		}
+	snprintf(a->states_title, sizeof(a->states_title), "%s by core state", a->cols[0]);
 	return 0;
 }
 
@@ -241,14 +250,61 @@ static void verdict_of(const struct across *a, size_t m, char *buf, size_t len)
 		snprintf(buf, len, "%zu agree of %zu", vc.n[1][SB_VERDICT_AGREE], all);
 }
 
-static size_t widest_cell(const struct across *a, const char *name)
+/* Machine m's figures of the first column's variant per core state, from
+ * the first of its runs that has them: "quiet -2.97 [-3.00, -2.94], busy
+ * +2.96 [...]" (the codegen at identical layout where the run has it, else
+ * the cost against the baseline); "-" without. */
+static void states_of(const struct across *a, size_t m, char *buf, size_t len)
 {
-	size_t w = strlen(name);
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = m; i < a->n && !used; i++) {
+		const struct sb_state_figures *s = a->machine[i] == m ? a->runs[i].states : NULL;
+		for (size_t k = 0; s && k < s->n; k++) {
+			const struct sb_state_figure *g = &s->f[k];
+			if (g->batch != a->batch || strcmp(g->variant, a->cols[0]) != 0)
+				continue;
+			char e[64];
+			sb_answer_estimate(e, sizeof(e), sb_estimate_known(&g->codegen) ? &g->codegen : &g->vs_base, 1);
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
+						 sb_core_state_name(g->state), e);
+		}
+	}
+	if (!used)
+		snprintf(buf, len, "-");
+}
+
+/* Column c: a variant's, then the states', then the verdicts'. */
+static const char *col_title(const struct across *a, size_t c)
+{
+	if (c < a->n_cols)
+		return a->cols[c];
+	return a->states && c == a->n_cols ? a->states_title : "twins vs kernel";
+}
+
+static void col_cell(const struct across *a, size_t m, size_t c, int full, char *buf, size_t len)
+{
+	if (c < a->n_cols)
+		cell_of(a, m, a->cols[c], full, buf, len);
+	else if (a->states && c == a->n_cols)
+		states_of(a, m, buf, len);
+	else
+		verdict_of(a, m, buf, len);
+}
+
+static size_t n_columns(const struct across *a)
+{
+	return a->n_cols + (a->states ? 1 : 0) + (a->verdicts ? 1 : 0);
+}
+
+static size_t widest_cell(const struct across *a, size_t c)
+{
+	size_t w = strlen(col_title(a, c));
 	for (size_t i = 0; i < a->n; i++) {
 		char cell[ACROSS_CELL];
 		if (a->machine[i] != i)
 			continue;
-		cell_of(a, i, name, 0, cell, sizeof(cell));
+		col_cell(a, i, c, 0, cell, sizeof(cell));
 		if (strlen(cell) > w)
 			w = strlen(cell);
 	}
@@ -272,14 +328,13 @@ static void write_text(FILE *f, const struct across *a)
 	wm = wm > ACROSS_MACHINE_COLUMNS ? ACROSS_MACHINE_COLUMNS : wm;
 	wt = wt > 16 ? 16 : wt;
 	int fixed = wm + 2 + wk + 2 + wt;
-	size_t ncols = a->n_cols + (a->verdicts ? 1 : 0);
+	size_t ncols = n_columns(a);
 	for (size_t first = 0; first < ncols;) {
 		size_t last = first;
 		int width = fixed;
 		size_t w[64];
 		for (; last < ncols && last - first < 64; last++) {
-			const char *col = last < a->n_cols ? a->cols[last] : "twins vs kernel";
-			w[last - first] = last < a->n_cols ? widest_cell(a, col) : 15;
+			w[last - first] = widest_cell(a, last);
 			if (last > first && width + 2 + (int)w[last - first] > SB_ANSWER_MAX_COLUMNS)
 				break;
 			width += 2 + (int)w[last - first];
@@ -289,7 +344,7 @@ static void write_text(FILE *f, const struct across *a)
 		fprintf(f, "%-*s  %-*s  %-*s", wm, "machine", wk, "kernel", wt, "returns");
 		for (size_t c = first; c < last; c++)
 			fprintf(f, "  %-*.*s", c + 1 < last ? (int)w[c - first] : 0, (int)w[c - first],
-				c < a->n_cols ? a->cols[c] : "twins vs kernel");
+				col_title(a, c));
 		fputc('\n', f);
 		for (size_t i = 0; i < a->n; i++) {
 			if (a->machine[i] != i)
@@ -300,10 +355,7 @@ static void write_text(FILE *f, const struct across *a)
 			fprintf(f, "%-*.*s  %-*s  %-*.*s", wm, wm, name, wk, kern, wt, wt, thunk);
 			for (size_t c = first; c < last; c++) {
 				char cell[ACROSS_CELL];
-				if (c < a->n_cols)
-					cell_of(a, i, a->cols[c], 0, cell, sizeof(cell));
-				else
-					verdict_of(a, i, cell, sizeof(cell));
+				col_cell(a, i, c, 0, cell, sizeof(cell));
 				fprintf(f, "  %-*s", c + 1 < last ? (int)w[c - first] : 0, cell);
 			}
 			fputc('\n', f);
@@ -315,10 +367,10 @@ static void write_text(FILE *f, const struct across *a)
 static void write_markdown(FILE *f, const struct across *a)
 {
 	fputs("| machine | kernel | returns |", f);
-	for (size_t c = 0; c < a->n_cols; c++)
-		fprintf(f, " %s |", a->cols[c]);
-	fputs(a->verdicts ? " twins vs kernel |\n|---|---|---|" : "\n|---|---|---|", f);
-	for (size_t c = 0; c < a->n_cols + (a->verdicts ? 1 : 0); c++)
+	for (size_t c = 0; c < n_columns(a); c++)
+		fprintf(f, " %s |", col_title(a, c));
+	fputs("\n|---|---|---|", f);
+	for (size_t c = 0; c < n_columns(a); c++)
 		fputs("---|", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < a->n; i++) {
@@ -328,12 +380,8 @@ static void write_markdown(FILE *f, const struct across *a)
 		machine_of(&a->runs[i], name, sizeof(name));
 		kernel_of(&a->runs[i], kern, sizeof(kern));
 		fprintf(f, "| %s | %s | %s |", name, kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
-		for (size_t c = 0; c < a->n_cols; c++) {
-			cell_of(a, i, a->cols[c], 1, cell, sizeof(cell));
-			fprintf(f, " %s |", cell);
-		}
-		if (a->verdicts) {
-			verdict_of(a, i, cell, sizeof(cell));
+		for (size_t c = 0; c < n_columns(a); c++) {
+			col_cell(a, i, c, 1, cell, sizeof(cell));
 			fprintf(f, " %s |", cell);
 		}
 		fputc('\n', f);
@@ -386,6 +434,22 @@ static json_object *json_machine(const struct across *a, size_t m)
 		json_object_object_add(costs, a->cols[c], v);
 	}
 	json_object_object_add(o, "added_cost_per_call", costs);
+	json_object *states = json_object_new_object();
+	for (size_t i = m; a->states && i < a->n && !json_object_object_length(states); i++)
+		for (size_t k = 0; a->machine[i] == m && a->runs[i].states && k < a->runs[i].states->n; k++) {
+			const struct sb_state_figure *g = &a->runs[i].states->f[k];
+			if (g->batch != a->batch || strcmp(g->variant, a->cols[0]) != 0)
+				continue;
+			json_object *st = json_object_new_object();
+			json_object_object_add(st, "blocks", json_object_new_int64((int64_t)g->blocks));
+			json_object_object_add(st, "codegen", json_estimate(&g->codegen));
+			json_object_object_add(st, "vs_base", json_estimate(&g->vs_base));
+			json_object_object_add(states, sb_core_state_name(g->state), st);
+		}
+	if (json_object_object_length(states))
+		json_object_object_add(o, "by_core_state", states);
+	else
+		json_object_put(states);
 	if (kernel_run_of(a, m)) {
 		char v[64];
 		verdict_of(a, m, v, sizeof(v));
