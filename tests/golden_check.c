@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/code_symbols.h"
+#include "base/code_symbols.h"
 #include "stubbench/listing.h"
 
 int golden_check(const char *data_dir, const char *sym, const void *addr, const char *file,

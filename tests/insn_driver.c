@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/registry.h"
 
 void sb_count_loop(sb_stub_fn fn, uint64_t n);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 
 int main(int argc, char **argv)
 {

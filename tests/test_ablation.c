@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/ablation.h"
-#include "stubbench/annotate_baseline.h"
-#include "stubbench/percpu.h"
+#include "twins/ablation.h"
+#include "twins/annotate_baseline.h"
+#include "variants/percpu.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_baseline.h"
+#include "variants/variant_baseline.h"
 
 /* The baselines of parts_of: their bytes outlive each a, and are freed
  * at the end (so that the sanitizer build's leak check holds). */

@@ -24,9 +24,9 @@
 
 #include "check.h"
 #include "stubbench/answer.h"
-#include "stubbench/attribution.h"
-#include "stubbench/kernel_verdict.h"
-#include "stubbench/lab_rank.h"
+#include "stats/attribution.h"
+#include "report/kernel_verdict.h"
+#include "report/lab_rank.h"
 
 static struct sb_estimate est(double v, double lo, double hi)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 static int near(double a, double b)
 {

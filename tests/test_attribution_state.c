@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 /* The verdicts by name, for the messages. */
 static const char *const V[] = {"additive", "not additive", "state"};

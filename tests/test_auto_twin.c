@@ -18,12 +18,12 @@
  * Arguments: tests/data; or a --dump-jit directory of this kernel's and ""
  * (its files' prefix), for the same checks on the live JIT. */
 #include "check.h"
-#include "stubbench/auto_twin.h"
-#include "stubbench/image_text.h"
-#include "stubbench/jit_compare.h"
-#include "stubbench/percpu.h"
-#include "stubbench/return_thunks.h"
-#include "stubbench/twin_variants.h"
+#include "twins/auto_twin.h"
+#include "jit/image_text.h"
+#include "jit/jit_compare.h"
+#include "variants/percpu.h"
+#include "jit/return_thunks.h"
+#include "variants/twin_variants.h"
 
 #include <stdlib.h>
 #include <string.h>

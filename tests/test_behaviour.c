@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/seed001.h"
 #include "stubbench/registry.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/lab_variants.h"
+#include "variants/lab_variants.h"
 #include "stubbench/registry.h"
 #include "stubbench/variant_arms.h"
 

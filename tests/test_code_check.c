@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/code_check.h"
+#include "jit/code_check.h"
 #include "stubbench/listing.h"
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 
 static size_t taken;
 

@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/code_symbols.h"
-#include "stubbench/code_variant.h"
+#include "base/code_symbols.h"
+#include "jit/code_variant.h"
 #include "stubbench/decode.h"
 #include "stubbench/listing.h"
-#include "stubbench/percpu.h"
-#include "stubbench/perf_map.h"
+#include "variants/percpu.h"
+#include "base/perf_map.h"
 #include "stubbench/placement.h"
 #include "stubbench/registry.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "stubbench/markers.h"
+#include "counters/markers.h"
 
 #ifdef LIKWID_PERFMON
 #include <likwid.h>

@@ -15,9 +15,9 @@
  * comes back byte for byte from its twin's twin; the frame pointer load
  * takes the JIT's forms. Then bad input. Argument: tests/data. */
 #include "check.h"
-#include "stubbench/deprivatize.h"
-#include "stubbench/flavour.h"
-#include "stubbench/image_text.h"
+#include "twins/deprivatize.h"
+#include "jit/flavour.h"
+#include "jit/image_text.h"
 #include "stubbench/listing.h"
 #include "code_layout.h"
 

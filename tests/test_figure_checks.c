@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/figure_checks.h"
+#include "output/figure_checks.h"
 #include "stubbench/harness.h"
 
 static void cell(struct sb_cell *c, const struct sb_arm *arm, uint64_t batch, size_t n, double mean, double lo,

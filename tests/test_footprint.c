@@ -12,7 +12,7 @@
 #include "check.h"
 #include "stubbench/footprint.h"
 #include "stubbench/estimate.h"
-#include "stubbench/footprint_report.h"
+#include "footprint/footprint_report.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
 #include "stubbench/reporter.h"

@@ -18,7 +18,7 @@
 #include "check.h"
 #include "golden_check.h"
 #include "stubbench/listing.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/registry.h"
 
 static const char *data_dir;

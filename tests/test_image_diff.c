@@ -17,11 +17,11 @@
  *     that do not pair, calls to more targets than functions.
  * Argument: tests/data. */
 #include "check.h"
-#include "stubbench/code_symbols.h"
-#include "stubbench/diff_twin.h"
-#include "stubbench/image_diff.h"
-#include "stubbench/jit_compare.h"
-#include "stubbench/percpu.h"
+#include "base/code_symbols.h"
+#include "twins/diff_twin.h"
+#include "twins/image_diff.h"
+#include "jit/jit_compare.h"
+#include "variants/percpu.h"
 #include "stubbench/registry.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * headers; the same bytes from each; bad input named with its line.
  * Argument: tests/data. */
 #include "check.h"
-#include "stubbench/image_text.h"
+#include "jit/image_text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,12 +13,12 @@
 #include "check.h"
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_compare.h"
-#include "stubbench/jit_read.h"
-#include "stubbench/relocate.h"
+#include "jit/flavour.h"
+#include "jit/jit_compare.h"
+#include "kernel/jit_read.h"
+#include "jit/relocate.h"
 #include "stubbench/seed001.h"
-#include "stubbench/twin_variants.h"
+#include "variants/twin_variants.h"
 
 static const char *data_dir;
 

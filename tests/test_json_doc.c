@@ -12,7 +12,7 @@
 #include "check.h"
 #include "stubbench/estimate.h"
 #include "stubbench/json_doc.h"
-#include "stubbench/json_writer.h"
+#include "output/json_writer.h"
 
 /* What write made of doc, as text (the caller frees it); *rc its status. */
 static char *text_of(const struct sb_doc *doc, int members, int *rc)

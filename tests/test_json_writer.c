@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/json_writer.h"
+#include "output/json_writer.h"
 
 static char *json(const char *s)
 {

@@ -13,17 +13,17 @@
 
 #include "check.h"
 #include "stubbench/decode.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_read.h"
-#include "stubbench/jit_check.h"
+#include "jit/flavour.h"
+#include "kernel/jit_read.h"
+#include "kernel/jit_check.h"
 #include "stubbench/loader.h"
-#include "stubbench/spacer.h"
-#include "stubbench/probe.h"
-#include "stubbench/twin_placement.h"
-#include "stubbench/twin_variants.h"
-#include "stubbench/code_symbols.h"
-#include "stubbench/perf_map.h"
-#include "stubbench/percpu.h"
+#include "kernel/spacer.h"
+#include "kernel/probe.h"
+#include "kernel/twin_placement.h"
+#include "variants/twin_variants.h"
+#include "base/code_symbols.h"
+#include "base/perf_map.h"
+#include "variants/percpu.h"
 
 #define SKIP 77
 

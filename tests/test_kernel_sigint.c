@@ -15,7 +15,7 @@
 
 #include "check.h"
 #include "stubbench/loader.h"
-#include "stubbench/probe.h"
+#include "kernel/probe.h"
 
 #define MAX_IDS 64
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/ksyms.h"
+#include "jit/ksyms.h"
 #include "stubbench/mitigations.h"
 
 static char dir[1024];

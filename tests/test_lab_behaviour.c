@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/lab_variants.h"
-#include "stubbench/percpu.h"
+#include "variants/lab_variants.h"
+#include "variants/percpu.h"
 
 extern volatile uint64_t sb_lab_probe_fp[8];
 extern char sb_lab_probe_mainline_area[], sb_lab_probe_reload_area[], sb_lab_probe_callee_area[],

@@ -7,9 +7,9 @@
 
 #include "check.h"
 #include "golden_check.h"
-#include "stubbench/lab_variants.h"
+#include "variants/lab_variants.h"
 #include "stubbench/listing.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 
 int sb_lab_sub_ret(void), sb_lab_sub_rethunk(void), sb_lab_sub_calldepth(void);
 int sb_its_return_thunk(void), sb_call_depth_return_thunk(void);

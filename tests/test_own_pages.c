@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/own_pages.h"
+#include "harness/own_pages.h"
 
 #define PAGES 16
 

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/code_symbols.h"
+#include "base/code_symbols.h"
 #include "stubbench/decode.h"
 #include "stubbench/listing.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_baseline.h"
+#include "variants/variant_baseline.h"
 #include "stubbench/variant_arms.h"
 
 static const uint8_t *const kernel_nops[] = {

@@ -25,7 +25,7 @@
 #include "check.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 #include "stubbench/results.h"
 #include "stubbench/rng.h"
 

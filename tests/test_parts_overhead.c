@@ -23,7 +23,7 @@
 
 #include "check.h"
 #include "stubbench/harness.h"
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 
 #define N_STATES 4
 #define BATCH 64

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/perf_map.h"
+#include "base/perf_map.h"
 
 static char dir[] = "/tmp/perf_map_XXXXXX";
 

@@ -12,12 +12,12 @@
 
 #include "check.h"
 #include "stubbench/decode.h"
-#include "stubbench/flavour.h"
+#include "jit/flavour.h"
 #include "stubbench/listing.h"
 #include "stubbench/json_doc.h"
-#include "stubbench/private_stack_reason.h"
+#include "kernel/private_stack_reason.h"
 #include "stubbench/reporter.h"
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 
 /* Every shape of type t loaded with outcome o. */
 static void all_shapes(struct sb_private_stack_probe *p, enum sb_probe_type t, enum sb_probe_outcome o)

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/percpu.h"
-#include "stubbench/return_thunks.h"
+#include "variants/percpu.h"
+#include "jit/return_thunks.h"
 #include "stubbench/registry.h"
 
 unsigned sb_test_return_via(const void *code);

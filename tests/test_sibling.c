@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "stubbench/block_table.h"
-#include "stubbench/sibling.h"
+#include "harness/sibling.h"
 
 static void schedule(void)
 {

@@ -11,9 +11,9 @@
 
 #include "check.h"
 #include "stubbench/answer.h"
-#include "stubbench/kernel_obj_answer.h"
-#include "stubbench/kernel_verdict.h"
-#include "stubbench/run_diff.h"
+#include "report/kernel_obj_answer.h"
+#include "report/kernel_verdict.h"
+#include "report/run_diff.h"
 
 static const char *const models[] = {
 	"Intel(R) Xeon(R) Platinum 8592+, 2 cores / 2 PUs, Linux 6.18.44-fc-v1252",

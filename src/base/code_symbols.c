@@ -1,5 +1,5 @@
 /* code_symbols.c: function symbols of the running program; see code_symbols.h. */
-#include "stubbench/code_symbols.h"
+#include "base/code_symbols.h"
 
 #include <fcntl.h>
 #include <gelf.h>

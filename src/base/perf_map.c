@@ -1,5 +1,5 @@
 /* perf_map.c: entries of /tmp/perf-<pid>.map; see perf_map.h. */
-#include "stubbench/perf_map.h"
+#include "base/perf_map.h"
 
 #include <errno.h>
 #include <fcntl.h>

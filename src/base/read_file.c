@@ -1,5 +1,5 @@
 /* read_file.c: see read_file.h. */
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 
 #include <errno.h>
 #include <stdio.h>

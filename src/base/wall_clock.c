@@ -1,5 +1,5 @@
 /* wall_clock.c: this process's age; see wall_clock.h. */
-#include "stubbench/wall_clock.h"
+#include "base/wall_clock.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/ablation.h"
-#include "stubbench/attribution.h"
+#include "twins/ablation.h"
+#include "stats/attribution.h"
 #include "stubbench/annotate_run.h"
 #include "stubbench/config.h"
 

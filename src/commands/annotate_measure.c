@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "stubbench/blocks_log.h"
-#include "stubbench/code_variant.h"
-#include "stubbench/session.h"
+#include "jit/code_variant.h"
+#include "session/session.h"
 #include "stubbench/error.h"
 #include "stubbench/variant_arms.h"
 

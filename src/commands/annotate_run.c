@@ -7,15 +7,15 @@
 
 #include <string.h>
 
-#include "stubbench/annotate_baseline.h"
+#include "twins/annotate_baseline.h"
 #include "stubbench/block_table.h"
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/mitigations.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/registry.h"
 #include "stubbench/reporter.h"
-#include "stubbench/session.h"
+#include "session/session.h"
 #include "stubbench/error.h"
 
 #define TOOL "stubbench annotate"

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "diff_context.h"
-#include "stubbench/code_variant.h"
-#include "stubbench/deprivatize.h"
-#include "stubbench/diff_twin.h"
+#include "jit/code_variant.h"
+#include "twins/deprivatize.h"
+#include "twins/diff_twin.h"
 #include "stubbench/mitigations.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/error.h"
 #include "stubbench/variant_arms.h"
 

@@ -5,8 +5,8 @@
 #define STUBBENCH_COMMANDS_DIFF_CONTEXT_H
 
 #include "annotate.h"
-#include "stubbench/image_diff.h"
-#include "stubbench/session.h"
+#include "twins/image_diff.h"
+#include "session/session.h"
 
 #define SB_DIFF_TOOL "stubbench diff"
 

@@ -10,7 +10,7 @@
 
 #include "stubbench/json_doc.h"
 #include "stubbench/reporter.h"
-#include "stubbench/run_diff.h"
+#include "report/run_diff.h"
 #include "stubbench/run_file.h"
 
 /* --table, --verbose: how each side's calls were placed, and the full

@@ -8,13 +8,13 @@
 
 #include <string.h>
 
-#include "stubbench/figure_checks.h"
+#include "output/figure_checks.h"
 #include "stubbench/json_doc.h"
-#include "stubbench/kernel_report.h"
-#include "stubbench/kernel_verdict.h"
+#include "kernel/kernel_report.h"
+#include "report/kernel_verdict.h"
 #include "stubbench/mitigations.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/session.h"
+#include "kernel/private_stack_reason.h"
+#include "session/session.h"
 
 /* What the kernel run's CIs cover: the loads (its re-rolled states) and
  * the fresh processes of this one run. What moves whole runs is not in

@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "stubbench/answer.h"
-#include "stubbench/htab.h"
-#include "stubbench/pin.h"
-#include "stubbench/private_stack_probe.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/probe.h"
+#include "kernel/htab.h"
+#include "harness/pin.h"
+#include "kernel/private_stack_probe.h"
+#include "kernel/private_stack_reason.h"
+#include "kernel/probe.h"
 #include "stubbench/run_file.h"
-#include "stubbench/session.h"
-#include "stubbench/signals.h"
+#include "session/session.h"
+#include "kernel/signals.h"
 #include "stubbench/timer.h"
 
 struct htab_run {

@@ -7,18 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/jit_check.h"
-#include "stubbench/jit_read.h"
+#include "kernel/jit_check.h"
+#include "kernel/jit_read.h"
 #include "stubbench/mitigations.h"
-#include "stubbench/private_stack_probe.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/probe.h"
-#include "stubbench/return_thunk_resolve.h"
-#include "stubbench/return_thunks.h"
+#include "kernel/private_stack_probe.h"
+#include "kernel/private_stack_reason.h"
+#include "kernel/probe.h"
+#include "kernel/return_thunk_resolve.h"
+#include "jit/return_thunks.h"
 #include "stubbench/rng.h"
-#include "stubbench/session.h"
-#include "stubbench/signals.h"
-#include "stubbench/spacer.h"
+#include "session/session.h"
+#include "kernel/signals.h"
+#include "kernel/spacer.h"
 
 /* Where the JIT put each function (offset in its page):
  * code placement differs from load to load, the twins' does not. */

@@ -7,9 +7,9 @@
 
 #include <string.h>
 
-#include "stubbench/percpu.h"
-#include "stubbench/signals.h"
-#include "stubbench/twin_variants.h"
+#include "variants/percpu.h"
+#include "kernel/signals.h"
+#include "variants/twin_variants.h"
 
 /* The twins and the twins placed like the loads run the same code, so
  * they count on the same counters, and their processes take turns: each

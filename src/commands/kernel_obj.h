@@ -21,8 +21,8 @@
 #include "stubbench/mitigations.h"
 #include "stubbench/results.h"
 #include "stubbench/rng.h"
-#include "stubbench/session.h"
-#include "stubbench/user_obj.h"
+#include "session/session.h"
+#include "kernel/user_obj.h"
 
 /* The auto-twins' part of a run (kernel_obj_private.c). */
 struct sb_obj_private;

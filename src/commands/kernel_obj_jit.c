@@ -7,9 +7,9 @@
 
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_check.h"
-#include "stubbench/jit_read.h"
+#include "jit/flavour.h"
+#include "kernel/jit_check.h"
+#include "kernel/jit_read.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/listing.h"
 

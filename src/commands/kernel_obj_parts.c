@@ -8,7 +8,7 @@
 #include "annotate.h"
 #include "kernel_obj_twins.h"
 #include "stubbench/answer.h"
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 
 struct sb_obj_parts {
 	struct sb_annotate an;            /* the twin's parts against its de-privatized self */

@@ -11,10 +11,10 @@
 #include "kernel_obj_twins.h"
 #include "stubbench/answer.h"
 #include "stubbench/decode.h"
-#include "stubbench/deprivatize.h"
+#include "twins/deprivatize.h"
 #include "stubbench/estimate.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_read.h"
+#include "jit/flavour.h"
+#include "kernel/jit_read.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/listing.h"
 

@@ -15,11 +15,11 @@
 #include "kernel_obj.h"
 
 #include "stubbench/json_doc.h"
-#include "stubbench/kernel_obj_answer.h"
-#include "stubbench/private_stack_probe.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/probe.h"
-#include "stubbench/signals.h"
+#include "report/kernel_obj_answer.h"
+#include "kernel/private_stack_probe.h"
+#include "kernel/private_stack_reason.h"
+#include "kernel/probe.h"
+#include "kernel/signals.h"
 #include "stubbench/timer.h"
 
 static void release(struct sb_obj_run *r)

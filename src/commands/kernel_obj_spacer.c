@@ -9,7 +9,7 @@
 
 #include "stubbench/rng.h"
 #include "stubbench/loader.h"
-#include "stubbench/spacer.h"
+#include "kernel/spacer.h"
 
 int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen)
 {

@@ -3,7 +3,7 @@
  * which the JIT gives none; see kernel_obj.h. */
 #include "kernel_obj.h"
 
-#include "stubbench/user_obj.h"
+#include "kernel/user_obj.h"
 
 /* The syscall copies, one per load and batch, each after a spacer. 0, or
  * -1 with why (sized errlen). */

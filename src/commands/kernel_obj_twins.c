@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/deprivatize.h"
-#include "stubbench/jit_check.h"
+#include "twins/deprivatize.h"
+#include "kernel/jit_check.h"
 #include "stubbench/harness.h"
 #include "stubbench/json_doc.h"
-#include "stubbench/kernel_verdict.h"
-#include "stubbench/ksyms.h"
-#include "stubbench/percpu.h"
-#include "stubbench/signals.h"
+#include "report/kernel_verdict.h"
+#include "jit/ksyms.h"
+#include "variants/percpu.h"
+#include "kernel/signals.h"
 #include "stubbench/timer.h"
-#include "stubbench/twin_variants.h"
+#include "variants/twin_variants.h"
 
 #define KALLSYMS "/proc/kallsyms"
 #define PAGE 4096u

@@ -10,15 +10,15 @@
 
 #include <stdio.h>
 
-#include "stubbench/auto_twin.h"
-#include "stubbench/auto_twin_source.h"
+#include "twins/auto_twin.h"
+#include "kernel/auto_twin_source.h"
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
 #include "stubbench/placement.h"
 #include "stubbench/results.h"
-#include "stubbench/session.h"
+#include "session/session.h"
 #include "stubbench/variant_arms.h"
-#include "stubbench/user_obj.h"
+#include "kernel/user_obj.h"
 
 struct sb_obj_twin {
 	const char *prog;

@@ -6,9 +6,9 @@
 #include <stdio.h>
 
 #include "stubbench/json_doc.h"
-#include "stubbench/private_stack_probe.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/probe.h"
+#include "kernel/private_stack_probe.h"
+#include "kernel/private_stack_reason.h"
+#include "kernel/probe.h"
 #include "stubbench/reporter.h"
 
 enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)

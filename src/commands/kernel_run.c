@@ -12,15 +12,15 @@
 #include <string.h>
 
 #include "stubbench/dump.h"
-#include "stubbench/jit_check.h"
-#include "stubbench/percpu.h"
+#include "kernel/jit_check.h"
+#include "variants/percpu.h"
 #include "stubbench/placement.h"
-#include "stubbench/private_stack_reason.h"
-#include "stubbench/probe.h"
-#include "stubbench/return_thunks.h"
+#include "kernel/private_stack_reason.h"
+#include "kernel/probe.h"
+#include "jit/return_thunks.h"
 #include "stubbench/run_plot.h"
-#include "stubbench/session.h"
-#include "stubbench/signals.h"
+#include "session/session.h"
+#include "kernel/signals.h"
 #include "stubbench/timer.h"
 
 static void release(struct kernel_run *r)

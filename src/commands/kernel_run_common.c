@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "stubbench/probe.h"
-#include "stubbench/session.h"
-#include "stubbench/signals.h"
+#include "kernel/probe.h"
+#include "session/session.h"
+#include "kernel/signals.h"
 
 enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
 {

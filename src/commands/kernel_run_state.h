@@ -8,14 +8,14 @@
 
 #include <stdio.h>
 
-#include "stubbench/arms.h"
+#include "kernel/arms.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/kernel_run.h"
 #include "stubbench/loader.h"
-#include "stubbench/private_stack_findings.h"
+#include "kernel/private_stack_findings.h"
 #include "stubbench/results.h"
-#include "stubbench/twin_placement.h"
+#include "kernel/twin_placement.h"
 #include "stubbench/variant_arms.h"
 
 struct sb_return_thunk;

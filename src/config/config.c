@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "stubbench/parse.h"
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 #include "stubbench/registry.h"
 
 _Static_assert(SB_CONFIG_MAX_LINE + 3 <= INI_MAX_LINE, "a line, CR, LF and NUL fit libinih's buffer");

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 #include "stubbench/safe_file.h"
 
 /* --benchmark_out=FILE: the library writes a temporary beside FILE (made

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "gbench_out.h"
-#include "stubbench/gbench_shim.h"
+#include "counters/gbench_shim.h"
 #include "stubbench/harness.h"
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/perf_counters.h"
-#include "stubbench/pin.h"
+#include "harness/pin.h"
 #include "stubbench/registry.h"
 #include "stubbench/safe_file.h"
 #include "stubbench/timer.h"

@@ -1,5 +1,5 @@
 /* markers.c: likwid marker regions "<seed name>-<batch>" around samples. */
-#include "stubbench/markers.h"
+#include "counters/markers.h"
 #include "stubbench/error.h"
 
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* footprint_report.c: footprint's table and its members of the run's document; see footprint_report.h. */
-#include "stubbench/footprint_report.h"
+#include "footprint/footprint_report.h"
 
 #include <math.h>
 #include <string.h>

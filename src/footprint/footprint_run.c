@@ -8,16 +8,16 @@
 #include <unistd.h>
 
 #include "stubbench/footprint.h"
-#include "stubbench/footprint_report.h"
+#include "footprint/footprint_report.h"
 #include "stubbench/harness.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
-#include "stubbench/percpu.h"
-#include "stubbench/perf_map.h"
-#include "stubbench/pin.h"
+#include "variants/percpu.h"
+#include "base/perf_map.h"
+#include "harness/pin.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
-#include "stubbench/session.h"
+#include "session/session.h"
 #include "stubbench/timer.h"
 
 #define FP_MAX_VARIANTS 4

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 #include "stubbench/rng.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "part_run.h"
-#include "stubbench/sibling.h"
+#include "harness/sibling.h"
 #include "stubbench/stats.h"
 
 #define QUIET_CANARY_PCT 95 /* the add canary's quiet level: this percentile of the blocks */

@@ -21,7 +21,7 @@
 
 #include "stubbench/blocks_log.h"
 #include "stubbench/disturbed.h"
-#include "stubbench/pin.h"
+#include "harness/pin.h"
 #include "stubbench/stats.h"
 
 /* The overhead and baseline arms (-1: none) and the most re-rolled states

@@ -1,6 +1,6 @@
 /* own_pages.c: a forked child's own copy of its data pages; see own_pages.h. */
 #define _GNU_SOURCE
-#include "stubbench/own_pages.h"
+#include "harness/own_pages.h"
 
 #include <limits.h>
 #include <stdint.h>

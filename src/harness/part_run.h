@@ -21,7 +21,7 @@
 
 #include "batch_data.h"
 #include "stubbench/error.h"
-#include "stubbench/own_pages.h"
+#include "harness/own_pages.h"
 #include "stubbench/parse.h"
 #include "stubbench/rng.h"
 #include "stubbench/run_opts.h"

@@ -1,5 +1,5 @@
 /* pin.c: CPU pinning, the SMT sibling of a CPU and the machine description, through hwloc. */
-#include "stubbench/pin.h"
+#include "harness/pin.h"
 
 #include <errno.h>
 #include <hwloc.h>

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "stubbench/sibling.h"
+#include "harness/sibling.h"
 #include "stubbench/timer.h"
 
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */

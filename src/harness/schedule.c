@@ -9,7 +9,7 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "stubbench/wall_clock.h"
+#include "base/wall_clock.h"
 
 /* Share p of n of a batch size's time or rounds (0 rounds: nothing to run). */
 static struct segment share_of(const struct segment *whole, size_t p, size_t n)

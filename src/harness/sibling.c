@@ -7,8 +7,8 @@
  * next chunk of work, so a measuring thread that waits for ack == want
  * knows the sibling is in the state the block records. */
 #define _GNU_SOURCE
-#include "stubbench/pin.h"
-#include "stubbench/sibling.h"
+#include "harness/pin.h"
+#include "harness/sibling.h"
 
 #include <errno.h>
 #include <linux/futex.h>

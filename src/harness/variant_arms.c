@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stubbench/code_symbols.h"
-#include "stubbench/percpu.h"
+#include "base/code_symbols.h"
+#include "variants/percpu.h"
 #include "stubbench/timer.h"
 
 int sb_variant_arms_mark_copy(struct sb_variant_arms *a, const struct sb_variant *copy,

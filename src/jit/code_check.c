@@ -2,7 +2,7 @@
  * (code_check.h). Capstone decodes every instruction; what the x86-64 BPF
  * JIT never emits and what would leave the function other than through
  * the calls and returns a twin places is refused by name. */
-#include "stubbench/code_check.h"
+#include "jit/code_check.h"
 #include "stubbench/error.h"
 
 #include <capstone/capstone.h>

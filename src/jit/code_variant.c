@@ -1,16 +1,16 @@
 /* code_variant.c: variants made at run time from bytes; see code_variant.h. */
 #define _GNU_SOURCE
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <stddef.h>
 
-#include "stubbench/code_symbols.h"
+#include "base/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/perf_map.h"
+#include "base/perf_map.h"
 #include "stubbench/placement.h"
-#include "stubbench/relocate.h"
+#include "jit/relocate.h"
 
 #define PAGE 4096UL
 

@@ -1,7 +1,7 @@
 /* jit_decode.c: x86-64 bytes to a listing, with capstone doing the
  * decoding (Intel syntax, as the seeds' listings). */
 #include "stubbench/decode.h"
-#include "stubbench/flavour.h"
+#include "jit/flavour.h"
 #include "stubbench/error.h"
 
 #include <capstone/capstone.h>

@@ -2,7 +2,7 @@
  * fields that change from load to load, and the codegen flavour a JITed
  * function shows (arch/x86/net/bpf_jit_comp.c: emit_prologue,
  * emit_private_frame_ptr, emit_return). */
-#include "stubbench/flavour.h"
+#include "jit/flavour.h"
 
 #include <inttypes.h>
 #include <stdio.h>

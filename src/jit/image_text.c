@@ -3,7 +3,7 @@
  * parser; bpftool's text has its bytes on a line of their own after each
  * instruction and is read here. */
 #include "stubbench/safe_file.h"
-#include "stubbench/image_text.h"
+#include "jit/image_text.h"
 #include "stubbench/error.h"
 #include "stubbench/listing.h"
 

@@ -2,8 +2,8 @@
  * Masked fields (imm64, rel32, gs disp32) are ignored; differences a kernel
  * flavour explains are listed apart; the first other difference is a real
  * mismatch. */
-#include "stubbench/jit_compare.h"
-#include "stubbench/flavour.h"
+#include "jit/jit_compare.h"
+#include "jit/flavour.h"
 
 #include <stdarg.h>
 #include <stdio.h>

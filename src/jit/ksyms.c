@@ -1,6 +1,6 @@
 /* ksyms.c: kallsyms text symbols and the names of JITed code's call and
  * jmp targets; see ksyms.h. */
-#include "stubbench/ksyms.h"
+#include "jit/ksyms.h"
 #include "stubbench/error.h"
 
 #include <errno.h>

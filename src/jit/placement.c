@@ -12,12 +12,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "stubbench/code_symbols.h"
+#include "base/code_symbols.h"
 #include "stubbench/decode.h"
-#include "stubbench/relocate.h"
+#include "jit/relocate.h"
 #include "stubbench/listing.h"
-#include "stubbench/return_thunks.h"
-#include "stubbench/perf_map.h"
+#include "jit/return_thunks.h"
+#include "base/perf_map.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

@@ -1,5 +1,5 @@
 /* placement_stats.c: cells across code placements; see placement_stats.h. */
-#include "stubbench/placement_stats.h"
+#include "jit/placement_stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* jit_relocate.c: moving JIT-style code to another address, re-aiming its
  * rel32 calls and jumps (capstone finds the instruction boundaries). */
-#include "stubbench/relocate.h"
+#include "jit/relocate.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
 

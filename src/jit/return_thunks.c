@@ -1,10 +1,10 @@
 /* return_thunks.c: the return thunk replicas by thunk, and the SRSO alias
  * pair placed at the kernel's address relationship; see return_thunks.h. */
 #define _GNU_SOURCE
-#include "stubbench/return_thunks.h"
-#include "stubbench/code_symbols.h"
+#include "jit/return_thunks.h"
+#include "base/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/relocate.h"
+#include "jit/relocate.h"
 
 #include <errno.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * "jmp __x86_return_thunk" at boot) or in a placed copy; see
  * return_thunks.h. */
 #define _GNU_SOURCE
-#include "stubbench/return_thunks.h"
-#include "stubbench/code_symbols.h"
+#include "jit/return_thunks.h"
+#include "base/code_symbols.h"
 #include "stubbench/error.h"
 #include "stubbench/decode.h"
 #include "stubbench/registry.h"

@@ -1,9 +1,9 @@
 /* kernel_arms.c: harness arms that run the BPF programs with
  * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
 #include "stubbench/harness.h"
-#include "stubbench/arms.h"
+#include "kernel/arms.h"
 #include "stubbench/loader.h"
-#include "stubbench/signals.h"
+#include "kernel/signals.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* auto_twin_source.c: a loaded program's JIT image, maps and map
  * immediates, for an auto-twin; see auto_twin_source.h. */
-#include "stubbench/auto_twin_source.h"
+#include "kernel/auto_twin_source.h"
 #include "stubbench/error.h"
-#include "stubbench/jit_read.h"
+#include "kernel/jit_read.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>

@@ -2,7 +2,7 @@
  * (bench/bpf/fentry_shape.bpf.c) available on this kernel? It is only
  * loaded and unloaded, to say so in one line; the measured shapes are the
  * raw_tp ones, which need no trampoline. */
-#include "stubbench/probe.h"
+#include "kernel/probe.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
  * --shape=htab`; see htab.h and bench/bpf/htab_shape.bpf.c. */
-#include "stubbench/htab.h"
+#include "kernel/htab.h"
 #include "stubbench/answer.h"
-#include "stubbench/signals.h"
+#include "kernel/signals.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -13,9 +13,9 @@
 #include "stubbench/error.h"
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_check.h"
-#include "stubbench/jit_read.h"
+#include "jit/flavour.h"
+#include "kernel/jit_check.h"
+#include "kernel/jit_read.h"
 #include "stubbench/timer.h"
 
 #include "htab_shape.skel.h"

@@ -5,12 +5,12 @@
  * mismatches, of which the first differing instruction is printed. */
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
-#include "stubbench/flavour.h"
-#include "stubbench/jit_compare.h"
-#include "stubbench/jit_read.h"
-#include "stubbench/jit_check.h"
+#include "jit/flavour.h"
+#include "jit/jit_compare.h"
+#include "kernel/jit_read.h"
+#include "kernel/jit_check.h"
 #include "stubbench/loader.h"
-#include "stubbench/twin_variants.h"
+#include "variants/twin_variants.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -2,7 +2,7 @@
  * bpf_obj_get_info_by_fd (libbpf 1.1's name for bpf_prog_get_info_by_fd):
  * once for the lengths, once for the buffers. Names come from the
  * program's BTF func_info. */
-#include "stubbench/jit_read.h"
+#include "kernel/jit_read.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
 

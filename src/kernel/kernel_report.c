@@ -4,9 +4,9 @@
  * kernel (BPF_PROG_TEST_RUN, syscall removed), and whether they agree
  * by the equivalence test of kernel_verdict.h, on the added cost and on
  * every arm's absolute cost. */
-#include "stubbench/kernel_report.h"
+#include "kernel/kernel_report.h"
 #include "stubbench/answer.h"
-#include "stubbench/kernel_verdict.h"
+#include "report/kernel_verdict.h"
 #include "stubbench/loader.h"
 
 #include "stubbench/json_doc.h"

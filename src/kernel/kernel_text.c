@@ -1,7 +1,7 @@
 /* kernel_text.c: bytes of the running kernel's text, copied by a raw_tp
  * program with bpf_probe_read_kernel (bench/bpf/kernel_text.bpf.c) and one
  * BPF_PROG_TEST_RUN, where there is no /proc/kcore. */
-#include "stubbench/kernel_text.h"
+#include "kernel/kernel_text.h"
 #include "stubbench/error.h"
 
 #include <bpf/bpf.h>

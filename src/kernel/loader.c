@@ -3,8 +3,8 @@
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
 #include "stubbench/loader.h"
 #include "stubbench/error.h"
-#include "stubbench/verifier_log.h"
-#include "stubbench/spacer.h"
+#include "kernel/verifier_log.h"
+#include "kernel/spacer.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -3,14 +3,14 @@
  * says whether the function with the big stack sets up r9; reads the text
  * of bpf_jit_supports_private_stack() where kallsyms gives its address.
  * The sentences made of it: private_stack_reason.c. */
-#include "stubbench/private_stack_probe.h"
+#include "kernel/private_stack_probe.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
-#include "stubbench/jit_check.h"
-#include "stubbench/jit_read.h"
-#include "stubbench/kernel_text.h"
-#include "stubbench/ksyms.h"
-#include "stubbench/private_stack_reason.h"
+#include "kernel/jit_check.h"
+#include "kernel/jit_read.h"
+#include "kernel/kernel_text.h"
+#include "jit/ksyms.h"
+#include "kernel/private_stack_reason.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

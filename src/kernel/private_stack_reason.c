@@ -3,7 +3,7 @@
  * the types that got a private stack and those that did not, what
  * bpf_jit_supports_private_stack() returns, and the release only where it
  * predates v6.13, where the x86-64 JIT's private stack landed. */
-#include "stubbench/private_stack_reason.h"
+#include "kernel/private_stack_reason.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/loader.h"
 

@@ -2,9 +2,9 @@
  * before loading anything: the capabilities (CAP_BPF or CAP_SYS_ADMIN) and
  * the JIT switch. Test-run refusal and private-stack support can only be
  * seen after a load; kernel_main.c names them. */
-#include "stubbench/probe.h"
-#include "stubbench/pin.h"
-#include "stubbench/signals.h"
+#include "kernel/probe.h"
+#include "harness/pin.h"
+#include "kernel/signals.h"
 #include "stubbench/loader.h"
 
 #include <linux/capability.h>

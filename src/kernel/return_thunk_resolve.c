@@ -2,14 +2,14 @@
  * into, named through jited_ksyms and /proc/kallsyms, and so the return
  * thunk the JIT's returns really reach; and the thunk replicas checked
  * against this kernel's own text (kernel_text.c). */
-#include "stubbench/return_thunk_resolve.h"
+#include "kernel/return_thunk_resolve.h"
 #include "stubbench/cpu_signature.h"
-#include "stubbench/jit_read.h"
+#include "kernel/jit_read.h"
 #include "stubbench/loader.h"
-#include "stubbench/kernel_text.h"
-#include "stubbench/ksyms.h"
-#include "stubbench/return_thunks.h"
-#include "stubbench/code_symbols.h"
+#include "kernel/kernel_text.h"
+#include "jit/ksyms.h"
+#include "jit/return_thunks.h"
+#include "base/code_symbols.h"
 
 #include <inttypes.h>
 #include <stdio.h>

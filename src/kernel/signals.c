@@ -6,7 +6,7 @@
  * signal ends it at once. Either way the process exits, which closes every
  * program's file descriptor: nothing is pinned, so nothing stays loaded
  * (even a SIGKILL leaves nothing loaded). */
-#include "stubbench/signals.h"
+#include "kernel/signals.h"
 #include "stubbench/loader.h"
 #include "stubbench/safe_file.h"
 

@@ -9,7 +9,7 @@
  * states than loads, and a CI that misses the next run's figure (measured:
  * results/amd-epyc-zen5-vm.md). A spacer of a random size before each copy
  * moves the copy's functions to a page offset of their own. */
-#include "stubbench/spacer.h"
+#include "kernel/spacer.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>

@@ -8,13 +8,13 @@
  * 64-byte aligned. */
 #include "stubbench/harness.h"
 #include "stubbench/decode.h"
-#include "stubbench/jit_read.h"
-#include "stubbench/twin_placement.h"
-#include "stubbench/arms.h"
+#include "kernel/jit_read.h"
+#include "kernel/twin_placement.h"
+#include "kernel/arms.h"
 #include "stubbench/loader.h"
-#include "stubbench/signals.h"
+#include "kernel/signals.h"
 #include "stubbench/timer.h"
-#include "stubbench/twin_variants.h"
+#include "variants/twin_variants.h"
 #include "stubbench/variant_arms.h"
 
 #include <stdarg.h>

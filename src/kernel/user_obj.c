@@ -1,11 +1,11 @@
 /* user_obj.c: a user's BPF object, loaded with libbpf; see user_obj.h. */
 #include "stubbench/harness.h"
-#include "stubbench/user_obj.h"
-#include "stubbench/signals.h"
+#include "kernel/user_obj.h"
+#include "kernel/signals.h"
 #include "stubbench/error.h"
 #include "stubbench/safe_file.h"
 #include "stubbench/timer.h"
-#include "stubbench/verifier_log.h"
+#include "kernel/verifier_log.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>

@@ -1,6 +1,6 @@
 /* verifier_log.c: the log of a failed BPF program load, in short; see
  * verifier_log.h. */
-#include "stubbench/verifier_log.h"
+#include "kernel/verifier_log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* figure_checks.c: figures held back or explained before printing; see
  * figure_checks.h. */
-#include "stubbench/figure_checks.h"
+#include "output/figure_checks.h"
 
 #include <math.h>
 #include <string.h>

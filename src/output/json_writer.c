@@ -1,6 +1,6 @@
 /* json_writer.c: JSON strings, numbers and estimates, shared by every JSON
  * writer. */
-#include "stubbench/json_writer.h"
+#include "output/json_writer.h"
 
 #include <math.h>
 #include <stddef.h>

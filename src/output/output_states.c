@@ -11,7 +11,7 @@
 #include "stubbench/past_runs.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_info.h"
-#include "stubbench/sibling.h"
+#include "harness/sibling.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
 static double low_share(const struct sb_cell *c)

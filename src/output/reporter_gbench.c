@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stubbench/json_writer.h"
+#include "output/json_writer.h"
 #include "stubbench/run_info.h"
 
 static void kv_num(FILE *f, const char *key, double v)

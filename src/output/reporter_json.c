@@ -11,13 +11,13 @@
 #include "stubbench/config.h"
 #include "stubbench/figures.h"
 #include "stubbench/json_doc.h"
-#include "stubbench/json_writer.h"
+#include "output/json_writer.h"
 #include "stubbench/machine_name.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output_states.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/run_info.h"
-#include "stubbench/sibling.h"
+#include "harness/sibling.h"
 
 static void json_summary(FILE *f, const struct sb_summary *s)
 {

@@ -9,7 +9,7 @@
 
 #include "stubbench/answer.h"
 #include "stubbench/error.h"
-#include "stubbench/kernel_verdict.h"
+#include "report/kernel_verdict.h"
 #include "stubbench/machine_name.h"
 #include "stubbench/state_figures.h"
 

@@ -1,11 +1,11 @@
 /* answer.c: the summary every measuring command prints first; see answer.h. */
 #include "stubbench/answer.h"
 
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 #include "stubbench/figures.h"
 #include "stubbench/machine_name.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_baseline.h"
+#include "variants/variant_baseline.h"
 
 #include <math.h>
 #include <stdio.h>

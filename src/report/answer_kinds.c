@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-#include "stubbench/kernel_obj_answer.h"
-#include "stubbench/kernel_verdict.h"
-#include "stubbench/lab_rank.h"
-#include "stubbench/run_diff.h"
+#include "report/kernel_obj_answer.h"
+#include "report/kernel_verdict.h"
+#include "report/lab_rank.h"
+#include "report/run_diff.h"
 
 static const struct {
 	const char *tool;       /* the run's "tool" (run_file.h) */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 /* v in cycles, "+1.23", or "0.00" for what rounds to zero (never -0.00). */
 static const char *cyc(char *buf, size_t len, double v)

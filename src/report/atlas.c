@@ -1,5 +1,5 @@
 /* atlas.c: this run's machine among the atlas's; see atlas.h. */
-#include "stubbench/atlas.h"
+#include "report/atlas.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * what the change costs per run at the largest batch, and the parts'
  * costs or the changed instructions as hunks. The live run prints them
  * from the same members (src/commands/diff_report.c). */
-#include "stubbench/run_diff.h"
+#include "report/run_diff.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -12,14 +12,14 @@
  *       at identical layout: codegen +0.00 [-0.01, +0.01] this run, layout +0.28 [+0.03, +0.55]
  *       in the kernel (these loads): +1.28 [+0.65, +1.91] cycles vs itself as a syscall program
  */
-#include "stubbench/kernel_obj_answer.h"
+#include "report/kernel_obj_answer.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "stubbench/answer.h"
 #include "stubbench/figures.h"
-#include "stubbench/kernel_verdict.h"
+#include "report/kernel_verdict.h"
 #include "stubbench/output.h"
 
 static const struct sb_run_row *row_of(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen,

@@ -1,6 +1,6 @@
 /* kernel_verdict.c: twin against kernel, an equivalence test with a
  * stated margin; see kernel_verdict.h. */
-#include "stubbench/kernel_verdict.h"
+#include "report/kernel_verdict.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* lab_rank.c: the lab's alternatives ranked per return flavour and shape;
  * see lab_rank.h. */
-#include "stubbench/lab_rank.h"
+#include "report/lab_rank.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* run_diff.c: a saved diff run's "diff" and "annotate" members read back
  * with json-c; see run_diff.h. A member or field that is missing or of
  * another type reads as absent (run_json.h): the summary then says less. */
-#include "stubbench/run_diff.h"
+#include "report/run_diff.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* run_file.c: saved runs read back with json-c; see run_file.h. */
 #include "stubbench/run_file.h"
 #include "stubbench/error.h"
-#include "stubbench/read_file.h"
+#include "base/read_file.h"
 #include "stubbench/harness.h"
 #include "stubbench/parse.h"
 #include "stubbench/run_info.h"
-#include "stubbench/run_diff.h"
+#include "report/run_diff.h"
 #include "stubbench/state_figures.h"
 #include "run_json.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "stubbench/error.h"
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 #include "stubbench/registry.h"
 #include "stubbench/rng.h"
 #include "stubbench/variant_keys.h"

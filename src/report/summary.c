@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "stubbench/atlas.h"
+#include "report/atlas.h"
 
 int sb_answer_write(FILE *f, const struct sb_run_file *rf, sb_answer_fn own)
 {

@@ -2,8 +2,8 @@
  * aimed at the replica of this kernel's return thunk (the twins': or of
  * --thunk's), for every command that runs them; see session.h. */
 #include "stubbench/mitigations.h"
-#include "stubbench/return_thunks.h"
-#include "stubbench/session.h"
+#include "jit/return_thunks.h"
+#include "session/session.h"
 
 #include <stdio.h>
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 #include "stubbench/placement.h"
 #include "stubbench/rng.h"
 

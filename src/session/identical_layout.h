@@ -17,7 +17,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/placement.h"
-#include "stubbench/session.h"
+#include "session/session.h"
 #include "stubbench/variant_arms.h"
 
 #define SB_LAYOUT_MAX_GROUPS (2 * SB_MAX_ARMS)

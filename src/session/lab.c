@@ -6,15 +6,15 @@
 #include <string.h>
 
 #include "stubbench/json_doc.h"
-#include "stubbench/lab_rank.h"
-#include "stubbench/lab_variants.h"
+#include "report/lab_rank.h"
+#include "variants/lab_variants.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/output.h"
-#include "stubbench/percpu.h"
-#include "stubbench/return_thunks.h"
+#include "variants/percpu.h"
+#include "jit/return_thunks.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
-#include "stubbench/session.h"
+#include "session/session.h"
 #include "stubbench/variant_arms.h"
 
 #define TOOL "stubbench lab"

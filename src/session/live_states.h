@@ -5,7 +5,7 @@
 #ifndef STUBBENCH_SESSION_LIVE_STATES_H
 #define STUBBENCH_SESSION_LIVE_STATES_H
 
-#include "stubbench/session.h"
+#include "session/session.h"
 
 /* s->states from s->blocks (none: nothing), and the JSON's "core_states"
  * member after the front end's own (s->meta.members). Out of memory:

@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/session.h"
-#include "stubbench/markers.h"
-#include "stubbench/percpu.h"
+#include "session/session.h"
+#include "counters/markers.h"
+#include "variants/percpu.h"
 #include "stubbench/perf_counters.h"
-#include "stubbench/pin.h"
+#include "harness/pin.h"
 #include "stubbench/placement.h"
-#include "stubbench/placement_stats.h"
-#include "stubbench/sibling.h"
+#include "jit/placement_stats.h"
+#include "harness/sibling.h"
 #include "stubbench/timer.h"
 #include "stubbench/variant_arms.h"
 

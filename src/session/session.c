@@ -1,6 +1,6 @@
 /* session.c: the run configuration's harness options and the one ending
  * of every measuring command; see session.h. */
-#include "stubbench/session.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,10 +9,10 @@
 
 #include "stubbench/answer.h"
 #include "stubbench/out_file.h"
-#include "stubbench/figure_checks.h"
+#include "output/figure_checks.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/reporter.h"
-#include "stubbench/return_thunks.h"
+#include "jit/return_thunks.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
 #include "live_states.h"

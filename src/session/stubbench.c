@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/percpu.h"
-#include "stubbench/session.h"
+#include "variants/percpu.h"
+#include "session/session.h"
 #include "stubbench/variant_arms.h"
-#include "stubbench/variant_baseline.h"
+#include "variants/variant_baseline.h"
 
 int sb_measure(const struct sb_config *cfg, struct sb_measurement *m, char *err, size_t errlen)
 {

@@ -1,12 +1,12 @@
 /* attribution.c: a variant's cost split over its parts; see attribution.h. */
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stubbench/error.h"
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 #include "stubbench/rng.h"
 
 #define MAX_COLS (3 + 2 * SB_ATTRIBUTION_MAX_PARTS)

@@ -1,7 +1,7 @@
 /* attribution_state.c: whether an attribution's parts add up, or the cost
  * is a state of the loop that any one of several parts moves it out of;
  * see attribution.h. */
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 #include <math.h>
 

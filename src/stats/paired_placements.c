@@ -1,6 +1,6 @@
 /* paired_placements.c: a - b over placements, hierarchical bootstrap; see
  * paired_placements.h. */
-#include "stubbench/paired_placements.h"
+#include "stats/paired_placements.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ablation.c: a variant's parts against its baseline and the variant with
  * one part taken out; see ablation.h. */
-#include "stubbench/ablation.h"
+#include "twins/ablation.h"
 #include "stubbench/error.h"
 #include "code_align.h"
 #include "code_layout.h"

@@ -1,12 +1,12 @@
 /* annotate_baseline.c: the baseline annotate compares a variant with; see
  * annotate_baseline.h. */
-#include "stubbench/annotate_baseline.h"
+#include "twins/annotate_baseline.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "stubbench/registry.h"
-#include "stubbench/variant_baseline.h"
+#include "variants/variant_baseline.h"
 #include "stubbench/error.h"
 
 /* The twin with each private-stack function de-privatized, runnable. */

@@ -5,14 +5,14 @@
  * their pages and names them, so that sb_place() and the harness take the
  * twin like any replica. */
 #define _GNU_SOURCE
-#include "stubbench/code_check.h"
-#include "stubbench/auto_twin.h"
-#include "stubbench/code_symbols.h"
+#include "jit/code_check.h"
+#include "twins/auto_twin.h"
+#include "base/code_symbols.h"
 #include "stubbench/error.h"
-#include "stubbench/insn_trace.h"
-#include "stubbench/percpu.h"
+#include "variants/insn_trace.h"
+#include "variants/percpu.h"
 #include "stubbench/placement.h"
-#include "stubbench/return_thunks.h"
+#include "jit/return_thunks.h"
 #include "code_layout.h"
 
 #include <stdio.h>

@@ -6,12 +6,12 @@
  * BPF_REG_FP operand becomes r9; every call gets push r9 before it (before
  * the call-depth accounting, if any) and pop r9 after it. Undoing that is
  * the same function as the JIT emits it without a private stack. */
-#include "stubbench/deprivatize.h"
+#include "twins/deprivatize.h"
 #include "stubbench/decode.h"
 #include "stubbench/error.h"
 #include "code_layout.h"
 #include "private_frame.h"
-#include "stubbench/ablation.h"
+#include "twins/ablation.h"
 
 #include <stdio.h>
 #include <stdlib.h>

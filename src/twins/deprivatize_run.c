@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 
-#include "stubbench/deprivatize.h"
-#include "stubbench/flavour.h"
-#include "stubbench/image_text.h"
+#include "twins/deprivatize.h"
+#include "jit/flavour.h"
+#include "jit/image_text.h"
 
 #define TOOL "stubbench deprivatize"
 

@@ -1,9 +1,9 @@
 /* image_diff.c: two JIT images of one program read, paired and mapped
  * instruction by instruction; see image_diff.h. */
-#include "stubbench/image_diff.h"
+#include "twins/image_diff.h"
 #include "stubbench/error.h"
-#include "stubbench/image_text.h"
-#include "stubbench/insn_align.h"
+#include "jit/image_text.h"
+#include "twins/insn_align.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* insn_align.c: old -> new instruction rows from the common subsequence;
  * see insn_align.h. */
-#include "stubbench/insn_align.h"
+#include "twins/insn_align.h"
 #include "stubbench/error.h"
 #include "code_align.h"
 

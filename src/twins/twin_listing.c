@@ -1,6 +1,6 @@
 /* twin_listing.c: a twin's code against the kernel's listing, and as a
  * listing of its own (deprivatize.h). */
-#include "stubbench/deprivatize.h"
+#include "twins/deprivatize.h"
 #include "stubbench/dump.h"
 #include "stubbench/error.h"
 

@@ -1,7 +1,7 @@
 /* insn_trace.c: instructions of one stub call counted by single-stepping
  * it with ptrace; see insn_trace.h. */
 #define _GNU_SOURCE
-#include "stubbench/insn_trace.h"
+#include "variants/insn_trace.h"
 #include "stubbench/error.h"
 
 #include <errno.h>

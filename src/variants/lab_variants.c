@@ -1,11 +1,11 @@
 /* lab_variants.c: the codegen lab's variants (family "lab"), see lab_variants.h.
  * asm/lab_alternatives.asm declares each one: its struct sb_variant
  * (SB_VARIANT) and its struct sb_lab_info, each pointing at the other. */
-#include "stubbench/lab_variants.h"
+#include "variants/lab_variants.h"
 
 #include <stddef.h>
 
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 
 extern const int64_t sb_lab_call_depth_disp;
 

@@ -1,6 +1,6 @@
 /* percpu.c: per-thread private stack copies reached through GS; see percpu.h. */
 #define _GNU_SOURCE
-#include "stubbench/percpu.h"
+#include "variants/percpu.h"
 #include "stubbench/error.h"
 
 #include <asm/prctl.h>

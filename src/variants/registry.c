@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "stubbench/parse.h"
-#include "stubbench/variant_families.h"
+#include "variants/variant_families.h"
 
 extern const struct sb_variant __start_sb_variants[] __attribute__((weak));
 extern const struct sb_variant __stop_sb_variants[] __attribute__((weak));

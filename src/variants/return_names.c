@@ -1,6 +1,6 @@
 /* return_names.c: the return a variant's code executes; see
  * return_names.h. */
-#include "stubbench/return_names.h"
+#include "variants/return_names.h"
 
 #include <stddef.h>
 

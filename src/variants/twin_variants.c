@@ -1,7 +1,7 @@
 /* twin_variants.c: which kernel function each twin copies
  * (asm/twins_v6_18.asm declares them with SB_FUNCTION_RECORD, family
  * "twin" of the registry with SB_VARIANT), and the twin of a kernel arm. */
-#include "stubbench/twin_variants.h"
+#include "variants/twin_variants.h"
 #include "stubbench/registry.h"
 #include "stubbench/variant_keys.h"
 

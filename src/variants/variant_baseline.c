@@ -2,8 +2,8 @@
  * family (variant_baseline.h). Apart from the registry, which it reads,
  * so that the registry does not depend on the lab's variants that read it
  * in turn. */
-#include "stubbench/variant_baseline.h"
-#include "stubbench/lab_variants.h"
+#include "variants/variant_baseline.h"
+#include "variants/lab_variants.h"
 #include "stubbench/registry.h"
 
 const struct sb_variant *sb_variant_baseline_of(const struct sb_variant *v)

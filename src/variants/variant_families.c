@@ -1,6 +1,6 @@
 /* variant_families.c: the families of variants as the registry lists them;
  * see variant_families.h. */
-#include "stubbench/variant_families.h"
+#include "variants/variant_families.h"
 
 #include <stddef.h>
 

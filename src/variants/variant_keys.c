@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "stubbench/lab_variants.h"
-#include "stubbench/return_names.h"
+#include "variants/lab_variants.h"
+#include "variants/return_names.h"
 
 /* The seeds' three codegens, from what the code has: a private stack in
  * the program and its subprog (private), in the program only (hybrid), or

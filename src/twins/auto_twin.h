@@ -30,9 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 #include "stubbench/decode.h"
-#include "stubbench/ksyms.h"
+#include "jit/ksyms.h"
 #include "stubbench/mitigations.h"
 #include "stubbench/registry.h"
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "stubbench/loader.h"
-#include "stubbench/private_stack_findings.h"
+#include "kernel/private_stack_findings.h"
 
 const char *sb_probe_type_name(enum sb_probe_type t);    /* "raw_tp", "tracepoint", ... */
 const char *sb_probe_shape_name(enum sb_probe_shape s);  /* "s64", "s256", "m64", "g64", "tail" */

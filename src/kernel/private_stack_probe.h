@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/private_stack_findings.h"
+#include "kernel/private_stack_findings.h"
 
 /* Loads every probe program on its own and reads its JIT. Returns 0 (the
  * outcomes filled in, a refused load is an outcome), or -1 with one line

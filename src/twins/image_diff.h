@@ -19,9 +19,9 @@
 
 #include <stddef.h>
 
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 #include "stubbench/decode.h"
-#include "stubbench/insn_align.h"
+#include "twins/insn_align.h"
 
 /* One pair of functions and their map. */
 struct sb_func_diff {

@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "stubbench/code_variant.h"
-#include "stubbench/deprivatize.h"
+#include "jit/code_variant.h"
+#include "twins/deprivatize.h"
 
 struct sb_annotate_baseline {
 	const struct sb_variant *v;                      /* the baseline */

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/auto_twin.h"
+#include "twins/auto_twin.h"
 #include "stubbench/decode.h"
 
 struct sb_auto_twin_source {

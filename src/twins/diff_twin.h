@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/auto_twin.h"
+#include "twins/auto_twin.h"
 
 struct sb_diff_twin {
 	struct sb_auto_twin t;            /* t.cv.v: what the harness runs */

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "stubbench/mitigations.h"
-#include "stubbench/return_names.h"
+#include "variants/return_names.h"
 
 /* A replica and the kernel function it copies, for checks against the
  * kernel's own text. */

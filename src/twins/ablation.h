@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/code_variant.h"
+#include "jit/code_variant.h"
 
 #define SB_ABLATION_MAX_PARTS 24
 #define SB_PART_MAX_INSNS 32

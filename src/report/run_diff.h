@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/attribution.h"
+#include "stats/attribution.h"
 
 struct sb_run_file;
 
