@@ -26,44 +26,45 @@ static double record_level(const char **record)
 /* The front end's members, then "core_states". */
 static void states_members(struct sb_doc *doc, const void *ctx)
 {
-	const struct sb_session *s = ctx;
-	if (s->front_members)
-		s->front_members(doc, s->front_ctx);
-	sb_state_figures_doc(doc, "core_states", s->states, s->states_record, 1);
+	const struct sb_live_states *ls = ctx;
+	if (ls->front_members)
+		ls->front_members(doc, ls->front_ctx);
+	sb_state_figures_doc(doc, "core_states", ls->states, ls->record, 1);
 }
 
 /* The front end's members of a result, with its own context. */
 static void front_result_members(struct sb_doc *doc, const struct sb_cell *c, const void *ctx)
 {
-	const struct sb_session *s = ctx;
-	if (s->front_result_members)
-		s->front_result_members(doc, c, s->front_ctx);
+	const struct sb_live_states *ls = ctx;
+	if (ls->front_result_members)
+		ls->front_result_members(doc, c, ls->front_ctx);
 }
 
-void sb_live_states_begin(struct sb_session *s)
+void sb_live_states_begin(struct sb_live_states *ls, const struct sb_block_table *blocks, uint64_t seed,
+			  struct sb_output_meta *meta, const char *tool)
 {
-	if (!s->blocks || !s->blocks->n)
+	if (!blocks || !blocks->n)
 		return;
-	s->states = calloc(1, sizeof(*s->states));
-	double level = record_level(&s->states_record);
-	if (!s->states || sb_state_figures_of_blocks(s->blocks, level, s->cfg->seed, s->states) != 0) {
-		fprintf(stderr, "%s: out of memory: no figures per core state\n", s->tool);
-		free(s->states);
-		s->states = NULL;
+	ls->states = calloc(1, sizeof(*ls->states));
+	double level = record_level(&ls->record);
+	if (!ls->states || sb_state_figures_of_blocks(blocks, level, seed, ls->states) != 0) {
+		fprintf(stderr, "%s: out of memory: no figures per core state\n", tool);
+		free(ls->states);
+		ls->states = NULL;
 		return;
 	}
-	s->front_members = s->meta.members;
-	s->front_result_members = s->meta.result_members;
-	s->front_ctx = s->meta.members_ctx;
-	s->meta.members = states_members;
-	s->meta.result_members = s->front_result_members ? front_result_members : NULL;
-	s->meta.members_ctx = s;
+	ls->front_members = meta->members;
+	ls->front_result_members = meta->result_members;
+	ls->front_ctx = meta->members_ctx;
+	meta->members = states_members;
+	meta->result_members = ls->front_result_members ? front_result_members : NULL;
+	meta->members_ctx = ls;
 }
 
-void sb_live_states_end(struct sb_session *s)
+void sb_live_states_end(struct sb_live_states *ls)
 {
-	if (s->states)
-		sb_state_figures_free(s->states);
-	free(s->states);
-	s->states = NULL;
+	if (ls->states)
+		sb_state_figures_free(ls->states);
+	free(ls->states);
+	ls->states = NULL;
 }

@@ -156,7 +156,7 @@ static int summary(const struct sb_session *s, FILE *f, const struct sb_results 
 		snprintf(rf.kernel_driver, sizeof(rf.kernel_driver), "%s", s->meta.kernel_driver);
 	if (s->meta.not_measured)
 		snprintf(rf.not_measured, sizeof(rf.not_measured), "%s", s->meta.not_measured);
-	rf.states = s->states; /* borrowed: not freed with rf */
+	rf.states = s->live.states; /* borrowed: not freed with rf */
 	if (s->table && !s->answer)
 		sb_answer_header(f, &rf);
 	else
@@ -223,7 +223,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, cpu, s->measurement_extra);
 	s->meta.record_key = measurement;
 	sb_past_runs_next_run(stderr, s->tool, measurement, widen, s->n_sections);
-	sb_live_states_begin(s);
+	sb_live_states_begin(&s->live, s->blocks, s->cfg->seed, &s->meta, s->tool);
 	/* Every part's cells: one part's own results (their cells keep their
 	 * addresses, which a front end's JSON members may look up), several
 	 * parts merged. */
@@ -264,7 +264,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = 1;
 	}
 out:
-	sb_live_states_end(s);
+	sb_live_states_end(&s->live);
 	sb_results_free(&merged);
 	for (size_t i = 0; i < s->n_sections; i++)
 		sb_results_free(s->sections[i].res);

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "session/live_states.h"
 #include "stubbench/config.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
@@ -81,13 +82,8 @@ struct sb_session {
 	 * them by core state and computes the figures per state
 	 * (state_figures.h): "core_states" in JSON, lines of the summary. */
 	const struct sb_block_table *blocks;
-	/* Set by the ending from blocks (NULL: none), and the front end's
-	 * members (and result members) that the core states' member follows. */
-	struct sb_state_figures *states;
-	const char *states_record;
-	void (*front_members)(struct sb_doc *doc, const void *ctx);
-	void (*front_result_members)(struct sb_doc *doc, const struct sb_cell *c, const void *ctx);
-	const void *front_ctx;
+	/* Set by the ending from blocks (live_states.h). */
+	struct sb_live_states live;
 };
 
 /* The session of tool with configuration cfg (kept by pointer: it must
