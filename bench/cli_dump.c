@@ -19,6 +19,7 @@
 #include "stubbench/format.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #define MAX_DUMP_GROUPS 64

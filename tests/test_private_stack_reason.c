@@ -16,6 +16,7 @@
 #include "stubbench/listing.h"
 #include "stubbench/json_doc.h"
 #include "kernel/private_stack_reason.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "base/read_file.h"
 

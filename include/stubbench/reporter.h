@@ -22,10 +22,12 @@
 #include <stdio.h>
 
 #include "stubbench/format.h"
-#include "stubbench/harness.h"
 #include "stubbench/run_info.h"
 
 struct sb_doc;
+struct sb_cell;
+struct sb_results;
+struct sb_output_meta;
 
 struct sb_reporter {
 	enum sb_format format;

@@ -14,6 +14,7 @@
 #include "stubbench/mitigations.h"
 #include "variants/percpu.h"
 #include "stubbench/registry.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "session/session.h"
 #include "stubbench/error.h"

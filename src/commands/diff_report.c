@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "stubbench/json_doc.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "report/run_diff.h"
 #include "stubbench/run_file.h"

@@ -9,6 +9,7 @@
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)

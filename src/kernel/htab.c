@@ -286,7 +286,7 @@ enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char 
 }
 
 /* The cell of the htab program whose key's codegen is codegen, at batch. */
-static const struct sb_cell *cell(const struct sb_results *r, const char *codegen, uint64_t batch)
+static const struct sb_cell *htab_cell(const struct sb_results *r, const char *codegen, uint64_t batch)
 {
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
@@ -308,8 +308,8 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 		"syscall path", "delta + path", "no-helpers", "helpers");
 	for (size_t b = 0; b < r->n_batches; b++) {
 		uint64_t batch = r->cells[b].batch;
-		const struct sb_cell *base = cell(r, "baseline", batch), *priv = cell(r, "private", batch),
-				     *noh = cell(r, "private-no-helpers", batch), *sys = cell(r, "syscall-path", batch);
+		const struct sb_cell *base = htab_cell(r, "baseline", batch), *priv = htab_cell(r, "private", batch),
+				     *noh = htab_cell(r, "private-no-helpers", batch), *sys = htab_cell(r, "syscall-path", batch);
 		if (!base || !priv || !base->n_samples || !priv->n_samples)
 			continue;
 		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "stubbench/json_doc.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 size_t sb_results_count_empty(const struct sb_results *r)

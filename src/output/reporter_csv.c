@@ -1,5 +1,6 @@
 /* reporter_csv.c: the CSV reporter (reporter.h): a header line, then a
  * row per cell; a cell without usable samples has empty figures. */
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #include "stubbench/figures.h"

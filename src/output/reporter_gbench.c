@@ -7,6 +7,7 @@
  * nanoseconds per iteration, the harness's overhead removed; the counters
  * core_cycles_per_call and tsc_cycles_per_call go with every entry. */
 #define _GNU_SOURCE
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
  * schema stubbench-run (share/schema/stubbench-run.schema.json), the
  * command's own members written from their document (json_doc.h). With
  * the JSON writer (json_writer.c) the only caller of sb_json_*. */
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #include <errno.h>

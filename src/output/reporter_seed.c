@@ -1,5 +1,6 @@
 /* reporter_seed.c: the seed reporter (reporter.h): one bench line per
  * cell, as upstream's run_common.sh summarize prints them. */
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #include "stubbench/output.h"

@@ -1,6 +1,7 @@
 /* reporter_table.c: the table reporter (reporter.h): "#" lines on the
  * run, a row per cell with its figures, then the notes on its states,
  * codegen, CIs and placements. */
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 
 #include <math.h>

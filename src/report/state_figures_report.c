@@ -7,6 +7,7 @@
 
 #include "stubbench/answer.h"
 #include "stubbench/json_doc.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/run_file.h"

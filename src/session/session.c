@@ -11,6 +11,7 @@
 #include "stubbench/out_file.h"
 #include "output/figure_checks.h"
 #include "stubbench/past_runs.h"
+#include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "jit/return_thunks.h"
 #include "stubbench/run_file.h"
