@@ -23,8 +23,13 @@ enum sb_seed_use {
 	SB_SEED_LAYOUT,         /* the states' layout offsets, per group */
 	SB_SEED_ORDER,          /* the interleaving order of arms, per process and batch */
 	SB_SEED_BOOTSTRAP,      /* a bootstrap's resamples, per figure */
-	SB_SEED_FOOTPRINT,      /* footprint's copies, per placement */
+	SB_SEED_FOOTPRINT,      /* footprint's runs, per copy count */
+	SB_SEED_PAGES,          /* the pages placed copies go to: 0 the arms', 1 + g group g's, SB_SEED_LAYOUT_PAGES */
+	SB_SEED_STACK,          /* a block's stack offset, per re-rolled state */
 };
+
+/* SB_SEED_PAGES's index for the identical-layout comparison's pages. */
+#define SB_SEED_LAYOUT_PAGES (1ull << 32)
 
 /* The seed of stream use, index (an arm, a batch, a group: what tells the
  * stream's members apart) of a run seeded with seed: both mixed in by

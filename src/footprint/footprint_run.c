@@ -1,6 +1,7 @@
 /* footprint_run.c: `stubbench footprint`, measured and reported; see
  * footprint_run.h. */
 #include "stubbench/footprint_run.h"
+#include "stubbench/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,7 +205,7 @@ static int measure_one(const struct sb_config *cfg, const struct sb_variant *con
 		.n_batches = 1,
 		.time_s = time_s,
 		.samples = cfg->samples,
-		.seed = cfg->seed + n,
+		.seed = sb_seed_stream(cfg->seed, SB_SEED_FOOTPRINT, n),
 		.progress = isatty(STDERR_FILENO),
 		.verbose = cfg->verbose,
 		.processes = cfg->processes,

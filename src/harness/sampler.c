@@ -21,6 +21,7 @@
 #include <x86intrin.h>
 
 #include "harness/sibling.h"
+#include "stubbench/rng.h"
 #include "stubbench/timer.h"
 
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */
@@ -78,7 +79,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	size_t pad = (size_t)sb_rng_below(rng, STACK_STEPS) * 16;
 	if (o->stack_by_state) {
 		struct sb_rng at_state;
-		sb_rng_seed(&at_state, o->seed * 0x9e3779b97f4a7c15ull + state);
+		sb_rng_seed(&at_state, sb_seed_stream(o->seed, SB_SEED_STACK, state));
 		pad = (size_t)sb_rng_below(&at_state, STACK_STEPS) * 16;
 	}
 	long csw0 = sb_context_switches();

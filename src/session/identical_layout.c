@@ -102,7 +102,7 @@ static int share_pages(const char *prog, uint64_t seed, struct sb_layout_groups 
 	}
 	char err[256] = "no function to copy";
 	struct sb_rng rng;
-	sb_rng_seed(&rng, seed * 7919 + 29);
+	sb_rng_seed(&rng, sb_seed_stream(seed, SB_SEED_PAGES, SB_SEED_LAYOUT_PAGES));
 	size_t j = 0;
 	for (; most && j < k; j++) {
 		lg->rx[j] = sb_place_pages_random((uintptr_t)lg->v[0]->main, len, &rng, &lg->rw[j], err, sizeof(err));

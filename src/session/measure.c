@@ -9,6 +9,7 @@
 #include "session/session.h"
 #include "counters/markers.h"
 #include "variants/percpu.h"
+#include "stubbench/rng.h"
 #include "stubbench/perf_counters.h"
 #include "harness/pin.h"
 #include "stubbench/placement.h"
@@ -95,7 +96,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	pool->next = pools;
 	pools = pool;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed * 7919 + 17);
+	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 0));
 	char err[512];
 	*n_out = 0;
 	for (size_t vi = 0; vi < n_others + 1; vi++) {
@@ -149,7 +150,7 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 	 * after a few groups a copy found no free page in 64 tries. */
 	static uint64_t groups_placed;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg->seed * 104729 + 3 + 7919 * groups_placed++);
+	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 1 + groups_placed++));
 	if (!pools)
 		atexit(free_pools);
 	pool->copies = copies;
