@@ -17,6 +17,9 @@ struct sb_machine_id {
 	int known;            /* 0: no CPUID fields (a run written before they were saved) */
 };
 
+/* A CPUID vendor string as people write it: "Intel", "AMD", else as given. */
+const char *sb_cpu_vendor_name(const char *vendor);
+
 /* This machine's. */
 void sb_machine_id(struct sb_machine_id *out);
 /* /proc/cpuinfo's microcode revision of its first CPU ("0x2b000620"), or "". */

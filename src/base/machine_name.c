@@ -102,6 +102,11 @@ const char *sb_machine_microarchitecture(const struct sb_machine_id *id)
 	return id->known && uarch && !(id->amx && !table_amx) ? uarch : NULL;
 }
 
+const char *sb_cpu_vendor_name(const char *vendor)
+{
+	return strcmp(vendor, "GenuineIntel") == 0 ? "Intel" : strcmp(vendor, "AuthenticAMD") == 0 ? "AMD" : vendor;
+}
+
 void sb_machine_name(const struct sb_machine_id *id, char *buf, size_t len)
 {
 	if (!len)
@@ -110,8 +115,7 @@ void sb_machine_name(const struct sb_machine_id *id, char *buf, size_t len)
 	if (!id->known)
 		return;
 	const struct sb_cpu_signature *s = &id->sig;
-	const char *vendor = strcmp(s->vendor, "GenuineIntel") == 0 ? "Intel" :
-			     strcmp(s->vendor, "AuthenticAMD") == 0 ? "AMD" : s->vendor;
+	const char *vendor = sb_cpu_vendor_name(s->vendor);
 	int table_amx = 0;
 	const char *uarch = sb_microarchitecture(s->vendor, s->family, s->model, &table_amx);
 	char guest[40] = "";

@@ -26,9 +26,8 @@ static void kind_of(const struct sb_run_file *rf, char *buf, size_t len)
 	if (uarch)
 		snprintf(buf, len, "%s", uarch);
 	else if (rf->id.known)
-		snprintf(buf, len, "%s %x/0x%02x", strcmp(rf->id.sig.vendor, "GenuineIntel") == 0 ? "Intel" :
-			 strcmp(rf->id.sig.vendor, "AuthenticAMD") == 0 ? "AMD" : rf->id.sig.vendor,
-			 rf->id.sig.family, rf->id.sig.model);
+		snprintf(buf, len, "%s %x/0x%02x", sb_cpu_vendor_name(rf->id.sig.vendor), rf->id.sig.family,
+			 rf->id.sig.model);
 	else
 		sb_answer_cpu_name(rf->machine, buf, len);
 }
