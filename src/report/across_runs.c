@@ -128,6 +128,25 @@ static void add_unmatched(struct across *a, const char *name, const char *path)
 		 base ? base + 1 : path);
 }
 
+/* A per-state figure of the first column's variant at the table's batch. */
+static int quoted_state_figure(const struct across *a, const struct sb_state_figure *g)
+{
+	return g->batch == a->batch && strcmp(g->variant, a->cols[0]) == 0;
+}
+
+/* The figures per core state of machine m's first run that has the first
+ * column's at the table's batch, or NULL. */
+static const struct sb_state_figures *states_run(const struct across *a, size_t m)
+{
+	for (size_t i = m; i < a->n; i++) {
+		const struct sb_state_figures *s = a->machine[i] == m ? a->runs[i].states : NULL;
+		for (size_t k = 0; s && k < s->n; k++)
+			if (quoted_state_figure(a, &s->f[k]))
+				return s;
+	}
+	return NULL;
+}
+
 /* The columns: the asked variants, or every variant two runs have (one run:
  * its own); the rest named in a->unmatched. */
 static int choose_columns(struct across *a, const struct sb_across_options *o, char *err, size_t errlen)
@@ -168,10 +187,7 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 	for (size_t i = 0; i < a->n; i++)
 		a->verdicts |= strcmp(a->runs[i].tool, "stubbench kernel") == 0;
 	for (size_t i = 0; i < a->n && !a->states; i++)
-		for (size_t k = 0; a->runs[i].states && k < a->runs[i].states->n; k++) {
-			const struct sb_state_figure *g = &a->runs[i].states->f[k];
-			a->states |= g->batch == a->batch && strcmp(g->variant, a->cols[0]) == 0;
-		}
+		a->states = a->machine[i] == i && states_run(a, i) != NULL;
 	snprintf(a->states_title, sizeof(a->states_title), "%s by core state", a->cols[0]);
 	return 0;
 }
@@ -250,25 +266,22 @@ static void verdict_of(const struct across *a, size_t m, char *buf, size_t len)
 		snprintf(buf, len, "%zu agree of %zu", vc.n[1][SB_VERDICT_AGREE], all);
 }
 
-/* Machine m's figures of the first column's variant per core state, from
- * the first of its runs that has them: "quiet -2.97 [-3.00, -2.94], busy
- * +2.96 [...]" (the codegen at identical layout where the run has it, else
- * the cost against the baseline); "-" without. */
+/* Machine m's figures of the first column's variant per core state:
+ * "quiet -2.97 [-3.00, -2.94], busy +2.96 [...]" (the codegen at identical
+ * layout where the run has it, else the cost against the baseline); "-"
+ * without. */
 static void states_of(const struct across *a, size_t m, char *buf, size_t len)
 {
+	const struct sb_state_figures *s = states_run(a, m);
 	size_t used = 0;
-	buf[0] = 0;
-	for (size_t i = m; i < a->n && !used; i++) {
-		const struct sb_state_figures *s = a->machine[i] == m ? a->runs[i].states : NULL;
-		for (size_t k = 0; s && k < s->n; k++) {
-			const struct sb_state_figure *g = &s->f[k];
-			if (g->batch != a->batch || strcmp(g->variant, a->cols[0]) != 0)
-				continue;
-			char e[64];
-			sb_answer_estimate(e, sizeof(e), sb_estimate_known(&g->codegen) ? &g->codegen : &g->vs_base, 1);
-			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
-						 sb_core_state_name(g->state), e);
-		}
+	for (size_t k = 0; s && k < s->n; k++) {
+		const struct sb_state_figure *g = &s->f[k];
+		if (!quoted_state_figure(a, g))
+			continue;
+		char e[64];
+		sb_answer_estimate(e, sizeof(e), sb_estimate_known(&g->codegen) ? &g->codegen : &g->vs_base, 1);
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s %s", used ? ", " : "",
+					 sb_core_state_name(g->state), e);
 	}
 	if (!used)
 		snprintf(buf, len, "-");
@@ -434,11 +447,12 @@ static json_object *json_machine(const struct across *a, size_t m)
 		json_object_object_add(costs, a->cols[c], v);
 	}
 	json_object_object_add(o, "added_cost_per_call", costs);
-	json_object *states = json_object_new_object();
-	for (size_t i = m; a->states && i < a->n && !json_object_object_length(states); i++)
-		for (size_t k = 0; a->machine[i] == m && a->runs[i].states && k < a->runs[i].states->n; k++) {
-			const struct sb_state_figure *g = &a->runs[i].states->f[k];
-			if (g->batch != a->batch || strcmp(g->variant, a->cols[0]) != 0)
+	const struct sb_state_figures *s = states_run(a, m);
+	if (s) {
+		json_object *states = json_object_new_object();
+		for (size_t k = 0; k < s->n; k++) {
+			const struct sb_state_figure *g = &s->f[k];
+			if (!quoted_state_figure(a, g))
 				continue;
 			json_object *st = json_object_new_object();
 			json_object_object_add(st, "blocks", json_object_new_int64((int64_t)g->blocks));
@@ -446,10 +460,8 @@ static json_object *json_machine(const struct across *a, size_t m)
 			json_object_object_add(st, "vs_base", json_estimate(&g->vs_base));
 			json_object_object_add(states, sb_core_state_name(g->state), st);
 		}
-	if (json_object_object_length(states))
 		json_object_object_add(o, "by_core_state", states);
-	else
-		json_object_put(states);
+	}
 	if (kernel_run_of(a, m)) {
 		char v[64];
 		verdict_of(a, m, v, sizeof(v));
