@@ -15,7 +15,7 @@ if(STUBBENCH_DEPRIVATIZE)
   add_library(stubbench_twins STATIC src/twins/deprivatize.c src/twins/private_frame.c src/twins/code_layout.c src/twins/twin_listing.c
     src/twins/deprivatize_run.c
     src/twins/auto_twin.c src/twins/ablation.c src/twins/code_align.c src/twins/image_diff.c src/twins/insn_align.c
-    src/twins/diff_twin.c src/twins/annotate_baseline.c)
+    src/twins/diff_twin.c src/twins/diff_globals.c src/twins/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
