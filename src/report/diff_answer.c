@@ -122,15 +122,16 @@ static int zeroed_line(FILE *f, const struct sb_run_diff *d)
 	char where[96], give[96];
 	if (p->global[0]) {
 		snprintf(where, sizeof(where), "global %.24s", p->global);
-		snprintf(give, sizeof(give), "--global=%.24s=N", p->global);
+		/* The name twice where it fits in 100 columns, else once. */
+		snprintf(give, sizeof(give), strlen(p->global) <= 11 ? "--global=%s=N" : "--global=NAME=N", p->global);
 	} else if (p->at[0]) {
-		snprintf(where, sizeof(where), "at %s", p->at);
+		snprintf(where, sizeof(where), "%s", p->at);
 		snprintf(give, sizeof(give), on[0] && on[1] ? "--global=KADDR=N" : "--global=%s=N", p->at);
 	} else {
 		snprintf(where, sizeof(where), "where: not found");
 		snprintf(give, sizeof(give), "--global=NAME=N");
 	}
-	fprintf(f, "  %s branches read memory the twin%s zero%s (%s): %s sets it\n", sides(on, 1),
+	fprintf(f, "  %s branches read memory the twin%s zero%s (%s): set %s\n", sides(on, 1),
 		on[0] && on[1] ? "s" : "", on[0] && on[1] ? "" : "es", where, give);
 	return 1;
 }
@@ -147,10 +148,11 @@ static int floor_line(FILE *f, const struct sb_run_diff *d, const struct sb_run_
 		return 0;
 	char insns[64] = "";
 	if (d && on[0] && on[1] && d->path[0].traced && d->path[1].traced)
-		snprintf(insns, sizeof(insns), "%.0f and %.0f instructions, ", d->path[0].insns, d->path[1].insns);
+		snprintf(insns, sizeof(insns), d->path[0].insns == d->path[1].insns ? "%.0f instructions each, " :
+			 "%.0f and %.0f instructions, ", d->path[0].insns, d->path[1].insns);
 	else if (d && d->path[on[0] ? 0 : 1].traced)
 		snprintf(insns, sizeof(insns), "%.0f instructions, ", d->path[on[0] ? 0 : 1].insns);
-	fprintf(f, "  %s did nearly nothing per run: %sunder %.0f cycles (an empty loop's floor)\n", sides(on, 0),
+	fprintf(f, "  %s did nearly nothing per run: %sunder %.0f cycles (an empty loop)\n", sides(on, 0),
 		insns, SB_DIFF_FLOOR_CYCLES);
 	return 1;
 }
