@@ -7,8 +7,8 @@
 # twin runs the loop N times: its instructions per run grow by the loop
 # body (4 instructions OLD, 14 NEW) per N, and the line is gone. The
 # numeric form sets the same bytes. Bad --global: one line, exit 2, before
-# measuring. Short runs (--time=1): texts and instruction counts are
-# asserted, no timing.
+# measuring. Short runs (--time=1): texts, instruction counts and exit
+# status 2 are asserted, no timing.
 # usage: diff_globals.sh STUBBENCH DATA_DIR
 set -u
 sb=$1 d=$2
@@ -26,7 +26,8 @@ print(*[d[s]["path"]["insns_per_run"] for s in ("old", "new")],
 }
 out=$("$sb" diff "$old" "$new" $run 2>&1); rc=$?
 want="  OLD's and NEW's branches read memory the twins zero (global loop_n): set --global=loop_n=N"
-[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qxF "$want" || { printf '%s\n' "$out"; fail "no zeroed-memory line"; }
+# Exit 1 is a run whose samples a loaded machine spoiled: the line is printed all the same.
+[ $rc -le 1 ] && printf '%s\n' "$out" | grep -qxF "$want" || { printf '%s\n' "$out"; fail "exit $rc: no zeroed-memory line"; }
 set -- $(path); [ "$*" = "19 19 1 1" ] || fail "without --global: $*, want 19 19 1 1"
 set -- $(path --global=loop_n=10); a0=$1 a1=$2
 [ "$3 $4" = "0 0" ] || fail "--global=loop_n=10 still reads zeroed memory: $*"

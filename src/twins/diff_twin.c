@@ -222,8 +222,10 @@ void sb_diff_twin_free(struct sb_diff_twin *d)
 
 /* Single steps of one trace: as the auto-twins' path check (auto_twin.c). */
 #define MAX_STEPS 100000ULL
-/* Traces of the search for where the path reads zeroed memory. */
+/* Traces of the search for where the path reads zeroed memory, and the
+ * longest path searched (a single step takes some 30 us: auto_twin.c). */
 #define MAX_TRACES 24
+#define MAX_SEARCHED 10000
 
 /* Map m's values as measured, with the bytes --global did not set in
  * [from, to) holding 3 in each 4-byte word. */
@@ -235,23 +237,26 @@ static void pattern(struct sb_diff_twin *d, size_t m, size_t from, size_t to)
 			v[b] = b % 4 == 0 ? 3 : 0;
 }
 
-/* Instructions of one call of the twin: 0 and *n, or -1 with why. */
-static int trace(struct sb_diff_twin *d, uint64_t *n, char *why, size_t len)
+/* Instructions of one call of the twin, at most max steps: 0 and *n, or
+ * -1 with why. */
+static int trace(struct sb_diff_twin *d, uint64_t *n, uint64_t max, char *why, size_t len)
 {
 	uintptr_t lo[SB_CODE_VARIANT_MAX_FUNCS + 1], hi[SB_CODE_VARIANT_MAX_FUNCS + 1];
 	size_t nr = sb_auto_twin_ranges(&d->t, lo, hi, SB_CODE_VARIANT_MAX_FUNCS + 1);
-	return sb_insn_trace_count(d->t.cv.v.main, lo, hi, nr, MAX_STEPS, n, why, len);
+	return sb_insn_trace_count(d->t.cv.v.main, lo, hi, nr, max, n, why, len);
 }
 
 /* 1 when the path with maps [m0, m1) patterned in [from, to) differs from
- * the measured one (n instructions); the memory is as measured after. */
+ * the measured one (n instructions; a run of 4n + 10,000 steps already
+ * does, as a patterned loop bound can run for long); the memory is as
+ * measured after. */
 static int differs(struct sb_diff_twin *d, size_t m0, size_t m1, size_t from, size_t to, uint64_t n)
 {
 	char why[200];
 	uint64_t k;
 	for (size_t m = m0; m < m1; m++)
 		pattern(d, m, from, to);
-	int rc = trace(d, &k, why, sizeof(why));
+	int rc = trace(d, &k, 4 * n + 10000, why, sizeof(why));
 	sb_auto_twin_fill(&d->t, 1);
 	return rc != 0 || k != n;
 }
@@ -260,12 +265,12 @@ void sb_diff_twin_zeroed(struct sb_diff_twin *d, struct sb_diff_zeroed *out)
 {
 	memset(out, 0, sizeof(*out));
 	sb_auto_twin_fill(&d->t, 1);
-	if (trace(d, &out->insns, out->why, sizeof(out->why)))
+	if (trace(d, &out->insns, MAX_STEPS, out->why, sizeof(out->why)))
 		return;
 	out->traced = 1;
 	out->depends = differs(d, 0, d->n_maps, 0, VALUES, out->insns);
 	int traces = 2;
-	for (size_t m = 0; out->depends && m < d->n_maps && traces < MAX_TRACES; m++) {
+	for (size_t m = 0; out->depends && out->insns < MAX_SEARCHED && m < d->n_maps && traces < MAX_TRACES; m++) {
 		traces++;
 		if (!differs(d, m, m + 1, 0, VALUES, out->insns))
 			continue;
