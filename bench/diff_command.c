@@ -7,11 +7,19 @@
 
 static struct sb_diff_options opts;
 
-enum { K_MEASURE, K_NO_PARTS };
+enum { K_MEASURE, K_NO_PARTS, K_GLOBAL };
 
 static int parse_diff(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	(void)cli, (void)arg, (void)err, (void)errlen;
+	(void)cli;
+	if (key == K_GLOBAL) {
+		if (opts.n_globals == SB_DIFF_MAX_GLOBALS) {
+			snprintf(err, errlen, "--global: more than %d", SB_DIFF_MAX_GLOBALS);
+			return -1;
+		}
+		opts.globals[opts.n_globals++] = arg;
+		return 0;
+	}
 	*(key == K_MEASURE ? &opts.measure_identical : &opts.total_only) = 1;
 	return 0;
 }
@@ -21,6 +29,10 @@ static const struct sb_cli_group diff_group = {
 	.options = (const struct sb_cli_option[]){
 		{"measure", NULL, K_MEASURE, "measure OLD and NEW even when their code is the same (addresses\n"
 					     "masked): the run's own noise floor"},
+		{"global", "NAME=VALUE", K_GLOBAL, "put VALUE in the global NAME of both twins (their memory is\n"
+						   "zeroed: a loop bound read there is 0); NAME from the files'\n"
+						   "'# global' lines (kernel --obj --dump-jit), or 0xKADDR[+OFF];\n"
+						   "repeatable"},
 		{"no-parts", NULL, K_NO_PARTS, "measure OLD and NEW only, not each part of the change by\n"
 					       "ablation (annotate): narrower CIs for the total in the same time"},
 		{NULL},

@@ -15,7 +15,7 @@ if(STUBBENCH_DEPRIVATIZE)
   add_library(stubbench_twins STATIC src/twins/deprivatize.c src/twins/private_frame.c src/twins/code_layout.c src/twins/twin_listing.c
     src/twins/deprivatize_run.c
     src/twins/auto_twin.c src/twins/ablation.c src/twins/code_align.c src/twins/image_diff.c src/twins/insn_align.c
-    src/twins/diff_twin.c src/twins/annotate_baseline.c)
+    src/twins/diff_twin.c src/twins/diff_globals.c src/twins/annotate_baseline.c)
   target_include_directories(stubbench_twins PUBLIC ${CMAKE_SOURCE_DIR}/include)
   target_link_libraries(stubbench_twins PUBLIC stubbench_jit PRIVATE Zydis::Zydis)
   # The commands stubbench annotate and stubbench diff (annotate.h, diff.h):
@@ -57,6 +57,10 @@ function(sb_deprivatize_tests)
     # stubbench diff's summary by its form: 10 lines, 100 columns, the
     # change counted, the parts' lines or the hunks (no timing decides).
     add_test(NAME diff_summary COMMAND sh ${SB_TESTS}/diff_summary.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
+    # A diff of two listings whose loop bound is a global: the summary says
+    # the twins read it zeroed; --global=NAME=VALUE runs the loop VALUE times
+    # (instructions single-stepped); bad --global: exit 2.
+    add_test(NAME diff_globals COMMAND sh ${SB_TESTS}/diff_globals.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
     # A listing carrying a syscall, ud2, hlt, int3, a jump out ... is refused
     # before any of it runs (src/jit/code_check.c).
     add_test(NAME hostile_code COMMAND sh ${SB_TESTS}/hostile_code.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)

@@ -9,11 +9,16 @@
 # stderr in the JSON format, kept out of the tree): the parts' lines come
 # from the document's annotate member, the changed instructions from its
 # diff member. A document without those members still gives the cost lines.
+# answer_diff_empty_loop.json: tests/data/global_bound_{old,new}.work.lst
+# (--time=10 --no-parts, the same machine, its .summary by stubbench
+# report): both twins read their loop bound from zeroed memory and did
+# nearly nothing per run, and the summary says both; the seeds' runs say
+# neither.
 # usage: diff_report.sh STUBBENCH DATA_DIR
 set -u
 sb=$1 d=$2
 fails=0
-for run in answer_diff answer_diff_no_parts; do
+for run in answer_diff answer_diff_no_parts answer_diff_empty_loop; do
     out=$("$sb" report "$d/$run.json"); rc=$?
     if [ $rc -ne 0 ] || [ "$out" != "$(cat "$d/$run.summary")" ]; then
         echo "FAIL: $run: exit $rc, the summary differs from the live run's:"
@@ -21,6 +26,14 @@ for run in answer_diff answer_diff_no_parts; do
         fails=$((fails + 1))
     fi
 done
+out=$("$sb" report "$d/answer_diff_empty_loop.json")
+for want in "  OLD's and NEW's branches read memory the twins zero (global loop_n): set --global=loop_n=N" \
+            "  OLD and NEW did nearly nothing per run: 19 instructions each, under 4 cycles (an empty loop)"; do
+    printf '%s\n' "$out" | grep -qxF "$want" || { echo "FAIL: empty loop: no line '$want'"; fails=$((fails + 1)); }
+done
+if cat "$d/answer_diff.summary" "$d/answer_diff_no_parts.summary" | grep -E 'zero|nearly nothing'; then
+    echo "FAIL: the seeds' runs said they read zeroed memory or did nothing"; fails=$((fails + 1))
+fi
 # Without the diff and annotate members: the cost lines, and where the rest is.
 tmp=$(mktemp)
 python3 -c 'import json, sys; doc = json.load(open(sys.argv[1])); del doc["diff"], doc["annotate"]; json.dump(doc, open(sys.argv[2], "w"))' \

@@ -219,7 +219,7 @@ static void check_twins(void)
 		if (side(files[s], &img, how, sizeof(how)))
 			continue;
 		static struct sb_diff_twin tw;
-		int rc = sb_diff_twin_make(&img, s ? "new" : "old", SB_THUNK_RET, &tw, err, sizeof(err));
+		int rc = sb_diff_twin_make(&img, s ? "new" : "old", SB_THUNK_RET, NULL, 0, &tw, err, sizeof(err));
 		CHECK(rc == 0, "%s: %s", files[s], err);
 		if (rc) {
 			sb_jit_image_free(&img);

@@ -8,12 +8,18 @@
 
 #include "stubbench/config.h"
 
+#define SB_DIFF_MAX_GLOBALS 16 /* --global options */
+
 /* What `stubbench diff` is asked beyond the run configuration. */
 struct sb_diff_options {
 	/* OLD and NEW: FILE[,FILE...], the main prog first (image_diff.h). */
 	const char *old_files, *new_files;
 	int measure_identical;   /* --measure: measure them even when their code is the same */
 	int total_only;          /* --no-parts: OLD and NEW alone, not each part of the change */
+	/* --global=NAME=VALUE or 0xKADDR[+OFF]=VALUE, as given: values in both
+	 * twins' zeroed memory (src/twins/diff_globals.h). */
+	const char *globals[SB_DIFF_MAX_GLOBALS];
+	size_t n_globals;
 };
 
 /* stubbench diff of o's sides with the run configuration cfg: both read
@@ -21,8 +27,8 @@ struct sb_diff_options {
  * unless o->measure_identical); else measured and reported through the
  * session. Returns an sb_status (status.h): OK (measured, or no change),
  * FAILED (a failed run or check), USAGE (a file that cannot be read,
- * images with no function in common, code no twin can be made of; said
- * in one line). */
+ * images with no function in common, code no twin can be made of, a
+ * --global that is malformed or names nothing; said in one line). */
 int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o);
 
 #endif

@@ -94,17 +94,32 @@ static int make_twins(struct diff_run *r)
 	const struct sb_diff_context *c = r->c;
 	char err[768];
 	for (size_t s = 0; s < r->n_twins; s++)
-		if (sb_diff_twin_make(s % 2 ? c->new_img : c->old, names[s], r->thunk, &r->tw[s], err, sizeof(err))) {
+		if (sb_diff_twin_make(s % 2 ? c->new_img : c->old, names[s], r->thunk, c->sets[s % 2], c->n_sets, &r->tw[s],
+				      err, sizeof(err))) {
 			fprintf(stderr, "%s: %s (%s): no twin: %s\n", SB_DIFF_TOOL, s % 2 ? "NEW" : "OLD",
 				s % 2 ? c->new_files : c->old_files, err);
 			while (s-- > 0)
 				sb_diff_twin_free(&r->tw[s]);
 			return SB_STATUS_USAGE;
 		}
-	for (int s = 0; s < 2; s++)
+	for (size_t i = 0; i < c->n_sets; i++)
+		if (!r->tw[0].held[i] && !r->tw[1].held[i]) {
+			fprintf(stderr, "%s: --global=%s: no movabs of OLD or NEW points at %#llx or within %u bytes "
+				"below it\n", SB_DIFF_TOOL, c->sets[0][i].what, (unsigned long long)c->sets[0][i].kaddr,
+				SB_DIFF_TWIN_VALUES);
+			for (size_t s = r->n_twins; s-- > 0;)
+				sb_diff_twin_free(&r->tw[s]);
+			return SB_STATUS_USAGE;
+		}
+	for (int s = 0; s < 2; s++) {
 		if (!r->tw[s].counted)
 			fprintf(stderr, "%s: %s: no counter the main prog increments: its calls are not counted\n",
 				SB_DIFF_TOOL, s ? "new" : "old");
+		sb_diff_twin_zeroed(&r->tw[s], &r->c->zeroed[s]);
+		if (!r->c->zeroed[s].traced)
+			fprintf(stderr, "%s: %s: its path could not be traced (%s)\n", SB_DIFF_TOOL, s ? "new" : "old",
+				r->c->zeroed[s].why);
+	}
 	return 0;
 }
 
@@ -113,9 +128,9 @@ static int make_twins(struct diff_run *r)
  * (sb_deprivatize_padded) as a twin into *pad, OLD's code at NEW's length.
  * Returns 1 made, 0 not (NEW has no private stack, or is more than OLD
  * with one). */
-static int padded_deprivatized(const struct sb_jit_image *old, const struct sb_jit_image *nw, enum sb_thunk th,
-			       struct sb_diff_twin *pad)
+static int padded_deprivatized(const struct sb_diff_context *c, enum sb_thunk th, struct sb_diff_twin *pad)
 {
+	const struct sb_jit_image *old = c->old, *nw = c->new_img;
 	struct sb_jit_image dep, padded;
 	struct sb_image_diff dd;
 	char err[300];
@@ -129,7 +144,7 @@ static int padded_deprivatized(const struct sb_jit_image *old, const struct sb_j
 	sb_jit_image_free(&dep);
 	if (!same || sb_deprivatize_image(nw, 1, &padded, err, sizeof(err)) <= 0)
 		return 0;
-	int made = sb_diff_twin_make(&padded, "new-padded", th, pad, err, sizeof(err)) == 0;
+	int made = sb_diff_twin_make(&padded, "new-padded", th, c->sets[1], c->n_sets, pad, err, sizeof(err)) == 0;
 	sb_jit_image_free(&padded);
 	return made;
 }
@@ -153,7 +168,7 @@ static void padded_baseline(struct diff_run *r)
 	r->have_padded = r->layout_parts &&
 			 sb_annotate_make_layout(SB_DIFF_TOOL, &r->tw[1].t.cv.v, &r->an_total, &r->padded_cv) == 0;
 	r->padded = r->have_padded ? &r->padded_cv.v : NULL;
-	r->have_pad_twin = !only_added && padded_deprivatized(r->c->old, r->c->new_img, r->thunk, &r->tw_pad);
+	r->have_pad_twin = !only_added && padded_deprivatized(r->c, r->thunk, &r->tw_pad);
 	if (r->have_pad_twin)
 		r->padded = &r->tw_pad.t.cv.v;
 }
@@ -252,6 +267,26 @@ static int measure(const struct sb_config *cfg, struct sb_diff_context *c, int t
 	return rc;
 }
 
+/* o's --global values for each side into c->sets (names through each
+ * side's "# global" lines). Returns 0, or SB_STATUS_USAGE said in one
+ * line. */
+static int resolve_globals(struct sb_diff_context *c, const struct sb_diff_options *o)
+{
+	struct sb_diff_global_arg args[SB_DIFF_MAX_GLOBALS];
+	char err[512];
+	int rc = 0;
+	c->n_sets = o->n_globals < SB_DIFF_MAX_GLOBALS ? o->n_globals : SB_DIFF_MAX_GLOBALS;
+	for (size_t i = 0; i < c->n_sets && rc == 0; i++)
+		rc = sb_diff_global_parse(o->globals[i], &args[i], err, sizeof(err));
+	for (int s = 0; s < 2 && rc == 0; s++)
+		rc = sb_image_globals_read(s ? c->new_files : c->old_files, &c->globals[s], err, sizeof(err)) ||
+		     sb_diff_globals_resolve(args, o->globals, c->n_sets, &c->globals[s], s ? "NEW" : "OLD", c->sets[s],
+					     err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "%s: %s\n", SB_DIFF_TOOL, err);
+	return rc ? SB_STATUS_USAGE : 0;
+}
+
 int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
 {
 	static struct sb_jit_image old, nw;
@@ -263,6 +298,8 @@ int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
 	int rc = read_side(c.old_files, &old, c.how[0], sizeof(c.how[0]));
 	if (rc == 0)
 		rc = read_side(c.new_files, &nw, c.how[1], sizeof(c.how[1]));
+	if (rc == 0)
+		rc = resolve_globals(&c, o);
 	if (rc == 0 && sb_image_diff_make(&old, &nw, &d, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s against %s: %s\n", SB_DIFF_TOOL, c.old_files, c.new_files, err);
 		rc = SB_STATUS_USAGE;

@@ -5,6 +5,8 @@
 #define STUBBENCH_COMMANDS_DIFF_CONTEXT_H
 
 #include "annotate.h"
+#include "twins/diff_globals.h"
+#include "twins/diff_twin.h"
 #include "twins/image_diff.h"
 #include "session/session.h"
 
@@ -16,6 +18,10 @@ struct sb_diff_context {
 	const struct sb_image_diff *d;
 	char how[2][300];                        /* how each side's calls were placed (image_diff.h), or "" */
 	const struct sb_annotate *an;            /* the parts' costs (annotate.h), or NULL */
+	struct sb_image_globals globals[2];      /* the globals each side's files name */
+	struct sb_diff_set sets[2][SB_DIFF_MAX_GLOBALS]; /* --global's values on each side */
+	size_t n_sets;
+	struct sb_diff_zeroed zeroed[2];         /* each twin's path and the memory it zeroes */
 };
 
 /* s reports c beside its results: the summary's lines (the saved run's,

@@ -6,6 +6,7 @@
  * them, so that both print the same lines. See diff_context.h. */
 #include "diff_context.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "stubbench/json_doc.h"
@@ -60,11 +61,52 @@ static void full_listing(FILE *out, enum sb_format fmt, const struct sb_results 
 	}
 }
 
-/* diff's member key: one side's files, program, how its calls were
- * placed and functions. */
-static void doc_side(struct sb_doc *diff, const char *key, const char *files, const struct sb_jit_image *img,
-		     const char *how)
+/* A kernel address as JSON can hold it exactly: "0x...". */
+static void doc_kaddr(struct sb_doc *o, const char *key, uint64_t kaddr)
 {
+	char hex[24];
+	snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)kaddr);
+	sb_doc_string(o, key, hex);
+}
+
+/* Side s's "path": its twin's instructions per run and whether they
+ * depend on memory the twin zeroes (diff_twin.h), and "globals_set":
+ * --global's values in it. */
+static void doc_path(struct sb_doc *side, const struct sb_diff_context *c, int s)
+{
+	const struct sb_diff_zeroed *z = &c->zeroed[s];
+	struct sb_doc *p = sb_doc_object(side, "path");
+	sb_doc_bool(p, "traced", z->traced);
+	if (z->traced) {
+		sb_doc_uint(p, "insns_per_run", z->insns);
+		sb_doc_bool(p, "reads_zeroed", z->depends);
+	} else {
+		sb_doc_null(p, "insns_per_run");
+		sb_doc_null(p, "reads_zeroed");
+	}
+	const struct sb_image_global *g = z->kaddr ? sb_image_global_at(&c->globals[s], z->kaddr) : NULL;
+	if (z->kaddr)
+		doc_kaddr(p, "zeroed_at", z->kaddr);
+	else
+		sb_doc_null(p, "zeroed_at");
+	sb_doc_string_or_null(p, "zeroed_global", g ? g->name : NULL);
+	sb_doc_string_or_null(p, "why_untraced", z->traced ? NULL : z->why);
+	struct sb_doc *set = sb_doc_array(side, "globals_set");
+	for (size_t i = 0; i < c->n_sets; i++) {
+		struct sb_doc *o = sb_doc_object(set, NULL);
+		sb_doc_string(o, "given", c->sets[s][i].what);
+		doc_kaddr(o, "kaddr", c->sets[s][i].kaddr);
+		sb_doc_uint(o, "value", c->sets[s][i].value);
+		sb_doc_uint(o, "bytes", c->sets[s][i].size);
+	}
+}
+
+/* diff's member key: one side's files, program, how its calls were
+ * placed, functions and its twin's path. */
+static void doc_side(struct sb_doc *diff, const char *key, const struct sb_diff_context *c, int s)
+{
+	const char *files = s ? c->new_files : c->old_files, *how = c->how[s];
+	const struct sb_jit_image *img = s ? c->new_img : c->old;
 	struct sb_doc *side = sb_doc_object(diff, key);
 	sb_doc_string(side, "files", files);
 	sb_doc_string(side, "program", img->prog_name);
@@ -75,6 +117,7 @@ static void doc_side(struct sb_doc *diff, const char *key, const char *files, co
 		sb_doc_string(o, "name", img->funcs[i].name);
 		sb_doc_uint(o, "bytes", img->funcs[i].len);
 	}
+	doc_path(side, c, s);
 }
 
 /* Pair p's rows, one a line: the change, and each side's offset and
@@ -111,9 +154,9 @@ static void members(struct sb_doc *doc, const void *ctx)
 	const struct sb_diff_context *c = ctx;
 	const struct sb_image_diff *d = c->d;
 	struct sb_doc *diff = sb_doc_object(doc, "diff");
-	doc_side(diff, "old", c->old_files, c->old, c->how[0]);
+	doc_side(diff, "old", c, 0);
 	sb_doc_break(diff, "\n    ");
-	doc_side(diff, "new", c->new_files, c->new_img, c->how[1]);
+	doc_side(diff, "new", c, 1);
 	sb_doc_break(diff, "\n    ");
 	sb_doc_bool(diff, "identical", sb_image_diff_identical(d));
 	struct sb_doc *pairs = sb_doc_array(diff, "pairs");

@@ -7,6 +7,7 @@
 
 #include "stubbench/decode.h"
 #include "stubbench/dump.h"
+#include "kernel/auto_twin_source.h"
 #include "jit/flavour.h"
 #include "kernel/jit_check.h"
 #include "kernel/jit_read.h"
@@ -79,6 +80,20 @@ static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size
 	return decoded && fl.private_stack;
 }
 
+/* --dump-jit of img (of prog fd), each listing's header naming the
+ * program's globals and their kernel addresses, so that `stubbench diff
+ * --global=NAME=VALUE` can set them in the twins of the listings. */
+static int dump_with_globals(const char *dir, int fd, const struct sb_jit_image *img, char *err, size_t errlen)
+{
+	static struct sb_auto_twin_source src;
+	char notes[2048] = "", sub[256];
+	if (sb_auto_twin_source_read(fd, &src, sub, sizeof(sub)) == 0) {
+		sb_auto_twin_source_globals(&src, notes, sizeof(notes));
+		sb_auto_twin_source_free(&src);
+	}
+	return sb_jit_dump_noted(dir, img, notes, err, errlen);
+}
+
 int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 {
 	const struct sb_config *cfg = r->cfg;
@@ -102,7 +117,7 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 			rc = -1;
 			continue;
 		}
-		if (cfg->dump_dir && sb_jit_dump(cfg->dump_dir, &img, err, sizeof(err)) != 0) {
+		if (cfg->dump_dir && dump_with_globals(cfg->dump_dir, fd, &img, err, sizeof(err)) != 0) {
 			fprintf(f, "jit %s: %s\n", cfg->progs[p], err);
 			rc = -1;
 		}

@@ -75,6 +75,11 @@ int sb_jit_dump_prepare(const char *dir, char *err, size_t errlen)
 
 int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size_t errlen)
 {
+	return sb_jit_dump_noted(dir, img, NULL, err, errlen);
+}
+
+int sb_jit_dump_noted(const char *dir, const struct sb_jit_image *img, const char *notes, char *err, size_t errlen)
+{
 	if (mkdir_p(dir)) {
 		sb_set_err(err, errlen, "--dump-jit: cannot create directory '%s': %s", dir, strerror(errno));
 		return -1;
@@ -104,6 +109,8 @@ int sb_jit_dump(const char *dir, const struct sb_jit_image *img, char *err, size
 		if (!bad) {
 			fprintf(sf.f, "# %s: function %zu of BPF program %s, %zu bytes, JITed at %#llx\n",
 				fn->name, i, img->prog_name, fn->len, (unsigned long long)fn->ksym);
+			if (notes)
+				fputs(notes, sf.f);
 			if (sb_jit_write_listing(sf.f, &l) != 0) {
 				snprintf(why, sizeof(why), "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
 				sb_safe_file_abort(&sf);

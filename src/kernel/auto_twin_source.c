@@ -182,11 +182,14 @@ void sb_auto_twin_source_free(struct sb_auto_twin_source *s)
 	memset(s, 0, sizeof(*s));
 }
 
-struct sb_auto_twin_slot sb_auto_twin_source_global(const struct sb_auto_twin_source *s, const char *name,
-						     unsigned *size)
+/* Calls fn(ctx, map index, name, offset, size) for every variable of the
+ * BTF datasec of each of s's maps (.rodata, .data, .bss) until fn returns
+ * nonzero; returns that, or 0. */
+static int each_global(const struct sb_auto_twin_source *s,
+		       int (*fn)(void *ctx, size_t map, const char *name, uint32_t off, uint32_t size), void *ctx)
 {
-	struct sb_auto_twin_slot none = {-1, 0};
-	for (size_t i = 0; i < s->n_maps; i++) {
+	int stop = 0;
+	for (size_t i = 0; i < s->n_maps && !stop; i++) {
 		int fd = bpf_map_get_fd_by_id(s->maps[i].id);
 		if (fd < 0)
 			continue;
@@ -203,19 +206,75 @@ struct sb_auto_twin_slot sb_auto_twin_source_global(const struct sb_auto_twin_so
 		const struct btf_type *t = btf__type_by_id(btf, mi.btf_value_type_id);
 		if (t && btf_is_datasec(t)) {
 			const struct btf_var_secinfo *v = btf_var_secinfos(t);
-			for (unsigned k = 0; k < btf_vlen(t); k++, v++) {
+			for (unsigned k = 0; k < btf_vlen(t) && !stop; k++, v++) {
 				const struct btf_type *var = btf__type_by_id(btf, v->type);
 				const char *vn = var ? btf__name_by_offset(btf, var->name_off) : NULL;
-				if (vn && strcmp(vn, name) == 0) {
-					/* v lives in btf: read before it is freed. */
-					struct sb_auto_twin_slot slot = {(int)i, v->offset};
-					*size = v->size;
-					btf__free(btf);
-					return slot;
-				}
+				if (vn)
+					stop = fn(ctx, i, vn, v->offset, v->size);
 			}
 		}
 		btf__free(btf);
 	}
-	return none;
+	return stop;
+}
+
+struct global_find {
+	const char *name;
+	struct sb_auto_twin_slot slot;
+	unsigned size;
+};
+
+static int find_one(void *ctx, size_t map, const char *name, uint32_t off, uint32_t size)
+{
+	struct global_find *g = ctx;
+	if (strcmp(name, g->name) != 0)
+		return 0;
+	g->slot = (struct sb_auto_twin_slot){(int)map, off};
+	g->size = size;
+	return 1;
+}
+
+struct sb_auto_twin_slot sb_auto_twin_source_global(const struct sb_auto_twin_source *s, const char *name,
+						     unsigned *size)
+{
+	struct global_find g = {.name = name, .slot = {-1, 0}};
+	each_global(s, find_one, &g);
+	*size = g.size;
+	return g.slot;
+}
+
+struct global_lines {
+	const struct sb_auto_twin_source *s;
+	char *buf;
+	size_t len, at;
+};
+
+/* The kernel address of map's values, from an immediate that points into
+ * them (refs), or 0. */
+static uint64_t values_kaddr(const struct sb_auto_twin_source *s, size_t map)
+{
+	for (size_t r = 0; r < s->n_refs; r++)
+		if (s->refs[r].map == map && s->refs[r].is_value)
+			return s->refs[r].kaddr - s->refs[r].off;
+	return 0;
+}
+
+static int line_of(void *ctx, size_t map, const char *name, uint32_t off, uint32_t size)
+{
+	struct global_lines *g = ctx;
+	uint64_t base = values_kaddr(g->s, map);
+	if (base && g->at < g->len)
+		g->at += (size_t)snprintf(g->buf + g->at, g->len - g->at, "# global %s at %#llx, %u bytes (map %s)\n",
+					  name, (unsigned long long)(base + off), size, g->s->maps[map].name);
+	return 0;
+}
+
+void sb_auto_twin_source_globals(const struct sb_auto_twin_source *s, char *buf, size_t len)
+{
+	struct global_lines g = {s, buf, len, 0};
+	if (len)
+		buf[0] = '\0';
+	each_global(s, line_of, &g);
+	if (g.at >= len && len) /* cut: no half line */
+		*(strrchr(buf, '\n') ? strrchr(buf, '\n') + 1 : buf) = '\0';
 }

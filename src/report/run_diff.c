@@ -106,6 +106,18 @@ static int read_annotate(json_object *doc, struct sb_run_diff *d)
 	return 0;
 }
 
+/* A side's "path" and "globals_set" (diff_report.c) into *p. */
+static void read_path(json_object *side, struct sb_run_diff_path *p)
+{
+	json_object *o = member(side, "path"), *set = member(side, "globals_set");
+	p->traced = json_object_get_boolean(member(o, "traced"));
+	p->insns = num(o, "insns_per_run");
+	p->reads_zeroed = json_object_get_boolean(member(o, "reads_zeroed"));
+	str(o, "zeroed_at", p->at, sizeof(p->at));
+	str(o, "zeroed_global", p->global, sizeof(p->global));
+	p->n_set = set && json_object_is_type(set, json_type_array) ? json_object_array_length(set) : 0;
+}
+
 int sb_run_diff_from_doc(json_object *doc, struct sb_run_diff **out)
 {
 	*out = NULL;
@@ -119,6 +131,8 @@ int sb_run_diff_from_doc(json_object *doc, struct sb_run_diff **out)
 		return -1;
 	}
 	*out = d;
+	read_path(member(member(doc, "diff"), "old"), &d->path[0]);
+	read_path(member(member(doc, "diff"), "new"), &d->path[1]);
 	for (; d->n_pairs < n; d->n_pairs++) {
 		struct sb_run_diff_pair *p = &d->pairs[d->n_pairs];
 		if (read_pair(json_object_array_get_idx(pairs, d->n_pairs), p) != 0)

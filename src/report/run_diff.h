@@ -31,7 +31,18 @@ struct sb_run_diff_pair {
 	size_t n_rows;
 };
 
+/* One side's twin as traced (the diff member's "path"). */
+struct sb_run_diff_path {
+	int traced;            /* 0: not traced, or a run without the member */
+	double insns;          /* instructions of one run */
+	int reads_zeroed;      /* its path depends on memory the twin zeroes */
+	char at[24];           /* where: "0x..." kernel address, or "" */
+	char global[64];       /* the global there, or "" */
+	size_t n_set;          /* --global values in it */
+};
+
 struct sb_run_diff {
+	struct sb_run_diff_path path[2];  /* OLD, NEW */
 	struct sb_run_diff_pair *pairs;
 	size_t n_pairs;
 	size_t added, changed, removed;  /* over all pairs */
