@@ -6,7 +6,9 @@
  * count for nothing; a malformed line is named and sets no range; a
  * missing file is an empty record; adding writes one line per cell with
  * samples; the footer sentence says what the CIs and ranges hold; the key
- * holds the resolved CPU and the build. Exact: no timing. */
+ * holds the resolved CPU and the build; a run in the quiet or the busy
+ * core state draws on the record's runs in its state alone, any other on
+ * all (older lines without a state too). Exact: no timing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +222,52 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs/x", dir);
 	CHECK(sb_past_runs_add(path, "M", "X", NULL, "d", &r, err, sizeof(err)) == -1 && strstr(err, "past-runs"),
 	      "under a file: '%s'", err);
+
+	/* Per core state: five quiet runs (deltas 0 and 10 alternating, w
+	 * above), five busy ones (deltas 100 and 110, the same spread), and
+	 * older lines without a state (deltas 0 and 500). A quiet run draws
+	 * on the quiet runs alone, a busy one on the busy ones; an unknown
+	 * run, or one of several states, on all fifteen. Adding in a state
+	 * writes it after the key. */
+	snprintf(path, sizeof(path), "%s/by-state", dir);
+	two_cells(&r, c);
+	for (int run = 0; run < 5; run++) {
+		c[1].delta_pct.value = run % 2 ? 10 : 0;
+		CHECK(sb_past_runs_add(path, "M", "X", "quiet", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+		c[1].delta_pct.value = run % 2 ? 110 : 100;
+		CHECK(sb_past_runs_add(path, "M", "X", "busy", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+	}
+	f = fopen(path, "a");
+	for (int run = 0; f && run < 5; run++)
+		fprintf(f, "M\told\tX\tprivate\t64\t13\t%d\t0.1\n", run % 2 ? 500 : 0);
+	if (f)
+		fclose(f);
+	f = fopen(path, "r");
+	size_t quiet_lines = 0;
+	while (f && fgets(line, sizeof(line), f))
+		quiet_lines += strstr(line, "\tX core=quiet\tprivate\t64\t") != NULL;
+	if (f)
+		fclose(f);
+	CHECK(quiet_lines == 5, "%zu quiet lines of private, 'X core=quiet' as their measurement", quiet_lines);
+	const char *states[] = {"quiet", "busy", "unknown", "all", NULL};
+	for (int k = 0; k < 5; k++) {
+		two_cells(&r, c);
+		CHECK(sb_past_runs_next_ranges(path, "M", "X", states[k], one, 1, err, sizeof(err)) == 0, "read: %s", err);
+		size_t want = k < 2 ? 5 : 15;
+		/* Two states' own runs: w; all fifteen: wider than either. */
+		int as_own = near(c[1].next_run_delta.lo, 1 - hypot(0.5, w));
+		CHECK(c[1].past_held == want && c[1].past_runs == want && (k < 2 ? as_own : !as_own &&
+		      c[1].next_run_delta.lo < 1 - hypot(0.5, w)),
+		      "state %s: drew on %zu of %zu runs, range from %g", states[k] ? states[k] : "none", c[1].past_runs,
+		      c[1].past_held, c[1].next_run_delta.lo);
+	}
+	/* The footer says whose runs a quiet run's range drew on. */
+	sb_past_runs_use(path, NULL);
+	sb_past_runs_next_run(stderr, "t", "X", "quiet", one, 1); /* the state in use (this machine: no lines) */
+	two_cells(&r, c);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", "quiet", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "5 quiet runs of the cell"), "quiet footer: '%s'", buf);
+	sb_past_runs_next_run(stderr, "t", "X", NULL, one, 1);
 
 	/* The footer without a record in use. */
 	two_cells(&r, c);
