@@ -1,20 +1,19 @@
 #!/bin/sh
 # past_runs: the record of past runs' figures (--past-runs, past_runs.h)
 # from the command line. A run of 64 blocks or more that did not say it was
-# busy (or was busy as a core state) is remembered in the default place ($XDG_STATE_HOME/stubbench/
-# past-runs), one line per cell, under the key its JSON names
-# (past_runs.key: the resolved CPU, the build, the options that change the
-# figures). From the fifth past run on a cell gets a separately labelled
-# next-run range: against a record whose deltas alternate 0 and 50 %, the
-# range's sides are at least t95(4) x their sd from the delta, and the
-# delta's own CI is the same as a run without a record gives it. A short
-# run (--samples) is not remembered; none
-# keeps nothing; a directory or an empty name is bad input (status 2); a
-# malformed record costs one line and the run goes on (status 0). Each
-# line carries the run's core state after its key; a busy run is kept as
-# busy. No timing
-# is judged, and no run needs to be quiet: the record the ranges come from
-# is made up.
+# busy (or was busy as a core state) is remembered in the default place
+# ($XDG_STATE_HOME/stubbench/past-runs), one line per cell, under the key
+# its JSON names (past_runs.key: the resolved CPU, the build, the options
+# that change the figures) followed by its core state (past_runs.core_state,
+# every result's core_state). From the fifth past run on a cell gets a
+# separately labelled next-run range: against a record whose deltas
+# alternate 0 and 50 %, the range's sides are at least t95(4) x their sd
+# from the delta, and the delta's own CI is the same as a run without a
+# record gives it. A short run (--samples) is not remembered; a busy run is
+# kept as busy alone; none keeps nothing; a directory or an empty name is
+# bad input (status 2); a malformed record costs one line and the run goes
+# on (status 0). No timing is judged, and no run needs to be quiet: the
+# record the ranges come from is made up.
 # usage: past_runs.sh STUBBENCH
 set -u
 sb=$1

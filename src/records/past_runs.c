@@ -17,7 +17,8 @@
 #define N_FIGURES 3 /* cycles, delta, matched */
 
 static const char header[] = "# stubbench past runs: one line per cell and run: machine, date (UTC), measurement, "
-			     "variant, batch, cycles per iteration, delta vs baseline (%), matched (cycles)\n";
+			     "variant, batch, cycles per iteration, delta vs baseline (%), matched (cycles); "
+			     "' core=STATE' after a measurement: the core state of the run's blocks\n";
 
 void sb_past_runs_machine(char *buf, size_t len)
 {
