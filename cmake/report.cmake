@@ -9,6 +9,7 @@ add_library(stubbench_report STATIC
   src/report/states_answer.c
   src/report/run_match.c
   src/report/compare.c
+  src/report/compare_states.c
   src/report/run_plot.c
   src/report/plot_script.c
   src/report/plot_lines.c
@@ -47,6 +48,11 @@ function(sb_report_add_tests)
   target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_figures PRIVATE stubbench_report)
   add_test(NAME figures COMMAND test_figures)
+  # A run's core states in the table, CSV and JSON.
+  add_executable(test_state_outputs ${CMAKE_SOURCE_DIR}/tests/test_state_outputs.c)
+  target_include_directories(test_state_outputs PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_state_outputs PRIVATE stubbench_report)
+  add_test(NAME state_outputs COMMAND test_state_outputs)
   # The summary's pieces: the kernel verdict, the figures' format, the lab's
   # ranking, on made-up and recorded figures; the summary of recorded runs.
   add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)

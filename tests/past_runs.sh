@@ -1,18 +1,19 @@
 #!/bin/sh
 # past_runs: the record of past runs' figures (--past-runs, past_runs.h)
 # from the command line. A run of 64 blocks or more that did not say it was
-# busy is remembered in the default place ($XDG_STATE_HOME/stubbench/
-# past-runs), one line per cell, under the key its JSON names
-# (past_runs.key: the resolved CPU, the build, the options that change the
-# figures). From the fifth past run on a cell gets a separately labelled
-# next-run range: against a record whose deltas alternate 0 and 50 %, the
-# range's sides are at least t95(4) x their sd from the delta, and the
-# delta's own CI is the same as a run without a record gives it. A short
-# run (--samples) or one that said it was busy is not remembered; none
-# keeps nothing; a directory or an empty name is bad input (status 2); a
-# malformed record costs one line and the run goes on (status 0). No timing
-# is judged, and no run needs to be quiet: the record the ranges come from
-# is made up.
+# busy (or was busy as a core state) is remembered in the default place
+# ($XDG_STATE_HOME/stubbench/past-runs), one line per cell, under the key
+# its JSON names (past_runs.key: the resolved CPU, the build, the options
+# that change the figures) followed by its core state (past_runs.core_state,
+# every result's core_state). From the fifth past run on a cell gets a
+# separately labelled next-run range: against a record whose deltas
+# alternate 0 and 50 %, the range's sides are at least t95(4) x their sd
+# from the delta, and the delta's own CI is the same as a run without a
+# record gives it. A short run (--samples) is not remembered; a busy run is
+# kept as busy alone; none keeps nothing; a directory or an empty name is
+# bad input (status 2); a malformed record costs one line and the run goes
+# on (status 0). No timing is judged, and no run needs to be quiet: the
+# record the ranges come from is made up.
 # usage: past_runs.sh STUBBENCH
 set -u
 sb=$1
@@ -53,6 +54,15 @@ key=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.s
 	fail "no past_runs.key in the JSON"
 machine=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(json.load(sys.stdin)["past_runs"]["machine"])') ||
 	fail "no past_runs.machine in the JSON"
+# The run's core state (--quiet-levels=none: no level, so unknown, or the
+# run's own two clusters), kept after the key; every result names it.
+state=$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d["past_runs"]["core_state"]
+assert all(c["core_state"] == s for c in d["results"]), "a result in another state"
+print(s)') || fail "no past_runs.core_state, or results in another state"
+case $state in unknown | quiet | busy | all) ;; *) fail "core state '$state'" ;; esac
 case $key in
 "stubbench variants=private batches=64 time=3 processes=2 cpu="[0-9]*" build="*) ;;
 *) fail "key '$key'" ;;
@@ -62,7 +72,7 @@ per_run=$(printf '%s\n' "$out" | python3 -c 'import json, sys; print(len(json.lo
 [ "$per_run" -ge 2 ] || fail "the first run has $per_run results"
 added "$rec"
 if [ "$lines" -gt 0 ]; then
-	[ "$(grep -v '^#' "$rec" | cut -f3 | sort -u)" = "$key" ] || fail "the record's key is not the JSON's"
+	[ "$(grep -v '^#' "$rec" | cut -f3 | sort -u)" = "$key core=$state" ] || fail "the record's key is not the JSON's"
 fi
 plain=$(printf '%s\n' "$out" | python3 -c '
 import json, sys
@@ -118,14 +128,16 @@ added "$dir/mine"
 lines=$mine
 [ "$(cells)" -eq "$lines" ] || fail "--past-runs=FILE wrote to the default record too"
 
-# A run made busy (by a record of quiet levels no core reaches) is not remembered.
+# A run made busy (by a record of quiet levels no core reaches) is
+# remembered as the busy state it is, apart from the others.
 run --time=3 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
 added "$rec"
 machine=$(grep -v '^#' "$dir/q" | cut -f1 | head -1)
 printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$dir/q"
 run --time=3 --quiet-levels="$dir/q" || fail "the busy run exited $?"
 printf '%s\n' "$err" | grep -q "busy core:" || fail "the run against an unreachable quiet record did not say busy"
-[ "$(cells)" -eq "$lines" ] || fail "a busy run was remembered ($(cells) lines)"
+[ "$(grep -v '^#' "$rec" | grep -c " core=busy	")" -eq "$per_run" ] && [ "$(cells)" -eq $((lines + per_run)) ] ||
+	fail "a busy run was not remembered as busy alone ($(cells) lines)"
 
 # Bad input: a directory, an empty name.
 run --past-runs="$dir"; rc=$?

@@ -6,7 +6,9 @@
  * count for nothing; a malformed line is named and sets no range; a
  * missing file is an empty record; adding writes one line per cell with
  * samples; the footer sentence says what the CIs and ranges hold; the key
- * holds the resolved CPU and the build. Exact: no timing. */
+ * holds the resolved CPU and the build; a run in the quiet or the busy
+ * core state draws on the record's runs in its state alone, any other on
+ * all (older lines without a state too). Exact: no timing. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +97,7 @@ int main(void)
 	struct sb_results *one[] = {&r};
 	two_cells(&r, c);
 	snprintf(path, sizeof(path), "%s/past-runs", dir);
-	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 0 &&
 		      !sb_estimate_known(&c[1].next_run_delta) && c[0].past_held == 0,
 	      "a missing file gave a range (%zu runs): %s", c[1].past_runs, err);
 	const char *lines = "# a comment\n"
@@ -113,7 +115,7 @@ int main(void)
 			    "M\td5\tX\tprivate\t64\t13.0\t0\t-\n"
 			    "M\td5\tX\tbaseline\t64\t12.1\t-\t-\n";
 	write_text(path, lines);
-	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	CHECK(c[1].past_runs == 5 && c[1].past_held == 5, "private: a range from %zu of %zu runs", c[1].past_runs,
 	      c[1].past_held);
 	const struct sb_estimate *nd = &c[1].next_run_delta, *nc = &c[1].next_run_cycles;
@@ -144,7 +146,7 @@ int main(void)
 		fprintf(f, "M\tnew\tX\tprivate\t64\t13\t%d\t0.1\n", i % 2 ? 10 : 0);
 	fclose(f);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, one, 1, err, sizeof(err)) == 0, "read: %s", err);
 	double w20 = sb_t95(SB_PAST_RUNS_RECENT - 1) * sqrt(25.0 * SB_PAST_RUNS_RECENT / (SB_PAST_RUNS_RECENT - 1));
 	CHECK(c[1].past_runs == SB_PAST_RUNS_RECENT && c[1].past_held == 25 &&
 		      near(c[1].next_run_delta.lo, 1 - hypot(0.5, w20)),
@@ -158,7 +160,7 @@ int main(void)
 	two_cells(&r, c);
 	two_cells(&r2, c2);
 	c2[0].batch = 512;
-	CHECK(sb_past_runs_next_ranges(path, "M", "X", (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, (struct sb_results *[]){&r, &r2}, 2, err, sizeof(err)) == 0 &&
 		      c[1].past_runs == SB_PAST_RUNS_RECENT && c2[1].past_runs == SB_PAST_RUNS_RECENT &&
 		      near(c2[1].next_run_delta.lo, c[1].next_run_delta.lo) && c2[0].past_held == 0 &&
 		      !sb_estimate_known(&c2[0].next_run_cycles),
@@ -177,11 +179,11 @@ int main(void)
 		write_text(path, text);
 		two_cells(&r, c);
 		err[0] = '\0';
-		CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
+		CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, one, 1, err, sizeof(err)) == -1 && strstr(err, path) &&
 			      strstr(err, "line 2") && !sb_estimate_known(&c[1].next_run_delta) && c[1].past_runs == 0,
 		      "bad line %zu: err '%s'", i, err);
 	}
-	CHECK(sb_past_runs_next_ranges(dir, "M", "X", one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
+	CHECK(sb_past_runs_next_ranges(dir, "M", "X", NULL, one, 1, err, sizeof(err)) == -1 && strstr(err, dir),
 	      "a directory: err '%s'", err);
 
 	/* Adding: one line per cell with samples, '-' for what a cell lacks; the
@@ -190,7 +192,7 @@ int main(void)
 	two_cells(&r, c);
 	for (int run = 0; run < 5; run++) {
 		c[1].delta_pct.value = run % 2 ? 10 : 0;
-		CHECK(sb_past_runs_add(path, "M", "X", "2026-12-02T00:00:00Z", &r, err, sizeof(err)) == 0, "add: %s",
+		CHECK(sb_past_runs_add(path, "M", "X", NULL, "2026-12-02T00:00:00Z", &r, err, sizeof(err)) == 0, "add: %s",
 		      err);
 	}
 	f = fopen(path, "r");
@@ -206,20 +208,66 @@ int main(void)
 	CHECK(n == 10 && headers == 1 && dashes == 5, "%zu lines, %zu headers, %zu baseline lines with '-'", n,
 	      headers, dashes);
 	two_cells(&r, c);
-	CHECK(sb_past_runs_next_ranges(path, "M", "X", one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", NULL, one, 1, err, sizeof(err)) == 0 && c[1].past_runs == 5 &&
 		      near(c[1].next_run_delta.lo, 1 - hypot(0.5, w)) && c[0].past_runs == 5,
 	      "five added runs: %zu, delta's range from %g: %s", c[1].past_runs, c[1].next_run_delta.lo, err);
 	CHECK(strstr(scope(&r, buf, sizeof(buf)), "'next run' (2 of 2 cells)") && strstr(buf, "last 5 runs"),
 	      "all cells with a range: '%s'", buf);
 	two_cells(&r, c);
 	c[1].n_samples = 0;
-	CHECK(sb_past_runs_add(path, "M", "Z", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
-	CHECK(sb_past_runs_next_ranges(path, "M", "Z", one, 1, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
+	CHECK(sb_past_runs_add(path, "M", "Z", NULL, "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+	CHECK(sb_past_runs_next_ranges(path, "M", "Z", NULL, one, 1, err, sizeof(err)) == 0 && c[0].past_held == 1 &&
 		      c[1].past_held == 0,
 	      "a cell without samples was remembered: %zu", c[1].past_held);
 	snprintf(path, sizeof(path), "%s/state/stubbench/past-runs/x", dir);
-	CHECK(sb_past_runs_add(path, "M", "X", "d", &r, err, sizeof(err)) == -1 && strstr(err, "past-runs"),
+	CHECK(sb_past_runs_add(path, "M", "X", NULL, "d", &r, err, sizeof(err)) == -1 && strstr(err, "past-runs"),
 	      "under a file: '%s'", err);
+
+	/* Per core state: five quiet runs (deltas 0 and 10 alternating, w
+	 * above), five busy ones (deltas 100 and 110, the same spread), and
+	 * older lines without a state (deltas 0 and 500). A quiet run draws
+	 * on the quiet runs alone, a busy one on the busy ones; an unknown
+	 * run, or one of several states, on all fifteen. Adding in a state
+	 * writes it after the key. */
+	snprintf(path, sizeof(path), "%s/by-state", dir);
+	two_cells(&r, c);
+	for (int run = 0; run < 5; run++) {
+		c[1].delta_pct.value = run % 2 ? 10 : 0;
+		CHECK(sb_past_runs_add(path, "M", "X", "quiet", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+		c[1].delta_pct.value = run % 2 ? 110 : 100;
+		CHECK(sb_past_runs_add(path, "M", "X", "busy", "d", &r, err, sizeof(err)) == 0, "add: %s", err);
+	}
+	f = fopen(path, "a");
+	for (int run = 0; f && run < 5; run++)
+		fprintf(f, "M\told\tX\tprivate\t64\t13\t%d\t0.1\n", run % 2 ? 500 : 0);
+	if (f)
+		fclose(f);
+	f = fopen(path, "r");
+	size_t quiet_lines = 0;
+	while (f && fgets(line, sizeof(line), f))
+		quiet_lines += strstr(line, "\tX core=quiet\tprivate\t64\t") != NULL;
+	if (f)
+		fclose(f);
+	CHECK(quiet_lines == 5, "%zu quiet lines of private, 'X core=quiet' as their measurement", quiet_lines);
+	const char *states[] = {"quiet", "busy", "unknown", "all", NULL};
+	for (int k = 0; k < 5; k++) {
+		two_cells(&r, c);
+		CHECK(sb_past_runs_next_ranges(path, "M", "X", states[k], one, 1, err, sizeof(err)) == 0, "read: %s", err);
+		size_t want = k < 2 ? 5 : 15;
+		/* Two states' own runs: w; all fifteen: wider than either. */
+		int as_own = near(c[1].next_run_delta.lo, 1 - hypot(0.5, w));
+		CHECK(c[1].past_held == want && c[1].past_runs == want && (k < 2 ? as_own : !as_own &&
+		      c[1].next_run_delta.lo < 1 - hypot(0.5, w)),
+		      "state %s: drew on %zu of %zu runs, range from %g", states[k] ? states[k] : "none", c[1].past_runs,
+		      c[1].past_held, c[1].next_run_delta.lo);
+	}
+	/* The footer says whose runs a quiet run's range drew on. */
+	sb_past_runs_use(path, NULL);
+	sb_past_runs_next_run(stderr, "t", "X", "quiet", one, 1); /* the state in use (this machine: no lines) */
+	two_cells(&r, c);
+	CHECK(sb_past_runs_next_ranges(path, "M", "X", "quiet", one, 1, err, sizeof(err)) == 0, "read: %s", err);
+	CHECK(strstr(scope(&r, buf, sizeof(buf)), "5 quiet runs of the cell"), "quiet footer: '%s'", buf);
+	sb_past_runs_next_run(stderr, "t", "X", NULL, one, 1);
 
 	/* The footer without a record in use. */
 	two_cells(&r, c);

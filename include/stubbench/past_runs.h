@@ -18,7 +18,10 @@
  *   MACHINE<TAB>DATE<TAB>MEASUREMENT<TAB>VARIANT<TAB>BATCH<TAB>CYCLES<TAB>DELTA<TAB>MATCHED
  *
  * MACHINE: sb_past_runs_machine(); DATE: UTC, ISO 8601; MEASUREMENT:
- * sb_past_runs_measurement() (the key: what changes the figures); CYCLES:
+ * sb_past_runs_measurement() (the key: what changes the figures), then
+ * " core=STATE" where the run classified its blocks (the state its cells'
+ * figures were in: quiet, busy, unknown, or "all" for a run that saw
+ * several; state_figures.h), none in older records; CYCLES:
  * cycles per iteration; DELTA: % vs the baseline; MATCHED: cycles; '-'
  * where the cell has none. Lines starting with '#' are comments. */
 #ifndef STUBBENCH_PAST_RUNS_H
@@ -64,31 +67,39 @@ int sb_past_runs_widen_ci(double est, double *lo, double *hi, const double *past
 
 /* The next-run ranges of every cell of rs[0..n_rs) (sb_cell.next_run_*,
  * .past_runs, .past_held) from the runs of machine and measurement in the
- * record at path with the cell's variant and batch size, the newest
+ * record at path with the cell's variant and batch size, and, state
+ * "quiet" or "busy", in that state (a quiet run drawn on quiet runs, a
+ * busy one on busy ones; any other state or NULL: on every run), the newest
  * SB_PAST_RUNS_RECENT of them; the record is read once for all, and no CI
  * changes. A missing file is an empty record. Returns 0, or -1 with err
  * naming the file and, for a malformed line, its number (no range set). */
-int sb_past_runs_next_ranges(const char *path, const char *machine, const char *measurement,
+int sb_past_runs_next_ranges(const char *path, const char *machine, const char *measurement, const char *state,
 			     struct sb_results *const *rs, size_t n_rs, char *err, size_t errlen);
 
-/* Adds r's figures (one line per cell with samples) to the record at path.
- * Returns 0, or -1 with err naming the file. */
-int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *date,
-		     const struct sb_results *r, char *err, size_t errlen);
+/* Adds r's figures (one line per cell with samples) to the record at
+ * path, in state (NULL: none said). Returns 0, or -1 with err naming the
+ * file. */
+int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *state,
+		     const char *date, const struct sb_results *r, char *err, size_t errlen);
 
 /* The record the run uses (--past-runs; the command line sets it): path,
  * or NULL with why_none saying why there is none (NULL: none asked for). */
 void sb_past_runs_use(const char *path, const char *why_none);
 const char *sb_past_runs_in_use(const char **why_none);
 
-/* With the record in use: sb_past_runs_next_ranges, and later
- * sb_past_runs_remember adds the run, when it had SB_PAST_RUNS_MIN_BLOCKS
- * blocks and was not busy (sb_output_busy_report said so: its figures need
- * not hold, and kept, they would widen the next 20 runs' ranges by a host
- * that was busy once). A record that cannot be read or written: one line
- * on f ("TOOL: past runs: ..."), and the run goes on without. */
-void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
-			   size_t n_rs);
+/* With the record in use: sb_past_runs_next_ranges in the run's core
+ * state (sb_state_figures_pooled; NULL: not classified), and later
+ * sb_past_runs_remember adds the run in that state, when it had
+ * SB_PAST_RUNS_MIN_BLOCKS blocks and was not busy (sb_output_busy_report
+ * said so: its figures need not hold, and kept, they would widen the next
+ * 20 runs' ranges by a host that was busy once) unless its state is busy
+ * (kept as busy, it widens busy runs' ranges alone). A record that cannot
+ * be read or written: one line on f ("TOOL: past runs: ..."), and the run
+ * goes on without. */
+void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, const char *state,
+			   struct sb_results *const *rs, size_t n_rs);
+/* The state given to sb_past_runs_next_run (NULL: none). */
+const char *sb_past_runs_state(void);
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
 			   int busy);
 

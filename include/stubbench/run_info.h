@@ -30,6 +30,8 @@ const char *sb_run_info_git(void);
 
 /* How a result was made and how it is to be written: what every writer
  * (table, seed lines, JSON, CSV, Google Benchmark JSON) says about the run. */
+struct sb_state_figures;
+
 struct sb_output_meta {
 	const char *tool;      /* "stubbench" or "stubbench lab" ... */
 	const char *version;
@@ -64,6 +66,11 @@ struct sb_output_meta {
 	 * ("perf_event programs, run by page faults: ..."): "kernel_driver" in
 	 * JSON, a line of the summary; NULL: raw_tp with BPF_PROG_TEST_RUN. */
 	const char *kernel_driver;
+	/* The states of the core beside the run's blocks and its figures per
+	 * state (state_figures.h): JSON's "core_state" on each result, the
+	 * table's header line or rows per state, CSV's "core_state" column;
+	 * NULL: the run did not classify its blocks. */
+	const struct sb_state_figures *core_states;
 };
 
 #endif

@@ -72,6 +72,18 @@ void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct s
  * written, or 2 (bad input: one line on stderr naming the file). */
 int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json);
 
+/* The states s saw: those of SB_CORE_MIN_BLOCKS blocks or more, or in a
+ * run too short for any, every state with a block. Returns their number,
+ * the last of them in *only. */
+int sb_state_figures_seen(const struct sb_state_figures *s, int *only);
+
+/* The state a run's pooled figures (its results) were measured in: the
+ * one state it saw ("quiet", "busy", "unknown"), or SB_CORE_POOLED where
+ * it saw several; NULL where s is NULL or holds no block (a run that did
+ * not classify its blocks). */
+#define SB_CORE_POOLED "all"
+const char *sb_state_figures_pooled(const struct sb_state_figures *s);
+
 void sb_state_figures_free(struct sb_state_figures *s);
 
 #endif

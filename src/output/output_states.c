@@ -80,16 +80,19 @@ void sb_output_past_runs_scope(char *buf, size_t len, const struct sb_results *r
 	int n = snprintf(buf, len, "the CIs hold what varies within this run, not what moves whole runs; ");
 	if (n < 0 || (size_t)n >= len)
 		return;
+	/* A quiet or busy run draws on the record's runs in its state alone. */
+	const char *state = sb_past_runs_state();
+	int own = state && (!strcmp(state, "quiet") || !strcmp(state, "busy"));
 	if (ranged)
 		snprintf(buf + n, len - (size_t)n,
 			 "'next run' (%zu of %zu cells): a 95 %% range for the next run's figure, this run's CI grown "
-			 "by how the last %s runs of the cell in the record of past runs (%s) scattered",
-			 ranged, cells, runs, path ? path : "the record of past runs");
+			 "by how the last %s %s%sruns of the cell in the record of past runs (%s) scattered",
+			 ranged, cells, runs, own ? state : "", own ? " " : "", path ? path : "the record of past runs");
 	else if (path)
 		snprintf(buf + n, len - (size_t)n,
-			 "no 'next run' range yet: the record of past runs (%s) holds %zu of the %d runs of these cells "
-			 "that make one (meanwhile: bench/reproducibility.py, 'next run')",
-			 path, held, SB_PAST_RUNS_MIN);
+			 "no 'next run' range yet: the record of past runs (%s) holds %zu of the %d %s%sruns of these "
+			 "cells that make one (meanwhile: bench/reproducibility.py, 'next run')",
+			 path, held, SB_PAST_RUNS_MIN, own ? state : "", own ? " " : "");
 	else
 		snprintf(buf + n, len - (size_t)n,
 			 "no 'next run' range: no record of past runs%s%s (bench/reproducibility.py, 'next run')",

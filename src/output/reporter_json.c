@@ -11,6 +11,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/figures.h"
+#include "stubbench/state_figures.h"
 #include "stubbench/json_doc.h"
 #include "output/json_writer.h"
 #include "stubbench/machine_name.h"
@@ -238,6 +239,11 @@ static void json_past_runs(FILE *f, const struct sb_output_meta *m)
 		sb_json_string(f, m->record_key);
 	else
 		fputs("null", f);
+	/* The core state whose past runs the next-run ranges drew on. */
+	if (sb_past_runs_state()) {
+		fputs(", \"core_state\": ", f);
+		sb_json_string(f, sb_past_runs_state());
+	}
 	fputs("},\n", f);
 }
 
@@ -408,6 +414,11 @@ static int json_results(FILE *f, const struct sb_results *r, const struct sb_out
 		/* What the CIs resample: the re-rolled states (placements,
 		 * loads) the kept blocks ran in, and the fresh processes. */
 		fprintf(f, ", \"states\": %zu, \"processes\": %zu", c->n_states, c->n_processes);
+		/* The core state its blocks were in ("all": several, pooled). */
+		if (sb_state_figures_pooled(m->core_states)) {
+			fputs(", \"core_state\": ", f);
+			sb_json_string(f, sb_state_figures_pooled(m->core_states));
+		}
 		json_cell_figures(f, r, c);
 		if (json_result_members(f, c, m) != 0)
 			return -1;

@@ -10,6 +10,7 @@
 #include "stubbench/config.h"
 #include "stubbench/figures.h"
 #include "stubbench/mitigations.h"
+#include "stubbench/output_core_states.h"
 #include "stubbench/output_codegen.h"
 #include "stubbench/output_states.h"
 
@@ -146,6 +147,7 @@ static int table_begin(FILE *f, const struct sb_results *r, const struct sb_outp
 	}
 	if (m->section)
 		fprintf(f, "# %s\n", m->section);
+	sb_output_core_states_header(f, m->core_states);
 	return 0;
 }
 
@@ -208,6 +210,7 @@ static int table_results(FILE *f, const struct sb_results *r, const struct sb_ou
 /* The notes under the table: states, codegen, CIs, placements. */
 static int table_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
+	sb_output_core_states_rows(f, m->core_states);
 	sb_output_states_note(f, r, m->config && m->config->verbose);
 	sb_output_codegen_note(f, r);
 	if (m->ci_scope)

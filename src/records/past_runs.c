@@ -17,7 +17,8 @@
 #define N_FIGURES 3 /* cycles, delta, matched */
 
 static const char header[] = "# stubbench past runs: one line per cell and run: machine, date (UTC), measurement, "
-			     "variant, batch, cycles per iteration, delta vs baseline (%), matched (cycles)\n";
+			     "variant, batch, cycles per iteration, delta vs baseline (%), matched (cycles); "
+			     "' core=STATE' after a measurement: the core state of the run's blocks\n";
 
 void sb_past_runs_machine(char *buf, size_t len)
 {
@@ -113,6 +114,37 @@ static int split(char *text, struct line *l)
 	return 0;
 }
 
+/* The record's measurement field: the key, then " core=STATE" where the
+ * run classified its blocks (core_states.h; SB_CORE_POOLED for a run that
+ * saw several states). Lines of older runs have no state. */
+#define STATE_MARK " core="
+
+/* Does line measurement m hold the key measurement, and in which state
+ * (*state: after the mark; NULL: none said)? */
+static int same_measurement(const char *m, const char *measurement, const char **state)
+{
+	size_t n = strlen(measurement);
+	*state = NULL;
+	if (strncmp(m, measurement, n))
+		return 0;
+	if (!m[n])
+		return 1;
+	if (strncmp(m + n, STATE_MARK, strlen(STATE_MARK)) || strchr(m + n + strlen(STATE_MARK), ' '))
+		return 0;
+	*state = m + n + strlen(STATE_MARK);
+	return 1;
+}
+
+/* A run in state run (NULL: not classified) draws on a past line in
+ * state line: a quiet run on quiet runs, a busy one on busy ones; a run
+ * in no single known state (unknown, several, not classified) on all. */
+static int draws_on(const char *run, const char *line)
+{
+	if (!run || (strcmp(run, "quiet") && strcmp(run, "busy")))
+		return 1;
+	return line && !strcmp(run, line);
+}
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define FEWER_THAN_MIN "the record holds fewer than " STR(SB_PAST_RUNS_MIN) " past runs of this cell"
@@ -137,7 +169,7 @@ static struct sb_estimate *figure(struct sb_cell *c, int k, struct sb_estimate *
 	}
 }
 
-int sb_past_runs_next_ranges(const char *path, const char *machine, const char *measurement,
+int sb_past_runs_next_ranges(const char *path, const char *machine, const char *measurement, const char *state,
 			     struct sb_results *const *rs, size_t n_rs, char *err, size_t errlen)
 {
 	char *text;
@@ -175,7 +207,9 @@ int sb_past_runs_next_ranges(const char *path, const char *machine, const char *
 			rc = -1;
 			break;
 		}
-		if (strcmp(l.machine, machine) || strcmp(l.measurement, measurement))
+		const char *line_state;
+		if (strcmp(l.machine, machine) || !same_measurement(l.measurement, measurement, &line_state) ||
+		    !draws_on(state, line_state))
 			continue;
 		for (size_t i = 0; i < nc; i++) {
 			if (!cell[i]->arm || cell[i]->batch != l.batch || strcmp(cell[i]->arm->name, l.variant))
@@ -229,8 +263,8 @@ static void put_figure(char *buf, size_t len, int has, double v)
 		snprintf(buf, len, "-");
 }
 
-int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *date,
-		     const struct sb_results *r, char *err, size_t errlen)
+int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *state,
+		     const char *date, const struct sb_results *r, char *err, size_t errlen)
 {
 	char *lines = NULL;
 	size_t len = 0;
@@ -248,8 +282,9 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 		put_figure(v[0], sizeof(v[0]), 1, c->cycles.mean);
 		put_figure(v[1], sizeof(v[1]), sb_estimate_known(&c->delta_pct), c->delta_pct.value);
 		put_figure(v[2], sizeof(v[2]), sb_estimate_known(&c->matched_cycles), c->matched_cycles.value);
-		fprintf(f, "%s\t%s\t%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement, c->arm->name,
-			(unsigned long long)c->batch, v[0], v[1], v[2]);
+		fprintf(f, "%s\t%s\t%s%s%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement,
+			state ? STATE_MARK : "", state ? state : "", c->arm->name, (unsigned long long)c->batch, v[0],
+			v[1], v[2]);
 		n++;
 	}
 	int rc = 0;
@@ -265,6 +300,7 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 }
 
 static const char *record_in_use, *record_missing;
+static const char *state_in_use; /* the run's core state (sb_past_runs_next_run) */
 static int record_unreadable; /* said by sb_past_runs_apply: not written to either */
 
 void sb_past_runs_use(const char *path, const char *why_none)
@@ -280,15 +316,21 @@ const char *sb_past_runs_in_use(const char **why_none)
 	return record_in_use;
 }
 
-void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, struct sb_results *const *rs,
-			   size_t n_rs)
+const char *sb_past_runs_state(void)
+{
+	return state_in_use;
+}
+
+void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, const char *state,
+			   struct sb_results *const *rs, size_t n_rs)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
+	state_in_use = state;
 	if (!path)
 		return;
 	char machine[192], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
-	if (sb_past_runs_next_ranges(path, machine, measurement, rs, n_rs, err, sizeof(err)) != 0) {
+	if (sb_past_runs_next_ranges(path, machine, measurement, state, rs, n_rs, err, sizeof(err)) != 0) {
 		fprintf(f, "%s: past runs: %s; no next-run ranges, and the run is not remembered "
 			   "(--past-runs=FILE names another record, none: no record)\n", tool, err);
 		record_unreadable = 1;
@@ -299,12 +341,14 @@ void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, c
 			   int busy)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
-	if (!path || busy || record_unreadable || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
+	/* A busy core is remembered only as the busy state it is. */
+	int as_busy = state_in_use && !strcmp(state_in_use, "busy");
+	if (!path || (busy && !as_busy) || record_unreadable || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
 		return;
 	char machine[192], date[32], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
 	sb_run_info_date(date, sizeof(date));
-	if (sb_past_runs_add(path, machine, measurement, date, r, err, sizeof(err)) != 0)
+	if (sb_past_runs_add(path, machine, measurement, state_in_use, date, r, err, sizeof(err)) != 0)
 		fprintf(f, "%s: past runs: %s; this run is not remembered (--past-runs=FILE names another "
 			   "record, none: no record)\n", tool, err);
 }

@@ -133,6 +133,10 @@ int sb_compare_check(const struct sb_run_file *a, const struct sb_run_file *b, e
 			return -1;
 		}
 	}
+	/* Runs in different core states: their rows are not compared (the
+	 * states' figures are, sb_compare_states_write). */
+	if (!sb_compare_same_state(a, b))
+		return 0;
 	size_t common = 0, compared = 0;
 	for (size_t i = 0; i < a->n_rows; i++) {
 		const struct sb_run_row *rb = sb_run_file_match(b, &a->rows[i]);
@@ -181,6 +185,11 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 {
 	header(f, "A", a);
 	header(f, "B", b);
+	size_t by_state = sb_compare_states_write(f, a, b);
+	if (!sb_compare_same_state(a, b)) {
+		fprintf(f, "# %zu of the states' compared rows differ (CIs do not overlap)\n", by_state);
+		return by_state;
+	}
 	metric_header(f, m);
 	int w = 16;
 	for (size_t i = 0; i < a->n_rows; i++)

@@ -95,28 +95,12 @@ static void by_state(FILE *f, const struct sb_run_file *rf, const struct sb_stat
 	put_line(f, line);
 }
 
-/* The states seen: those of SB_CORE_MIN_BLOCKS blocks or more, or in a run
- * too short for any, every state with a block. Returns their number, the
- * last of them in *only. */
-static int states_seen(const struct sb_state_figures *s, int *only)
-{
-	const struct sb_core_split *sp = &s->split;
-	size_t least = 1;
-	for (int st = 0; st < SB_CORE_STATES; st++)
-		least = sp->n[st] >= SB_CORE_MIN_BLOCKS ? SB_CORE_MIN_BLOCKS : least;
-	int seen = 0;
-	for (int st = 0; st < SB_CORE_STATES; st++)
-		if (sp->n[st] >= least)
-			seen++, *only = st;
-	return seen;
-}
-
 int sb_answer_core_states_lines(const struct sb_run_file *rf)
 {
 	int only;
 	if (!rf->states || !rf->states->n_blocks)
 		return 0;
-	return states_seen(rf->states, &only) > 1 ? 2 : 1;
+	return sb_state_figures_seen(rf->states, &only) > 1 ? 2 : 1;
 }
 
 int sb_answer_core_states(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -126,7 +110,7 @@ int sb_answer_core_states(FILE *f, const struct sb_run_file *rf, int max_lines)
 	if (!s || max_lines < 1 || !s->n_blocks)
 		return 0;
 	const struct sb_core_split *sp = &s->split;
-	if (states_seen(s, &only) == 1) {
+	if (sb_state_figures_seen(s, &only) == 1) {
 		one_state(f, s, only);
 		return 1;
 	}

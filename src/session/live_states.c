@@ -59,6 +59,7 @@ void sb_live_states_begin(struct sb_live_states *ls, const struct sb_block_table
 	meta->members = states_members;
 	meta->result_members = ls->front_result_members ? front_result_members : NULL;
 	meta->members_ctx = ls;
+	meta->core_states = ls->states;
 }
 
 void sb_live_states_end(struct sb_live_states *ls)

@@ -11,6 +11,7 @@
 #include "stubbench/out_file.h"
 #include "output/figure_checks.h"
 #include "stubbench/past_runs.h"
+#include "stubbench/state_figures.h"
 #include "stubbench/harness.h"
 #include "stubbench/reporter.h"
 #include "jit/return_thunks.h"
@@ -223,8 +224,11 @@ int sb_session_finish(struct sb_session *s, int rc)
 	int cpu = s->n_sections && s->sections[0].res->cpu >= 0 ? s->sections[0].res->cpu : s->cfg->cpu;
 	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, cpu, s->measurement_extra);
 	s->meta.record_key = measurement;
-	sb_past_runs_next_run(stderr, s->tool, measurement, widen, s->n_sections);
+	/* The core states first: a run's next-run range is drawn from the
+	 * record's runs in the state it saw. */
 	sb_live_states_begin(&s->live, s->blocks, s->cfg->seed, &s->meta, s->tool);
+	sb_past_runs_next_run(stderr, s->tool, measurement, sb_state_figures_pooled(s->live.states), widen,
+			      s->n_sections);
 	/* Every part's cells: one part's own results (their cells keep their
 	 * addresses, which a front end's JSON members may look up), several
 	 * parts merged. */

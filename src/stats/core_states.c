@@ -1,5 +1,6 @@
 /* core_states.c: the core's state beside each block; see core_states.h. */
 #include "stubbench/core_states.h"
+#include "stubbench/state_figures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -127,4 +128,25 @@ int sb_core_states_split(const double *canary, size_t n, double record_level, en
 	for (size_t i = 0; i < n; i++)
 		state[i] = sb_core_state_of(out, canary[i]);
 	return state_medians(canary, n, state, out);
+}
+
+int sb_state_figures_seen(const struct sb_state_figures *s, int *only)
+{
+	const struct sb_core_split *sp = &s->split;
+	size_t least = 1;
+	for (int st = 0; st < SB_CORE_STATES; st++)
+		least = sp->n[st] >= SB_CORE_MIN_BLOCKS ? SB_CORE_MIN_BLOCKS : least;
+	int seen = 0;
+	for (int st = 0; st < SB_CORE_STATES; st++)
+		if (sp->n[st] >= least)
+			seen++, *only = st;
+	return seen;
+}
+
+const char *sb_state_figures_pooled(const struct sb_state_figures *s)
+{
+	int only = SB_CORE_UNKNOWN;
+	if (!s || !s->n_blocks)
+		return NULL;
+	return sb_state_figures_seen(s, &only) > 1 ? SB_CORE_POOLED : sb_core_state_name((enum sb_core_state)only);
 }
