@@ -207,7 +207,7 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			uint64_t t0 = __rdtsc();
 			/* Parts sharing a process start in turn: which of them runs
 			 * first in a process (earlier in its time) rotates. */
-			rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, err, errlen);
+			rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, pr->tsc_hz, err, errlen);
 			double took = (double)(__rdtsc() - t0);
 			/* Each part of the child is charged its share of the time. */
 			for (size_t c = 0; c < n_cp; c++)

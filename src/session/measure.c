@@ -359,6 +359,9 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_
 		if (rrc == SB_RUN_TOO_SHORT) {
 			fprintf(stderr, "%s: --time: %s\n", prog, err);
 			return 2;
+		} else if (rrc == SB_RUN_CONTAINED) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return 2;
 		} else if (rrc != 0) {
 			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);
 			return 1;
