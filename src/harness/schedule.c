@@ -64,6 +64,24 @@ static double wall_scale(const struct wall_budget *w, size_t children_left)
 	return k < 0.02 ? 0.02 : k > 3 ? 3 : k;
 }
 
+/* A part's segments sgs[0..n_sg) in this process, into ds[i], each one's
+ * unused time carried to the next, the last one's waited out. */
+static int segments_here(struct part_run *pr, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
+			 char *err, size_t errlen)
+{
+	uint64_t carry = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n_sg && rc == 0; i++) {
+		struct segment sg = sgs[i];
+		sb_take_carry(&sg, carry);
+		rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
+				    pr->delay_max, ds[i], &carry, err, errlen);
+	}
+	if (rc == 0)
+		sb_wait_out(carry, pr->o);
+	return rc;
+}
+
 int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -75,21 +93,29 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
 	double k = wall_scale(&wall, 1);
 	for (size_t q = 0; q < n_parts && rc == 0; q++) {
 		struct part_run *pr = &parts[q];
-		uint64_t t0 = __rdtsc(), carry = 0;
-		if (pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0)
+		size_t nb = pr->o->n_batches;
+		struct segment *sgs = calloc(nb + 1, sizeof(*sgs));
+		struct batch_data **ds = calloc(nb + 1, sizeof(*ds));
+		if (!sgs || !ds) {
+			free(sgs), free(ds);
+			sb_run_err(err, errlen, "out of memory", NULL);
 			return -1;
-		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
+		}
+		uint64_t t0 = __rdtsc();
+		if (pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0)
+			rc = -1;
+		for (size_t bi = 0; bi < nb && rc == 0; bi++) {
 			struct segment sg = pr->runs[bi].sg;
 			if (sg.budget_ticks != UINT64_MAX)
 				sg.budget_ticks = (uint64_t)((double)sg.budget_ticks * k);
 			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
 			sg.progress_span /= (double)n_parts;
-			sb_take_carry(&sg, carry);
-			rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
-					    pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
+			sgs[bi] = sg;
+			ds[bi] = &pr->runs[bi].d;
 		}
 		if (rc == 0)
-			sb_wait_out(carry, pr->o);
+			rc = segments_here(pr, sgs, nb, ds, err, errlen);
+		free(sgs), free(ds);
 		pr->ticks += __rdtsc() - t0;
 	}
 	return rc;
@@ -205,9 +231,14 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			if (!n_cp || joins_next)
 				continue;
 			uint64_t t0 = __rdtsc();
+			/* A run with no fresh processes but a contained part: the
+			 * other parts stay in this process. */
+			if (n == 1 && n_cp == 1 && !o->contain && o->processes <= 1)
+				rc = segments_here(pr, psg, n_sg, pds, err, errlen);
 			/* Parts sharing a process start in turn: which of them runs
 			 * first in a process (earlier in its time) rotates. */
-			rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, pr->tsc_hz, err, errlen);
+			else
+				rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, pr->tsc_hz, err, errlen);
 			double took = (double)(__rdtsc() - t0);
 			/* Each part of the child is charged its share of the time. */
 			for (size_t c = 0; c < n_cp; c++)
