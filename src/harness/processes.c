@@ -3,7 +3,9 @@
  * over), so that whatever one process fixes for all its blocks is
  * re-rolled. The child runs them one after the other, then sends each
  * one's rounds and blocks back through a pipe (nothing is written while it
- * measures, so the parent sleeps in read meanwhile) and leaves with _exit.
+ * measures, so the parent sleeps in poll meanwhile, its watchdog's deadline
+ * the timeout) and leaves with _exit. A child of a contained run
+ * (sb_run_opts.contain) is contained before its first block (contain.c).
  * One fork per process and not per segment: with a thousand placed copies
  * the address space has ~3000 mappings, and each fork and exit cost ~20 ms.
  */

@@ -144,6 +144,30 @@ static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t
 	return m;
 }
 
+/* Process p's parts cps[0..n_cp) (parts[cp_part[c]]) in a fresh child,
+ * the first to run `first`; or, alone (no fresh processes but a contained
+ * part elsewhere: one_process) and neither contained nor asking for
+ * processes, in this one. Each part is charged its share of the time it
+ * took (*took, TSC ticks). Returns as sb_run_in_child. */
+static int run_process(struct part_run *parts, const struct sb_child_part *cps, const size_t *cp_part, size_t n_cp,
+		       int one_process, size_t first, const struct sb_span *skip, size_t n_skip, double *took,
+		       char *err, size_t errlen)
+{
+	struct part_run *pr = &parts[cp_part[0]];
+	uint64_t t0 = __rdtsc();
+	int rc;
+	if (one_process && n_cp == 1 && !pr->o->contain && pr->o->processes <= 1)
+		rc = pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0
+			     ? -1
+			     : segments_here(pr, cps[0].sgs, cps[0].n_sg, cps[0].ds, err, errlen);
+	else /* parts sharing a process start in turn: which of them runs first rotates */
+		rc = sb_run_in_child(cps, n_cp, first, skip, n_skip, pr->tsc_hz, err, errlen);
+	*took = (double)(__rdtsc() - t0);
+	for (size_t c = 0; c < n_cp; c++)
+		parts[cp_part[c]].ticks += (uint64_t)(*took / (double)n_cp);
+	return rc;
+}
+
 /* Every part's batch sizes' blocks split over n fresh processes, one after
  * the other on the same CPU, taking the parts and, within a part, the batch
  * sizes in turn (process 1 of each part, each running its share of every
@@ -230,19 +254,8 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			int joins_next = q + 1 < n_parts && o->process_key && parts[q + 1].o->process_key == o->process_key;
 			if (!n_cp || joins_next)
 				continue;
-			uint64_t t0 = __rdtsc();
-			/* A run with no fresh processes but a contained part: the
-			 * other parts stay in this process. */
-			if (n == 1 && n_cp == 1 && !o->contain && o->processes <= 1)
-				rc = segments_here(pr, psg, n_sg, pds, err, errlen);
-			/* Parts sharing a process start in turn: which of them runs
-			 * first in a process (earlier in its time) rotates. */
-			else
-				rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, pr->tsc_hz, err, errlen);
-			double took = (double)(__rdtsc() - t0);
-			/* Each part of the child is charged its share of the time. */
-			for (size_t c = 0; c < n_cp; c++)
-				parts[cp_part[c]].ticks += (uint64_t)(took / (double)n_cp);
+			double took = 0;
+			rc = run_process(parts, cps, cp_part, n_cp, n == 1, p % n_cp, skip, k, &took, err, errlen);
 			wall.nominal_left -= nominal;
 			wall.over_ticks += took > given ? took - given : 0;
 			wall.done += n_cp;
