@@ -265,6 +265,13 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
 	gr->ready = 1;
+	/* Counters read in the process that samples, by system calls a
+	 * contained one may not make (docs/security-model.md). */
+	if (cfg->counters && cfg->contain) {
+		fprintf(stderr, "%s: --counters: not with code read from files, which runs in a contained process "
+			"(docs/security-model.md)\n", prog);
+		return 2;
+	}
 	if (cfg->counters) {
 		hooks->counters = sb_counters_open(cfg->counters, err, sizeof(err));
 		if (!hooks->counters ||
