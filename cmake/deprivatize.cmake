@@ -64,6 +64,10 @@ function(sb_deprivatize_tests)
     # A listing carrying a syscall, ud2, hlt, int3, a jump out ... is refused
     # before any of it runs (src/jit/code_check.c).
     add_test(NAME hostile_code COMMAND sh ${SB_TESTS}/hostile_code.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
+    # The same listings let past that check (a test hook) still cannot make
+    # a system call in the measuring child, and a jump to itself ends by the
+    # watchdog (src/harness/contain.c, docs/security-model.md).
+    add_test(NAME contained_code COMMAND sh ${SB_TESTS}/contained_code.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
     # The parts of seed 001's replicas against their baselines, exactly, and
     # their ablations' bytes (stubbench annotate, docs/annotate.md).
     add_executable(test_ablation ${SB_TESTS}/test_ablation.c)

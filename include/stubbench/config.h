@@ -61,6 +61,9 @@ struct sb_config {
 	const char *obj;         /* --obj=FILE: a user's BPF object; NULL: the built-in programs */
 	const char *progs[SB_CONFIG_MAX_PROGS]; /* --prog: its programs, the first the baseline */
 	size_t n_progs;
+	/* Set by the commands that measure code read from files (diff,
+	 * annotate, kernel --obj's twins): sb_run_opts.contain. */
+	int contain;
 	/* How it is reported. */
 	enum sb_format format;
 	int verbose;

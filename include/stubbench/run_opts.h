@@ -101,6 +101,12 @@ struct sb_run_opts {
 	 * SB_FINISH_RESERVE of it stays for the statistics. 0: time_s is the
 	 * measuring time alone. */
 	int time_is_wall;
+	/* Non-zero: the arms run code read from files. Every sample then
+	 * runs in a contained child (no new privileges, no root, a seccomp
+	 * filter; docs/security-model.md), the block sizing included, even
+	 * with processes <= 1: a system call there ends the run with
+	 * SB_RUN_CONTAINED. */
+	int contain;
 };
 /* The share of --time left for the statistics after the last process,
  * for a run of n_parts parts measured together: SB_FINISH_RESERVE plus
@@ -115,5 +121,9 @@ struct sb_run_opts {
 /* What a run returns when time_s cannot hold one round of a batch size
  * (bad input: the message says so). */
 #define SB_RUN_TOO_SHORT (-2)
+/* What a run returns when the measured code made a system call its
+ * contained process may not make, or ran far past its time (bad input:
+ * the message says which). */
+#define SB_RUN_CONTAINED (-3)
 
 #endif

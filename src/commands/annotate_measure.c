@@ -145,6 +145,7 @@ int sb_annotate_measure(const struct sb_config *run_cfg, const char *tool, struc
 	 * interleaved in one group, so that each block pairs them. */
 	struct sb_config cfg = *run_cfg;
 	cfg.padded = 0;
+	cfg.contain = 1; /* ablations of listings, of images read from files too */
 	struct sb_group g = {.baseline = b, .others = others, .n_others = m, .arms = &arms, .res = res,
 			     .same_offsets = 1};
 	static struct sb_block_table blocks;

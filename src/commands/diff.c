@@ -183,6 +183,7 @@ static int measure_total(struct diff_run *r, const struct sb_config *run_cfg)
 	if (r->parts)
 		cfg.time_s = run_cfg->time_s / 2;
 	cfg.padded = 1;
+	cfg.contain = 1; /* the twins run code read from files */
 	const struct sb_variant *padded[1] = {r->padded};
 	const struct sb_variant *others[1] = {&r->tw[1].t.cv.v};
 	struct sb_group g = {.baseline = &r->tw[0].t.cv.v, .others = others, .n_others = 1, .padded = padded,

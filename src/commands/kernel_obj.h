@@ -102,7 +102,8 @@ void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results
  * info) and, for each twin with a private stack, its group against its
  * de-privatized self; r->priv. Returns how many such groups, 0 without. */
 size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info);
-/* The placed twins' part of the kernel's run, added to parts (at *n). */
+/* The placed twins' part of the kernel's run, added to parts (at *n), with
+ * the options ro (the kernel run's, contained: filled in before it runs). */
 void sb_obj_private_add_part(struct sb_obj_run *r, struct sb_arm_set *parts, size_t *n,
 			     const struct sb_run_opts *ro);
 /* Measures each twin against its de-privatized self at identical layout,

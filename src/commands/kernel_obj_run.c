@@ -197,14 +197,19 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 	struct sb_run_opts ro;
 	sb_session_run_opts(&kcfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
+	/* The twins run code read from the object: contained (a child of
+	 * their own); the kernel's runs, which call bpf(), stay here. */
+	struct sb_run_opts tro;
 	struct sb_arm_set parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
 	if (r->has_ab)
 		parts[n_parts++] = (struct sb_arm_set){.arms = r->sys_arms.arms, .n_arms = r->sys_arms.n, .opts = &ro,
 							.out = &r->sres};
-	sb_obj_private_add_part(r, parts, &n_parts, &ro);
+	sb_obj_private_add_part(r, parts, &n_parts, &tro);
 	/* The parts share the time: a part's time_s is its share (schedule.c). */
 	ro.time_s /= (double)n_parts;
+	tro = ro;
+	tro.contain = 1;
 	if (sb_run_arm_sets(parts, n_parts, why, sizeof(why)) == 0)
 		return SB_KERNEL_OK;
 	if (sb_kernel_interrupted())

@@ -77,6 +77,7 @@ int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 			.batch = batch,
 			.bi = bi,
 			.block_rounds = block_rounds_for(o, round_ticks, tsc_hz),
+			.round_ticks = round_ticks,
 			.budget_ticks = o->samples ? UINT64_MAX : (uint64_t)(budget_s * tsc_hz),
 			.samples = o->samples,
 			.max_rounds = MAX_ROUNDS_PER_BATCH,

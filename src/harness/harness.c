@@ -96,7 +96,8 @@ static int part_prepare(struct part_run *pr, char *err, size_t errlen)
 	}
 	if (o->before_set && o->before_set(o->set_ctx, err, errlen) != 0)
 		return -1;
-	int rc = sb_size_blocks(pr->arms, pr->n_arms, o, delay_max, cpt0, pr->tsc_hz, pr->runs, err, errlen);
+	int rc = (o->contain ? sb_size_blocks_in_child : sb_size_blocks)(pr->arms, pr->n_arms, o, delay_max, cpt0,
+									   pr->tsc_hz, pr->runs, err, errlen);
 	pr->ticks += __rdtsc() - t_start;
 	return rc;
 }
@@ -308,8 +309,9 @@ int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, s
 		return -1;
 	}
 	size_t n_processes = 1;
-	int rc = 0;
+	int rc = 0, contain = 0;
 	for (size_t q = 0; q < n_parts; q++) {
+		contain |= parts[q].opts->contain;
 		memset(parts[q].out, 0, sizeof(*parts[q].out));
 		prs[q] = (struct part_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
 					   .out = parts[q].out, .blocks = parts[q].blocks, .index = q};
@@ -319,8 +321,9 @@ int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, s
 	for (size_t q = 0; q < n_parts && rc == 0; q++)
 		rc = part_prepare(&prs[q], err, errlen);
 	if (rc == 0)
-		rc = n_processes > 1 ? sb_run_processes(prs, n_parts, n_processes, err, errlen)
-				     : sb_run_here(prs, n_parts, err, errlen);
+		/* Code from files runs in contained children only, one at least. */
+		rc = n_processes > 1 || contain ? sb_run_processes(prs, n_parts, n_processes, err, errlen)
+						: sb_run_here(prs, n_parts, err, errlen);
 	for (size_t q = 0; q < n_parts; q++) {
 		int frc = part_finish(&prs[q], rc, err, errlen);
 		if (rc == 0)

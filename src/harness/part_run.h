@@ -6,7 +6,9 @@
  *   schedule.c    which segments run when, in this process or fresh ones,
  *                 and whether the SMT sibling's load runs beside a block
  *   sibling.c     the SMT sibling's load process and its parking
- *   processes.c   a fresh process: fork, its segments, the pipe back
+ *   processes.c   a fresh process: fork, its segments, the pipe back,
+ *                 the watchdog on it
+ *   contain.c     what a contained child may do (seccomp, no root)
  *   sampler.c     segments, blocks and rounds of samples
  *   canaries.c    the core clock and the canaries measured beside blocks
  *   disturbed.c   which blocks were disturbed
@@ -40,6 +42,7 @@ struct segment {
 	size_t bi, block_rounds, process;
 	uint64_t budget_ticks;    /* this segment's time (UINT64_MAX: by samples) */
 	uint64_t samples;         /* rounds to run, 0: by time */
+	double round_ticks;       /* a round of the arms when sized, TSC ticks (the watchdog's) */
 	size_t max_rounds;
 	double progress_from, progress_span;
 	/* Non-zero: the blocks go through the states in an order drawn from
@@ -127,7 +130,26 @@ struct sb_child_part {
  * the spans the child leaves shared with this process. Returns 0, or -1
  * with err set. */
 int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
-		    size_t n_skip, char *err, size_t errlen);
+		    size_t n_skip, double tsc_hz, char *err, size_t errlen);
+/* sb_size_blocks in a contained child (sb_run_opts.contain): the code
+ * from files runs first there. Returns as sb_size_blocks, or
+ * SB_RUN_CONTAINED. */
+int sb_size_blocks_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+			    uint64_t delay_max, double cpt0, double tsc_hz, struct batch_run *runs, char *err,
+			    size_t errlen);
+
+/* contain.c. The page a contained child notes the system call it was
+ * stopped at on (nr, -1: none), shared with the parent (mapped before
+ * the fork; NULL: out of memory). */
+struct sb_trap {
+	volatile long nr;
+};
+struct sb_trap *sb_trap_map(void);
+void sb_trap_unmap(struct sb_trap *t);
+/* In the child, after its setup: no new privileges, root dropped, the
+ * seccomp filter (writes on out_fd and stderr alone). Returns 0, or -1
+ * with err set (then nothing measured may run). */
+int sb_contain(int out_fd, struct sb_trap *t, char *err, size_t errlen);
 
 /* schedule.c. Every part's segments in this process, the parts one after
  * the other (sb_run_here), or split over n fresh processes taking turns

@@ -3,7 +3,9 @@
  * over), so that whatever one process fixes for all its blocks is
  * re-rolled. The child runs them one after the other, then sends each
  * one's rounds and blocks back through a pipe (nothing is written while it
- * measures, so the parent sleeps in read meanwhile) and leaves with _exit.
+ * measures, so the parent sleeps in poll meanwhile, its watchdog's deadline
+ * the timeout) and leaves with _exit. A child of a contained run
+ * (sb_run_opts.contain) is contained before its first block (contain.c).
  * One fork per process and not per segment: with a thousand placed copies
  * the address space has ~3000 mappings, and each fork and exit cost ~20 ms.
  */
@@ -16,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_all(int fd, const void *p, size_t n)
@@ -35,21 +39,63 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* Reads from the child; a signal that stops the run (the child's own
- * pid may not have got it) is passed on, so the child stops at its next
- * block and reports "interrupted". */
-static int read_all(int fd, void *p, size_t n, const struct sb_run_opts *o, pid_t child, int *passed_on)
+/* The parent's watch on a child: the signal it passed on, and the
+ * watchdog's deadline (CLOCK_MONOTONIC seconds, 0: none). */
+struct watch {
+	const struct sb_run_opts *o;
+	pid_t child;
+	int passed_on, timed_out;
+	double deadline, limit_s;
+};
+
+static double now_s(void)
 {
-	char *c = p;
-	while (n) {
-		ssize_t r = read(fd, c, n);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Waits for the child's next bytes until the deadline; a child past it
+ * is killed (-1, w->timed_out set). A signal that stops the run (the
+ * child's own pid may not have got it) is passed on, so the child stops
+ * at its next block and reports "interrupted". */
+static int wait_readable(int fd, struct watch *w)
+{
+	for (;;) {
+		int ms = -1;
+		if (w->deadline > 0) {
+			double left = w->deadline - now_s();
+			ms = left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1e3) + 1;
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int r = poll(&pfd, 1, ms);
+		if (r > 0)
+			return 0;
 		if (r < 0 && errno == EINTR) {
-			if (o->stop && o->stop() && !*passed_on) {
-				kill(child, SIGINT);
-				*passed_on = 1;
+			if (w->o && w->o->stop && w->o->stop() && !w->passed_on) {
+				kill(w->child, SIGINT);
+				w->passed_on = 1;
 			}
 			continue;
 		}
+		if (r == 0) {
+			kill(w->child, SIGKILL);
+			w->timed_out = 1;
+		}
+		return -1;
+	}
+}
+
+/* Reads n bytes from the child (wait_readable before each read). */
+static int read_all(int fd, void *p, size_t n, struct watch *w)
+{
+	char *c = p;
+	while (n) {
+		if (wait_readable(fd, w) != 0)
+			return -1;
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			return -1;
 		c += r;
@@ -106,13 +152,9 @@ static void part_failed(struct segment_header *h, size_t *ran, size_t n_sg, cons
  * then each part's report on fds[1] in order; never
  * returns. */
 static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_child_part *cp, size_t n_cp,
-						 size_t first, const struct sb_span *skip, size_t n_skip)
+						 size_t first, const struct sb_span *skip, size_t n_skip,
+						 struct sb_trap *trap)
 {
-	/* A parent that ends (a signal's _exit) takes the child along. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(1);
-	close(fds[0]);
 	/* Its own data pages: the ones it would only read are still the
 	 * parent's physical pages, the same in every child of this exec
 	 * (but for the parent's sample buffers, which it does not read). */
@@ -135,6 +177,9 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 	uint64_t carry = 0;
 	const struct sb_run_opts *last = n_cp ? cp[0].o : NULL;
 	const char *failed = NULL;
+	static char why[256];
+	if (trap && sb_contain(fds[1], trap, why, sizeof(why)) != 0)
+		failed = why;
 	for (size_t i = 0; i < most && !failed; i++)
 		for (size_t t = 0; t < n_cp && !failed; t++) {
 			size_t c = (first + t) % n_cp;
@@ -175,28 +220,27 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
  * *ds[i], up to the first that failed (its header in *h), then the arms'
  * ctx_size bytes; *at: the segment read last. Returns 0, or -1 when the
  * child sent too little (or memory ran out). */
-static int read_segments(int fd, pid_t pid, const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
-			 const struct segment *sgs, size_t n_sg, struct batch_data **ds, struct segment_header *h,
-			 const struct segment **at)
+static int read_segments(int fd, struct watch *w, const struct sb_arm *arms, size_t n_arms,
+			 const struct sb_run_opts *o, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
+			 struct segment_header *h, const struct segment **at)
 {
-	int passed_on = 0, rc = 0;
+	int rc = 0;
+	w->o = o;
 	memset(h, 0, sizeof(*h));
 	*at = sgs;
 	for (size_t i = 0; i < n_sg && rc == 0 && h->rc == 0; i++) {
 		*at = &sgs[i];
 		struct batch_data *d = ds[i];
-		rc = read_all(fd, h, sizeof(*h), o, pid, &passed_on);
+		rc = read_all(fd, h, sizeof(*h), w);
 		size_t base = d->n_rounds;
 		if (rc == 0 && h->rc == 0) {
 			if (sb_batch_reserve_rounds(d, n_arms, base + h->n_rounds) != 0 ||
 			    sb_batch_reserve_blocks(d, d->n_blocks + h->n_blocks) != 0)
 				rc = -1;
 			for (size_t a = 0; a < n_arms && rc == 0; a++)
-				rc = read_all(fd, d->ticks + a * d->cap + base, h->n_rounds * sizeof(*d->ticks), o, pid,
-					      &passed_on);
+				rc = read_all(fd, d->ticks + a * d->cap + base, h->n_rounds * sizeof(*d->ticks), w);
 			if (rc == 0 && h->n_blocks)
-				rc = read_all(fd, d->blocks + d->n_blocks, h->n_blocks * sizeof(*d->blocks), o, pid,
-					      &passed_on);
+				rc = read_all(fd, d->blocks + d->n_blocks, h->n_blocks * sizeof(*d->blocks), w);
 			if (rc == 0) {
 				for (size_t k = 0; k < h->n_blocks; k++)
 					d->blocks[d->n_blocks + k].first_round += base;
@@ -208,52 +252,174 @@ static int read_segments(int fd, pid_t pid, const struct sb_arm *arms, size_t n_
 	}
 	for (size_t a = 0; a < n_arms && rc == 0 && h->rc == 0; a++)
 		if (arms[a].ctx_size)
-			rc = read_all(fd, arms[a].ctx, arms[a].ctx_size, o, pid, &passed_on);
+			rc = read_all(fd, arms[a].ctx, arms[a].ctx_size, w);
 	return rc;
 }
 
-int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
-		    size_t n_skip, char *err, size_t errlen)
-{
+/* A child on its way: its pid, the pipe's read end, the trap page
+ * (contained) and the parent's watch. */
+struct child {
 	int fds[2];
-	if (pipe(fds) != 0) {
+	struct sb_trap *trap;
+	struct watch w;
+};
+
+/* The pipe, the trap page (contain), the fork. Returns 0 in both
+ * processes (c->w.child: 0 in the child), or -1 with err set. The child
+ * is ended with its parent and closes the pipe's read end. */
+static int child_start(struct child *c, int contain, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	if (pipe(c->fds) != 0) {
 		sb_run_err(err, errlen, strerror(errno), "pipe");
+		return -1;
+	}
+	if (contain && !(c->trap = sb_trap_map())) {
+		close(c->fds[0]), close(c->fds[1]);
+		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
 	fflush(NULL);
 	malloc_trim(0); /* freed memory stays out of the child's pages */
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+	c->w.child = fork();
+	if (c->w.child < 0) {
+		close(c->fds[0]), close(c->fds[1]);
+		sb_trap_unmap(c->trap);
 		sb_run_err(err, errlen, strerror(errno), "fork");
 		return -1;
 	}
-	if (pid == 0)
-		child_main(fds, cp, n_cp, first, skip, n_skip);
-	close(fds[1]);
+	if (c->w.child == 0) {
+		/* A parent that ends (a signal's _exit) takes the child along. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(1);
+		close(c->fds[0]);
+		return 0;
+	}
+	close(c->fds[1]);
+	return 0;
+}
+
+/* The watchdog's limit on a child expected to take budget_s: four times
+ * that and 5 s (a loaded machine, a slow start: fork, own pages). */
+static void child_watch(struct child *c, double budget_s)
+{
+	c->w.limit_s = budget_s >= 0 ? 4 * budget_s + 5 : 0;
+	c->w.deadline = c->w.limit_s > 0 ? now_s() + c->w.limit_s : 0;
+}
+
+/* The child reaped; rc: how reading its report went. A child that made
+ * a forbidden system call, ran past its limit or died says so in err
+ * ("the measuring process of WHAT ..."). Returns rc, or SB_RUN_CONTAINED
+ * for a contained child stopped, -1 for other failures. */
+static int child_end(struct child *c, int rc, const char *what, char *err, size_t errlen)
+{
+	close(c->fds[0]);
+	int status = 0;
+	while (waitpid(c->w.child, &status, 0) < 0 && errno == EINTR)
+		;
+	long nr = c->trap ? c->trap->nr : -1;
+	sb_trap_unmap(c->trap);
+	if (rc == 0)
+		return 0;
+	if (nr >= 0)
+		snprintf(err, errlen, "the measuring process of %s made system call %ld, which its containment "
+			 "forbids (docs/security-model.md); stopped", what, nr);
+	else if (c->w.timed_out)
+		snprintf(err, errlen, "the measuring process of %s ran past its budget of %.1f s (code that does "
+			 "not return?); stopped", what, (c->w.limit_s - 5) / 4);
+	else if (WIFSIGNALED(status))
+		snprintf(err, errlen, "the measuring process of %s ended by signal %d (%s)", what, WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(err, errlen, "the measuring process of %s sent no results", what);
+	return c->trap && (nr >= 0 || c->w.timed_out || WIFSIGNALED(status)) ? SB_RUN_CONTAINED : -1;
+}
+
+/* What a child's segments should take, seconds: their time, or their
+ * rounds (a warm-up block and the last block's rest) at their sized
+ * round's length; -1 when the clock is unknown. */
+static double budget_of(const struct sb_child_part *cp, size_t n_cp, double tsc_hz)
+{
+	if (tsc_hz <= 0)
+		return -1;
+	double ticks = 0;
+	for (size_t c = 0; c < n_cp; c++)
+		for (size_t i = 0; i < cp[c].n_sg; i++) {
+			const struct segment *sg = &cp[c].sgs[i];
+			ticks += sg->budget_ticks != UINT64_MAX
+					 ? (double)sg->budget_ticks
+					 : (double)(sg->samples + 2 * sg->block_rounds) * sg->round_ticks;
+		}
+	return ticks / tsc_hz;
+}
+
+int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
+		    size_t n_skip, double tsc_hz, char *err, size_t errlen)
+{
+	int contain = 0;
+	for (size_t c = 0; c < n_cp; c++)
+		contain |= cp[c].o->contain;
+	struct child ch;
+	if (child_start(&ch, contain, err, errlen) != 0)
+		return -1;
+	if (ch.w.child == 0)
+		child_main(ch.fds, cp, n_cp, first, skip, n_skip, ch.trap);
+	child_watch(&ch, budget_of(cp, n_cp, tsc_hz));
 	struct segment_header h = {0};
 	const struct segment *at = n_cp ? cp[0].sgs : NULL;
 	int rc = 0;
 	for (size_t c = 0; c < n_cp && rc == 0 && h.rc == 0; c++)
-		rc = read_segments(fds[0], pid, cp[c].arms, cp[c].n_arms, cp[c].o, cp[c].sgs, cp[c].n_sg, cp[c].ds, &h,
-				   &at);
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (rc != 0) {
-		unsigned long long batch = at ? (unsigned long long)at->batch : 0;
-		if (WIFSIGNALED(status))
-			snprintf(err, errlen, "the measuring process of batch %llu ended by signal %d", batch,
-				 WTERMSIG(status));
-		else
-			snprintf(err, errlen, "the measuring process of batch %llu sent no results", batch);
-		return -1;
-	}
+		rc = read_segments(ch.fds[0], &ch.w, cp[c].arms, cp[c].n_arms, cp[c].o, cp[c].sgs, cp[c].n_sg,
+				   cp[c].ds, &h, &at);
+	char what[64];
+	snprintf(what, sizeof(what), "batch %llu", at ? (unsigned long long)at->batch : 0ULL);
+	rc = child_end(&ch, rc, what, err, errlen);
+	if (rc != 0)
+		return rc;
 	if (h.rc != 0) {
 		sb_run_err(err, errlen, h.err, NULL);
 		return -1;
 	}
 	return 0;
+}
+
+/* What the sizing child sends: sb_size_blocks's return and message, then
+ * each batch size's segment. */
+struct sizing_header {
+	int rc;
+	char err[256];
+};
+
+int sb_size_blocks_in_child(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
+			    uint64_t delay_max, double cpt0, double tsc_hz, struct batch_run *runs, char *err,
+			    size_t errlen)
+{
+	struct child ch;
+	if (child_start(&ch, 1, err, errlen) != 0)
+		return -1;
+	if (ch.w.child == 0) {
+		struct sizing_header h = {0};
+		h.rc = sb_contain(ch.fds[1], ch.trap, h.err, sizeof(h.err));
+		if (h.rc == 0)
+			h.rc = sb_size_blocks(arms, n_arms, o, delay_max, cpt0, tsc_hz, runs, h.err, sizeof(h.err));
+		int bad = write_all(ch.fds[1], &h, sizeof(h));
+		for (size_t bi = 0; bi < o->n_batches && !bad && h.rc == 0; bi++)
+			bad = write_all(ch.fds[1], &runs[bi].sg, sizeof(runs[bi].sg));
+		_exit(bad ? 1 : 0);
+	}
+	/* A few rounds of each batch size: bounded by the run's time (none
+	 * with samples: the margin alone). */
+	child_watch(&ch, o->time_s);
+	ch.w.o = o;
+	struct sizing_header h = {0};
+	int rc = read_all(ch.fds[0], &h, sizeof(h), &ch.w);
+	for (size_t bi = 0; bi < o->n_batches && rc == 0 && h.rc == 0; bi++)
+		rc = read_all(ch.fds[0], &runs[bi].sg, sizeof(runs[bi].sg), &ch.w);
+	rc = child_end(&ch, rc, "the block sizing", err, errlen);
+	if (rc != 0)
+		return rc;
+	if (h.rc != 0)
+		sb_run_err(err, errlen, h.err, NULL);
+	return h.rc;
 }

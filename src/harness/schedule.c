@@ -64,6 +64,24 @@ static double wall_scale(const struct wall_budget *w, size_t children_left)
 	return k < 0.02 ? 0.02 : k > 3 ? 3 : k;
 }
 
+/* A part's segments sgs[0..n_sg) in this process, into ds[i], each one's
+ * unused time carried to the next, the last one's waited out. */
+static int segments_here(struct part_run *pr, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
+			 char *err, size_t errlen)
+{
+	uint64_t carry = 0;
+	int rc = 0;
+	for (size_t i = 0; i < n_sg && rc == 0; i++) {
+		struct segment sg = sgs[i];
+		sb_take_carry(&sg, carry);
+		rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
+				    pr->delay_max, ds[i], &carry, err, errlen);
+	}
+	if (rc == 0)
+		sb_wait_out(carry, pr->o);
+	return rc;
+}
+
 int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
 {
 	int rc = 0;
@@ -75,21 +93,29 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
 	double k = wall_scale(&wall, 1);
 	for (size_t q = 0; q < n_parts && rc == 0; q++) {
 		struct part_run *pr = &parts[q];
-		uint64_t t0 = __rdtsc(), carry = 0;
-		if (pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0)
+		size_t nb = pr->o->n_batches;
+		struct segment *sgs = calloc(nb + 1, sizeof(*sgs));
+		struct batch_data **ds = calloc(nb + 1, sizeof(*ds));
+		if (!sgs || !ds) {
+			free(sgs), free(ds);
+			sb_run_err(err, errlen, "out of memory", NULL);
 			return -1;
-		for (size_t bi = 0; bi < pr->o->n_batches && rc == 0; bi++) {
+		}
+		uint64_t t0 = __rdtsc();
+		if (pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0)
+			rc = -1;
+		for (size_t bi = 0; bi < nb && rc == 0; bi++) {
 			struct segment sg = pr->runs[bi].sg;
 			if (sg.budget_ticks != UINT64_MAX)
 				sg.budget_ticks = (uint64_t)((double)sg.budget_ticks * k);
 			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
 			sg.progress_span /= (double)n_parts;
-			sb_take_carry(&sg, carry);
-			rc = sb_run_segment(pr->arms, pr->n_arms, pr->o, &sg, pr->order, pr->n_states, &pr->rng,
-					    pr->delay_max, &pr->runs[bi].d, &carry, err, errlen);
+			sgs[bi] = sg;
+			ds[bi] = &pr->runs[bi].d;
 		}
 		if (rc == 0)
-			sb_wait_out(carry, pr->o);
+			rc = segments_here(pr, sgs, nb, ds, err, errlen);
+		free(sgs), free(ds);
 		pr->ticks += __rdtsc() - t0;
 	}
 	return rc;
@@ -116,6 +142,30 @@ static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t
 		fprintf(stderr, "stubbench: --time holds %zu of the %zu fresh processes (each takes %.0f ms to start, "
 			"warm up and end); more time for all of them\n", m, n, 1e3 * over_s);
 	return m;
+}
+
+/* Process p's parts cps[0..n_cp) (parts[cp_part[c]]) in a fresh child,
+ * the first to run `first`; or, alone (no fresh processes but a contained
+ * part elsewhere: one_process) and neither contained nor asking for
+ * processes, in this one. Each part is charged its share of the time it
+ * took (*took, TSC ticks). Returns as sb_run_in_child. */
+static int run_process(struct part_run *parts, const struct sb_child_part *cps, const size_t *cp_part, size_t n_cp,
+		       int one_process, size_t first, const struct sb_span *skip, size_t n_skip, double *took,
+		       char *err, size_t errlen)
+{
+	struct part_run *pr = &parts[cp_part[0]];
+	uint64_t t0 = __rdtsc();
+	int rc;
+	if (one_process && n_cp == 1 && !pr->o->contain && pr->o->processes <= 1)
+		rc = pr->o->before_set && pr->o->before_set(pr->o->set_ctx, err, errlen) != 0
+			     ? -1
+			     : segments_here(pr, cps[0].sgs, cps[0].n_sg, cps[0].ds, err, errlen);
+	else /* parts sharing a process start in turn: which of them runs first rotates */
+		rc = sb_run_in_child(cps, n_cp, first, skip, n_skip, pr->tsc_hz, err, errlen);
+	*took = (double)(__rdtsc() - t0);
+	for (size_t c = 0; c < n_cp; c++)
+		parts[cp_part[c]].ticks += (uint64_t)(*took / (double)n_cp);
+	return rc;
 }
 
 /* Every part's batch sizes' blocks split over n fresh processes, one after
@@ -204,14 +254,8 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			int joins_next = q + 1 < n_parts && o->process_key && parts[q + 1].o->process_key == o->process_key;
 			if (!n_cp || joins_next)
 				continue;
-			uint64_t t0 = __rdtsc();
-			/* Parts sharing a process start in turn: which of them runs
-			 * first in a process (earlier in its time) rotates. */
-			rc = sb_run_in_child(cps, n_cp, p % n_cp, skip, k, err, errlen);
-			double took = (double)(__rdtsc() - t0);
-			/* Each part of the child is charged its share of the time. */
-			for (size_t c = 0; c < n_cp; c++)
-				parts[cp_part[c]].ticks += (uint64_t)(took / (double)n_cp);
+			double took = 0;
+			rc = run_process(parts, cps, cp_part, n_cp, n == 1, p % n_cp, skip, k, &took, err, errlen);
 			wall.nominal_left -= nominal;
 			wall.over_ticks += took > given ? took - given : 0;
 			wall.done += n_cp;

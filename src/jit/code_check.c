@@ -69,6 +69,11 @@ static int starts_at(const size_t *starts, size_t n, uint64_t off)
 
 int sb_code_check(const uint8_t *code, size_t len, const char *what, char *err, size_t errlen)
 {
+	/* The test hook that lets a crafted listing past, so that the tests
+	 * reach the contained child with it (docs/security-model.md). */
+	const char *skip = getenv("STUBBENCH_TEST_SKIP_CODE_CHECK");
+	if (skip && strcmp(skip, "1") == 0)
+		return 0;
 	csh cs;
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
 		sb_set_err(err, errlen, "%s: capstone cannot be opened", what);

@@ -15,7 +15,8 @@
 #include <stdint.h>
 
 /* Returns 0, or -1 with one line in err naming what+offset, the
- * instruction and why it is refused. */
+ * instruction and why it is refused. STUBBENCH_TEST_SKIP_CODE_CHECK=1 in
+ * the environment (a test hook) makes it take everything. */
 int sb_code_check(const uint8_t *code, size_t len, const char *what, char *err, size_t errlen);
 
 #endif

@@ -265,6 +265,13 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
 	gr->ready = 1;
+	/* Counters read in the process that samples, by system calls a
+	 * contained one may not make (docs/security-model.md). */
+	if (cfg->counters && cfg->contain) {
+		fprintf(stderr, "%s: --counters: not with code read from files, which runs in a contained process "
+			"(docs/security-model.md)\n", prog);
+		return 2;
+	}
 	if (cfg->counters) {
 		hooks->counters = sb_counters_open(cfg->counters, err, sizeof(err));
 		if (!hooks->counters ||
@@ -358,6 +365,9 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_
 		int rrc = sb_run_arm_sets(parts + i, together, err, sizeof(err));
 		if (rrc == SB_RUN_TOO_SHORT) {
 			fprintf(stderr, "%s: --time: %s\n", prog, err);
+			return 2;
+		} else if (rrc == SB_RUN_CONTAINED) {
+			fprintf(stderr, "%s: %s\n", prog, err);
 			return 2;
 		} else if (rrc != 0) {
 			fprintf(stderr, "%s: measurement failed: %s\n", prog, err);

@@ -66,6 +66,7 @@ void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 		.processes = cfg->processes,
 		.test = cfg->test,
 		.time_is_wall = 1,
+		.contain = cfg->contain,
 	};
 }
 
