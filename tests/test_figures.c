@@ -38,7 +38,8 @@ static double value_of(size_t k, int run)
 static void cell_with_figures(struct sb_cell *c, int run)
 {
 	struct sb_estimate *set[] = {&c->delta_pct,	 &c->matched_cycles,   &c->layout_cycles,
-				     &c->codegen_median, &c->codegen_mean,     &c->vs_reference_cycles,
+				     &c->codegen_median, &c->codegen_two_state_pct, &c->codegen_mean,
+				     &c->vs_reference_cycles,
 				     &c->delta_cycles,	 &c->next_run_delta,   &c->next_run_cycles,
 				     &c->next_run_codegen};
 	for (size_t k = 0; k < sizeof(set) / sizeof(set[0]); k++)
@@ -57,7 +58,8 @@ static void results(struct sb_results *r, struct sb_cell cells[2], int run)
 		c->cycles = (struct sb_summary){.n = 100, .mean = 20 + a, .median = 20 + a, .ci_lo = 19 + a,
 						.ci_hi = 21 + a, .sd = 1};
 		c->ns = c->cycles;
-		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->vs_reference_cycles =
+		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->codegen_two_state_pct =
+			c->vs_reference_cycles =
 			c->delta_cycles = c->next_run_delta = c->next_run_cycles = c->next_run_codegen =
 				sb_estimate_absent("the baseline itself");
 		if (a == 1)

@@ -73,6 +73,11 @@ struct sb_cell {
 	 * mean by cycles), the mean over placements; absent otherwise. */
 	struct sb_estimate codegen_mean;
 	struct sb_mode codegen_modes[SB_MAX_MODES]; /* modes of the placements' differences */
+	/* With --padded, the % of placements at which this arm or the one
+	 * its codegen is taken against fell in more than one steady state
+	 * block by block (placement_states.h), Wilson 95 % CI: how much of
+	 * the codegen is a mixture of states; absent otherwise. */
+	struct sb_estimate codegen_two_state_pct;
 	size_t n_codegen_modes;
 	/* The layout cost: the padded baseline against the baseline over the
 	 * same placements, what the longer code's layout alone costs; absent

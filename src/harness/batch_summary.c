@@ -621,6 +621,7 @@ int sb_batch_summarize(const struct sb_arm *arms, size_t n_arms, long ovh, long 
 		const char *no_delta = base < 0 ? "no baseline in the run" : (long)a == base ? "the baseline itself"
 										 : "no kept blocks";
 		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->codegen_mean = c->delta_cycles =
+			c->codegen_two_state_pct =
 			c->vs_reference_cycles = sb_estimate_absent(no_delta);
 		if (base >= 0 && (long)a != base && s.g)
 			arm_against_baseline(&s, a, seed, bi * n_arms + a, c);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats/paired_placements.h"
+#include "stats/placement_states.h"
 #include "stubbench/placement.h"
 #include "stubbench/rng.h"
 
@@ -241,6 +242,21 @@ static int between(const struct sb_config *cfg, const struct sb_layout_groups *l
 	return sb_paired_between_placements(&ba, &bb, N_BOOT, seed, p) == 0 && p->mean.known ? 0 : -1;
 }
 
+/* The % of placements where a or b (layout groups) took more than one
+ * state, or absent with the reason. */
+static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b,
+				    size_t bi)
+{
+	if (a < 0 || b < 0)
+		return sb_estimate_absent("no group of its own in the run");
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
+	struct sb_placement_states ps;
+	if (sb_placements_in_states(&ba, &bb, &ps) != 0)
+		return sb_estimate_absent("out of memory");
+	return ps.share_pct;
+}
+
 /* The bootstrap of a cell's codegen (figure 0) or layout cost (figure 1):
  * a stream of the run's seed of its own (sb_seed_stream). */
 static uint64_t figure_seed(const struct sb_config *cfg, size_t cell, unsigned figure)
@@ -278,6 +294,7 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				c->codegen_against = rc == 0 ? (pad >= 0 ? pv : groups[g].baseline)->name : NULL;
 				memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
 				c->n_codegen_modes = p.n_modes;
+				c->codegen_two_state_pct = two_state(cfg, lg, va, pad >= 0 ? pad : base, bi);
 				c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
 				if (pad >= 0 && between(cfg, lg, pad, base, bi, figure_seed(cfg, cell, 1), &p) == 0)
 					c->layout_cycles = p.mean;
