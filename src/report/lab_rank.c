@@ -169,13 +169,17 @@ static double one_decimal(double v)
  * with its margin, those like the control. Returns the lines printed. */
 static int shape_lines(FILE *f, const struct sb_lab_rank *k)
 {
-	char buf[64];
-	fprintf(f, "  %-7s @%llu:", k->shape, (unsigned long long)k->batch);
-	for (size_t i = 0; i < k->n; i++)
-		fprintf(f, " %s %+.1f%s", k->alt[i].row->key.codegen, one_decimal(k->alt[i].cost.value), i + 1 < k->n ? " <" : "");
-	if (k->control.row)
-		fprintf(f, "; control %+.1f", one_decimal(k->control.cost.value));
-	fputc('\n', f);
+	char buf[64], line[512];
+	size_t n_line = (size_t)snprintf(line, sizeof(line), "  %-7s @%llu:", k->shape, (unsigned long long)k->batch);
+	int minus = 0; /* a cost below zero: the line says what that means */
+	for (size_t i = 0; i < k->n && n_line < sizeof(line); i++) {
+		minus |= one_decimal(k->alt[i].cost.value) < 0;
+		n_line += (size_t)snprintf(line + n_line, sizeof(line) - n_line, " %s %+.1f%s", k->alt[i].row->key.codegen,
+					   one_decimal(k->alt[i].cost.value), i + 1 < k->n ? " <" : "");
+	}
+	if (k->control.row && n_line < sizeof(line))
+		snprintf(line + n_line, sizeof(line) - n_line, "; control %+.1f", one_decimal(k->control.cost.value));
+	fprintf(f, "%s%s\n", line, minus && strlen(line) + 11 <= SB_ANSWER_MAX_COLUMNS ? "; -: faster" : "");
 	if (k->cheapest >= 0) {
 		sb_answer_estimate(buf, sizeof(buf), &k->margin, 1);
 		fprintf(f, "    cheapest: %s, by %s cycles over the next", k->alt[k->cheapest].row->key.codegen,
@@ -198,7 +202,7 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	const char *ret = sb_lab_rank_return_of(rf->thunk);
 	int lines = 0;
 	fprintf(f, "cost added to the baseline, cycles per iteration, returning as this host does (%s);\n"
-		   "cheapest: beyond the CIs of the differences; like the control: the CI holds 0\n", ret);
+		   "cheapest: beyond the CIs of the differences; like the control: the CI holds 0; below 0: faster\n", ret);
 	lines += 2;
 	for (size_t s = 0; s < N_SHAPES && lines + 2 <= max_lines; s++) {
 		struct sb_lab_rank k;
