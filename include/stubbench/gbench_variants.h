@@ -37,8 +37,13 @@
 /* A sample during which the thread was switched out is taken again, at
  * most this many times; the last try is kept and counted. */
 #define SB_GBENCH_MAX_RERUNS 8
+/* The benchmarks run without --benchmark_filter: the seed's and the host's
+ * baseline, private and hybrid at every batch (about a minute);
+ * --benchmark_filter=. runs every variant, the lab's and the twins' too. */
+#define SB_GBENCH_DEFAULT_FILTER "^(baseline|private|hybrid|host-baseline|host-private|host-hybrid)/"
 
-/* Every registered variant at every batch of cfg->batches, pinned to
+/* The variants the filter selects (SB_GBENCH_DEFAULT_FILTER without one)
+ * at every batch of cfg->batches, pinned to
  * cfg->cpu, with cfg->counters; flags[0 .. n_flags) is the library's argv
  * (flags[0] the program's name, then the --benchmark_* flags). Returns
  * SB_STATUS_USAGE after one line on a bad flag, a bad --cpu or --counters,
