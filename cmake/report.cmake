@@ -47,6 +47,11 @@ function(sb_report_add_tests)
   target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_figures PRIVATE stubbench_report)
   add_test(NAME figures COMMAND test_figures)
+  # The table grid folds within a width; "#" lines fold at spaces.
+  add_executable(test_text_grid ${CMAKE_SOURCE_DIR}/tests/test_text_grid.c)
+  target_include_directories(test_text_grid PRIVATE ${CMAKE_SOURCE_DIR}/tests ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(test_text_grid PRIVATE stubbench_report)
+  add_test(NAME text_grid COMMAND test_text_grid)
   # The summary's pieces: the kernel verdict, the figures' format, the lab's
   # ranking, on made-up and recorded figures; the summary of recorded runs.
   add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)
