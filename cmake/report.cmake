@@ -22,6 +22,7 @@ add_library(stubbench_report STATIC
   src/report/lab_rank.c
   src/report/kernel_obj_answer.c
   src/report/answer_kinds.c
+  src/report/footprint_answer.c
   # stubbench diff's saved members and its summary from them.
   src/report/run_diff.c
   src/report/diff_answer.c

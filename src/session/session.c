@@ -245,7 +245,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 		if (table && summary(s, out.f, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
-		 * own (footprint): its table is the answer. */
+		 * own: its table is the answer. */
 		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
@@ -256,7 +256,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = 1;
 		/* With the summary alone, cells without samples still fail the run
 		 * (the table names them). */
-		if (!sb_session_full_report(s->cfg) && !s->table && empty_cells(s, all) && rc == 0)
+		if (!sb_session_full_report(s->cfg) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
