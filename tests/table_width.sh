@@ -3,9 +3,9 @@
 # stubbench, lab, diff and (where built and allowed) kernel; the narrow
 # table keeps every row and leaves median and ns/iter to --verbose, whose
 # table has every column on one header line. Widths only, never figures.
-# usage: table_width.sh STUBBENCH DATA_DIR KERNEL(0|1)
+# usage: table_width.sh STUBBENCH DATA_DIR KERNEL(0|1) [BPF_OBJECT]
 set -u
-sb=$1 d=$2 kernel=$3
+sb=$1 d=$2 kernel=$3 obj=${4:-}
 fails=0 passes=0
 export STUBBENCH_TEST_DISTURB_NONE=1
 q="--samples=6 --processes=1 --past-runs=none --quiet-levels=none"
@@ -48,6 +48,17 @@ if [ "$kernel" = 1 ] && [ "$(id -u)" = 0 ]; then
 	else
 		narrow "kernel --table"
 		grep -q '^variant  *batch  *twin added' "$out" && passes=$((passes + 1)) || fail "kernel: no verdict table"
+	fi
+	if [ -f "$obj" ]; then
+		"$sb" kernel --obj="$obj" --prog=with_frame,no_frame --batch=64 --table $q >"$out" 2>/dev/null
+		rc=$?
+		if [ $rc -le 1 ] || [ $rc -eq 6 ]; then
+			narrow "kernel --obj --table"
+			grep -q '^jit no_frame.sum_small: [0-9]* bytes of code; 8 bytes of stack' "$out" &&
+				passes=$((passes + 1)) || fail "kernel --obj: no line on sum_small's stack"
+		else
+			echo "kernel --obj --table skipped: exit $rc"
+		fi
 	fi
 fi
 echo "table_width: $passes passed, $fails failed"
