@@ -19,9 +19,10 @@ static const struct sb_subcommand gbench_command = {
 		   "counters per main-prog call (tsc_cycles_per_call, core_cycles_per_call, ...).",
 	.groups = {&sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_counters_group},
 	.epilog = "Without --benchmark_filter it runs baseline, private, hybrid, host-baseline,\n"
-		  "host-private and host-hybrid at every batch (about a minute);\n"
-		  "--benchmark_filter=. runs every variant, the lab's and the twins' too (about\n"
-		  "25 minutes; --benchmark_list_tests=true names them).\n"
+		  "host-private and host-hybrid at every batch (under a minute);\n"
+		  "--benchmark_filter=. runs every variant, the lab's and the twins' too\n"
+		  "(--benchmark_list_tests=true names them). Without --benchmark_min_time each\n"
+		  "benchmark measures for " SB_GBENCH_DEFAULT_MIN_TIME " s (the library's default: 0.5).\n"
 		  "Every --benchmark_* flag goes to Google Benchmark (--benchmark_filter,\n"
 		  "--benchmark_repetitions, --benchmark_format, --benchmark_out, ...). Random\n"
 		  "interleaving is on; --benchmark_enable_random_interleaving=false turns it off.\n"
