@@ -235,8 +235,12 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	sb_answer_codegen(m, sizeof(m), r);
 	const char *against = base ? base->variant : "its baseline";
 	/* Not apart: the total the code and its layout add. */
-	snprintf(line, sizeof(line), "  %s took %s x %s's time; %s %s", r->variant, ratio, against,
-		 sb_answer_codegen_apart(r) ? "codegen" : "total", m);
+	const char *what = sb_answer_codegen_apart(r) ? "codegen" : "total";
+	snprintf(line, sizeof(line), "  %s took %s x %s's time; %s %s", r->variant, ratio, against, what, m);
+	/* Too wide (long names or figures): without the ratio, which the
+	 * line above says as a %. */
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  %s: %s %s", r->variant, what, m);
 	sb_answer_line_faster(f, line, sb_answer_codegen_figure(r));
 	return 2;
 }
