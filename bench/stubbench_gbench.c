@@ -18,7 +18,12 @@ static const struct sb_subcommand gbench_command = {
 	.summary = "Every variant x batch under Google Benchmark, \"<variant>/batch:<batch>\", with\n"
 		   "counters per main-prog call (tsc_cycles_per_call, core_cycles_per_call, ...).",
 	.groups = {&sb_cli_batch_group, &sb_cli_cpu_group, &sb_cli_counters_group},
-	.epilog = "Every --benchmark_* flag goes to Google Benchmark (--benchmark_filter,\n"
+	.epilog = "Without --benchmark_filter it runs baseline, private, hybrid, host-baseline,\n"
+		  "host-private and host-hybrid at every batch (under a minute);\n"
+		  "--benchmark_filter=. runs every variant, the lab's and the twins' too\n"
+		  "(--benchmark_list_tests=true names them). Without --benchmark_min_time each\n"
+		  "benchmark measures for " SB_GBENCH_DEFAULT_MIN_TIME " s (the library's default: 0.5).\n"
+		  "Every --benchmark_* flag goes to Google Benchmark (--benchmark_filter,\n"
 		  "--benchmark_repetitions, --benchmark_format, --benchmark_out, ...). Random\n"
 		  "interleaving is on; --benchmark_enable_random_interleaving=false turns it off.\n"
 		  "A sample during which the thread was switched out is taken again (counter\n"

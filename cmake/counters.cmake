@@ -105,6 +105,13 @@ function(sb_counters_tests)
 
     # stubbench-gbench: JSON with one benchmark per variant x batch and the
     # cycles counters; bad flags exit 2.
+    if(STUBBENCH_GBENCH)
+      # The defaults stubbench-gbench adds where the user gave none.
+      add_executable(test_gbench_defaults ${SB_TESTS}/test_gbench_defaults.c)
+      target_include_directories(test_gbench_defaults PRIVATE ${SB_TESTS})
+      target_link_libraries(test_gbench_defaults PRIVATE stubbench_gbench_shim)
+      add_test(NAME gbench_defaults COMMAND test_gbench_defaults)
+    endif()
     find_package(Python3 COMPONENTS Interpreter)
     if(Python3_FOUND AND STUBBENCH_GBENCH)
       add_test(NAME counters_gbench_json

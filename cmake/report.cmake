@@ -23,6 +23,7 @@ add_library(stubbench_report STATIC
   src/report/lab_rank.c
   src/report/kernel_obj_answer.c
   src/report/answer_kinds.c
+  src/report/footprint_answer.c
   # stubbench diff's saved members and its summary from them.
   src/report/run_diff.c
   src/report/diff_answer.c
@@ -53,6 +54,11 @@ function(sb_report_add_tests)
   target_include_directories(test_state_outputs PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_state_outputs PRIVATE stubbench_report)
   add_test(NAME state_outputs COMMAND test_state_outputs)
+  # The table grid folds within a width; "#" lines fold at spaces.
+  add_executable(test_text_grid ${CMAKE_SOURCE_DIR}/tests/test_text_grid.c)
+  target_include_directories(test_text_grid PRIVATE ${CMAKE_SOURCE_DIR}/tests ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(test_text_grid PRIVATE stubbench_report)
+  add_test(NAME text_grid COMMAND test_text_grid)
   # The summary's pieces: the kernel verdict, the figures' format, the lab's
   # ranking, on made-up and recorded figures; the summary of recorded runs.
   add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)

@@ -18,7 +18,8 @@ rc=$?
 if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc: $(tail -1 "$d/err")"; exit 77; fi
 [ -f "$d/loop_private.loop_private.lst" ] || { cat "$d/err"; echo "no JIT dump"; exit 1; }
 "$tat" "$d" "" || { echo "auto-twins of this kernel's JIT differ from the hand-made twins"; exit 1; }
-out=$("$sb" kernel --obj="$obj" --prog=fixed,from_map --samples=20 --processes=1 --table 2>&1)
+# --verbose: its lines whole (--table folds them within 100 columns).
+out=$("$sb" kernel --obj="$obj" --prog=fixed,from_map --samples=20 --processes=1 --verbose 2>&1)
 rc=$?
 if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel --obj exited $rc"; exit 77; fi
 printf '%s\n' "$out" | grep '^auto-twin '

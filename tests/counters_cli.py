@@ -55,6 +55,8 @@ def main():
         if notes:
             check("cycles, instructions not supported here" in notes[0], "note: %s" % notes[0])
             check("carrying on with task-clock, context-switches" in notes[0], "note: %s" % notes[0])
+            check("stubbench annotate" in notes[0], "note names no fallback: %s" % notes[0])
+        check(not likwid, "a likwid line beside the counters note: %s" % likwid)
         want = ["task-clock", "context-switches"]
     check(doc.get("counters") == want, "counter columns %s, want %s" % (doc.get("counters"), want))
     results = doc.get("results", [])
@@ -65,6 +67,17 @@ def main():
         check(sorted(c) == sorted(want), "%s: counters %s" % (name, sorted(c)))
         check(c.get("task-clock", 0) > 0, "%s: task-clock %r" % (name, c.get("task-clock")))
         check(isinstance(c.get("context-switches"), (int, float)), "%s: context-switches" % name)
+
+    if not pmu:
+        # Nothing countable listed: the one line says what counts without a PMU.
+        p = subprocess.run([sb, "--variant=private", "--batch=64", "--samples=20", "--format=json",
+                            "--counters=cycles"], capture_output=True, text=True)
+        err = [l for l in p.stderr.splitlines() if "counters" in l or "likwid" in l]
+        check(p.returncode == 0, "cycles alone: exit %d" % p.returncode)
+        check(len(err) == 1, "cycles alone: want one line, got %s" % err)
+        check(err and "carrying on without counters" in err[0] and
+              "--counters=task-clock,context-switches" in err[0] and "stubbench annotate" in err[0],
+              "cycles alone: %s" % err)
 
     p = subprocess.run([sb, "--variant=private", "--samples=10", "--counters=cycles,nonsense"],
                        capture_output=True, text=True)

@@ -90,8 +90,18 @@ def main():
     names = variants(stubbench)
     print("variants: " + " ".join(names))
 
+    # No filter: the six variants the README compares, at every default batch.
+    p = subprocess.run([gbench, "--benchmark_list_tests=true"], capture_output=True, text=True)
+    six = ["baseline", "private", "hybrid", "host-baseline", "host-private", "host-hybrid"]
+    want = ["%s/batch:%d/manual_time" % (v, n) for v in six if v in names for n in DEFAULT_BATCHES]
+    check(p.returncode == 0 and sorted(p.stdout.split()) == sorted(want),
+          "unfiltered: exit %d, benchmarks %s, want %s" % (p.returncode, p.stdout.split(), want))
+    p = subprocess.run([gbench, "--help"], capture_output=True, text=True)
+    check(all(v in p.stdout for v in six) and "--benchmark_filter=." in p.stdout,
+          "--help does not name the unfiltered set and how to run every variant")
+
     # Full run: every variant x default batch, once.
-    doc = run_json(gbench, [])
+    doc = run_json(gbench, ["--benchmark_filter=."])
     check("context" in doc and "benchmarks" in doc, "JSON lacks context or benchmarks")
     print("library_build_type: %s" % doc["context"].get("library_build_type"))
     got = [b["name"] for b in doc["benchmarks"]]

@@ -22,6 +22,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 failures = 0
 
@@ -119,5 +120,39 @@ for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown la
     p = subprocess.run([exe, "footprint"] + args, capture_output=True, text=True)
     check(p.returncode == 2 and msg in p.stderr and p.stderr.count("\n") == 1,
           "%s: exit %d, %r" % (args, p.returncode, p.stderr))
+# The summary: the live run's stdout starts with it (at most 10 lines of at
+# most 100 columns, the header first, a row per copies, a column per layout,
+# the line on the next run); `report` of the JSON prints the same lines.
+def summary_form(name, lines, copies):
+    check(1 <= len(lines) <= 10, "%s: %d summary lines" % (name, len(lines)))
+    check(all(len(x) <= 100 for x in lines), "%s: a line over 100 columns" % name)
+    check(lines and lines[0].startswith("stubbench footprint: "), "%s: header %r" % (name, lines[:1]))
+    check(len(lines) > 1 and lines[1] == "twin-per-run-private vs twin-per-run-baseline, cycles added per call "
+          "(95 % CI):", "%s: title %r" % (name, lines[1:2]))
+    check(len(lines) > 2 and re.match(r"^copies +packed +spread$", lines[2]), "%s: grid header" % name)
+    rows = [x for x in lines if re.match(r"^ *[0-9]+  [+-]", x)]
+    check([int(x.split()[0]) for x in rows] == copies, "%s: rows %s" % (name, rows))
+    check(any(x.startswith("within this run only: whole runs have moved these by more") for x in lines),
+          "%s: no line on the next run" % name)
+
+
+env = dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1")
+quiet = ["--past-runs=none", "--quiet-levels=none", "--samples=6", "--processes=1"]
+p = subprocess.run([exe, "footprint", "--copies=1,3"] + quiet, capture_output=True, text=True, env=env)
+check(p.returncode == 0, "summary run: exit %d: %s" % (p.returncode, p.stderr))
+summary_form("live", p.stdout.splitlines(), [1, 3])
+check("perf map: every copy named in" in p.stderr and "perf map" not in p.stdout,
+      "the perf map's line goes to stderr with the summary alone")
+p = subprocess.run([exe, "footprint", "--copies=1,3", "--table"] + quiet, capture_output=True, text=True, env=env)
+check(re.search(r"^layout +copies +variant +cyc/call", p.stdout, re.M) is not None, "--table: no table")
+check(p.stdout.splitlines()[0].startswith("stubbench footprint: "), "--table: the summary first")
+check(all(len(x) <= 100 for x in p.stdout.splitlines()), "--table: a line over 100 columns")
+with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+    f.write(doc)
+    f.flush()
+    p = subprocess.run([exe, "report", f.name], capture_output=True, text=True)
+    check(p.returncode == 0, "report: exit %d %s" % (p.returncode, p.stderr))
+    summary_form("report", p.stdout.splitlines(), [1, 3])
+
 print("footprint_cli: %d failures" % failures)
 sys.exit(1 if failures else 0)

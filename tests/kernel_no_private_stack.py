@@ -93,6 +93,9 @@ doc = json.loads(p.stdout) if p.stdout.strip() else {}
 funcs = {(q["name"], f["name"]): f for q in doc.get("user_object", {}).get("programs", []) for f in q["functions"]}
 check(funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is False, f"sum_big {funcs}")
 check(funcs.get(("no_frame", "sum_small"), {}).get("rbp_stack_bytes") == 8, f"sum_small {funcs}")
+check(funcs.get(("no_frame", "sum_small"), {}).get("stack_bytes") == 8 and "below the 64 bytes" in
+      funcs.get(("no_frame", "sum_small"), {}).get("stack", ""), f"sum_small's stack {funcs}")
+check("the test hook's" in funcs.get(("with_frame", "sum_big"), {}).get("stack", ""), f"sum_big's stack {funcs}")
 check("no private stack" in doc.get("not_measured", ""), f"--obj not_measured {doc.get('not_measured')}")
 summary("--obj", run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2"),
         ["with_frame at batch 64", "  kernel "])

@@ -148,6 +148,14 @@ with tempfile.TemporaryDirectory() as d:
     check(funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is True, "sum_big: no private stack found")
     check(funcs.get(("no_frame", "sum_small"), {}).get("private_stack") is False, "sum_small: a private stack found")
     check(all(f["bytes"] > 0 for f in funcs.values()) and len(funcs) == 4, f"functions {sorted(funcs)}")
+    # Each function's stack: its depth, whether it got a private stack, why.
+    big, small = funcs.get(("with_frame", "sum_big"), {}), funcs.get(("no_frame", "sum_small"), {})
+    check(big.get("stack_bytes") == 96 and big.get("stack", "").startswith(
+          "96 bytes of stack (its r9 frame's deepest access), private stack: r9 setup in its JIT"), f"sum_big {big}")
+    check(small.get("stack_bytes") == 8 and small.get("stack") == "8 bytes of stack (rbp frame), no private stack: "
+          "below the 64 bytes (rounded up to 16) the kernel gives one from", f"sum_small {small}")
+    check(funcs.get(("no_frame", "no_frame"), {}).get("stack") == "0 bytes of stack, no private stack: no stack to move",
+          f"no_frame {funcs.get(('no_frame', 'no_frame'))}")
     check(all(p["id"] > 0 and p["jit_flavour"] for p in u.get("programs", [])), "program ids or flavour")
     # A cell whose blocks were all disturbed has no number (null): no check.
     per_iter = {(r["variant"], r["batch"]): r["cycles_per_iter"]["mean"] for r in doc["results"]

@@ -80,5 +80,13 @@ PY
 "$sb" plot "$d/many.json" -o "$d/many.svg" 2>"$d/err"
 grep -qE "many.json: [0-9]+ series past the first 96 are not drawn" "$d/err" || no "100 series: $(cat "$d/err")"
 [ -s "$d/many.dat" ] || no "100 series: no data written"
+# Both flavours' six variants: six colours, none orange (lc 5, beside
+# host-private's vermillion); each axis says which way is faster.
+"$sb" plot "$data/answer_sweep.json" -o "$d/six.svg" >/dev/null 2>&1
+lcs=$(grep -o "yerrorlines lc [0-9]* pt [0-9]* title" "$d/six.gp" | awk '{print $3}' | sort -u | tr '\n' ' ')
+[ "$lcs" = "1 2 3 4 6 7 " ] || no "six.gp: the six variants' colours are '$lcs', not 1 2 3 4 6 7"
+grep -qF "set ylabel 'core cycles per iteration' . \"\\n\" . '(lower: faster)'" "$d/six.gp" &&
+    grep -qF "set ylabel '% added to the baseline''s cycles' . \"\\n\" . '(below 0: faster)'" "$d/six.gp" ||
+    no "six.gp: an axis does not say which way is faster"
 [ $fail = 0 ] && echo "plot_cli: ok"
 exit $fail

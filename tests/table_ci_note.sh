@@ -11,8 +11,8 @@ for procs in 1 2; do
 	[ "$rc" -eq 0 ] || { echo "FAIL: --processes=$procs exited $rc"; ok=0; continue; }
 	printf '%s\n' "$out" | grep -q "^# the CIs hold what varies within this run, not what moves whole runs" ||
 		{ echo "FAIL: --processes=$procs: no line on what the CIs hold"; printf '%s\n' "$out" | tail -8; ok=0; }
-	# The footer is wrapped where its words (the record's path) put it: read it as one line.
-	printf '%s\n' "$out" | sed -n 's/^# //p' | tr '\n' ' ' | grep -q "bench/reproducibility.py, 'next run'" ||
+	# The note's lines joined: where it breaks depends on the record's path.
+	printf '%s\n' "$out" | sed -n 's/^# *//p' | tr '\n' ' ' | grep -q "bench/reproducibility.py, 'next run'" ||
 		{ echo "FAIL: --processes=$procs: the line does not name where the next run's range comes from"; ok=0; }
 done
 [ $ok -eq 1 ] && echo "table_ci_note: the table says what its CIs hold, in one process and in fresh ones"

@@ -225,6 +225,44 @@ static void state_lines(void)
 	CHECK(state_text(&t, shrt, 5, buf, sizeof(buf)) == 0 && buf[0] == '\0', "additive: %s", buf);
 }
 
+/* A variant's two lines stay within 100 columns whatever its figures: the
+ * second without the ratio where it would be wider. */
+static void wide_figures(void)
+{
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	struct sb_run_row rows[2];
+	memset(rows, 0, sizeof(rows));
+	const char *codegens[] = {"baseline", "private"};
+	for (int i = 0; i < 2; i++) {
+		struct sb_run_row *r = &rows[i];
+		snprintf(r->variant, sizeof(r->variant), "host-%s", codegens[i]);
+		sb_cell_key_set(&r->key, SB_SIDE_REPLICA, "replica-host", codegens[i], "v6.18", "rethunk", "", r->variant);
+		r->batch = 8;
+		r->cycles = est(12, 11, 13);
+		r->figures[SB_FIGURE_DELTA] = i ? est(-480000, -4900000, 3950000) : sb_estimate_absent("baseline");
+		r->figures[SB_FIGURE_CODEGEN] = i ? est(-58123.1, -590977.9, 474731.8) : sb_estimate_absent("baseline");
+	}
+	rf.rows = rows;
+	rf.n_rows = 2;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int n = sb_answer_variants(f, &rf, 8);
+	fclose(f);
+	CHECK(n == 2, "%d lines: %s", n, buf);
+	char *second = buf ? strchr(buf, '\n') : NULL;
+	CHECK(second && strcmp(second + 1, "  host-private: total -58123.1 [-590977.9, +474731.8] this run (maybe faster)\n") == 0,
+	      "the second line without the ratio: %s", buf);
+	for (char *line = buf; line && *line;) {
+		char *end = strchr(line, '\n');
+		size_t w = end ? (size_t)(end - line) : strlen(line);
+		CHECK(w <= SB_ANSWER_MAX_COLUMNS, "a line of %zu columns: %.*s", w, (int)w, line);
+		line = end ? end + 1 : NULL;
+	}
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -240,5 +278,6 @@ int main(int argc, char **argv)
 	formats();
 	lab_ranking();
 	state_lines();
+	wide_figures();
 	return check_report("test_answer");
 }

@@ -86,6 +86,14 @@ const struct sb_run_row *sb_answer_first_variant(const struct sb_run_file *rf);
  * its CI needs not to read as ±0.00 (1 for a CI that spans tens); "n/a" without a figure, and the
  * value alone without a CI. sign: print a + on positive values. */
 void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int sign);
+/* What a signed cost's sign means, for the line that carries it:
+ * "faster" where its CI lies below zero, "maybe faster" where only its
+ * value does (the CI holds zero), "" where it is not negative. */
+const char *sb_answer_faster(const struct sb_estimate *e);
+/* Prints line to f with " (WORD)" after it, WORD sb_answer_faster(e),
+ * where that fits within SB_ANSWER_MAX_COLUMNS, else the line alone; then
+ * a newline. */
+void sb_answer_line_faster(FILE *f, const char *line, const struct sb_estimate *e);
 /* A delta in % as hyperfine's ratio: "1.03 ± 0.02" (half the CI's width,
  * decimals as sb_answer_estimate); "1.03 (no CI)" without a CI, "n/a"
  * without a figure. */
@@ -95,6 +103,8 @@ void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
  * (the range for the next run, where the record of past runs gives one),
  * else its CI, "... this run"; "none (why)" without a figure. */
 void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r);
+/* The figure sb_answer_codegen prints of r: the next-run range or the codegen. */
+const struct sb_estimate *sb_answer_codegen_figure(const struct sb_run_row *r);
 /* 1 when r's codegen figure is against a padded baseline (a layout figure
  * beside it): the instructions' own cost; 0 when its pairs differ in
  * layout too (copy j against copy j of code of other lengths). */

@@ -37,8 +37,26 @@
 /* A sample during which the thread was switched out is taken again, at
  * most this many times; the last try is kept and counted. */
 #define SB_GBENCH_MAX_RERUNS 8
+/* The benchmarks run without --benchmark_filter: the seed's and the host's
+ * baseline, private and hybrid at every batch;
+ * --benchmark_filter=. runs every variant, the lab's and the twins' too. */
+#define SB_GBENCH_DEFAULT_FILTER "^(baseline|private|hybrid|host-baseline|host-private|host-hybrid)/"
+/* Each benchmark's --benchmark_min_time without one (the library's own is
+ * 0.5 s of measured time): at batch 1 the shim's work around each
+ * iteration (its timing, counters and the switched-out check) takes about
+ * 13 times the measured time, so the library's default ran the default set
+ * past two minutes on a loaded 2-vCPU VM; 0.05 s ran it in 46 s there. */
+#define SB_GBENCH_DEFAULT_MIN_TIME "0.05"
 
-/* Every registered variant at every batch of cfg->batches, pinned to
+/* flags (the library's argv, as below) with the defaults the user did not
+ * give: --benchmark_filter=SB_GBENCH_DEFAULT_FILTER, and
+ * --benchmark_min_time=SB_GBENCH_DEFAULT_MIN_TIME; *n_out: its count. A
+ * NULL-terminated array for free() (its strings flags' or static), or NULL
+ * out of memory. */
+char **sb_gbench_default_flags(int n_flags, char **flags, int *n_out);
+
+/* The variants the filter selects (SB_GBENCH_DEFAULT_FILTER without one)
+ * at every batch of cfg->batches, pinned to
  * cfg->cpu, with cfg->counters; flags[0 .. n_flags) is the library's argv
  * (flags[0] the program's name, then the --benchmark_* flags). Returns
  * SB_STATUS_USAGE after one line on a bad flag, a bad --cpu or --counters,

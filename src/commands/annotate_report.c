@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "output/text_grid.h"
 #include "stubbench/answer.h"
 #include "stubbench/json_doc.h"
 
@@ -118,9 +119,74 @@ static int in_state(const struct sb_attribution_state *s, size_t k)
 	return 0;
 }
 
+/* The listing's columns: func, offset and instruction start every block
+ * (text_grid.h); then part with its nop cost, removed, the state mark,
+ * and the bytes last (the first to fold under the rest). */
+struct listing_cols {
+	int func, off, insn, part, nop, removed, state, bytes;
+};
+
+static void listing_columns(struct sb_grid *g, struct listing_cols *c)
+{
+	c->func = sb_grid_col(g, "func", 1, 1, -1);
+	c->off = sb_grid_col(g, "offset", 1, 1, -1);
+	c->insn = sb_grid_col(g, "instruction", 1, 1, -1);
+	c->part = sb_grid_col(g, "part", 0, 0, 1);
+	c->nop = sb_grid_col(g, "nop", 1, 0, 1);
+	c->removed = sb_grid_col(g, "removed", 1, 0, -1);
+	c->state = sb_grid_col(g, "", 1, 0, -1);
+	c->bytes = sb_grid_col(g, "bytes", 1, 0, -1);
+}
+
+/* Row i of the listing: the instruction, and its part's costs on the part's first row. */
+static void listing_row(struct sb_grid *g, const struct listing_cols *c, const struct sb_annotate *a,
+			const struct sb_attribution *t, const struct sb_attribution_state *st, size_t i)
+{
+	const struct sb_ablation_row *r = &a->ab.rows[i];
+	char bytes[64] = "", b1[64];
+	for (size_t k = 0, o = 0; k < r->len && o + 4 < sizeof(bytes); k++)
+		o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "%s%02x", k ? " " : "", r->bytes[k]);
+	long row = sb_grid_row(g);
+	sb_grid_set(g, row, c->func, "%s", a->ab.func_names[r->func]);
+	sb_grid_set(g, row, c->off, "+%#05zx", r->off);
+	sb_grid_set(g, row, c->insn, "%s", r->text);
+	sb_grid_set(g, row, c->bytes, "%s", bytes);
+	if (r->part < 0)
+		return;
+	sb_grid_set(g, row, c->part, "%ld", r->part + 1);
+	if (a->ab.parts[r->part].rows[0] != i) {
+		sb_grid_set(g, row, c->nop, "^");
+		return;
+	}
+	sb_grid_set(g, row, c->nop, "%s", est(b1, sizeof(b1), &t->nop[r->part]));
+	sb_grid_set(g, row, c->removed, "%s", est(b1, sizeof(b1), &t->removed[r->part]));
+	if (in_state(st, (size_t)r->part))
+		sb_grid_set(g, row, c->state, "state");
+}
+
+/* The rows under the listing: total, sum of the parts, layout, interaction. */
+static void listing_totals(struct sb_grid *g, const struct listing_cols *c, const struct sb_attribution *t,
+			   const struct sb_attribution_state *st)
+{
+	char b1[64];
+	long row = sb_grid_row(g);
+	sb_grid_set(g, row, c->insn, "total (variant - baseline)");
+	sb_grid_set(g, row, c->nop, "%s", est(b1, sizeof(b1), &t->total));
+	row = sb_grid_row(g);
+	sb_grid_set(g, row, c->insn, "sum of the parts (nop)");
+	sb_grid_set(g, row, c->nop, "%+.2f", t->sum_parts);
+	if (st->verdict == SB_ATTRIBUTION_STATE)
+		sb_grid_set(g, row, c->removed, "(not a cost: the state parts overlap)");
+	row = sb_grid_row(g);
+	sb_grid_set(g, row, c->insn, "layout (all parts NOPed - base)");
+	sb_grid_set(g, row, c->nop, "%s", est(b1, sizeof(b1), &t->layout));
+	row = sb_grid_row(g);
+	sb_grid_set(g, row, c->insn, "interaction (total-parts-layout)");
+	sb_grid_set(g, row, c->nop, "%s", est(b1, sizeof(b1), &t->interaction));
+}
+
 static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_attribution *t)
 {
-	char b1[64], b2[64];
 	fprintf(f, "# %s vs %s, batch %llu, %zu blocks at %zu placements, %zu processes (%s)\n", a->variant,
 		a->baseline, (unsigned long long)t->batch, t->n_blocks, t->n_placements, t->n_processes, a->source);
 	fprintf(f, "# cost: cycles per call, variant - ablation, 95 %% CI; nop: the part NOPed in place,\n"
@@ -131,31 +197,14 @@ static void listing_batch(FILE *f, const struct sb_annotate *a, const struct sb_
 		fprintf(f, "# a state of the loop: each part marked 'state' NOPed alone costs about all of the total\n"
 			   "# less layout (%+.2f): its figure is that one state change, not its own cost; they do not add\n",
 			st.whole);
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s %s\n", "func", "offset", "bytes", "instruction", "part", "nop",
-		"removed");
-	for (size_t i = 0; i < a->ab.n_rows; i++) {
-		const struct sb_ablation_row *r = &a->ab.rows[i];
-		char bytes[64] = "";
-		for (size_t k = 0, o = 0; k < r->len && o + 4 < sizeof(bytes); k++)
-			o += (size_t)snprintf(bytes + o, sizeof(bytes) - o, "%s%02x", k ? " " : "", r->bytes[k]);
-		fprintf(f, "%-5s +%#05zx  %-24.24s %-32.32s", a->ab.func_names[r->func], r->off, bytes, r->text);
-		if (r->part >= 0 && a->ab.parts[r->part].rows[0] == i) {
-			fprintf(f, " %4ld %-22s %s", r->part + 1, est(b1, sizeof(b1), &t->nop[r->part]),
-				est(b2, sizeof(b2), &t->removed[r->part]));
-			if (in_state(&st, (size_t)r->part))
-				fprintf(f, "%*s state", (int)(22 - strlen(b2)), "");
-		} else if (r->part >= 0)
-			fprintf(f, " %4ld ^", r->part + 1);
-		fputc('\n', f);
-	}
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "total (variant - baseline)", "", 
-		est(b1, sizeof(b1), &t->total));
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %+.2f%s\n", "", "", "", "sum of the parts (nop)", "", t->sum_parts,
-		st.verdict == SB_ATTRIBUTION_STATE ? "  (not a cost: the state parts overlap)" : "");
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "layout (all parts NOPed - base)", "",
-		est(b1, sizeof(b1), &t->layout));
-	fprintf(f, "%-5s %6s  %-24s %-32s %4s %-22s\n", "", "", "", "interaction (total-parts-layout)", "",
-		est(b1, sizeof(b1), &t->interaction));
+	struct listing_cols c;
+	struct sb_grid g = {0};
+	listing_columns(&g, &c);
+	for (size_t i = 0; i < a->ab.n_rows; i++)
+		listing_row(&g, &c, a, t, &st, i);
+	listing_totals(&g, &c, t, &st);
+	sb_grid_print(f, &g, SB_TABLE_MAX_COLUMNS);
+	sb_grid_free(&g);
 	if (!t->reconciles)
 		fprintf(f, "# the parts and the interaction do not reconcile with the total within their CIs\n");
 	if (a->ab.baseline_only)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "output/text_grid.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/harness.h"
 #include "stubbench/reporter.h"
@@ -22,10 +23,11 @@ static void pair_listing(FILE *out, const struct sb_diff_context *c)
 	const struct sb_image_diff *d = c->d;
 	for (int s = 0; s < 2; s++)
 		if (c->how[s][0])
-			fprintf(out, "# %s: %s\n", s ? "new" : "old", c->how[s]);
+			sb_comment(out, "%s: %s", s ? "new" : "old", c->how[s]);
 	for (size_t k = 0; k < d->n; k++) {
 		const struct sb_func_diff *f = &d->f[k];
-		fprintf(out, "\n# %s -> %s (paired by %s): %zu same, %zu changed, %zu added, %zu removed\n",
+		fputc('\n', out);
+		sb_comment(out, "%s -> %s (paired by %s): %zu same, %zu changed, %zu added, %zu removed",
 			c->old->funcs[f->old_fn].name, c->new_img->funcs[f->new_fn].name, f->by_name ? "name" : "order",
 			f->n[SB_INSN_SAME], f->n[SB_INSN_CHANGED], f->n[SB_INSN_ADDED], f->n[SB_INSN_REMOVED]);
 		fprintf(out, "%6s %6s  %-7s  %s\n", "old", "new", "change", "instruction (new; old where removed)");

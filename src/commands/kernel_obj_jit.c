@@ -13,6 +13,9 @@
 #include "kernel/jit_read.h"
 #include "stubbench/json_doc.h"
 #include "stubbench/listing.h"
+#ifdef SB_AUTO_TWINS
+#include "twins/deprivatize.h"
+#endif
 
 /* Function f's JIT flavour (whether it sets up r9, a private stack,
  * among it) into *fl: 0, or -1 when it does not decode. */
@@ -33,7 +36,64 @@ static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
 	return 0;
 }
 
-/* Function i of img: its frame in one line into f and its object
+/* The depth of a private-stack function's r9 frame: the deepest offset
+ * its code reaches through r9, rounded up to 8 (twins/deprivatize.h); -1
+ * where it cannot be read (no auto-twins in this build, or no frame). */
+static int r9_frame_depth(const struct sb_jit_func *fn)
+{
+#ifdef SB_AUTO_TWINS
+	struct sb_twin t;
+	char err[256];
+	if (sb_deprivatize(fn->bytes, fn->len, NULL, &t, err, sizeof(err)) != 0)
+		return -1;
+	int depth = (int)t.stack_depth;
+	sb_twin_free(&t);
+	return depth;
+#else
+	(void)fn;
+	return -1;
+#endif
+}
+
+/* Upstream (v6.13+) gives a function a private stack from
+ * round_up(stack_depth, 16) >= 64; the rbp frame's sub rsp is
+ * round_up(stack_depth, 8), so from 56 bytes of it on. */
+#define SB_PRIV_STACK_MIN_FRAME 49
+
+/* A function's stack in words: its depth, whether it got a private stack
+ * and why or why not (what its JIT shows, and upstream's threshold; never
+ * a cause the run did not establish). *depth: bytes, or -1 not known. */
+static void frame_words(const struct sb_jit_func *fn, int decoded, const struct sb_jit_flavour *fl, int *depth,
+			char *buf, size_t len)
+{
+	*depth = -1;
+	if (!decoded) {
+		snprintf(buf, len, "not decodable: its stack not known");
+	} else if (fl->private_stack) {
+		*depth = r9_frame_depth(fn);
+		if (*depth >= 0)
+			snprintf(buf, len, "%d bytes of stack (its r9 frame's deepest access), private stack: "
+				 "r9 setup in its JIT", *depth);
+		else
+			snprintf(buf, len, "private stack: r9 setup in its JIT (depth not read)");
+	} else if (fl->stack_bytes < 0) {
+		snprintf(buf, len, "no private stack (the test hook's), stack not known");
+	} else if (fl->stack_bytes == 0) {
+		*depth = 0;
+		snprintf(buf, len, "0 bytes of stack, no private stack: no stack to move");
+	} else if (fl->stack_bytes < SB_PRIV_STACK_MIN_FRAME) {
+		*depth = fl->stack_bytes;
+		snprintf(buf, len, "%d bytes of stack (rbp frame), no private stack: below the 64 bytes "
+			 "(rounded up to 16) the kernel gives one from", fl->stack_bytes);
+	} else {
+		*depth = fl->stack_bytes;
+		snprintf(buf, len, "%d bytes of stack (rbp frame), no private stack although 64 bytes or more: "
+			 "the kernel's choice, why not established here (kernel --probe: which program types get "
+			 "one)", fl->stack_bytes);
+	}
+}
+
+/* Function i of img: its stack in one line into f and its object
  * into funcs (json_doc.h); the first one with the stack for a private stack but none into
  * r->no_priv_what; the flavour of function 0 into desc. Returns 1 when it
  * has a private stack. */
@@ -50,22 +110,16 @@ static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size
 	}
 	/* An rbp frame of round_up(depth, 16) >= 64 bytes: where v6.13+
 	 * upstream gives a private stack to raw_tp programs. */
-	int big = decoded && !fl.private_stack && (fl.stack_bytes >= 49 || fl.stack_bytes < 0);
-	char frame[96];
-	if (!decoded)
-		snprintf(frame, sizeof(frame), "not decodable");
-	else if (fl.private_stack)
-		snprintf(frame, sizeof(frame), "private stack (r9 frame)");
-	else if (fl.stack_bytes < 0)
-		snprintf(frame, sizeof(frame), "no private stack (the test hook's)");
-	else
-		snprintf(frame, sizeof(frame), "no private stack (rbp frame, %d bytes of stack)", fl.stack_bytes);
+	int big = decoded && !fl.private_stack && (fl.stack_bytes >= SB_PRIV_STACK_MIN_FRAME || fl.stack_bytes < 0);
+	char words[256];
+	int depth;
+	frame_words(fn, decoded, &fl, &depth, words, sizeof(words));
 	if (big && !r->no_priv_what[0] && fl.stack_bytes < 0)
 		snprintf(r->no_priv_what, sizeof(r->no_priv_what), "%s.%s (the test hook's)", img->prog_name, fn->name);
 	else if (big && !r->no_priv_what[0])
 		snprintf(r->no_priv_what, sizeof(r->no_priv_what), "%s.%s, whose rbp frame holds %d bytes",
 			 img->prog_name, fn->name, fl.stack_bytes);
-	fprintf(f, "jit %s.%s: %zu bytes, %s\n", img->prog_name, fn->name, fn->len, frame);
+	fprintf(f, "jit %s.%s: %zu bytes of code; %s\n", img->prog_name, fn->name, fn->len, words);
 	struct sb_doc *o = sb_doc_object(funcs, NULL);
 	sb_doc_string(o, "name", fn->name);
 	sb_doc_uint(o, "bytes", fn->len);
@@ -77,6 +131,13 @@ static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size
 		sb_doc_int(o, "rbp_stack_bytes", fl.stack_bytes);
 	else
 		sb_doc_null(o, "rbp_stack_bytes");
+	/* The depth either frame shows (rbp: sub rsp; r9: its deepest access),
+	 * and the line's words on it. */
+	if (depth >= 0)
+		sb_doc_int(o, "stack_bytes", depth);
+	else
+		sb_doc_null(o, "stack_bytes");
+	sb_doc_string(o, "stack", words);
 	return decoded && fl.private_stack;
 }
 

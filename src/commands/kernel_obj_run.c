@@ -19,6 +19,7 @@
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
+#include "output/text_grid.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"
 
@@ -279,20 +280,23 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 	/* What the run finds before it measures: above the full table
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
 	 * the first thing on stdout. */
-	FILE *info = r->cfg->format == SB_FORMAT_TABLE && sb_session_full_report(r->cfg) ? stdout : stderr;
+	FILE *info = stderr, *quiet = NULL;
+	if (r->cfg->format == SB_FORMAT_TABLE && sb_session_full_report(r->cfg)) {
+		/* Within the table's width but with --verbose (text_grid.h). */
+		quiet = r->cfg->verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
+		info = quiet ? quiet : stdout;
+	}
 	enum sb_kernel_status st = load_all(r, &cpu, info), rc;
-	if (st != SB_KERNEL_OK)
-		return st;
-	if (read_jit(r, info, &rc) != 0)
-		return SB_KERNEL_FAILED;
-	st = check_runs(r, cpu);
-	if (st != SB_KERNEL_OK)
-		return st;
+	if (st == SB_KERNEL_OK && read_jit(r, info, &rc) != 0)
+		st = SB_KERNEL_FAILED;
+	if (st == SB_KERNEL_OK)
+		st = check_runs(r, cpu);
 	int twins_failed = 0;
-	st = measure(r, cpu, info, &twins_failed);
-	if (st != SB_KERNEL_OK)
-		return st;
-	return finish(r, rc, twins_failed);
+	if (st == SB_KERNEL_OK)
+		st = measure(r, cpu, info, &twins_failed);
+	if (quiet) /* the folded lines written before the report */
+		fclose(quiet);
+	return st == SB_KERNEL_OK ? finish(r, rc, twins_failed) : st;
 }
 
 enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "kernel/probe.h"
+#include "output/text_grid.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 
@@ -23,8 +24,13 @@ FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
 	*quiet = NULL;
 	if (cfg->format != SB_FORMAT_TABLE)
 		return stderr;
-	if (sb_session_full_report(cfg))
-		return stdout;
+	if (sb_session_full_report(cfg)) {
+		if (cfg->verbose)
+			return stdout;
+		/* Within the table's width: each line folded (closed with *quiet). */
+		*quiet = sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
+		return *quiet ? *quiet : stdout;
+	}
 	*quiet = fopen("/dev/null", "w");
 	return *quiet ? *quiet : stderr;
 }

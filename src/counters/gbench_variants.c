@@ -234,7 +234,38 @@ static int measure(const struct sb_config *cfg, int n_flags, char **flags)
 	return rc;
 }
 
+char **sb_gbench_default_flags(int n_flags, char **flags, int *n_out)
+{
+	int filtered = 0, timed = 0;
+	for (int i = 0; i < n_flags; i++) {
+		filtered |= strncmp(flags[i], "--benchmark_filter=", 19) == 0;
+		timed |= strncmp(flags[i], "--benchmark_min_time=", 21) == 0;
+	}
+	char **with = calloc((size_t)n_flags + 3, sizeof(*with));
+	if (!with)
+		return NULL;
+	static char default_filter[] = "--benchmark_filter=" SB_GBENCH_DEFAULT_FILTER;
+	static char default_min_time[] = "--benchmark_min_time=" SB_GBENCH_DEFAULT_MIN_TIME;
+	int n = 0;
+	for (int i = 0; i < n_flags; i++)
+		with[n++] = flags[i];
+	if (!filtered)
+		with[n++] = default_filter;
+	if (!timed)
+		with[n++] = default_min_time;
+	*n_out = n;
+	return with;
+}
+
 enum sb_status sb_gbench_measure_variants(const struct sb_config *cfg, int n_flags, char **flags)
 {
-	return sb_gbench_out_finish(measure(cfg, n_flags, flags));
+	int n;
+	char **with = sb_gbench_default_flags(n_flags, flags, &n);
+	if (!with) {
+		fprintf(stderr, TOOL ": out of memory\n");
+		return SB_STATUS_FAILED;
+	}
+	enum sb_status rc = sb_gbench_out_finish(measure(cfg, n, with));
+	free(with);
+	return rc;
 }

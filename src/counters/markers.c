@@ -15,7 +15,7 @@ struct sb_markers {
 	char (*names)[SB_MARKER_NAME_MAX]; /* n_arms x n_batches, "" = no region */
 	uint64_t *counts;                  /* samples started per region */
 	int live;
-	char note[384];
+	char note[512];
 	char status[384];
 };
 
@@ -135,9 +135,10 @@ struct sb_markers *sb_markers_open(const struct sb_arm *arms, size_t n_arms,
 	char why[320];
 	likwid_obstacle(why, sizeof(why));
 	if (why[0]) {
+		/* With a PMU, perf_event counts what likwid would have. */
 		snprintf(m->note, sizeof(m->note),
-			 "hardware counters unavailable: %s; likwid marker regions off, timings unaffected",
-			 why);
+			 "hardware counters unavailable: %s; likwid marker regions off, timings unaffected%s",
+			 why, kernel_has_core_pmu() ? "; --counters=cycles,instructions counts instead" : "");
 		snprintf(m->status, sizeof(m->status), "likwid marker regions: off (%s)", why);
 	} else if (!under_likwid_perfctr()) {
 		snprintf(m->status, sizeof(m->status),

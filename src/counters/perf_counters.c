@@ -221,9 +221,16 @@ static void build_note(struct sb_counter_set *s)
 		s->note[0] = '\0';
 		return;
 	}
-	snprintf(s->note, sizeof(s->note), "counters: %s %s: %s); carrying on %s%s", bad,
+	/* What still counts where the kernel exposes no PMU: the software
+	 * events, and annotate's timed ablations (docs/annotate.md). */
+	int no_pmu = reason_errno == ENOENT || reason_errno == EOPNOTSUPP || reason_errno == ENODEV;
+	snprintf(s->note, sizeof(s->note), "counters: %s %s: %s); carrying on %s%s%s", bad,
 		 open_reason(reason_errno), strerror(reason_errno),
-		 ngood ? "with " : "without counters", good);
+		 ngood ? "with " : "without counters", good,
+		 !no_pmu ? ""
+		 : ngood ? "; without a PMU, stubbench annotate times what each instruction costs"
+			 : " (without a PMU: --counters=task-clock,context-switches; stubbench annotate "
+			   "times what each instruction costs)");
 }
 
 static int open_event(struct event *e)

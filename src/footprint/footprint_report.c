@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "output/text_grid.h"
 #include "stubbench/estimate.h"
 #include "stubbench/harness.h"
 #include "stubbench/json_doc.h"
@@ -28,8 +29,8 @@ void sb_fp_report_table(FILE *f, const struct sb_fp_report *r)
 {
 	const struct sb_results *res = r->res;
 	const char *baseline = res->n_cells ? r->keys[r->keys[0].baseline].variant : "the baseline";
-	fprintf(f, "# stubbench footprint on CPU %d of %s; core clock %.3f GHz\n", res->cpu, res->cpu_desc,
-		res->core_ghz_median);
+	sb_comment(f, "stubbench footprint on CPU %d of %s; core clock %.3f GHz", res->cpu, res->cpu_desc,
+		   res->core_ghz_median);
 	fprintf(f, "# core cycles per call, each call a different copy (round-robin), loop removed; 95 %% CI\n");
 	fprintf(f, "# delta: this variant - %s, from the interleaved ratio\n", baseline);
 	fprintf(f, "%-8s %7s  %-24s %9s  %-20s %s\n", "layout", "copies", "variant", "cyc/call", "95% CI",

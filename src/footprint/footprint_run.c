@@ -18,6 +18,7 @@
 #include "harness/pin.h"
 #include "stubbench/run_file.h"
 #include "stubbench/run_plot.h"
+#include "report/footprint_answer.h"
 #include "session/session.h"
 #include "stubbench/timer.h"
 
@@ -305,6 +306,17 @@ static int plot_rows(const char *path, const struct sb_results *all, const void 
 	return plot(path, ctx, err, errlen);
 }
 
+/* After the report (session.h's after_report): what the packed region got,
+ * and where the copies are named. */
+static void pages_lines(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+{
+	(void)fmt;
+	(void)all;
+	const struct sb_fp_report *rep = ctx;
+	fputs(rep->pages, info);
+	fprintf(info, "perf map: every copy named in %s\n", rep->perf_map ? rep->perf_map : "none (not written)");
+}
+
 /* The one ending (session.h), with footprint's own table, plot and JSON
  * members. */
 static int finish(const struct sb_config *run_cfg, const struct sb_footprint_options *o, struct fp_run *run,
@@ -331,9 +343,12 @@ static int finish(const struct sb_config *run_cfg, const struct sb_footprint_opt
 	s.table = table;
 	s.table_ctx = &rep;
 	s.plot = plot_rows;
-	FILE *info = run_cfg->format == SB_FORMAT_TABLE ? stdout : stderr;
-	fputs(run->pages, info);
-	fprintf(info, "perf map: every copy named in %s\n", sb_perf_map_path());
+	s.answer = sb_footprint_answer;
+	s.after_report = pages_lines;
+	s.after_ctx = &rep;
+	/* With the summary alone (its lines first on stdout): on stderr. */
+	if (run_cfg->format == SB_FORMAT_TABLE && !sb_session_full_report(run_cfg))
+		pages_lines(stderr, SB_FORMAT_TABLE, &run->all, &rep);
 	sb_session_add(&s, &run->all, NULL);
 	return sb_session_finish(&s, 0);
 }

@@ -10,6 +10,7 @@
 #include "stubbench/loader.h"
 
 #include "stubbench/json_doc.h"
+#include "output/text_grid.h"
 
 #include <math.h>
 #include <string.h>
@@ -91,12 +92,15 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	const struct sb_results *pl = placed ? placed[0] : NULL;
 	fprintf(f, "\n# %s shape: core cycles per iteration (95 %% CI), over the loads\n", sh);
 	fprintf(f, "# twin: 64-byte aligned; placed: twin copies at the page offsets the kernel gave the same\n"
-		   "# functions; added: the cost added to baseline; absolute: the cost per iteration;\n"
-		   "# verdicts: placed twin vs kernel, %s:\n"
-		   "# agree: the CI of the difference inside the margin; differ: outside; else inconclusive\n",
-		SB_VERDICT_RULE);
-	fprintf(f, "%-8s %-6s %-22s %-22s %-22s %-13s %-26s %-26s %s\n", "variant", "batch", "twin added",
-		"placed added", "kernel added", "verdict", "placed absolute", "kernel absolute", "verdict");
+		   "# functions; added: the cost added to baseline; absolute: the cost per iteration;\n");
+	sb_comment(f, "verdicts: placed twin vs kernel, %s:", SB_VERDICT_RULE);
+	fprintf(f, "# agree: the CI of the difference inside the margin; differ: outside; else inconclusive\n");
+	struct sb_grid g = {0};
+	int cv = sb_grid_col(&g, "variant", 1, 1, -1), cb = sb_grid_col(&g, "batch", 0, 1, -1);
+	int ct = sb_grid_col(&g, "twin added", 1, 0, -1), cp = sb_grid_col(&g, "placed added", 1, 0, 1);
+	int ck = sb_grid_col(&g, "kernel added", 1, 0, 1), cva = sb_grid_col(&g, "verdict", 1, 0, 1);
+	int cpa = sb_grid_col(&g, "placed absolute", 1, 0, 2), cka = sb_grid_col(&g, "kernel absolute", 1, 0, 2);
+	int cvb = sb_grid_col(&g, "verdict", 1, 0, 2);
 	const struct sb_results *k0 = kernel[0];
 	for (int v = SB_KV_BASELINE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < k0->n_batches; b++) {
@@ -111,10 +115,19 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 			fmt_delta(ks, sizeof(ks), &x.kernel);
 			sb_answer_estimate(pa, sizeof(pa), &x.placed_abs, 0);
 			sb_answer_estimate(ka, sizeof(ka), &x.kernel_abs, 0);
-			fprintf(f, "%-8s %-6llu %-22s %-22s %-22s %-13s %-26s %-26s %s\n", sb_kernel_variant_name(v),
-				(unsigned long long)batch, v ? ts : "-", v ? ps : "-", v ? ks : "-",
-				v ? verdict_text(&x.added) : "-", pa, ka, verdict_text(&x.absolute));
+			long row = sb_grid_row(&g);
+			sb_grid_set(&g, row, cv, "%s", sb_kernel_variant_name(v));
+			sb_grid_set(&g, row, cb, "%llu", (unsigned long long)batch);
+			sb_grid_set(&g, row, ct, "%s", v ? ts : "-");
+			sb_grid_set(&g, row, cp, "%s", v ? ps : "-");
+			sb_grid_set(&g, row, ck, "%s", v ? ks : "-");
+			sb_grid_set(&g, row, cva, "%s", v ? verdict_text(&x.added) : "-");
+			sb_grid_set(&g, row, cpa, "%s", pa);
+			sb_grid_set(&g, row, cka, "%s", ka);
+			sb_grid_set(&g, row, cvb, "%s", verdict_text(&x.absolute));
 		}
+	sb_grid_print(f, &g, SB_TABLE_MAX_COLUMNS);
+	sb_grid_free(&g);
 }
 
 

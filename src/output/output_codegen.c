@@ -1,5 +1,6 @@
 /* output_codegen.c: the codegen and layout costs under the table, and the
  * check that they add up to the cost against the baseline; see output_codegen.h. */
+#include "output/text_grid.h"
 #include "stubbench/output_codegen.h"
 
 #include <math.h>
@@ -62,8 +63,8 @@ void sb_output_codegen_note(FILE *f, const struct sb_results *r)
 		figure(l, sizeof(l), &c->layout_cycles);
 		figure(v, sizeof(v), &c->delta_cycles);
 		if (sb_estimate_known(&c->layout_cycles))
-			fprintf(f, "#   %s@%llu: codegen %s + layout %s; vs base %s\n", c->arm->name,
-				(unsigned long long)c->batch, g, l, v);
+			sb_comment(f, "  %s@%llu: codegen %s + layout %s; vs base %s", c->arm->name,
+				   (unsigned long long)c->batch, g, l, v);
 	}
 }
 

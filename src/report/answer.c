@@ -45,6 +45,25 @@ void sb_answer_estimate(char *buf, size_t len, const struct sb_estimate *e, int 
 		snprintf(buf, len, "%.*f [%.*f, %.*f]", d, v, d, lo, d, hi);
 }
 
+const char *sb_answer_faster(const struct sb_estimate *e)
+{
+	if (!sb_estimate_known(e) || !isfinite(e->value))
+		return "";
+	if (sb_estimate_has_ci(e) && e->hi < 0)
+		return "faster";
+	return e->value < 0 ? "maybe faster" : "";
+}
+
+void sb_answer_line_faster(FILE *f, const char *line, const struct sb_estimate *e)
+{
+	const char *w = sb_answer_faster(e);
+	size_t n = strlen(line), wl = strlen(w);
+	if (wl && n + wl + 3 <= SB_ANSWER_MAX_COLUMNS)
+		fprintf(f, "%s (%s)\n", line, w);
+	else
+		fprintf(f, "%s\n", line);
+}
+
 void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
 {
 	if (!sb_estimate_known(delta_pct) || !isfinite(delta_pct->value)) {
@@ -194,20 +213,35 @@ static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		return 0;
 	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
 	struct sb_estimate cyc = sb_answer_added_cycles(rf, r);
-	char c[64], p[64], ratio[32], m[96], ret[300];
+	char c[64], p[64], ratio[32], m[96], ret[300], line[1024];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
 	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
 	return_name(rf, &r->key, ret, sizeof(ret));
-	fprintf(f, "%-14s %s cycles, %s %% (%s, %s%s)\n", r->variant, c, p, flavour_name(&r->key), ret,
-		ref ? "; reference" : "");
+	/* The sign in words first in the parentheses; where the line would
+	 * then be too wide, the percentage without its CI. */
+	const char *word = sb_answer_faster(&cyc);
+	for (int shorter = 0; shorter < 2; shorter++) {
+		if (shorter && isfinite(r->figures[SB_FIGURE_DELTA].value))
+			snprintf(p, sizeof(p), "%+.1f", r->figures[SB_FIGURE_DELTA].value);
+		snprintf(line, sizeof(line), "%-14s %s cycles, %s %% (%s%s%s, %s%s)", r->variant, c, p, word,
+			 *word ? "; " : "", flavour_name(&r->key), ret, ref ? "; reference" : "");
+		if (strlen(line) <= SB_ANSWER_MAX_COLUMNS)
+			break;
+	}
+	fprintf(f, "%s\n", line);
 	if (ref)
 		return 1;
 	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
 	sb_answer_codegen(m, sizeof(m), r);
 	const char *against = base ? base->variant : "its baseline";
 	/* Not apart: the total the code and its layout add. */
-	fprintf(f, "  %s took %s x %s's time; %s %s\n", r->variant, ratio, against,
-		sb_answer_codegen_apart(r) ? "codegen" : "total", m);
+	const char *what = sb_answer_codegen_apart(r) ? "codegen" : "total";
+	snprintf(line, sizeof(line), "  %s took %s x %s's time; %s %s", r->variant, ratio, against, what, m);
+	/* Too wide (long names or figures): without the ratio, which the
+	 * line above says as a %. */
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  %s: %s %s", r->variant, what, m);
+	sb_answer_line_faster(f, line, sb_answer_codegen_figure(r));
 	return 2;
 }
 
@@ -215,6 +249,14 @@ int sb_answer_codegen_apart(const struct sb_run_row *r)
 {
 	int li = sb_figure_index("layout");
 	return li >= 0 && sb_estimate_known(&r->figures[li]);
+}
+
+const struct sb_estimate *sb_answer_codegen_figure(const struct sb_run_row *r)
+{
+	int nr = sb_figure_index("next-run-codegen");
+	const struct sb_estimate *codegen = &r->figures[SB_FIGURE_CODEGEN];
+	const struct sb_estimate *next = nr >= 0 ? &r->figures[nr] : NULL;
+	return next && sb_estimate_has_ci(next) && sb_estimate_known(codegen) ? next : codegen;
 }
 
 void sb_answer_codegen(char *buf, size_t len, const struct sb_run_row *r)
@@ -382,18 +424,6 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 
-/* 1: a variant line the summary shows has a cost whose CI lies below zero. */
-static int faster_shown(const struct sb_run_file *rf)
-{
-	for (size_t i = 0; i < rf->n_rows; i++) {
-		const struct sb_run_row *r = &rf->rows[i];
-		if (sb_answer_variant_row(r) && at_largest(rf, r) == r && sb_estimate_has_ci(&r->figures[SB_FIGURE_DELTA]) &&
-		    r->figures[SB_FIGURE_DELTA].hi < 0)
-			return 1;
-	}
-	return 0;
-}
-
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	uint64_t b = sb_answer_largest_batch(rf);
@@ -415,13 +445,11 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 	int sweep = !rf->tool[0] || strcmp(rf->tool, "stubbench") == 0;
 	for (size_t i = 0; sweep && i < rf->n_rows; i++)
 		total |= sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]) && !sb_answer_codegen_apart(&rf->rows[i]);
-	/* The last line: what a negative cost means, where one shows, then
-	 * where the rest is, as much as fits. */
-	const char *notes[4] = {faster_shown(rf) ? "negative: faster than its baseline here" : NULL,
-				"the full table: --table", total ? "the codegen apart from layout: --padded" : NULL,
+	/* The last line: where the rest is, as much as fits. */
+	const char *notes[3] = {"the full table: --table", total ? "the codegen apart from layout: --padded" : NULL,
 				"every figure: --format=json"};
 	char line[256] = "";
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 3; i++) {
 		size_t used = strlen(line);
 		if (notes[i] && used + 2 + strlen(notes[i]) <= SB_ANSWER_MAX_COLUMNS)
 			snprintf(line + used, sizeof(line) - used, "%s%s", used ? "; " : "", notes[i]);

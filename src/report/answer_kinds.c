@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "report/footprint_answer.h"
 #include "report/kernel_obj_answer.h"
 #include "report/kernel_verdict.h"
 #include "report/lab_rank.h"
@@ -20,6 +21,7 @@ static const struct {
 	/* The change; the parts' ablations are how it is attributed. */
 	{"stubbench diff", sb_diff_answer, "new"},
 	{"stubbench lab", sb_lab_answer, NULL},
+	{"stubbench footprint", sb_footprint_answer, NULL},
 };
 #define N_KINDS (sizeof(answer_kinds) / sizeof(answer_kinds[0]))
 

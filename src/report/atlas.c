@@ -96,13 +96,15 @@ int sb_atlas_line(FILE *f, const struct sb_run_file *rf, const char *dir)
 	int len = snprintf(line, sizeof(line), "%s elsewhere (cycles, a run each):", like->variant);
 	/* As many as fit, and how many more there are (", 9 more": 8 columns). */
 	size_t room = SB_ANSWER_MAX_COLUMNS - (len + all <= SB_ANSWER_MAX_COLUMNS ? 0 : 8), shown = 0;
+	int minus = 0; /* a negative entry shown: the line says what its sign means where that fits */
 	for (size_t i = 0; i < k; i++)
 		if (strlen(line) + strlen(ones[i]) - (shown ? 0 : 1) <= room) {
 			strcat(line, shown ? ones[i] : ones[i] + 1);
+			minus |= strstr(ones[i], " -") != NULL;
 			shown++;
 		}
 	if (shown < k)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%zu more", shown ? ", " : " ", k - shown);
-	fprintf(f, "%s\n", line);
+	fprintf(f, "%s%s\n", line, minus && strlen(line) + 17 <= SB_ANSWER_MAX_COLUMNS ? "; below 0: faster" : "");
 	return 1;
 }

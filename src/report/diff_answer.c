@@ -82,10 +82,11 @@ static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attr
 	room--;
 	int lines = 1, keep = 1 + ((size_t)room < n ? room - 1 : room);
 	for (size_t i = 0; i < n && lines < keep; i++, lines++) {
-		char c[64], r[64];
+		char c[64], r[64], line[256];
 		sb_answer_estimate(c, sizeof(c), &att->nop[order[i]], 1);
 		sb_answer_estimate(r, sizeof(r), &att->removed[order[i]], 1);
-		fprintf(f, "  %-24.24s NOPed %s, removed %s\n", d->part_names[order[i]], c, r);
+		snprintf(line, sizeof(line), "  %-24.24s NOPed %s, removed %s", d->part_names[order[i]], c, r);
+		sb_answer_line_faster(f, line, &att->nop[order[i]]);
 	}
 	if ((size_t)lines < n) {
 		fprintf(f, "  (%zu more parts: --table)\n", n - (size_t)lines);
@@ -175,10 +176,13 @@ static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b)
 	/* Against the padded baseline (a layout figure beside it) the codegen
 	 * alone; else NEW against OLD at the same placements, whose code after
 	 * each added instruction lies elsewhere: layout included. */
-	fprintf(f, "  %s %s cycles%s\n",
-		n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
-		base);
-	fprintf(f, "  as a randomly placed load pays it %s cycles, %s %%\n", cyc, pct);
+	char line[512];
+	snprintf(line, sizeof(line), "  %s %s cycles%s",
+		 n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
+		 base);
+	sb_answer_line_faster(f, line, n ? &n->figures[SB_FIGURE_CODEGEN] : &none);
+	snprintf(line, sizeof(line), "  as a randomly placed load pays it %s cycles, %s %%", cyc, pct);
+	sb_answer_line_faster(f, line, &vs);
 	const struct sb_run_row *r[2] = {o, n};
 	return 3 + (rf->diff ? zeroed_line(f, rf->diff) : 0) + floor_line(f, rf->diff, r);
 }

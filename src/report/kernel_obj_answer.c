@@ -63,10 +63,11 @@ static const struct sb_run_row *syscall_copy(const struct sb_run_file *rf, const
 /* The kernel's own A/B of program k: raw_tp (a private stack) minus its
  * copy sys loaded as a syscall program (none), each over the run's loads:
  * its CI resamples these loads, not the next run's. */
-static void kernel_ab(char *buf, size_t len, const struct sb_run_row *k, const struct sb_run_row *sys)
+static struct sb_estimate kernel_ab(char *buf, size_t len, const struct sb_run_row *k, const struct sb_run_row *sys)
 {
 	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
 	sb_answer_estimate(buf, len, &ab, 1);
+	return ab;
 }
 
 /* How many lines program k takes: its heading, the kernel's line, and
@@ -95,7 +96,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	const struct sb_run_row *t = row_of(rf, SB_SIDE_TWIN, twin, b), *d = row_of(rf, SB_SIDE_TWIN, depriv, b);
 	int dc = sb_figure_index("delta-cycles");
 	const struct sb_run_row *sys = syscall_copy(rf, k, b);
-	char cyc[64];
+	char cyc[64], line[512];
 	if (!t || !d || dc < 0) {
 		if (!sys) {
 			fprintf(f, "  private stack: none measured (%s)\n",
@@ -105,9 +106,10 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		}
 		/* No twins (a build without them, or none comparable): the
 		 * kernel's A/B alone. */
-		kernel_ab(cyc, sizeof(cyc), k, sys);
-		fprintf(f, "  private stack, in the kernel (these loads): %s cycles vs itself as a syscall program\n",
-			cyc);
+		struct sb_estimate ab = kernel_ab(cyc, sizeof(cyc), k, sys);
+		snprintf(line, sizeof(line), "  private stack, in the kernel (these loads): %s cycles vs itself as a "
+			 "syscall program", cyc);
+		sb_answer_line_faster(f, line, &ab);
 		return 1;
 	}
 	if (max_lines < program_lines(rf, k, b) - 2)
@@ -124,8 +126,10 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	/* The total's CI holds what varies within this run: kernel --obj keeps
 	 * no record of past runs to give it a next-run range. */
-	fprintf(f, "  private stack, this run: %s x the de-privatized twin's time, %s\n", ratio, cyc);
-	fprintf(f, "    at identical layout: codegen %s%s\n", cg, lay);
+	snprintf(line, sizeof(line), "  private stack, this run: %s x the de-privatized twin's time, %s", ratio, cyc);
+	sb_answer_line_faster(f, line, &t->figures[dc]);
+	snprintf(line, sizeof(line), "    at identical layout: codegen %s%s", cg, lay);
+	sb_answer_line_faster(f, line, sb_answer_codegen_figure(t));
 	int lines = 2;
 	if (li >= 0 && sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li], &t->figures[dc])) {
 		fprintf(f, "    (codegen + layout do not add up to the total within the CIs: --table)\n");
@@ -133,8 +137,9 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	if (!sys)
 		return lines;
-	kernel_ab(cyc, sizeof(cyc), k, sys);
-	fprintf(f, "    in the kernel (these loads): %s cycles vs itself as a syscall program\n", cyc);
+	struct sb_estimate ab = kernel_ab(cyc, sizeof(cyc), k, sys);
+	snprintf(line, sizeof(line), "    in the kernel (these loads): %s cycles vs itself as a syscall program", cyc);
+	sb_answer_line_faster(f, line, &ab);
 	return lines + 1;
 }
 

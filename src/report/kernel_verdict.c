@@ -135,6 +135,7 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 	enum sb_cell_side ts = twin_side(rf, shape, batch);
 	char buf[64], verdicts[160], twin_alone[160];
 	size_t n = 0, nt = 0;
+	int minus = 0; /* an added cost below zero: the verdicts' line says what that means */
 	verdicts[0] = twin_alone[0] = 0;
 	fprintf(f, "  %-7s", shape);
 	/* "  per-run  base 103.62 [100.28, 106.95], private +5.35 [-5.84, +18.19], hybrid ..." */
@@ -151,6 +152,7 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 			continue;
 		}
 		sb_answer_estimate(buf, sizeof(buf), v ? &d : &a, v != 0);
+		minus |= v && *sb_answer_faster(&d);
 		fprintf(f, "%s %s %s", v ? "," : "", v ? codegens[v] : "base", buf);
 		struct sb_verdict_of vd = {.verdict = SB_VERDICT_NONE};
 		if (sb_kernel_figures(rf, ts, codegens[v], shape, batch, &ta, &td) == 0)
@@ -167,7 +169,7 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 		fprintf(f, "; %s twin: %s\n  %-7s twin alone: %s\n", tw, verdicts, "", twin_alone);
 		return 2;
 	}
-	fprintf(f, "\n  %-7s %s twin: %s\n", "", tw, verdicts);
+	fprintf(f, "\n  %-7s %s twin: %s%s\n", "", tw, verdicts, minus ? "; below 0: faster" : "");
 	return 2;
 }
 

@@ -9,6 +9,8 @@
 #include "stubbench/answer.h"
 #include "stubbench/json_doc.h"
 
+#include "output/text_grid.h"
+
 static const char *const lab_returns[] = {"ret", "rethunk", "calldepth", "srso", "srso-alias"};
 static const char *const lab_shapes[] = {"per-run", "in-loop"};
 #define N_RETURNS (sizeof(lab_returns) / sizeof(lab_returns[0]))
@@ -137,8 +139,11 @@ void sb_lab_rank_table(FILE *f, const struct sb_run_file *rf)
 	fprintf(f, "# lab ranking: cycles per iteration added to the group's baseline (95 %% CI), cheapest\n"
 		   "# first; vs mainline, vs control: the difference (CIs in quadrature); '=control':\n"
 		   "# indistinguishable from the placement control (the CI of the difference holds 0)\n");
-	fprintf(f, "%-10s %-7s %5s %-17s %-24s %-24s %-24s\n", "return", "shape", "batch", "alternative", "cost",
-		"vs mainline", "vs control");
+	struct sb_grid g = {0};
+	int cr = sb_grid_col(&g, "return", 1, 1, -1), cs = sb_grid_col(&g, "shape", 1, 1, -1);
+	int cb = sb_grid_col(&g, "batch", 0, 1, -1), ca = sb_grid_col(&g, "alternative", 1, 1, -1);
+	int cc = sb_grid_col(&g, "cost", 1, 0, -1), cm = sb_grid_col(&g, "vs mainline", 1, 0, -1);
+	int cv = sb_grid_col(&g, "vs control", 1, 0, -1), cn = sb_grid_col(&g, "", 1, 0, -1);
 	for (size_t r = 0; r < N_RETURNS; r++)
 		for (size_t s = 0; s < N_SHAPES; s++) {
 			struct sb_lab_rank k;
@@ -152,11 +157,21 @@ void sb_lab_rank_table(FILE *f, const struct sb_run_file *rf)
 				sb_answer_estimate(c, sizeof(c), &x->cost, 1);
 				sb_answer_estimate(m, sizeof(m), &x->vs_mainline, 1);
 				sb_answer_estimate(v, sizeof(v), &x->vs_control, 1);
-				fprintf(f, "%-10s %-7s %5llu %-17s %-24s %-24s %-24s%s%s\n", k.ret, k.shape,
-					(unsigned long long)k.batch, x->row->key.codegen, c, i < k.n ? m : "", i < k.n ? v : "",
-					x->like_control ? " =control" : "", (int)i == k.cheapest ? " cheapest" : "");
+				long row = sb_grid_row(&g);
+				sb_grid_set(&g, row, cr, "%s", k.ret);
+				sb_grid_set(&g, row, cs, "%s", k.shape);
+				sb_grid_set(&g, row, cb, "%llu", (unsigned long long)k.batch);
+				sb_grid_set(&g, row, ca, "%s", x->row->key.codegen);
+				sb_grid_set(&g, row, cc, "%s", c);
+				sb_grid_set(&g, row, cm, "%s", i < k.n ? m : "");
+				sb_grid_set(&g, row, cv, "%s", i < k.n ? v : "");
+				int cheapest = (int)i == k.cheapest;
+				sb_grid_set(&g, row, cn, "%s%s%s", x->like_control ? "=control" : "",
+					    x->like_control && cheapest ? " " : "", cheapest ? "cheapest" : "");
 			}
 		}
+	sb_grid_print(f, &g, SB_TABLE_MAX_COLUMNS);
+	sb_grid_free(&g);
 }
 
 /* A point estimate to one decimal, never "-0.0". */
@@ -169,13 +184,17 @@ static double one_decimal(double v)
  * with its margin, those like the control. Returns the lines printed. */
 static int shape_lines(FILE *f, const struct sb_lab_rank *k)
 {
-	char buf[64];
-	fprintf(f, "  %-7s @%llu:", k->shape, (unsigned long long)k->batch);
-	for (size_t i = 0; i < k->n; i++)
-		fprintf(f, " %s %+.1f%s", k->alt[i].row->key.codegen, one_decimal(k->alt[i].cost.value), i + 1 < k->n ? " <" : "");
-	if (k->control.row)
-		fprintf(f, "; control %+.1f", one_decimal(k->control.cost.value));
-	fputc('\n', f);
+	char buf[64], line[512];
+	size_t n_line = (size_t)snprintf(line, sizeof(line), "  %-7s @%llu:", k->shape, (unsigned long long)k->batch);
+	int minus = 0; /* a cost below zero: the line says what that means */
+	for (size_t i = 0; i < k->n && n_line < sizeof(line); i++) {
+		minus |= one_decimal(k->alt[i].cost.value) < 0;
+		n_line += (size_t)snprintf(line + n_line, sizeof(line) - n_line, " %s %+.1f%s", k->alt[i].row->key.codegen,
+					   one_decimal(k->alt[i].cost.value), i + 1 < k->n ? " <" : "");
+	}
+	if (k->control.row && n_line < sizeof(line))
+		snprintf(line + n_line, sizeof(line) - n_line, "; control %+.1f", one_decimal(k->control.cost.value));
+	fprintf(f, "%s%s\n", line, minus && strlen(line) + 11 <= SB_ANSWER_MAX_COLUMNS ? "; -: faster" : "");
 	if (k->cheapest >= 0) {
 		sb_answer_estimate(buf, sizeof(buf), &k->margin, 1);
 		fprintf(f, "    cheapest: %s, by %s cycles over the next", k->alt[k->cheapest].row->key.codegen,
@@ -198,7 +217,7 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	const char *ret = sb_lab_rank_return_of(rf->thunk);
 	int lines = 0;
 	fprintf(f, "cost added to the baseline, cycles per iteration, returning as this host does (%s);\n"
-		   "cheapest: beyond the CIs of the differences; like the control: the CI holds 0\n", ret);
+		   "cheapest: beyond the CIs of the differences; like the control: the CI holds 0; below 0: faster\n", ret);
 	lines += 2;
 	for (size_t s = 0; s < N_SHAPES && lines + 2 <= max_lines; s++) {
 		struct sb_lab_rank k;

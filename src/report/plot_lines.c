@@ -126,8 +126,11 @@ static int panel_of(const struct line_plot *lp, const struct sb_run_row *r, int 
  * panel), everything else by the rank of its name among those drawn. */
 static void dress(const struct line_plot *lp, const struct sb_run_row *r, struct line_series *s)
 {
+	/* In the order series come: orange (next to vermillion, the second
+	 * series) last but grey, so that a run of both flavours' six variants
+	 * draws host-private and private in colours unlike each other. */
 	static const int colours[] = {PLOT_BLUE, PLOT_VERMILLION, PLOT_GREEN, PLOT_PINK,
-				      PLOT_ORANGE, PLOT_SKY, PLOT_BLACK, PLOT_GREY};
+				      PLOT_BLACK, PLOT_SKY, PLOT_ORANGE, PLOT_GREY};
 	static const int points[] = {7, 5, 9, 11, 13, 15, 6, 4};
 	if (lp->kind == PLOT_KERNEL && r->key.side != SB_SIDE_NONE) {
 		int side = r->key.side == SB_SIDE_KERNEL ? 0 : r->key.side == SB_SIDE_TWIN ? 1 : 2;
@@ -337,6 +340,9 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 	plot_put_quoted(gp, title); /* this file's own, codegen names cleaned */
 	fputs(" noenhanced\nset ylabel ", gp);
 	plot_put_quoted(gp, metric_axis(lp->panels[p].metric)); /* this file's own, or the figure table's */
+	/* Which way is faster, on a second line of the axis's label: a cost,
+	 * lower; a cost against the baseline, below 0. */
+	fprintf(gp, " . \"\\n\" . '%s'", lp->panels[p].metric == METRIC_CYCLES ? "(lower: faster)" : "(below 0: faster)");
 	fprintf(gp, "\nset yrange [%.6g:%.6g]\n%s", lo, hi,
 		lp->panels[p].metric != METRIC_CYCLES ? "set xzeroaxis lt -1 lw 1\n" : "unset xzeroaxis\n");
 	write_key(gp, lp, p, key, height);

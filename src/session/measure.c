@@ -286,7 +286,8 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	hooks->markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
 	if (!hooks->markers)
 		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
-	else if (sb_markers_note(hooks->markers) && (cfg->verbose || cfg->counters) && !said_markers++)
+	else if (sb_markers_note(hooks->markers) && (cfg->verbose || (cfg->counters && !said_counters)) &&
+		 !said_markers++) /* with --counters, its own line says what counts: one line */
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
 	else if (cfg->verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));

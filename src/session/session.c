@@ -10,6 +10,7 @@
 #include "stubbench/answer.h"
 #include "stubbench/out_file.h"
 #include "output/figure_checks.h"
+#include "output/text_grid.h"
 #include "stubbench/past_runs.h"
 #include "stubbench/state_figures.h"
 #include "stubbench/harness.h"
@@ -134,6 +135,16 @@ static int report(const struct sb_session *s, FILE *f, const struct sb_results *
 	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
 }
 
+/* What the front end says after the report, on to: in the table (but
+ * with --verbose) each line folded within the table's width. */
+static void after_report(const struct sb_session *s, FILE *to, const struct sb_results *all)
+{
+	FILE *fold = to == stderr || s->cfg->verbose ? NULL : sb_fold_stream(to, SB_TABLE_MAX_COLUMNS);
+	s->after_report(fold ? fold : to, s->cfg->format, all, s->after_ctx);
+	if (fold)
+		fclose(fold);
+}
+
 /* Cells without usable samples: one line on stderr. Returns their number. */
 static size_t empty_cells(const struct sb_session *s, const struct sb_results *all)
 {
@@ -250,18 +261,18 @@ int sb_session_finish(struct sb_session *s, int rc)
 		if (table && summary(s, out.f, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
-		 * own (footprint): its table is the answer. */
+		 * own: its table is the answer. */
 		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
 			if (s->after_report)
-				s->after_report(table ? out.f : stderr, s->cfg->format, all, s->after_ctx);
+				after_report(s, table ? out.f : stderr, all);
 		}
 		if (sb_out_close(&out) != 0 && rc == 0)
 			rc = 1;
 		/* With the summary alone, cells without samples still fail the run
 		 * (the table names them). */
-		if (!sb_session_full_report(s->cfg) && !s->table && empty_cells(s, all) && rc == 0)
+		if (!sb_session_full_report(s->cfg) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
