@@ -85,6 +85,9 @@ function(sb_report_add_tests)
   add_test(NAME summary_width COMMAND test_summary_width ${CMAKE_SOURCE_DIR}/tests/data)
   add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data sweep lab kernel kernel_thunk_ret kernel_obj)
+  # The summary's line on placements where the loop took two states.
+  add_test(NAME two_state_line COMMAND sh ${CMAKE_SOURCE_DIR}/tests/two_state_line.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # A kernel --obj run recorded here (with_frame,no_frame of tests/data/user_prog.bpf.c, --samples=64
   # --batch=8 --format=json) and the summary that run printed: stubbench report of it prints the same.
   add_test(NAME report_kernel_obj COMMAND sh -c

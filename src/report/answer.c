@@ -424,6 +424,34 @@ void sb_answer_header(FILE *f, const struct sb_run_file *rf)
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 
+/* With --padded: the variants at batch b whose loop took two states
+ * block by block at a clear share of the placements (the CI's lower side
+ * at 25 % or more; placement_states.h), in one line: their codegen is a
+ * mix of states that moves between runs by more than its CI. Returns the
+ * lines written (0 or 1); test: only counts. */
+static int two_state_line(FILE *f, const struct sb_run_file *rf, uint64_t b, int test)
+{
+	int k = sb_figure_index("codegen-two-state");
+	char line[256];
+	int n = snprintf(line, sizeof(line), "two states per block at many placements (a mix, moves between runs):");
+	int said = 0;
+	for (size_t i = 0; k >= 0 && i < rf->n_rows; i++) {
+		const struct sb_run_row *r = &rf->rows[i];
+		const struct sb_estimate *e = &r->figures[k];
+		if (r->batch != b || !sb_answer_variant_row(r) || !sb_estimate_has_ci(e) || e->lo < 25.0)
+			continue;
+		char item[96];
+		int m = snprintf(item, sizeof(item), "%s %s %.0f %%", said ? "," : "", r->variant, e->value);
+		if (n + m > SB_ANSWER_MAX_COLUMNS)
+			break;
+		memcpy(line + n, item, (size_t)m + 1);
+		n += m, said++;
+	}
+	if (said && !test)
+		fprintf(f, "%s\n", line);
+	return said ? 1 : 0;
+}
+
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	uint64_t b = sb_answer_largest_batch(rf);
@@ -434,7 +462,9 @@ int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 	size_t empty = 0;
 	for (size_t i = 0; i < rf->n_rows; i++)
 		empty += rf->rows[i].samples == 0 && !sb_estimate_known(&rf->rows[i].cycles);
-	lines += sb_answer_variants(f, rf, max_lines - lines - 1 - (empty > 0));
+	int mixed = two_state_line(f, rf, b, 1);
+	lines += sb_answer_variants(f, rf, max_lines - lines - 1 - (empty > 0) - mixed);
+	lines += two_state_line(f, rf, b, 0);
 	if (empty) {
 		fprintf(f, "n/a: %zu of %zu results have no usable samples\n", empty, rf->n_rows);
 		lines++;
