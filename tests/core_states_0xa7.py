@@ -9,12 +9,12 @@ host-private's quiet codegen is given at 512, 2048 and 4096, each run's CI
 holding the other run's figure; without a record each run is one cluster,
 "unknown", never "quiet".
 Arguments: the stubbench binary, the fixture directory."""
-import gzip
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+from recorded_sweeps import report_from_blocks
 
 exe, data = sys.argv[1], sys.argv[2]
 failures = []
@@ -26,13 +26,7 @@ def check(cond, what):
 
 
 def report(tmp, run, *extra):
-    log = os.path.join(tmp, f"sweep-{run}.blocks.csv")
-    if not os.path.exists(log):
-        with gzip.open(os.path.join(data, f"sweep-{run}.blocks.csv.gz"), "rb") as z, open(log, "wb") as f:
-            f.write(z.read())
-    args = [exe, "report", os.path.join(data, f"sweep-{run}.json"), f"--from-blocks={log}", "--format=json",
-            *extra]
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = report_from_blocks(exe, data, tmp, run, "--format=json", *extra)
     check(p.returncode == 0, f"run {run} {extra}: exit {p.returncode}: {p.stderr.strip()}")
     return json.loads(p.stdout) if p.returncode == 0 else {"figures": [], "core_states": {}}
 

@@ -9,12 +9,13 @@ figure claims a state its run did not see; without a record a one-cluster
 run is "unknown", never "quiet"; the summary's first lines fit 100 columns
 and name the states; bad input is one line and status 2.
 Arguments: the stubbench binary, the fixture directory."""
-import gzip
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+from recorded_sweeps import report_from_blocks
 
 exe, data = sys.argv[1], sys.argv[2]
 failures = []
@@ -26,12 +27,7 @@ def check(cond, what):
 
 
 def report(tmp, run, *extra):
-    log = os.path.join(tmp, f"sweep-{run}.blocks.csv")
-    if not os.path.exists(log):
-        with gzip.open(os.path.join(data, f"sweep-{run}.blocks.csv.gz"), "rb") as z, open(log, "wb") as f:
-            f.write(z.read())
-    args = [exe, "report", os.path.join(data, f"sweep-{run}.json"), f"--from-blocks={log}", *extra]
-    return subprocess.run(args, capture_output=True, text=True)
+    return report_from_blocks(exe, data, tmp, run, *extra)
 
 
 def figures(doc, variant, state):
