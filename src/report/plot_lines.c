@@ -287,15 +287,6 @@ static void write_xaxis(FILE *gp, const struct line_plot *lp)
 		lp->kind == PLOT_FOOTPRINT ? "copies of each variant" : "batch (iterations per sample)");
 }
 
-/* Is legend that of a series in panel p? */
-static int legend_in(const struct line_plot *lp, int p, const char *legend)
-{
-	for (int k = 0; k < lp->n_series; k++)
-		if (lp->series[k].panel == p && strcmp(lp->series[k].legend, legend) == 0)
-			return 1;
-	return 0;
-}
-
 /* The panel with the most series: its legend is the plot's, above the
  * panels (the colours mean the same in every panel); -1 when it has more
  * than fit in a line or two: then each panel has its legend on its right. */
@@ -312,18 +303,20 @@ static int key_panel(const struct line_plot *lp)
 	return most > 6 ? -1 : best;
 }
 
+/* Every panel its own legend: the plot's above the panels, in the key
+ * panel's colours; in each other panel, inside it, of its own series. */
 static void write_key(FILE *gp, const struct line_plot *lp, int p, int key, int height)
 {
 	int extra = 0;
 	for (int k = 0; k < lp->n_series; k++)
-		extra |= p != key && lp->series[k].panel == p && !legend_in(lp, key, lp->series[k].legend);
+		extra |= p != key && lp->series[k].panel == p;
 	if (key < 0)
 		fputs("set key outside right top vertical Left reverse noenhanced samplen 2\n", gp);
 	else if (p == key)
 		fprintf(gp, "set key at screen 0.5, screen %.4f center top horizontal Left reverse "
 			"noenhanced samplen 3 width 3\n", 1 - 32.0 / height);
 	else if (extra)
-		fputs("set key inside left top vertical opaque box noenhanced samplen 3\n", gp);
+		fputs("set key inside left top horizontal opaque box noenhanced samplen 2 width 1\n", gp);
 	else
 		fputs("unset key\n", gp);
 }
@@ -360,12 +353,8 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 		double shift = pow(2, step * (s->slot - (slots - 1) / 2.0));
 		fprintf(gp, "%ssb_data index %d using ($1*%.4f):2:3:4 with yerrorlines lc %d pt %d ",
 			i ? ", \\\n     " : "", k, shift, s->colour, s->point);
-		if (key < 0 || p == key || !legend_in(lp, key, s->legend)) {
-			fputs("title ", gp);
-			plot_put_label(gp, s->legend);
-		} else {
-			fputs("notitle", gp);
-		}
+		fputs("title ", gp);
+		plot_put_label(gp, s->legend);
 		i++;
 	}
 	fputc('\n', gp);
