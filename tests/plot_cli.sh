@@ -12,8 +12,8 @@ have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 
 # Main sweep with --placements: the row over placements carries private's
-# delta 25 [24, 26] (its copies are not drawn); a legend above the panels,
-# the same colour for private in both.
+# delta 25 [24, 26] (its copies are not drawn); a legend above the panels
+# and one in the lower panel, the same colour for private in both.
 "$sb" plot "$data/run_b.json" -o "$d/main.svg" 2>"$d/err"; rc=$?
 if [ $have_gnuplot = 1 ]; then
     [ $rc = 0 ] || no "main plot exited $rc: $(cat "$d/err")"
@@ -26,6 +26,9 @@ grep -q "sb_output = 'main.svg'" "$d/main.gp" && grep -q "sb_data = 'main.dat'" 
 grep -q "test machine; Linux 6.18.0; 2026-12-01T06:10:00Z" "$d/main.gp" || no "title lacks machine, kernel or date"
 grep -q "^set key at screen 0.5" "$d/main.gp" && ! grep -q "set key below" "$d/main.gp" || no "main.gp: the legend is not above the panels"
 [ "$(grep -c "with yerrorlines lc 2 pt 5" "$d/main.gp")" = 2 ] || no "main.gp: private not in one colour in both panels"
+# The lower panel's own legend: its one series, private, titled there too.
+grep -q "^set key inside left top horizontal" "$d/main.gp" || no "main.gp: the lower panel has no legend of its own"
+[ "$(grep -c "with yerrorlines lc 2 pt 5 title" "$d/main.gp")" = 2 ] || no "main.gp: private not titled in both panels"
 grep -q "filledcurves" "$d/main.gp" && no "main.gp draws a band"
 
 # Kernel: a panel per shape and codegen, the JIT's return in the title, one
