@@ -9,6 +9,7 @@ add_library(stubbench_report STATIC
   src/report/states_answer.c
   src/report/run_match.c
   src/report/compare.c
+  src/report/compare_change.c
   src/report/compare_states.c
   src/report/run_plot.c
   src/report/plot_script.c

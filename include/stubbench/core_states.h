@@ -17,6 +17,9 @@
 #define STUBBENCH_CORE_STATES_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "stubbench/estimate.h"
 
 enum sb_core_state { SB_CORE_UNKNOWN, SB_CORE_QUIET, SB_CORE_BUSY, SB_CORE_STATES };
 
@@ -47,5 +50,35 @@ enum sb_core_state sb_core_state_of(const struct sb_core_split *split, double ca
  * state unknown. Returns 0, or -1 out of memory. */
 int sb_core_states_split(const double *canary, size_t n, double record_level, enum sb_core_state *state,
 			 struct sb_core_split *out);
+
+/* A variant's figures at one batch size in one core state, and a run's
+ * set of them (state_figures.h makes them from a blocks log; a live sweep
+ * from its kept blocks). */
+struct sb_state_figure {
+	char variant[128], baseline[128], against[128]; /* against: the padded baseline ("": none) */
+	uint64_t batch;
+	enum sb_core_state state;
+	size_t blocks;                     /* the variant's blocks in this state, at this batch */
+	struct sb_estimate vs_base, codegen, total;
+};
+
+struct sb_state_figures {
+	struct sb_core_split split;
+	size_t n_blocks;
+	struct sb_state_figure *f;
+	size_t n;
+};
+
+/* The states s saw: those of SB_CORE_MIN_BLOCKS blocks or more, or in a
+ * run too short for any, every state with a block. Returns their number,
+ * the last of them in *only. */
+int sb_state_figures_seen(const struct sb_state_figures *s, int *only);
+
+/* The state a run's pooled figures (its results) were measured in: the
+ * one state it saw ("quiet", "busy", "unknown"), or SB_CORE_POOLED where
+ * it saw several; NULL where s is NULL or holds no block (a run that did
+ * not classify its blocks). */
+#define SB_CORE_POOLED "all"
+const char *sb_state_figures_pooled(const struct sb_state_figures *s);
 
 #endif

@@ -24,21 +24,6 @@
 #include "stubbench/core_states.h"
 #include "stubbench/estimate.h"
 
-struct sb_state_figure {
-	char variant[128], baseline[128], against[128]; /* against: the padded baseline ("": none) */
-	uint64_t batch;
-	enum sb_core_state state;
-	size_t blocks;                     /* the variant's blocks in this state, at this batch */
-	struct sb_estimate vs_base, codegen, total;
-};
-
-struct sb_state_figures {
-	struct sb_core_split split;
-	size_t n_blocks;
-	struct sb_state_figure *f;
-	size_t n;
-};
-
 /* The figures of the blocks in t (read from a log, block_table.h), their
  * states by record_level (the machine's quiet add level; 0: none); the
  * bootstraps seeded from seed. Returns 0, or -1 with err (no variant with
@@ -71,18 +56,6 @@ void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct s
  * the figures computed and written to f. Returns 0, 1 when f cannot be
  * written, or 2 (bad input: one line on stderr naming the file). */
 int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json);
-
-/* The states s saw: those of SB_CORE_MIN_BLOCKS blocks or more, or in a
- * run too short for any, every state with a block. Returns their number,
- * the last of them in *only. */
-int sb_state_figures_seen(const struct sb_state_figures *s, int *only);
-
-/* The state a run's pooled figures (its results) were measured in: the
- * one state it saw ("quiet", "busy", "unknown"), or SB_CORE_POOLED where
- * it saw several; NULL where s is NULL or holds no block (a run that did
- * not classify its blocks). */
-#define SB_CORE_POOLED "all"
-const char *sb_state_figures_pooled(const struct sb_state_figures *s);
 
 void sb_state_figures_free(struct sb_state_figures *s);
 

@@ -273,6 +273,7 @@ static int measure(const struct sb_config *cfg, struct sb_diff_context *c, int t
  * line. */
 static int resolve_globals(struct sb_diff_context *c, const struct sb_diff_options *o)
 {
+	_Static_assert(SB_DIFF_MAX_GLOBALS <= SB_TWIN_MAX_GLOBALS, "every --global fits a twin");
 	struct sb_diff_global_arg args[SB_DIFF_MAX_GLOBALS];
 	char err[512];
 	int rc = 0;

@@ -19,7 +19,7 @@ struct sb_diff_context {
 	char how[2][300];                        /* how each side's calls were placed (image_diff.h), or "" */
 	const struct sb_annotate *an;            /* the parts' costs (annotate.h), or NULL */
 	struct sb_image_globals globals[2];      /* the globals each side's files name */
-	struct sb_diff_set sets[2][SB_DIFF_MAX_GLOBALS]; /* --global's values on each side */
+	struct sb_diff_set sets[2][SB_TWIN_MAX_GLOBALS]; /* --global's values on each side */
 	size_t n_sets;
 	struct sb_diff_zeroed zeroed[2];         /* each twin's path and the memory it zeroes */
 };

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "stubbench/state_figures.h"
+#include "stubbench/core_states.h"
 
 /* "quiet 146 blocks (canary 4.60), busy 1671 (3.26)": the states seen. */
 static void states_said(FILE *f, const struct sb_state_figures *s)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "stubbench/figures.h"
-#include "stubbench/state_figures.h"
+#include "stubbench/core_states.h"
 
 /* The CSV columns of every figure in the CSV (figures.h): "NAME,LO,HI,"
  * for the header, "value,lo,hi," (empty without the figure) for a cell, or

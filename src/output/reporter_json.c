@@ -11,7 +11,7 @@
 
 #include "stubbench/config.h"
 #include "stubbench/figures.h"
-#include "stubbench/state_figures.h"
+#include "stubbench/core_states.h"
 #include "stubbench/json_doc.h"
 #include "output/json_writer.h"
 #include "stubbench/machine_name.h"

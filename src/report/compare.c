@@ -4,63 +4,6 @@
 #include <math.h>
 #include <string.h>
 
-int sb_compare_metric_parse(const char *s, enum sb_compare_metric *out)
-{
-	if (s && strcmp(s, "cycles") == 0) {
-		*out = SB_METRIC_CYCLES;
-		return 0;
-	}
-	int i = sb_figure_index(s);
-	if (i < 0)
-		return -1;
-	*out = (enum sb_compare_metric)i;
-	return 0;
-}
-
-const char *sb_compare_metric_name(enum sb_compare_metric m)
-{
-	return m == SB_METRIC_CYCLES ? "cycles" : sb_figure_at((size_t)m)->name;
-}
-
-/* The metric's change is B - A in its unit (not B / A - 1). */
-static int as_difference(enum sb_compare_metric m)
-{
-	return m != SB_METRIC_CYCLES && sb_figure_at((size_t)m)->change_as_difference;
-}
-
-static const struct sb_estimate *pick(const struct sb_run_row *r, enum sb_compare_metric m)
-{
-	return m == SB_METRIC_CYCLES ? &r->cycles : &r->figures[m];
-}
-
-int sb_compare_change(const struct sb_run_row *a, const struct sb_run_row *b, enum sb_compare_metric m,
-		      struct sb_change *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->a = *pick(a, m);
-	c->b = *pick(b, m);
-	const struct sb_estimate *ea = &c->a, *eb = &c->b;
-	if (!sb_estimate_has_ci(ea) || !sb_estimate_has_ci(eb))
-		return -1;
-	if (ea->lo > ea->value || ea->value > ea->hi || eb->lo > eb->value || eb->value > eb->hi)
-		return -1;
-	c->overlap = ea->lo <= eb->hi && eb->lo <= ea->hi;
-	if (as_difference(m)) {
-		double change = eb->value - ea->value;
-		c->change = sb_estimate_of(change, change - hypot(eb->value - eb->lo, ea->hi - ea->value),
-					   change + hypot(eb->hi - eb->value, ea->value - ea->lo));
-		return 0;
-	}
-	if (!(ea->value > 0) || !(eb->value > 0))
-		return -1;
-	double ratio = eb->value / ea->value;
-	c->change = sb_estimate_of(
-		(ratio - 1) * 100,
-		(ratio * (1 - hypot((eb->value - eb->lo) / eb->value, (ea->hi - ea->value) / ea->value)) - 1) * 100,
-		(ratio * (1 + hypot((eb->hi - eb->value) / eb->value, (ea->value - ea->lo) / ea->value)) - 1) * 100);
-	return 0;
-}
-
 static void header(FILE *f, const char *which, const struct sb_run_file *r)
 {
 	fprintf(f, "# %s: %s (%s, %s; %s; %s; git %s)\n", which, r->path, r->tool[0] ? r->tool : "?",
@@ -170,7 +113,7 @@ static void metric_header(FILE *f, enum sb_compare_metric m)
 {
 	if (m == SB_METRIC_CYCLES)
 		fprintf(f, "# cycles: core cycles per iteration, 95 %% CI; change: B / A - 1, %%\n");
-	else if (as_difference(m))
+	else if (sb_compare_as_difference(m))
 		fprintf(f, "# %s: %s, 95 %% CI; change: B - A%s\n", sb_figure_at((size_t)m)->name,
 			sb_figure_at((size_t)m)->title, strcmp(sb_figure_at((size_t)m)->unit, "%") ? "" : " in percentage points");
 	else
@@ -198,7 +141,7 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 	fprintf(f, "%-*s %6s %26s %26s %28s\n", w, "variant", "batch", "A", "B", "change");
 	size_t flagged = 0, shown = 0;
 	const char *unit = m == SB_METRIC_CYCLES ? "" : sb_figure_at((size_t)m)->unit;
-	const char *change_unit = as_difference(m) ? (strcmp(unit, "%") ? "" : "pp") : "%";
+	const char *change_unit = sb_compare_as_difference(m) ? (strcmp(unit, "%") ? "" : "pp") : "%";
 	for (size_t i = 0; i < a->n_rows; i++) {
 		const struct sb_run_row *ra = &a->rows[i];
 		const struct sb_run_row *rb = sb_run_file_match(b, ra);
@@ -211,7 +154,7 @@ size_t sb_compare_write(FILE *f, const struct sb_run_file *a, const struct sb_ru
 		with_ci(sc, sizeof(sc), &c.change, change_unit, 1);
 		fprintf(f, "%-*s %6llu %26s %26s %28s%s\n", w, ra->variant, (unsigned long long)ra->batch, sa, sbb,
 			sc, c.overlap ? "" : " *");
-		if (!as_difference(m) && fabs(c.change.value) >= 1000)
+		if (!sb_compare_as_difference(m) && fabs(c.change.value) >= 1000)
 			note_large(f, ra, &c);
 		flagged += !c.overlap;
 		shown++;

@@ -1,6 +1,5 @@
 /* core_states.c: the core's state beside each block; see core_states.h. */
 #include "stubbench/core_states.h"
-#include "stubbench/state_figures.h"
 
 #include <math.h>
 #include <stdlib.h>

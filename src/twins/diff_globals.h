@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/diff.h" /* SB_DIFF_MAX_GLOBALS */
+/* The most values a twin takes (diff.h's SB_DIFF_MAX_GLOBALS options fit). */
+#define SB_TWIN_MAX_GLOBALS 16
 
 /* One --global as given. */
 struct sb_diff_global_arg {

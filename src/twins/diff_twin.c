@@ -139,7 +139,7 @@ static int find_maps(const struct sb_jit_func *f, int is_main, struct sb_diff_tw
 static int apply_sets(struct sb_diff_twin *d, const struct sb_diff_set *sets, size_t n_sets, char *err,
 		      size_t errlen)
 {
-	for (size_t i = 0; i < n_sets && i < SB_DIFF_MAX_GLOBALS; i++) {
+	for (size_t i = 0; i < n_sets && i < SB_TWIN_MAX_GLOBALS; i++) {
 		const struct sb_diff_set *st = &sets[i];
 		int held = 0;
 		for (size_t m = 0; m < d->n_maps; m++) {

@@ -34,7 +34,7 @@ struct sb_diff_twin {
 	/* Offsets the code reads through each map's movabs register. */
 	long loads[SB_AUTO_TWIN_MAX_MAPS][SB_DIFF_TWIN_LOADS];
 	size_t n_loads[SB_AUTO_TWIN_MAX_MAPS];
-	int held[SB_DIFF_MAX_GLOBALS];    /* set i is in one of the maps or more */
+	int held[SB_TWIN_MAX_GLOBALS];    /* set i is in one of the maps or more */
 };
 
 /* Does the twin's path depend on the memory it zeroes? One call of its
