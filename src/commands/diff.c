@@ -134,16 +134,22 @@ static int padded_deprivatized(const struct sb_diff_context *c, enum sb_thunk th
 	struct sb_jit_image dep, padded;
 	struct sb_image_diff dd;
 	char err[300];
-	if (sb_deprivatize_image(nw, 0, &dep, err, sizeof(err)) <= 0)
+	if (sb_deprivatize_image(nw, 0, &dep, err, sizeof(err)) <= 0) {
+		sb_jit_image_free(&dep); /* none de-privatized: the copies it made */
 		return 0;
+	}
 	int same = 0;
 	if (sb_image_diff_make(old, &dep, &dd, err, sizeof(err)) == 0) {
 		same = sb_image_diff_identical(&dd);
 		sb_image_diff_free(&dd);
 	}
 	sb_jit_image_free(&dep);
-	if (!same || sb_deprivatize_image(nw, 1, &padded, err, sizeof(err)) <= 0)
+	if (!same)
 		return 0;
+	if (sb_deprivatize_image(nw, 1, &padded, err, sizeof(err)) <= 0) {
+		sb_jit_image_free(&padded);
+		return 0;
+	}
 	int made = sb_diff_twin_make(&padded, "new-padded", th, c->sets[1], c->n_sets, pad, err, sizeof(err)) == 0;
 	sb_jit_image_free(&padded);
 	return made;

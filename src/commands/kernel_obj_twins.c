@@ -64,6 +64,7 @@ static int make_deprivatized(struct sb_obj_twin *o, struct sb_auto_twin_spec s, 
 	long n = sb_deprivatize_image(&o->src.img, padded, img, err, sizeof(err));
 	if (n <= 0) {
 		snprintf(why, whylen, "%s", n < 0 ? err : "no function de-privatized");
+		sb_jit_image_free(img); /* none de-privatized: the copies it made */
 		return -1;
 	}
 	s.name = name;

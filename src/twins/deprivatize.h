@@ -61,8 +61,9 @@ void sb_twin_free(struct sb_twin *t);
 
 /* img with every function that has a private stack de-privatized
  * (sb_deprivatize; padded: at its layout, sb_deprivatize_padded) and the
- * others copied, into out (free with sb_jit_image_free). Returns how many
- * were de-privatized, or -1 with err naming the function. */
+ * others copied, into out (free with sb_jit_image_free, whatever it
+ * returns). Returns how many were de-privatized (0: out holds the copies),
+ * or -1 with err naming the function. */
 struct sb_jit_image;
 long sb_deprivatize_image(const struct sb_jit_image *img, int padded, struct sb_jit_image *out, char *err,
 			  size_t errlen);
