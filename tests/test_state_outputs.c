@@ -97,8 +97,22 @@ int main(void)
 	CHECK(strstr(c, ",machine,core_state\n") && lines_with(c, "baseline,no-private-stack,4096,") == 1 &&
 		      strstr(c, "\"made-up CPU\",all\n"),
 	      "two states: CSV's column:\n%s", c);
-	CHECK(lines_with(c, "private,,4096,") == 2 && strstr(c, ",-3.0000,-3.1000,-2.9000,") && strstr(c, ",,,,,,,busy\n"),
+	CHECK(lines_with(c, "private,,4096,") == 2 && strstr(c, ",-3.0000,-3.1000,-2.9000,") &&
+		      strstr(c, "\"made-up CPU\",busy\n"),
 	      "two states: CSV's rows per state:\n%s", c);
+	/* Every row has the header's fields, the run's columns filled (a
+	 * reader takes tsc_hz from any row). */
+	size_t fields = 0;
+	for (const char *p = c; *p && *p != '\n'; p++)
+		fields += *p == ',';
+	for (const char *l = strchr(c, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+		size_t n = 0;
+		for (const char *p = l + 1; *p && *p != '\n'; p++)
+			n += *p == ',';
+		CHECK(n == fields && strstr(l + 1, "\"made-up CPU\"") < strchr(l + 1, '\n'),
+		      "two states: a CSV row of %zu fields, the header %zu, or without the run's columns: %.*s", n + 1,
+		      fields + 1, (int)strcspn(l + 1, "\n"), l + 1);
+	}
 	free(c);
 	char *j = output(&r, SB_FORMAT_JSON, &two);
 	CHECK(j && strstr(j, "\"core_state\": \"all\""), "two states: JSON's results:\n%.400s", j);

@@ -32,10 +32,18 @@ static void csv_figures(FILE *f, const struct sb_cell *c, int header)
 	}
 }
 
+/* The run's own columns of a row, from core_ghz to core_state. */
+static void csv_run_fields(FILE *f, const struct sb_results *r, const char *state)
+{
+	fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\",%s", r->core_ghz_median, sb_timer_kind_name(r->timer.kind),
+		r->timer.facts.tsc_hz, (unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
+		r->timer.facts.rdtscp_executes, r->cpu_desc, state);
+}
+
 /* A row of the figures per state (state_figures.h) where the run saw
  * several states: the variant, batch, its codegen in the codegen columns
- * and its vs base (cycles) in the delta-cycles columns, the state; the
- * other fields empty. */
+ * and its vs base (cycles) in the delta-cycles columns, the run's columns
+ * with the state; the other fields empty. */
 static void csv_state_rows(FILE *f, const struct sb_results *r, const struct sb_state_figures *s)
 {
 	const char *pooled = sb_state_figures_pooled(s);
@@ -55,7 +63,7 @@ static void csv_state_rows(FILE *f, const struct sb_results *r, const struct sb_
 			else
 				fputs(",,,", f);
 		}
-		fprintf(f, ",,,,,,,%s", sb_core_state_name(g->state));
+		csv_run_fields(f, r, sb_core_state_name(g->state));
 		for (size_t k = 0; k < r->n_counters; k++)
 			fputc(',', f);
 		fputc('\n', f);
@@ -93,10 +101,7 @@ static int csv_results(FILE *f, const struct sb_results *r, const struct sb_outp
 			fprintf(f, "%s,%s,%llu,%zu,%zu,%zu,%s,,,,,,,,,,,,", c->arm->name, c->arm->seed_name,
 				(unsigned long long)c->batch, c->n_samples, c->n_disturbed, c->n_outliers, code_bytes);
 			csv_figures(f, NULL, 0);
-			fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\",%s", r->core_ghz_median,
-				sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
-				(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
-				r->timer.facts.rdtscp_executes, r->cpu_desc, state);
+			csv_run_fields(f, r, state);
 			for (size_t k = 0; k < r->n_counters; k++)
 				fputc(',', f);
 			fputc('\n', f);
@@ -109,10 +114,7 @@ static int csv_results(FILE *f, const struct sb_results *r, const struct sb_outp
 			c->cycles.trimmed_mean, c->cycles.sd, c->ns.mean, c->ns.ci_lo, c->ns.ci_hi,
 			c->ns.median);
 		csv_figures(f, c, 0);
-		fprintf(f, "%.4f,%s,%.0f,%llu,%d,%d,\"%s\",%s", r->core_ghz_median,
-			sb_timer_kind_name(r->timer.kind), r->timer.facts.tsc_hz,
-			(unsigned long long)r->timer.facts.granularity, r->timer.facts.cpuid_rdtscp,
-			r->timer.facts.rdtscp_executes, r->cpu_desc, state);
+		csv_run_fields(f, r, state);
 		for (size_t k = 0; k < r->n_counters; k++)
 			fprintf(f, ",%.4f", c->counters[k]);
 		fputc('\n', f);
