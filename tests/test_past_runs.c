@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "stubbench/config.h"
+#include "stubbench/core_states.h"
 #include "stubbench/harness.h"
 #include "stubbench/output.h"
 #include "stubbench/past_runs.h"
@@ -261,6 +262,60 @@ int main(void)
 		      "state %s: drew on %zu of %zu runs, range from %g", states[k] ? states[k] : "none", c[1].past_runs,
 		      c[1].past_held, c[1].next_run_delta.lo);
 	}
+	/* A run that saw two states: besides its pooled lines ("all"), a line
+	 * per state with that state's codegen as MATCHED; the unknown
+	 * state's figure and a run of one state add none. Five such runs
+	 * give the next quiet run a codegen range from their quiet
+	 * figures alone (-3 and -2.9 alternating), and a busy one from the
+	 * busy ones (+3 and +3.5). */
+	snprintf(path, sizeof(path), "%s/two-states", dir);
+	struct sb_state_figure sf[3] = {
+		{.variant = "private", .batch = 64, .state = SB_CORE_QUIET, .blocks = 80},
+		{.variant = "private", .batch = 64, .state = SB_CORE_BUSY, .blocks = 60},
+		{.variant = "private", .batch = 64, .state = SB_CORE_UNKNOWN, .blocks = 40},
+	};
+	struct sb_state_figures two = {.n_blocks = 180, .f = sf, .n = 3};
+	two.split.n[SB_CORE_QUIET] = 80, two.split.n[SB_CORE_BUSY] = 60;
+	for (int run = 0; run < 5; run++) {
+		sf[0].codegen = sb_estimate_of(run % 2 ? -2.9 : -3.0, -3.2, -2.7);
+		sf[1].codegen = sb_estimate_of(run % 2 ? 3.5 : 3.0, 2.5, 4.0);
+		sf[2].codegen = sb_estimate_of(0, -1, 1);
+		CHECK(sb_past_runs_add_states(path, "M", "X", "d", &two, err, sizeof(err)) == 0, "add states: %s", err);
+	}
+	struct sb_state_figures one_state = two;
+	one_state.split.n[SB_CORE_BUSY] = 0;
+	CHECK(sb_past_runs_add_states(path, "M", "X", "d", &one_state, err, sizeof(err)) == 0, "one state: %s", err);
+	f = fopen(path, "r");
+	size_t by_state[2] = {0}, other = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (strstr(line, "\tX core=quiet\tprivate\t64\t-\t-\t-3\n") ||
+		    strstr(line, "\tX core=quiet\tprivate\t64\t-\t-\t-2.9\n"))
+			by_state[0]++;
+		else if (strstr(line, "\tX core=busy\tprivate\t64\t-\t-\t3"))
+			by_state[1]++;
+		else
+			other++;
+	}
+	if (f)
+		fclose(f);
+	CHECK(by_state[0] == 5 && by_state[1] == 5 && other == 0, "two states: %zu quiet, %zu busy, %zu other lines",
+	      by_state[0], by_state[1], other);
+	for (int k = 0; k < 2; k++) {
+		two_cells(&r, c);
+		c[1].matched_cycles = sb_estimate_of(0, -0.1, 0.1);
+		CHECK(sb_past_runs_next_ranges(path, "M", "X", k ? "busy" : "quiet", one, 1, err, sizeof(err)) == 0,
+		      "read: %s", err);
+		/* The sample SD of the state's five figures: sqrt(0.012 / 4) quiet,
+		 * sqrt(0.3 / 4) busy. */
+		double sd = sqrt((k ? 0.3 : 0.012) / 4);
+		CHECK(sb_estimate_known(&c[1].next_run_codegen) &&
+			      near(c[1].next_run_codegen.lo, -hypot(0.1, sb_t95(4) * sd)),
+		      "%s run: codegen range [%g, %g], want from %g", k ? "busy" : "quiet", c[1].next_run_codegen.lo,
+		      c[1].next_run_codegen.hi, -hypot(0.1, sb_t95(4) * sd));
+	}
+
 	/* The footer says whose runs a quiet run's range drew on. */
 	sb_past_runs_use(path, NULL);
 	sb_past_runs_next_run(stderr, "t", "X", "quiet", one, 1); /* the state in use (this machine: no lines) */

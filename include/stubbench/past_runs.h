@@ -82,6 +82,15 @@ int sb_past_runs_next_ranges(const char *path, const char *machine, const char *
 int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *state,
 		     const char *date, const struct sb_results *r, char *err, size_t errlen);
 
+/* With s from a run that saw several core states (its cells' lines are
+ * "all"): a line per variant, batch and state (quiet or busy) with that
+ * state's codegen as MATCHED (CYCLES and DELTA '-'), so that the next run
+ * in one state draws on the share of this run in that state. Nothing for
+ * a run in one state or none. Returns 0, or -1 with err naming the file. */
+struct sb_state_figures;
+int sb_past_runs_add_states(const char *path, const char *machine, const char *measurement, const char *date,
+			    const struct sb_state_figures *s, char *err, size_t errlen);
+
 /* The record the run uses (--past-runs; the command line sets it): path,
  * or NULL with why_none saying why there is none (NULL: none asked for). */
 void sb_past_runs_use(const char *path, const char *why_none);
@@ -93,7 +102,9 @@ const char *sb_past_runs_in_use(const char **why_none);
  * SB_PAST_RUNS_MIN_BLOCKS blocks and was not busy (sb_output_busy_report
  * said so: its figures need not hold, and kept, they would widen the next
  * 20 runs' ranges by a host that was busy once) unless its state is busy
- * (kept as busy, it widens busy runs' ranges alone). A record that cannot
+ * (kept as busy, it widens busy runs' ranges alone); a run that saw several
+ * states also by state (sb_past_runs_add_states, states: its figures per
+ * state, NULL: none), and by state alone when it was busy. A record that cannot
  * be read or written: one line on f ("TOOL: past runs: ..."), and the run
  * goes on without. */
 void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, const char *state,
@@ -101,6 +112,6 @@ void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, c
 /* The state given to sb_past_runs_next_run (NULL: none). */
 const char *sb_past_runs_state(void);
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
-			   int busy);
+			   const struct sb_state_figures *states, int busy);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 
 #include "stubbench/config.h"
+#include "stubbench/core_states.h"
 #include "stubbench/harness.h"
 #include "stubbench/quiet_record.h"
 #include "stubbench/record_file.h"
@@ -299,6 +300,41 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 	return rc;
 }
 
+int sb_past_runs_add_states(const char *path, const char *machine, const char *measurement, const char *date,
+			    const struct sb_state_figures *s, char *err, size_t errlen)
+{
+	const char *pooled = sb_state_figures_pooled(s);
+	if (!pooled || strcmp(pooled, SB_CORE_POOLED) != 0)
+		return 0;
+	char *lines = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&lines, &len);
+	if (!f) {
+		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sb_state_figure *g = &s->f[i];
+		if (g->state == SB_CORE_UNKNOWN || !sb_estimate_known(&g->codegen) || !isfinite(g->codegen.value))
+			continue;
+		char v[32];
+		put_figure(v, sizeof(v), 1, g->codegen.value);
+		fprintf(f, "%s\t%s\t%s%s%s\t%s\t%llu\t-\t-\t%s\n", machine, date, measurement, STATE_MARK,
+			sb_core_state_name(g->state), g->variant, (unsigned long long)g->batch, v);
+		n++;
+	}
+	int rc = 0;
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+		rc = -1;
+	} else if (n) {
+		rc = sb_record_file_append(path, header, lines, SB_PAST_RUNS_MAX_LINES, SB_PAST_RUNS_MAX_BYTES, err,
+					   errlen);
+	}
+	free(lines);
+	return rc;
+}
+
 static const char *record_in_use, *record_missing;
 static const char *state_in_use; /* the run's core state (sb_past_runs_next_run) */
 static int record_unreadable; /* said by sb_past_runs_apply: not written to either */
@@ -338,17 +374,21 @@ void sb_past_runs_next_run(FILE *f, const char *tool, const char *measurement, c
 }
 
 void sb_past_runs_remember(FILE *f, const char *tool, const char *measurement, const struct sb_results *r,
-			   int busy)
+			   const struct sb_state_figures *states, int busy)
 {
 	const char *why_none, *path = sb_past_runs_in_use(&why_none);
-	/* A busy core is remembered only as the busy state it is. */
+	/* A busy core is remembered only as the busy state it is: a run in
+	 * one state, busy, as a whole; a run that saw several, by state alone
+	 * (its pooled figures mix them). */
 	int as_busy = state_in_use && !strcmp(state_in_use, "busy");
-	if (!path || (busy && !as_busy) || record_unreadable || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
+	int pooled = !(busy && !as_busy);
+	if (!path || record_unreadable || r->n_blocks < SB_PAST_RUNS_MIN_BLOCKS)
 		return;
 	char machine[192], date[32], err[1400];
 	sb_past_runs_machine(machine, sizeof(machine));
 	sb_run_info_date(date, sizeof(date));
-	if (sb_past_runs_add(path, machine, measurement, state_in_use, date, r, err, sizeof(err)) != 0)
+	if ((pooled && sb_past_runs_add(path, machine, measurement, state_in_use, date, r, err, sizeof(err)) != 0) ||
+	    sb_past_runs_add_states(path, machine, measurement, date, states, err, sizeof(err)) != 0)
 		fprintf(f, "%s: past runs: %s; this run is not remembered (--past-runs=FILE names another "
 			   "record, none: no record)\n", tool, err);
 }

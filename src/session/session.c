@@ -276,7 +276,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
-			sb_past_runs_remember(stderr, s->tool, measurement, all, busy);
+			sb_past_runs_remember(stderr, s->tool, measurement, all, s->live.states, busy);
 		if (rc == 0 && s->plots && s->cfg->plot && plot(s, all))
 			rc = 1;
 	}
