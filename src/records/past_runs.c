@@ -264,17 +264,54 @@ static void put_figure(char *buf, size_t len, int has, double v)
 		snprintf(buf, len, "-");
 }
 
-int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *state,
-		     const char *date, const struct sb_results *r, char *err, size_t errlen)
+/* The lines a run adds, gathered in memory and appended to the record at
+ * once (sb_record_file_append: whole or not at all). */
+struct new_lines {
+	FILE *f;
+	char *text;
+	size_t len, n;
+};
+
+static int lines_open(struct new_lines *l, const char *path, char *err, size_t errlen)
 {
-	char *lines = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&lines, &len);
-	if (!f) {
+	*l = (struct new_lines){0};
+	if (!(l->f = open_memstream(&l->text, &l->len))) {
 		snprintf(err, errlen, "cannot write '%s': out of memory", path);
 		return -1;
 	}
-	size_t n = 0;
+	return 0;
+}
+
+/* One line of the record (its format: past_runs.h); state NULL: none said. */
+static void put_line(struct new_lines *l, const char *machine, const char *date, const char *measurement,
+		     const char *state, const char *variant, uint64_t batch, const char v[N_FIGURES][32])
+{
+	fprintf(l->f, "%s\t%s\t%s%s%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement, state ? STATE_MARK : "",
+		state ? state : "", variant, (unsigned long long)batch, v[0], v[1], v[2]);
+	l->n++;
+}
+
+/* Appends the lines (none: nothing) and frees them. Returns 0, or -1 with err. */
+static int lines_append(struct new_lines *l, const char *path, char *err, size_t errlen)
+{
+	int rc = 0;
+	if (fclose(l->f) != 0) {
+		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+		rc = -1;
+	} else if (l->n) {
+		rc = sb_record_file_append(path, header, l->text, SB_PAST_RUNS_MAX_LINES, SB_PAST_RUNS_MAX_BYTES, err,
+					   errlen);
+	}
+	free(l->text);
+	return rc;
+}
+
+int sb_past_runs_add(const char *path, const char *machine, const char *measurement, const char *state,
+		     const char *date, const struct sb_results *r, char *err, size_t errlen)
+{
+	struct new_lines l;
+	if (lines_open(&l, path, err, errlen) != 0)
+		return -1;
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const struct sb_cell *c = &r->cells[i];
 		if (!c->arm || !c->n_samples)
@@ -283,21 +320,9 @@ int sb_past_runs_add(const char *path, const char *machine, const char *measurem
 		put_figure(v[0], sizeof(v[0]), 1, c->cycles.mean);
 		put_figure(v[1], sizeof(v[1]), sb_estimate_known(&c->delta_pct), c->delta_pct.value);
 		put_figure(v[2], sizeof(v[2]), sb_estimate_known(&c->matched_cycles), c->matched_cycles.value);
-		fprintf(f, "%s\t%s\t%s%s%s\t%s\t%llu\t%s\t%s\t%s\n", machine, date, measurement,
-			state ? STATE_MARK : "", state ? state : "", c->arm->name, (unsigned long long)c->batch, v[0],
-			v[1], v[2]);
-		n++;
+		put_line(&l, machine, date, measurement, state, c->arm->name, c->batch, v);
 	}
-	int rc = 0;
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "cannot write '%s': out of memory", path);
-		rc = -1;
-	} else if (n) {
-		rc = sb_record_file_append(path, header, lines, SB_PAST_RUNS_MAX_LINES, SB_PAST_RUNS_MAX_BYTES, err,
-					   errlen);
-	}
-	free(lines);
-	return rc;
+	return lines_append(&l, path, err, errlen);
 }
 
 int sb_past_runs_add_states(const char *path, const char *machine, const char *measurement, const char *date,
@@ -306,33 +331,18 @@ int sb_past_runs_add_states(const char *path, const char *machine, const char *m
 	const char *pooled = sb_state_figures_pooled(s);
 	if (!pooled || strcmp(pooled, SB_CORE_POOLED) != 0)
 		return 0;
-	char *lines = NULL;
-	size_t len = 0, n = 0;
-	FILE *f = open_memstream(&lines, &len);
-	if (!f) {
-		snprintf(err, errlen, "cannot write '%s': out of memory", path);
+	struct new_lines l;
+	if (lines_open(&l, path, err, errlen) != 0)
 		return -1;
-	}
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sb_state_figure *g = &s->f[i];
 		if (g->state == SB_CORE_UNKNOWN || !sb_estimate_known(&g->codegen) || !isfinite(g->codegen.value))
 			continue;
-		char v[32];
-		put_figure(v, sizeof(v), 1, g->codegen.value);
-		fprintf(f, "%s\t%s\t%s%s%s\t%s\t%llu\t-\t-\t%s\n", machine, date, measurement, STATE_MARK,
-			sb_core_state_name(g->state), g->variant, (unsigned long long)g->batch, v);
-		n++;
+		char v[N_FIGURES][32] = {"-", "-"};
+		put_figure(v[2], sizeof(v[2]), 1, g->codegen.value);
+		put_line(&l, machine, date, measurement, sb_core_state_name(g->state), g->variant, g->batch, v);
 	}
-	int rc = 0;
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "cannot write '%s': out of memory", path);
-		rc = -1;
-	} else if (n) {
-		rc = sb_record_file_append(path, header, lines, SB_PAST_RUNS_MAX_LINES, SB_PAST_RUNS_MAX_BYTES, err,
-					   errlen);
-	}
-	free(lines);
-	return rc;
+	return lines_append(&l, path, err, errlen);
 }
 
 static const char *record_in_use, *record_missing;
