@@ -11,6 +11,10 @@
 #    (world-writable) directory it runs in;
 #  - a jump to itself at +0x32: the watchdog must end the run with status
 #    2 and its one line, well within `timeout` (--time=1: 4 x 1 s + 5 s);
+#  - the same mkdir with the SMT sibling's load running the measured code
+#    (--sibling=busy --sibling-load=same, CPU 0 standing in for the
+#    sibling: STUBBENCH_TEST_SIBLING_CPU): the load process is contained
+#    too, so the run ends with status 2 and no directory M appears;
 #  - control: the JIT's own bytes under the hook measure without either line.
 # usage: contained_code.sh STUBBENCH DATA_DIR
 set -u
@@ -26,10 +30,10 @@ make_new() { # OFF BYTES
     cp "$data/run_baseline.prog_baseline.bin" "$d/new.bin"
     printf "$2" | dd of="$d/new.bin" bs=1 seek=$(( $1 )) conv=notrunc status=none
 }
-run() { # the diff under the hook, in $d; stderr in $out, status in $rc
+run() { # the diff under the hook, in $d, with extra options $@; stderr in $out, status in $rc
     out=$(cd "$d" && STUBBENCH_TEST_SKIP_CODE_CHECK=1 timeout 60 "$sb" diff "$old" \
           "$d/new.bin,$data/run_baseline.sub_small.bin" --time=1 --batch=8 --no-parts \
-          --past-runs=none --quiet-levels=none 2>&1 >/dev/null)
+          --past-runs=none --quiet-levels=none "$@" 2>&1 >/dev/null)
     rc=$?
 }
 check() { # NAME WANT: status 2, the last line matching WANT; before it at most diff's line
@@ -51,6 +55,22 @@ if [ -e "$d/M" ]; then
     echo "FAIL: mkdir: the directory was made"; fails=$((fails + 1))
 else
     passes=$((passes + 1))
+fi
+# The same with the sibling's load running the measured code on CPU 0.
+if [ "$(nproc)" -ge 2 ]; then
+    out=$(cd "$d" && STUBBENCH_TEST_SKIP_CODE_CHECK=1 STUBBENCH_TEST_SIBLING_CPU=0 timeout 60 "$sb" diff \
+          "$old" "$d/new.bin,$data/run_baseline.sub_small.bin" --time=1 --batch=8 --no-parts --cpu=1 \
+          --sibling=busy --sibling-load=same --past-runs=none --quiet-levels=none 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ ! -e "$d/M" ] && printf '%s\n' "$out" | grep -q "containment forbids"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: mkdir in the sibling's load: status $rc (want 2), M made: $([ -e "$d/M" ] && echo yes || echo no): $out"
+        fails=$((fails + 1))
+    fi
+    rm -rf "$d/M"
+else
+    echo "the sibling's load case needs 2 CPUs: not run"
 fi
 # jmp $ (eb fe) and a nop in place of mov rdi, rbx
 make_new 0x32 '\353\376\220'

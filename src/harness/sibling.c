@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "harness/pin.h"
 #include "harness/sibling.h"
+#include "part_run.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -51,6 +52,7 @@ struct sb_sibling {
 	struct control *ctl;
 	pid_t pid;              /* the load process, 0: none */
 	int dead;               /* the load did not take a turn in time: none from then on */
+	struct sb_trap *trap;   /* a contained load's trap page (sb_contain), NULL: not contained */
 	struct sb_sibling_facts facts;
 	struct sb_sibling_request rq;
 };
@@ -99,8 +101,12 @@ static void load_chunk(const struct sb_sibling_request *rq, size_t *turn)
 }
 
 /* The load process: pinned to the sibling, running or parked as `want`
- * says, until it is killed or its parent ends. */
-static _Noreturn void load_main(const struct sb_sibling_request *rq, struct control *ctl, int pu, pid_t parent)
+ * says, until it is killed or its parent ends. Contained (trap non-NULL:
+ * the same load runs code read from files) before its first chunk, as
+ * the measuring children are: it writes nothing, parks with futex and
+ * yields, all of which the filter lets through. */
+static _Noreturn void load_main(const struct sb_sibling_request *rq, struct control *ctl, int pu, pid_t parent,
+				struct sb_trap *trap)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -112,6 +118,9 @@ static _Noreturn void load_main(const struct sb_sibling_request *rq, struct cont
 	CPU_SET(pu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set) != 0)
 		_exit(3);
+	char why[256];
+	if (trap && sb_contain(STDERR_FILENO, trap, why, sizeof(why)) != 0)
+		_exit(4);
 	size_t turn = 0;
 	for (;;) {
 		uint32_t w = atomic_load(&ctl->want);
@@ -131,6 +140,10 @@ static int fork_load(struct sb_sibling *s, char *err, size_t errlen)
 		s->ctl = NULL;
 		return sb_set_err(err, errlen, "--sibling: mmap failed: %s", strerror(errno)), -1;
 	}
+	/* The same load runs the measured code: contained where that code
+	 * came from files. */
+	if (s->rq.contain && s->rq.load == SB_SIBLING_LOAD_SAME && !(s->trap = sb_trap_map()))
+		return sb_set_err(err, errlen, "--sibling: out of memory"), -1;
 	uint32_t start = s->rq.mode == SB_SIBLING_BUSY;
 	atomic_store(&s->ctl->want, start);
 	atomic_store(&s->ctl->ack, 2); /* neither: the load has not started */
@@ -139,7 +152,7 @@ static int fork_load(struct sb_sibling *s, char *err, size_t errlen)
 	if (pid < 0)
 		return sb_set_err(err, errlen, "--sibling: fork failed: %s", strerror(errno)), -1;
 	if (pid == 0)
-		load_main(&s->rq, s->ctl, s->facts.pu, parent);
+		load_main(&s->rq, s->ctl, s->facts.pu, parent, s->trap);
 	s->pid = pid;
 	s->facts.loaded = 1;
 	if (sb_sibling_enter(s, (int)start) == SB_SIBLING_NONE)
@@ -215,16 +228,38 @@ enum sb_sibling_state sb_sibling_block(struct sb_sibling *s, size_t process, siz
 	return sb_sibling_enter(s, s ? sb_sibling_turn_busy(s->rq.mode, process, block) : 0);
 }
 
-void sb_sibling_stop(struct sb_sibling *s)
+int sb_sibling_stop(struct sb_sibling *s, char *err, size_t errlen)
 {
 	if (!s)
-		return;
+		return 0;
+	int rc = 0, status = 0;
 	if (s->pid > 0) {
-		kill(s->pid, SIGKILL);
-		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		/* A load that ended before it was stopped: a contained one that
+		 * made a forbidden call or died of a signal ends the run. */
+		pid_t gone = waitpid(s->pid, &status, WNOHANG);
+		if (gone == 0) {
+			kill(s->pid, SIGKILL);
+			while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		long nr = s->trap ? s->trap->nr : -1;
+		if (s->trap && nr >= 0) {
+			sb_set_err(err, errlen, "the SMT sibling's load process made system call %ld, which its "
+				   "containment forbids (docs/security-model.md); stopped", nr);
+			rc = SB_RUN_CONTAINED;
+		} else if (s->trap && gone == s->pid) {
+			if (WIFSIGNALED(status))
+				sb_set_err(err, errlen, "the SMT sibling's load process ended by signal %d (%s); "
+					   "stopped", WTERMSIG(status), strsignal(WTERMSIG(status)));
+			else
+				sb_set_err(err, errlen, "the SMT sibling's load process ended early (status %d); "
+					   "stopped", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			rc = SB_RUN_CONTAINED;
+		}
 	}
+	sb_trap_unmap(s->trap);
 	if (s->ctl)
 		munmap(s->ctl, sizeof(*s->ctl));
 	free(s);
+	return rc;
 }

@@ -54,6 +54,10 @@ struct sb_sibling_request {
 	/* The same load: these variants' main progs called in turn, batch 64. */
 	const struct sb_variant *const *same;
 	size_t n_same;
+	/* Non-zero: those variants run code read from files; the same load's
+	 * process is then contained as the measuring children are
+	 * (sb_contain; docs/security-model.md). */
+	int contain;
 };
 
 /* Finds the sibling and, for busy or both with one, forks the load process,
@@ -68,7 +72,9 @@ enum sb_sibling_state sb_sibling_enter(struct sb_sibling *s, int busy);
 /* sb_sibling_enter for block `block` of fresh process `process`, its
  * turn as sb_sibling_turn_busy gives it for the run's mode. */
 enum sb_sibling_state sb_sibling_block(struct sb_sibling *s, size_t process, size_t block);
-/* Ends the load process and frees s (NULL: nothing). */
-void sb_sibling_stop(struct sb_sibling *s);
+/* Ends the load process and frees s (NULL: nothing). Returns 0, or
+ * SB_RUN_CONTAINED with err set when a contained load had ended on its own
+ * before: a forbidden system call, a signal, an early exit. */
+int sb_sibling_stop(struct sb_sibling *s, char *err, size_t errlen);
 
 #endif

@@ -424,7 +424,7 @@ static int start_sibling(const struct sb_config *cfg, const char *prog, int cpu,
 	const struct sb_run_test_hooks *t = cfg->test;
 	struct sb_sibling_request rq = {.mode = cfg->sibling, .load = cfg->sibling_load, .cpu = cpu,
 					.forced_pu = t && t->force_sibling ? t->sibling_cpu : -1, .same = same,
-					.n_same = n};
+					.n_same = n, .contain = cfg->contain};
 	char note[400], err[300];
 	static char said[400];
 	int rc = sb_sibling_start(&rq, sib, note, sizeof(note), err, sizeof(err));
@@ -493,7 +493,11 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		grs[i].ro.sibling = sib;
 	if (rc == 0)
 		rc = run_all(cfg, prog, parts, n_all);
-	sb_sibling_stop(sib);
+	char sib_err[300];
+	if (sb_sibling_stop(sib, sib_err, sizeof(sib_err)) != 0 && rc != 2) { /* 2: said already */
+		fprintf(stderr, "%s: %s\n", prog, sib_err);
+		rc = 2;
+	}
 	for (size_t i = 0; i < n_all; i++)
 		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
 	if (rc == 0)
