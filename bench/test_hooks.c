@@ -28,6 +28,11 @@ const struct sb_run_test_hooks *sb_test_hooks_from_env(void)
 		hooks.force_sibling = 1;
 		hooks.sibling_cpu = (int)cpu;
 	}
+	const char *rep = getenv("STUBBENCH_TEST_CHILD_REPORT");
+	if (rep && strncmp(rep, "sizing:", 7) == 0)
+		hooks.child_report = rep + 7, hooks.child_report_sizing = 1;
+	else if (rep && strncmp(rep, "segments:", 9) == 0)
+		hooks.child_report = rep + 9;
 	if (env_on("STUBBENCH_TEST_VARIANTS"))
 		sb_registry_show_test_variants();
 	return &hooks;

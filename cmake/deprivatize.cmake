@@ -68,6 +68,11 @@ function(sb_deprivatize_tests)
     # a system call in the measuring child, and a jump to itself ends by the
     # watchdog (src/harness/contain.c, docs/security-model.md).
     add_test(NAME contained_code COMMAND sh ${SB_TESTS}/contained_code.sh $<TARGET_FILE:stubbench> ${SB_TESTS}/data)
+    # What a contained child sends on its pipe is checked as hostile input:
+    # crafted and random reports (a test hook sends them) end the run with
+    # status 1 or 2 and one escaped line, never a hang or a crash.
+    add_test(NAME child_report COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/child_report.py $<TARGET_FILE:stubbench>
+             ${SB_TESTS}/data)
     # The parts of seed 001's replicas against their baselines, exactly, and
     # their ablations' bytes (stubbench annotate, docs/annotate.md).
     add_executable(test_ablation ${SB_TESTS}/test_ablation.c)

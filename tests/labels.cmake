@@ -36,7 +36,7 @@ function(sb_label_tests)
     quiet_record record_file past_runs perf_map figure_checks json_writer json_doc
     reporter_seam own_pages attribution attribution_state sibling core_states_0xa7
     core_states_compare placement_states table_width state_outputs text_grid two_state_line
-    contained_code gbench_defaults
+    contained_code child_report gbench_defaults
     # cmake/counters.cmake
     counters_parse counters_perf_event counters_markers counters_markers_without_likwid
     counters_gbench_json counters_cli

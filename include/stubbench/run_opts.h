@@ -31,6 +31,11 @@ struct sb_sibling;
 struct sb_run_test_hooks {
 	int disturb_all, disturb_none, spread_only, fixed_clock;
 	int force_sibling, sibling_cpu;
+	/* STUBBENCH_TEST_CHILD_REPORT=sizing:FILE or segments:FILE: a
+	 * contained child of that kind sends FILE's bytes in place of its
+	 * report (the parent's checks on hostile reports; NULL: off). */
+	const char *child_report;
+	int child_report_sizing;
 };
 
 struct sb_run_opts {

@@ -4,6 +4,7 @@
 #include "part_run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <x86intrin.h>
 
 #define BLOCK_TARGET_S 0.001       /* a block lasts about this long */
@@ -53,18 +54,26 @@ static size_t block_rounds_for(const struct sb_run_opts *o, double round_ticks, 
 	return block_rounds;
 }
 
-int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t delay_max,
-		   double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen)
+int sb_fastest_rounds(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t *fastest,
+		      char *err, size_t errlen)
 {
 	for (size_t bi = 0; bi < o->n_batches; bi++) {
-		uint64_t batch = o->batches[bi];
 		size_t failed = 0;
-		uint64_t fastest = fastest_round(arms, n_arms, batch, &failed);
-		if (fastest == UINT64_MAX) {
+		fastest[bi] = fastest_round(arms, n_arms, o->batches[bi], &failed);
+		if (fastest[bi] == UINT64_MAX) {
 			sb_run_err(err, errlen, "sample failed", arms[failed].name);
 			return -1;
 		}
-		double round_ticks = (double)fastest + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
+	}
+	return 0;
+}
+
+int sb_segments_sized(size_t n_arms, const struct sb_run_opts *o, const uint64_t *fastest, uint64_t delay_max,
+		      double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen)
+{
+	for (size_t bi = 0; bi < o->n_batches; bi++) {
+		uint64_t batch = o->batches[bi];
+		double round_ticks = (double)fastest[bi] + (double)n_arms * delay_max / (cpt0 > 0 ? cpt0 : 2);
 		double budget_s = o->time_s / (double)o->n_batches;
 		if (!o->samples && budget_s * tsc_hz < round_ticks) {
 			sb_set_err(err, errlen,
@@ -86,4 +95,17 @@ int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		};
 	}
 	return 0;
+}
+
+int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t delay_max,
+		   double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen)
+{
+	uint64_t *fastest = calloc(o->n_batches + 1, sizeof(*fastest));
+	if (!fastest)
+		return sb_run_err(err, errlen, "out of memory", NULL), -1;
+	int rc = sb_fastest_rounds(arms, n_arms, o, fastest, err, errlen);
+	if (rc == 0)
+		rc = sb_segments_sized(n_arms, o, fastest, delay_max, cpt0, tsc_hz, runs, err, errlen);
+	free(fastest);
+	return rc;
 }

@@ -89,6 +89,15 @@ double sb_measure_canary(double cpt);
  * measured at. Returns 0, -1 (an arm failed) or SB_RUN_TOO_SHORT, err set. */
 int sb_size_blocks(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t delay_max,
 		   double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen);
+/* sb_size_blocks in two steps, so that a contained child times the
+ * rounds and this process alone makes the segments from what it sent:
+ * each batch size's fastest timed round, TSC ticks, into fastest[bi]
+ * (returns 0, or -1 with err: an arm failed); then the segments from them
+ * (returns 0 or SB_RUN_TOO_SHORT, err set). */
+int sb_fastest_rounds(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o, uint64_t *fastest,
+		      char *err, size_t errlen);
+int sb_segments_sized(size_t n_arms, const struct sb_run_opts *o, const uint64_t *fastest, uint64_t delay_max,
+		      double cpt0, double tsc_hz, struct batch_run *runs, char *err, size_t errlen);
 
 /* sampler.c. A segment that reached its most rounds leaves the rest of
  * its time (carry) to the process's next segments; the last one's is

@@ -11,9 +11,12 @@
  */
 #define _GNU_SOURCE
 #include "part_run.h"
+#include "stubbench/sibling_names.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,45 @@ static int write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/* A message from a child, as this process prints it: cut at its buffer's
+ * end, every byte outside printable ASCII a '?' (a hostile child's
+ * terminal escapes reach no terminal). */
+static void untrusted_text(char *s, size_t cap)
+{
+	s[cap - 1] = 0;
+	for (char *c = s; *c; c++)
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+			*c = '?';
+}
+
+#define HOSTILE_REPORT_MAX (16u << 20) /* the test hook's report: at most this many bytes */
+
+/* The test hook sb_run_test_hooks.child_report: in a contained child of
+ * that kind (sizing or not), the file's bytes go to the parent in place of
+ * the report, as code that took over the child could send them. Read
+ * before containment (read is not among its calls); returns only where
+ * the hook does not apply. */
+static void hostile_report(const struct sb_run_opts *o, int sizing, int fd, struct sb_trap *trap)
+{
+	const struct sb_run_test_hooks *t = o ? o->test : NULL;
+	if (!trap || !t || !t->child_report || t->child_report_sizing != sizing)
+		return;
+	char *buf = malloc(HOSTILE_REPORT_MAX);
+	int in = open(t->child_report, O_RDONLY | O_CLOEXEC);
+	if (!buf || in < 0)
+		_exit(1);
+	size_t n = 0;
+	ssize_t r;
+	while (n < HOSTILE_REPORT_MAX && (r = read(in, buf + n, HOSTILE_REPORT_MAX - n)) > 0)
+		n += (size_t)r;
+	close(in);
+	char why[256];
+	if (sb_contain(fd, trap, why, sizeof(why)) != 0)
+		_exit(1);
+	write_all(fd, buf, n);
+	_exit(0);
 }
 
 /* The parent's watch on a child: the signal it passed on, and the
@@ -178,6 +220,7 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 	const struct sb_run_opts *last = n_cp ? cp[0].o : NULL;
 	const char *failed = NULL;
 	static char why[256];
+	hostile_report(n_cp ? cp[0].o : NULL, 0, fds[1], trap);
 	if (trap && sb_contain(fds[1], trap, why, sizeof(why)) != 0)
 		failed = why;
 	for (size_t i = 0; i < most && !failed; i++)
@@ -216,31 +259,106 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 	_exit(bad ? 1 : 0);
 }
 
+/* The checks on what a child reports (docs/security-model.md, "What the
+ * parent checks"): every count within what the segment could hold,
+ * every block within the rounds sent and in a state the part has, every
+ * figure finite. The child may run code read from files, so its bytes
+ * are hostile input. A sample's ticks are at most HOSTILE_TICKS_MAX
+ * (about 20 minutes at 4 GHz: no sample of a live run comes near it). */
+#define HOSTILE_TICKS_MAX 5e12
+
+static int bad_report(char *why, size_t whylen, const char *what)
+{
+	snprintf(why, whylen, "%s", what);
+	return -1;
+}
+
+/* Header h of segment sg (a part of n_states states; the batch's data
+ * holding `base` rounds already): 0, or -1 with why. */
+static int check_header(struct segment_header *h, const struct segment *sg, size_t base, char *why, size_t whylen)
+{
+	untrusted_text(h->err, sizeof(h->err));
+	h->rc = h->rc ? -1 : 0;
+	h->capped = h->capped != 0;
+	if (h->rc)
+		return 0;
+	size_t most = sg->samples ? (size_t)sg->samples : sg->max_rounds + sg->block_rounds;
+	if (h->n_rounds > most || base > MAX_ROUNDS_PER_BATCH * 2 || h->n_rounds > MAX_ROUNDS_PER_BATCH * 2 - base)
+		return bad_report(why, whylen, "more rounds than its segment holds");
+	if (h->n_blocks > h->n_rounds)
+		return bad_report(why, whylen, "more blocks than rounds");
+	return 0;
+}
+
+/* The rounds r[0..n) of one arm: finite, from 0 to HOSTILE_TICKS_MAX. */
+static int check_ticks(const double *r, size_t n, char *why, size_t whylen)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!isfinite(r[k]) || r[k] < 0 || r[k] > HOSTILE_TICKS_MAX)
+			return bad_report(why, whylen, "a sample that is not a time");
+	return 0;
+}
+
+/* The blocks b[0..n) of a segment of n_rounds rounds: one after the
+ * other, each of one round at least, together every round; each in a
+ * state of the part and a sibling state that exists, its figures finite.
+ * The process is this segment's; disturbed is this process's to flag. */
+static int check_blocks(struct block *b, size_t n, size_t n_rounds, const struct segment *sg, size_t n_states,
+			char *why, size_t whylen)
+{
+	size_t next = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (b[k].first_round != next || b[k].n_rounds == 0 || b[k].n_rounds > n_rounds - next)
+			return bad_report(why, whylen, "blocks that do not cover its rounds");
+		next += b[k].n_rounds;
+		if (b[k].state >= (n_states ? n_states : 1) || b[k].process != sg->process)
+			return bad_report(why, whylen, "a block in a state or process that does not exist");
+		if (b[k].sibling < SB_SIBLING_UNRECORDED || b[k].sibling > SB_SIBLING_IS_BUSY)
+			return bad_report(why, whylen, "a block beside a sibling state that does not exist");
+		if (!isfinite(b[k].cpt) || !isfinite(b[k].canary) || !isfinite(b[k].window) || b[k].cpt < 0 ||
+		    b[k].canary < 0 || b[k].window < 0 || b[k].csw < 0)
+			return bad_report(why, whylen, "a block whose clock or canaries are not figures");
+		b[k].disturbed = 0;
+	}
+	if (next != n_rounds)
+		return bad_report(why, whylen, "blocks that do not cover its rounds");
+	return 0;
+}
+
 /* The parent's side: each segment's header, rounds and blocks appended to
  * *ds[i], up to the first that failed (its header in *h), then the arms'
  * ctx_size bytes; *at: the segment read last. Returns 0, or -1 when the
- * child sent too little (or memory ran out). */
-static int read_segments(int fd, struct watch *w, const struct sb_arm *arms, size_t n_arms,
-			 const struct sb_run_opts *o, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
-			 struct segment_header *h, const struct segment **at)
+ * child sent too little (or memory ran out), or -2 with why when what it
+ * sent breaks the checks above. */
+static int read_segments(int fd, struct watch *w, const struct sb_child_part *cp, struct segment_header *h,
+			 const struct segment **at, char *why, size_t whylen)
 {
 	int rc = 0;
-	w->o = o;
+	size_t n_arms = cp->n_arms;
+	w->o = cp->o;
 	memset(h, 0, sizeof(*h));
-	*at = sgs;
-	for (size_t i = 0; i < n_sg && rc == 0 && h->rc == 0; i++) {
-		*at = &sgs[i];
-		struct batch_data *d = ds[i];
+	*at = cp->sgs;
+	for (size_t i = 0; i < cp->n_sg && rc == 0 && h->rc == 0; i++) {
+		*at = &cp->sgs[i];
+		struct batch_data *d = cp->ds[i];
 		rc = read_all(fd, h, sizeof(*h), w);
 		size_t base = d->n_rounds;
+		if (rc == 0 && check_header(h, &cp->sgs[i], base, why, whylen) != 0)
+			rc = -2;
 		if (rc == 0 && h->rc == 0) {
 			if (sb_batch_reserve_rounds(d, n_arms, base + h->n_rounds) != 0 ||
 			    sb_batch_reserve_blocks(d, d->n_blocks + h->n_blocks) != 0)
 				rc = -1;
-			for (size_t a = 0; a < n_arms && rc == 0; a++)
+			for (size_t a = 0; a < n_arms && rc == 0; a++) {
 				rc = read_all(fd, d->ticks + a * d->cap + base, h->n_rounds * sizeof(*d->ticks), w);
+				if (rc == 0 && check_ticks(d->ticks + a * d->cap + base, h->n_rounds, why, whylen) != 0)
+					rc = -2;
+			}
 			if (rc == 0 && h->n_blocks)
 				rc = read_all(fd, d->blocks + d->n_blocks, h->n_blocks * sizeof(*d->blocks), w);
+			if (rc == 0 && check_blocks(d->blocks + d->n_blocks, h->n_blocks, h->n_rounds, &cp->sgs[i],
+						    cp->n_states, why, whylen) != 0)
+				rc = -2;
 			if (rc == 0) {
 				for (size_t k = 0; k < h->n_blocks; k++)
 					d->blocks[d->n_blocks + k].first_round += base;
@@ -251,8 +369,8 @@ static int read_segments(int fd, struct watch *w, const struct sb_arm *arms, siz
 		}
 	}
 	for (size_t a = 0; a < n_arms && rc == 0 && h->rc == 0; a++)
-		if (arms[a].ctx_size)
-			rc = read_all(fd, arms[a].ctx, arms[a].ctx_size, w);
+		if (cp->arms[a].ctx_size)
+			rc = read_all(fd, cp->arms[a].ctx, cp->arms[a].ctx_size, w);
 	return rc;
 }
 
@@ -301,9 +419,14 @@ static int child_start(struct child *c, int contain, char *err, size_t errlen)
 }
 
 /* The watchdog's limit on a child expected to take budget_s: four times
- * that and 5 s (a loaded machine, a slow start: fork, own pages). */
+ * that and 5 s (a loaded machine, a slow start: fork, own pages). A
+ * contained child whose time is not known (no TSC rate) still gets one:
+ * CONTAINED_LIMIT_S. */
+#define CONTAINED_LIMIT_S 600.0
 static void child_watch(struct child *c, double budget_s)
 {
+	if (budget_s < 0 && c->trap)
+		budget_s = (CONTAINED_LIMIT_S - 5) / 4;
 	c->w.limit_s = budget_s >= 0 ? 4 * budget_s + 5 : 0;
 	c->w.deadline = c->w.limit_s > 0 ? now_s() + c->w.limit_s : 0;
 }
@@ -322,6 +445,8 @@ static int child_end(struct child *c, int rc, const char *what, char *err, size_
 	sb_trap_unmap(c->trap);
 	if (rc == 0)
 		return 0;
+	if (rc == -2) /* err holds which check it broke */
+		return c->trap ? SB_RUN_CONTAINED : -1;
 	if (nr >= 0)
 		snprintf(err, errlen, "the measuring process of %s made system call %ld, which its containment "
 			 "forbids (docs/security-model.md); stopped", what, nr);
@@ -357,9 +482,18 @@ static double budget_of(const struct sb_child_part *cp, size_t n_cp, double tsc_
 int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
 		    size_t n_skip, double tsc_hz, char *err, size_t errlen)
 {
-	int contain = 0;
-	for (size_t c = 0; c < n_cp; c++)
+	int contain = 0, sends_ctx = 0;
+	for (size_t c = 0; c < n_cp; c++) {
 		contain |= cp[c].o->contain;
+		for (size_t a = 0; a < cp[c].n_arms; a++)
+			sends_ctx |= cp[c].arms[a].ctx_size != 0;
+	}
+	/* A contained child sends figures only: no arm's bytes come back
+	 * from it (the kernel's arms, which send theirs, are never contained). */
+	if (contain && sends_ctx) {
+		sb_run_err(err, errlen, "an arm that sends its state back cannot run contained", NULL);
+		return -1;
+	}
 	struct child ch;
 	if (child_start(&ch, contain, err, errlen) != 0)
 		return -1;
@@ -368,12 +502,15 @@ int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, c
 	child_watch(&ch, budget_of(cp, n_cp, tsc_hz));
 	struct segment_header h = {0};
 	const struct segment *at = n_cp ? cp[0].sgs : NULL;
+	char why[128] = "";
 	int rc = 0;
 	for (size_t c = 0; c < n_cp && rc == 0 && h.rc == 0; c++)
-		rc = read_segments(ch.fds[0], &ch.w, cp[c].arms, cp[c].n_arms, cp[c].o, cp[c].sgs, cp[c].n_sg,
-				   cp[c].ds, &h, &at);
+		rc = read_segments(ch.fds[0], &ch.w, &cp[c], &h, &at, why, sizeof(why));
 	char what[64];
 	snprintf(what, sizeof(what), "batch %llu", at ? (unsigned long long)at->batch : 0ULL);
+	if (rc == -2)
+		snprintf(err, errlen, "the measuring process of %s sent a report this process refuses (%s); stopped",
+			 what, why);
 	rc = child_end(&ch, rc, what, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -384,8 +521,10 @@ int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, c
 	return 0;
 }
 
-/* What the sizing child sends: sb_size_blocks's return and message, then
- * each batch size's segment. */
+/* What the sizing child sends: a return (0 or -1) and message, then each
+ * batch size's fastest round (sb_fastest_rounds). This process makes the
+ * segments from them (sb_segments_sized), each round checked against how
+ * long the child lived: no round can take longer. */
 struct sizing_header {
 	int rc;
 	char err[256];
@@ -395,31 +534,54 @@ int sb_size_blocks_in_child(const struct sb_arm *arms, size_t n_arms, const stru
 			    uint64_t delay_max, double cpt0, double tsc_hz, struct batch_run *runs, char *err,
 			    size_t errlen)
 {
-	struct child ch;
-	if (child_start(&ch, 1, err, errlen) != 0)
+	uint64_t *fastest = calloc(o->n_batches + 1, sizeof(*fastest));
+	if (!fastest) {
+		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
+	}
+	struct child ch;
+	if (child_start(&ch, 1, err, errlen) != 0) {
+		free(fastest);
+		return -1;
+	}
 	if (ch.w.child == 0) {
+		hostile_report(o, 1, ch.fds[1], ch.trap);
 		struct sizing_header h = {0};
 		h.rc = sb_contain(ch.fds[1], ch.trap, h.err, sizeof(h.err));
 		if (h.rc == 0)
-			h.rc = sb_size_blocks(arms, n_arms, o, delay_max, cpt0, tsc_hz, runs, h.err, sizeof(h.err));
+			h.rc = sb_fastest_rounds(arms, n_arms, o, fastest, h.err, sizeof(h.err));
 		int bad = write_all(ch.fds[1], &h, sizeof(h));
-		for (size_t bi = 0; bi < o->n_batches && !bad && h.rc == 0; bi++)
-			bad = write_all(ch.fds[1], &runs[bi].sg, sizeof(runs[bi].sg));
+		if (!bad && h.rc == 0)
+			bad = write_all(ch.fds[1], fastest, o->n_batches * sizeof(*fastest));
 		_exit(bad ? 1 : 0);
 	}
+	double t0 = now_s();
 	/* A few rounds of each batch size: bounded by the run's time (none
 	 * with samples: the margin alone). */
 	child_watch(&ch, o->time_s);
 	ch.w.o = o;
 	struct sizing_header h = {0};
 	int rc = read_all(ch.fds[0], &h, sizeof(h), &ch.w);
+	untrusted_text(h.err, sizeof(h.err));
+	h.rc = h.rc ? -1 : 0;
+	if (rc == 0 && h.rc == 0)
+		rc = read_all(ch.fds[0], fastest, o->n_batches * sizeof(*fastest), &ch.w);
+	/* How long the child lived, with a margin for the clock rate's error. */
+	double lived_ticks = ((now_s() - t0) * 1.1 + 0.01) * (tsc_hz > 0 ? tsc_hz : 5e9);
 	for (size_t bi = 0; bi < o->n_batches && rc == 0 && h.rc == 0; bi++)
-		rc = read_all(ch.fds[0], &runs[bi].sg, sizeof(runs[bi].sg), &ch.w);
+		if (fastest[bi] == 0 || (double)fastest[bi] > lived_ticks) {
+			snprintf(err, errlen, "the measuring process of the block sizing sent a report this process "
+				 "refuses (a round of batch %llu longer than the process lived); stopped",
+				 (unsigned long long)o->batches[bi]);
+			rc = -2;
+		}
 	rc = child_end(&ch, rc, "the block sizing", err, errlen);
-	if (rc != 0)
-		return rc;
-	if (h.rc != 0)
+	if (rc == 0 && h.rc != 0) {
 		sb_run_err(err, errlen, h.err, NULL);
-	return h.rc;
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = sb_segments_sized(n_arms, o, fastest, delay_max, cpt0, tsc_hz, runs, err, errlen);
+	free(fastest);
+	return rc;
 }
