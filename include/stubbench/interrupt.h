@@ -16,5 +16,8 @@
  * status 1. Every open temporary (safe_file.h) is removed first. Call
  * once, first thing in main; prog must stay valid. */
 void sb_exit_on_signals(const char *prog);
+/* handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT, the signals that stop a
+ * run (sigaction, no flags, nothing masked). */
+void sb_on_stop_signals(void (*handler)(int));
 
 #endif

@@ -70,6 +70,9 @@ uint64_t sb_time_round_robin(const sb_stub_fn *table, uint64_t n_fns, uint64_t *
 
 /* Core cycles per TSC tick, measured now with dependent adds (n x 64). */
 double sb_core_cycles_per_tick(uint64_t n);
+/* The highest of `tries` such calibrations: a host that takes the CPU
+ * inside one makes its ticks longer and its clock lower, never higher. */
+double sb_core_cycles_per_tick_best(int tries, uint64_t n);
 
 /* Voluntary plus involuntary context switches of the calling thread so far
  * (getrusage): a sample or block during which it moved was disturbed. */

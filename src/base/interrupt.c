@@ -30,17 +30,25 @@ static void exit_file_too_big(int sig)
 	_exit(1);
 }
 
-void sb_exit_on_signals(const char *prog)
+void sb_on_stop_signals(void (*handler)(int))
 {
-	interrupt_prog = prog;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = exit_interrupted;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
+}
+
+void sb_exit_on_signals(const char *prog)
+{
+	interrupt_prog = prog;
+	sb_on_stop_signals(exit_interrupted);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = exit_file_too_big;
+	sigemptyset(&sa.sa_mask);
 	sigaction(SIGXFSZ, &sa, NULL);
 }

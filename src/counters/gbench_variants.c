@@ -57,13 +57,7 @@ static uint64_t sample(const struct bench_case *c, uint64_t *calls, uint64_t *re
 /* Core cycles per TSC tick: the calibration's least disturbed run. */
 static double core_per_tick(void)
 {
-	double best = 0;
-	for (int i = 0; i < CALIBRATION_RUNS; i++) {
-		double r = sb_core_cycles_per_tick(CALIBRATION_BLOCKS);
-		if (r > best)
-			best = r;
-	}
-	return best;
+	return sb_core_cycles_per_tick_best(CALIBRATION_RUNS, CALIBRATION_BLOCKS);
 }
 
 /* The counters of a benchmark that took ticks over its kept samples. */

@@ -23,13 +23,7 @@ double sb_core_clock_once(void)
  * (measured: results/amd-epyc-zen1-vm.md). */
 double sb_block_clock(void)
 {
-	double best = 0;
-	for (int i = 0; i < CAL_TRIES; i++) {
-		double c = sb_core_cycles_per_tick(CAL_LOOPS);
-		if (c > best)
-			best = c;
-	}
-	return best;
+	return sb_core_cycles_per_tick_best(CAL_TRIES, CAL_LOOPS);
 }
 
 /* The lower of two timings (a host stall inside one makes it read high). */

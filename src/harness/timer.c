@@ -197,6 +197,17 @@ double sb_core_cycles_per_tick(uint64_t n)
 	return (double)(n * 64) / ((double)ticks - cost);
 }
 
+double sb_core_cycles_per_tick_best(int tries, uint64_t n)
+{
+	double best = 0;
+	for (int i = 0; i < tries; i++) {
+		double c = sb_core_cycles_per_tick(n);
+		if (c > best)
+			best = c;
+	}
+	return best;
+}
+
 long sb_context_switches(void)
 {
 	struct rusage ru;

@@ -7,6 +7,7 @@
  * program's file descriptor: nothing is pinned, so nothing stays loaded
  * (even a SIGKILL leaves nothing loaded). */
 #include "kernel/signals.h"
+#include "stubbench/interrupt.h"
 #include "stubbench/loader.h"
 #include "stubbench/safe_file.h"
 
@@ -38,14 +39,10 @@ static void on_signal(int sig)
 
 void sb_kernel_install_signals(void)
 {
+	sb_on_stop_signals(on_signal);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
 	sa.sa_handler = exit_now;
 	sigaction(SIGALRM, &sa, NULL);
 }

@@ -378,6 +378,29 @@ static void widen_for_few_states(size_t g, double est, double *lo, double *hi)
 	*hi = est + (*hi - est) * f;
 }
 
+/* One state of the g in idx/start drawn with replacement (g > 1), then its
+ * m members drawn with replacement into drawn[0..m); returns m. The
+ * nested bootstraps' one way of drawing, so that both use the same
+ * sequence of draws. */
+static size_t draw_state(struct sb_rng *rng, const size_t *idx, const size_t *start, size_t g, size_t *drawn)
+{
+	size_t s = g > 1 ? (size_t)sb_rng_below(rng, g) : 0;
+	size_t m = start[s + 1] - start[s];
+	for (size_t t = 0; t < m; t++)
+		drawn[t] = idx[start[s] + (size_t)sb_rng_below(rng, m)];
+	return m;
+}
+
+/* The most members of any of the g states. */
+static size_t largest_state(const size_t *start, size_t g)
+{
+	size_t maxm = 0;
+	for (size_t s = 0; s < g; s++)
+		if (start[s + 1] - start[s] > maxm)
+			maxm = start[s + 1] - start[s];
+	return maxm;
+}
+
 int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t *group, size_t n,
 			      unsigned n_boot, uint64_t seed, double *ratio, double *lo, double *hi)
 {
@@ -400,6 +423,7 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 	}
 	int rc = 0;
 	double *r = NULL;
+	size_t *drawn = NULL;
 	if (!(sd > 0)) {
 		rc = -1;
 		goto out;
@@ -409,7 +433,8 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 	if (n < 2 || n_boot < 2)
 		goto out;
 	r = malloc(n_boot * sizeof(*r));
-	if (!r) {
+	drawn = malloc((largest_state(start, g) + 1) * sizeof(*drawn));
+	if (!r || !drawn) {
 		rc = -1;
 		goto out;
 	}
@@ -419,13 +444,11 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 	for (unsigned bt = 0; bt < n_boot; bt++) {
 		double bn = 0, bd = 0;
 		for (size_t j = 0; j < g; j++) {
-			size_t s = g > 1 ? (size_t)sb_rng_below(&rng, g) : 0;
-			size_t m = start[s + 1] - start[s];
+			size_t m = draw_state(&rng, idx, start, g, drawn);
 			double a = 0, b = 0;
 			for (size_t k = 0; k < m; k++) {
-				size_t i = idx[start[s] + (size_t)sb_rng_below(&rng, m)];
-				a += num[i];
-				b += den[i];
+				a += num[drawn[k]];
+				b += den[drawn[k]];
 			}
 			bn += a / (double)m;
 			bd += b / (double)m;
@@ -440,6 +463,7 @@ int sb_bootstrap_ratio_nested(const double *num, const double *den, const size_t
 	}
 out:
 	free(r);
+	free(drawn);
 	free(idx);
 	free(start);
 	return rc;
@@ -455,14 +479,12 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 	if (!g) {
 		return -1;
 	}
-	size_t used = start[g], maxm = 0;
-	for (size_t s = 0; s < g; s++)
-		if (start[s + 1] - start[s] > maxm)
-			maxm = start[s + 1] - start[s];
+	size_t used = start[g], maxm = largest_state(start, g);
 	double *d = malloc((g * maxm + 1) * sizeof(*d));
 	double *r = malloc((n_boot + 1) * sizeof(*r));
+	size_t *drawn = malloc((maxm + 1) * sizeof(*drawn));
 	int rc = 0;
-	if (!d || !r) {
+	if (!d || !r || !drawn) {
 		rc = -1;
 		goto out;
 	}
@@ -477,12 +499,9 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 	for (unsigned bt = 0; bt < n_boot; bt++) {
 		size_t k = 0;
 		for (size_t j = 0; j < g; j++) {
-			size_t s = g > 1 ? (size_t)sb_rng_below(&rng, g) : 0;
-			size_t m = start[s + 1] - start[s];
-			for (size_t t = 0; t < m; t++) {
-				size_t i = idx[start[s] + (size_t)sb_rng_below(&rng, m)];
-				d[k++] = a[i] - b[i];
-			}
+			size_t m = draw_state(&rng, idx, start, g, drawn);
+			for (size_t t = 0; t < m; t++)
+				d[k++] = a[drawn[t]] - b[drawn[t]];
 		}
 		r[bt] = sb_trimmed_mean(d, k);
 	}
@@ -492,6 +511,7 @@ int sb_bootstrap_diff_nested(const double *a, const double *b, const size_t *gro
 out:
 	free(d);
 	free(r);
+	free(drawn);
 	free(idx);
 	free(start);
 	return rc;
