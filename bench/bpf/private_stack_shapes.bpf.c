@@ -28,7 +28,7 @@
  *            triggers it as a perf_event program), subtracted from the others.
  *
  * Every program is SEC("raw_tp"); the loader may load them all as
- * perf_event programs instead (src/kernel/perf_event_driver.c), for kernels
+ * perf_event programs instead (src/kernel/run_once.c), for kernels
  * that give a private stack to that type alone.
  *
  * Only UAPI and libbpf headers, so the build needs no kernel BTF.

@@ -14,7 +14,7 @@ struct sb_annotate_options {
 /* stubbench annotate: o's variant against its baseline (annotate_baseline.h),
  * each part NOPed and removed, measured at identical layout with cfg, or
  * recomputed from o->from_blocks; reported through the session. Returns
- * an sb_status (status.h): OK, FAILED (a failed run or no attribution),
+ * an sb_status (error.h): OK, FAILED (a failed run or no attribution),
  * USAGE (bad input, said in one line). */
 int sb_annotate_run(const struct sb_config *cfg, const struct sb_annotate_options *o);
 

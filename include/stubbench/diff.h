@@ -25,7 +25,7 @@ struct sb_diff_options {
 /* stubbench diff of o's sides with the run configuration cfg: both read
  * and paired; the same code said in one line on stdout (not measured
  * unless o->measure_identical); else measured and reported through the
- * session. Returns an sb_status (status.h): OK (measured, or no change),
+ * session. Returns an sb_status (error.h): OK (measured, or no change),
  * FAILED (a failed run or check), USAGE (a file that cannot be read,
  * images with no function in common, code no twin can be made of, a
  * --global that is malformed or names nothing; said in one line). */

@@ -61,7 +61,7 @@ struct sb_kernel_obj;
 /* How the programs are loaded and run: raw_tp programs run with
  * BPF_PROG_TEST_RUN, or perf_event programs, each attached to a software
  * page-fault event of the sampling thread and run by touching a page
- * (perf_event_driver.h): for kernels that give only perf_event programs a
+ * (run_once.c): for kernels that give only perf_event programs a
  * private stack. */
 enum sb_kernel_driver { SB_DRIVER_RAW_TP, SB_DRIVER_PERF_EVENT };
 const char *sb_kernel_driver_name(enum sb_kernel_driver d); /* "raw_tp", "perf_event" */

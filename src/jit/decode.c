@@ -1,4 +1,4 @@
-/* jit_decode.c: x86-64 bytes to a listing, with capstone doing the
+/* decode.c: x86-64 bytes to a listing, with capstone doing the
  * decoding (Intel syntax, as the seeds' listings). */
 #include "stubbench/decode.h"
 #include "jit/flavour.h"

@@ -1,4 +1,4 @@
-/* jit_dump.c: --dump-jit: raw bytes and an objdump-style listing of every
+/* dump.c: --dump-jit: raw bytes and an objdump-style listing of every
  * JITed function, the listing in the format listing.h parses (so a dump
  * can become test data as it is). */
 #include "stubbench/dump.h"

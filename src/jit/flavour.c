@@ -1,4 +1,4 @@
-/* jit_flavour.c: instruction classes of the x86-64 BPF JIT's output, the
+/* flavour.c: instruction classes of the x86-64 BPF JIT's output, the
  * fields that change from load to load, and the codegen flavour a JITed
  * function shows (arch/x86/net/bpf_jit_comp.c: emit_prologue,
  * emit_private_frame_ptr, emit_return). */

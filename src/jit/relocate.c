@@ -1,4 +1,4 @@
-/* jit_relocate.c: moving JIT-style code to another address, re-aiming its
+/* relocate.c: moving JIT-style code to another address, re-aiming its
  * rel32 calls and jumps (capstone finds the instruction boundaries). */
 #include "jit/relocate.h"
 #include "stubbench/decode.h"

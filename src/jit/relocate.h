@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Code moved to another address (jit_relocate.c), as the kernel's
+/* Code moved to another address (relocate.c), as the kernel's
  * bpf_jit_binary_pack_alloc() places every JITed function at a random
  * offset of its first 64-byte chunk. */
 struct sb_code_map {

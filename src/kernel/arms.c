@@ -1,4 +1,4 @@
-/* kernel_arms.c: harness arms that run the BPF programs with
+/* arms.c: harness arms that run the BPF programs with
  * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
 #include "stubbench/harness.h"
 #include "kernel/arms.h"

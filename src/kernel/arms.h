@@ -9,7 +9,7 @@
 #include "stubbench/loader.h"
 #include "stubbench/parse.h"
 
-/* Harness arms running the BPF programs (kernel_arms.c). One loaded object
+/* Harness arms running the BPF programs (arms.c). One loaded object
  * per load and batch size (batch_iters is frozen at load); sample(ctx,
  * batch) runs the program of the current load's object whose batch_iters
  * == batch once with BPF_PROG_TEST_RUN and returns the TSC ticks around

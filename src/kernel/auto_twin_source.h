@@ -34,7 +34,7 @@ struct sb_auto_twin_slot sb_auto_twin_source_global(const struct sb_auto_twin_so
 
 /* One line per global variable of s whose map's values an immediate of
  * the JIT points into: "# global NAME at 0xKADDR, SIZE bytes (map MAP)\n"
- * (--dump-jit's .lst headers, read back by image_globals.h). */
+ * (--dump-jit's .lst headers, read back by diff_globals.c). */
 void sb_auto_twin_source_globals(const struct sb_auto_twin_source *s, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,4 @@
-/* kernel_fentry_probe.c: is the seed's exact fentry shape
+/* fentry_probe.c: is the seed's exact fentry shape
  * (bench/bpf/fentry_shape.bpf.c) available on this kernel? It is only
  * loaded and unloaded, to say so in one line; the measured shapes are the
  * raw_tp ones, which need no trampoline. */

@@ -1,4 +1,4 @@
-/* kernel_jit_check.c: the always-on JIT comparison of `stubbench kernel`.
+/* jit_check.c: the always-on JIT comparison of `stubbench kernel`.
  * Every function of every selected program is read, decoded, compared with
  * its twin (asm/twins_v6_18.asm) and, with --dump-jit, written out. The
  * flavour is named once; flavour differences are listed apart from real

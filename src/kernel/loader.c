@@ -1,4 +1,4 @@
-/* kernel_loader.c: loads the embedded BPF object (bpftool skeleton of
+/* loader.c: loads the embedded BPF object (bpftool skeleton of
  * bench/bpf/private_stack_shapes.bpf.c) with batch_iters set, runs its
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
 #include "stubbench/loader.h"

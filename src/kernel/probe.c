@@ -1,7 +1,7 @@
-/* kernel_probe.c: what the machine lacks for the kernel-side run, found
+/* probe.c: what the machine lacks for the kernel-side run, found
  * before loading anything: the capabilities (CAP_BPF or CAP_SYS_ADMIN) and
  * the JIT switch. Test-run refusal and private-stack support can only be
- * seen after a load; kernel_main.c names them. */
+ * seen after a load; kernel_probe_run.c names them. */
 #include "kernel/probe.h"
 #include "harness/pin.h"
 #include "kernel/signals.h"

@@ -1,4 +1,4 @@
-/* return_thunk.c: what the loaded programs' JITed code calls and jumps
+/* return_thunk_resolve.c: what the loaded programs' JITed code calls and jumps
  * into, named through jited_ksyms and /proc/kallsyms, and so the return
  * thunk the JIT's returns really reach; and the thunk replicas checked
  * against this kernel's own text (kernel_text.c). */

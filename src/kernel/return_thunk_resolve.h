@@ -7,7 +7,7 @@
 #include "stubbench/loader.h"
 #include "stubbench/mitigations.h"
 
-/* Return thunk (return_thunk.c): resolves every call/jmp rel32 of the
+/* Return thunk (return_thunk_resolve.c): resolves every call/jmp rel32 of the
  * selected programs' JITed functions through jited_ksyms and
  * /proc/kallsyms (printing them to stderr with verbose) and names the thunk
  * their returns reach; without kernel pointers it says so in one line on f

@@ -1,4 +1,4 @@
-/* kernel_signals.c: Ctrl-C and SIGTERM set a flag; the run unwinds at the
+/* signals.c: Ctrl-C and SIGTERM set a flag; the run unwinds at the
  * next block, unloads every program and exits with SB_KERNEL_INTERRUPTED.
  * A phase that does not poll the flag (a long verifier load, the statistics
  * of a large batch) must not hold the exit back: the first signal also

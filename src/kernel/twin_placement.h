@@ -11,7 +11,7 @@
 #include "stubbench/placement.h"
 #include "stubbench/registry.h"
 
-/* Twins placed like a kernel load (kernel_twin_placement.c): copies of the
+/* Twins placed like a kernel load (twin_placement.c): copies of the
  * twins of one shape whose functions start at the same page offset (hence
  * the same offset in their 64-byte cache lines) as the kernel put that
  * load's JITed functions (bpf_jit_binary_pack_alloc() starts every image at
