@@ -32,6 +32,17 @@ struct sb_run_test_hooks;
 /* Programs of a user's object (--prog) a run measures at most. */
 #define SB_CONFIG_MAX_PROGS 8
 
+/* The step of a measuring command a configuration is for: the share of
+ * --time it takes (src/session/budget.c holds each one's fraction). */
+enum sb_share {
+	SB_SHARE_ALL,         /* the whole of --time: a command of one step */
+	SB_SHARE_DIFF_TOTAL,  /* diff: OLD against NEW, when NEW's parts follow */
+	SB_SHARE_DIFF_PARTS,  /* diff: NEW's parts, to the end of --time less their statistics */
+	SB_SHARE_OBJ_KERNEL,  /* kernel --obj: the kernel's run, when twins of a private stack follow */
+	SB_SHARE_OBJ_PRIVATE, /* kernel --obj: the twins against their de-privatized selves */
+	SB_N_SHARES
+};
+
 /* The one run configuration of every measuring command: what it measures
  * and how it reports. A sweep file sets the first group; the command line
  * sets any (bench/cli.c); the run's front end and the session read it
@@ -42,6 +53,11 @@ struct sb_config {
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
 	double time_s;           /* wall time for the whole run; 0 with samples */
+	/* The step this configuration is for and the parts it measures
+	 * together (0: one): the session alone makes them the seconds the
+	 * step measures for (src/session/budget.h). */
+	enum sb_share share;
+	size_t share_ways;
 	uint64_t samples;        /* rounds per batch size instead of time_s (0: time_s) */
 	uint64_t seed;
 	uint64_t processes;      /* fresh processes per batch size (sb_run_opts.processes) */

@@ -24,7 +24,6 @@
 
 /* The share of --time a diff keeps for its parts' statistics beyond the
  * harness's own (SB_FINISH_RESERVE). */
-#define SB_DIFF_PARTS_STATS 0.07
 
 /* One measurement of OLD against NEW: the twins, the padded baseline, the
  * parts and their results. */
@@ -186,8 +185,7 @@ static void padded_baseline(struct diff_run *r)
 static int measure_total(struct diff_run *r, const struct sb_config *run_cfg)
 {
 	struct sb_config cfg = *run_cfg;
-	if (r->parts)
-		cfg.time_s = run_cfg->time_s / 2;
+	cfg.share = r->parts ? SB_SHARE_DIFF_TOTAL : SB_SHARE_ALL;
 	cfg.padded = 1;
 	cfg.contain = 1; /* the twins run code read from files */
 	const struct sb_variant *padded[1] = {r->padded};
@@ -207,7 +205,7 @@ static int measure_total(struct diff_run *r, const struct sb_config *run_cfg)
 static int measure_parts(struct diff_run *r, const struct sb_config *run_cfg)
 {
 	struct sb_config parts_cfg = *run_cfg;
-	parts_cfg.time_s *= 1 - SB_DIFF_PARTS_STATS;
+	parts_cfg.share = SB_SHARE_DIFF_PARTS;
 	return sb_annotate_measure(&parts_cfg, SB_DIFF_TOOL, &r->an, &r->tw[3].t.cv.v, &r->tw[2].t.cv.v,
 				   &r->res_parts);
 }

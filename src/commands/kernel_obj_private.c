@@ -67,7 +67,7 @@ int sb_obj_private_measure(struct sb_obj_run *r, const struct sb_config *cfg, FI
 	struct sb_config pcfg = *cfg;
 	pcfg.padded = 1;
 	pcfg.contain = 1; /* the twins run the JIT images read from the object's programs */
-	pcfg.time_s = cfg->time_s * 3 / 4;
+	pcfg.share = SB_SHARE_OBJ_PRIVATE;
 	int rc = sb_measure_groups(&pcfg, "stubbench kernel", p->groups, p->n_groups);
 	p->n_measured = p->n_groups;
 	if (rc == 0)

@@ -193,14 +193,11 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 {
 	char why[1024];
 	struct sb_config kcfg = r->run_cfg;
-	if (n_private)
-		kcfg.time_s = r->run_cfg.time_s / 2;
-	struct sb_run_opts ro;
-	sb_session_run_opts(&kcfg, &ro);
-	ro.processes = 1; /* the programs' counters are read in this process */
+	kcfg.share = n_private ? SB_SHARE_OBJ_KERNEL : SB_SHARE_ALL;
+	struct sb_run_opts ro = {0};
 	/* The twins run code read from the object: contained (a child of
 	 * their own); the kernel's runs, which call bpf(), stay here. */
-	struct sb_run_opts tro;
+	struct sb_run_opts tro = {0};
 	struct sb_arm_set parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
 	if (r->has_ab)
@@ -208,7 +205,9 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 							.out = &r->sres};
 	sb_obj_private_add_part(r, parts, &n_parts, &tro);
 	/* The parts share the time: a part's time_s is its share (schedule.c). */
-	ro.time_s /= (double)n_parts;
+	kcfg.share_ways = n_parts;
+	sb_session_run_opts(&kcfg, &ro);
+	ro.processes = 1; /* the programs' counters are read in this process */
 	tro = ro;
 	tro.contain = 1;
 	if (sb_run_arm_sets(parts, n_parts, why, sizeof(why)) == 0)

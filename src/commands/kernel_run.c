@@ -135,9 +135,12 @@ static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_stat
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
 	sb_session_progress("stubbench kernel", "placing the twins");
+	/* The shapes' three arm sets each (the kernel's, the aligned and the
+	 * placed twins') share the time. */
+	struct sb_config kcfg = *cfg;
+	kcfg.share_ways = 3 * (size_t)(r->plan.shapes[0] + r->plan.shapes[1]);
 	struct sb_run_opts ro;
-	sb_session_run_opts(cfg, &ro);
-	ro.time_s /= 3.0 * (r->plan.shapes[0] + r->plan.shapes[1]);
+	sb_session_run_opts(&kcfg, &ro);
 	ro.stop = sb_kernel_interrupted;
 	ro.between_processes = sb_new_frames_between; /* the placed twins' frames */
 	int mrc = kernel_run_measure(r, cpu, can_place, &ro, info);

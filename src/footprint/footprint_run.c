@@ -171,7 +171,7 @@ static int keep_cells(struct fp_run *run, const struct sb_results *res, const st
 /* Measures every variant at one (layout, copies) and appends its cells to
  * the run. Returns 0, or 1 with one line on stderr. */
 static int measure_one(const struct sb_config *cfg, const struct sb_variant *const *vars, size_t n_vars,
-		       enum sb_fp_layout layout, uint64_t n, struct sb_rng *rng, double time_s, struct fp_run *run)
+		       enum sb_fp_layout layout, uint64_t n, struct sb_rng *rng, struct fp_run *run)
 {
 	char err[512];
 	struct sb_fp_copies fc[FP_MAX_VARIANTS];
@@ -201,19 +201,17 @@ static int measure_one(const struct sb_config *cfg, const struct sb_variant *con
 	make_arms(vars, n_vars, fc, empty, n, arms, ctx, names, counter_start);
 	uint64_t calls = calls_per_sample(n);
 	struct fp_counts counts = {vars, n_vars, counter_start, ctx, names};
-	struct sb_run_opts ro = {
-		.batches = &calls,
-		.n_batches = 1,
-		.time_s = time_s,
-		.samples = cfg->samples,
-		.seed = sb_seed_stream(cfg->seed, SB_SEED_FOOTPRINT, n),
-		.progress = isatty(STDERR_FILENO),
-		.verbose = cfg->verbose,
-		.processes = cfg->processes,
-		.child_check = check_counts,
-		.check_ctx = &counts,
-		.test = cfg->test,
-	};
+	/* Its share of --time (the cells measured one after the other: the
+	 * session's budget), one batch of the calls of all copies. */
+	struct sb_run_opts ro;
+	sb_session_run_opts(cfg, &ro);
+	ro.batches = &calls;
+	ro.n_batches = 1;
+	ro.seed = sb_seed_stream(cfg->seed, SB_SEED_FOOTPRINT, n);
+	ro.child_check = check_counts;
+	ro.check_ctx = &counts;
+	ro.time_is_wall = 0;
+	ro.contain = 0;
 	struct sb_results res;
 	if (sb_run_interleaved(arms, 1 + n_vars, &ro, &res, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s, %llu copies: %s\n", sb_fp_layout_name(layout),
@@ -403,7 +401,7 @@ enum sb_status sb_footprint_run(const struct sb_config *run_cfg, const struct sb
 		return SB_STATUS_FAILED;
 	}
 	size_t n_layouts = (size_t)(want[0] + want[1]), n_cells = n_layouts * o->n_copies * n_vars;
-	double time_s = cfg.samples ? 0 : cfg.time_s / (double)(n_layouts * o->n_copies);
+	cfg.share_ways = n_layouts * o->n_copies;
 	struct fp_run run;
 	memset(&run, 0, sizeof(run));
 	run.arms = calloc(n_cells, sizeof(*run.arms));
@@ -416,7 +414,7 @@ enum sb_status sb_footprint_run(const struct sb_config *run_cfg, const struct sb
 		fprintf(stderr, "stubbench footprint: out of memory\n");
 	for (int l = 0; l < SB_FP_N_LAYOUTS && rc == 0; l++)
 		for (size_t i = 0; i < o->n_copies && rc == 0 && want[l]; i++)
-			rc = measure_one(&cfg, vars, n_vars, (enum sb_fp_layout)l, o->copies[i], &rng, time_s, &run);
+			rc = measure_one(&cfg, vars, n_vars, (enum sb_fp_layout)l, o->copies[i], &rng, &run);
 	if (need_percpu && sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench footprint: private stack guard words were overwritten\n");
 		rc = SB_STATUS_FAILED;

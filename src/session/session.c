@@ -1,6 +1,7 @@
 /* session.c: the run configuration's harness options and the one ending
  * of every measuring command; see session.h. */
 #include "session/session.h"
+#include "session/budget.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 	*ro = (struct sb_run_opts){
 		.batches = cfg->batches,
 		.n_batches = cfg->n_batches,
-		.time_s = cfg->samples ? 0 : cfg->time_s,
+		.time_s = sb_budget_seconds(cfg),
 		.samples = cfg->samples,
 		.seed = cfg->seed,
 		.progress = isatty(STDERR_FILENO),
