@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "stubbench/annotate_run.h"
+#include "commands/annotate_run.h"
 
 static struct sb_annotate_options opts = {.variant = "private"};
 

@@ -13,19 +13,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stubbench/blocks_log.h"
-#include "stubbench/interrupt.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/output.h"
-#include "stubbench/answer.h"
-#include "stubbench/out_file.h"
+#include "stats/blocks_log.h"
+#include "base/interrupt.h"
+#include "base/mitigations.h"
+#include "output/output.h"
+#include "report/answer.h"
+#include "output/out_file.h"
 #include "stubbench/parse.h"
-#include "stubbench/perf_counters.h"
-#include "stubbench/past_runs.h"
-#include "stubbench/quiet_record.h"
-#include "stubbench/record_file.h"
-#include "stubbench/run_info.h"
-#include "stubbench/safe_file.h"
+#include "counters/perf_counters.h"
+#include "records/past_runs.h"
+#include "records/quiet_record.h"
+#include "records/record_file.h"
+#include "base/run_info.h"
+#include "base/safe_file.h"
 
 #ifndef SB_VERSION
 #define SB_VERSION "unknown"

@@ -15,9 +15,9 @@
 #include <stdio.h>
 
 #include "stubbench/config.h"
-#include "stubbench/harness.h"
-#include "stubbench/error.h"
-#include "stubbench/variant_arms.h"
+#include "harness/harness.h"
+#include "base/error.h"
+#include "harness/variant_arms.h"
 
 #define EXIT_USAGE SB_STATUS_USAGE
 #define SB_CLI_MAX_GROUPS 16

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "stubbench/format.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "output/json_doc.h"
+#include "base/mitigations.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 #define MAX_DUMP_GROUPS 64
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stubbench/figures.h"
-#include "stubbench/compare.h"
-#include "stubbench/run_file.h"
+#include "output/figures.h"
+#include "report/compare.h"
+#include "report/run_file.h"
 
 /* The compare group's values. */
 static const char *metric_name = "delta";

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "stubbench/deprivatize_run.h"
+#include "twins/deprivatize_run.h"
 
 /* The twin group's values (--func, --stack-depth, --privatize, --frame-ptr,
  * --gs-disp, --against); the operand FILE goes in when the command runs. */

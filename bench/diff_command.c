@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "stubbench/diff.h"
+#include "commands/diff.h"
 
 static struct sb_diff_options opts;
 

@@ -2,8 +2,8 @@
  * copies: its options (--copies, --layout) and the run in the library
  * (footprint_run.h). */
 #include "cli.h"
-#include "stubbench/footprint.h"
-#include "stubbench/footprint_run.h"
+#include "footprint/footprint.h"
+#include "footprint/footprint_run.h"
 
 /* The footprint group's values. */
 static struct sb_footprint_options fp = {{1, 10, 100, 1000, 10000}, 5, "packed,spread"};

@@ -8,10 +8,10 @@
 #include "cli.h"
 #include "kernel_commands.h"
 #include "stubbench/config.h"
-#include "stubbench/dump.h"
-#include "stubbench/kernel_run.h"
-#include "stubbench/loader.h"
-#include "stubbench/mitigations.h"
+#include "jit/dump.h"
+#include "commands/kernel_run.h"
+#include "kernel/loader.h"
+#include "base/mitigations.h"
 #include "stubbench/parse.h"
 
 enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK, K_PROBE, K_DRIVER };

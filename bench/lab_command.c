@@ -1,7 +1,7 @@
 /* lab_command.c: "stubbench lab", the codegen lab: its options (shared
  * groups only) and the run in the library (lab_run.h). */
 #include "cli.h"
-#include "stubbench/lab_run.h"
+#include "session/lab_run.h"
 
 static int run_lab(struct sb_cli *cli)
 {

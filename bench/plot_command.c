@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "stubbench/figures.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "output/figures.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 
 /* The plot group's value. */
 static const char *output; /* -o/--output=FILE */

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stubbench/across_runs.h"
+#include "report/across_runs.h"
 #include "stubbench/parse.h"
-#include "stubbench/answer.h"
-#include "stubbench/run_file.h"
-#include "stubbench/state_figures.h"
+#include "report/answer.h"
+#include "report/run_file.h"
+#include "report/state_figures.h"
 
 
 /* The report group's values: the table across runs. */

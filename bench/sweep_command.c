@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/sweep_run.h"
+#include "base/mitigations.h"
+#include "session/sweep_run.h"
 
 /* The sweep's own options that are not part of the run configuration. */
 static struct sb_sweep_options sweep;

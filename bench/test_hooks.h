@@ -3,7 +3,7 @@
 #ifndef STUBBENCH_BENCH_TEST_HOOKS_H
 #define STUBBENCH_BENCH_TEST_HOOKS_H
 
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 /* STUBBENCH_TEST_DISTURB_ALL, _DISTURB_NONE, _SPREAD_ONLY and _FIXED_CLOCK
  * ("1": on) and STUBBENCH_TEST_SIBLING_CPU (a CPU number), read now; for sb_run_opts.test. STUBBENCH_TEST_VARIANTS=1

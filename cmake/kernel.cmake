@@ -70,7 +70,7 @@ target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
 target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
 
-# The commands of the kernel run (include/stubbench/kernel_run.h): the
+# The commands of the kernel run (src/commands/kernel_run.h): the
 # built-in shapes, --shape=htab and --probe, each from the run
 # configuration to its exit status. Listed, not globbed: the other
 # commands of src/commands build in their own parts.

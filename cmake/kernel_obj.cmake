@@ -1,7 +1,7 @@
 # kernel_obj.cmake: `stubbench kernel --obj=FILE --prog=NAME`, a user's BPF
 # object, and its tests on an object built from tests/data (a source
 # outside the project's own programs). Part of STUBBENCH_KERNEL.
-# The command (src/commands/kernel_obj*.c, include/stubbench/kernel_obj_run.h),
+# The command (src/commands/kernel_obj*.c, src/commands/kernel_obj_run.h),
 # called from stubbench kernel's entry.
 add_library(stubbench_kernel_obj STATIC
   src/commands/kernel_obj_run.c

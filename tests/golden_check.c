@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "base/code_symbols.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 int golden_check(const char *data_dir, const char *sym, const void *addr, const char *file,
 		 struct sb_listing *l, char *why, size_t whylen)

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/answer.h"
+#include "report/answer.h"
 #include "stats/attribution.h"
 #include "report/kernel_verdict.h"
 #include "report/lab_rank.h"

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "variants/percpu.h"
-#include "stubbench/seed001.h"
+#include "variants/seed001.h"
 #include "stubbench/registry.h"
 
 extern volatile uint64_t sb_probe_r9[8];

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 #define N_STATES 4
 

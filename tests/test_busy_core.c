@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/output.h"
+#include "output/output.h"
 #include "stubbench/results.h"
 
 static struct sb_cell one_cell;

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "variants/lab_variants.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 /* The variants that are not the lab's, and the codegen each one is. */
 static const char *const seed_codegen[][2] = {

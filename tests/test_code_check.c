@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "jit/code_check.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 #include "base/read_file.h"
 
 static size_t taken;

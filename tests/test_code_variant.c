@@ -8,11 +8,11 @@
 #include "check.h"
 #include "base/code_symbols.h"
 #include "jit/code_variant.h"
-#include "stubbench/decode.h"
-#include "stubbench/listing.h"
+#include "jit/decode.h"
+#include "jit/listing.h"
 #include "variants/percpu.h"
 #include "base/perf_map.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "stubbench/registry.h"
 
 static uintptr_t call_target(const uint8_t *c)

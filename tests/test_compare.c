@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/compare.h"
-#include "stubbench/run_file.h"
+#include "report/compare.h"
+#include "report/run_file.h"
 
 #define OK(cond) CHECK(cond, "%s", "")
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/core_states.h"
+#include "stats/core_states.h"
 
 static size_t load(const char *dir, int run, double *v, size_t max)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/perf_counters.h"
+#include "counters/perf_counters.h"
 
 static char names[SB_MAX_COUNTERS][SB_COUNTER_NAME_MAX];
 static char err[512];

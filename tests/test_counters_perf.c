@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/perf_counters.h"
+#include "counters/perf_counters.h"
 
 /* errno of opening user-level cycles, 0 when it opens. */
 static int kernel_cycles_errno(void)

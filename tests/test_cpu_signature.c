@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/cpu_signature.h"
+#include "base/cpu_signature.h"
 
 static void expect(uint32_t eax, unsigned family, unsigned model, unsigned stepping, const char *what)
 {

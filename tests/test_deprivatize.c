@@ -18,7 +18,7 @@
 #include "twins/deprivatize.h"
 #include "jit/flavour.h"
 #include "jit/image_text.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 #include "code_layout.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/disturbed.h"
+#include "harness/disturbed.h"
 
 #define N 100
 

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "output/figure_checks.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 static void cell(struct sb_cell *c, const struct sb_arm *arm, uint64_t batch, size_t n, double mean, double lo,
 		 double hi)

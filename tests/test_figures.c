@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/compare.h"
-#include "stubbench/figures.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
-#include "stubbench/reporter.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "report/compare.h"
+#include "output/figures.h"
+#include "harness/harness.h"
+#include "output/output.h"
+#include "output/reporter.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 
 #define OK(cond) CHECK(cond, "%s", "")
 

@@ -10,14 +10,14 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/footprint.h"
+#include "footprint/footprint.h"
 #include "stubbench/estimate.h"
 #include "footprint/footprint_report.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
-#include "stubbench/reporter.h"
-#include "stubbench/decode.h"
-#include "stubbench/listing.h"
+#include "harness/harness.h"
+#include "output/output.h"
+#include "output/reporter.h"
+#include "jit/decode.h"
+#include "jit/listing.h"
 #include "stubbench/timer.h"
 #include "stubbench/registry.h"
 

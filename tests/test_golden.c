@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "golden_check.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 #include "variants/percpu.h"
 #include "stubbench/registry.h"
 

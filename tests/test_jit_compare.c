@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/decode.h"
-#include "stubbench/dump.h"
+#include "jit/decode.h"
+#include "jit/dump.h"
 #include "jit/flavour.h"
 #include "jit/jit_compare.h"
 #include "kernel/jit_read.h"
 #include "jit/relocate.h"
-#include "stubbench/seed001.h"
+#include "variants/seed001.h"
 #include "variants/twin_variants.h"
 
 static const char *data_dir;

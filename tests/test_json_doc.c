@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "stubbench/estimate.h"
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "output/json_writer.h"
 
 /* What write made of doc, as text (the caller frees it); *rc its status. */

@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/flavour.h"
 #include "kernel/jit_read.h"
 #include "kernel/jit_check.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/spacer.h"
 #include "kernel/probe.h"
 #include "kernel/twin_placement.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/probe.h"
 
 #define MAX_IDS 64

@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "jit/ksyms.h"
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 
 static char dir[1024];
 

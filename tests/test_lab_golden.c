@@ -8,7 +8,7 @@
 #include "check.h"
 #include "golden_check.h"
 #include "variants/lab_variants.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 #include "variants/percpu.h"
 
 int sb_lab_sub_ret(void), sb_lab_sub_rethunk(void), sb_lab_sub_calldepth(void);

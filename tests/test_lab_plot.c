@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "harness/harness.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 static const char *good =
 	"# comment\n"

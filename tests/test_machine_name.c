@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/answer.h"
-#include "stubbench/machine_name.h"
+#include "report/answer.h"
+#include "base/machine_name.h"
 
 static void table(void)
 {

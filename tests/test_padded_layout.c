@@ -8,11 +8,11 @@
 
 #include "check.h"
 #include "base/code_symbols.h"
-#include "stubbench/decode.h"
-#include "stubbench/listing.h"
+#include "jit/decode.h"
+#include "jit/listing.h"
 #include "stubbench/registry.h"
 #include "variants/variant_baseline.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 static const uint8_t *const kernel_nops[] = {
 	(const uint8_t *)"\x90",

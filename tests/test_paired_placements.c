@@ -23,11 +23,11 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
+#include "harness/harness.h"
+#include "output/output.h"
 #include "stats/paired_placements.h"
 #include "stubbench/results.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 
 #define G 400          /* placements */
 #define MAX_BLOCKS (6 * G) /* lattice_apart: up to 2 processes x 3 blocks a placement */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "stats/paired_placements.h"
 
 #define N_STATES 4

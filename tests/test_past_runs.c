@@ -15,10 +15,10 @@
 
 #include "check.h"
 #include "stubbench/config.h"
-#include "stubbench/core_states.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
-#include "stubbench/past_runs.h"
+#include "stats/core_states.h"
+#include "harness/harness.h"
+#include "output/output.h"
+#include "records/past_runs.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"
 

@@ -6,15 +6,15 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/decode.h"
-#include "stubbench/listing.h"
+#include "jit/decode.h"
+#include "jit/listing.h"
 #include "variants/percpu.h"
 #include "base/perf_map.h"
 #include "base/code_symbols.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "jit/placement_stats.h"
 #include "stubbench/stats.h"
-#include "stubbench/seed001.h"
+#include "variants/seed001.h"
 #include "stubbench/registry.h"
 
 uint64_t sb_probe_call_capture_r9(sb_stub_fn fn, uint64_t sentinel);

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "stats/placement_states.h"
-#include "stubbench/block_table.h"
+#include "stats/block_table.h"
 
 #define MAX 256
 

@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/flavour.h"
-#include "stubbench/listing.h"
-#include "stubbench/json_doc.h"
+#include "jit/listing.h"
+#include "output/json_doc.h"
 #include "kernel/private_stack_reason.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 #include "base/read_file.h"
 
 /* Every shape of type t loaded with outcome o. */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "stubbench/timer.h"
 
 #define MAX_PIDS 64

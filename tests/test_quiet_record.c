@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/output.h"
-#include "stubbench/quiet_record.h"
+#include "output/output.h"
+#include "records/quiet_record.h"
 #include "stubbench/results.h"
 
 static char dir[] = "/tmp/quiet_record_XXXXXX";

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/record_file.h"
+#include "records/record_file.h"
 
 static char dir[] = "/tmp/record_file_XXXXXX";
 

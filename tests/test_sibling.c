@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/block_table.h"
+#include "stats/block_table.h"
 #include "harness/sibling.h"
 
 static void schedule(void)

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
-#include "stubbench/reporter.h"
-#include "stubbench/state_figures.h"
+#include "harness/harness.h"
+#include "output/output.h"
+#include "output/reporter.h"
+#include "report/state_figures.h"
 
 static struct sb_arm arms[2] = {
 	{.name = "baseline", .seed_name = "no-private-stack", .is_baseline = 1},

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/stats.h"
 
 static double normal(struct sb_rng *r)

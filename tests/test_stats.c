@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/stats.h"
 
 static double normal(struct sb_rng *r)

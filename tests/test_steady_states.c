@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
+#include "harness/harness.h"
+#include "output/output.h"
 
 #define N_STATES 8
 #define SPIKE_EVERY 997 /* one sample in this many holds a spike */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/answer.h"
+#include "report/answer.h"
 #include "report/kernel_obj_answer.h"
 #include "report/kernel_verdict.h"
 #include "report/run_diff.h"

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
+#include "harness/harness.h"
+#include "output/output.h"
 
 #define COLD_SAMPLES 4
 #define N_STATES 8

@@ -1,5 +1,5 @@
 /* cpu_signature.c: see cpu_signature.h. */
-#include "stubbench/cpu_signature.h"
+#include "base/cpu_signature.h"
 
 #include <cpuid.h>
 #include <string.h>

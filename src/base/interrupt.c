@@ -1,6 +1,6 @@
 /* interrupt.c: see interrupt.h. */
-#include "stubbench/interrupt.h"
-#include "stubbench/safe_file.h"
+#include "base/interrupt.h"
+#include "base/safe_file.h"
 
 #include <signal.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* machine_name.c: see machine_name.h. */
-#include "stubbench/machine_name.h"
+#include "base/machine_name.h"
 
 #include <cpuid.h>
 #include <stdio.h>

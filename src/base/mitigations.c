@@ -1,7 +1,7 @@
 /* mitigations.c: the CPU bug mitigations sysfs reports and the return
  * thunk they imply; see mitigations.h. */
-#include "stubbench/mitigations.h"
-#include "stubbench/cpu_signature.h"
+#include "base/mitigations.h"
+#include "base/cpu_signature.h"
 
 #include <stdio.h>
 #include <string.h>

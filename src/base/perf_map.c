@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stubbench/error.h"
-#include "stubbench/safe_file.h"
+#include "base/error.h"
+#include "base/safe_file.h"
 
 static FILE *map_file;
 static pid_t map_pid;

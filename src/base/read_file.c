@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/error.h"
-#include "stubbench/safe_file.h"
+#include "base/error.h"
+#include "base/safe_file.h"
 
 char *sb_read_file(const char *path, size_t max_bytes, size_t *len, char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /* rng.c: xoshiro256** (Blackman and Vigna), seeded with splitmix64. */
-#include "stubbench/rng.h"
+#include "base/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

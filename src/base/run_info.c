@@ -1,5 +1,5 @@
 /* run_info.c: see run_info.h. */
-#include "stubbench/run_info.h"
+#include "base/run_info.h"
 
 #include <stdio.h>
 #include <sys/utsname.h>

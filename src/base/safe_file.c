@@ -1,5 +1,5 @@
 /* safe_file.c: see safe_file.h. */
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* The temporaries open now, removed by sb_safe_file_remove_temps. */
 #define MAX_TEMPS 8

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 
 static const char *const mode_names[] = {"quiet", "busy", "both"};
 static const char *const load_names[] = {"spin", "same"};

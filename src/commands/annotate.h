@@ -11,7 +11,7 @@
 
 #include "twins/ablation.h"
 #include "stats/attribution.h"
-#include "stubbench/annotate_run.h"
+#include "commands/annotate_run.h"
 #include "stubbench/config.h"
 
 #define SB_ANNOTATE_MAX_BATCHES SB_MAX_BATCHES

@@ -14,11 +14,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "stubbench/blocks_log.h"
+#include "stats/blocks_log.h"
 #include "jit/code_variant.h"
 #include "session/session.h"
-#include "stubbench/error.h"
-#include "stubbench/variant_arms.h"
+#include "base/error.h"
+#include "harness/variant_arms.h"
 
 void sb_annotate_probe_pmu(struct sb_annotate *a)
 {

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "output/text_grid.h"
-#include "stubbench/answer.h"
-#include "stubbench/json_doc.h"
+#include "report/answer.h"
+#include "output/json_doc.h"
 
 void sb_annotate_arm_names(struct sb_annotate *a)
 {

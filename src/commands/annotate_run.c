@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "twins/annotate_baseline.h"
-#include "stubbench/block_table.h"
+#include "stats/block_table.h"
 #include "jit/code_variant.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/mitigations.h"
+#include "output/json_doc.h"
+#include "base/mitigations.h"
 #include "variants/percpu.h"
 #include "stubbench/registry.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 #include "session/session.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #define TOOL "stubbench annotate"
 

@@ -7,7 +7,7 @@
  * session (diff_report.c): the summary gives the cost per run and the
  * changed instructions, --table the full listing, JSON every row. See
  * diff.h. */
-#include "stubbench/diff.h"
+#include "commands/diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +17,10 @@
 #include "jit/code_variant.h"
 #include "twins/deprivatize.h"
 #include "twins/diff_twin.h"
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 #include "variants/percpu.h"
-#include "stubbench/error.h"
-#include "stubbench/variant_arms.h"
+#include "base/error.h"
+#include "harness/variant_arms.h"
 
 /* The share of --time a diff keeps for its parts' statistics beyond the
  * harness's own (SB_FINISH_RESERVE). */

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 
 #include "output/text_grid.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "output/json_doc.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 #include "report/run_diff.h"
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* --table, --verbose: how each side's calls were placed, and the full
  * old -> new listing of every pair. */

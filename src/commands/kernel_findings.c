@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "output/figure_checks.h"
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "kernel/kernel_report.h"
 #include "report/kernel_verdict.h"
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 #include "kernel/private_stack_reason.h"
 #include "session/session.h"
 

@@ -16,11 +16,11 @@
 
 #include "stubbench/config.h"
 #include "stubbench/format.h"
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
-#include "stubbench/mitigations.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
+#include "base/mitigations.h"
 #include "stubbench/results.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "session/session.h"
 #include "kernel/user_obj.h"
 

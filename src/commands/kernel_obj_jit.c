@@ -5,14 +5,14 @@
 
 #include <string.h>
 
-#include "stubbench/decode.h"
-#include "stubbench/dump.h"
+#include "jit/decode.h"
+#include "jit/dump.h"
 #include "kernel/auto_twin_source.h"
 #include "jit/flavour.h"
 #include "kernel/jit_check.h"
 #include "kernel/jit_read.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/listing.h"
+#include "output/json_doc.h"
+#include "jit/listing.h"
 #ifdef SB_AUTO_TWINS
 #include "twins/deprivatize.h"
 #endif

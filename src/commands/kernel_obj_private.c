@@ -9,14 +9,14 @@
 #include <string.h>
 
 #include "kernel_obj_twins.h"
-#include "stubbench/answer.h"
-#include "stubbench/decode.h"
+#include "report/answer.h"
+#include "jit/decode.h"
 #include "twins/deprivatize.h"
 #include "stubbench/estimate.h"
 #include "jit/flavour.h"
 #include "kernel/jit_read.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/listing.h"
+#include "output/json_doc.h"
+#include "jit/listing.h"
 
 struct sb_obj_private {
 	struct sb_obj_twins twins; /* the programs' auto-twins, measured beside them */

@@ -4,7 +4,7 @@
 #include "kernel_obj.h"
 
 #include "stubbench/estimate.h"
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 
 /* One program's cost per run at one batch: an object of array per_run
  * (json_doc.h), or (NULL) a table line into f ("-" where the cell has no

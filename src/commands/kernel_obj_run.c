@@ -6,7 +6,7 @@
  * program read back (kernel_obj_jit.c), the kernel's own A/B
  * (kernel_obj_syscall.c) and the auto-twins (kernel_obj_private.c) beside
  * them; see kernel_obj_run.h. */
-#include "stubbench/kernel_obj_run.h"
+#include "commands/kernel_obj_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,7 @@
 
 #include "kernel_obj.h"
 
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "report/kernel_obj_answer.h"
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stubbench/rng.h"
-#include "stubbench/loader.h"
+#include "base/rng.h"
+#include "kernel/loader.h"
 #include "kernel/spacer.h"
 
 int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen)

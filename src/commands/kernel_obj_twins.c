@@ -8,8 +8,8 @@
 
 #include "twins/deprivatize.h"
 #include "kernel/jit_check.h"
-#include "stubbench/harness.h"
-#include "stubbench/json_doc.h"
+#include "harness/harness.h"
+#include "output/json_doc.h"
 #include "report/kernel_verdict.h"
 #include "jit/ksyms.h"
 #include "variants/percpu.h"

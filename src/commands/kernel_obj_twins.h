@@ -12,12 +12,12 @@
 
 #include "twins/auto_twin.h"
 #include "kernel/auto_twin_source.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "stubbench/parse.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "stubbench/results.h"
 #include "session/session.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 #include "kernel/user_obj.h"
 
 struct sb_obj_twin {

@@ -1,16 +1,16 @@
 /* kernel_probe_run.c: `stubbench kernel --probe` (kernel_run.h): which
  * program types and stack shapes this kernel gives a private stack, read
  * from their JIT (private_stack_probe.h); nothing measured. */
-#include "stubbench/kernel_run.h"
+#include "commands/kernel_run.h"
 
 #include <stdio.h>
 
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
 {

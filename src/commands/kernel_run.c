@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/dump.h"
+#include "jit/dump.h"
 #include "kernel/jit_check.h"
 #include "variants/percpu.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "jit/return_thunks.h"
-#include "stubbench/run_plot.h"
+#include "report/run_plot.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"

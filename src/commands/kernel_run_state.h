@@ -10,13 +10,13 @@
 
 #include "kernel/arms.h"
 #include "stubbench/config.h"
-#include "stubbench/harness.h"
-#include "stubbench/kernel_run.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "commands/kernel_run.h"
+#include "kernel/loader.h"
 #include "kernel/private_stack_findings.h"
 #include "stubbench/results.h"
 #include "kernel/twin_placement.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 struct sb_return_thunk;
 struct sb_session;

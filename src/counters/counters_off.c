@@ -3,7 +3,7 @@
  * likwid-marker.h compiles to nothing without LIKWID_PERFMON: every list
  * is refused with one line saying why, so no set is ever opened and the
  * hooks are never called with one. */
-#include "stubbench/perf_counters.h"
+#include "counters/perf_counters.h"
 
 #include <stdio.h>
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/read_file.h"
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 
 /* --benchmark_out=FILE: the library writes a temporary beside FILE (made
  * by safe_file.c), renamed over FILE once the run ended well and the

@@ -1,6 +1,6 @@
 /* gbench_variants.c: every variant x batch under Google Benchmark; see
  * gbench_variants.h. */
-#include "stubbench/gbench_variants.h"
+#include "counters/gbench_variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +8,12 @@
 
 #include "gbench_out.h"
 #include "counters/gbench_shim.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "variants/percpu.h"
-#include "stubbench/perf_counters.h"
+#include "counters/perf_counters.h"
 #include "harness/pin.h"
 #include "stubbench/registry.h"
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 #include "stubbench/timer.h"
 
 #define TOOL "stubbench-gbench"

@@ -1,6 +1,6 @@
 /* markers.c: likwid marker regions "<seed name>-<batch>" around samples. */
 #include "counters/markers.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <stdarg.h>
 #include <stdio.h>

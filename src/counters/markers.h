@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 struct sb_markers;
 

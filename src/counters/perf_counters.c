@@ -1,7 +1,7 @@
 /* perf_counters.c: --counters=LIST through libpfm4 and perf_event_open. */
-#include "stubbench/harness.h"
-#include "stubbench/perf_counters.h"
-#include "stubbench/error.h"
+#include "harness/harness.h"
+#include "counters/perf_counters.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* footprint.c: many placed copies of a variant; see footprint.h. */
 #define _GNU_SOURCE
-#include "stubbench/footprint.h"
+#include "footprint/footprint.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000

@@ -6,8 +6,8 @@
 
 #include "output/text_grid.h"
 #include "stubbench/estimate.h"
-#include "stubbench/harness.h"
-#include "stubbench/json_doc.h"
+#include "harness/harness.h"
+#include "output/json_doc.h"
 
 int sb_fp_delta_cycles(const struct sb_fp_report *r, size_t i, double *d, double *lo, double *hi)
 {

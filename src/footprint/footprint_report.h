@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/footprint.h"
+#include "footprint/footprint.h"
 #include "stubbench/results.h"
 
 /* What cell i of the results measured, besides its arm. */

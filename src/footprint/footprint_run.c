@@ -1,23 +1,23 @@
 /* footprint_run.c: `stubbench footprint`, measured and reported; see
  * footprint_run.h. */
-#include "stubbench/footprint_run.h"
-#include "stubbench/rng.h"
+#include "footprint/footprint_run.h"
+#include "base/rng.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/footprint.h"
+#include "footprint/footprint.h"
 #include "footprint/footprint_report.h"
-#include "stubbench/harness.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/output.h"
+#include "harness/harness.h"
+#include "base/mitigations.h"
+#include "output/output.h"
 #include "variants/percpu.h"
 #include "base/perf_map.h"
 #include "harness/pin.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 #include "report/footprint_answer.h"
 #include "session/session.h"
 #include "stubbench/timer.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/arm.h"
+#include "harness/arm.h"
 #include "stubbench/results.h"
 
 struct block {

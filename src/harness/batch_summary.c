@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "stats/paired_placements.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/results.h"
 #include "stubbench/stats.h"
 

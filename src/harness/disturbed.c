@@ -1,6 +1,6 @@
 /* disturbed.c: see disturbed.h; the harness's use of it (the empty stub's
  * spread, the tests' switches) is declared in part_run.h. */
-#include "stubbench/disturbed.h"
+#include "harness/disturbed.h"
 
 #include <math.h>
 #include <stdlib.h>

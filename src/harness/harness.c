@@ -9,7 +9,7 @@
  * levels.
  */
 #define _GNU_SOURCE
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "part_run.h"
 
 #include <math.h>
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <x86intrin.h>
 
-#include "stubbench/blocks_log.h"
-#include "stubbench/disturbed.h"
+#include "stats/blocks_log.h"
+#include "harness/disturbed.h"
 #include "harness/pin.h"
 #include "stubbench/stats.h"
 

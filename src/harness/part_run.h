@@ -22,11 +22,11 @@
 #include <stdint.h>
 
 #include "batch_data.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "harness/own_pages.h"
 #include "stubbench/parse.h"
-#include "stubbench/rng.h"
-#include "stubbench/run_opts.h"
+#include "base/rng.h"
+#include "harness/run_opts.h"
 
 #define MAX_ROUNDS_PER_BATCH SB_MAX_SAMPLES /* memory: every sample is kept */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/arm.h"
+#include "harness/arm.h"
 
 /* A cell's summary s as an estimate, from its kept samples' count. */
 static struct sb_estimate cell_figure(const struct sb_cell *c, const struct sb_summary *s)

@@ -21,7 +21,7 @@
 #include <x86intrin.h>
 
 #include "harness/sibling.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/timer.h"
 
 #define STACK_STEPS 256            /* random stack offsets: 0 .. 255 x 16 bytes, a whole page */

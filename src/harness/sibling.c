@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "stubbench/timer.h"
 
 /* See sibling.h: with both, the blocks alternate, and the process's

@@ -1,5 +1,5 @@
 /* variant_arms.c: arms that time asm variants; see variant_arms.h. */
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * JIT never emits and what would leave the function other than through
  * the calls and returns a twin places is refused by name. */
 #include "jit/code_check.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <capstone/capstone.h>
 #include <stdint.h>

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 #include "base/code_symbols.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "base/perf_map.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "jit/relocate.h"
 
 #define PAGE 4096UL

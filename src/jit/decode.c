@@ -1,8 +1,8 @@
 /* decode.c: x86-64 bytes to a listing, with capstone doing the
  * decoding (Intel syntax, as the seeds' listings). */
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/flavour.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <capstone/capstone.h>
 #include <stdarg.h>

@@ -1,10 +1,10 @@
 /* dump.c: --dump-jit: raw bytes and an objdump-style listing of every
  * JITed function, the listing in the format listing.h parses (so a dump
  * can become test data as it is). */
-#include "stubbench/dump.h"
-#include "stubbench/decode.h"
-#include "stubbench/error.h"
-#include "stubbench/safe_file.h"
+#include "jit/dump.h"
+#include "jit/decode.h"
+#include "base/error.h"
+#include "base/safe_file.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 /* Marks the fields that differ from load to load as not compared: the
  * imm64 of movabs (addresses), rel32 of call/jmp (targets), and disp32 of

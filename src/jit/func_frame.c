@@ -1,6 +1,6 @@
 /* func_frame.c: whether a JITed function of an image has a private stack
  * (decode.h), from its decoded flavour (flavour.h). */
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/flavour.h"
 
 int sb_jit_func_private_stack(const struct sb_jit_image *img, const char *name)

@@ -2,10 +2,10 @@
  * bpftool's opcodes text (image_text.h). Listings go through listing.c's
  * parser; bpftool's text has its bytes on a line of their own after each
  * instruction and is read here. */
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 #include "jit/image_text.h"
-#include "stubbench/error.h"
-#include "stubbench/listing.h"
+#include "base/error.h"
+#include "jit/listing.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 
 /* Reads path: raw bytes when it ends in ".bin" or holds a byte that is not
  * text, else a listing or bpftool text. Returns 0, or -1 with one line

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 /* Kernel code vs replica, instruction by instruction, masked fields
  * ignored. Differences a kernel flavour explains (endbr64 present on one

@@ -1,7 +1,7 @@
 /* ksyms.c: kallsyms text symbols and the names of JITed code's call and
  * jmp targets; see ksyms.h. */
 #include "jit/ksyms.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <errno.h>
 #include <inttypes.h>

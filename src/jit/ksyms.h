@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/decode.h"
-#include "stubbench/mitigations.h"
+#include "jit/decode.h"
+#include "base/mitigations.h"
 
 struct sb_ksym {
 	uint64_t addr;

@@ -1,6 +1,6 @@
 /* listing.c: parse objdump-style listings and compare code with them. */
-#include "stubbench/listing.h"
-#include "stubbench/error.h"
+#include "jit/listing.h"
+#include "base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* placement.c: random placement of variants' code; see placement.h. */
 #define _GNU_SOURCE
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "base/code_symbols.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/relocate.h"
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 #include "jit/return_thunks.h"
 #include "base/perf_map.h"
 

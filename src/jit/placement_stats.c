@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/stats.h"
 
 /* A copy at a random placement (--placements): its arm's key has one. */

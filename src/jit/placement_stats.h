@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 /* Groups the cells of r whose arms are copies at random placements (keys
  * with a placement) by code and batch, and fills r->placement_rows: the

@@ -1,8 +1,8 @@
 /* relocate.c: moving JIT-style code to another address, re-aiming its
  * rel32 calls and jumps (capstone finds the instruction boundaries). */
 #include "jit/relocate.h"
-#include "stubbench/decode.h"
-#include "stubbench/error.h"
+#include "jit/decode.h"
+#include "base/error.h"
 
 #include <stdarg.h>
 #include <string.h>

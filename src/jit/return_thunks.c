@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "jit/return_thunks.h"
 #include "base/code_symbols.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "jit/relocate.h"
 
 #include <errno.h>

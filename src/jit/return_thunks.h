@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 #include "variants/return_names.h"
 
 /* A replica and the kernel function it copies, for checks against the

@@ -5,8 +5,8 @@
 #define _GNU_SOURCE
 #include "jit/return_thunks.h"
 #include "base/code_symbols.h"
-#include "stubbench/error.h"
-#include "stubbench/decode.h"
+#include "base/error.h"
+#include "jit/decode.h"
 #include "stubbench/registry.h"
 
 #include <errno.h>

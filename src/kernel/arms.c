@@ -1,8 +1,8 @@
 /* arms.c: harness arms that run the BPF programs with
  * BPF_PROG_TEST_RUN, timed from user space with the harness's timer. */
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "kernel/arms.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/signals.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
 #include "stubbench/parse.h"
 
 /* Harness arms running the BPF programs (arms.c). One loaded object

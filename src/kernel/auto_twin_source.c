@@ -1,7 +1,7 @@
 /* auto_twin_source.c: a loaded program's JIT image, maps and map
  * immediates, for an auto-twin; see auto_twin_source.h. */
 #include "kernel/auto_twin_source.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "kernel/jit_read.h"
 
 #include <bpf/bpf.h>

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "twins/auto_twin.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 
 struct sb_auto_twin_source {
 	struct sb_jit_image img;

@@ -1,7 +1,7 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
  * --shape=htab`; see htab.h and bench/bpf/htab_shape.bpf.c. */
 #include "kernel/htab.h"
-#include "stubbench/answer.h"
+#include "report/answer.h"
 #include "kernel/signals.h"
 
 #include <bpf/bpf.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/error.h"
-#include "stubbench/decode.h"
-#include "stubbench/dump.h"
+#include "base/error.h"
+#include "jit/decode.h"
+#include "jit/dump.h"
 #include "jit/flavour.h"
 #include "kernel/jit_check.h"
 #include "kernel/jit_read.h"

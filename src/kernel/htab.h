@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
 
 enum sb_htab_prog {
 	SB_HTAB_BASELINE,       /* htab_baseline (syscall) -> htab_body, rbp frame */

@@ -3,13 +3,13 @@
  * its twin (asm/twins_v6_18.asm) and, with --dump-jit, written out. The
  * flavour is named once; flavour differences are listed apart from real
  * mismatches, of which the first differing instruction is printed. */
-#include "stubbench/decode.h"
-#include "stubbench/dump.h"
+#include "jit/decode.h"
+#include "jit/dump.h"
 #include "jit/flavour.h"
 #include "jit/jit_compare.h"
 #include "kernel/jit_read.h"
 #include "kernel/jit_check.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "variants/twin_variants.h"
 
 #include <bpf/bpf.h>

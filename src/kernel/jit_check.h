@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
 /* JIT check (jit_check.c): reads every selected program's JIT, names
  * the flavour, compares each function with its twin and, with dir, dumps

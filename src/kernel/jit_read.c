@@ -3,8 +3,8 @@
  * once for the lengths, once for the buffers. Names come from the
  * program's BTF func_info. */
 #include "kernel/jit_read.h"
-#include "stubbench/decode.h"
-#include "stubbench/error.h"
+#include "jit/decode.h"
+#include "base/error.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>

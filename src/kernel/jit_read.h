@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 
 /* Reads the JITed image of a loaded program. Returns 0, or -1 with a
  * one-line reason (no JIT, bytes zeroed without permission, ...) in err. */

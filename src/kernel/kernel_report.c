@@ -5,11 +5,11 @@
  * by the equivalence test of kernel_verdict.h, on the added cost and on
  * every arm's absolute cost. */
 #include "kernel/kernel_report.h"
-#include "stubbench/answer.h"
+#include "report/answer.h"
 #include "report/kernel_verdict.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "output/text_grid.h"
 
 #include <math.h>

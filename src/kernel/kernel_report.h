@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
 
 /* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
  * kernel delta (private and hybrid against baseline) in core cycles per

@@ -2,7 +2,7 @@
  * program with bpf_probe_read_kernel (bench/bpf/kernel_text.bpf.c) and one
  * BPF_PROG_TEST_RUN, where there is no /proc/kcore. */
 #include "kernel/kernel_text.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

@@ -1,8 +1,8 @@
 /* loader.c: loads the embedded BPF object (bpftool skeleton of
  * bench/bpf/private_stack_shapes.bpf.c) with batch_iters set, runs its
  * programs with BPF_PROG_TEST_RUN and reads their counters. */
-#include "stubbench/loader.h"
-#include "stubbench/error.h"
+#include "kernel/loader.h"
+#include "base/error.h"
 #include "kernel/verifier_log.h"
 #include "kernel/spacer.h"
 

@@ -4,8 +4,8 @@
  * of bpf_jit_supports_private_stack() where kallsyms gives its address.
  * The sentences made of it: private_stack_reason.c. */
 #include "kernel/private_stack_probe.h"
-#include "stubbench/decode.h"
-#include "stubbench/error.h"
+#include "jit/decode.h"
+#include "base/error.h"
 #include "kernel/jit_check.h"
 #include "kernel/jit_read.h"
 #include "kernel/kernel_text.h"

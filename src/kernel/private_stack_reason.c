@@ -4,8 +4,8 @@
  * bpf_jit_supports_private_stack() returns, and the release only where it
  * predates v6.13, where the x86-64 JIT's private stack landed. */
 #include "kernel/private_stack_reason.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/loader.h"
+#include "output/json_doc.h"
+#include "kernel/loader.h"
 
 #include <stdio.h>
 #include <string.h>

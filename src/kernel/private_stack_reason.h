@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/private_stack_findings.h"
 
 const char *sb_probe_type_name(enum sb_probe_type t);    /* "raw_tp", "tracepoint", ... */

@@ -5,7 +5,7 @@
 #include "kernel/probe.h"
 #include "harness/pin.h"
 #include "kernel/signals.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
 #include <linux/capability.h>
 #include <stdio.h>

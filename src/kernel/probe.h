@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
 /* Does this process hold CAP_BPF or CAP_SYS_ADMIN, and is the JIT on?
  * Returns SB_KERNEL_OK or the status, with one line saying why in why. */

@@ -3,9 +3,9 @@
  * thunk the JIT's returns really reach; and the thunk replicas checked
  * against this kernel's own text (kernel_text.c). */
 #include "kernel/return_thunk_resolve.h"
-#include "stubbench/cpu_signature.h"
+#include "base/cpu_signature.h"
 #include "kernel/jit_read.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/kernel_text.h"
 #include "jit/ksyms.h"
 #include "jit/return_thunks.h"

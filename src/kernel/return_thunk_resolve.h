@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "stubbench/loader.h"
-#include "stubbench/mitigations.h"
+#include "kernel/loader.h"
+#include "base/mitigations.h"
 
 /* Return thunk (return_thunk_resolve.c): resolves every call/jmp rel32 of the
  * selected programs' JITed functions through jited_ksyms and

@@ -11,7 +11,7 @@
  *               which the program did not run exactly once (the kernel
  *               throttles an event past perf_event_max_sample_rate per
  *               tick) is retried after a pause of a tick, untimed. */
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "stubbench/timer.h"
 
 #include <errno.h>

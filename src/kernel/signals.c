@@ -7,9 +7,9 @@
  * program's file descriptor: nothing is pinned, so nothing stays loaded
  * (even a SIGKILL leaves nothing loaded). */
 #include "kernel/signals.h"
-#include "stubbench/interrupt.h"
-#include "stubbench/loader.h"
-#include "stubbench/safe_file.h"
+#include "base/interrupt.h"
+#include "kernel/loader.h"
+#include "base/safe_file.h"
 
 #include <signal.h>
 #include <string.h>

@@ -6,16 +6,16 @@
  * (bpf_jit_binary_pack_alloc()), and that offset alone moves the cost of a
  * program by cycles per iteration; the twins in asm/twins_v6_18.asm are
  * 64-byte aligned. */
-#include "stubbench/harness.h"
-#include "stubbench/decode.h"
+#include "harness/harness.h"
+#include "jit/decode.h"
 #include "kernel/jit_read.h"
 #include "kernel/twin_placement.h"
 #include "kernel/arms.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"
 #include "variants/twin_variants.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #include <stdarg.h>
 #include <stdio.h>

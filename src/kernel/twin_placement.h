@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
 #include "stubbench/parse.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "stubbench/registry.h"
 
 /* Twins placed like a kernel load (twin_placement.c): copies of the

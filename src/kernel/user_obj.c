@@ -1,9 +1,9 @@
 /* user_obj.c: a user's BPF object, loaded with libbpf; see user_obj.h. */
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "kernel/user_obj.h"
 #include "kernel/signals.h"
-#include "stubbench/error.h"
-#include "stubbench/safe_file.h"
+#include "base/error.h"
+#include "base/safe_file.h"
 #include "stubbench/timer.h"
 #include "kernel/verifier_log.h"
 

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
-#include "stubbench/loader.h"
+#include "harness/harness.h"
+#include "kernel/loader.h"
 
 #define SB_USER_MAX_PROGS 8
 

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/figures.h"
-#include "stubbench/harness.h"
+#include "output/figures.h"
+#include "harness/harness.h"
 
 #define NO_CI "too few samples for a 95 % CI"
 

@@ -1,7 +1,7 @@
 /* figures.c: the table of a result's figures; see figures.h. To add a
  * figure: compute its estimate into the cell (results.h, batch_summary.c)
  * and add a row here (docs/adding-a-figure.md). */
-#include "stubbench/figures.h"
+#include "output/figures.h"
 
 #include <stddef.h>
 #include <stdio.h>

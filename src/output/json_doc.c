@@ -1,6 +1,6 @@
 /* json_doc.c: a JSON document as a tree of values; see json_doc.h. The
  * JSON writer (json_writer.c) writes it. */
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "stubbench/estimate.h"
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 
 /* The length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
  * form, no surrogate, at most U+10FFFF), or 0 when it is not one. */

@@ -1,7 +1,7 @@
 /* out_file.c: a report to stdout, to a device or FIFO in place, or to a
  * file written whole; see out_file.h. */
-#include "stubbench/out_file.h"
-#include "stubbench/output.h"
+#include "output/out_file.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <stdio.h>

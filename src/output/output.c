@@ -1,7 +1,7 @@
 /* output.c: a run's output through its format's reporter (reporter.h),
  * and the checks that it was written; see output.h. */
 #define _GNU_SOURCE
-#include "stubbench/output.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/json_doc.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "output/json_doc.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 size_t sb_results_count_empty(const struct sb_results *r)
 {

@@ -1,12 +1,12 @@
 /* output_codegen.c: the codegen and layout costs under the table, and the
  * check that they add up to the cost against the baseline; see output_codegen.h. */
 #include "output/text_grid.h"
-#include "stubbench/output_codegen.h"
+#include "output/output_codegen.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "stubbench/arm.h"
+#include "harness/arm.h"
 
 /* "+1.23 [+1.01, +1.45]", or "n/a". */
 static void figure(char *buf, size_t len, const struct sb_estimate *e)

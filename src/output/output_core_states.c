@@ -1,11 +1,11 @@
 /* output_core_states.c: the core states of a run in the table and the CSV
  * (sb_output_meta.core_states, state_figures.h): the table's header line
  * naming them and its rows per state where there are several. */
-#include "stubbench/output_core_states.h"
+#include "output/output_core_states.h"
 
 #include <string.h>
 
-#include "stubbench/core_states.h"
+#include "stats/core_states.h"
 
 /* "quiet 146 blocks (canary 4.60), busy 1671 (3.26)": the states seen. */
 static void states_said(FILE *f, const struct sb_state_figures *s)

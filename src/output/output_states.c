@@ -1,16 +1,16 @@
 /* output_states.c: what the output says about re-rolled states and modes,
  * and about a busy core; see output_states.h. */
-#include "stubbench/output_states.h"
+#include "output/output_states.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "stubbench/arm.h"
-#include "stubbench/disturbed.h"
-#include "stubbench/past_runs.h"
-#include "stubbench/quiet_record.h"
-#include "stubbench/run_info.h"
+#include "harness/arm.h"
+#include "harness/disturbed.h"
+#include "records/past_runs.h"
+#include "records/quiet_record.h"
+#include "base/run_info.h"
 #include "harness/sibling.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */

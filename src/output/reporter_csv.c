@@ -3,13 +3,13 @@
  * column core_state names the state of the core beside the cells' blocks
  * ("all" where the run saw several: then a row per variant, batch and
  * state follows, state_figures.h). */
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 #include <string.h>
 
-#include "stubbench/figures.h"
-#include "stubbench/core_states.h"
+#include "output/figures.h"
+#include "stats/core_states.h"
 
 /* The CSV columns of every figure in the CSV (figures.h): "NAME,LO,HI,"
  * for the header, "value,lo,hi," (empty without the figure) for a cell, or

@@ -7,8 +7,8 @@
  * nanoseconds per iteration, the harness's overhead removed; the counters
  * core_cycles_per_call and tsc_cycles_per_call go with every entry. */
 #define _GNU_SOURCE
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "output/json_writer.h"
-#include "stubbench/run_info.h"
+#include "base/run_info.h"
 
 static void kv_num(FILE *f, const char *key, double v)
 {

@@ -2,23 +2,23 @@
  * schema stubbench-run (share/schema/stubbench-run.schema.json), the
  * command's own members written from their document (json_doc.h). With
  * the JSON writer (json_writer.c) the only caller of sb_json_*. */
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "stubbench/config.h"
-#include "stubbench/figures.h"
-#include "stubbench/core_states.h"
-#include "stubbench/json_doc.h"
+#include "output/figures.h"
+#include "stats/core_states.h"
+#include "output/json_doc.h"
 #include "output/json_writer.h"
-#include "stubbench/machine_name.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/output_states.h"
-#include "stubbench/past_runs.h"
-#include "stubbench/run_info.h"
+#include "base/machine_name.h"
+#include "base/mitigations.h"
+#include "output/output_states.h"
+#include "records/past_runs.h"
+#include "base/run_info.h"
 #include "harness/sibling.h"
 
 static void json_summary(FILE *f, const struct sb_summary *s)

@@ -1,9 +1,9 @@
 /* reporter_seed.c: the seed reporter (reporter.h): one bench line per
  * cell, as upstream's run_common.sh summarize prints them. */
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
-#include "stubbench/output.h"
+#include "output/output.h"
 
 void sb_output_seed_line(FILE *f, const char *name, uint64_t batch, const char *suffix,
 			 double mean, double sd)

@@ -1,18 +1,18 @@
 /* reporter_table.c: the table reporter (reporter.h): "#" lines on the
  * run, a row per cell with its figures, then the notes on its states,
  * codegen, CIs and placements. */
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "stubbench/config.h"
-#include "stubbench/figures.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/output_core_states.h"
-#include "stubbench/output_codegen.h"
-#include "stubbench/output_states.h"
+#include "output/figures.h"
+#include "base/mitigations.h"
+#include "output/output_core_states.h"
+#include "output/output_codegen.h"
+#include "output/output_states.h"
 
 #include "output/text_grid.h"
 

@@ -1,5 +1,5 @@
 /* past_runs.c: see past_runs.h. */
-#include "stubbench/past_runs.h"
+#include "records/past_runs.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,11 +8,11 @@
 #include <sys/utsname.h>
 
 #include "stubbench/config.h"
-#include "stubbench/core_states.h"
-#include "stubbench/harness.h"
-#include "stubbench/quiet_record.h"
-#include "stubbench/record_file.h"
-#include "stubbench/run_info.h"
+#include "stats/core_states.h"
+#include "harness/harness.h"
+#include "records/quiet_record.h"
+#include "records/record_file.h"
+#include "base/run_info.h"
 #include "stubbench/stats.h"
 
 #define N_FIGURES 3 /* cycles, delta, matched */

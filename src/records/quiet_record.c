@@ -1,7 +1,7 @@
 /* quiet_record.c: see quiet_record.h. */
-#include "stubbench/quiet_record.h"
-#include "stubbench/cpu_signature.h"
-#include "stubbench/machine_name.h"
+#include "records/quiet_record.h"
+#include "base/cpu_signature.h"
+#include "base/machine_name.h"
 
 #include <cpuid.h>
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/record_file.h"
-#include "stubbench/run_info.h"
+#include "records/record_file.h"
+#include "base/run_info.h"
 
 static const char header[] = "# stubbench quiet levels: one line per run: machine, date (UTC), the add canary's "
 			     "quiet level (adds per cycle), the window canary's (cycles an iteration)\n";

@@ -1,5 +1,5 @@
 /* record_file.c: see record_file.h. */
-#include "stubbench/record_file.h"
+#include "records/record_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 
 /* The owner of path or, when it is missing, of its nearest existing
  * parent; 0 with *uid, or -1 when nothing on the way exists. */

@@ -1,5 +1,5 @@
 /* across_runs.c: saved runs side by side, a row per run; see across_runs.h. */
-#include "stubbench/across_runs.h"
+#include "report/across_runs.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/error.h"
+#include "report/answer.h"
+#include "base/error.h"
 #include "report/kernel_verdict.h"
-#include "stubbench/machine_name.h"
-#include "stubbench/state_figures.h"
+#include "base/machine_name.h"
+#include "report/state_figures.h"
 
 #define ACROSS_NAME 128
 #define ACROSS_CELL 96

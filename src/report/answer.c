@@ -1,9 +1,9 @@
 /* answer.c: the summary every measuring command prints first; see answer.h. */
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 #include "stats/attribution.h"
-#include "stubbench/figures.h"
-#include "stubbench/machine_name.h"
+#include "output/figures.h"
+#include "base/machine_name.h"
 #include "stubbench/registry.h"
 #include "variants/variant_baseline.h"
 

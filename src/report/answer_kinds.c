@@ -1,6 +1,6 @@
 /* answer_kinds.c: the kinds of saved run by the tool that wrote them:
  * which command's summary lines each gets; see answer.h. */
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* answer_state.c: the summary's lines for an attribution whose cost is a
  * state of the loop (attribution.h, SB_ATTRIBUTION_STATE), which annotate's
  * summary and diff's print alike; see answer.h. */
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 #include <math.h>
 #include <string.h>

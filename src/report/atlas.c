@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/machine_name.h"
+#include "report/answer.h"
+#include "base/machine_name.h"
 
 #define ATLAS_MAX_RUNS 64
 

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* The atlas's folder: $STUBBENCH_ATLAS ("none": no atlas, NULL), else the
  * source tree's results/atlas. */

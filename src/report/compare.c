@@ -1,5 +1,5 @@
 /* compare.c: two saved runs side by side; see compare.h. */
-#include "stubbench/compare.h"
+#include "report/compare.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* compare_change.c: one figure's change between two runs; see compare_change.h. */
-#include "stubbench/compare_change.h"
+#include "report/compare_change.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* compare_states.c: two saved runs' core states in `compare`: like is
  * compared with like (see compare_states.h). */
-#include "stubbench/compare_states.h"
+#include "report/compare_states.h"
 
 #include <string.h>
 
-#include "stubbench/compare_change.h"
-#include "stubbench/core_states.h"
+#include "report/compare_change.h"
+#include "stats/core_states.h"
 
 /* A run's one state its rows were in (NULL: several, pooled), or "" where
  * nothing says (no states: an older run; or unknown). */

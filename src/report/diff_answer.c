@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/run_file.h"
+#include "report/answer.h"
+#include "report/run_file.h"
 
 /* A row's place: "main+0x3c", its function's name shortened to fit (the
  * first pair is the main progs'). */

@@ -10,7 +10,7 @@
 
 #include "output/text_grid.h"
 #include "stubbench/estimate.h"
-#include "stubbench/figures.h"
+#include "output/figures.h"
 
 /* A row's arm name, "<variant>@<layout>/<copies>", taken apart. 0: not one. */
 static int fp_name(const struct sb_run_row *r, char *variant, size_t vlen, char *layout, size_t llen,

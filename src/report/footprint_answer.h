@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 int sb_footprint_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
 

@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/figures.h"
+#include "report/answer.h"
+#include "output/figures.h"
 #include "report/kernel_verdict.h"
-#include "stubbench/output.h"
+#include "output/output.h"
 
 static const struct sb_run_row *row_of(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen,
 				       uint64_t batch)

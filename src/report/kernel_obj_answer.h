@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* Per program at the largest batch: the kernel's figure (against the
  * first program), its placed twin's verdict, and its private stack's cost

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 static const char *const shapes[] = {"per-run", "in-loop"};
 static const char *const codegens[] = {"baseline", "private", "hybrid"};

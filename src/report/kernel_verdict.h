@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "stubbench/estimate.h"
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 #define SB_VERDICT_MARGIN_CYCLES 1.0
 #define SB_VERDICT_MARGIN_FRACTION 0.10

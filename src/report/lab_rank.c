@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/json_doc.h"
+#include "report/answer.h"
+#include "output/json_doc.h"
 
 #include "output/text_grid.h"
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "stubbench/estimate.h"
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 #define SB_LAB_RANK_MAX 8
 

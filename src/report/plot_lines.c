@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/figures.h"
+#include "output/figures.h"
 
 #define MAX_PANELS 16
 #define MAX_SERIES 96

@@ -2,9 +2,9 @@
  * writer as `stubbench plot` (run_plot.c); see run_plot.h. */
 #include <stdio.h>
 
-#include "stubbench/mitigations.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "base/mitigations.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 
 int sb_plot_results(const struct sb_results *r, const char *tool, const char *path,
 		    const struct sb_return_thunk *thunk)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/figures.h"
+#include "output/figures.h"
 
 void plot_clean_text(const char *s, char *buf, size_t len)
 {

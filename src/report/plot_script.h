@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* What to draw and where: the script and the data go to files opened by
  * run_plot.c; their names (gp_path, dat_path) and the image's are written

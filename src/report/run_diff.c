@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "run_json.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* The whole number o[key], 0 where there is none or it is not one. */
 static size_t count(json_object *o, const char *key)

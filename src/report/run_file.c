@@ -1,12 +1,12 @@
 /* run_file.c: saved runs read back with json-c; see run_file.h. */
-#include "stubbench/run_file.h"
-#include "stubbench/error.h"
+#include "report/run_file.h"
+#include "base/error.h"
 #include "base/read_file.h"
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "stubbench/parse.h"
-#include "stubbench/run_info.h"
+#include "base/run_info.h"
 #include "report/run_diff.h"
-#include "stubbench/state_figures.h"
+#include "report/state_figures.h"
 #include "run_json.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* run_match.c: the rows and spreads of a saved run sorted by cell, so that
  * finding the same cell in another run takes O(log n) (run_file.h). */
-#include "stubbench/run_match.h"
+#include "report/run_match.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* run_plot.c: runs drawn by gnuplot; see run_plot.h. */
 #define _GNU_SOURCE
-#include "stubbench/run_plot.h"
-#include "stubbench/error.h"
-#include "stubbench/figures.h"
-#include "stubbench/safe_file.h"
+#include "report/run_plot.h"
+#include "base/error.h"
+#include "output/figures.h"
+#include "base/safe_file.h"
 #include "plot_script.h"
 
 #include <errno.h>

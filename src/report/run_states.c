@@ -6,7 +6,7 @@
 
 #include "run_json.h"
 #include "stubbench/parse.h"
-#include "stubbench/state_figures.h"
+#include "report/state_figures.h"
 
 /* More figures than a sweep writes (variants x batch sizes x states). */
 #define MAX_STATE_FIGURES 4096

@@ -1,15 +1,15 @@
 /* state_figures.c: a recorded sweep's figures per core state, from its
  * blocks log; see state_figures.h. */
-#include "stubbench/state_figures.h"
+#include "report/state_figures.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "stats/paired_placements.h"
 #include "stubbench/registry.h"
-#include "stubbench/rng.h"
-#include "stubbench/variant_keys.h"
+#include "base/rng.h"
+#include "variants/variant_keys.h"
 
 #define N_BOOT 400
 

@@ -1,16 +1,16 @@
 /* state_figures_report.c: the report of a sweep estimated again per core
  * state; see state_figures.h. */
-#include "stubbench/state_figures.h"
+#include "report/state_figures.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/json_doc.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
-#include "stubbench/quiet_record.h"
-#include "stubbench/run_file.h"
+#include "report/answer.h"
+#include "output/json_doc.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
+#include "records/quiet_record.h"
+#include "report/run_file.h"
 
 /* The largest batch size with a figure. */
 static uint64_t largest_batch(const struct sb_state_figures *s)

@@ -1,10 +1,10 @@
 /* states_answer.c: the summary's lines on the core states a sweep saw
  * (rf->states, state_figures.h); see answer.h. */
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 #include <string.h>
 
-#include "stubbench/state_figures.h"
+#include "report/state_figures.h"
 
 /* line, cut to the summary's width, as one line of f. */
 static void put_line(FILE *f, char *line)

@@ -1,7 +1,7 @@
 /* summary.c: a run's summary whole: the header, the command's own lines
  * or the per-variant ones, and where a sweep's machine stands in the atlas
  * (answer.h, atlas.h). */
-#include "stubbench/answer.h"
+#include "report/answer.h"
 
 #include <string.h>
 

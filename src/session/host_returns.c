@@ -1,7 +1,7 @@
 /* host_returns.c: the host flavour's returns, and the kernel twins',
  * aimed at the replica of this kernel's return thunk (the twins': or of
  * --thunk's), for every command that runs them; see session.h. */
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 #include "jit/return_thunks.h"
 #include "session/session.h"
 

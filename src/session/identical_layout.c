@@ -8,8 +8,8 @@
 
 #include "stats/paired_placements.h"
 #include "stats/placement_states.h"
-#include "stubbench/placement.h"
-#include "stubbench/rng.h"
+#include "jit/placement.h"
+#include "base/rng.h"
 
 #define N_BOOT 400
 #define PAGE_BYTES 4096UL

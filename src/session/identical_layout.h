@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "session/session.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #define SB_LAYOUT_MAX_GROUPS (2 * SB_MAX_ARMS)
 /* Placements of the comparison (at most cfg->states): few enough that a

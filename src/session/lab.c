@@ -1,21 +1,21 @@
 /* lab.c: the codegen lab, measured and reported; see lab_run.h. */
-#include "stubbench/lab_run.h"
+#include "session/lab_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/json_doc.h"
+#include "output/json_doc.h"
 #include "report/lab_rank.h"
 #include "variants/lab_variants.h"
-#include "stubbench/mitigations.h"
-#include "stubbench/output.h"
+#include "base/mitigations.h"
+#include "output/output.h"
 #include "variants/percpu.h"
 #include "jit/return_thunks.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 #include "session/session.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #define TOOL "stubbench lab"
 

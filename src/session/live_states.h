@@ -7,8 +7,8 @@
 
 #include <stdint.h>
 
-#include "stubbench/block_table.h"
-#include "stubbench/run_info.h"
+#include "stats/block_table.h"
+#include "base/run_info.h"
 
 struct sb_doc;
 struct sb_cell;

@@ -9,14 +9,14 @@
 #include "session/session.h"
 #include "counters/markers.h"
 #include "variants/percpu.h"
-#include "stubbench/rng.h"
-#include "stubbench/perf_counters.h"
+#include "base/rng.h"
+#include "counters/perf_counters.h"
 #include "harness/pin.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "jit/placement_stats.h"
 #include "harness/sibling.h"
 #include "stubbench/timer.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #include "identical_layout.h"
 

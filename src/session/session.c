@@ -8,17 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/answer.h"
-#include "stubbench/out_file.h"
+#include "report/answer.h"
+#include "output/out_file.h"
 #include "output/figure_checks.h"
 #include "output/text_grid.h"
-#include "stubbench/past_runs.h"
-#include "stubbench/state_figures.h"
-#include "stubbench/harness.h"
-#include "stubbench/reporter.h"
+#include "records/past_runs.h"
+#include "report/state_figures.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
 #include "jit/return_thunks.h"
-#include "stubbench/run_file.h"
-#include "stubbench/run_plot.h"
+#include "report/run_file.h"
+#include "report/run_plot.h"
 #include "live_states.h"
 
 #ifndef SB_VERSION

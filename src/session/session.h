@@ -24,8 +24,8 @@
 
 #include "session/live_states.h"
 #include "stubbench/config.h"
-#include "stubbench/harness.h"
-#include "stubbench/output.h"
+#include "harness/harness.h"
+#include "output/output.h"
 #include "stubbench/results.h"
 
 struct sb_block_table;

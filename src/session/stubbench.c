@@ -9,7 +9,7 @@
 
 #include "variants/percpu.h"
 #include "session/session.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 #include "variants/variant_baseline.h"
 
 int sb_measure(const struct sb_config *cfg, struct sb_measurement *m, char *err, size_t errlen)

@@ -1,21 +1,21 @@
 /* sweep.c: the replica sweep; see sweep_run.h. */
-#include "stubbench/sweep_run.h"
+#include "session/sweep_run.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "stubbench/block_table.h"
-#include "stubbench/blocks_log.h"
-#include "stubbench/harness.h"
-#include "stubbench/mitigations.h"
+#include "stats/block_table.h"
+#include "stats/blocks_log.h"
+#include "harness/harness.h"
+#include "base/mitigations.h"
 #include "variants/percpu.h"
 #include "harness/pin.h"
 #include "stubbench/registry.h"
 #include "jit/return_thunks.h"
-#include "stubbench/run_plot.h"
+#include "report/run_plot.h"
 #include "session/session.h"
-#include "stubbench/variant_arms.h"
+#include "harness/variant_arms.h"
 
 #define TOOL "stubbench"
 

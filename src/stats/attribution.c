@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "stats/paired_placements.h"
-#include "stubbench/rng.h"
+#include "base/rng.h"
 
 #define MAX_COLS (3 + 2 * SB_ATTRIBUTION_MAX_PARTS)
 #define LAYOUT_COL(n_parts) (2 + 2 * (n_parts))

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/block_table.h"
+#include "stats/block_table.h"
 #include "stubbench/estimate.h"
 
 #define SB_ATTRIBUTION_MAX_PARTS 24

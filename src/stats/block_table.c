@@ -1,5 +1,5 @@
 /* block_table.c: kept blocks in memory; see block_table.h. */
-#include "stubbench/block_table.h"
+#include "stats/block_table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stubbench/error.h"
-#include "stubbench/safe_file.h"
+#include "base/error.h"
+#include "base/safe_file.h"
 #include "stubbench/sibling_names.h"
 
 long sb_block_table_arm(const struct sb_block_table *t, const char *name)

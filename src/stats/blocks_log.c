@@ -1,13 +1,13 @@
 /* blocks_log.c: see blocks_log.h. */
-#include "stubbench/blocks_log.h"
+#include "stats/blocks_log.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <x86intrin.h>
 
-#include "stubbench/block_table.h"
-#include "stubbench/safe_file.h"
+#include "stats/block_table.h"
+#include "base/safe_file.h"
 #include "stubbench/sibling_names.h"
 
 static struct sb_safe_file log_file;

@@ -1,5 +1,5 @@
 /* core_states.c: the core's state beside each block; see core_states.h. */
-#include "stubbench/core_states.h"
+#include "stats/core_states.h"
 
 #include <math.h>
 #include <stdlib.h>

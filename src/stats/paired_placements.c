@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stubbench/rng.h"
+#include "base/rng.h"
 
 #define MODE_MIN_SEP 0.3 /* cycles: closer differences are one mode */
 

@@ -1,7 +1,7 @@
 /* ablation.c: a variant's parts against its baseline and the variant with
  * one part taken out; see ablation.h. */
 #include "twins/ablation.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "code_align.h"
 #include "code_layout.h"
 #include "private_frame.h"

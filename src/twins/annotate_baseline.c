@@ -7,7 +7,7 @@
 
 #include "stubbench/registry.h"
 #include "variants/variant_baseline.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* The twin with each private-stack function de-privatized, runnable. */
 static int deprivatized_twin(const struct sb_variant *v, struct sb_annotate_baseline *b, char *err, size_t errlen)

@@ -8,10 +8,10 @@
 #include "jit/code_check.h"
 #include "twins/auto_twin.h"
 #include "base/code_symbols.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "variants/insn_trace.h"
 #include "variants/percpu.h"
-#include "stubbench/placement.h"
+#include "jit/placement.h"
 #include "jit/return_thunks.h"
 #include "code_layout.h"
 

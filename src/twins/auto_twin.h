@@ -31,9 +31,9 @@
 #include <stdint.h>
 
 #include "jit/code_variant.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "jit/ksyms.h"
-#include "stubbench/mitigations.h"
+#include "base/mitigations.h"
 #include "stubbench/registry.h"
 
 #define SB_AUTO_TWIN_MAX_MAPS 16

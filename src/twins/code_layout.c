@@ -1,7 +1,7 @@
 /* code_layout.c: decode a function with Zydis, lay out an edited copy and
  * fix up its relative jumps and calls (code_layout.h). */
 #include "code_layout.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <stdlib.h>
 #include <string.h>

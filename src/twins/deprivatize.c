@@ -7,8 +7,8 @@
  * the call-depth accounting, if any) and pop r9 after it. Undoing that is
  * the same function as the JIT emits it without a private stack. */
 #include "twins/deprivatize.h"
-#include "stubbench/decode.h"
-#include "stubbench/error.h"
+#include "jit/decode.h"
+#include "base/error.h"
 #include "code_layout.h"
 #include "private_frame.h"
 #include "twins/ablation.h"

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 /* What a rewrite did, and the code it made. */
 struct sb_twin {

@@ -1,5 +1,5 @@
 /* deprivatize_run.c: `stubbench deprivatize`; see deprivatize_run.h. */
-#include "stubbench/deprivatize_run.h"
+#include "twins/deprivatize_run.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* diff_globals.c: --global's values for diff's twins; see diff_globals.h. */
 #include "twins/diff_globals.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "base/read_file.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* diff_twin.c: one side of `stubbench diff` as an auto-twin; see
  * diff_twin.h. */
 #include "twins/diff_twin.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "stubbench/registry.h"
 #include "code_layout.h"
 

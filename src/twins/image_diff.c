@@ -1,7 +1,7 @@
 /* image_diff.c: two JIT images of one program read, paired and mapped
  * instruction by instruction; see image_diff.h. */
 #include "twins/image_diff.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "jit/image_text.h"
 #include "twins/insn_align.h"
 

@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "jit/code_variant.h"
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 #include "twins/insn_align.h"
 
 /* One pair of functions and their map. */

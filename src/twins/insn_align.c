@@ -1,7 +1,7 @@
 /* insn_align.c: old -> new instruction rows from the common subsequence;
  * see insn_align.h. */
 #include "twins/insn_align.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 #include "code_align.h"
 
 #include <stdlib.h>

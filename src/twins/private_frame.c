@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 
 int sb_is_r9_load(const struct sb_code_insn *in)
 {

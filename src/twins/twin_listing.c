@@ -1,8 +1,8 @@
 /* twin_listing.c: a twin's code against the kernel's listing, and as a
  * listing of its own (deprivatize.h). */
 #include "twins/deprivatize.h"
-#include "stubbench/dump.h"
-#include "stubbench/error.h"
+#include "jit/dump.h"
+#include "base/error.h"
 
 #include <Zydis/Zydis.h>
 #include <stdlib.h>

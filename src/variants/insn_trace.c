@@ -2,7 +2,7 @@
  * it with ptrace; see insn_trace.h. */
 #define _GNU_SOURCE
 #include "variants/insn_trace.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <errno.h>
 #include <grp.h>

@@ -1,7 +1,7 @@
 /* percpu.c: per-thread private stack copies reached through GS; see percpu.h. */
 #define _GNU_SOURCE
 #include "variants/percpu.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #include <asm/prctl.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
  * "twin" of the registry with SB_VARIANT), and the twin of a kernel arm. */
 #include "variants/twin_variants.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_keys.h"
+#include "variants/variant_keys.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* variant_keys.c: a variant's key and the variants found by key; see
  * variant_keys.h. */
-#include "stubbench/variant_keys.h"
+#include "variants/variant_keys.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "stubbench/decode.h"
+#include "jit/decode.h"
 
 /* Writes <dir>/<prog>.<func>.bin (raw bytes) and <dir>/<prog>.<func>.lst
  * (objdump-style, the format listing.h parses) for every function; creates

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* The sweep's own options, beside the run configuration. */
 struct sb_sweep_options {

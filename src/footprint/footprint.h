@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/placement.h"
-#include "stubbench/rng.h"
+#include "jit/placement.h"
+#include "base/rng.h"
 #include "stubbench/registry.h"
 
 enum sb_fp_layout { SB_FP_PACKED, SB_FP_SPREAD, SB_FP_N_LAYOUTS };

@@ -32,7 +32,7 @@
 #define STUBBENCH_GBENCH_VARIANTS_H
 
 #include "stubbench/config.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* A sample during which the thread was switched out is taken again, at
  * most this many times; the last try is kept and counted. */

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 #define SB_ANSWER_MAX_LINES 10
 #define SB_ANSWER_MAX_COLUMNS 100

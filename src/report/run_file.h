@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/run_match.h"
+#include "report/run_match.h"
 
 /* Reads path. Returns 0, or -1 with one line naming the file and what is
  * wrong with it (cannot be read, not JSON, no results). */

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* footprint's own options, beside the run configuration. */
 struct sb_footprint_options {

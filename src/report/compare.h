@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "stubbench/compare_change.h"
-#include "stubbench/compare_states.h"
-#include "stubbench/run_file.h"
+#include "report/compare_change.h"
+#include "report/compare_states.h"
+#include "report/run_file.h"
 
 /* Can a and b be compared in metric m? Not when they are runs of different
  * kinds (tools), when either has no result with samples, when no cell is

@@ -7,10 +7,10 @@
 #include <stdio.h>
 
 #include "stubbench/format.h"
-#include "stubbench/harness.h"
-#include "stubbench/output_codegen.h"
-#include "stubbench/output_states.h"
-#include "stubbench/run_info.h"
+#include "harness/harness.h"
+#include "output/output_codegen.h"
+#include "output/output_states.h"
+#include "base/run_info.h"
 
 struct sb_reporter;
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* What to rewrite and how. */
 struct sb_deprivatize_run_opts {

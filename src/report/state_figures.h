@@ -20,8 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/block_table.h"
-#include "stubbench/core_states.h"
+#include "stats/block_table.h"
+#include "stats/core_states.h"
 #include "stubbench/estimate.h"
 
 /* The figures of the blocks in t (read from a log, block_table.h), their

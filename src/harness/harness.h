@@ -25,10 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/arm.h"
-#include "stubbench/disturbed.h"
+#include "harness/arm.h"
+#include "harness/disturbed.h"
 #include "stubbench/results.h"
-#include "stubbench/run_opts.h"
+#include "harness/run_opts.h"
 
 /* Runs the arms; returns 0, or -1 with a one-line reason in err, or
  * SB_RUN_TOO_SHORT (run_opts.h). */

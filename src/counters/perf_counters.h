@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 
 /* Longest event name kept (the column name in tables and JSON). */
 #define SB_COUNTER_NAME_MAX 32

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "stubbench/config.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
 /* Which built-in programs a run measures, read from --shape and --variant. */
 struct sb_kernel_plan {

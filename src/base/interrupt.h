@@ -3,7 +3,7 @@
 #define STUBBENCH_INTERRUPT_H
 
 /* The status of a run ended by SIGINT or SIGTERM. */
-#include "stubbench/error.h"
+#include "base/error.h"
 
 #define SB_EXIT_INTERRUPTED SB_STATUS_INTERRUPTED
 

@@ -10,7 +10,7 @@
 #define STUBBENCH_KERNEL_OBJ_RUN_H
 
 #include "stubbench/config.h"
-#include "stubbench/loader.h"
+#include "kernel/loader.h"
 
 /* The run of cfg->obj's programs cfg->progs with the run configuration
  * cfg (one process: the programs' counters are read in it). Returns the

@@ -4,7 +4,7 @@
 #ifndef STUBBENCH_COMPARE_CHANGE_H
 #define STUBBENCH_COMPARE_CHANGE_H
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* What is compared: the cycles per iteration (change in % of A), or a
  * figure of the figure table (figures.h) by its index there (change B - A

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/figures.h"
-#include "stubbench/machine_name.h"
+#include "output/figures.h"
+#include "base/machine_name.h"
 #include "stubbench/results.h"
 
 /* One arm at one batch size. A figure the file does not carry (null or

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* The cost panels' figure when none is asked for: the cycles vs baseline
  * ("delta-cycles") where the run has them, else the % ("delta"). */

@@ -6,7 +6,7 @@
 #define STUBBENCH_LAB_RUN_H
 
 #include "stubbench/config.h"
-#include "stubbench/error.h"
+#include "base/error.h"
 
 /* The lab's groups of cfg->shape ("all", "per-run" or "in-loop"), every
  * return flavour, measured in one run with cfg->time_s shared among them.

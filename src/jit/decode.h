@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/listing.h"
+#include "jit/listing.h"
 
 /* One JITed function of a program (main prog first, then subprogs). */
 struct sb_jit_func {

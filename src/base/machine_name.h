@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "stubbench/cpu_signature.h"
+#include "base/cpu_signature.h"
 
 struct sb_machine_id {
 	struct sb_cpu_signature sig;

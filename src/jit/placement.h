@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/rng.h"
+#include "base/rng.h"
 #include "stubbench/registry.h"
 
 #define SB_PLACE_MAX_FUNCS 8

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/safe_file.h"
+#include "base/safe_file.h"
 
 struct sb_out {
 	FILE *f;          /* where to write */

@@ -5,9 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/harness.h"
+#include "harness/harness.h"
 #include "stubbench/registry.h"
-#include "stubbench/variant_keys.h"
+#include "variants/variant_keys.h"
 
 #define SB_MAX_ARMS 32
 

@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "stubbench/format.h"
-#include "stubbench/run_info.h"
+#include "base/run_info.h"
 
 struct sb_doc;
 struct sb_cell;

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 /* Were a's and b's rows measured in one core state (state_figures.h)?
  * Yes where both saw the same one, or either did not say (an older run,

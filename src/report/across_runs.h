@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/run_file.h"
+#include "report/run_file.h"
 
 enum sb_across_format {
 	SB_ACROSS_TEXT,      /* within 100 columns: blocks of the variant columns that fit */
