@@ -1,4 +1,4 @@
-# labels.cmake: every test carries exactly one of three ctest labels, which
+# labels.cmake: every test carries exactly one of four ctest labels, which
 # says what it is (docs/testing.md):
 #   exact     checks what is exact: bytes, instruction records, parsing,
 #             statistics on recorded or made-up data, output structure, error
@@ -9,6 +9,8 @@
 #   measures  runs timed loops long enough to be slow under the sanitizers,
 #             or needs enough samples that only an uninstrumented build gets.
 #   valgrind  runs a program under valgrind (skips in the sanitizer build).
+#   fuzz      runs a reader's libFuzzer target for a fixed time (the fuzz
+#             build alone, -DSTUBBENCH_FUZZ=ON; labelled where defined).
 # A new test: add its name to one list in sb_label_tests below.
 
 # sb_label_tests(): gives every test of the calling directory its label
@@ -75,7 +77,7 @@ function(sb_label_tests)
       endif()
     endforeach()
     set(kinds ${labels})
-    list(FILTER kinds INCLUDE REGEX "^(exact|measures|valgrind)$")
+    list(FILTER kinds INCLUDE REGEX "^(exact|measures|valgrind|fuzz)$")
     list(LENGTH kinds n)
     if(NOT n EQUAL 1)
       list(APPEND bad "${test} (${n})")
