@@ -37,7 +37,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT, K_HOST };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -220,6 +220,16 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		}
 		cli->cfg.output = arg;
 		return 0;
+	case K_HOST: {
+		size_t n = strlen(arg);
+		if (!n || n > 64 || strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_") != n) {
+			snprintf(err, errlen, "--host: '%.80s' is not a name of 1 to 64 letters, digits, '.', '-' or '_'",
+				 arg);
+			return -1;
+		}
+		cli->cfg.host = arg;
+		return 0;
+	}
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
 					  errlen);
@@ -264,6 +274,8 @@ const struct sb_cli_group sb_cli_sweep_group = {
 					 "format prints the summary alone by default)"},
 		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
 					     "whole (a temporary renamed over it); a device or FIFO in place"},
+		{"host", "NAME", K_HOST, "the machine's name in the saved run (JSON \"host\"): stubbench\n"
+					 "report gives each name rows of its own (default: none)"},
 		{"verbose", NULL, K_VERBOSE, "the full table with the steady states (modes), what the timer\n"
 					     "probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"

@@ -19,7 +19,8 @@ function(sb_label_tests)
     # the real tool's timed runs (times: ctest -L measures in build-asan)
     output_gbench_schema lab_every_arm_placed kernel_no_private_stack lab_ci_scope
     diff_summary auto_twin_live past_runs_cli quiet_levels install_tree
-    output_formats hostile_inputs run_schema diff_globals readme_compare_py)
+    output_formats hostile_inputs run_schema diff_globals readme_compare_py
+    fleet_ansible)
   # one_file_variant and insn_count_* are labelled valgrind where defined.
   set(SB_LABEL_VALGRIND)
   set(SB_LABEL_EXACT

@@ -155,9 +155,9 @@ static void tell_apart(struct across *a)
 	free(alike);
 }
 
-/* Runs of one machine (the same name, kernel and return thunk), all the
- * atlas's or all given beside it, share a row; rows of one machine name
- * are one machine. */
+/* Runs of one machine (the same name, kernel, return thunk and --host
+ * name), all the atlas's or all given beside it, share a row; rows of one
+ * machine name and host name are one machine. */
 static int group_machines(struct across *a)
 {
 	a->machine = calloc(a->n, sizeof(*a->machine));
@@ -174,7 +174,7 @@ static int group_machines(struct across *a)
 		int kind = 1;
 		for (size_t j = 0; j < i && a->machine[i] == i; j++) {
 			machine_of(&a->runs[j], nj, sizeof(nj));
-			if (strcmp(ni, nj) != 0)
+			if (strcmp(ni, nj) != 0 || strcmp(a->runs[i].host, a->runs[j].host) != 0)
 				continue;
 			kind = 0;
 			if (strcmp(a->runs[i].kernel, a->runs[j].kernel) == 0 &&
@@ -185,7 +185,8 @@ static int group_machines(struct across *a)
 		if (a->machine[i] != i)
 			continue;
 		a->n_machines++;
-		snprintf(a->label[i], ACROSS_LABEL, "%.*s%s", ACROSS_MACHINE_COLUMNS, ni, a->mine[i] ? ", this run" : "");
+		snprintf(a->label[i], ACROSS_LABEL, "%s%s%.*s%s", a->runs[i].host, a->runs[i].host[0] ? ": " : "",
+			 ACROSS_MACHINE_COLUMNS, ni, a->mine[i] ? ", this run" : "");
 	}
 	tell_apart(a);
 	return 0;
@@ -521,6 +522,7 @@ static json_object *json_machine(const struct across *a, size_t m)
 	json_object_object_add(o, "runs", paths);
 	json_object_object_add(o, "machine", json_object_new_string(name));
 	json_object_object_add(o, "row", json_object_new_string(a->label[m]));
+	json_object_object_add(o, "host", rf->host[0] ? json_object_new_string(rf->host) : NULL);
 	json_object_object_add(o, "this_run", json_object_new_boolean(a->mine[m]));
 	const char *uarch = sb_machine_microarchitecture(&rf->id);
 	json_object_object_add(o, "microarchitecture", uarch ? json_object_new_string(uarch) : NULL);
