@@ -181,6 +181,16 @@ with tempfile.TemporaryDirectory() as tmp:
     doc = json.loads(out) if rc == 0 else {"machines": []}
     rows = [(m["row"], m["kernel"]) for m in doc["machines"]]
     check(len(rows) == 2 and rows[0] != rows[1], f"two kernel builds: rows {rows}")
+    # A run with no figure at the batch the others share (a kernel run of
+    # n/a cells on a busy machine): left out and named, the others shown.
+    only8 = json.load(open(zen4))
+    only8["results"] = [r for r in only8["results"] if r["batch"] == 8]
+    b8 = os.path.join(tmp, "zen4-b8.json")
+    json.dump(only8, open(b8, "w"))
+    rc, out, err = report(zen4, xeon, b8)
+    lines = out.splitlines()
+    check(rc == 0 and "left out (no variant's figure at batch 4096): zen4-b8.json" in lines
+          and "2 machines, 2 runs" in lines[0], f"a run left out: {rc} {lines[:3]} {err}")
     rc, out, err = report("--width=39", run)
     check(rc == 2 and "--width" in err, f"--width=39: exit {rc}, {err!r}")
 

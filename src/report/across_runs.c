@@ -39,6 +39,7 @@ struct across {
 	int states;                /* some run has figures per core state: the first column's, by state */
 	char states_title[160];
 	char unmatched[512];       /* the variants of one run alone, for the one line */
+	const char *left_out;      /* the runs without a figure at the batch ("": none) */
 };
 
 static int has_batch(const struct sb_run_file *rf, uint64_t b)
@@ -47,6 +48,26 @@ static int has_batch(const struct sb_run_file *rf, uint64_t b)
 		if (rf->rows[i].batch == b && sb_run_variant_row(&rf->rows[i]))
 			return 1;
 	return 0;
+}
+
+/* The batch the most runs have a variant's figure at (of those, the
+ * largest); 0: none. */
+static uint64_t most_runs_batch(const struct sb_run_file *runs, size_t n)
+{
+	uint64_t best = 0;
+	size_t most = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; r < runs[i].n_rows; r++) {
+			uint64_t b = runs[i].rows[r].batch;
+			if (!sb_run_variant_row(&runs[i].rows[r]) || b == best)
+				continue;
+			size_t k = 0;
+			for (size_t j = 0; j < n; j++)
+				k += has_batch(&runs[j], b);
+			if (k > most || (k == most && b > best))
+				best = b, most = k;
+		}
+	return best;
 }
 
 /* The largest batch at which every run has a variant's figure; 0: none. */
@@ -575,6 +596,7 @@ static int write_json(FILE *f, const struct across *a)
 			json_object_array_add(machines, json_machine(a, i));
 	json_object_object_add(doc, "machines", machines);
 	json_object_object_add(doc, "not_matched", a->unmatched[0] ? json_object_new_string(a->unmatched) : NULL);
+	json_object_object_add(doc, "left_out", a->left_out[0] ? json_object_new_string(a->left_out) : NULL);
 	int rc = fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY)) < 0;
 	json_object_put(doc);
 	return rc;
@@ -595,7 +617,25 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 				   (unsigned long long)o->batch);
 			return 2;
 		}
+	/* No batch all have (a run of n/a cells, as a kernel run on a busy
+	 * machine may be): the batch most have, the others left out and named. */
+	struct sb_run_file *kept = NULL;
+	char left_out[512] = "";
+	if (!a.batch && n > 1 && (a.batch = most_runs_batch(runs, n)) && (kept = calloc(n, sizeof(*kept)))) {
+		size_t k = 0, used = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *base = strrchr(runs[i].path, '/');
+			if (has_batch(&runs[i], a.batch))
+				kept[k++] = runs[i];
+			else if (used < sizeof(left_out))
+				used += (size_t)snprintf(left_out + used, sizeof(left_out) - used, "%s%.100s",
+							 used ? ", " : "", base ? base + 1 : runs[i].path);
+		}
+		a.runs = kept, a.n = n = k;
+	}
+	a.left_out = left_out;
 	if (!a.batch) {
+		free(kept);
 		sb_set_err(err, errlen, "no batch size at which every run has a variant's figure");
 		return 2;
 	}
@@ -616,6 +656,14 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 		snprintf(count, sizeof(count), "%zu machine%s, %zu run%s", a.n_kinds, a.n_kinds == 1 ? "" : "s", n,
 			 n == 1 ? "" : "s");
 		fprintf(f, "%s%s%s\n", what, (int)(strlen(what) + 1 + strlen(count)) <= width ? " " : "\n", count);
+		if (left_out[0]) {
+			char line[640];
+			snprintf(line, sizeof(line), "left out (no variant's figure at batch %llu): %s",
+				 (unsigned long long)a.batch, left_out);
+			if ((int)strlen(line) > width)
+				memcpy(line + width - 3, "...", 4);
+			fprintf(f, "%s\n", line);
+		}
 		if (a.unmatched[0]) {
 			char line[640];
 			snprintf(line, sizeof(line), "not matched (on one machine only): %s", a.unmatched);
@@ -631,6 +679,7 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 			fprintf(f, "%s-: none of the row's runs has it (at batch %llu), or says it\n",
 				o->format == SB_ACROSS_MARKDOWN ? "\n" : "", (unsigned long long)a.batch);
 	}
+	free(kept);
 	free(a.cols);
 	free(a.machine);
 	free(a.mine);
