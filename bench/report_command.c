@@ -71,7 +71,8 @@ static const struct sb_cli_group report_group = {
 					    "one wide table with every CI) or json"},
 		{"width", "N", KEY_WIDTH, "the text form within N columns (default 100; 80 for a mail\n"
 					  "reply: a row then takes two lines)"},
-		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have)"},
+		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have;\n"
+					  "none: the one most have, the runs without it named and left out)"},
 		{"variant", "LIST", KEY_VARIANT, "the variants to put side by side (default: those two runs have)"},
 		{"from-blocks", "LOG", KEY_FROM, "estimate the run again from LOG, its --blocks log, per state of\n"
 						 "the core beside its blocks (docs/core-states.md)"},
