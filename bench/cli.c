@@ -37,7 +37,7 @@
 
 /* ---- the shared groups ---- */
 
-enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT };
+enum { K_BATCH, K_CPU, K_TIME, K_SAMPLES, K_SEED, K_FORMAT, K_CONFIG, K_VERBOSE, K_PROCESSES, K_BLOCKS, K_QUIET, K_PAST, K_TABLE, K_OUTPUT, K_HOST };
 
 static const char *default_batches(char *buf, size_t len)
 {
@@ -220,6 +220,16 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 		}
 		cli->cfg.output = arg;
 		return 0;
+	case K_HOST: {
+		size_t n = strlen(arg);
+		if (!n || n > 64 || strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789.-_") != n) {
+			snprintf(err, errlen, "--host: '%.80s' is not a name of 1 to 64 letters, digits, '.', '-' or '_'",
+				 arg);
+			return -1;
+		}
+		cli->cfg.host = arg;
+		return 0;
+	}
 	case K_PROCESSES:
 		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
 					  errlen);
@@ -264,6 +274,8 @@ const struct sb_cli_group sb_cli_sweep_group = {
 					 "format prints the summary alone by default)"},
 		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
 					     "whole (a temporary renamed over it); a device or FIFO in place"},
+		{"host", "NAME", K_HOST, "the machine's name in the saved run (JSON \"host\"): stubbench\n"
+					 "report gives each name rows of its own (default: none)"},
 		{"verbose", NULL, K_VERBOSE, "the full table with the steady states (modes), what the timer\n"
 					     "probe chose and why, per-batch details"},
 		{"blocks", "FILE", K_BLOCKS, "write every kept block's cost per arm to FILE (CSV: time, part,\n"
@@ -567,7 +579,7 @@ static void usage(FILE *f, const struct sb_program *p, const struct sb_subcomman
 		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name; o++)
 			print_option(f, cmd, o);
 	}
-	fprintf(f, "\n  --help, --version\n");
+	fprintf(f, "\n  -h, --help, --version\n");
 	if (cmd->epilog)
 		fprintf(f, "\n%s", cmd->epilog);
 }
@@ -597,6 +609,71 @@ static int known_elsewhere(const struct sb_program *p, const char *name)
 				if (strcmp(o->name, name) == 0)
 					return 1;
 	return 0;
+}
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of two neighbours), up to 64 characters each (longer: 64). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 64;
+	size_t d[65][65];
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			if (!i || !j) {
+				d[i][j] = i + j;
+				continue;
+			}
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/* A typo's nearest candidate: within a third of the word's length (at
+ * least 1, at most 3 edits), or a word that starts with it; NULL none. */
+static const char *nearest(const char *typo, const char *const *words, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 64, limit = strlen(typo) / 3;
+	limit = limit < 1 ? 1 : limit > 3 ? 3 : limit;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = edit_distance(typo, words[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = words[i];
+		}
+	}
+	return best && best_d <= limit ? best : NULL;
+}
+
+/* The option of cmd nearest to name (as written, without "--"). */
+static const char *nearest_option(const struct sb_subcommand *cmd, const char *name)
+{
+	const char *words[256] = {"help", "version"};
+	size_t n = 2;
+	for (size_t g = 0; cmd->groups[g]; g++)
+		for (const struct sb_cli_option *o = cmd->groups[g]->options; o->name && n < 256; o++)
+			if (o->name[1])
+				words[n++] = o->name;
+	return nearest(name, words, n);
+}
+
+/* The subcommand of p nearest to word. */
+static const char *nearest_subcommand(const struct sb_program *p, const char *word)
+{
+	const char *words[64];
+	size_t n = 0;
+	for (const struct sb_cli_slot *s = p->subs; s && s->name && n < 64; s++)
+		words[n++] = s->name;
+	return nearest(word, words, n);
 }
 
 /* The option's name as written, without "--" and "=VALUE". */
@@ -659,7 +736,8 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 	 * read a file first, so that flags override the file. */
 	struct given *given = calloc((size_t)argc + 1, sizeof(*given));
 	char err[768], name[64];
-	int rc = 0, c, longindex;
+	const char *near;
+	int rc = 0, c, longindex, short_help = 1;
 	size_t n_given = 0;
 	if (!longopts || !refs || !given || !shortopts) {
 		fprintf(stderr, "%s: out of memory\n", cli->prog);
@@ -676,11 +754,14 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 						      NULL, OPT_BASE + (int)k};
 			refs[k] = (struct opt_ref){cmd->groups[g], o};
 			if (!o->name[1]) {
+				short_help &= o->name[0] != 'h';
 				shortopts[n_short++] = o->name[0];
 				if (o->arg)
 					shortopts[n_short++] = ':';
 			}
 		}
+	if (short_help) /* -h is --help where no option of the command is -h */
+		shortopts[n_short++] = 'h';
 
 	opterr = 0;
 	optind = 0;
@@ -691,7 +772,7 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 				c = OPT_BASE + (int)i; /* -o is --output */
 		if (c >= OPT_BASE + IDX_FIRST_GROUP) {
 			given[n_given++] = (struct given){(size_t)(c - OPT_BASE), optarg};
-		} else if (c == OPT_BASE + IDX_HELP) {
+		} else if (c == OPT_BASE + IDX_HELP || (c == 'h' && short_help)) {
 			*help = 1;
 		} else if (c == OPT_BASE + IDX_VERSION) {
 			*version = 1;
@@ -705,12 +786,18 @@ static int parse(const struct sb_program *p, const struct sb_subcommand *cmd, st
 				snprintf(err, sizeof(err), "option '--%s' takes no value", name);
 			else if (known_elsewhere(p, name))
 				snprintf(err, sizeof(err), "option '--%s' does not apply to %s", name, cli->prog);
+			else if (argv[optind - 1][1] == '-' && (near = nearest_option(cmd, name)))
+				snprintf(err, sizeof(err), "unknown option '%s': did you mean --%s?", argv[optind - 1],
+					 near);
 			else
 				snprintf(err, sizeof(err), "unknown option '%s'", argv[optind - 1]);
 			break;
 		}
 	}
-	if (!err[0] && optind < argc && !cmd->operands)
+	if (!err[0] && optind < argc && !cmd->operands && cmd == p->own &&
+	    (near = nearest_subcommand(p, argv[optind])))
+		snprintf(err, sizeof(err), "unknown subcommand '%s': did you mean '%s %s'?", argv[optind], p->name, near);
+	else if (!err[0] && optind < argc && !cmd->operands)
 		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[optind]);
 	if (!err[0]) {
 		cli->operands = argv + optind;

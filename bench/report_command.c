@@ -21,7 +21,7 @@ static char *variant_buf, **variant_items;
 /* --from-blocks, --quiet-levels: one run estimated again from its blocks log. */
 static const char *from_blocks, *quiet_levels;
 
-enum { KEY_FORMAT, KEY_BATCH, KEY_VARIANT, KEY_FROM, KEY_QUIET };
+enum { KEY_FORMAT, KEY_BATCH, KEY_VARIANT, KEY_FROM, KEY_QUIET, KEY_WIDTH };
 
 static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
@@ -44,6 +44,13 @@ static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err,
 		snprintf(err, errlen, "--format: unknown format '%s' (text, markdown, json)", arg);
 		return -1;
 	}
+	if (key == KEY_WIDTH) {
+		uint64_t w;
+		if (sb_parse_u64_range("--width", arg, 40, 1000, &w, err, errlen) != 0)
+			return -1;
+		across.width = (int)w;
+		return 0;
+	}
 	if (key == KEY_BATCH) {
 		if (sb_parse_u64_range("--batch", arg, 1, 1u << 20, &across.batch, err, errlen) != 0)
 			return -1;
@@ -60,8 +67,12 @@ static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err,
 static const struct sb_cli_group report_group = {
 	.title = "Runs side by side (two runs or more, or any of these)",
 	.options = (const struct sb_cli_option[]){
-		{"format", "F", KEY_FORMAT, "text (default: within 100 columns, for a mail), markdown or json"},
-		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have)"},
+		{"format", "F", KEY_FORMAT, "text (default: within --width, for a mail), markdown (for web pages:\n"
+					    "one wide table with every CI) or json"},
+		{"width", "N", KEY_WIDTH, "the text form within N columns (default 100; 80 for a mail\n"
+					  "reply: a row then takes two lines)"},
+		{"batch", "N", KEY_BATCH, "the batch size to compare at (default: the largest all runs have;\n"
+					  "none: the one most have, the runs without it named and left out)"},
 		{"variant", "LIST", KEY_VARIANT, "the variants to put side by side (default: those two runs have)"},
 		{"from-blocks", "LOG", KEY_FROM, "estimate the run again from LOG, its --blocks log, per state of\n"
 						 "the core beside its blocks (docs/core-states.md)"},

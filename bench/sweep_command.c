@@ -71,5 +71,13 @@ const struct sb_subcommand sb_sweep_command = {
 	 * (measured: results/amd-epyc-zen3-vm.md); the lab, with 60 variants,
 	 * keeps 256. */
 	.default_states = SB_MAX_STATES,
+	.epilog = "exit status (each subcommand's --help gives its own):\n"
+		  "  0    measured, every check passed\n"
+		  "  1    an error or a failed check (a counter off, guard words overwritten, a JIT\n"
+		  "       mismatch), measured anyway where it could be\n"
+		  "  2    bad input (an option, a value, a file: one line names it), or a part not built\n"
+		  "  3-6  stubbench kernel: 3 no CAP_BPF/CAP_SYS_ADMIN, 4 no BPF JIT, 5 the programs\n"
+		  "       cannot be run, 6 measured in part (no private stack from this kernel)\n"
+		  "  130  interrupted (SIGINT, SIGTERM)\n",
 	.run = run_sweep,
 };

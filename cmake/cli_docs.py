@@ -128,7 +128,7 @@ def man_option_head(o):
 
 def man_options(cmds):
     out = ["Each command takes the groups of options below that name it, and also",
-           "\\fB\\-\\-help\\fR and \\fB\\-\\-version\\fR (status 0).", ".PP"]
+           "\\fB\\-h\\fR or \\fB\\-\\-help\\fR and \\fB\\-\\-version\\fR (status 0).", ".PP"]
     for c in cmds:
         if c["built"]:
             titles = [g["title"] for g in c["groups"]]

@@ -137,5 +137,62 @@ check(rc == 0 and len(neg) == 1 and "(faster; " in neg[0] and " -" in neg[0] and
 rc, out, err = report(f"{data}/answer_sweep.json")
 check(rc == 0 and "faster" not in out, f"the Zen 4 sweep's summary: {out!r}")
 
+# The atlas and a run of one of its machine kinds (a later kernel build):
+# the run is marked, no two rows read alike, the machine counted once, an
+# 80-column form, and "-" explained where it is printed.
+import shutil
+atlas_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "atlas")
+with tempfile.TemporaryDirectory() as tmp:
+    atlas = os.path.join(tmp, "atlas")
+    os.mkdir(atlas)
+    for n in sorted(os.listdir(atlas_src)):
+        shutil.copy(os.path.join(atlas_src, n), atlas)
+    entries = [os.path.join(atlas, n) for n in sorted(os.listdir(atlas))]
+    mine = json.load(open(os.path.join(atlas, "intel-6-a7-vm.json")))
+    mine["kernel"] = mine["kernel"].replace(" #", "-later #", 1) if " #" in mine["kernel"] else mine["kernel"] + "x"
+    run = os.path.join(tmp, "run.json")
+    json.dump(mine, open(run, "w"))
+    env = dict(os.environ, STUBBENCH_ATLAS=atlas)
+
+    def atlas_report(*args):
+        p = subprocess.run([exe, "report", *args], capture_output=True, text=True, timeout=60, env=env)
+        return p.returncode, p.stdout, p.stderr
+
+    kinds = len(entries)
+    for width in ("100", "80"):
+        rc, out, err = atlas_report(f"--width={width}", *entries, run)
+        lines = out.splitlines()
+        check(rc == 0, f"atlas + run, width {width}: exit {rc}: {err}")
+        check(f"{kinds} machines, {kinds + 1} runs" in out, f"width {width}: machines counted as machines: {lines[:2]}")
+        check(all(len(l) <= int(width) for l in lines), f"width {width}: a line over: " + max(lines, key=len, default=""))
+        marked = [l for l in lines if ", this run" in l]
+        check(marked and all("6/0xa7" in l for l in marked), f"width {width}: the run marked: {marked}")
+        if any(l.rstrip().endswith("  -") for l in lines):
+            check(lines[-1].startswith("-: "), f"width {width}: '-' printed but not explained: {lines[-1:]}")
+    rc, out, err = atlas_report("--format=json", *entries, run)
+    doc = json.loads(out) if rc == 0 else {"machines": [], "n_machines": 0}
+    rows = [m["row"] + " " + m["kernel"] + " " + str(m["return_thunk"]) for m in doc["machines"]]
+    check(len(rows) == kinds + 1 and len(set(rows)) == len(rows), f"json: rows read alike: {rows}")
+    check(doc["n_machines"] == kinds and [m["this_run"] for m in doc["machines"]] == [False] * kinds + [True],
+          f"json: n_machines {doc['n_machines']}, this_run {[m['this_run'] for m in doc['machines']]}")
+    # Without the atlas beside it, the two runs of one machine and kernel
+    # release still read apart: by the kernel's whole release.
+    rc, out, err = report("--format=json", os.path.join(atlas, "intel-6-a7-vm.json"), run)
+    doc = json.loads(out) if rc == 0 else {"machines": []}
+    rows = [(m["row"], m["kernel"]) for m in doc["machines"]]
+    check(len(rows) == 2 and rows[0] != rows[1], f"two kernel builds: rows {rows}")
+    # A run with no figure at the batch the others share (a kernel run of
+    # n/a cells on a busy machine): left out and named, the others shown.
+    only8 = json.load(open(zen4))
+    only8["results"] = [r for r in only8["results"] if r["batch"] == 8]
+    b8 = os.path.join(tmp, "zen4-b8.json")
+    json.dump(only8, open(b8, "w"))
+    rc, out, err = report(zen4, xeon, b8)
+    lines = out.splitlines()
+    check(rc == 0 and "left out (no variant's figure at batch 4096): zen4-b8.json" in lines
+          and "2 machines, 2 runs" in lines[0], f"a run left out: {rc} {lines[:3]} {err}")
+    rc, out, err = report("--width=39", run)
+    check(rc == 2 and "--width" in err, f"--width=39: exit {rc}, {err!r}")
+
 print(f"across_runs: {len(failures)} failed")
 sys.exit(1 if failures else 0)

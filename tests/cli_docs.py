@@ -78,7 +78,7 @@ def man_options_by_command(lines):
 def check_man(cmds, gen, man):
     secs = sections(man)
     by_cmd = man_options_by_command(secs.get("OPTIONS", []))
-    known = {"--help", "--version"}
+    known = {"--help", "--version", "-h"}  # -h: --help in every command (bench/cli.c)
     prefixes = [c["passthrough_prefix"] for c in cmds if c["built"] and c["passthrough_prefix"]]
     for c in cmds:
         if not c["built"]:

@@ -30,6 +30,11 @@ expect 2 "/nonexistent.ini" --config=/nonexistent.ini
 expect 2 "cannot write '/nonexistent/blocks.csv'" --blocks=/nonexistent/blocks.csv
 expect 2 "--blocks: needs a file name" --blocks=
 expect 2 "'--frobnicate'" --frobnicate
+# A typo of an option or a subcommand: the nearest one named.
+expect 2 "did you mean --time?" --tiem=2
+expect 2 "did you mean --width?" report --widht=80 a.json
+expect 2 "did you mean 'stubbench report'?" reprot
+expect 2 "did you mean 'stubbench kernel'?" kernal
 expect 2 "'--variant'" --variant
 expect 2 "'extra'" extra
 expect 2 "exclude each other" --time=1 --samples=10
@@ -82,6 +87,10 @@ answers "^stubbench [0-9]" lab --version
 answers "--variant=LIST" --help
 answers "stubbench lab \[OPTIONS\]" --help
 answers "--plot=FILE" lab --help
+# -h is --help, in every command; the main --help gives the exit statuses.
+answers "^usage: stubbench \[OPTIONS\]" -h
+answers "^usage: stubbench report" report -h
+answers "^  130  interrupted" --help
 # Every return thunk --thunk takes (as its error lists them) is in both
 # --help texts, and is taken: one list, from the thunk enum.
 thunks=$("$sb" --thunk=nope 2>&1 | sed -n 's/.*unknown return thunk .nope. (\(.*\))$/\1/p' | tr -d ',')

@@ -21,7 +21,8 @@ function(sb_label_tests)
     # the real tool's timed runs (times: ctest -L measures in build-asan)
     output_gbench_schema lab_every_arm_placed kernel_no_private_stack lab_ci_scope
     diff_summary auto_twin_live past_runs_cli quiet_levels install_tree
-    output_formats hostile_inputs run_schema diff_globals readme_compare_py)
+    output_formats hostile_inputs run_schema diff_globals readme_compare_py
+    fleet_ansible)
   # one_file_variant and insn_count_* are labelled valgrind where defined.
   set(SB_LABEL_VALGRIND)
   set(SB_LABEL_EXACT
@@ -29,7 +30,7 @@ function(sb_label_tests)
     golden_bytes padded_layout behaviour listing_parser image_text code_check
     insn_driver_bad_variant cli_list stats paired_placements paired_fixture states
     timer_decide config cli_errors cli_docs comment_paths public_headers readme_subcommands new_frames_fail
-    table_ci_note output_discipline states_in_time run_spans_time blocks_log sibling_cli
+    table_ci_note output_discipline quiet_output states_in_time run_spans_time blocks_log sibling_cli
     reproducibility_load placement code_variant cell_key estimate return_thunks ksyms
     json_return_thunk footprint footprint_cli flavour_host_calls
     cli_bad_flavour cli_bad_thunk cli_bad_thunk_without_host replica_only_build

@@ -26,9 +26,10 @@ grep -q "sb_output = 'main.svg'" "$d/main.gp" && grep -q "sb_data = 'main.dat'" 
 grep -q "test machine; Linux 6.18.0; 2026-12-01T06:10:00Z" "$d/main.gp" || no "title lacks machine, kernel or date"
 grep -q "^set key at screen 0.5" "$d/main.gp" && ! grep -q "set key below" "$d/main.gp" || no "main.gp: the legend is not above the panels"
 [ "$(grep -c "with yerrorlines lc 2 pt 5" "$d/main.gp")" = 2 ] || no "main.gp: private not in one colour in both panels"
-# The lower panel's own legend: its one series, private, titled there too.
-grep -q "^set key inside left top horizontal" "$d/main.gp" || no "main.gp: the lower panel has no legend of its own"
-[ "$(grep -c "with yerrorlines lc 2 pt 5 title" "$d/main.gp")" = 2 ] || no "main.gp: private not titled in both panels"
+# One legend, above the panels, over no data: none inside a panel.
+grep -q "^set key inside" "$d/main.gp" && no "main.gp: a legend inside a panel, over its data"
+[ "$(grep -c "^set key at screen" "$d/main.gp")" = 1 ] && [ "$(grep -c "^unset key" "$d/main.gp")" = 1 ] ||
+    no "main.gp: not one legend above the panels and none in the lower one"
 grep -q "filledcurves" "$d/main.gp" && no "main.gp draws a band"
 
 # Kernel: a panel per shape and codegen, the JIT's return in the title, one
@@ -38,7 +39,29 @@ grep -q "filledcurves" "$d/main.gp" && no "main.gp draws a band"
 grep -q "^set title 'per-run, private, kernel vs twins" "$d/kernel.gp" && grep -q "^set ylabel '% added" "$d/kernel.gp" || no "kernel.gp has no per-run, private panel"
 grep -q "returns: return thunk" "$d/kernel.gp" || no "kernel title lacks the thunk"
 grep -qx "64 15 10 20" "$d/kernel.dat" || no "kernel.dat lacks private-per-run's delta"
-grep -q "yerrorlines lc 2 pt 7 title 'kernel'" "$d/kernel.gp" || no "kernel.gp: the kernel's line is not vermillion, titled kernel"
+grep -q "yerrorlines lc 2 pt 7 title 'kernel (test run)'" "$d/kernel.gp" || no "kernel.gp: the kernel's line is not vermillion, titled kernel (test run)"
+# The driver from the run: perf_event programs run by page faults, said in
+# the legend; the machine named from its CPUID as the summary names it.
+python3 - "$data/run_kernel.json" "$d/kernel_pf.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["kernel_driver"] = "perf_event programs, run by page faults: this kernel gives raw_tp programs no private stack"
+d["cpuid"] = {"vendor": "GenuineIntel", "family": 6, "model": 207, "stepping": 2, "microcode": "0x21000283",
+              "hypervisor": "KVM", "amx": True}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$sb" plot "$d/kernel_pf.json" -o "$d/kernel_pf.png" 2>"$d/err"
+grep -q "title 'kernel (page faults)'" "$d/kernel_pf.gp" || no "kernel_pf.gp: the page-fault driver not in the legend"
+grep -q "Intel Emerald Rapids (6/0xcf), KVM guest" "$d/kernel_pf.gp" || no "kernel_pf.gp: the machine not named as the summary names it"
+# Panel titles within a panel of two columns: each line at most 80
+# characters, what the y axis leaves out on a second line.
+"$sb" plot "$data/plot_kernel.json" -o "$d/ref_kernel.png" 2>"$d/err"
+python3 - "$d/ref_kernel.gp" <<'PY' || no "ref_kernel.gp: a panel title line over 80 characters, or none on two lines"
+import re, sys
+titles = [l for l in open(sys.argv[1]) if l.startswith("set title ")]
+parts = [p for t in titles for p in re.findall(r"'((?:[^']|'')*)'", t)]
+sys.exit(0 if titles and all(len(p) <= 80 for p in parts) and any(' . "\\n" . ' in t for t in titles) else 1)
+PY
 # y axis from batch >= 64: 15 [10, 20] and zero, 8 % more each side.
 grep -qx "set yrange \[-1.6:21.6\]" "$d/kernel.gp" || no "kernel.gp: y range not set by the data"
 

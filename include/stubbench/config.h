@@ -85,6 +85,7 @@ struct sb_config {
 	int verbose;
 	int table;                /* --table: the full table and notes after the summary */
 	const char *output;       /* --output=FILE: the report there, written whole; NULL: stdout */
+	const char *host;         /* --host=NAME: the machine's name in the saved run; NULL: none */
 	const char *plot;         /* --plot=FILE; NULL: none */
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */

@@ -101,7 +101,8 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 				       int *with_private)
 {
 	char why[512];
-	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, info, why, sizeof(why));
+	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(),
+							    why, sizeof(why));
 	*with_private = st != SB_KERNEL_NO_PRIV_STACK;
 	if (st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
@@ -109,10 +110,10 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 		/* The private programs are the baseline's code: left out, the
 		 * rest measured, and the exit status says so. */
 		struct sb_private_stack_probe probe;
-		int probed = sb_kernel_say_no_private_stack(why, info, &probe);
+		int probed = sb_kernel_say_no_private_stack(why, info, sb_session_notes(cfg), &probe);
 		sb_kernel_not_measured_as("private in the kernel", probed ? &probe : NULL, r->not_measured,
 					  sizeof(r->not_measured));
-		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline and the syscall path "
+		fprintf(sb_session_notes(cfg), "stubbench kernel: measuring the rest: the baseline and the syscall path "
 			"(exit status 6: measured in part)\n");
 	} else if (st != SB_KERNEL_OK) {
 		/* Unreadable JIT bytes or a variant that is not what it should

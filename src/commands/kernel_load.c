@@ -92,9 +92,11 @@ enum sb_kernel_status kernel_run_check_jit(struct kernel_run *r, FILE *info, int
 	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
 	enum sb_kernel_status st = sb_kernel_check_jit(r->objs[0][0], r->plan.shapes, r->plan.want, r->cfg.dump_dir,
 						       jit_text ? jit_text : info, r->no_priv, why, sizeof(why));
+	/* Its lines are in the JSON; on the terminal with --verbose alone. */
 	if (jit_text) {
 		fclose(jit_text);
-		fputs(r->jit_check, info);
+		if (r->cfg.verbose)
+			fputs(r->jit_check, info);
 	}
 	/* A mismatch or unreadable bytes still measure, no JIT does not.
 	 * Programs the kernel gave no private stack are left out of the
@@ -105,7 +107,7 @@ enum sb_kernel_status kernel_run_check_jit(struct kernel_run *r, FILE *info, int
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
 			r->kwant[s][v] = (v == SB_KV_BASELINE || r->plan.want[v]) && !r->no_priv[s][v];
 	if (st == SB_KERNEL_NO_PRIV_STACK) {
-		r->probed = sb_kernel_say_no_private_stack(why, info, &r->probe);
+		r->probed = sb_kernel_say_no_private_stack(why, info, sb_session_notes(&r->cfg), &r->probe);
 		sb_kernel_not_measured(r->no_priv, r->plan.shapes, r->probed ? &r->probe : NULL, r->not_measured,
 				       sizeof(r->not_measured));
 	} else if (st != SB_KERNEL_OK) {

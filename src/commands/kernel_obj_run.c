@@ -140,7 +140,7 @@ static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 	}
 	if (!r->n_private_progs && r->no_priv_what[0]) {
 		struct sb_private_stack_probe probe;
-		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, &probe);
+		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, sb_session_notes(r->cfg), &probe);
 		sb_kernel_not_measured_as("the private stack's cost", probed ? &probe : NULL, r->not_measured,
 					  sizeof(r->not_measured));
 		if (*rc == SB_KERNEL_OK)
@@ -279,7 +279,7 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 	/* What the run finds before it measures: above the full table
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
 	 * the first thing on stdout. */
-	FILE *info = stderr, *quiet = NULL;
+	FILE *info = sb_session_notes(r->cfg), *quiet = NULL;
 	if (r->cfg->format == SB_FORMAT_TABLE && sb_session_full_report(r->cfg)) {
 		/* Within the table's width but with --verbose (text_grid.h). */
 		quiet = r->cfg->verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);

@@ -77,7 +77,7 @@ static int perf_event_instead(const struct kernel_run *r, enum sb_kernel_status 
  * Returns SB_KERNEL_OK or the status loading failed with. */
 static enum sb_kernel_status reload_as_perf_event(struct kernel_run *r, int cpu)
 {
-	fprintf(stderr, "stubbench kernel: loading the programs as perf_event programs instead, each run "
+	fprintf(sb_session_notes(&r->cfg), "stubbench kernel: loading the programs as perf_event programs instead, each run "
 		"by a page fault (--driver=perf_event)\n");
 	kernel_run_unload(r);
 	r->driver = SB_DRIVER_PERF_EVENT;
@@ -171,7 +171,7 @@ static int run(struct kernel_run *r)
 	if (stop)
 		return st;
 	if (st == SB_KERNEL_NO_PRIV_STACK)
-		fprintf(stderr, "stubbench kernel: measuring the rest: the baseline programs against their twins, "
+		fprintf(sb_session_notes(&r->cfg), "stubbench kernel: measuring the rest: the baseline programs against their twins, "
 			"and every twin (exit status 6: measured in part)\n");
 	return measure_and_finish(r, cpu, st, info);
 }

@@ -22,9 +22,9 @@ enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
 FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
 {
 	*quiet = NULL;
-	if (cfg->format != SB_FORMAT_TABLE)
+	if (cfg->format != SB_FORMAT_TABLE && !sb_session_summary_alone_here(cfg))
 		return stderr;
-	if (sb_session_full_report(cfg)) {
+	if (cfg->format == SB_FORMAT_TABLE && sb_session_full_report(cfg)) {
 		if (cfg->verbose)
 			return stdout;
 		/* Within the table's width: each line folded (closed with *quiet). */

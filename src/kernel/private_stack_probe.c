@@ -158,10 +158,10 @@ int sb_kernel_no_private_stack_reason(const char *what, struct sb_private_stack_
 	return 0;
 }
 
-int sb_kernel_say_no_private_stack(const char *what, FILE *info, struct sb_private_stack_probe *p)
+int sb_kernel_say_no_private_stack(const char *what, FILE *info, FILE *say, struct sb_private_stack_probe *p)
 {
 	char reason[1024];
 	int probed = sb_kernel_no_private_stack_reason(what, p, reason, sizeof(reason), info) == 0;
-	fprintf(stderr, "stubbench kernel: %s\n", reason);
+	fprintf(say, "stubbench kernel: %s\n", reason);
 	return probed;
 }

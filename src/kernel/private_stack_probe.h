@@ -24,9 +24,10 @@ int sb_private_stack_probe_run(struct sb_private_stack_probe *p, char *err, size
 int sb_kernel_no_private_stack_reason(const char *what, struct sb_private_stack_probe *p, char *buf, size_t len,
 				      FILE *info);
 
-/* The probe run, its lines on info, and the one-line reason on stderr
- * ("stubbench kernel: no private stack: ..."). Returns 1 with *p filled
- * in, 0 when the probe could not run. */
-int sb_kernel_say_no_private_stack(const char *what, FILE *info, struct sb_private_stack_probe *p);
+/* The probe run, its lines on info, and the one-line reason on say
+ * ("stubbench kernel: no private stack: ..."; stderr, or nowhere when the
+ * terminal gets the summary alone). Returns 1 with *p filled in, 0 when
+ * the probe could not run. */
+int sb_kernel_say_no_private_stack(const char *what, FILE *info, FILE *say, struct sb_private_stack_probe *p);
 
 #endif

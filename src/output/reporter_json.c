@@ -281,6 +281,10 @@ static int json_begin(FILE *f, const struct sb_results *r, const struct sb_outpu
 	json_run_info(f, m);
 	fputs(",\n  \"machine\": ", f);
 	sb_json_string(f, r->cpu_desc);
+	if (m->config && m->config->host) {
+		fputs(",\n  \"host\": ", f);
+		sb_json_string(f, m->config->host);
+	}
 	json_machine_id(f);
 	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
 	if (m->shape) {

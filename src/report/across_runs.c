@@ -9,27 +9,39 @@
 
 #include "report/answer.h"
 #include "base/error.h"
+#include "report/answer.h"
+#include "base/error.h"
+#include "report/atlas.h"
 #include "report/kernel_verdict.h"
 #include "base/machine_name.h"
 #include "report/state_figures.h"
 
 #define ACROSS_NAME 128
 #define ACROSS_CELL 96
-/* The text form's machine column at most this wide (a longer name is cut). */
+/* A machine's name at most this wide in a row's name (a longer one is cut). */
 #define ACROSS_MACHINE_COLUMNS 40
+/* A row's name: the machine's, its mark and what tells it from another row. */
+#define ACROSS_LABEL 256
 
 struct across {
 	const struct sb_run_file *runs;
 	size_t n;
 	uint64_t batch;
-	size_t *machine;           /* [run]: the first run of its machine (a row of the table) */
-	size_t n_machines;
+	size_t *machine;           /* [run]: the first run of its row (a machine) */
+	size_t n_machines;         /* rows */
+	size_t n_kinds;            /* machines: rows of one machine name count once */
+	int *mine;                 /* [run]: given beside the atlas's runs, marked "this run" */
+	int *full_kernel;          /* [first run]: its kernel column has the whole release */
+	char (*label)[ACROSS_LABEL]; /* [first run]: the row's name, no two alike */
+	int width;                 /* the text form's columns */
+	int dashes;                /* a "-" was printed: the footer says what it means */
 	char (*cols)[ACROSS_NAME]; /* the variants, in order of first appearance */
 	size_t n_cols;
 	int verdicts;              /* some run is a kernel run: its twins' verdicts column */
 	int states;                /* some run has figures per core state: the first column's, by state */
 	char states_title[160];
 	char unmatched[512];       /* the variants of one run alone, for the one line */
+	const char *left_out;      /* the runs without a figure at the batch ("": none) */
 };
 
 static int has_batch(const struct sb_run_file *rf, uint64_t b)
@@ -38,6 +50,26 @@ static int has_batch(const struct sb_run_file *rf, uint64_t b)
 		if (rf->rows[i].batch == b && sb_run_variant_row(&rf->rows[i]))
 			return 1;
 	return 0;
+}
+
+/* The batch the most runs have a variant's figure at (of those, the
+ * largest); 0: none. */
+static uint64_t most_runs_batch(const struct sb_run_file *runs, size_t n)
+{
+	uint64_t best = 0;
+	size_t most = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; r < runs[i].n_rows; r++) {
+			uint64_t b = runs[i].rows[r].batch;
+			if (!sb_run_variant_row(&runs[i].rows[r]) || b == best)
+				continue;
+			size_t k = 0;
+			for (size_t j = 0; j < n; j++)
+				k += has_batch(&runs[j], b);
+			if (k > most || (k == most && b > best))
+				best = b, most = k;
+		}
+	return best;
 }
 
 /* The largest batch at which every run has a variant's figure; 0: none. */
@@ -91,24 +123,95 @@ static size_t machines_with(const struct across *a, const char *name)
 
 static void machine_of(const struct sb_run_file *rf, char *buf, size_t len);
 
-/* Runs of one machine (the same name, kernel and return thunk) share a row. */
+static void kernel_of(const struct across *a, size_t i, char *buf, size_t len);
+static void thunk_of(const struct sb_run_file *rf, char *buf, size_t len);
+
+/* Which runs were given beside the atlas's: where some run is the atlas's,
+ * every run that is not. */
+static void mark_mine(struct across *a)
+{
+	const char *dir = sb_atlas_dir();
+	int atlas = 0;
+	for (size_t i = 0; i < a->n; i++)
+		atlas |= (a->mine[i] = sb_atlas_holds(dir, a->runs[i].path));
+	for (size_t i = 0; i < a->n; i++)
+		a->mine[i] = atlas && !a->mine[i];
+}
+
+/* Rows i and j (first runs) read the same: name, kernel and returns. */
+static int rows_alike(const struct across *a, size_t i, size_t j)
+{
+	char ki[100], kj[100], ti[300], tj[300];
+	kernel_of(a, i, ki, sizeof(ki));
+	kernel_of(a, j, kj, sizeof(kj));
+	thunk_of(&a->runs[i], ti, sizeof(ti));
+	thunk_of(&a->runs[j], tj, sizeof(tj));
+	return strcmp(a->label[i], a->label[j]) == 0 && strcmp(ki, kj) == 0 && strcmp(ti, tj) == 0;
+}
+
+/* Rows that read alike get what tells them apart: their kernel's whole
+ * release where those differ, then the file of their first run, then their
+ * place in the table. */
+static void tell_apart(struct across *a)
+{
+	int *alike = calloc(a->n, sizeof(*alike));
+	for (int pass = 0; alike && pass < 3; pass++) {
+		for (size_t i = 0; i < a->n; i++) {
+			alike[i] = 0;
+			for (size_t j = 0; j < a->n && a->machine[i] == i; j++)
+				alike[i] |= j != i && a->machine[j] == j && rows_alike(a, i, j);
+		}
+		for (size_t i = 0, row = 1; i < a->n; i++) {
+			if (a->machine[i] != i)
+				continue;
+			const char *base = strrchr(a->runs[i].path, '/');
+			size_t used = strlen(a->label[i]);
+			if (alike[i] && pass == 0)
+				a->full_kernel[i] = 1;
+			else if (alike[i] && pass == 1)
+				snprintf(a->label[i] + used, ACROSS_LABEL - used, " (%.100s)", base ? base + 1 : a->runs[i].path);
+			else if (alike[i])
+				snprintf(a->label[i] + used, ACROSS_LABEL - used, " #%zu", row);
+			row++;
+		}
+	}
+	free(alike);
+}
+
+/* Runs of one machine (the same name, kernel, return thunk and --host
+ * name), all the atlas's or all given beside it, share a row; rows of one
+ * machine name and host name are one machine. */
 static int group_machines(struct across *a)
 {
 	a->machine = calloc(a->n, sizeof(*a->machine));
-	if (!a->machine)
+	a->mine = calloc(a->n, sizeof(*a->mine));
+	a->label = calloc(a->n, sizeof(*a->label));
+	a->full_kernel = calloc(a->n, sizeof(*a->full_kernel));
+	if (!a->machine || !a->mine || !a->label || !a->full_kernel)
 		return -1;
+	mark_mine(a);
 	for (size_t i = 0; i < a->n; i++) {
 		char ni[160], nj[160];
 		machine_of(&a->runs[i], ni, sizeof(ni));
 		a->machine[i] = i;
+		int kind = 1;
 		for (size_t j = 0; j < i && a->machine[i] == i; j++) {
 			machine_of(&a->runs[j], nj, sizeof(nj));
-			if (strcmp(ni, nj) == 0 && strcmp(a->runs[i].kernel, a->runs[j].kernel) == 0 &&
-			    strcmp(a->runs[i].thunk, a->runs[j].thunk) == 0)
+			if (strcmp(ni, nj) != 0 || strcmp(a->runs[i].host, a->runs[j].host) != 0)
+				continue;
+			kind = 0;
+			if (strcmp(a->runs[i].kernel, a->runs[j].kernel) == 0 &&
+			    strcmp(a->runs[i].thunk, a->runs[j].thunk) == 0 && a->mine[i] == a->mine[j])
 				a->machine[i] = a->machine[j];
 		}
-		a->n_machines += a->machine[i] == i;
+		a->n_kinds += kind;
+		if (a->machine[i] != i)
+			continue;
+		a->n_machines++;
+		snprintf(a->label[i], ACROSS_LABEL, "%s%s%.*s%s", a->runs[i].host, a->runs[i].host[0] ? ": " : "",
+			 ACROSS_MACHINE_COLUMNS, ni, a->mine[i] ? ", this run" : "");
 	}
+	tell_apart(a);
 	return 0;
 }
 
@@ -210,11 +313,12 @@ static void thunk_of(const struct sb_run_file *rf, char *buf, size_t len)
 		snprintf(buf, len, "%s", n ? rf->thunk : "-");
 }
 
-/* "6.18.44" of "Linux 6.18.44-fc-v1147 #1 ...". */
-static void kernel_of(const struct sb_run_file *rf, char *buf, size_t len)
+/* Run i's kernel: "6.18.44" of "Linux 6.18.44-fc-v1147 #1 ...", or
+ * "6.18.44-fc-v1147" where its row needs that to differ from another. */
+static void kernel_of(const struct across *a, size_t i, char *buf, size_t len)
 {
 	char rel[96];
-	sb_answer_kernel_release(rf->kernel, 0, rel, sizeof(rel));
+	sb_answer_kernel_release(a->runs[i].kernel, a->full_kernel[a->machine[i]], rel, sizeof(rel));
 	const char *v = strncmp(rel, "Linux ", 6) == 0 ? rel + 6 : rel;
 	snprintf(buf, len, "%s", *v ? v : "-");
 }
@@ -325,22 +429,24 @@ static size_t widest_cell(const struct across *a, size_t c)
 }
 
 /* The text form: the fixed columns, then the variant columns in blocks
- * that fit in SB_ANSWER_MAX_COLUMNS, the fixed columns repeated. */
-static void write_text(FILE *f, const struct across *a)
+ * that fit in a->width, the fixed columns repeated. Where a row's name and
+ * one cell do not fit on a line, each row takes two: its name, then the
+ * rest indented. */
+static void write_text(FILE *f, struct across *a)
 {
-	char name[160], kern[100], thunk[300];
+	char kern[100], thunk[300];
 	int wm = 7, wk = 6, wt = 7;
 	for (size_t i = 0; i < a->n; i++) {
-		machine_of(&a->runs[i], name, sizeof(name));
-		kernel_of(&a->runs[i], kern, sizeof(kern));
+		kernel_of(a, i, kern, sizeof(kern));
 		thunk_of(&a->runs[i], thunk, sizeof(thunk));
-		wm = (int)strlen(name) > wm ? (int)strlen(name) : wm;
+		if (a->machine[i] == i)
+			wm = (int)strlen(a->label[i]) > wm ? (int)strlen(a->label[i]) : wm;
 		wk = (int)strlen(kern) > wk ? (int)strlen(kern) : wk;
 		wt = (int)strlen(thunk) > wt ? (int)strlen(thunk) : wt;
 	}
-	wm = wm > ACROSS_MACHINE_COLUMNS ? ACROSS_MACHINE_COLUMNS : wm;
 	wt = wt > 16 ? 16 : wt;
-	int fixed = wm + 2 + wk + 2 + wt;
+	int two = wm + 2 + wk + 2 + wt + 2 + (int)widest_cell(a, 0) > a->width;
+	int fixed = two ? 2 + wk + 2 + wt : wm + 2 + wk + 2 + wt;
 	size_t ncols = n_columns(a);
 	for (size_t first = 0; first < ncols;) {
 		size_t last = first;
@@ -348,13 +454,16 @@ static void write_text(FILE *f, const struct across *a)
 		size_t w[64];
 		for (; last < ncols && last - first < 64; last++) {
 			w[last - first] = widest_cell(a, last);
-			if (last > first && width + 2 + (int)w[last - first] > SB_ANSWER_MAX_COLUMNS)
+			if (last > first && width + 2 + (int)w[last - first] > a->width)
 				break;
 			width += 2 + (int)w[last - first];
 		}
 		if (first)
 			fputc('\n', f);
-		fprintf(f, "%-*s  %-*s  %-*s", wm, "machine", wk, "kernel", wt, "returns");
+		if (two)
+			fprintf(f, "machine\n  %-*s  %-*s", wk, "kernel", wt, "returns");
+		else
+			fprintf(f, "%-*s  %-*s  %-*s", wm, "machine", wk, "kernel", wt, "returns");
 		for (size_t c = first; c < last; c++)
 			fprintf(f, "  %-*.*s", c + 1 < last ? (int)w[c - first] : 0, (int)w[c - first],
 				col_title(a, c));
@@ -362,13 +471,17 @@ static void write_text(FILE *f, const struct across *a)
 		for (size_t i = 0; i < a->n; i++) {
 			if (a->machine[i] != i)
 				continue;
-			machine_of(&a->runs[i], name, sizeof(name));
-			kernel_of(&a->runs[i], kern, sizeof(kern));
+			kernel_of(a, i, kern, sizeof(kern));
 			thunk_of(&a->runs[i], thunk, sizeof(thunk));
-			fprintf(f, "%-*.*s  %-*s  %-*.*s", wm, wm, name, wk, kern, wt, wt, thunk);
+			a->dashes |= strcmp(kern, "-") == 0 || strcmp(thunk, "-") == 0;
+			if (two)
+				fprintf(f, "%.*s\n  %-*s  %-*.*s", a->width, a->label[i], wk, kern, wt, wt, thunk);
+			else
+				fprintf(f, "%-*s  %-*s  %-*.*s", wm, a->label[i], wk, kern, wt, wt, thunk);
 			for (size_t c = first; c < last; c++) {
 				char cell[ACROSS_CELL];
 				col_cell(a, i, c, 0, cell, sizeof(cell));
+				a->dashes |= strcmp(cell, "-") == 0;
 				fprintf(f, "  %-*s", c + 1 < last ? (int)w[c - first] : 0, cell);
 			}
 			fputc('\n', f);
@@ -377,7 +490,7 @@ static void write_text(FILE *f, const struct across *a)
 	}
 }
 
-static void write_markdown(FILE *f, const struct across *a)
+static void write_markdown(FILE *f, struct across *a)
 {
 	fputs("| machine | kernel | returns |", f);
 	for (size_t c = 0; c < n_columns(a); c++)
@@ -387,14 +500,15 @@ static void write_markdown(FILE *f, const struct across *a)
 		fputs("---|", f);
 	fputc('\n', f);
 	for (size_t i = 0; i < a->n; i++) {
-		char name[160], kern[100], cell[160];
+		char kern[100], cell[160];
 		if (a->machine[i] != i)
 			continue;
-		machine_of(&a->runs[i], name, sizeof(name));
-		kernel_of(&a->runs[i], kern, sizeof(kern));
-		fprintf(f, "| %s | %s | %s |", name, kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
+		kernel_of(a, i, kern, sizeof(kern));
+		a->dashes |= strcmp(kern, "-") == 0 || !a->runs[i].thunk[0];
+		fprintf(f, "| %s | %s | %s |", a->label[i], kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
 		for (size_t c = 0; c < n_columns(a); c++) {
 			col_cell(a, i, c, 1, cell, sizeof(cell));
+			a->dashes |= strcmp(cell, "-") == 0;
 			fprintf(f, " %s |", cell);
 		}
 		fputc('\n', f);
@@ -423,13 +537,16 @@ static json_object *json_machine(const struct across *a, size_t m)
 	const struct sb_run_file *rf = &a->runs[m];
 	char name[160], kern[100];
 	machine_of(rf, name, sizeof(name));
-	kernel_of(rf, kern, sizeof(kern));
+	kernel_of(a, m, kern, sizeof(kern));
 	json_object *o = json_object_new_object(), *paths = json_object_new_array();
 	for (size_t i = m; i < a->n; i++)
 		if (a->machine[i] == m)
 			json_object_array_add(paths, json_object_new_string(a->runs[i].path));
 	json_object_object_add(o, "runs", paths);
 	json_object_object_add(o, "machine", json_object_new_string(name));
+	json_object_object_add(o, "row", json_object_new_string(a->label[m]));
+	json_object_object_add(o, "host", rf->host[0] ? json_object_new_string(rf->host) : NULL);
+	json_object_object_add(o, "this_run", json_object_new_boolean(a->mine[m]));
 	const char *uarch = sb_machine_microarchitecture(&rf->id);
 	json_object_object_add(o, "microarchitecture", uarch ? json_object_new_string(uarch) : NULL);
 	json_object_object_add(o, "kernel", json_object_new_string(kern));
@@ -474,12 +591,14 @@ static int write_json(FILE *f, const struct across *a)
 {
 	json_object *doc = json_object_new_object();
 	json_object_object_add(doc, "batch", json_object_new_int64((int64_t)a->batch));
+	json_object_object_add(doc, "n_machines", json_object_new_int64((int64_t)a->n_kinds));
 	json_object *machines = json_object_new_array();
 	for (size_t i = 0; i < a->n; i++)
 		if (a->machine[i] == i)
 			json_object_array_add(machines, json_machine(a, i));
 	json_object_object_add(doc, "machines", machines);
 	json_object_object_add(doc, "not_matched", a->unmatched[0] ? json_object_new_string(a->unmatched) : NULL);
+	json_object_object_add(doc, "left_out", a->left_out[0] ? json_object_new_string(a->left_out) : NULL);
 	int rc = fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY)) < 0;
 	json_object_put(doc);
 	return rc;
@@ -488,7 +607,7 @@ static int write_json(FILE *f, const struct across *a)
 int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const struct sb_across_options *o, char *err,
 		   size_t errlen)
 {
-	struct across a = {.runs = runs, .n = n};
+	struct across a = {.runs = runs, .n = n, .width = o->width ? o->width : SB_ANSWER_MAX_COLUMNS};
 	if (!n) {
 		sb_set_err(err, errlen, "no runs");
 		return 2;
@@ -500,7 +619,25 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 				   (unsigned long long)o->batch);
 			return 2;
 		}
+	/* No batch all have (a run of n/a cells, as a kernel run on a busy
+	 * machine may be): the batch most have, the others left out and named. */
+	struct sb_run_file *kept = NULL;
+	char left_out[512] = "";
+	if (!a.batch && n > 1 && (a.batch = most_runs_batch(runs, n)) && (kept = calloc(n, sizeof(*kept)))) {
+		size_t k = 0, used = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *base = strrchr(runs[i].path, '/');
+			if (has_batch(&runs[i], a.batch))
+				kept[k++] = runs[i];
+			else if (used < sizeof(left_out))
+				used += (size_t)snprintf(left_out + used, sizeof(left_out) - used, "%s%.100s",
+							 used ? ", " : "", base ? base + 1 : runs[i].path);
+		}
+		a.runs = kept, a.n = n = k;
+	}
+	a.left_out = left_out;
 	if (!a.batch) {
+		free(kept);
 		sb_set_err(err, errlen, "no batch size at which every run has a variant's figure");
 		return 2;
 	}
@@ -514,22 +651,41 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 	if (rc == 0 && o->format == SB_ACROSS_JSON) {
 		write_json(f, &a);
 	} else if (rc == 0) {
-		fprintf(f, "added cost per call at batch %llu, cycles (95 %% CI) and %% of its baseline: "
-			   "%zu machine%s, %zu run%s\n", (unsigned long long)a.batch, a.n_machines,
-			a.n_machines == 1 ? "" : "s", n, n == 1 ? "" : "s");
+		char what[160], count[64];
+		int width = o->format == SB_ACROSS_MARKDOWN ? SB_ANSWER_MAX_COLUMNS : a.width;
+		snprintf(what, sizeof(what), "added cost per call at batch %llu, cycles (95 %% CI) and %% of its baseline:",
+			 (unsigned long long)a.batch);
+		snprintf(count, sizeof(count), "%zu machine%s, %zu run%s", a.n_kinds, a.n_kinds == 1 ? "" : "s", n,
+			 n == 1 ? "" : "s");
+		fprintf(f, "%s%s%s\n", what, (int)(strlen(what) + 1 + strlen(count)) <= width ? " " : "\n", count);
+		if (left_out[0]) {
+			char line[640];
+			snprintf(line, sizeof(line), "left out (no variant's figure at batch %llu): %s",
+				 (unsigned long long)a.batch, left_out);
+			if ((int)strlen(line) > width)
+				memcpy(line + width - 3, "...", 4);
+			fprintf(f, "%s\n", line);
+		}
 		if (a.unmatched[0]) {
 			char line[640];
 			snprintf(line, sizeof(line), "not matched (on one machine only): %s", a.unmatched);
-			if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
-				memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);
+			if ((int)strlen(line) > width)
+				memcpy(line + width - 3, "...", 4);
 			fprintf(f, "%s\n", line);
 		}
 		if (o->format == SB_ACROSS_MARKDOWN)
 			write_markdown(f, &a);
 		else
 			write_text(f, &a);
+		if (a.dashes)
+			fprintf(f, "%s-: none of the row's runs has it (at batch %llu), or says it\n",
+				o->format == SB_ACROSS_MARKDOWN ? "\n" : "", (unsigned long long)a.batch);
 	}
+	free(kept);
 	free(a.cols);
 	free(a.machine);
+	free(a.mine);
+	free(a.full_kernel);
+	free(a.label);
 	return rc;
 }

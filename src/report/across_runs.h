@@ -5,7 +5,9 @@
  * CPU measured (`stubbench report A.json B.json ...`, docs/across-runs.md).
  *
  * Runs of one machine (the same name, kernel and return thunk: a sweep of
- * each flavour, a kernel run) share its row. Runs are matched on what they
+ * each flavour, a kernel run) share its row; where some runs are the
+ * atlas's, the others are marked "this run" and have rows of their own.
+ * Rows that would read alike get their file's name. Runs are matched on what they
  * share: the batch is the largest all have (or the one asked for), the
  * columns the variants of at least two machines (one machine: its own).
  * What cannot be matched is said in one line. */
@@ -19,8 +21,8 @@
 #include "report/run_file.h"
 
 enum sb_across_format {
-	SB_ACROSS_TEXT,      /* within 100 columns: blocks of the variant columns that fit */
-	SB_ACROSS_MARKDOWN,  /* one GitHub table, every column */
+	SB_ACROSS_TEXT,      /* within o->width: blocks of the variant columns that fit */
+	SB_ACROSS_MARKDOWN,  /* one GitHub table, every column: for web pages, not mail */
 	SB_ACROSS_JSON,
 };
 
@@ -29,6 +31,7 @@ struct sb_across_options {
 	uint64_t batch;             /* 0: the largest every run has */
 	char *const *variants;      /* NULL: the variants at least two runs have */
 	size_t n_variants;
+	int width;                  /* the text form's columns; 0: SB_ANSWER_MAX_COLUMNS */
 };
 
 /* Writes the table of runs[0..n) to f. Returns 0; or 2 with one line in

@@ -2,6 +2,7 @@
 #include "report/atlas.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,15 @@ const char *sb_atlas_dir(void)
 	if (env && *env)
 		return strcmp(env, "none") == 0 ? NULL : env;
 	return SB_SOURCE_DIR "/results/atlas";
+}
+
+int sb_atlas_holds(const char *dir, const char *path)
+{
+	char d[PATH_MAX], f[PATH_MAX];
+	if (!dir || !realpath(dir, d) || !realpath(path, f))
+		return 0;
+	size_t n = strlen(d);
+	return strncmp(f, d, n) == 0 && f[n] == '/' && !strchr(f + n + 1, '/');
 }
 
 /* A machine kind's short name: its microarchitecture, else its model string. */

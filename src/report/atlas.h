@@ -16,6 +16,10 @@
  * source tree's results/atlas. */
 const char *sb_atlas_dir(void);
 
+/* 1 when the file at path is one of the atlas folder dir's runs (dir NULL:
+ * never), whatever way either path names it. */
+int sb_atlas_holds(const char *dir, const char *path);
+
 /* The line for rf (at most SB_ANSWER_MAX_COLUMNS): the cost per call of
  * the variant its summary shows first, at the same batch, on every other
  * machine kind of the atlas in dir that has it. Returns 1 when it printed

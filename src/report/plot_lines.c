@@ -134,7 +134,11 @@ static void dress(const struct line_plot *lp, const struct sb_run_row *r, struct
 	static const int points[] = {7, 5, 9, 11, 13, 15, 6, 4};
 	if (lp->kind == PLOT_KERNEL && r->key.side != SB_SIDE_NONE) {
 		int side = r->key.side == SB_SIDE_KERNEL ? 0 : r->key.side == SB_SIDE_TWIN ? 1 : 2;
-		static const char *const names[] = {"kernel", "twin", "placed twin"};
+		/* The kernel's programs ran as the run says: by BPF_PROG_TEST_RUN
+		 * (raw_tp), or by page faults (perf_event programs). */
+		const char *kernel = strstr(lp->job->run->kernel_driver, "perf_event") ? "kernel (page faults)"
+										      : "kernel (test run)";
+		const char *const names[] = {kernel, "twin", "placed twin"};
 		s->colour = (int[]){PLOT_VERMILLION, PLOT_BLUE, PLOT_GREEN}[side];
 		s->point = points[side], s->slot = side;
 		snprintf(s->legend, sizeof(s->legend), "%s", names[side]);
@@ -254,11 +258,12 @@ static void range_note(const struct line_plot *lp, int p, int by_big, double lo,
 				cut |= in && (e->lo < lo || e->hi > hi);
 			}
 	}
-	size_t at = (size_t)snprintf(note, len, "%s", by_big ? "; y from batch >= 64" : "");
+	size_t at = (size_t)snprintf(note, len, "%s", by_big ? "y from batch >= 64" : "");
 	for (int j = 0; j < n && at < len; j++)
-		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : ", off it: batch ", (unsigned long long)off[j]);
+		at += (size_t)snprintf(note + at, len - at, "%s%llu", j ? ", " : at ? ", off it: batch " : "off it: batch ",
+				       (unsigned long long)off[j]);
 	if (cut && at < len)
-		snprintf(note + at, len - at, "; cut whiskers run on");
+		snprintf(note + at, len - at, "%scut whiskers run on", at ? "; " : "");
 }
 
 /* The x axis: ticks at the batches drawn. */
@@ -287,12 +292,24 @@ static void write_xaxis(FILE *gp, const struct line_plot *lp)
 		lp->kind == PLOT_FOOTPRINT ? "copies of each variant" : "batch (iterations per sample)");
 }
 
+/* Series k is the first of its legend and colour among the series drawn
+ * (the legend above the panels names each such pair once). */
+static int first_of_kind(const struct line_plot *lp, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (lp->series[j].colour == lp->series[k].colour && !strcmp(lp->series[j].legend, lp->series[k].legend))
+			return 0;
+	return 1;
+}
+
 /* The panel with the most series: its legend is the plot's, above the
- * panels (the colours mean the same in every panel); -1 when it has more
- * than fit in a line or two: then each panel has its legend on its right. */
+ * panels, with the series of other panels it lacks (the colours mean the
+ * same in every panel; no legend inside a panel, over its data); -1 when
+ * they are more than fit in a line or two: then each panel has its legend
+ * on its right, outside it. */
 static int key_panel(const struct line_plot *lp)
 {
-	int best = 0, most = -1;
+	int best = 0, most = -1, kinds = 0;
 	for (int p = 0; p < lp->n_panels; p++) {
 		int m = 0;
 		for (int k = 0; k < lp->n_series; k++)
@@ -300,25 +317,35 @@ static int key_panel(const struct line_plot *lp)
 		if (m > most)
 			best = p, most = m;
 	}
-	return most > 6 ? -1 : best;
+	for (int k = 0; k < lp->n_series; k++)
+		kinds += first_of_kind(lp, k);
+	return kinds > 6 ? -1 : best;
 }
 
-/* Every panel its own legend: the plot's above the panels, in the key
- * panel's colours; in each other panel, inside it, of its own series. */
-static void write_key(FILE *gp, const struct line_plot *lp, int p, int key, int height)
+/* The legend: the plot's above the panels, in the key panel's plot; none
+ * in the other panels; each panel's on its right where key < 0. */
+static void write_key(FILE *gp, int p, int key, int height)
 {
-	int extra = 0;
-	for (int k = 0; k < lp->n_series; k++)
-		extra |= p != key && lp->series[k].panel == p;
 	if (key < 0)
 		fputs("set key outside right top vertical Left reverse noenhanced samplen 2\n", gp);
 	else if (p == key)
 		fprintf(gp, "set key at screen 0.5, screen %.4f center top horizontal Left reverse "
-			"noenhanced samplen 3 width 3\n", 1 - 32.0 / height);
-	else if (extra)
-		fputs("set key inside left top horizontal opaque box noenhanced samplen 2 width 1\n", gp);
+			"noenhanced samplen 3 width 1\n", 1 - 32.0 / height);
 	else
 		fputs("unset key\n", gp);
+}
+
+/* Series k's legend entry in the key panel's plot, where its panel is
+ * another and the key panel has none of its kind: no point drawn. */
+static int key_only(const struct line_plot *lp, int k, int key)
+{
+	if (key < 0 || lp->series[k].panel == key || !first_of_kind(lp, k))
+		return 0;
+	for (int j = 0; j < lp->n_series; j++)
+		if (lp->series[j].panel == key && lp->series[j].colour == lp->series[k].colour &&
+		    !strcmp(lp->series[j].legend, lp->series[k].legend))
+			return 0;
+	return 1;
 }
 
 static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, int height)
@@ -327,10 +354,14 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 	double lo, hi;
 	int by_big = panel_range(lp, p, &lo, &hi);
 	range_note(lp, p, by_big, lo, hi, note, sizeof(note));
-	char title[512];
-	snprintf(title, sizeof(title), "%s%s", lp->panels[p].title, note);
+	/* The title on two lines where the axis has a note, so that it stays
+	 * within a panel's width. */
 	fputs("set title ", gp);
-	plot_put_quoted(gp, title); /* this file's own, codegen names cleaned */
+	plot_put_quoted(gp, lp->panels[p].title); /* this file's own, codegen names cleaned */
+	if (note[0]) {
+		fputs(" . \"\\n\" . ", gp);
+		plot_put_quoted(gp, note);
+	}
 	fputs(" noenhanced\nset ylabel ", gp);
 	plot_put_quoted(gp, metric_axis(lp->panels[p].metric)); /* this file's own, or the figure table's */
 	/* Which way is faster, on a second line of the axis's label: a cost,
@@ -338,13 +369,19 @@ static void write_panel(FILE *gp, const struct line_plot *lp, int p, int key, in
 	fprintf(gp, " . \"\\n\" . '%s'", lp->panels[p].metric == METRIC_CYCLES ? "(lower: faster)" : "(below 0: faster)");
 	fprintf(gp, "\nset yrange [%.6g:%.6g]\n%s", lo, hi,
 		lp->panels[p].metric != METRIC_CYCLES ? "set xzeroaxis lt -1 lw 1\n" : "unset xzeroaxis\n");
-	write_key(gp, lp, p, key, height);
+	write_key(gp, p, key, height);
 	int slots = 0, i = 0;
 	for (int k = 0; k < lp->n_series; k++)
 		slots = lp->series[k].slot >= slots ? lp->series[k].slot + 1 : slots;
 	fputs("plot ", gp);
 	for (int k = 0; k < lp->n_series; k++) {
 		const struct line_series *s = &lp->series[k];
+		if (p == key && key_only(lp, k, key)) {
+			fprintf(gp, "%skeyentry with yerrorlines lc %d pt %d title ",
+				i++ ? ", \\\n     " : "", s->colour, s->point);
+			plot_put_label(gp, s->legend);
+			continue;
+		}
 		if (s->panel != p)
 			continue;
 		/* Side by side at each batch: a tenth of an octave apart, half an
@@ -382,11 +419,11 @@ int plot_lines(const struct plot_job *job, enum plot_line_kind kind, FILE *dat, 
 	int cols = lp.cols > n_used ? n_used : lp.cols, rows = (n_used + cols - 1) / cols;
 	write_data(dat, &lp);
 	/* Room above the panels for the title and the legend, between them
-	 * for a panel's x label and the next one's title. */
-	int height = 100 + 380 * rows, key = key_panel(&lp);
+	 * for a panel's x label and the next one's title (two lines). */
+	int height = 114 + 394 * rows, key = key_panel(&lp);
 	char layout[160];
 	snprintf(layout, sizeof(layout), "margins 0.06, %.2f, %.4f, %.4f spacing 0.06, %.4f", key < 0 ? 0.8 : 0.98,
-		 55.0 / height, 1 - 100.0 / height, 95.0 / height);
+		 55.0 / height, 1 - 114.0 / height, 109.0 / height);
 	plot_begin(gp, job, height, rows, cols, layout);
 	write_xaxis(gp, &lp);
 	for (int p = 0; p < lp.n_panels; p++)

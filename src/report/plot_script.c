@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "output/figures.h"
+#include "report/answer.h"
+#include "output/figures.h"
+#include "base/machine_name.h"
 
 void plot_clean_text(const char *s, char *buf, size_t len)
 {
@@ -63,6 +66,27 @@ static void kernel_release(const char *kernel, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", sp ? (int)(sp - kernel) : (int)strlen(kernel), kernel);
 }
 
+/* The machine as the summary names it ("Intel Emerald Rapids (6/0xcf), KVM
+ * guest", else the model's words, "AMD EPYC"), and the CPU the run was
+ * pinned to; through plot_clean_text but for its apostrophes ("KVM's"),
+ * which plot_put_quoted doubles. */
+static void plot_machine(const struct sb_run_file *run, char *buf, size_t len)
+{
+	char name[256], cpu[24] = "";
+	sb_machine_name(&run->id, name, sizeof(name));
+	if (!name[0])
+		sb_answer_cpu_name(run->machine, name, sizeof(name));
+	plot_clean_text(name, buf, len);
+	for (size_t i = 0; buf[i] && name[i]; i++)
+		if (name[i] == '\'')
+			buf[i] = '\'';
+	if (run->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), ", CPU %d", run->cpu);
+	size_t n = strlen(buf);
+	if (buf[0] && n < len)
+		snprintf(buf + n, len - n, "%s", cpu);
+}
+
 /* The title: tool, machine, kernel, how returns go, date; each part from
  * plot_clean_text. */
 static void plot_title(const struct sb_run_file *run, char *title, size_t len)
@@ -71,7 +95,7 @@ static void plot_title(const struct sb_run_file *run, char *title, size_t len)
 	kernel_release(run->kernel, title, len);
 	plot_clean_text(title, release, sizeof(release));
 	plot_clean_text(run->tool, tool, sizeof(tool));
-	plot_clean_text(run->machine, machine, sizeof(machine));
+	plot_machine(run, machine, sizeof(machine));
 	plot_clean_text(run->date, date, sizeof(date));
 	/* The JIT flavour's last clause says how JITed code returns. */
 	const char *thunk = strrchr(run->thunk, ',');

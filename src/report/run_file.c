@@ -286,6 +286,7 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	double cpu = num(doc, "cpu");
 	out->cpu = isfinite(cpu) ? (int)cpu : -1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
+	str(doc, "host", out->host, sizeof(out->host));
 	read_machine_id(member(doc, "cpuid"), &out->id);
 	/* past_runs.machine is the quiet record's name, "/" and the kernel release. */
 	str(member(doc, "past_runs"), "machine", out->quiet_machine, sizeof(out->quiet_machine));

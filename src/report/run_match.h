@@ -45,6 +45,7 @@ struct sb_run_file {
 	char path[512];
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
+	char host[72];      /* "host": the name --host gave the machine ("": none) */
 	struct sb_machine_id id; /* "cpuid" (id.known 0 in a run written before it was saved) */
 	/* The machine's name in the record of quiet levels (quiet_record.h):
 	 * "past_runs.machine" less its kernel release; "": not said. */

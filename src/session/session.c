@@ -196,10 +196,12 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
 }
 
 /* What the run says about itself on stderr after its report (with the
- * summary alone, only a busy core). Returns 1 when it said the core was
- * busy. */
+ * summary alone, only a busy core; with the summary alone on the terminal
+ * and the report in a file, nothing). Returns 1 when the core was busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
+	if (sb_session_summary_alone_here(s->cfg))
+		return sb_output_busy_report(sb_session_notes(s->cfg), s->tool, all);
 	if (!sb_session_full_report(s->cfg))
 		return sb_output_busy_report(stderr, s->tool, all);
 	if (s->cfg->verbose)
@@ -222,6 +224,24 @@ void sb_session_progress(const char *tool, const char *what)
 int sb_session_full_report(const struct sb_config *cfg)
 {
 	return cfg->format != SB_FORMAT_TABLE || cfg->table || cfg->verbose;
+}
+
+int sb_session_summary_alone_here(const struct sb_config *cfg)
+{
+	return cfg->format != SB_FORMAT_TABLE && cfg->output && !cfg->verbose;
+}
+
+FILE *sb_session_nowhere(void)
+{
+	static FILE *nowhere;
+	if (!nowhere)
+		nowhere = fopen("/dev/null", "w");
+	return nowhere ? nowhere : stderr;
+}
+
+FILE *sb_session_notes(const struct sb_config *cfg)
+{
+	return sb_session_summary_alone_here(cfg) ? sb_session_nowhere() : stderr;
 }
 
 int sb_session_finish(struct sb_session *s, int rc)
@@ -258,15 +278,15 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = rc ? rc : 1;
 			goto out;
 		}
-		int table = s->cfg->format == SB_FORMAT_TABLE;
-		if (table && summary(s, out.f, all) && rc == 0)
+		int table = s->cfg->format == SB_FORMAT_TABLE, here = sb_session_summary_alone_here(s->cfg);
+		if ((table || here) && summary(s, table ? out.f : stdout, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
 		 * own: its table is the answer. */
 		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
-			if (s->after_report)
+			if (s->after_report && !here)
 				after_report(s, table ? out.f : stderr, all);
 		}
 		if (sb_out_close(&out) != 0 && rc == 0)

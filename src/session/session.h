@@ -112,6 +112,19 @@ void sb_session_progress(const char *tool, const char *what);
  * or --verbose (else the table format prints the summary alone). */
 int sb_session_full_report(const struct sb_config *cfg);
 
+/* The report goes to a file in a format other than the table (--output,
+ * --format) and --verbose was not given: the terminal gets the summary
+ * alone, on stdout, and none of the notes around it. */
+int sb_session_summary_alone_here(const struct sb_config *cfg);
+
+/* A stream that drops what is written to it (/dev/null; stderr where that
+ * cannot be opened). */
+FILE *sb_session_nowhere(void);
+
+/* Where a note for the terminal goes: stderr, or nowhere (a stream that
+ * drops it) where sb_session_summary_alone_here. */
+FILE *sb_session_notes(const struct sb_config *cfg);
+
 /* The one ending (see above). rc: the run's status so far: 0, or non-zero
  * when something failed but the results still mean something (reported,
  * not remembered). Returns rc, or 1 when rc was 0 and the report could not
