@@ -1,7 +1,7 @@
 /* batch_data.h: one batch size's rounds and blocks as the harness records
  * them (sampler.c; room for them: batch_data.c) and their statistics
  * (batch_summary.c). Private to
- * src/harness: the public face is stubbench/harness.h. */
+ * src/harness: the public face is harness/harness.h. */
 #ifndef STUBBENCH_BATCH_DATA_H
 #define STUBBENCH_BATCH_DATA_H
 

@@ -1,7 +1,7 @@
 /* block_size.c: how long a batch size's blocks are (see
- * part_run.h): about a millisecond of rounds, timed before any
+ * set_run.h): about a millisecond of rounds, timed before any
  * block is measured, within bounds that keep enough blocks for the CIs. */
-#include "part_run.h"
+#include "set_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* canaries.c: what the harness measures beside every block (see
- * part_run.h): the core clock, core cycles per TSC tick (dependent
+ * set_run.h): the core clock, core cycles per TSC tick (dependent
  * adds); the add canary, independent adds per core cycle; the window
  * canary, core cycles an iteration of a loop bound by the out-of-order
  * window. A busy sibling thread or a host that takes the core shows in
  * them (disturbed.c judges them). */
-#include "part_run.h"
+#include "set_run.h"
 
 #include "stubbench/timer.h"
 

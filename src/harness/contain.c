@@ -1,12 +1,12 @@
 /* contain.c: a measuring child that cannot do harm if code from a file
- * got past the static check (see part_run.h, docs/security-model.md).
+ * got past the static check (see set_run.h, docs/security-model.md).
  * After its setup and before the first measured instruction the child
  * takes no new privileges, leaves root for nobody, and installs a
  * seccomp filter that lets through only the system calls the sampler and
  * its report need; any other one traps into a handler that notes its
  * number on a page shared with the parent and ends the process. */
 #define _GNU_SOURCE
-#include "part_run.h"
+#include "set_run.h"
 
 #include <errno.h>
 #include <grp.h>

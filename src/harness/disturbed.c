@@ -1,11 +1,11 @@
 /* disturbed.c: see disturbed.h; the harness's use of it (the empty stub's
- * spread, the tests' switches) is declared in part_run.h. */
+ * spread, the tests' switches) is declared in set_run.h. */
 #include "harness/disturbed.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "part_run.h"
+#include "set_run.h"
 #include "harness/sibling.h"
 #include "stubbench/stats.h"
 

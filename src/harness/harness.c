@@ -10,7 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "harness/harness.h"
-#include "part_run.h"
+#include "set_run.h"
 
 #include <math.h>
 #include <sched.h>
@@ -26,7 +26,7 @@
 
 /* The overhead and baseline arms (-1: none) and the most re-rolled states
  * of any arm. */
-static void find_roles(struct part_run *pr)
+static void find_roles(struct set_run *pr)
 {
 	const struct sb_arm *arms = pr->arms;
 	long ovh = -1, base = -1;
@@ -47,7 +47,7 @@ static void find_roles(struct part_run *pr)
 /* A part's setup: its cells, states, random delays, and each batch size's
  * blocks sized from timed rounds (which also warm up), all before any is
  * measured. Returns 0, -1 or SB_RUN_TOO_SHORT with err set. */
-static int part_prepare(struct part_run *pr, char *err, size_t errlen)
+static int part_prepare(struct set_run *pr, char *err, size_t errlen)
 {
 	const struct sb_run_opts *o = pr->o;
 	struct sb_results *out = pr->out;
@@ -143,7 +143,7 @@ static void levels_finish(struct block_levels *lv, struct sb_results *out)
 
 /* With --verbose: the arm whose blocks' first kept sample sat most above
  * their others at batch index bi. */
-static void say_first_round(const struct part_run *pr, size_t bi)
+static void say_first_round(const struct set_run *pr, size_t bi)
 {
 	const struct sb_cell *worst = NULL;
 	size_t n_batches = pr->o->n_batches;
@@ -160,7 +160,7 @@ static void say_first_round(const struct part_run *pr, size_t bi)
 }
 
 /* The cells of a batch size that ran no rounds say so. */
-static void no_rounds(const struct part_run *pr, size_t bi)
+static void no_rounds(const struct set_run *pr, size_t bi)
 {
 	for (size_t a = 0, ci = 0; a < pr->n_arms; a++) {
 		if ((long)a == pr->ovh)
@@ -180,7 +180,7 @@ void sb_arm_set_blocks_free(struct sb_arm_set_blocks *pb)
 
 /* The kept blocks kb of batch data d as a part's blocks handed back (out).
  * 0, or -1 out of memory. */
-static int hand_back(const struct part_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
+static int hand_back(const struct set_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
 		     struct sb_arm_set_blocks *out)
 {
 	size_t n = kb->n;
@@ -203,7 +203,7 @@ static int hand_back(const struct part_run *pr, const struct batch_data *d, cons
 
 /* A batch size's kept blocks, while a --blocks log is open or a table
  * collects them: per block one row of every arm (blocks_log.h). */
-static void log_kept_blocks(const struct part_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
+static void log_kept_blocks(const struct set_run *pr, const struct batch_data *d, const struct sb_kept_blocks *kb,
 			    uint64_t batch)
 {
 	if (!sb_blocks_log_active())
@@ -225,7 +225,7 @@ static void log_kept_blocks(const struct part_run *pr, const struct batch_data *
 /* Batch index bi of a part: its disturbed blocks flagged and counted, its
  * levels gathered, its cells' statistics, its --blocks rows. Returns 0, or
  * -1 with err set. */
-static int summarize_batch(struct part_run *pr, size_t bi, struct block_levels *lv, char *err, size_t errlen)
+static int summarize_batch(struct set_run *pr, size_t bi, struct block_levels *lv, char *err, size_t errlen)
 {
 	const struct sb_run_opts *o = pr->o;
 	struct sb_results *out = pr->out;
@@ -261,7 +261,7 @@ static int summarize_batch(struct part_run *pr, size_t bi, struct block_levels *
 
 /* Fast small batches reach the most rounds kept before their time: said
  * once for the part, with --verbose. */
-static void say_capped(const struct part_run *pr)
+static void say_capped(const struct set_run *pr)
 {
 	const struct sb_run_opts *o = pr->o;
 	char capped[256] = "";
@@ -278,7 +278,7 @@ static void say_capped(const struct part_run *pr)
 
 /* A part's statistics from the blocks it ran (rc: how the run went; a
  * failed run is only freed), and everything it held freed. */
-static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
+static int part_finish(struct set_run *pr, int rc, char *err, size_t errlen)
 {
 	const struct sb_run_opts *o = pr->o;
 	struct batch_run *runs = pr->runs;
@@ -301,35 +301,35 @@ static int part_finish(struct part_run *pr, int rc, char *err, size_t errlen)
 	return rc;
 }
 
-int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, size_t errlen)
+int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_sets, char *err, size_t errlen)
 {
-	struct part_run *prs = calloc(n_parts ? n_parts : 1, sizeof(*prs));
+	struct set_run *prs = calloc(n_sets ? n_sets : 1, sizeof(*prs));
 	if (!prs) {
 		sb_run_err(err, errlen, "out of memory", NULL);
 		return -1;
 	}
 	size_t n_processes = 1;
 	int rc = 0, contain = 0;
-	for (size_t q = 0; q < n_parts; q++) {
+	for (size_t q = 0; q < n_sets; q++) {
 		contain |= parts[q].opts->contain;
 		memset(parts[q].out, 0, sizeof(*parts[q].out));
-		prs[q] = (struct part_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
+		prs[q] = (struct set_run){.arms = parts[q].arms, .n_arms = parts[q].n_arms, .o = parts[q].opts,
 					   .out = parts[q].out, .blocks = parts[q].blocks, .index = q};
 		if (parts[q].opts->processes > n_processes)
 			n_processes = parts[q].opts->processes;
 	}
-	for (size_t q = 0; q < n_parts && rc == 0; q++)
+	for (size_t q = 0; q < n_sets && rc == 0; q++)
 		rc = part_prepare(&prs[q], err, errlen);
 	if (rc == 0)
 		/* Code from files runs in contained children only, one at least. */
-		rc = n_processes > 1 || contain ? sb_run_processes(prs, n_parts, n_processes, err, errlen)
-						: sb_run_here(prs, n_parts, err, errlen);
-	for (size_t q = 0; q < n_parts; q++) {
+		rc = n_processes > 1 || contain ? sb_run_processes(prs, n_sets, n_processes, err, errlen)
+						: sb_run_here(prs, n_sets, err, errlen);
+	for (size_t q = 0; q < n_sets; q++) {
 		int frc = part_finish(&prs[q], rc, err, errlen);
 		if (rc == 0)
 			rc = frc;
 	}
-	if (n_parts && prs[0].o->progress)
+	if (n_sets && prs[0].o->progress)
 		fprintf(stderr, "\r%60s\r", "");
 	free(prs);
 	return rc;

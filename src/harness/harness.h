@@ -68,7 +68,7 @@ struct sb_arm_set_blocks {
 };
 void sb_arm_set_blocks_free(struct sb_arm_set_blocks *pb);
 
-int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_parts, char *err, size_t errlen);
+int sb_run_arm_sets(const struct sb_arm_set *parts, size_t n_sets, char *err, size_t errlen);
 
 /* The index of batch in batches[0..n) (what a sampler's batch argument is
  * among the run's batch sizes), or -1. */

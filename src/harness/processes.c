@@ -10,7 +10,7 @@
  * the address space has ~3000 mappings, and each fork and exit cost ~20 ms.
  */
 #define _GNU_SOURCE
-#include "part_run.h"
+#include "set_run.h"
 #include "stubbench/sibling_names.h"
 
 #include <errno.h>
@@ -180,7 +180,7 @@ static int send_segments(int fd, const struct sb_arm *arms, size_t n_arms, struc
 
 /* A part that another part's failure stopped early: one failed header
  * more, so that the parent's reading ends there. */
-static void part_failed(struct segment_header *h, size_t *ran, size_t n_sg, const char *why)
+static void set_failed(struct segment_header *h, size_t *ran, size_t n_sg, const char *why)
 {
 	if (*ran < n_sg && (*ran == 0 || h[*ran - 1].rc == 0)) {
 		h[*ran].rc = -1;
@@ -193,7 +193,7 @@ static void part_failed(struct segment_header *h, size_t *ran, size_t n_sg, cons
  * from part `first` on (each part's before_set ahead of its segment),
  * then each part's report on fds[1] in order; never
  * returns. */
-static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_child_part *cp, size_t n_cp,
+static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_child_set *cp, size_t n_cp,
 						 size_t first, const struct sb_span *skip, size_t n_skip,
 						 struct sb_trap *trap)
 {
@@ -226,7 +226,7 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 	for (size_t i = 0; i < most && !failed; i++)
 		for (size_t t = 0; t < n_cp && !failed; t++) {
 			size_t c = (first + t) % n_cp;
-			const struct sb_child_part *q = &cp[c];
+			const struct sb_child_set *q = &cp[c];
 			if (i >= q->n_sg)
 				continue;
 			struct segment_header *hi = &h[c][i];
@@ -253,7 +253,7 @@ static __attribute__((noreturn)) void child_main(int fds[2], const struct sb_chi
 	int bad = 0;
 	for (size_t c = 0; c < n_cp && !bad; c++) {
 		if (failed)
-			part_failed(h[c], &ran[c], cp[c].n_sg, failed);
+			set_failed(h[c], &ran[c], cp[c].n_sg, failed);
 		bad = send_segments(fds[1], cp[c].arms, cp[c].n_arms, cd[c], h[c], ran[c]) != 0;
 	}
 	_exit(bad ? 1 : 0);
@@ -330,7 +330,7 @@ static int check_blocks(struct block *b, size_t n, size_t n_rounds, const struct
  * ctx_size bytes; *at: the segment read last. Returns 0, or -1 when the
  * child sent too little (or memory ran out), or -2 with why when what it
  * sent breaks the checks above. */
-static int read_segments(int fd, struct watch *w, const struct sb_child_part *cp, struct segment_header *h,
+static int read_segments(int fd, struct watch *w, const struct sb_child_set *cp, struct segment_header *h,
 			 const struct segment **at, char *why, size_t whylen)
 {
 	int rc = 0;
@@ -464,7 +464,7 @@ static int child_end(struct child *c, int rc, const char *what, char *err, size_
 /* What a child's segments should take, seconds: their time, or their
  * rounds (a warm-up block and the last block's rest) at their sized
  * round's length; -1 when the clock is unknown. */
-static double budget_of(const struct sb_child_part *cp, size_t n_cp, double tsc_hz)
+static double budget_of(const struct sb_child_set *cp, size_t n_cp, double tsc_hz)
 {
 	if (tsc_hz <= 0)
 		return -1;
@@ -479,7 +479,7 @@ static double budget_of(const struct sb_child_part *cp, size_t n_cp, double tsc_
 	return ticks / tsc_hz;
 }
 
-int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
+int sb_run_in_child(const struct sb_child_set *cp, size_t n_cp, size_t first, const struct sb_span *skip,
 		    size_t n_skip, double tsc_hz, char *err, size_t errlen)
 {
 	int contain = 0, sends_ctx = 0;

@@ -114,13 +114,13 @@ struct sb_run_opts {
 	int contain;
 };
 /* The share of --time left for the statistics after the last process,
- * for a run of n_parts parts measured together: SB_FINISH_RESERVE plus
- * SB_FINISH_RESERVE_PART a part, at most SB_FINISH_RESERVE_MAX. On an
+ * for a run of n_sets parts measured together: SB_FINISH_RESERVE plus
+ * SB_FINISH_RESERVE_SET a part, at most SB_FINISH_RESERVE_MAX. On an
  * Intel Xeon VM they took 15 to 21 % of --time for the sweep's 2 parts,
  * about 20 % for the kernel run's 6 and 25 % for the lab's 10, and little
  * for one batch size alone (results/intel-xeon-0xa7-vm.md). */
 #define SB_FINISH_RESERVE 0.10
-#define SB_FINISH_RESERVE_PART 0.015
+#define SB_FINISH_RESERVE_SET 0.015
 #define SB_FINISH_RESERVE_MAX 0.30
 
 /* What a run returns when time_s cannot hold one round of a batch size

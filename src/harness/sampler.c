@@ -1,4 +1,4 @@
-/* sampler.c: the sampling loop (see part_run.h).
+/* sampler.c: the sampling loop (see set_run.h).
  *
  * A segment is a share of one batch size's rounds: one round is one sample
  * per arm, the arms' order rotated every round and a random delay before
@@ -13,7 +13,7 @@
  * only (batch_summary.c).
  */
 #define _GNU_SOURCE
-#include "part_run.h"
+#include "set_run.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -152,7 +152,7 @@ void sb_wait_out(uint64_t ticks, const struct sb_run_opts *o)
 	}
 }
 
-/* See part_run.h. The warm-up block runs without the sample
+/* See set_run.h. The warm-up block runs without the sample
  * hooks, in state 0. */
 int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
 		   const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,

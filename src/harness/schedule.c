@@ -1,8 +1,8 @@
-/* schedule.c: which segments run when (see part_run.h). In this
+/* schedule.c: which segments run when (see set_run.h). In this
  * process, every part's batch sizes one after the other; with fresh
  * processes, each batch size's time or rounds split over them, the parts
  * taking turns. */
-#include "part_run.h"
+#include "set_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +33,12 @@ struct wall_budget {
 	size_t done;
 };
 
-static void wall_init(struct wall_budget *w, const struct part_run *parts, size_t n_parts)
+static void wall_init(struct wall_budget *w, const struct set_run *parts, size_t n_sets)
 {
 	memset(w, 0, sizeof(*w));
 	double total_s = 0;
 	w->on = parts[0].o->time_is_wall && parts[0].tsc_hz > 0;
-	for (size_t q = 0; q < n_parts; q++) {
+	for (size_t q = 0; q < n_sets; q++) {
 		total_s += parts[q].o->time_s;
 		for (size_t bi = 0; bi < parts[q].o->n_batches; bi++) {
 			if (parts[q].runs[bi].sg.budget_ticks == UINT64_MAX)
@@ -48,7 +48,7 @@ static void wall_init(struct wall_budget *w, const struct part_run *parts, size_
 		}
 	}
 	w->tsc_hz = parts[0].tsc_hz;
-	double reserve = SB_FINISH_RESERVE + SB_FINISH_RESERVE_PART * (double)n_parts;
+	double reserve = SB_FINISH_RESERVE + SB_FINISH_RESERVE_SET * (double)n_sets;
 	w->end_s = total_s * (1 - (reserve < SB_FINISH_RESERVE_MAX ? reserve : SB_FINISH_RESERVE_MAX));
 }
 
@@ -66,7 +66,7 @@ static double wall_scale(const struct wall_budget *w, size_t children_left)
 
 /* A part's segments sgs[0..n_sg) in this process, into ds[i], each one's
  * unused time carried to the next, the last one's waited out. */
-static int segments_here(struct part_run *pr, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
+static int segments_here(struct set_run *pr, const struct segment *sgs, size_t n_sg, struct batch_data **ds,
 			 char *err, size_t errlen)
 {
 	uint64_t carry = 0;
@@ -82,17 +82,17 @@ static int segments_here(struct part_run *pr, const struct segment *sgs, size_t 
 	return rc;
 }
 
-int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen)
+int sb_run_here(struct set_run *parts, size_t n_sets, char *err, size_t errlen)
 {
 	int rc = 0;
 	/* With time_is_wall the time is the process's age at the end, as with
 	 * fresh processes: the shares are scaled to the time left after the
 	 * setup (loading, placing, the parts measured before). */
 	struct wall_budget wall;
-	wall_init(&wall, parts, n_parts);
+	wall_init(&wall, parts, n_sets);
 	double k = wall_scale(&wall, 1);
-	for (size_t q = 0; q < n_parts && rc == 0; q++) {
-		struct part_run *pr = &parts[q];
+	for (size_t q = 0; q < n_sets && rc == 0; q++) {
+		struct set_run *pr = &parts[q];
 		size_t nb = pr->o->n_batches;
 		struct segment *sgs = calloc(nb + 1, sizeof(*sgs));
 		struct batch_data **ds = calloc(nb + 1, sizeof(*ds));
@@ -108,8 +108,8 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
 			struct segment sg = pr->runs[bi].sg;
 			if (sg.budget_ticks != UINT64_MAX)
 				sg.budget_ticks = (uint64_t)((double)sg.budget_ticks * k);
-			sg.progress_from = (q + sg.progress_from) / (double)n_parts;
-			sg.progress_span /= (double)n_parts;
+			sg.progress_from = (q + sg.progress_from) / (double)n_sets;
+			sg.progress_span /= (double)n_sets;
 			sgs[bi] = sg;
 			ds[bi] = &pr->runs[bi].d;
 		}
@@ -126,7 +126,7 @@ int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen
  * beyond their shares (at most half the time left goes to that cost); n
  * when all fit, at least 2 (the table's note and the JSON say how many ran; --verbose says
  * so on stderr). */
-static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t n, size_t p, int verbose)
+static size_t wall_processes(const struct wall_budget *w, size_t n_sets, size_t n, size_t p, int verbose)
 {
 	if (!w->on || !w->done || n <= 2)
 		return n;
@@ -134,7 +134,7 @@ static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t
 	double left_s = w->end_s - sb_process_age_s();
 	if (over_s <= 0)
 		return n;
-	double fit = (double)p + 0.5 * left_s / (over_s * (double)n_parts);
+	double fit = (double)p + 0.5 * left_s / (over_s * (double)n_sets);
 	if (fit >= (double)n)
 		return n;
 	size_t m = fit < 2 ? 2 : (size_t)fit;
@@ -149,11 +149,11 @@ static size_t wall_processes(const struct wall_budget *w, size_t n_parts, size_t
  * part elsewhere: one_process) and neither contained nor asking for
  * processes, in this one. Each part is charged its share of the time it
  * took (*took, TSC ticks). Returns as sb_run_in_child. */
-static int run_process(struct part_run *parts, const struct sb_child_part *cps, const size_t *cp_part, size_t n_cp,
+static int run_process(struct set_run *parts, const struct sb_child_set *cps, const size_t *cp_part, size_t n_cp,
 		       int one_process, size_t first, const struct sb_span *skip, size_t n_skip, double *took,
 		       char *err, size_t errlen)
 {
-	struct part_run *pr = &parts[cp_part[0]];
+	struct set_run *pr = &parts[cp_part[0]];
 	uint64_t t0 = __rdtsc();
 	int rc;
 	if (one_process && n_cp == 1 && !pr->o->contain && pr->o->processes <= 1)
@@ -175,19 +175,19 @@ static int run_process(struct part_run *parts, const struct sb_child_part *cps, 
  * spread over the whole run, so whatever drifts on the host over seconds
  * is sampled by every cell's spread between processes instead of falling
  * on one cell's (or one part's) processes all at once. */
-int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err, size_t errlen)
+int sb_run_processes(struct set_run *parts, size_t n_sets, size_t n, char *err, size_t errlen)
 {
 	size_t max_nb = 0, n_spans = 0;
-	for (size_t q = 0; q < n_parts; q++) {
+	for (size_t q = 0; q < n_sets; q++) {
 		n_spans += 2 * parts[q].o->n_batches;
 		if (parts[q].o->n_batches > max_nb)
 			max_nb = parts[q].o->n_batches;
 	}
 	struct sb_span *skip = calloc(n_spans + 1, sizeof(*skip));
-	struct segment *sgs = calloc(n_parts * max_nb + 1, sizeof(*sgs));
-	struct batch_data **ds = calloc(n_parts * max_nb + 1, sizeof(*ds));
-	struct sb_child_part *cps = calloc(n_parts + 1, sizeof(*cps));
-	size_t *cp_part = calloc(n_parts + 1, sizeof(*cp_part)); /* the part each of cps is */
+	struct segment *sgs = calloc(n_sets * max_nb + 1, sizeof(*sgs));
+	struct batch_data **ds = calloc(n_sets * max_nb + 1, sizeof(*ds));
+	struct sb_child_set *cps = calloc(n_sets + 1, sizeof(*cps));
+	size_t *cp_part = calloc(n_sets + 1, sizeof(*cp_part)); /* the part each of cps is */
 	if (!skip || !sgs || !ds || !cps || !cp_part) {
 		free(skip), free(sgs), free(ds), free(cps), free(cp_part);
 		sb_run_err(err, errlen, "out of memory", NULL);
@@ -195,10 +195,10 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 	}
 	int rc = 0;
 	struct wall_budget wall;
-	wall_init(&wall, parts, n_parts);
+	wall_init(&wall, parts, n_sets);
 	for (size_t p = 0; p < n && rc == 0; p++) {
 		if (p >= 1)
-			n = wall_processes(&wall, n_parts, n, p, parts[0].o->verbose && p == 1);
+			n = wall_processes(&wall, n_sets, n, p, parts[0].o->verbose && p == 1);
 		if (p >= n)
 			break;
 		if (p > 0 && parts[0].o->between_processes && parts[0].o->between_processes(p, n, err, errlen) != 0) {
@@ -207,7 +207,7 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 		}
 		/* The parent's sample buffers, which every child leaves shared. */
 		size_t k = 0;
-		for (size_t r = 0; r < n_parts; r++)
+		for (size_t r = 0; r < n_sets; r++)
 			for (size_t bi = 0; bi < parts[r].o->n_batches; bi++) {
 				const struct batch_data *d = &parts[r].runs[bi].d;
 				skip[k++] = (struct sb_span){d->ticks, d->cap * parts[r].n_arms * sizeof(*d->ticks)};
@@ -215,8 +215,8 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			}
 		size_t n_cp = 0;
 		double nominal = 0, given = 0;
-		for (size_t q = 0; q < n_parts && rc == 0; q++) {
-			struct part_run *pr = &parts[q];
+		for (size_t q = 0; q < n_sets && rc == 0; q++) {
+			struct set_run *pr = &parts[q];
 			const struct sb_run_opts *o = pr->o;
 			size_t nb = o->n_batches;
 			if (o->stop && o->stop()) {
@@ -228,7 +228,7 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 			struct segment *psg = sgs + q * max_nb;
 			struct batch_data **pds = ds + q * max_nb;
 			size_t n_sg = 0;
-			double scale = wall_scale(&wall, (n - p) * n_parts - q);
+			double scale = wall_scale(&wall, (n - p) * n_sets - q);
 			for (size_t bi = 0; bi < nb; bi++) {
 				struct segment sg = share_of(&pr->runs[bi].sg, p, n);
 				if (wall.on) {
@@ -238,20 +238,20 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 				}
 				if (pr->runs[bi].sg.samples && sg.samples == 0)
 					continue;
-				sg.progress_from = (double)((p * n_parts + q) * nb + bi) / (double)(n * n_parts * nb);
-				sg.progress_span = 1.0 / (double)(n * n_parts * nb);
+				sg.progress_from = (double)((p * n_sets + q) * nb + bi) / (double)(n * n_sets * nb);
+				sg.progress_span = 1.0 / (double)(n * n_sets * nb);
 				if (o->process_key) /* the same for every part of the process */
 					sg.order_seed = sb_seed_stream(o->seed, SB_SEED_ORDER, p * nb + bi);
 				psg[n_sg] = sg;
 				pds[n_sg++] = &pr->runs[bi].d;
 			}
 			if (n_sg)
-				cp_part[n_cp] = q, cps[n_cp++] = (struct sb_child_part){.arms = pr->arms, .n_arms = pr->n_arms, .o = o,
+				cp_part[n_cp] = q, cps[n_cp++] = (struct sb_child_set){.arms = pr->arms, .n_arms = pr->n_arms, .o = o,
 								     .sgs = psg, .n_sg = n_sg, .order = pr->order,
 								     .n_states = pr->n_states, .seed = sb_rng_next(&pr->rng),
 								     .delay_max = pr->delay_max, .ds = pds};
 			/* Parts that share processes go into one child together. */
-			int joins_next = q + 1 < n_parts && o->process_key && parts[q + 1].o->process_key == o->process_key;
+			int joins_next = q + 1 < n_sets && o->process_key && parts[q + 1].o->process_key == o->process_key;
 			if (!n_cp || joins_next)
 				continue;
 			double took = 0;
@@ -267,7 +267,7 @@ int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err
 	free(skip);
 	free(cps);
 	free(cp_part);
-	for (size_t q = 0; q < n_parts && rc == 0; q++)
+	for (size_t q = 0; q < n_sets && rc == 0; q++)
 		if (parts[q].o->stop && parts[q].o->stop()) {
 			sb_run_err(err, errlen, "interrupted", NULL);
 			rc = -1;

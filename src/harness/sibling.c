@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "harness/pin.h"
 #include "harness/sibling.h"
-#include "part_run.h"
+#include "set_run.h"
 
 #include <errno.h>
 #include <linux/futex.h>

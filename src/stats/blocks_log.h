@@ -4,7 +4,7 @@
  *   t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter,sibling
  *
  * t_s: seconds from opening the log to the block's start (TSC); part: the
- * sb_run_part it belongs to (0 for a run of one part); process: the fresh
+ * arm set of sb_run_arm_sets it belongs to (0 for a run of one part); process: the fresh
  * process that ran it (0 without --processes), state: the re-rolled state
  * (placement and stack offset) its arms ran in; clock: core cycles per TSC
  * tick; canary: independent adds per cycle; window: the window canary's

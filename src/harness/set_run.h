@@ -1,5 +1,6 @@
-/* part_run.h: a run of parts as the files of the harness share it (private to
- * src/harness; the public face is stubbench/harness.h):
+/* set_run.h: a run of arm sets (sb_arm_set; "parts" in the comments below)
+ * as the files of the harness share it (private to
+ * src/harness; the public face is harness/harness.h):
  *   harness.c     a run of parts: their setup, their segments run, their
  *                 statistics
  *   block_size.c  how many rounds a batch size's blocks hold
@@ -15,8 +16,8 @@
  *   results.c     the result containers
  * The rounds and blocks themselves, their statistics and their --blocks
  * rows: batch_data.h. */
-#ifndef STUBBENCH_PART_RUN_H
-#define STUBBENCH_PART_RUN_H
+#ifndef STUBBENCH_SET_RUN_H
+#define STUBBENCH_SET_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -57,8 +58,8 @@ struct batch_run {
 	struct batch_data d;
 };
 
-/* One sb_run_part while it runs: what its arms need from setup to summary. */
-struct part_run {
+/* One arm set of sb_run_arm_sets while it runs: what its arms need from setup to summary. */
+struct set_run {
 	const struct sb_arm *arms;
 	size_t n_arms;
 	const struct sb_run_opts *o;
@@ -122,7 +123,7 @@ void sb_flag_disturbed(struct batch_data *d, long ovh, const struct sb_run_test_
 /* processes.c. One part's share of a fresh process: its segments
  * sgs[0..n_sg) (random draws seeded from seed), each one's rounds and
  * blocks appended to *ds[i]. */
-struct sb_child_part {
+struct sb_child_set {
 	const struct sb_arm *arms;
 	size_t n_arms;
 	const struct sb_run_opts *o;
@@ -138,7 +139,7 @@ struct sb_child_part {
  * segment); the arms' ctx_size bytes come back. skip:
  * the spans the child leaves shared with this process. Returns 0, or -1
  * with err set. */
-int sb_run_in_child(const struct sb_child_part *cp, size_t n_cp, size_t first, const struct sb_span *skip,
+int sb_run_in_child(const struct sb_child_set *cp, size_t n_cp, size_t first, const struct sb_span *skip,
 		    size_t n_skip, double tsc_hz, char *err, size_t errlen);
 /* sb_size_blocks in a contained child (sb_run_opts.contain): the code
  * from files runs first there. Returns as sb_size_blocks, or
@@ -163,7 +164,7 @@ int sb_contain(int out_fd, struct sb_trap *t, char *err, size_t errlen);
 /* schedule.c. Every part's segments in this process, the parts one after
  * the other (sb_run_here), or split over n fresh processes taking turns
  * (sb_run_processes). Return 0, or -1 with err set. */
-int sb_run_here(struct part_run *parts, size_t n_parts, char *err, size_t errlen);
-int sb_run_processes(struct part_run *parts, size_t n_parts, size_t n, char *err, size_t errlen);
+int sb_run_here(struct set_run *parts, size_t n_sets, char *err, size_t errlen);
+int sb_run_processes(struct set_run *parts, size_t n_sets, size_t n, char *err, size_t errlen);
 
 #endif
