@@ -7,7 +7,7 @@
  * --benchmark_* flag goes to the library.
  */
 #include "cli.h"
-#include "counters/gbench_variants.h"
+#include "gbench/gbench_variants.h"
 
 static int run_gbench(struct sb_cli *cli)
 {

@@ -66,8 +66,8 @@ if(STUBBENCH_GBENCH)
   # The C API over libbenchmark, and stubbench-gbench's benchmarks over it
   # (gbench_variants.h); json-c, which checks --benchmark_out, is linked
   # where report.cmake has found it (CMakeLists.txt).
-  add_library(stubbench_gbench_shim STATIC src/counters/gbench_shim.cpp src/counters/gbench_variants.c
-    src/counters/gbench_out.c)
+  add_library(stubbench_gbench_shim STATIC src/gbench/gbench_shim.cpp src/gbench/gbench_variants.c
+    src/gbench/gbench_out.c)
   set_target_properties(stubbench_gbench_shim PROPERTIES CXX_STANDARD 11 CXX_STANDARD_REQUIRED ON
     CXX_EXTENSIONS OFF)
   target_compile_options(stubbench_gbench_shim PRIVATE -Wall -Wextra)

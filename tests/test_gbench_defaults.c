@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "counters/gbench_variants.h"
+#include "gbench/gbench_variants.h"
 
 static int count(char **av, int n, const char *prefix)
 {

@@ -1,6 +1,6 @@
 // gbench_shim.cpp: the C API of gbench_shim.h over libbenchmark. The only
 // C++ source of the project; nothing here knows about stubs.
-#include "counters/gbench_shim.h"
+#include "gbench/gbench_shim.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,13 +1,13 @@
 /* gbench_variants.c: every variant x batch under Google Benchmark; see
  * gbench_variants.h. */
-#include "counters/gbench_variants.h"
+#include "gbench/gbench_variants.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gbench_out.h"
-#include "counters/gbench_shim.h"
+#include "gbench/gbench_shim.h"
 #include "harness/harness.h"
 #include "variants/percpu.h"
 #include "counters/perf_counters.h"
