@@ -17,7 +17,7 @@
 #include "base/interrupt.h"
 #include "base/mitigations.h"
 #include "output/output.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "output/out_file.h"
 #include "stubbench/parse.h"
 #include "counters/perf_counters.h"

@@ -1,13 +1,13 @@
 /* compare_command.c: "stubbench compare A.json B.json": two saved runs
- * side by side (src/report/compare.c). */
+ * side by side (src/compare/compare.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "output/figures.h"
-#include "report/compare.h"
-#include "report/run_file.h"
+#include "compare/compare.h"
+#include "saved/run_file.h"
 
 /* The compare group's values. */
 static const char *metric_name = "delta";

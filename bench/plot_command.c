@@ -1,12 +1,12 @@
 /* plot_command.c: "stubbench plot RUN.json -o FILE.png|svg": a saved run
- * drawn by gnuplot (src/report/run_plot.c). */
+ * drawn by gnuplot (src/plot/run_plot.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
 #include "output/figures.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
 
 /* The plot group's value. */
 static const char *output; /* -o/--output=FILE */

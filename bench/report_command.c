@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report/across_runs.h"
+#include "compare/across_runs.h"
 #include "stubbench/parse.h"
-#include "report/answer.h"
-#include "report/run_file.h"
-#include "report/state_figures.h"
+#include "answer/answer.h"
+#include "saved/run_file.h"
+#include "saved/state_figures.h"
 
 
 /* The report group's values: the table across runs. */

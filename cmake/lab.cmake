@@ -1,6 +1,6 @@
 # lab.cmake: the codegen lab: alternative private-stack sequences,
 # their registry family "lab", and their tests (its plots go through
-# src/report/run_plot.c, as every run's do).
+# src/plot/run_plot.c, as every run's do).
 
 # The lab's stubs and records are asm/lab_alternatives.asm and
 # asm/return_thunks.asm (built with every asm/*.asm file); its lookups

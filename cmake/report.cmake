@@ -1,35 +1,35 @@
 # report.cmake: saved runs read back (json-c) to compare and plot them.
 sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and plot")
 add_library(stubbench_report STATIC
-  src/report/run_file.c
+  src/saved/run_file.c
   # a recorded sweep estimated again per core state from its blocks log.
-  src/report/state_figures.c
-  src/report/state_figures_report.c
-  src/report/run_states.c
-  src/report/states_answer.c
-  src/report/run_match.c
-  src/report/compare.c
-  src/report/compare_change.c
-  src/report/compare_states.c
-  src/report/run_plot.c
-  src/report/plot_script.c
-  src/report/plot_lines.c
-  src/report/plot_bars.c
-  src/report/plot_results.c
-  src/report/answer.c
-  src/report/across_runs.c
-  src/report/atlas.c
-  src/report/summary.c
-  src/report/kernel_verdict.c
-  src/report/lab_rank.c
-  src/report/kernel_obj_answer.c
-  src/report/answer_kinds.c
-  src/report/footprint_answer.c
+  src/saved/state_figures.c
+  src/answer/state_figures_report.c
+  src/saved/run_states.c
+  src/answer/states_answer.c
+  src/saved/run_match.c
+  src/compare/compare.c
+  src/compare/compare_change.c
+  src/compare/compare_states.c
+  src/plot/run_plot.c
+  src/plot/plot_script.c
+  src/plot/plot_lines.c
+  src/plot/plot_bars.c
+  src/plot/plot_results.c
+  src/answer/answer.c
+  src/compare/across_runs.c
+  src/answer/atlas.c
+  src/answer/summary.c
+  src/answer/kernel_verdict.c
+  src/answer/lab_rank.c
+  src/answer/kernel_obj_answer.c
+  src/answer/answer_kinds.c
+  src/answer/footprint_answer.c
   # stubbench diff's saved members and its summary from them.
-  src/report/run_diff.c
-  src/report/diff_answer.c
+  src/saved/run_diff.c
+  src/answer/diff_answer.c
   # the lines of an attribution that is a state of the loop (annotate, diff).
-  src/report/answer_state.c
+  src/answer/answer_state.c
 )
 target_include_directories(stubbench_report PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${JSONC_INCLUDE_DIRS})

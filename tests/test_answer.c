@@ -23,10 +23,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "stats/attribution.h"
-#include "report/kernel_verdict.h"
-#include "report/lab_rank.h"
+#include "answer/kernel_verdict.h"
+#include "answer/lab_rank.h"
 
 static struct sb_estimate est(double v, double lo, double hi)
 {

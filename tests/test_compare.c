@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/compare.h"
-#include "report/run_file.h"
+#include "compare/compare.h"
+#include "saved/run_file.h"
 
 #define OK(cond) CHECK(cond, "%s", "")
 

@@ -12,13 +12,13 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "output/figures.h"
 #include "harness/harness.h"
 #include "output/output.h"
 #include "output/reporter.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
 
 #define OK(cond) CHECK(cond, "%s", "")
 

@@ -14,8 +14,8 @@
 
 #include "check.h"
 #include "harness/harness.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
 
 static char *slurp(const char *path, size_t *len)
 {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "base/machine_name.h"
 
 static void table(void)

@@ -16,7 +16,7 @@
 #include "harness/harness.h"
 #include "output/output.h"
 #include "output/reporter.h"
-#include "report/state_figures.h"
+#include "saved/state_figures.h"
 
 static struct sb_arm arms[2] = {
 	{.name = "baseline", .seed_name = "no-private-stack", .is_baseline = 1},

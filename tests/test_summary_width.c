@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "report/answer.h"
-#include "report/kernel_obj_answer.h"
-#include "report/kernel_verdict.h"
-#include "report/run_diff.h"
+#include "answer/answer.h"
+#include "answer/kernel_obj_answer.h"
+#include "answer/kernel_verdict.h"
+#include "saved/run_diff.h"
 
 static const char *const models[] = {
 	"Intel(R) Xeon(R) Platinum 8592+, 2 cores / 2 PUs, Linux 6.18.44-fc-v1252",

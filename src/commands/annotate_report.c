@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "output/text_grid.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "output/json_doc.h"
 
 void sb_annotate_arm_names(struct sb_annotate *a)

@@ -2,7 +2,7 @@
  * (docs/diff.md): twins of both sides measured at identical layout with
  * OLD as the baseline, and NEW's parts by ablation (annotate.h). The
  * command is src/commands/diff.c, its report src/commands/diff_report.c,
- * its summary src/report/diff_answer.c (run_diff.h). */
+ * its summary src/answer/diff_answer.c (run_diff.h). */
 #ifndef STUBBENCH_DIFF_H
 #define STUBBENCH_DIFF_H
 

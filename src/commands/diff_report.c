@@ -1,7 +1,7 @@
 /* diff_report.c: what stubbench diff reports beside its results: with
  * --table every pair's old -> new listing and the parts' listing, in the
  * document the members "diff" (both sides, every pair's rows) and "annotate"; and
- * the summary, which is the saved run's (src/report/diff_answer.c): the
+ * the summary, which is the saved run's (src/answer/diff_answer.c): the
  * live run reads its own JSON members back as stubbench report reads
  * them, so that both print the same lines. See diff_context.h. */
 #include "diff_context.h"
@@ -13,8 +13,8 @@
 #include "output/json_doc.h"
 #include "harness/harness.h"
 #include "output/reporter.h"
-#include "report/run_diff.h"
-#include "report/run_file.h"
+#include "saved/run_diff.h"
+#include "saved/run_file.h"
 
 /* --table, --verbose: how each side's calls were placed, and the full
  * old -> new listing of every pair. */

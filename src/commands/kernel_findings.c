@@ -11,7 +11,7 @@
 #include "output/figure_checks.h"
 #include "output/json_doc.h"
 #include "kernel/kernel_report.h"
-#include "report/kernel_verdict.h"
+#include "answer/kernel_verdict.h"
 #include "base/mitigations.h"
 #include "kernel/private_stack_reason.h"
 #include "session/session.h"

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "kernel/htab.h"
 #include "harness/pin.h"
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
-#include "report/run_file.h"
+#include "saved/run_file.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"

@@ -7,7 +7,7 @@
 
 #include "annotate.h"
 #include "kernel_obj_twins.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "jit/code_variant.h"
 
 struct sb_obj_parts {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "kernel_obj_twins.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "jit/decode.h"
 #include "twins/deprivatize.h"
 #include "stubbench/estimate.h"

@@ -15,7 +15,7 @@
 #include "kernel_obj.h"
 
 #include "output/json_doc.h"
-#include "report/kernel_obj_answer.h"
+#include "answer/kernel_obj_answer.h"
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"

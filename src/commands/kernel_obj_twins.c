@@ -10,7 +10,7 @@
 #include "kernel/jit_check.h"
 #include "harness/harness.h"
 #include "output/json_doc.h"
-#include "report/kernel_verdict.h"
+#include "answer/kernel_verdict.h"
 #include "jit/ksyms.h"
 #include "variants/percpu.h"
 #include "kernel/signals.h"

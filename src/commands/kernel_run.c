@@ -18,7 +18,7 @@
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "jit/return_thunks.h"
-#include "report/run_plot.h"
+#include "plot/run_plot.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"

@@ -16,9 +16,9 @@
 #include "variants/percpu.h"
 #include "base/perf_map.h"
 #include "harness/pin.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
-#include "report/footprint_answer.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
+#include "answer/footprint_answer.h"
 #include "session/session.h"
 #include "stubbench/timer.h"
 

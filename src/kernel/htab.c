@@ -1,7 +1,7 @@
 /* htab.c: loading, arms, JIT check and report of `stubbench kernel
  * --shape=htab`; see htab.h and bench/bpf/htab_shape.bpf.c. */
 #include "kernel/htab.h"
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "kernel/signals.h"
 
 #include <bpf/bpf.h>

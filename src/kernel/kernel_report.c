@@ -5,8 +5,8 @@
  * by the equivalence test of kernel_verdict.h, on the added cost and on
  * every arm's absolute cost. */
 #include "kernel/kernel_report.h"
-#include "report/answer.h"
-#include "report/kernel_verdict.h"
+#include "answer/answer.h"
+#include "answer/kernel_verdict.h"
 #include "kernel/loader.h"
 
 #include "output/json_doc.h"

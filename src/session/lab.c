@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "output/json_doc.h"
-#include "report/lab_rank.h"
+#include "answer/lab_rank.h"
 #include "variants/lab_variants.h"
 #include "base/mitigations.h"
 #include "output/output.h"
 #include "variants/percpu.h"
 #include "jit/return_thunks.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
 #include "session/session.h"
 #include "harness/variant_arms.h"
 

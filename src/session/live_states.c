@@ -6,7 +6,7 @@
 
 #include "stats/block_table.h"
 #include "records/quiet_record.h"
-#include "report/state_figures.h"
+#include "saved/state_figures.h"
 
 /* The machine's quiet add level in the record in use (0: no record, or
  * one without two runs of this machine), its path in *record. */

@@ -8,17 +8,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/answer.h"
+#include "answer/answer.h"
 #include "output/out_file.h"
 #include "output/figure_checks.h"
 #include "output/text_grid.h"
 #include "records/past_runs.h"
-#include "report/state_figures.h"
+#include "saved/state_figures.h"
 #include "harness/harness.h"
 #include "output/reporter.h"
 #include "jit/return_thunks.h"
-#include "report/run_file.h"
-#include "report/run_plot.h"
+#include "saved/run_file.h"
+#include "plot/run_plot.h"
 #include "live_states.h"
 
 #ifndef SB_VERSION

@@ -13,7 +13,7 @@
 #include "harness/pin.h"
 #include "stubbench/registry.h"
 #include "jit/return_thunks.h"
-#include "report/run_plot.h"
+#include "plot/run_plot.h"
 #include "session/session.h"
 #include "harness/variant_arms.h"
 

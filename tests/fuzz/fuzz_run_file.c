@@ -3,8 +3,8 @@
 #include <stdio.h>
 
 #include "fuzz_input.h"
-#include "report/answer.h"
-#include "report/run_file.h"
+#include "answer/answer.h"
+#include "saved/run_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {

@@ -1,0 +1,65 @@
+/* kernel_verdict.h: does a twin stand for the kernel's code? An
+ * equivalence test with a stated margin, of the two figures a twin stands
+ * for: the absolute cost per iteration of every arm (baseline included)
+ * and the cost a variant adds to its baseline.
+ *
+ * The difference twin - kernel gets a 95 % CI from the two CIs (the two
+ * are measured in processes of their own: independent), side by side
+ * added in quadrature. The margin is SB_VERDICT_MARGIN_CYCLES or
+ * SB_VERDICT_MARGIN_FRACTION of the kernel's figure, whichever is larger:
+ *   the CI inside [-margin, +margin]:        agree
+ *   the CI entirely outside it:              differ
+ *   otherwise (it straddles an edge):        inconclusive
+ * so a verdict can fail, and a wide CI never passes for agreement. */
+#ifndef STUBBENCH_KERNEL_VERDICT_H
+#define STUBBENCH_KERNEL_VERDICT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stubbench/estimate.h"
+#include "saved/run_file.h"
+
+#define SB_VERDICT_MARGIN_CYCLES 1.0
+#define SB_VERDICT_MARGIN_FRACTION 0.10
+/* The rule in words, for every output that prints verdicts. */
+#define SB_VERDICT_RULE "twin - kernel, 95 % CI, within ±1 cycle or ±10 % of the kernel, whichever is larger"
+
+enum sb_verdict { SB_VERDICT_NONE, SB_VERDICT_AGREE, SB_VERDICT_DIFFER, SB_VERDICT_INCONCLUSIVE };
+
+struct sb_verdict_of {
+	enum sb_verdict verdict;    /* NONE: a figure or its CI is missing */
+	struct sb_estimate diff;    /* twin - kernel, cycles per iteration */
+	double margin;              /* cycles */
+};
+
+/* The verdict on twin against kernel (both cycles per iteration). */
+struct sb_verdict_of sb_kernel_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel);
+
+/* "agree", "differ", "inconclusive"; NULL for SB_VERDICT_NONE. */
+const char *sb_verdict_name(enum sb_verdict v);
+
+/* Every verdict of a kernel run's rows (the placed twins, else the aligned
+ * ones, against the kernel, per shape, arm and batch): how many of each,
+ * for the absolute cost (which = 0) and the added cost (which = 1). */
+struct sb_verdict_counts {
+	size_t n[2][4];             /* [absolute/added][enum sb_verdict] */
+	/* The largest |difference| among the differing ones, where it is. */
+	struct sb_verdict_of worst[2];
+	char worst_where[2][64];
+};
+void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out);
+
+/* The two figures of one arm of a kernel run's rows at batch, from side
+ * (SB_SIDE_KERNEL, SB_SIDE_PLACED_TWIN, SB_SIDE_TWIN): its absolute cost,
+ * and (not the baseline) the cost it adds to the same side's baseline,
+ * both cycles per iteration. 0, or -1 when the side has no such row. */
+int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen, const char *shape,
+		      uint64_t batch, struct sb_estimate *absolute, struct sb_estimate *added);
+
+/* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
+ * kernel's own figures at the largest batch where its baseline has a CI,
+ * per shape, and the verdicts. */
+int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
+
+#endif
