@@ -9,7 +9,7 @@
 #include "kernel_commands.h"
 #include "stubbench/config.h"
 #include "jit/dump.h"
-#include "commands/kernel_run.h"
+#include "kernel_commands/kernel_run.h"
 #include "kernel/loader.h"
 #include "base/mitigations.h"
 #include "stubbench/parse.h"

@@ -11,6 +11,6 @@
 #include "stubbench/config.h"
 
 /* --obj=FILE --prog=NAME,...: a user's programs. */
-#include "commands/kernel_obj_run.h"
+#include "kernel_commands/kernel_obj_run.h"
 
 #endif

@@ -70,19 +70,19 @@ target_include_directories(stubbench_kernel PUBLIC ${CMAKE_SOURCE_DIR}/include
   PRIVATE ${CMAKE_BINARY_DIR}/bpf ${LIBBPF_INCLUDE_DIRS})
 target_link_libraries(stubbench_kernel PUBLIC stubbench_jit stubbench_core ${LIBBPF_LIBRARIES} m)
 
-# The commands of the kernel run (src/commands/kernel_run.h): the
+# The commands of the kernel run (src/kernel_commands/kernel_run.h): the
 # built-in shapes, --shape=htab and --probe, each from the run
 # configuration to its exit status. Listed, not globbed: the other
-# commands of src/commands build in their own parts.
+# kernel --obj commands of src/kernel_commands build in their own part.
 add_library(stubbench_kernel_commands STATIC
-  src/commands/kernel_run.c
-  src/commands/kernel_run_common.c
-  src/commands/kernel_plan.c
-  src/commands/kernel_load.c
-  src/commands/kernel_measure.c
-  src/commands/kernel_findings.c
-  src/commands/kernel_htab_run.c
-  src/commands/kernel_probe_run.c)
+  src/kernel_commands/kernel_run.c
+  src/kernel_commands/kernel_run_common.c
+  src/kernel_commands/kernel_plan.c
+  src/kernel_commands/kernel_load.c
+  src/kernel_commands/kernel_measure.c
+  src/kernel_commands/kernel_findings.c
+  src/kernel_commands/kernel_htab_run.c
+  src/kernel_commands/kernel_probe_run.c)
 target_include_directories(stubbench_kernel_commands PUBLIC ${CMAKE_SOURCE_DIR}/include)
 target_link_libraries(stubbench_kernel_commands PUBLIC stubbench_kernel stubbench_session)
 

@@ -1,14 +1,14 @@
 # kernel_obj.cmake: `stubbench kernel --obj=FILE --prog=NAME`, a user's BPF
 # object, and its tests on an object built from tests/data (a source
 # outside the project's own programs). Part of STUBBENCH_KERNEL.
-# The command (src/commands/kernel_obj*.c, src/commands/kernel_obj_run.h),
+# The command (src/kernel_commands/kernel_obj*.c and kernel_obj_run.h),
 # called from stubbench kernel's entry.
 add_library(stubbench_kernel_obj STATIC
-  src/commands/kernel_obj_run.c
-  src/commands/kernel_obj_jit.c
-  src/commands/kernel_obj_syscall.c
-  src/commands/kernel_obj_spacer.c
-  src/commands/kernel_obj_report.c
+  src/kernel_commands/kernel_obj_run.c
+  src/kernel_commands/kernel_obj_jit.c
+  src/kernel_commands/kernel_obj_syscall.c
+  src/kernel_commands/kernel_obj_spacer.c
+  src/kernel_commands/kernel_obj_report.c
 )
 target_include_directories(stubbench_kernel_obj PUBLIC ${CMAKE_SOURCE_DIR}/include)
 target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_kernel stubbench_session stubbench_report)
@@ -17,9 +17,9 @@ target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_kernel stubbench_ses
 # annotate's functions (annotate.h, in stubbench_diff).
 if(STUBBENCH_DEPRIVATIZE)
   target_sources(stubbench_kernel_obj PRIVATE
-    src/commands/kernel_obj_private.c
-    src/commands/kernel_obj_parts.c
-    src/commands/kernel_obj_twins.c
+    src/kernel_commands/kernel_obj_private.c
+    src/kernel_commands/kernel_obj_parts.c
+    src/kernel_commands/kernel_obj_twins.c
   )
   target_compile_definitions(stubbench_kernel_obj PRIVATE SB_AUTO_TWINS=1)
   target_link_libraries(stubbench_kernel_obj PUBLIC stubbench_twins stubbench_diff)

@@ -2,7 +2,7 @@
  * from --shape and --variant (kernel_run.h). The front end reads them with
  * these to refuse bad input while parsing; the run reads them again from
  * its configuration. */
-#include "commands/kernel_run.h"
+#include "kernel_commands/kernel_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

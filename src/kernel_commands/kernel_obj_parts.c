@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "annotate.h"
+#include "commands/annotate.h"
 #include "kernel_obj_twins.h"
 #include "answer/answer.h"
 #include "jit/code_variant.h"

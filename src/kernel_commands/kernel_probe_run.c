@@ -1,7 +1,7 @@
 /* kernel_probe_run.c: `stubbench kernel --probe` (kernel_run.h): which
  * program types and stack shapes this kernel gives a private stack, read
  * from their JIT (private_stack_probe.h); nothing measured. */
-#include "commands/kernel_run.h"
+#include "kernel_commands/kernel_run.h"
 
 #include <stdio.h>
 

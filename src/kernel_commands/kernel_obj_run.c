@@ -6,7 +6,7 @@
  * program read back (kernel_obj_jit.c), the kernel's own A/B
  * (kernel_obj_syscall.c) and the auto-twins (kernel_obj_private.c) beside
  * them; see kernel_obj_run.h. */
-#include "commands/kernel_obj_run.h"
+#include "kernel_commands/kernel_obj_run.h"
 
 #include <stdlib.h>
 #include <string.h>

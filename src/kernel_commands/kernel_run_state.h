@@ -11,7 +11,7 @@
 #include "kernel/arms.h"
 #include "stubbench/config.h"
 #include "harness/harness.h"
-#include "commands/kernel_run.h"
+#include "kernel_commands/kernel_run.h"
 #include "kernel/loader.h"
 #include "kernel/private_stack_findings.h"
 #include "stubbench/results.h"
