@@ -112,7 +112,7 @@ check(p.returncode == 0 and p.stderr.count("gnuplot not found") == 1 and "packed
 check(not os.path.exists("/tmp/unused.png"), "a plot written without gnuplot")
 
 for args, msg in [(["--copies=0"], "--copies"), (["--layout=dense"], "unknown layout 'dense'"),
-                  (["--format=seed"], "--format"), (["--format=gbench"], "gbench names"), (["--batch=8"], "does not apply"),
+                  (["--format=seed"], "--format"), (["--format=gbench"], "--format=gbench has no place"), (["--batch=8"], "does not apply"),
                   (["--variant=twin-in-loop-private"], "in-loop variant"),
                   (["--variant=nope"], "unknown variant 'nope'"),
                   (["--variant=twin-per-run-private,twin-per-run-private"], "listed twice"),

@@ -15,6 +15,11 @@ ok test "$callers" = "src/output/json_writer.c src/output/json_writer.h src/outp
 for fmt in table seed json csv gbench; do
 	ok grep -q "^const struct sb_reporter sb_reporter_$fmt = {" "src/output/reporter_$fmt.c"
 done
+# Formats are decided in src/output alone: the commands ask for a kind
+# (sb_format_is), never for a format by name.
+asks=$(grep -rl 'SB_FORMAT_' src bench | grep -v '^src/output/\|^src/config/' | tr '\n' ' ')
+echo "formats asked for by name outside src/output: ${asks:-none}"
+ok test -z "$asks"
 hand=$(grep -rlE '\\"[a-z_0-9]+\\": ' src bench | grep -v '^src/output/' | tr '\n' ' ')
 echo "JSON members written by hand outside src/output: ${hand:-none}"
 ok test -z "$hand"

@@ -63,7 +63,7 @@ static int answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (fmt == SB_FORMAT_TABLE) {
+	if (sb_format_is(fmt, SB_OUT_TEXT)) {
 		fputc('\n', info);
 		sb_annotate_listing(info, ctx);
 	}
@@ -100,7 +100,7 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 	sb_block_table_free(&t);
 	if (rc)
 		return rc;
-	if (cfg->format == SB_FORMAT_JSON) {
+	if (sb_format_is(cfg->format, SB_OUT_JSON)) {
 		struct sb_doc *doc = sb_doc_new();
 		sb_doc_string(doc, "tool", "stubbench annotate --from-blocks");
 		sb_doc_break(doc, "\n  ");

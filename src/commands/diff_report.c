@@ -54,7 +54,7 @@ static void full_listing(FILE *out, enum sb_format fmt, const struct sb_results 
 {
 	(void)all;
 	const struct sb_diff_context *c = ctx;
-	if (fmt != SB_FORMAT_TABLE)
+	if (!sb_format_is(fmt, SB_OUT_TEXT))
 		return;
 	pair_listing(out, c);
 	if (c->an && c->an->n_att) {

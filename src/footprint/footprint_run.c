@@ -21,6 +21,7 @@
 #include "answer/footprint_answer.h"
 #include "session/session.h"
 #include "stubbench/timer.h"
+#include "output/reporter.h"
 
 #define FP_MAX_VARIANTS 4
 /* Calls per sample: 2048, fewer beyond 1000 copies (down to 256 at 8000
@@ -345,8 +346,8 @@ static int finish(const struct sb_config *run_cfg, const struct sb_footprint_opt
 	s.after_report = pages_lines;
 	s.after_ctx = &rep;
 	/* With the summary alone (its lines first on stdout): on stderr. */
-	if (run_cfg->format == SB_FORMAT_TABLE && !sb_session_full_report(run_cfg))
-		pages_lines(stderr, SB_FORMAT_TABLE, &run->all, &rep);
+	if (sb_format_is(run_cfg->format, SB_OUT_TEXT) && !sb_session_full_report(run_cfg))
+		pages_lines(stderr, run_cfg->format, &run->all, &rep);
 	sb_session_add(&s, &run->all, NULL);
 	return sb_session_finish(&s, 0);
 }
@@ -360,9 +361,9 @@ static int check_input(const struct sb_config *cfg, const struct sb_footprint_op
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return SB_STATUS_USAGE;
 	}
-	if (cfg->format == SB_FORMAT_SEED || cfg->format == SB_FORMAT_GBENCH) {
-		fprintf(stderr, "stubbench footprint: --format: %s have no place for copies and layout "
-			"(table, json, csv)\n", cfg->format == SB_FORMAT_SEED ? "seed lines" : "gbench names");
+	if (!sb_format_is(cfg->format, SB_OUT_KEYED)) {
+		fprintf(stderr, "stubbench footprint: --format=%s has no place for copies and layout "
+			"(table, json, csv)\n", sb_format_name(cfg->format));
 		return SB_STATUS_USAGE;
 	}
 	if (pick_variants(cfg->variants, vars, n_vars) != 0)

@@ -5,6 +5,7 @@
 
 #include "stubbench/estimate.h"
 #include "output/json_doc.h"
+#include "output/reporter.h"
 
 /* One program's cost per run at one batch: an object of array per_run
  * (json_doc.h), or (NULL) a table line into f ("-" where the cell has no
@@ -60,7 +61,7 @@ void sb_obj_members(struct sb_doc *doc, const void *ctx)
 void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (fmt == SB_FORMAT_TABLE) {
+	if (sb_format_is(fmt, SB_OUT_TEXT)) {
 		per_run(ctx, info, NULL);
 		sb_obj_private_parts_report(ctx, info, NULL);
 	}

@@ -22,6 +22,7 @@
 #include "output/text_grid.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"
+#include "output/reporter.h"
 
 static void release(struct sb_obj_run *r)
 {
@@ -280,7 +281,7 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
 	 * the first thing on stdout. */
 	FILE *info = sb_session_notes(r->cfg), *quiet = NULL;
-	if (r->cfg->format == SB_FORMAT_TABLE && sb_session_full_report(r->cfg)) {
+	if (sb_format_is(r->cfg->format, SB_OUT_TEXT) && sb_session_full_report(r->cfg)) {
 		/* Within the table's width but with --verbose (text_grid.h). */
 		quiet = r->cfg->verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
 		info = quiet ? quiet : stdout;

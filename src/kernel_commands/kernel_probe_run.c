@@ -25,7 +25,7 @@ enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_FAILED;
 	}
-	if (cfg->format == SB_FORMAT_JSON) {
+	if (sb_format_is(cfg->format, SB_OUT_JSON)) {
 		struct sb_doc *doc = sb_doc_new();
 		sb_private_stack_probe_doc(doc, "probe", &p);
 		int failed = sb_doc_failed(doc) || sb_reporter_json_doc(stdout, doc->first) != 0;

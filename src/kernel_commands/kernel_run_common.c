@@ -9,6 +9,7 @@
 #include "output/text_grid.h"
 #include "session/session.h"
 #include "kernel/signals.h"
+#include "output/reporter.h"
 
 enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
 {
@@ -22,9 +23,9 @@ enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
 FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
 {
 	*quiet = NULL;
-	if (cfg->format != SB_FORMAT_TABLE && !sb_session_summary_alone_here(cfg))
+	if (!sb_format_is(cfg->format, SB_OUT_TEXT) && !sb_session_summary_alone_here(cfg))
 		return stderr;
-	if (cfg->format == SB_FORMAT_TABLE && sb_session_full_report(cfg)) {
+	if (sb_format_is(cfg->format, SB_OUT_TEXT) && sb_session_full_report(cfg)) {
 		if (cfg->verbose)
 			return stdout;
 		/* Within the table's width: each line folded (closed with *quiet). */

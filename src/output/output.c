@@ -44,6 +44,11 @@ const struct sb_reporter *sb_reporter_for(enum sb_format fmt)
 	return &sb_reporter_table;
 }
 
+int sb_format_is(enum sb_format fmt, unsigned kind)
+{
+	return (sb_reporter_for(fmt)->kind & kind) != 0;
+}
+
 /* The command's own members as a document, to rep; -1 when the document
  * ran out of memory (errno ENOMEM). */
 static int write_members(FILE *f, const struct sb_reporter *rep, const struct sb_output_meta *m)

@@ -29,8 +29,16 @@ struct sb_cell;
 struct sb_results;
 struct sb_output_meta;
 
+/* What kind of output a format is: said by its reporter (kind), asked with
+ * sb_format_is. The commands ask for a kind, never for a format, so that
+ * every decision on formats is here. */
+#define SB_OUT_TEXT 1u  /* for people: the summary first, the full table on request (table) */
+#define SB_OUT_KEYED 2u /* names each cell by its whole key: placement, padded baseline (table, json, csv) */
+#define SB_OUT_JSON 4u  /* stubbench's JSON document, which a command's own members join (json) */
+
 struct sb_reporter {
 	enum sb_format format;
+	unsigned kind; /* SB_OUT_* */
 	int (*begin)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
 	int (*results)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
 	int (*members)(FILE *f, const struct sb_doc *members);
@@ -42,6 +50,8 @@ extern const struct sb_reporter sb_reporter_table, sb_reporter_seed, sb_reporter
 
 /* The reporter of format fmt. */
 const struct sb_reporter *sb_reporter_for(enum sb_format fmt);
+/* Non-zero when format fmt is of kind (SB_OUT_*). */
+int sb_format_is(enum sb_format fmt, unsigned kind);
 
 /* A JSON document of its own (not a run's: the private-stack probe, the
  * command line's description), value v of a document (json_doc.h) and a

@@ -488,6 +488,7 @@ int sb_reporter_json_doc(FILE *f, const struct sb_doc *v)
 
 const struct sb_reporter sb_reporter_json = {
 	.format = SB_FORMAT_JSON,
+	.kind = SB_OUT_KEYED | SB_OUT_JSON,
 	.begin = json_begin,
 	.results = json_results,
 	.members = json_members,

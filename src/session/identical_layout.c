@@ -10,14 +10,14 @@
 #include "stats/placement_states.h"
 #include "jit/placement.h"
 #include "base/rng.h"
+#include "output/reporter.h"
 
 #define N_BOOT 400
 #define PAGE_BYTES 4096UL
 
 int sb_layout_wanted(const struct sb_config *cfg)
 {
-	return cfg->padded && cfg->states && !cfg->placements && cfg->format != SB_FORMAT_SEED &&
-	       cfg->format != SB_FORMAT_GBENCH;
+	return cfg->padded && cfg->states && !cfg->placements && sb_format_is(cfg->format, SB_OUT_KEYED);
 }
 
 static long group_of(const struct sb_layout_groups *lg, const struct sb_variant *v)

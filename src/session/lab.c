@@ -16,6 +16,7 @@
 #include "plot/run_plot.h"
 #include "session/session.h"
 #include "harness/variant_arms.h"
+#include "output/reporter.h"
 
 #define TOOL "stubbench lab"
 
@@ -81,7 +82,7 @@ static void ranking(struct sb_doc *doc, const void *ctx)
 static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
 	(void)ctx;
-	if (fmt != SB_FORMAT_TABLE)
+	if (!sb_format_is(fmt, SB_OUT_TEXT))
 		return;
 	struct sb_run_file rf;
 	if (sb_run_file_from_results(all, TOOL, &rf) == 0)

@@ -131,7 +131,7 @@ static int report_own_table(const struct sb_session *s, FILE *f, const struct sb
 /* The report in the format asked for. Returns 0 or 1. */
 static int report(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
-	if (s->cfg->format != SB_FORMAT_TABLE)
+	if (!sb_format_is(s->cfg->format, SB_OUT_TEXT))
 		return sb_output_report(f, sb_reporter_for(s->cfg->format), all, &s->meta, s->tool) != 0;
 	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
 }
@@ -223,12 +223,12 @@ void sb_session_progress(const char *tool, const char *what)
 
 int sb_session_full_report(const struct sb_config *cfg)
 {
-	return cfg->format != SB_FORMAT_TABLE || cfg->table || cfg->verbose;
+	return !sb_format_is(cfg->format, SB_OUT_TEXT) || cfg->table || cfg->verbose;
 }
 
 int sb_session_summary_alone_here(const struct sb_config *cfg)
 {
-	return cfg->format != SB_FORMAT_TABLE && cfg->output && !cfg->verbose;
+	return !sb_format_is(cfg->format, SB_OUT_TEXT) && cfg->output && !cfg->verbose;
 }
 
 FILE *sb_session_nowhere(void)
@@ -278,7 +278,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = rc ? rc : 1;
 			goto out;
 		}
-		int table = s->cfg->format == SB_FORMAT_TABLE, here = sb_session_summary_alone_here(s->cfg);
+		int table = sb_format_is(s->cfg->format, SB_OUT_TEXT), here = sb_session_summary_alone_here(s->cfg);
 		if ((table || here) && summary(s, table ? out.f : stdout, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
