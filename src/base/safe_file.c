@@ -2,6 +2,7 @@
 #include "stubbench/safe_file.h"
 
 #include <errno.h>
+#include <sys/statvfs.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -180,6 +181,31 @@ int sb_safe_file_open(struct sb_safe_file *sf, const char *path, int flags, char
 	return 0;
 }
 
+int sb_stream_errno(FILE *f)
+{
+	if (errno)
+		return errno;
+	struct statvfs vfs;
+	if (f && fstatvfs(fileno(f), &vfs) == 0) {
+		if (vfs.f_bavail == 0)
+			return ENOSPC;
+		if (vfs.f_favail == 0 && vfs.f_files)
+			return ENOSPC;
+	}
+	/* One byte more says why, where the file system still has room for
+	 * others (a quota, a file size limit); a failed write leaves nothing. */
+	int fd = f ? fileno(f) : -1;
+	if (fd >= 0) {
+		off_t end = lseek(fd, 0, SEEK_END);
+		errno = 0;
+		if (end >= 0 && pwrite(fd, "", 1, end) < 0 && errno)
+			return errno;
+		if (end >= 0)
+			(void)!ftruncate(fd, end);
+	}
+	return EIO;
+}
+
 /* Flushes and closes the stream; the errno of the first failure, or 0. */
 static int close_stream(struct sb_safe_file *sf)
 {
@@ -188,9 +214,10 @@ static int close_stream(struct sb_safe_file *sf)
 	errno = 0;
 	int e = 0;
 	if (fflush(sf->f) != 0 || ferror(sf->f))
-		e = errno ? errno : EIO;
+		e = sb_stream_errno(sf->f);
 	else if (fsync(fileno(sf->f)) != 0)
 		e = errno;
+	errno = 0;
 	if (fclose(sf->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	sf->f = NULL;
@@ -242,7 +269,7 @@ int sb_safe_file_write(const char *path, const void *buf, size_t len, int flags,
 	if (sb_safe_file_open(&sf, path, flags, err, errlen) != 0)
 		return -1;
 	if (len && fwrite(buf, 1, len, sf.f) != len) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(sb_stream_errno(sf.f)));
 		sb_safe_file_abort(&sf);
 		return -1;
 	}
