@@ -120,6 +120,26 @@ cp "$data/run_a.json" "$tmp/a.json" && ln -f "$tmp/a.json" "$tmp/a-link.json"
 expect run_twice 0 "a-link.json is $tmp/a.json (the same file): counted once" report "$tmp/a.json" "$data/run_b.json" "$tmp/a-link.json" "$tmp/a.json"
 grep -q "1 machine, 2 runs" "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: run_twice: $(head -1 "$tmp/out")"; fails=$((fails + 1)); }
 
+# A plot of more series than its legend tells apart: refused whole, nothing drawn.
+python3 - "$data/plot_sweep.json" "$tmp/many.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+base = d["results"][:2]
+d["results"] = [dict(copy.deepcopy(r), variant="%s-%d" % (r["variant"], i)) for i in range(120) for r in base]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect plot_many_series 2 "many.json: more than 96 series" plot "$tmp/many.json" -o "$tmp/many.png"
+[ ! -e "$tmp/many.png" ] && [ ! -e "$tmp/many.gp" ] && passes=$((passes + 1)) ||
+    { echo "FAIL: plot_many_series: a file was left"; fails=$((fails + 1)); }
+
+# A path of 1100 characters is taken whole (never cut to its first 511).
+long=$tmp
+while [ ${#long} -lt 1100 ]; do long=$long/dddddddddddddddddddddddddddddddddddddddddddddddddd; done
+mkdir -p "$long" && cp "$data/run_a.json" "$long/a.json"
+expect path_long 0 "" report --format=json "$long/a.json" "$data/run_b.json"
+grep -qF "$(printf '%s' "$long/a.json" | sed 's|/|\\/|g')" "$tmp/out" && passes=$((passes + 1)) ||
+    { echo "FAIL: path_long: the path was cut: $(grep -A1 '"runs"' "$tmp/out" | head -c 300)"; fails=$((fails + 1)); }
+
 # A log of another run, and options --from-blocks does not take.
 gzip -dc "$x/sweep-1.blocks.csv.gz" >"$tmp/s1.csv"
 expect log_of_other_run 2 "s1.csv: not the run's log" report "$x/sweep-5.json" --from-blocks="$tmp/s1.csv"

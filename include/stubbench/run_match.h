@@ -43,7 +43,7 @@ struct sb_run_spread {
 struct sb_state_figures;
 
 struct sb_run_file {
-	char path[512];
+	char path[4096];    /* as given, whole (a longer one is refused) */
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
 	struct sb_machine_id id; /* "cpuid" (id.known 0 in a run written before it was saved) */

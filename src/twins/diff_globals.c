@@ -95,7 +95,11 @@ int sb_image_globals_read(const char *files, struct sb_image_globals *out, char 
 	char path[4096];
 	for (const char *p = files; *p;) {
 		size_t len = strcspn(p, ",");
-		snprintf(path, sizeof(path), "%.*s", (int)(len < sizeof(path) - 1 ? len : sizeof(path) - 1), p);
+		if (len >= sizeof(path)) { /* never cut to another file's name */
+			sb_set_err(err, errlen, "'%.60s...': a path longer than %zu characters", p, sizeof(path) - 1);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%.*s", (int)len, p);
 		p += len + (p[len] == ',');
 		size_t n;
 		char sub[512];
