@@ -178,6 +178,14 @@ d["machine"] = "Other machine, Linux"
 json.dump(d, open(sys.argv[3], "w"))
 PY
 expect large_runs 0 "" report "$tmp/large-a.json" "$tmp/large-b.json"
+# Out of memory under an address-space limit is said so, never "not JSON"
+# (ASan reserves more address space than any such limit: skipped there).
+if ! ldd "$SB" 2>/dev/null | grep -q libasan; then
+    (ulimit -v 60000; timeout 20 "$SB" report "$tmp/large-a.json" "$tmp/large-b.json" >/dev/null 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 2 ] && grep -q "large-a.json: out of memory (address-space limit 58 MB)" "$tmp/err"; then
+        passes=$((passes + 1))
+    else echo "FAIL: address_space_limit: status $rc, stderr: $(cat "$tmp/err")"; fails=$((fails + 1)); fi
+fi
 
 echo "hostile_reports: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -84,7 +84,7 @@ static int look_at_target(const char *path, struct stat *st, int *exists, char *
 	if (lstat(path, st) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 		return -1;
 	}
 	if (!S_ISREG(st->st_mode)) {
@@ -113,7 +113,7 @@ static int make_temp(const char *path, const char *dir, char *tmp, char *err, si
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
-			sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+			sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 			return -1;
 		}
 	}
@@ -172,7 +172,7 @@ int sb_safe_file_open(struct sb_safe_file *sf, const char *path, int flags, char
 	set_owner(fd, dir, &st, exists, flags);
 	sf->f = fdopen(fd, "w");
 	if (!sf->f) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 		close(fd);
 		unlink(sf->tmp);
 		forget_temp(sf);
@@ -228,7 +228,7 @@ int sb_safe_file_detach(struct sb_safe_file *sf, char *err, size_t errlen)
 {
 	int e = close_stream(sf);
 	if (e)
-		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, strerror(e));
+		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, sb_errno_cause(e));
 	return e ? -1 : 0;
 }
 
@@ -246,7 +246,7 @@ int sb_safe_file_commit(struct sb_safe_file *sf, char *err, size_t errlen)
 	if (!e && rename(sf->tmp, sf->path) != 0)
 		e = errno;
 	if (e) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, strerror(e));
+		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, sb_errno_cause(e));
 		unlink(sf->tmp);
 	}
 	forget_temp(sf);
@@ -269,7 +269,7 @@ int sb_safe_file_write(const char *path, const void *buf, size_t len, int flags,
 	if (sb_safe_file_open(&sf, path, flags, err, errlen) != 0)
 		return -1;
 	if (len && fwrite(buf, 1, len, sf.f) != len) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(sb_stream_errno(sf.f)));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(sb_stream_errno(sf.f)));
 		sb_safe_file_abort(&sf);
 		return -1;
 	}
@@ -282,12 +282,12 @@ int sb_safe_file_open_input(const char *path, char *err, size_t errlen)
 		return -1;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		sb_set_err(err, errlen, "%s", strerror(errno));
+		sb_set_err(err, errlen, "%s", sb_errno_cause(errno));
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
-		sb_set_err(err, errlen, "%s", strerror(errno));
+		sb_set_err(err, errlen, "%s", sb_errno_cause(errno));
 		close(fd);
 		return -1;
 	}

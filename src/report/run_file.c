@@ -137,13 +137,18 @@ static json_object *parse_one(const char *path, const char *text, size_t len, ch
 {
 	struct json_tokener *tok = json_tokener_new();
 	if (!tok) {
-		sb_set_err(err, errlen, "%s: out of memory", path);
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
 		return NULL;
 	}
 	json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 	size_t end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
+	if (!doc && jerr == json_tokener_success) {
+		/* json-c out of memory: no error of the text's. */
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
+		return NULL;
+	}
 	if (!doc) {
 		sb_set_err(err, errlen, "%s: not JSON: %s", path,
 			   jerr == json_tokener_continue ? "it ends inside the document" : json_tokener_error_desc(jerr));
@@ -476,7 +481,7 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 	int rc = read_doc(out, doc, err, errlen);
 	json_object_put(doc);
 	if (rc != 0 && (!err || !err[0]))
-		sb_set_err(err, errlen, "%s: out of memory", path);
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
 	if (rc != 0)
 		sb_run_file_free(out);
 	return rc;
