@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -165,24 +167,99 @@ static const char *same_in_list(const struct stat *a, const char *list)
 	return NULL;
 }
 
-static int output_not_an_input(const struct sb_cli *cli, char *err, size_t errlen)
+/* path's name with its directory resolved ("/real/dir/base"), or "" when
+ * the directory does not resolve. */
+static void canonical_name(const char *path, char *buf, size_t len)
 {
-	struct stat out;
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	buf[0] = 0;
+	if (*base && realpath(dir, real))
+		snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", base);
+}
+
+/* Two paths name one file: the same device and inode where both exist, or
+ * the same name once their directories are resolved (a file yet to be made). */
+static int one_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ea != eb)
+		return 0;
+	char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+	canonical_name(a, ca, sizeof(ca));
+	canonical_name(b, cb, sizeof(cb));
+	return ca[0] && strcmp(ca, cb) == 0;
+}
+
+/* A device or FIFO (--output=/dev/stdout) is written in place: shared freely. */
+static int shared_in_place(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+/* The files a run writes: no two of them one file, and none of them a file
+ * it reads (its config, object, operands), or one would replace the other
+ * (--blocks over --output's new report, a record over the other record,
+ * --plot's script over the config). Said naming both options. */
+static int outputs_distinct(const struct sb_cli *cli, char *err, size_t errlen)
+{
 	const struct sb_config *c = &cli->cfg;
-	if (!c->output || stat(c->output, &out) != 0 || !S_ISREG(out.st_mode))
-		return 0;
-	const char *inputs[] = {config_path, c->obj, c->past_runs, c->quiet_levels, c->blocks, c->plot};
-	const char *hit = NULL;
-	for (size_t i = 0; !hit && i < sizeof(inputs) / sizeof(inputs[0]); i++)
-		if (same_file(&out, inputs[i]))
-			hit = inputs[i];
-	for (int i = 0; !hit && i < cli->n_operands; i++)
-		hit = same_in_list(&out, cli->operands[i]);
-	if (!hit)
-		return 0;
-	snprintf(err, errlen, "--output: '%.300s' is the same file as '%.300s', which this run reads or writes: "
-		 "the report would replace it", c->output, hit);
-	return -1;
+	struct {
+		const char *opt, *path;
+	} out[8], in[4];
+	size_t n_out = 0, n_in = 0;
+	static char plot_side[2][SB_SAFE_FILE_PATH_MAX + 8];
+	if (c->output && !shared_in_place(c->output))
+		out[n_out++] = (typeof(out[0])){"--output", c->output};
+	if (c->blocks)
+		out[n_out++] = (typeof(out[0])){"--blocks", c->blocks};
+	if (c->plot) {
+		out[n_out++] = (typeof(out[0])){"--plot", c->plot};
+		const char *dot = strrchr(c->plot, '.'), *slash = strrchr(c->plot, '/');
+		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->plot) : strlen(c->plot);
+		snprintf(plot_side[0], sizeof(plot_side[0]), "%.*s.gp", (int)stem, c->plot);
+		snprintf(plot_side[1], sizeof(plot_side[1]), "%.*s.dat", (int)stem, c->plot);
+		out[n_out++] = (typeof(out[0])){"--plot's script", plot_side[0]};
+		out[n_out++] = (typeof(out[0])){"--plot's data", plot_side[1]};
+	}
+	if (c->past_runs && strcmp(c->past_runs, "none"))
+		out[n_out++] = (typeof(out[0])){"--past-runs", c->past_runs};
+	if (c->quiet_levels && strcmp(c->quiet_levels, "none"))
+		out[n_out++] = (typeof(out[0])){"--quiet-levels", c->quiet_levels};
+	if (config_path)
+		in[n_in++] = (typeof(in[0])){"--config", config_path};
+	if (c->obj)
+		in[n_in++] = (typeof(in[0])){"--obj", c->obj};
+	for (size_t i = 0; i < n_out; i++) {
+		for (size_t k = 0; k < i; k++)
+			if (one_file(out[i].path, out[k].path)) {
+				snprintf(err, errlen, "%s: '%.300s' is the same file as %s's '%.300s': each output of a "
+					 "run is a file of its own", out[i].opt, out[i].path, out[k].opt, out[k].path);
+				return -1;
+			}
+		const char *hit = NULL, *what = NULL;
+		for (size_t k = 0; !hit && k < n_in; k++)
+			if (one_file(out[i].path, in[k].path))
+				hit = in[k].path, what = in[k].opt;
+		for (int k = 0; !hit && k < cli->n_operands; k++) {
+			struct stat st;
+			if (stat(out[i].path, &st) == 0 && (hit = same_in_list(&st, cli->operands[k])))
+				what = "an operand";
+		}
+		if (hit) {
+			snprintf(err, errlen, "%s: '%.300s' is the same file as '%.300s' (%s), which this run reads: "
+				 "%s", out[i].opt, out[i].path, hit, what,
+				 strcmp(out[i].opt, "--output") == 0 ? "the report would replace it" : "refused");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
@@ -713,7 +790,7 @@ static int apply_given(const struct sb_subcommand *cmd, struct sb_cli *cli, cons
 			fprintf(stderr, "%s: %s\n", cli->prog, err);
 			return EXIT_USAGE;
 		}
-	if (output_not_an_input(cli, err, sizeof(err)) != 0) {
+	if (outputs_distinct(cli, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", cli->prog, err);
 		return EXIT_USAGE;
 	}

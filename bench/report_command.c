@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "compare/across_runs.h"
@@ -16,7 +17,7 @@
 
 /* The report group's values: the table across runs. */
 static struct sb_across_options across;
-static int across_asked;
+static int across_asked, format_given, batch_given;
 static char *variant_buf, **variant_items;
 /* --from-blocks, --quiet-levels: one run estimated again from its blocks log. */
 static const char *from_blocks, *quiet_levels;
@@ -35,6 +36,7 @@ static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err,
 	}
 	across_asked = 1;
 	if (key == KEY_FORMAT) {
+		format_given = 1;
 		static const char *const names[] = {"text", "markdown", "json"};
 		for (int i = 0; i < 3; i++)
 			if (strcmp(arg, names[i]) == 0) {
@@ -52,6 +54,7 @@ static int parse_report(struct sb_cli *cli, int key, const char *arg, char *err,
 		return 0;
 	}
 	if (key == KEY_BATCH) {
+		batch_given = 1;
 		if (sb_parse_u64_range("--batch", arg, 1, 1u << 20, &across.batch, err, errlen) != 0)
 			return -1;
 		return 0;
@@ -83,24 +86,48 @@ static const struct sb_cli_group report_group = {
 	.parse = parse_report,
 };
 
+/* The index of an operand before i that is the same file as operand i
+ * (the same device and inode: the same path, a hard link, a symbolic
+ * link), or -1. */
+static int same_file_before(const struct stat *st, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (st[k].st_ino && st[k].st_dev == st[i].st_dev && st[k].st_ino == st[i].st_ino)
+			return k;
+	return -1;
+}
+
 static int report_across(struct sb_cli *cli)
 {
 	struct sb_run_file *runs = calloc((size_t)cli->n_operands, sizeof(*runs));
+	struct stat *st = calloc((size_t)cli->n_operands, sizeof(*st));
 	char err[1024];
-	int rc = runs ? 0 : 1, loaded = 0;
-	if (!runs)
+	int rc = runs && st ? 0 : 1, loaded = 0;
+	if (!runs || !st)
 		fprintf(stderr, "stubbench report: out of memory\n");
-	for (; rc == 0 && loaded < cli->n_operands; loaded++)
-		if (sb_run_file_load(cli->operands[loaded], &runs[loaded], err, sizeof(err)) != 0) {
+	/* One run given twice is one run: counted once, said in one line. */
+	for (int i = 0; rc == 0 && i < cli->n_operands; i++) {
+		if (stat(cli->operands[i], &st[i]) != 0)
+			memset(&st[i], 0, sizeof(st[i]));
+		int k = same_file_before(st, i);
+		if (k >= 0) {
+			fprintf(stderr, "stubbench report: %s is %s (the same file): counted once\n", cli->operands[i],
+				cli->operands[k]);
+			continue;
+		}
+		if (sb_run_file_load(cli->operands[i], &runs[loaded], err, sizeof(err)) != 0) {
 			fprintf(stderr, "stubbench report: %s\n", err);
 			rc = EXIT_USAGE;
 			break;
 		}
+		loaded++;
+	}
 	if (rc == 0 && (rc = sb_across_runs(stdout, runs, (size_t)loaded, &across, err, sizeof(err))) != 0)
 		fprintf(stderr, "stubbench report: %s\n", err);
 	for (int i = 0; runs && i < loaded; i++)
 		sb_run_file_free(&runs[i]);
 	free(runs);
+	free(st);
 	free(variant_buf);
 	free(variant_items);
 	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;
@@ -117,9 +144,19 @@ static int run_report(struct sb_cli *cli)
 			"--quiet-levels: only with --from-blocks" : "--from-blocks: one run (RUN.json) and its log");
 		return EXIT_USAGE;
 	}
-	if (from_blocks)
-		return sb_report_from_blocks(stdout, cli->operands[0], from_blocks, quiet_levels,
-					     across.format == SB_ACROSS_JSON);
+	/* What --from-blocks does not apply to is refused, never ignored. */
+	if (from_blocks && (batch_given || (format_given && across.format == SB_ACROSS_MARKDOWN))) {
+		fprintf(stderr, "stubbench report: %s does not apply with --from-blocks (every batch size is "
+				"reported; formats: text, json)\n", batch_given ? "--batch" : "--format=markdown");
+		return EXIT_USAGE;
+	}
+	if (from_blocks) {
+		int rc = sb_report_from_blocks(stdout, cli->operands[0], from_blocks, quiet_levels,
+					       across.format == SB_ACROSS_JSON, variant_items, across.n_variants);
+		free(variant_buf);
+		free(variant_items);
+		return rc;
+	}
 	if (cli->n_operands > 1 || across_asked)
 		return report_across(cli);
 	struct sb_run_file run;

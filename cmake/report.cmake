@@ -126,6 +126,9 @@ function(sb_report_add_tests)
     ${CMAKE_SOURCE_DIR}/tests/data)
   # stubbench plot: no text of a run and no file name runs as gnuplot code.
   add_test(NAME plot_injection COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_injection.sh $<TARGET_FILE:stubbench>)
+  # Files read back, crafted: every case its status and one line, never a crash or a wait.
+  add_test(NAME hostile_reports COMMAND sh ${CMAKE_SOURCE_DIR}/tests/hostile_reports.sh $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # --format=gbench: Google Benchmark's JSON schema, field by field.
   add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench_schema.py
     $<TARGET_FILE:stubbench>)

@@ -40,8 +40,12 @@ def check(cond, msg):
 
 
 data = gzip.open(blocks).read()
-p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=-", "--format=json"],
-                   input=data, capture_output=True, env=env)
+# The log as a file: standard input ("-") is refused.
+log = tempfile.NamedTemporaryFile(suffix=".csv")
+log.write(data)
+log.flush()
+p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=" + log.name, "--format=json"],
+                   capture_output=True, env=env)
 check(p.returncode == 0, "exit %d: %s" % (p.returncode, p.stderr.decode()[:300]))
 doc = json.loads(p.stdout) if p.returncode == 0 else {"annotate": {"batches": [{}], "rows": []}}
 ann = doc["annotate"]
@@ -66,7 +70,7 @@ rows = [r for r in ann["rows"] if r["text"] == "lfence"]
 check(len(rows) == 1 and rows[0]["offset"] == 0x47 and rows[0]["bytes"] == "0faee8", "lfence row %s" % rows)
 
 # The table's summary says it within 10 lines of 100 columns.
-p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=-"], input=data,
+p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=" + log.name],
                    capture_output=True, env=env)
 lines = p.stdout.decode().splitlines()
 check(p.returncode == 0 and 0 < len(lines) <= 10, "summary of %d lines" % len(lines))
@@ -80,6 +84,12 @@ with tempfile.NamedTemporaryFile("w", suffix=".csv") as f:
     p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=" + f.name],
                        capture_output=True, env=env)
     check(p.returncode == 2 and f.name in p.stderr.decode(), "bad file: exit %d %s" % (p.returncode, p.stderr))
+
+# Standard input is never read for a log: refused at once, status 2.
+p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-blocks=-"], input=data,
+                   capture_output=True, env=env, timeout=20)
+check(p.returncode == 2 and "standard input is not read" in p.stderr.decode(),
+      "--from-blocks=-: exit %d %s" % (p.returncode, p.stderr))
 
 for m in failures:
     print("FAIL:", m)

@@ -44,8 +44,11 @@ def check(cond, msg):
 
 
 def annotate(variant, data, *args):
-    p = subprocess.run([stubbench, "annotate", "--variant=" + variant, "--from-blocks=-", *args],
-                       input=data, capture_output=True, env=env)
+    with tempfile.NamedTemporaryFile(suffix=".csv") as log:
+        log.write(data)
+        log.flush()
+        p = subprocess.run([stubbench, "annotate", "--variant=" + variant, "--from-blocks=" + log.name, *args],
+                           capture_output=True, env=env)
     check(p.returncode == 0, "%s %s: exit %d: %s" % (variant, args, p.returncode, p.stderr.decode()[:300]))
     return p.stdout.decode()
 

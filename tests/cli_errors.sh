@@ -51,6 +51,8 @@ expect 2 "more than 31 arms" --placements=11
 expect 2 "'--list' takes no value" --list=3
 expect 2 "'--shape' does not apply to stubbench" --shape=in-loop
 expect 2 "--plot: empty file name" lab --plot=
+# A --flavour list is never cut: a name past 63 characters would go unread.
+expect 2 "is longer than 63 characters" --flavour="host,$(printf '%60s' '')nope" --calls=1
 # stubbench diff (where it is built): a file that cannot be read, images of
 # different programs, operands missing.
 if [ -n "$data" ] && "$sb" diff --help >/dev/null 2>&1; then
@@ -61,6 +63,12 @@ if [ -n "$data" ] && "$sb" diff --help >/dev/null 2>&1; then
     expect 2 "needs OLD and NEW" diff "$b"
     expect 2 "which call goes to which function cannot be told" diff "$b,$data/seed001_private_sub.lst" "$b"
     expect 2 "'--measure' takes no value" diff --measure=1 "$b" "$b"
+    # --global: decimal or 0x hex only (010 is no octal 8), one global once.
+    go=$data/global_bound_old.work.lst gn=$data/global_bound_new.work.lst
+    expect 2 "--global=loop_n=010: VALUE is not a whole number (decimal without a leading 0" diff "$go" "$gn" --global=loop_n=010
+    expect 2 "--global=loop_n=0x: VALUE is not a whole number" diff "$go" "$gn" --global=loop_n=0x
+    expect 2 "--global=loop_n=20: loop_n given twice (also --global=loop_n=10)" diff "$go" "$gn" --global=loop_n=10 --global=loop_n=20
+    expect 2 "--global=0xffffc90002422000=10: sets OLD's bytes that --global=loop_n=1 sets" diff "$go" "$gn" --global=loop_n=1 --global=0xffffc90002422000=10
     out=$("$sb" diff "$b" "$b" 2>&1)
     if [ $? -eq 0 ] && printf '%s' "$out" | grep -q "^stubbench diff: no change: .*(2 functions, 25 instructions"; then
         passes=$((passes + 1))

@@ -68,14 +68,33 @@ if [ $is_root -eq 1 ] && [ -f "$objs/hostile-rejected.bpf.o" ] && [ $bpf_runs -l
     case_ obj_kprobe 2 "'on_kprobe' is a kprobe program, a type BPF_PROG_TEST_RUN cannot run (error 524" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_kprobe --samples=1'
     case_ obj_tracepoint 2 "'on_tracepoint' is a tracepoint program, a type BPF_PROG_TEST_RUN cannot run" '$SB kernel --obj=$objs/hostile-not_test_run.bpf.o --prog=on_tracepoint --samples=1'
     err_lacks obj_tracepoint_errno "Unknown error"
+    # A dump refused (a FIFO planted at its name): said, status 1, and
+    # never followed by "dumps written".
+    mkdir -p "$tmp/dj" && rm -f "$tmp/dj/"* && mkfifo "$tmp/dj/with_frame.with_frame.lst"
+    if [ -f "$objs/user_prog.bpf.o" ]; then
+        case_ obj_dump_refused 1 "with_frame.lst' is a FIFO" '$SB kernel --obj=$objs/user_prog.bpf.o --prog=with_frame --dump-jit=$tmp/dj --samples=2 --batch=1 --past-runs=none --quiet-levels=none'
+        if grep -q "dumps written" "$tmp/out" "$tmp/err"; then
+            echo "FAIL: obj_dump_refused: 'dumps written' after a refused dump"; fails=$((fails + 1))
+        else passes=$((passes + 1)); fi
+    fi
     # Out of file descriptors: the cause, not a verifier rejection.
     out=$( (ulimit -n 12; "$SB" kernel --samples=2 --batch=1) 2>&1 >/dev/null); rc=$?
-    if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "Too many open files (ulimit -n is 12)" &&
+    if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "too many open files (limit 12)" &&
        ! printf '%s' "$out" | grep -q "verifier"; then
         passes=$((passes + 1))
     else
         echo "FAIL: emfile: status $rc (want 1), stderr: $out"; fails=$((fails + 1))
     fi
+    # The same for --obj, where the verifier passed the program (or libbpf
+    # lost EMFILE making a map) before the descriptor failed.
+    for n in 6 7 8; do
+        out=$( (ulimit -n $n; "$SB" kernel --obj="$objs/user_prog.bpf.o" --prog=with_frame --samples=2 --batch=1) 2>&1 >/dev/null)
+        if printf '%s' "$out" | grep -q "too many open files (limit $n)" && ! printf '%s' "$out" | grep -q "verifier"; then
+            passes=$((passes + 1))
+        else
+            echo "FAIL: obj_emfile_$n: stderr: $out"; fails=$((fails + 1))
+        fi
+    done
     # One bpf_loop of 8M iterations a run: the twin's path check stops
     # counting, and the run ends (it ran past a minute at --time=1).
     if [ -f "$objs/hostile-long_run.bpf.o" ]; then

@@ -49,7 +49,7 @@ function(sb_label_tests)
     compare_runs figures answer_pieces across_runs atlas machine_name summary_width
     answer_report report_kernel_obj diff_report compare_cli_bad_file compare_cli_not_json
     compare_cli_bad_metric compare_cli_one_file compare_cli_table plot_cli plot_reference
-    plot_injection
+    plot_injection hostile_reports
     # cmake/deprivatize.cmake
     deprivatize_twins auto_twin_bytes image_diff hostile_code ablation_parts
     annotate_lfence annotate_state deprivatize_cli_equal deprivatize_cli_differs

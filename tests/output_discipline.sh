@@ -67,5 +67,32 @@ done
 ok test "$rc" -eq 1
 ok grep -q "file size limit" err
 ok test -z "$(ls -A | grep '^\.stubbench-')"
+# No two outputs of one run are one file, and none is a file it reads:
+# refused before anything is measured, nothing made or changed.
+# refuses NEEDLE ARGS...: status 2, NEEDLE on stderr.
+refuses() {
+    needle=$1
+    shift
+    "$sb" "$@" >/dev/null 2>err; rc=$?
+    ok test "$rc" -eq 2
+    grep -qF -- "$needle" err || { echo "FAIL: $*: $(cat err)"; fails=$((fails + 1)); }
+}
+refuses "--blocks: 'new.json' is the same file as --output's 'new.json'" $run --output=new.json --blocks=new.json
+ok test ! -e new.json
+refuses "--plot's data: 'p.dat' is the same file as --output's '$d/p.dat'" $run --output="$d/p.dat" --plot=p.png
+refuses "--quiet-levels: './rec' is the same file as --past-runs's 'rec'" --samples=4 --batch=8 --past-runs=rec --quiet-levels=./rec
+ok test ! -e rec
+refuses "--blocks: 'c.ini' is the same file as 'c.ini' (--config), which this run reads" --config=c.ini $run --blocks=c.ini
+ok cmp -s c.ini c.orig
+# An option a command would ignore is refused or honoured, never dropped:
+# annotate --from-blocks writes its report to --output and takes no --blocks.
+if gzip -dc "$data/annotate_lfence_blocks.csv.gz" >lf.csv 2>/dev/null; then
+    STUBBENCH_TEST_VARIANTS=1 "$sb" annotate --variant=test-lfence --from-blocks=lf.csv --output=ann.txt >out 2>err
+    ok test "$?" -eq 0
+    ok grep -q "^test-lfence vs baseline at batch 512" ann.txt
+    ok test ! -s out
+    STUBBENCH_TEST_VARIANTS=1 refuses "--blocks does not apply with --from-blocks" annotate --variant=test-lfence \
+        --from-blocks=lf.csv --blocks=b.csv
+fi
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -173,7 +173,10 @@ int main(void)
 			     "M\td\tX\tprivate\t-64\t13\t0\t0.1\n",       /* batch */
 			     "M\td\tX\tprivate\t64\t13\t0\t0.1\textra\n", /* nine fields */
 			     "M\t\tX\tprivate\t64\t13\t0\t0.1\n",         /* empty date */
-			     "M\td\tX\tprivate\t64\tnan\t0\t0.1\n"};      /* not finite */
+			     "M\td\tX\tprivate\t64\tnan\t0\t0.1\n",       /* not finite */
+			     "M\td\tX\tprivate\t64\t1e200\t0\t0.1\n",     /* cycles past 1e9 */
+			     "M\td\tX\tprivate\t64\t13\t1e300\t0.1\n",    /* delta past 1e6 % */
+			     "M\td\tX\tprivate\t0\t13\t0\t0.1\n"};        /* batch 0 */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[512];
 		snprintf(text, sizeof(text), "# c\n%s", bad[i]);

@@ -18,9 +18,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <errno.h>
 
 #include "check.h"
 #include "records/record_file.h"
+#include "records/record_file.h"
+#include "base/safe_file.h"
 
 static char dir[] = "/tmp/record_file_XXXXXX";
 
@@ -64,6 +67,37 @@ static void hostile_records(void)
 		      strstr(err, "not a record") && strstr(err, "run.json"),
 	      "a JSON file taken as a record: '%s'", err);
 	CHECK(!strcmp(slurp(path, buf, sizeof(buf)), json), "the JSON file was changed: '%s'", buf);
+
+	/* A binary file: a NUL at its start (read as an empty string, it
+	 * looked like an empty record), and one past the byte limit whose
+	 * first line is no record line (its newest bytes were judged alone). */
+	snprintf(path, sizeof(path), "%s/nul", dir);
+	static const char nul[] = "\0\0\0\1core\n";
+	FILE *b = fopen(path, "w");
+	if (b) {
+		fwrite(nul, 1, sizeof(nul) - 1, b);
+		fclose(b);
+	}
+	CHECK(sb_record_file_append(path, header, "1\t2\n", 4, 1 << 20, err, sizeof(err)) == -1 &&
+		      strstr(err, "not a record (it holds a NUL byte"),
+	      "a file with a NUL at its start taken as a record: '%s'", err);
+	struct stat nst;
+	CHECK(stat(path, &nst) == 0 && nst.st_size == (off_t)sizeof(nul) - 1, "the NUL file was changed");
+	text = NULL;
+	CHECK(sb_record_file_read(path, 1 << 20, &text, err, sizeof(err)) == -1 && !text && strstr(err, "NUL byte"),
+	      "a file with a NUL read as a record: '%s'", err);
+	snprintf(path, sizeof(path), "%s/image", dir);
+	b = fopen(path, "w");
+	for (int i = 0; b && i < 200; i++)
+		fprintf(b, i ? "pixels\t%04d\n" : "GIF89a image %04d\n", i);
+	if (b)
+		fclose(b);
+	CHECK(stat(path, &nst) == 0 && nst.st_size > 1000, "the image");
+	off_t image_size = nst.st_size;
+	CHECK(sb_record_file_append(path, header, "1\t2\n", 100000, 1000, err, sizeof(err)) == -1 &&
+		      strstr(err, "not a record (its first line"),
+	      "a file past the byte limit replaced as a record: '%s'", err);
+	CHECK(stat(path, &nst) == 0 && nst.st_size == image_size, "the image past the limit was changed");
 
 	snprintf(path, sizeof(path), "%s/half", dir);
 	put(path, "# test record\na\t1\nb\t2\nc\t");
@@ -112,6 +146,24 @@ static void hostile_records(void)
 	free(lpath);
 }
 
+/* A stream whose failed write errno no longer names: the cause found
+ * again (ENOSPC on /dev/full), never "Input/output error". */
+static void stream_errors(void)
+{
+	FILE *f = fopen("/dev/full", "w");
+	if (!f)
+		return;
+	char big[8192];
+	memset(big, 'x', sizeof(big));
+	fwrite(big, 1, sizeof(big), f);
+	fflush(f);
+	errno = 0;
+	CHECK(ferror(f) && sb_stream_errno(f) == ENOSPC, "a full device's stream: %s", strerror(sb_stream_errno(f)));
+	errno = EFBIG;
+	CHECK(sb_stream_errno(f) == EFBIG, "errno set is the cause");
+	fclose(f);
+}
+
 /* Eight processes append at once to a record at its line limit, each
  * cutting it: every one of their lines is in it afterwards. */
 static void concurrent_cuts(void)
@@ -153,6 +205,7 @@ static void concurrent_cuts(void)
 
 int main(void)
 {
+	stream_errors();
 	char path[512], err[1024], *text = NULL;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");

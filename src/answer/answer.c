@@ -82,14 +82,7 @@ void sb_answer_ratio(char *buf, size_t len, const struct sb_estimate *delta_pct)
 const struct sb_run_row *sb_answer_find(const struct sb_run_file *rf, enum sb_cell_side side, const char *family,
 					const char *codegen, const char *shape, uint64_t batch)
 {
-	for (size_t i = 0; i < rf->n_rows; i++) {
-		const struct sb_run_row *r = &rf->rows[i];
-		if (r->key.side == side && r->batch == batch && r->key.placement < 0 &&
-		    strcmp(r->key.codegen, codegen) == 0 && (!family || strcmp(r->key.family, family) == 0) &&
-		    (!shape || strcmp(r->key.shape, shape) == 0))
-			return r;
-	}
-	return NULL;
+	return sb_run_file_find_code(rf, (int)side, family, codegen, shape, batch);
 }
 
 uint64_t sb_answer_largest_batch(const struct sb_run_file *rf)
@@ -167,6 +160,8 @@ static int reference_row(const struct sb_run_file *rf, const struct sb_run_row *
 {
 	if (strcmp(r->key.family, "replica") != 0)
 		return 0;
+	if (rf->by_code)
+		return rf->host_rows;
 	for (size_t i = 0; i < rf->n_rows; i++)
 		if (strcmp(rf->rows[i].key.family, "replica-host") == 0)
 			return 1;
@@ -288,10 +283,65 @@ const struct sb_run_row *sb_answer_first_variant(const struct sb_run_file *rf)
 	return NULL;
 }
 
+/* The code of two rows, field by field (as sb_cell_key_same_code), then their order. */
+static const struct sb_run_row *code_rows;
+
+static int cmp_row_code(const void *x, const void *y)
+{
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct sb_cell_key *a = &code_rows[i].key, *b = &code_rows[j].key;
+	int c = (int)a->side - (int)b->side;
+	if (!c)
+		c = strcmp(a->family, b->family);
+	if (!c)
+		c = strcmp(a->codegen, b->codegen);
+	if (!c)
+		c = strcmp(a->flavour, b->flavour);
+	if (!c)
+		c = strcmp(a->ret, b->ret);
+	if (!c)
+		c = strcmp(a->shape, b->shape);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* For each variant row that is the first of its code in the file,
+ * largest[i] = at_largest's row (index + 1); 0 for the others. One sort:
+ * O(n log n), where a walk per row was O(n^2). NULL out of memory. */
+static size_t *first_of_codes(const struct sb_run_file *rf)
+{
+	size_t *idx = malloc((rf->n_rows + 1) * sizeof(*idx)), *largest = calloc(rf->n_rows + 1, sizeof(*largest));
+	if (!idx || !largest)
+		return free(idx), free(largest), NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (sb_answer_variant_row(&rf->rows[i]))
+			idx[n++] = i;
+	code_rows = rf->rows;
+	qsort(idx, n, sizeof(*idx), cmp_row_code);
+	for (size_t g = 0; g < n;) {
+		size_t e = g + 1;
+		const struct sb_run_row *first = &rf->rows[idx[g]];
+		if (first->key.side == SB_SIDE_NONE) { /* no code: each row its own */
+			largest[idx[g]] = idx[g] + 1;
+			g = e;
+			continue;
+		}
+		size_t best = idx[g];
+		for (; e < n && sb_cell_key_same_code(&rf->rows[idx[e]].key, &first->key); e++)
+			if (rf->rows[idx[e]].batch > rf->rows[best].batch)
+				best = idx[e];
+		largest[idx[g]] = best + 1;
+		g = e;
+	}
+	free(idx);
+	return largest;
+}
+
 int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	int lines = 0;
 	size_t skipped = 0;
+	size_t *largest = first_of_codes(rf);
 	/* Own flavours first, then the references. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < rf->n_rows; i++) {
@@ -299,14 +349,18 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 			if (!sb_answer_variant_row(r) || reference_row(rf, r) != pass)
 				continue;
 			int first = 1;
-			for (size_t k = 0; k < i && first; k++)
+			if (largest)
+				first = largest[i] != 0;
+			for (size_t k = 0; !largest && k < i && first; k++)
 				first = !(sb_answer_variant_row(&rf->rows[k]) && sb_cell_key_same_code(&rf->rows[k].key, &r->key));
 			if (!first)
 				continue;
-			int n = variant_lines(f, rf, at_largest(rf, r), max_lines - lines - 1);
+			int n = variant_lines(f, rf, largest ? &rf->rows[largest[i] - 1] : at_largest(rf, r),
+					      max_lines - lines - 1);
 			lines += n;
 			skipped += n == 0;
 		}
+	free(largest);
 	if (!lines && !skipped && max_lines > 0) {
 		int keyed = 0;
 		for (size_t i = 0; i < rf->n_rows && !keyed; i++)

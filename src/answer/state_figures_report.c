@@ -3,9 +3,17 @@
 #include "saved/state_figures.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "answer/answer.h"
+#include "output/json_doc.h"
+#include "harness/harness.h"
+#include "output/reporter.h"
+#include "records/quiet_record.h"
+#include "saved/run_file.h"
+#include "answer/answer.h"
+#include "base/error.h"
 #include "output/json_doc.h"
 #include "harness/harness.h"
 #include "output/reporter.h"
@@ -182,7 +190,70 @@ static int record_level(const char *path, const struct sb_run_file *rf, double *
 	return 0;
 }
 
-int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json)
+/* Whether log t can be the run rf's: every batch size of the log is the
+ * run's, some arm is a variant of the run, and an arm that is one ran in
+ * no more processes than the run's row says. 0, or -1 with err. */
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static int log_of_run(const struct sb_block_table *t, const struct sb_run_file *rf, char *err, size_t errlen)
+{
+	uint64_t *batches = malloc((rf->n_rows + 1) * sizeof(*batches));
+	if (!batches)
+		return sb_set_err(err, errlen, "out of memory"), -1;
+	for (size_t k = 0; k < rf->n_rows; k++)
+		batches[k] = rf->rows[k].batch;
+	qsort(batches, rf->n_rows, sizeof(*batches), cmp_u64);
+	size_t named = 0;
+	for (size_t r = 0; r < t->n; r++) {
+		const struct sb_block_value *v = &t->rows[r];
+		if (!bsearch(&v->batch, batches, rf->n_rows, sizeof(*batches), cmp_u64)) {
+			free(batches);
+			return sb_set_err(err, errlen, "not the run's log: batch %llu is none of the run's",
+					  (unsigned long long)v->batch), -1;
+		}
+		if (r && v->batch == t->rows[r - 1].batch && v->arm == t->rows[r - 1].arm)
+			continue;
+		const struct sb_run_row *row = sb_run_file_find(rf, t->arms[v->arm], v->batch);
+		named += row != NULL;
+		if (row && row->processes && v->process >= row->processes)
+			return free(batches), sb_set_err(err, errlen, "not the run's log: %s at batch %llu ran in %zu processes in the "
+						       "run, the log has process %zu", t->arms[v->arm],
+					  (unsigned long long)v->batch, row->processes, v->process), -1;
+	}
+	free(batches);
+	if (!named)
+		return sb_set_err(err, errlen, "not the run's log: none of its arms is a variant of the run"), -1;
+	return 0;
+}
+
+/* s's figures of the named variants only; -1 with err when one has none. */
+static int keep_variants(struct sb_state_figures *s, char *const *variants, size_t n, char *err, size_t errlen)
+{
+	for (size_t v = 0; v < n; v++) {
+		size_t k = 0;
+		while (k < s->n && strcmp(s->f[k].variant, variants[v]) != 0)
+			k++;
+		if (k == s->n)
+			return sb_set_err(err, errlen, "--variant: no figure of '%s' in the log", variants[v]), -1;
+	}
+	size_t kept = 0;
+	for (size_t k = 0; k < s->n; k++) {
+		size_t v = 0;
+		while (v < n && strcmp(s->f[k].variant, variants[v]) != 0)
+			v++;
+		if (v < n)
+			s->f[kept++] = s->f[k];
+	}
+	s->n = kept;
+	return 0;
+}
+
+int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json,
+			  char *const *variants, size_t n_variants)
 {
 	struct sb_run_file rf;
 	struct sb_block_table t;
@@ -200,9 +271,14 @@ int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char 
 	else if (sb_block_table_read(log, &t, err, sizeof(err)) != 0)
 		fprintf(stderr, "stubbench report: --from-blocks: %s\n", err);
 	else {
-		if (sb_state_figures_compute(&t, level, 1, &s, err, sizeof(err)) != 0)
+		if (log_of_run(&t, &rf, err, sizeof(err)) != 0)
 			fprintf(stderr, "stubbench report: --from-blocks: %s: %s\n", log, err);
-		else {
+		else if (sb_state_figures_compute(&t, level, 1, &s, err, sizeof(err)) != 0)
+			fprintf(stderr, "stubbench report: --from-blocks: %s: %s\n", log, err);
+		else if (variants && keep_variants(&s, variants, n_variants, err, sizeof(err)) != 0) {
+			fprintf(stderr, "stubbench report: %s: %s\n", log, err);
+			sb_state_figures_free(&s);
+		} else {
 			sb_state_figures_write(f, &s, json, run, log, level > 0 ? quiet_levels : NULL, why);
 			sb_state_figures_free(&s);
 			rc = fflush(f) == 0 && !ferror(f) ? 0 : 1;

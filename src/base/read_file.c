@@ -18,7 +18,7 @@ char *sb_read_file(const char *path, size_t max_bytes, size_t *len, char *err, s
 		return NULL;
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
-		sb_set_err(err, errlen, "%s", strerror(errno));
+		sb_set_err(err, errlen, "%s", sb_errno_cause(errno));
 		close(fd);
 		return NULL;
 	}
@@ -43,7 +43,7 @@ char *sb_read_file(const char *path, size_t max_bytes, size_t *len, char *err, s
 	fclose(f);
 	if (!buf || e || why || n > max_bytes || n == cap) {
 		if (e)
-			sb_set_err(err, errlen, "%s", strerror(e));
+			sb_set_err(err, errlen, "%s", sb_errno_cause(e));
 		else if (why || n > max_bytes)
 			sb_set_err(err, errlen, "larger than %zu bytes", max_bytes);
 		else

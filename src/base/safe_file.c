@@ -2,6 +2,7 @@
 #include "base/safe_file.h"
 
 #include <errno.h>
+#include <sys/statvfs.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -83,7 +84,7 @@ static int look_at_target(const char *path, struct stat *st, int *exists, char *
 	if (lstat(path, st) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 		return -1;
 	}
 	if (!S_ISREG(st->st_mode)) {
@@ -112,7 +113,7 @@ static int make_temp(const char *path, const char *dir, char *tmp, char *err, si
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST) {
-			sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+			sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 			return -1;
 		}
 	}
@@ -171,13 +172,38 @@ int sb_safe_file_open(struct sb_safe_file *sf, const char *path, int flags, char
 	set_owner(fd, dir, &st, exists, flags);
 	sf->f = fdopen(fd, "w");
 	if (!sf->f) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(errno));
 		close(fd);
 		unlink(sf->tmp);
 		forget_temp(sf);
 		return -1;
 	}
 	return 0;
+}
+
+int sb_stream_errno(FILE *f)
+{
+	if (errno)
+		return errno;
+	struct statvfs vfs;
+	if (f && fstatvfs(fileno(f), &vfs) == 0) {
+		if (vfs.f_bavail == 0)
+			return ENOSPC;
+		if (vfs.f_favail == 0 && vfs.f_files)
+			return ENOSPC;
+	}
+	/* One byte more says why, where the file system still has room for
+	 * others (a quota, a file size limit); a failed write leaves nothing. */
+	int fd = f ? fileno(f) : -1;
+	if (fd >= 0) {
+		off_t end = lseek(fd, 0, SEEK_END);
+		errno = 0;
+		if (end >= 0 && pwrite(fd, "", 1, end) < 0 && errno)
+			return errno;
+		if (end >= 0)
+			(void)!ftruncate(fd, end);
+	}
+	return EIO;
 }
 
 /* Flushes and closes the stream; the errno of the first failure, or 0. */
@@ -188,9 +214,10 @@ static int close_stream(struct sb_safe_file *sf)
 	errno = 0;
 	int e = 0;
 	if (fflush(sf->f) != 0 || ferror(sf->f))
-		e = errno ? errno : EIO;
+		e = sb_stream_errno(sf->f);
 	else if (fsync(fileno(sf->f)) != 0)
 		e = errno;
+	errno = 0;
 	if (fclose(sf->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	sf->f = NULL;
@@ -201,7 +228,7 @@ int sb_safe_file_detach(struct sb_safe_file *sf, char *err, size_t errlen)
 {
 	int e = close_stream(sf);
 	if (e)
-		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, strerror(e));
+		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, sb_errno_cause(e));
 	return e ? -1 : 0;
 }
 
@@ -219,7 +246,7 @@ int sb_safe_file_commit(struct sb_safe_file *sf, char *err, size_t errlen)
 	if (!e && rename(sf->tmp, sf->path) != 0)
 		e = errno;
 	if (e) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, strerror(e));
+		sb_set_err(err, errlen, "cannot write '%s': %s", sf->path, sb_errno_cause(e));
 		unlink(sf->tmp);
 	}
 	forget_temp(sf);
@@ -242,7 +269,7 @@ int sb_safe_file_write(const char *path, const void *buf, size_t len, int flags,
 	if (sb_safe_file_open(&sf, path, flags, err, errlen) != 0)
 		return -1;
 	if (len && fwrite(buf, 1, len, sf.f) != len) {
-		sb_set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		sb_set_err(err, errlen, "cannot write '%s': %s", path, sb_errno_cause(sb_stream_errno(sf.f)));
 		sb_safe_file_abort(&sf);
 		return -1;
 	}
@@ -255,12 +282,12 @@ int sb_safe_file_open_input(const char *path, char *err, size_t errlen)
 		return -1;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		sb_set_err(err, errlen, "%s", strerror(errno));
+		sb_set_err(err, errlen, "%s", sb_errno_cause(errno));
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
-		sb_set_err(err, errlen, "%s", strerror(errno));
+		sb_set_err(err, errlen, "%s", sb_errno_cause(errno));
 		close(fd);
 		return -1;
 	}

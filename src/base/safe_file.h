@@ -53,6 +53,12 @@ int sb_safe_file_check(const char *path, char *err, size_t errlen);
  * Returns 0, or -1 with err (nothing made). */
 int sb_safe_file_open(struct sb_safe_file *sf, const char *path, int flags, char *err, size_t errlen);
 
+/* Why writes to f failed, where errno no longer says (a stream whose
+ * buffered write failed earlier, errno since reset): ENOSPC when the file
+ * system of f has no block left for this user, EDQUOT past a quota ...,
+ * else EIO. Returns errno itself when it is set. */
+int sb_stream_errno(FILE *f);
+
 /* Closes the stream and leaves the temporary (sf->tmp) for another program
  * to write (gnuplot, Google Benchmark); commit or abort it later. Returns
  * 0, or -1 when a write so far failed (err says so; the temporary stays). */

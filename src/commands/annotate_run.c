@@ -12,6 +12,9 @@
 #include "jit/code_variant.h"
 #include "output/json_doc.h"
 #include "base/mitigations.h"
+#include "output/json_doc.h"
+#include "output/out_file.h"
+#include "base/mitigations.h"
 #include "variants/percpu.h"
 #include "stubbench/registry.h"
 #include "harness/harness.h"
@@ -100,23 +103,30 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 	sb_block_table_free(&t);
 	if (rc)
 		return rc;
+	/* The report goes where --output says, as a measured one does. */
+	struct sb_out out;
+	if (sb_out_open(&out, cfg->output, TOOL) != 0)
+		return SB_STATUS_FAILED;
+	FILE *f = out.f;
 	if (sb_format_is(cfg->format, SB_OUT_JSON)) {
 		struct sb_doc *doc = sb_doc_new();
 		sb_doc_string(doc, "tool", "stubbench annotate --from-blocks");
 		sb_doc_break(doc, "\n  ");
 		sb_annotate_doc(doc, a);
 		sb_doc_tail(doc, "\n");
-		rc = sb_reporter_json_doc(stdout, doc) ? SB_STATUS_FAILED : SB_STATUS_OK;
+		rc = sb_reporter_json_doc(f, doc) ? SB_STATUS_FAILED : SB_STATUS_OK;
 		sb_doc_free(doc);
 		if (rc)
 			fprintf(stderr, "%s: out of memory\n", TOOL);
 	} else {
-		sb_annotate_summary(stdout, a, 10);
+		sb_annotate_summary(f, a, 10);
 		if (sb_session_full_report(cfg)) {
-			fputc('\n', stdout);
-			sb_annotate_listing(stdout, a);
+			fputc('\n', f);
+			sb_annotate_listing(f, a);
 		}
 	}
+	if (sb_out_close(&out) != 0 && rc == SB_STATUS_OK)
+		rc = SB_STATUS_FAILED;
 	return rc;
 }
 
@@ -155,6 +165,11 @@ int sb_annotate_run(const struct sb_config *run_cfg, const struct sb_annotate_op
 	if (cfg.placements) {
 		fprintf(stderr, "%s: --placements: annotate measures every arm at the same placements (--states)\n",
 			TOOL);
+		return SB_STATUS_USAGE;
+	}
+	/* A log read back keeps no blocks: --blocks would be ignored. */
+	if (o->from_blocks && cfg.blocks) {
+		fprintf(stderr, "%s: --blocks does not apply with --from-blocks (nothing is measured)\n", TOOL);
 		return SB_STATUS_USAGE;
 	}
 	/* Where this kernel's returns go; the host flavour and the twins

@@ -9,10 +9,14 @@
 
 #include "answer/answer.h"
 #include "base/error.h"
-#include "answer/answer.h"
-#include "base/error.h"
 #include "answer/atlas.h"
 #include "answer/kernel_verdict.h"
+#include "base/machine_name.h"
+#include "saved/state_figures.h"
+#include "answer/answer.h"
+#include "base/error.h"
+#include "answer/kernel_verdict.h"
+#include "saved/run_json.h"
 #include "base/machine_name.h"
 #include "saved/state_figures.h"
 
@@ -42,61 +46,101 @@ struct across {
 	char states_title[160];
 	char unmatched[512];       /* the variants of one run alone, for the one line */
 	const char *left_out;      /* the runs without a figure at the batch ("": none) */
+	uint64_t **batches;        /* [run]: the batch sizes with a variant's row, ascending, once each */
+	size_t *n_batches;
+	size_t *col_slots, n_slots; /* the columns by name: index + 1, 0 empty (open addressing) */
 };
 
-static int has_batch(const struct sb_run_file *rf, uint64_t b)
+static int cmp_batch(const void *x, const void *y)
 {
-	for (size_t i = 0; i < rf->n_rows; i++)
-		if (rf->rows[i].batch == b && sb_run_variant_row(&rf->rows[i]))
-			return 1;
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* Each run's batch sizes with a variant's row, sorted: has_batch in O(log n). */
+static int index_batches(struct across *a)
+{
+	a->batches = calloc(a->n, sizeof(*a->batches));
+	a->n_batches = calloc(a->n, sizeof(*a->n_batches));
+	if (!a->batches || !a->n_batches)
+		return -1;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct sb_run_file *rf = &a->runs[i];
+		uint64_t *b = malloc((rf->n_rows ? rf->n_rows : 1) * sizeof(*b));
+		if (!b)
+			return -1;
+		size_t n = 0;
+		for (size_t r = 0; r < rf->n_rows; r++)
+			if (sb_run_variant_row(&rf->rows[r]))
+				b[n++] = rf->rows[r].batch;
+		qsort(b, n, sizeof(*b), cmp_batch);
+		size_t u = 0;
+		for (size_t k = 0; k < n; k++)
+			if (!u || b[u - 1] != b[k])
+				b[u++] = b[k];
+		a->batches[i] = b;
+		a->n_batches[i] = u;
+	}
+	return 0;
+}
+
+static void free_batches(struct across *a)
+{
+	for (size_t i = 0; a->batches && i < a->n; i++)
+		free(a->batches[i]);
+	free(a->batches);
+	free(a->n_batches);
+	free(a->col_slots);
+	a->batches = NULL, a->n_batches = NULL, a->col_slots = NULL;
+}
+
+static int has_batch(const struct across *a, size_t run, uint64_t b)
+{
+	return bsearch(&b, a->batches[run], a->n_batches[run], sizeof(b), cmp_batch) != NULL;
+}
+
+/* The largest batch at which every run has a variant's figure; 0: none. */
+static uint64_t common_batch(const struct across *a)
+{
+	for (size_t k = a->n_batches[0]; k-- > 0;) {
+		uint64_t b = a->batches[0][k];
+		size_t i = 1;
+		while (i < a->n && has_batch(a, i, b))
+			i++;
+		if (i == a->n)
+			return b;
+	}
 	return 0;
 }
 
 /* The batch the most runs have a variant's figure at (of those, the
  * largest); 0: none. */
-static uint64_t most_runs_batch(const struct sb_run_file *runs, size_t n)
+static uint64_t most_runs_batch(const struct across *a)
 {
 	uint64_t best = 0;
 	size_t most = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t r = 0; r < runs[i].n_rows; r++) {
-			uint64_t b = runs[i].rows[r].batch;
-			if (!sb_run_variant_row(&runs[i].rows[r]) || b == best)
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t k = 0; k < a->n_batches[i]; k++) {
+			uint64_t b = a->batches[i][k];
+			if (b == best)
 				continue;
-			size_t k = 0;
-			for (size_t j = 0; j < n; j++)
-				k += has_batch(&runs[j], b);
-			if (k > most || (k == most && b > best))
-				best = b, most = k;
+			size_t c = 0;
+			for (size_t j = 0; j < a->n; j++)
+				c += has_batch(a, j, b);
+			if (c > most || (c == most && b > best))
+				best = b, most = c;
 		}
 	return best;
 }
 
-/* The largest batch at which every run has a variant's figure; 0: none. */
-static uint64_t common_batch(const struct sb_run_file *runs, size_t n)
+static int table_row(const struct sb_run_row *r)
 {
-	uint64_t best = 0;
-	for (size_t i = 0; i < runs[0].n_rows; i++) {
-		uint64_t b = runs[0].rows[i].batch;
-		if (b <= best || !sb_run_variant_row(&runs[0].rows[i]))
-			continue;
-		size_t k = 1;
-		while (k < n && has_batch(&runs[k], b))
-			k++;
-		if (k == n)
-			best = b;
-	}
-	return best;
+	return r->key.placement < 0 && sb_run_variant_row(r);
 }
 
 static const struct sb_run_row *variant_at(const struct sb_run_file *rf, const char *name, uint64_t batch)
 {
-	for (size_t i = 0; i < rf->n_rows; i++) {
-		const struct sb_run_row *r = &rf->rows[i];
-		if (r->batch == batch && r->key.placement < 0 && sb_run_variant_row(r) && strcmp(r->variant, name) == 0)
-			return r;
-	}
-	return NULL;
+	return sb_run_file_find_if(rf, name, batch, table_row);
 }
 
 /* The row of variant name on the machine of run m (a first run): from
@@ -215,12 +259,35 @@ static int group_machines(struct across *a)
 	return 0;
 }
 
+static size_t name_hash(const char *s)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+	return (size_t)h;
+}
+
+/* The slot of name in a->col_slots: its column's, or the empty one where it would go. */
+static size_t col_slot(const struct across *a, const char *name)
+{
+	size_t s = name_hash(name) & (a->n_slots - 1);
+	while (a->col_slots[s] && strcmp(a->cols[a->col_slots[s] - 1], name) != 0)
+		s = (s + 1) & (a->n_slots - 1);
+	return s;
+}
+
 static int have_col(const struct across *a, const char *name)
 {
-	for (size_t c = 0; c < a->n_cols; c++)
-		if (strcmp(a->cols[c], name) == 0)
-			return 1;
-	return 0;
+	return a->col_slots[col_slot(a, name)] != 0;
+}
+
+/* name as the next column. */
+static void add_col(struct across *a, const char *name)
+{
+	snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", name);
+	size_t s = col_slot(a, a->cols[a->n_cols - 1]);
+	if (!a->col_slots[s])
+		a->col_slots[s] = a->n_cols;
 }
 
 static void add_unmatched(struct across *a, const char *name, const char *path)
@@ -258,7 +325,10 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 	for (size_t i = 0; i < a->n; i++)
 		cap += a->runs[i].n_rows;
 	a->cols = calloc(cap, sizeof(*a->cols));
-	if (!a->cols) {
+	for (a->n_slots = 16; a->n_slots < 2 * cap; a->n_slots *= 2)
+		;
+	a->col_slots = calloc(a->n_slots, sizeof(*a->col_slots));
+	if (!a->cols || !a->col_slots) {
 		sb_set_err(err, errlen, "out of memory");
 		return 2;
 	}
@@ -268,7 +338,7 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 				   (unsigned long long)a->batch);
 			return 2;
 		}
-		snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", o->variants[v]);
+		add_col(a, o->variants[v]);
 	}
 	for (size_t i = 0; !o->variants && i < a->n; i++)
 		for (size_t r = 0; r < a->runs[i].n_rows; r++) {
@@ -278,7 +348,7 @@ static int choose_columns(struct across *a, const struct sb_across_options *o, c
 			    have_col(a, row->variant) || (lead && strcmp(row->key.codegen, lead) != 0))
 				continue;
 			if (a->n_machines == 1 || machines_with(a, row->variant) >= 2)
-				snprintf(a->cols[a->n_cols++], ACROSS_NAME, "%s", row->variant);
+				add_col(a, row->variant);
 			else
 				add_unmatched(a, row->variant, a->runs[i].path);
 		}
@@ -490,11 +560,24 @@ static void write_text(FILE *f, struct across *a)
 	}
 }
 
+/* Text as one Markdown table cell: " text |", a '|' or a backslash escaped
+ * (the run's strings are already free of newlines, run_json.h). */
+static void md_cell(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputs(" |", f);
+}
+
 static void write_markdown(FILE *f, struct across *a)
 {
 	fputs("| machine | kernel | returns |", f);
 	for (size_t c = 0; c < n_columns(a); c++)
-		fprintf(f, " %s |", col_title(a, c));
+		md_cell(f, col_title(a, c));
 	fputs("\n|---|---|---|", f);
 	for (size_t c = 0; c < n_columns(a); c++)
 		fputs("---|", f);
@@ -505,11 +588,14 @@ static void write_markdown(FILE *f, struct across *a)
 			continue;
 		kernel_of(a, i, kern, sizeof(kern));
 		a->dashes |= strcmp(kern, "-") == 0 || !a->runs[i].thunk[0];
-		fprintf(f, "| %s | %s | %s |", a->label[i], kern, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
+		fputc('|', f);
+		md_cell(f, a->label[i]);
+		md_cell(f, kern);
+		md_cell(f, a->runs[i].thunk[0] ? a->runs[i].thunk : "-");
 		for (size_t c = 0; c < n_columns(a); c++) {
 			col_cell(a, i, c, 1, cell, sizeof(cell));
 			a->dashes |= strcmp(cell, "-") == 0;
-			fprintf(f, " %s |", cell);
+			md_cell(f, cell);
 		}
 		fputc('\n', f);
 	}
@@ -540,8 +626,11 @@ static json_object *json_machine(const struct across *a, size_t m)
 	kernel_of(a, m, kern, sizeof(kern));
 	json_object *o = json_object_new_object(), *paths = json_object_new_array();
 	for (size_t i = m; i < a->n; i++)
-		if (a->machine[i] == m)
-			json_object_array_add(paths, json_object_new_string(a->runs[i].path));
+		if (a->machine[i] == m) {
+			char path[sizeof(a->runs[i].path)];
+			sb_run_text(path, sizeof(path), a->runs[i].path);
+			json_object_array_add(paths, json_object_new_string(path));
+		}
 	json_object_object_add(o, "runs", paths);
 	json_object_object_add(o, "machine", json_object_new_string(name));
 	json_object_object_add(o, "row", json_object_new_string(a->label[m]));
@@ -612,33 +701,47 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 		sb_set_err(err, errlen, "no runs");
 		return 2;
 	}
-	a.batch = o->batch ? o->batch : common_batch(runs, n);
+	if (index_batches(&a) != 0) {
+		free_batches(&a);
+		sb_set_err(err, errlen, "out of memory");
+		return 1;
+	}
+	a.batch = o->batch ? o->batch : common_batch(&a);
 	for (size_t i = 0; o->batch && i < n; i++)
-		if (!has_batch(&runs[i], o->batch)) {
+		if (!has_batch(&a, i, o->batch)) {
 			sb_set_err(err, errlen, "%s has no variant's figure at batch %llu", runs[i].path,
 				   (unsigned long long)o->batch);
+			free_batches(&a);
 			return 2;
 		}
 	/* No batch all have (a run of n/a cells, as a kernel run on a busy
 	 * machine may be): the batch most have, the others left out and named. */
 	struct sb_run_file *kept = NULL;
 	char left_out[512] = "";
-	if (!a.batch && n > 1 && (a.batch = most_runs_batch(runs, n)) && (kept = calloc(n, sizeof(*kept)))) {
+	if (!a.batch && n > 1 && (a.batch = most_runs_batch(&a)) && (kept = calloc(n, sizeof(*kept)))) {
 		size_t k = 0, used = 0;
 		for (size_t i = 0; i < n; i++) {
 			const char *base = strrchr(runs[i].path, '/');
-			if (has_batch(&runs[i], a.batch))
+			if (has_batch(&a, i, a.batch))
 				kept[k++] = runs[i];
 			else if (used < sizeof(left_out))
 				used += (size_t)snprintf(left_out + used, sizeof(left_out) - used, "%s%.100s",
 							 used ? ", " : "", base ? base + 1 : runs[i].path);
 		}
+		free_batches(&a);
 		a.runs = kept, a.n = n = k;
+		if (index_batches(&a) != 0) {
+			free_batches(&a);
+			free(kept);
+			sb_set_err(err, errlen, "out of memory");
+			return 1;
+		}
 	}
 	a.left_out = left_out;
 	if (!a.batch) {
 		free(kept);
 		sb_set_err(err, errlen, "no batch size at which every run has a variant's figure");
+		free_batches(&a);
 		return 2;
 	}
 	int rc = 0;
@@ -687,5 +790,6 @@ int sb_across_runs(FILE *f, const struct sb_run_file *runs, size_t n, const stru
 	free(a.mine);
 	free(a.full_kernel);
 	free(a.label);
+	free_batches(&a);
 	return rc;
 }

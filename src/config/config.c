@@ -142,8 +142,14 @@ static int parse_variants(const char *opt, const char *value, const char **out, 
 int sb_config_parse_flavour(const char *opt, const char *value, int *seed, int *host, char *err, size_t errlen)
 {
 	char buf[64];
-	snprintf(buf, sizeof(buf), "%s", value);
 	*seed = *host = 0;
+	/* Never cut: a name past the buffer would go unread. */
+	if (strlen(value) >= sizeof(buf)) {
+		snprintf(err, errlen, "%s: '%.40s...' is longer than %zu characters (seed001, host)", opt, value,
+			 sizeof(buf) - 1);
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", value);
 	for (char *save = NULL, *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
 		if (strcmp(t, "seed001") == 0)
 			*seed = 1;

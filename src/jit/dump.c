@@ -112,7 +112,7 @@ int sb_jit_dump_noted(const char *dir, const struct sb_jit_image *img, const cha
 			if (notes)
 				fputs(notes, sf.f);
 			if (sb_jit_write_listing(sf.f, &l) != 0) {
-				snprintf(why, sizeof(why), "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+				snprintf(why, sizeof(why), "cannot write '%s': %s", path, strerror(sb_stream_errno(sf.f)));
 				sb_safe_file_abort(&sf);
 				bad = 1;
 			} else {

@@ -41,7 +41,7 @@ static int read_maps(const __u32 *ids, size_t n, struct sb_auto_twin_source *s, 
 	for (size_t i = 0; i < n && s->n_maps < SB_AUTO_TWIN_MAX_MAPS; i++) {
 		int fd = bpf_map_get_fd_by_id(ids[i]);
 		if (fd < 0) {
-			sb_set_err(err, errlen, "map %u of %s: %s", ids[i], s->img.prog_name, strerror(errno));
+			sb_set_err(err, errlen, "map %u of %s: %s", ids[i], s->img.prog_name, sb_errno_cause(errno));
 			return -1;
 		}
 		struct bpf_map_info mi;
@@ -50,7 +50,7 @@ static int read_maps(const __u32 *ids, size_t n, struct sb_auto_twin_source *s, 
 		int rc = bpf_obj_get_info_by_fd(fd, &mi, &len);
 		close(fd);
 		if (rc) {
-			sb_set_err(err, errlen, "map %u of %s: %s", ids[i], s->img.prog_name, strerror(errno));
+			sb_set_err(err, errlen, "map %u of %s: %s", ids[i], s->img.prog_name, sb_errno_cause(errno));
 			return -1;
 		}
 		struct sb_auto_twin_map *m = &s->maps[s->n_maps];
@@ -146,7 +146,7 @@ int sb_auto_twin_source_read(int prog_fd, struct sb_auto_twin_source *s, char *e
 	__u32 len = sizeof(info);
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", strerror(errno));
+		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", sb_errno_cause(errno));
 		goto fail;
 	}
 	__u32 n_ids = info.nr_map_ids, xlen = info.xlated_prog_len;
@@ -162,7 +162,7 @@ int sb_auto_twin_source_read(int prog_fd, struct sb_auto_twin_source *s, char *e
 	if (rc == 0)
 		rc = read_maps(ids, n_ids, s, err, errlen);
 	else
-		sb_set_err(err, errlen, "the maps and xlated code of %s: %s", s->img.prog_name, strerror(errno));
+		sb_set_err(err, errlen, "the maps and xlated code of %s: %s", s->img.prog_name, sb_errno_cause(errno));
 	if (rc == 0)
 		pair_refs(s, x, xlen / sizeof(*x));
 	free(ids);

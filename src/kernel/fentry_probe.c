@@ -2,6 +2,7 @@
  * (bench/bpf/fentry_shape.bpf.c) available on this kernel? It is only
  * loaded and unloaded, to say so in one line; the measured shapes are the
  * raw_tp ones, which need no trampoline. */
+#include "base/error.h"
 #include "kernel/probe.h"
 
 #include <bpf/libbpf.h>
@@ -23,14 +24,14 @@ int sb_kernel_fentry_available(char *why, size_t whylen)
 	int rc = -1;
 	if (!skel) {
 		snprintf(why, whylen, "seed 001's fentry shape: not available (cannot open its object: %s)",
-			 strerror(errno));
+			 sb_errno_cause(errno));
 		goto out;
 	}
 	skel->rodata->batch_iters = 1;
 	rc = fentry_shape__load(skel);
 	if (rc)
 		snprintf(why, whylen, "seed 001's fentry shape: not available on this kernel (fentry load refused: %s); "
-			 "measuring the raw_tp shapes", strerror(-rc));
+			 "measuring the raw_tp shapes", sb_errno_cause(-rc));
 	else
 		snprintf(why, whylen, "seed 001's fentry shape: loads on this kernel, but is not measured "
 			 "(only the raw_tp shapes are)");

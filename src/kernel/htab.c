@@ -44,7 +44,7 @@ struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *st
 	o->batch_iters = batch_iters;
 	o->skel = htab_shape__open();
 	if (!o->skel) {
-		sb_set_err(err, errlen, "cannot open the embedded htab BPF object: %s", strerror(errno));
+		sb_set_err(err, errlen, "cannot open the embedded htab BPF object: %s", sb_errno_cause(errno));
 		free(o);
 		return NULL;
 	}

@@ -50,7 +50,7 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	__u32 len = sizeof(info);
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", strerror(errno));
+		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd: %s", sb_errno_cause(errno));
 		return -1;
 	}
 	snprintf(img->prog_name, sizeof(img->prog_name), "%s", info.name);
@@ -90,7 +90,7 @@ int sb_jit_read(int prog_fd, struct sb_jit_image *img, char *err, size_t errlen)
 	}
 	len = sizeof(info);
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd (buffers): %s", strerror(errno));
+		sb_set_err(err, errlen, "bpf_obj_get_info_by_fd (buffers): %s", sb_errno_cause(errno));
 		goto fail;
 	}
 	if (nfuncs == 1 && lens[0] == 0)

@@ -28,19 +28,19 @@ int sb_kernel_read_text(uint64_t addr, uint8_t *buf, size_t len, char *err, size
 	int rc = -1;
 	if (!skel) {
 		sb_set_err(err, errlen, "reading kernel text with bpf_probe_read_kernel: the raw_tp program "
-			   "does not load (%s)", strerror(errno));
+			   "does not load (%s)", sb_errno_cause(errno));
 		goto out;
 	}
 	skel->bss->text_addr = addr;
 	skel->bss->text_rc = 1;
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.read_text), &opts)) {
-		sb_set_err(err, errlen, "reading kernel text: BPF_PROG_TEST_RUN refused (%s)", strerror(errno));
+		sb_set_err(err, errlen, "reading kernel text: BPF_PROG_TEST_RUN refused (%s)", sb_errno_cause(errno));
 		goto out;
 	}
 	if (skel->bss->text_rc != 0) {
 		sb_set_err(err, errlen, "reading kernel text at %#llx: bpf_probe_read_kernel refused (%s)",
-			   (unsigned long long)addr, strerror((int)-skel->bss->text_rc));
+			   (unsigned long long)addr, sb_errno_cause((int)-skel->bss->text_rc));
 		goto out;
 	}
 	memcpy(buf, skel->bss->text, len);

@@ -80,14 +80,12 @@ enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t b
 {
 	int e = -rc;
 	char log[1024];
-	/* Out of descriptors or memory: the cause, whatever libbpf logged. */
+	/* Out of descriptors or memory: the cause, whatever libbpf logged (the
+	 * verifier may have passed the program before its descriptor failed). */
+	if (e != ENOMEM && e != ENFILE && !sb_fd_headroom(8))
+		e = EMFILE;
 	if (e == EMFILE || e == ENFILE || e == ENOMEM) {
-		struct rlimit rl;
-		char lim[64] = "";
-		if (e == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-			snprintf(lim, sizeof(lim), " (ulimit -n is %llu)", (unsigned long long)rl.rlim_cur);
-		sb_set_err(err, errlen, "%s load failed with batch_iters=%u: %s%s", what, batch_iters, strerror(e),
-			   e == ENOMEM ? " (a memory limit such as ulimit -v, or the kernel's for BPF)" : lim);
+		sb_set_err(err, errlen, "%s load failed with batch_iters=%u: %s", what, batch_iters, sb_errno_cause(e));
 		return SB_KERNEL_FAILED;
 	}
 	if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
@@ -97,11 +95,11 @@ enum sb_kernel_status sb_kernel_load_failed(int rc, const char *what, uint32_t b
 	}
 	if (e == EPERM || e == EACCES) {
 		sb_set_err(err, errlen, "BPF program load refused (%s): need root or CAP_BPF+CAP_PERFMON",
-			   strerror(e));
+			   sb_errno_cause(e));
 		return SB_KERNEL_NO_CAP;
 	}
 	sb_set_err(err, errlen, "%s load failed with batch_iters=%u: %s "
-		   "(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", what, batch_iters, strerror(e));
+		   "(set STUBBENCH_BPF_VERBOSE=1 for the verifier log)", what, batch_iters, sb_errno_cause(e));
 	return SB_KERNEL_FAILED;
 }
 
@@ -134,7 +132,7 @@ struct sb_kernel_obj *sb_kernel_load_as(uint32_t batch_iters, size_t spacer_byte
 	}
 	o->skel = private_stack_shapes__open();
 	if (!o->skel) {
-		sb_set_err(err, errlen, "cannot open the embedded BPF object: %s", strerror(errno));
+		sb_set_err(err, errlen, "cannot open the embedded BPF object: %s", sb_errno_cause(errno));
 		sb_kernel_unload(o);
 		return NULL;
 	}

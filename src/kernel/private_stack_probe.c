@@ -128,7 +128,7 @@ int sb_private_stack_probe_run(struct sb_private_stack_probe *p, char *err, size
 	libbpf_set_print(old);
 	if (!loaded) {
 		sb_set_err(err, errlen, "private-stack probe: no probe program loaded and JITed (raw_tp: %s)",
-			   strerror(p->load_errno[SB_PROBE_RAW_TP][SB_PROBE_S64]));
+			   sb_errno_cause(p->load_errno[SB_PROBE_RAW_TP][SB_PROBE_S64]));
 		return -1;
 	}
 	return 0;

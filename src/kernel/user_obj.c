@@ -33,7 +33,7 @@ static struct bpf_object *open_obj(const char *path, char *err, size_t errlen)
 	if (!obj || e) {
 		int code = obj ? (int)-e : errno;
 		sb_set_err(err, errlen, "--obj: %s: %s", path,
-			   code == ENOENT || code == EACCES ? strerror(code) : "not a BPF object libbpf can open");
+			   code == ENOENT || code == EACCES ? sb_errno_cause(code) : "not a BPF object libbpf can open");
 		return NULL;
 	}
 	return obj;
@@ -221,14 +221,31 @@ struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch
 	if (rc) {
 		int e = -rc;
 		char log[1024];
-		if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
+		/* libbpf may lose EMFILE on the way (a map it could not make,
+		 * then a program the verifier rejects for lack of it). */
+		struct bpf_map *m;
+		struct bpf_program *pr;
+		int want = 2;
+		bpf_object__for_each_map(m, obj)
+			want++;
+		bpf_object__for_each_program(pr, obj)
+			want++;
+		if (e != ENOMEM && e != ENFILE && !sb_fd_headroom(want))
+			e = EMFILE;
+		if (e == EMFILE || e == ENFILE || e == ENOMEM) {
+			/* The cause, not the verifier's log: it may have passed the
+			 * program before its descriptor could not be made. */
+			*status = SB_KERNEL_FAILED;
+			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s", path, batch_iters,
+				   sb_errno_cause(e));
+		} else if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
 			*status = SB_KERNEL_USAGE;
 			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u%s: the verifier rejected %s",
 				   path, batch_iters, n_progs ? " (as syscall programs)" : "", log);
 		} else {
 			*status = e == EPERM || e == EACCES ? SB_KERNEL_NO_CAP : SB_KERNEL_USAGE;
 			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s%s", path, batch_iters,
-				   strerror(e), *status == SB_KERNEL_NO_CAP ? " (need root or CAP_BPF+CAP_PERFMON)"
+				   sb_errno_cause(e), *status == SB_KERNEL_NO_CAP ? " (need root or CAP_BPF+CAP_PERFMON)"
 									 : " (set STUBBENCH_BPF_VERBOSE=1 for the verifier log)");
 		}
 		bpf_object__close(obj);
@@ -331,7 +348,7 @@ enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const 
 			return SB_KERNEL_USAGE;
 		}
 		sb_set_err(err, errlen, "--prog: BPF_PROG_TEST_RUN of '%s' (a %s program) failed: %s", progs[i],
-			   type ? type : "?", strerror(-rc));
+			   type ? type : "?", sb_errno_cause(-rc));
 		return SB_KERNEL_FAILED;
 	}
 	return SB_KERNEL_OK;
@@ -418,6 +435,6 @@ int sb_user_obj_empty_syscall(char *err, size_t errlen)
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
 	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "empty_syscall", "GPL", insns, 2, &opts);
 	if (fd < 0)
-		sb_set_err(err, errlen, "an empty syscall program: load failed: %s", strerror(errno));
+		sb_set_err(err, errlen, "an empty syscall program: load failed: %s", sb_errno_cause(errno));
 	return fd < 0 ? -1 : fd;
 }

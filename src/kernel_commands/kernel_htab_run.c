@@ -4,6 +4,7 @@
  * programs once per batch size, checks (and with --dump-jit writes) their
  * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
  * reports the results and the private - baseline delta per batch. */
+#include "base/error.h"
 #include "kernel_run_state.h"
 
 #include <stdlib.h>
@@ -87,7 +88,7 @@ static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_c
 		trc = sb_kernel_test_run(sb_htab_prog_fd(r->objs[0], SB_HTAB_EMPTY_RAW_TP), -1);
 	if (trc != 0) {
 		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp or syscall program refused: %s\n",
-			strerror(-trc));
+			sb_errno_cause(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
 	return SB_KERNEL_OK;
@@ -120,7 +121,8 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 		 * be. */
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 	}
-	if (st != SB_KERNEL_NO_JIT && cfg->dump_dir)
+	/* Said only when every dump was written (a failed one fails the check). */
+	if (st != SB_KERNEL_NO_JIT && st != SB_KERNEL_FAILED && cfg->dump_dir)
 		fprintf(info, "jit: dumps written to %s\n", cfg->dump_dir);
 	return st;
 }
@@ -146,7 +148,7 @@ static enum sb_kernel_status measure(struct htab_run *r, const struct sb_config 
 		for (size_t i = 0; i < r->arms.n; i++)
 			if (r->arms.ctx[i].last_error)
 				snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN failed: %s",
-					 strerror(-r->arms.ctx[i].last_error));
+					 sb_errno_cause(-r->arms.ctx[i].last_error));
 		fprintf(stderr, "stubbench kernel: htab shape: measurement failed: %s\n", why);
 		return SB_KERNEL_FAILED;
 	}

@@ -2,6 +2,7 @@
  * (bench/bpf/private_stack_shapes.bpf.c, --loads copies per batch size),
  * tried once, their JIT checked against the twins, where their returns go
  * read, and all of it unloaded (kernel_run_state.h). */
+#include "base/error.h"
 #include "kernel_run_state.h"
 
 #include <stdlib.h>
@@ -138,7 +139,7 @@ static enum sb_kernel_status try_empty_driver(const struct kernel_run *r, int cp
 		int trc = sb_kernel_test_run(sb_kernel_empty_fd(obj), cpu);
 		if (trc != 0) {
 			fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n",
-				cpu, strerror(-trc));
+				cpu, sb_errno_cause(-trc));
 			return SB_KERNEL_NO_TEST_RUN;
 		}
 		return SB_KERNEL_OK;
@@ -148,7 +149,7 @@ static enum sb_kernel_status try_empty_driver(const struct kernel_run *r, int cp
 	sb_kernel_run_timed(obj, sb_kernel_empty_fd(obj), cpu, empty_runs, NULL, &runs, &rc);
 	if (rc != 0) {
 		fprintf(stderr, "stubbench kernel: a perf_event program on a page-fault event does not run: %s\n",
-			strerror(-rc));
+			sb_errno_cause(-rc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
 	return SB_KERNEL_OK;

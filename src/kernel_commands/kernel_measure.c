@@ -3,6 +3,7 @@
  * loads), the twins placed like the loads, and the aligned twins, measured
  * in one run so that their processes take turns, then every counter
  * checked against the iterations run. */
+#include "base/error.h"
 #include "kernel_run_state.h"
 
 #include <string.h>
@@ -153,7 +154,7 @@ int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struc
 			for (size_t i = 0; r->plan.shapes[s] && i < r->karms[s].n; i++)
 				if (r->karms[s].ctx[i].last_error)
 					snprintf(err, sizeof(err), "BPF_PROG_TEST_RUN failed: %s",
-						 strerror(-r->karms[s].ctx[i].last_error));
+						 sb_errno_cause(-r->karms[s].ctx[i].last_error));
 		fprintf(stderr, "stubbench kernel: measurement failed: %s\n", err);
 		return SB_KERNEL_FAILED;
 	}

@@ -29,6 +29,7 @@ struct sb_obj_private;
 
 struct sb_obj_run {
 	const struct sb_config *cfg;  /* the command's configuration */
+	int dump_failed;              /* a --dump-jit file was refused or not written */
 	struct sb_user_obj *objs[SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES]; /* [load * n_batches + batch] */
 	size_t n_objs, n_loads;
 	struct sb_kernel_obj *empty[SB_KERNEL_MAX_LOADS]; /* the empty driver, loaded once per load */

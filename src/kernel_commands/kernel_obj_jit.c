@@ -180,6 +180,7 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 		}
 		if (cfg->dump_dir && dump_with_globals(cfg->dump_dir, fd, &img, err, sizeof(err)) != 0) {
 			fprintf(f, "jit %s: %s\n", cfg->progs[p], err);
+			r->dump_failed = 1;
 			rc = -1;
 		}
 		char desc[256] = "unknown";

@@ -7,6 +7,8 @@
  * (kernel_obj_syscall.c) and the auto-twins (kernel_obj_private.c) beside
  * them; see kernel_obj_run.h. */
 #include "kernel_commands/kernel_obj_run.h"
+#include "base/error.h"
+#include "kernel_commands/kernel_obj_run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +122,7 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
 	int trc = sb_kernel_test_run(r->empty_fds[0], cpu);
 	if (trc != 0) {
 		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n", cpu,
-			strerror(-trc));
+			sb_errno_cause(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
 	return SB_KERNEL_OK;
@@ -147,7 +149,8 @@ static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 		if (*rc == SB_KERNEL_OK)
 			*rc = SB_KERNEL_NO_PRIV_STACK;
 	}
-	if (r->cfg->dump_dir)
+	/* Said only when every dump was written. */
+	if (r->cfg->dump_dir && !r->dump_failed)
 		fprintf(info, "jit: dumps written to %s\n", r->cfg->dump_dir);
 	return 0;
 }
@@ -219,7 +222,7 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 		if (r->arms.ctx[i].last_error)
 			snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN of %s failed: %s",
 				 r->arms.ctx[i].prog ? r->arms.ctx[i].prog : "the empty driver",
-				 strerror(-r->arms.ctx[i].last_error));
+				 sb_errno_cause(-r->arms.ctx[i].last_error));
 	fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", r->cfg->obj, why);
 	return SB_KERNEL_FAILED;
 }

@@ -68,12 +68,13 @@ int sb_out_close(struct sb_out *o)
 	if (o->kind == 0) {
 		if (fflush(stdout) == 0 && !ferror(stdout))
 			return 0;
-		sb_output_write_failed(stdout, o->tool, errno ? errno : EIO);
+		sb_output_write_failed(stdout, o->tool, sb_stream_errno(stdout));
 		return -1;
 	}
 	if (o->kind == 1) {
+		errno = 0;
 		int bad = fflush(f) != 0 || ferror(f);
-		int err = errno;
+		int err = bad ? sb_stream_errno(f) : 0;
 		if (fclose(f) != 0 && !bad) {
 			bad = 1;
 			err = errno;

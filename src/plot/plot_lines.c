@@ -36,7 +36,7 @@ struct line_plot {
 	const char *codegens[MAX_CODEGENS]; /* kernel: the panels' columns */
 	int n_codegens;
 	struct line_series series[MAX_SERIES];
-	int n_left_out;                   /* series past MAX_SERIES: not drawn, said */
+	int n_left_out;                   /* rows of series past MAX_SERIES: the plot is refused */
 	int n_series;
 };
 
@@ -408,9 +408,13 @@ int plot_lines(const struct plot_job *job, enum plot_line_kind kind, FILE *dat, 
 		snprintf(err, errlen, "plot: %s: no result with a number to plot", job->run->path);
 		return -1;
 	}
-	if (lp.n_left_out)
-		fprintf(stderr, "plot: %s: %d series past the first %d are not drawn (fewer variants, or the "
-				"CSV, show them)\n", job->run->path, lp.n_left_out, MAX_SERIES);
+	/* More lines than a panel's legend and colours can tell apart: refused
+	 * whole, never drawn in part. */
+	if (lp.n_left_out) {
+		snprintf(err, errlen, "plot: %s: more than %d series (variant and panel) to draw: not drawn "
+			 "(the CSV or `stubbench report` shows them all)", job->run->path, MAX_SERIES);
+		return -1;
+	}
 	int used[MAX_PANELS] = {0}, n_used = 0;
 	for (int k = 0; k < lp.n_series; k++)
 		used[lp.series[k].panel] = 1;

@@ -1,5 +1,7 @@
 /* past_runs.c: see past_runs.h. */
 #include "records/past_runs.h"
+#include "records/past_runs.h"
+#include "stubbench/parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -108,8 +110,14 @@ static int split(char *text, struct line *l)
 	l->batch = strtoull(f[4], &end, 10);
 	if (*end || errno || f[4][0] == '-')
 		return -1;
+	if (l->batch < 1 || l->batch > SB_MAX_BATCH)
+		return -1;
+	/* Figures within physical bounds: cycles within +-1e9 (a second per
+	 * iteration; below zero where the overhead taken off exceeded a cell's
+	 * mean), a delta within +-1e6 %; a forged 1e200 would give the next run
+	 * a range of that size. */
 	for (int k = 0; k < N_FIGURES; k++)
-		if (number(f[5 + k], &l->v[k]) != 0)
+		if (number(f[5 + k], &l->v[k]) != 0 || (isfinite(l->v[k]) && fabs(l->v[k]) > (k == 1 ? 1e6 : 1e9)))
 			return -1;
 	l->machine = f[0], l->date = f[1], l->measurement = f[2], l->variant = f[3];
 	return 0;

@@ -138,6 +138,11 @@ int sb_record_file_read(const char *path, size_t max_bytes, char **text, char *e
 		*text = read_newest(fd, path, max_bytes, &len, &cut_short, err, errlen);
 	else
 		snprintf(err, errlen, "cannot lock '%s': %s", path, strerror(errno));
+	if (*text && memchr(*text, '\0', len)) {
+		snprintf(err, errlen, "'%s' is not a record (it holds a NUL byte: a binary file)", path);
+		free(*text);
+		*text = NULL;
+	}
 	close(fd);
 	if (!*text)
 		return -1;
@@ -288,6 +293,29 @@ static int starts_as_record(const char *text, const char *header)
 	return text[0] != '#' && memchr(text, '\t', l) && !memchr(text, '{', l) && !memchr(text, '\0', l);
 }
 
+/* Why the file at fd (its newest bytes text[0 .. len), cut_short when it
+ * is longer) is no record, or NULL: a NUL byte (a binary file: an image,
+ * a core dump), or a first line that is neither a header nor a record
+ * line. A file past the byte limit is judged by its own first line, read
+ * from its start. */
+static const char *not_a_record(int fd, const char *text, size_t len, int cut_short, const char *header)
+{
+	if (memchr(text, '\0', len))
+		return "it holds a NUL byte: a binary file";
+	if (!cut_short)
+		return starts_as_record(text, header) ? NULL : "its first line is neither a stubbench header nor a "
+							       "record line";
+	char head[1024];
+	ssize_t n = pread(fd, head, sizeof(head) - 1, 0);
+	if (n <= 0)
+		return "its start cannot be read";
+	if (memchr(head, '\0', (size_t)n))
+		return "it holds a NUL byte: a binary file";
+	head[n] = '\0';
+	return starts_as_record(head, header) ? NULL : "its first line is neither a stubbench header nor a "
+						       "record line";
+}
+
 /* Writes path anew (a temporary renamed over it): header, the newest keep
  * whole lines of text (comments dropped, at most max_bytes / 2 of them)
  * and lines. */
@@ -333,9 +361,16 @@ static int add(int fd, const char *path, const char *header, const char *lines, 
 	memcpy(buf + hl, lines, ll);
 	ssize_t w = write(fd, buf, hl + ll);
 	int saved = errno;
+	/* A short write: the rest tried once, for the reason (ENOSPC, EDQUOT, EFBIG). */
+	if (w >= 0 && w < (ssize_t)(hl + ll)) {
+		errno = 0;
+		ssize_t more = write(fd, buf + w, hl + ll - (size_t)w);
+		saved = more < 0 && errno ? errno : ENOSPC;
+		w = more < 0 ? w : w + more;
+	}
 	free(buf);
 	if (w != (ssize_t)(hl + ll)) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, w < 0 ? strerror(saved) : "short write (disk full?)");
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(saved));
 		/* Taken back; if that fails, the next run drops the half line. */
 		(void)!ftruncate(fd, st.st_size);
 		return -1;
@@ -356,9 +391,9 @@ int sb_record_file_append(const char *path, const char *header, const char *line
 	char *text = read_newest(fd, path, max_bytes, &len, &cut_short, err, errlen);
 	if (!text)
 		goto out;
-	if (!cut_short && !starts_as_record(text, header)) {
-		snprintf(err, errlen, "'%s' is not a record (its first line is neither a stubbench header nor a "
-			 "record line): left as it is", path);
+	const char *why = not_a_record(fd, text, len, cut_short, header);
+	if (why) {
+		snprintf(err, errlen, "'%s' is not a record (%s): left as it is", path, why);
 		goto out;
 	}
 	size_t n = 0;

@@ -1,6 +1,9 @@
 /* run_file.c: saved runs read back with json-c; see run_file.h. */
 #include "saved/run_file.h"
 #include "base/error.h"
+#include "saved/run_file.h"
+#include "stubbench/config.h"
+#include "base/error.h"
 #include "base/read_file.h"
 #include "harness/harness.h"
 #include "stubbench/parse.h"
@@ -34,14 +37,100 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	return buf;
 }
 
-/* The first of value, lo, hi out of range (|x| > RUN_FILE_MAX_FIGURE), or 0. */
-static const double *out_of_range(const struct sb_estimate *e)
+/* What is wrong with a figure read back, or NULL: its value beyond
+ * +-RUN_FILE_MAX_FIGURE (or not above zero where positive says it is a
+ * cost), a CI with one bound, inverted, or not holding its value (a
+ * relative 1e-5 allowed for the digits a writer rounds to). */
+static const char *estimate_fault(const struct sb_estimate *e, int positive, char *buf, size_t len)
 {
-	const double *x[3] = {&e->value, &e->lo, &e->hi};
-	for (int i = 0; i < 3; i++)
-		if (fabs(*x[i]) > RUN_FILE_MAX_FIGURE)
-			return x[i];
+	if (!sb_estimate_known(e))
+		return NULL;
+	double v = e->value, lo = e->lo, hi = e->hi, slack = 1e-5 * fmax(1, fabs(v));
+	if (fabs(v) > RUN_FILE_MAX_FIGURE)
+		return snprintf(buf, len, "%g is out of range (at most %g in magnitude)", v, RUN_FILE_MAX_FIGURE), buf;
+	if (positive && !(v > 0))
+		return snprintf(buf, len, "%g is not a positive cycle count", v), buf;
+	if (isnan(lo) && isnan(hi))
+		return NULL;
+	if (isnan(lo) || isnan(hi))
+		return "has a CI with one bound";
+	if (fabs(lo) > RUN_FILE_MAX_FIGURE || fabs(hi) > RUN_FILE_MAX_FIGURE)
+		return snprintf(buf, len, "has a CI bound out of range (at most %g in magnitude)", RUN_FILE_MAX_FIGURE),
+		       buf;
+	if (lo > hi)
+		return snprintf(buf, len, "has an inverted CI [%g, %g]", lo, hi), buf;
+	if (v < lo - slack || v > hi + slack)
+		return snprintf(buf, len, "%g lies outside its CI [%g, %g]", v, lo, hi), buf;
 	return NULL;
+}
+
+/* The first number of the document that is not finite (json-c reads NaN
+ * and Infinity): its place ("results[2].cycles_per_iter.ci95[0]") into
+ * where; 0 when there is none. The tokener's depth limit bounds the
+ * recursion. */
+static int non_finite(json_object *o, char *where, size_t len, size_t used)
+{
+	if (json_object_is_type(o, json_type_double))
+		return !isfinite(json_object_get_double(o));
+	if (json_object_is_type(o, json_type_array)) {
+		size_t n = json_object_array_length(o);
+		for (size_t i = 0; i < n; i++) {
+			int k = snprintf(where + used, used < len ? len - used : 0, "[%zu]", i);
+			if (non_finite(json_object_array_get_idx(o, i), where, len, used + (size_t)(k > 0 ? k : 0)))
+				return 1;
+		}
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			int k = snprintf(where + used, used < len ? len - used : 0, "%s%.40s", used ? "." : "", key);
+			if (non_finite(v, where, len, used + (size_t)(k > 0 ? k : 0)))
+				return 1;
+		}
+	}
+	if (used < len)
+		where[used] = 0;
+	return 0;
+}
+
+/* The length of the well-formed UTF-8 character at s (1 .. 4), or 0; its
+ * code point into *cp. */
+static size_t utf8_char(const unsigned char *s, unsigned *cp)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	if (!n)
+		return 0;
+	unsigned v = n == 1 ? c : c & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+	if (v < least[n] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+void sb_run_text(char *buf, size_t len, const char *s)
+{
+	size_t k = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		unsigned cp = 0;
+		size_t n = utf8_char(u, &cp);
+		int unsafe = !n || cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+			     (cp >= 0x2066 && cp <= 0x2069);
+		size_t w = unsafe ? 1 : n;
+		if (k + w + 1 > len)
+			break;
+		if (unsafe)
+			buf[k++] = '?';
+		else
+			memcpy(buf + k, u, n), k += n;
+		u += n ? n : 1;
+	}
+	buf[k] = 0;
 }
 
 /* The document of text[0 .. len): one JSON object and nothing after it
@@ -50,13 +139,18 @@ static json_object *parse_one(const char *path, const char *text, size_t len, ch
 {
 	struct json_tokener *tok = json_tokener_new();
 	if (!tok) {
-		sb_set_err(err, errlen, "%s: out of memory", path);
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
 		return NULL;
 	}
 	json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 	size_t end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
+	if (!doc && jerr == json_tokener_success) {
+		/* json-c out of memory: no error of the text's. */
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
+		return NULL;
+	}
 	if (!doc) {
 		sb_set_err(err, errlen, "%s: not JSON: %s", path,
 			   jerr == json_tokener_continue ? "it ends inside the document" : json_tokener_error_desc(jerr));
@@ -125,20 +219,49 @@ static void key_of(json_object *r, const char *name, struct sb_cell_key *k)
 		k->placement = (int)placement;
 }
 
-/* Every figure of row within +-RUN_FILE_MAX_FIGURE; else -1 with err. */
+/* Every figure of row sane (estimate_fault); else -1 with err naming it. */
 static int check_range(const char *path, size_t i, const struct sb_run_row *row, char *err, size_t errlen)
 {
-	const double *bad = out_of_range(&row->cycles);
+	char buf[160];
+	const char *bad = estimate_fault(&row->cycles, 1, buf, sizeof(buf));
 	const char *what = "cycles_per_iter";
 	for (size_t k = 0; !bad && k < sb_figure_count(); k++) {
-		bad = out_of_range(&row->figures[k]);
+		bad = estimate_fault(&row->figures[k], 0, buf, sizeof(buf));
 		what = sb_figure_at(k)->json;
 	}
 	if (!bad)
 		return 0;
-	sb_set_err(err, errlen, "%s: result %zu (%s): %s %g is out of range (at most %g in magnitude)", path, i + 1,
-		   row->variant, what, *bad, RUN_FILE_MAX_FIGURE);
+	sb_set_err(err, errlen, "%s: result %zu (%s): %s %s", path, i + 1, row->variant, what, bad);
 	return -1;
+}
+
+/* The figures of the run's other members (the core states', a diff's
+ * parts) sane; else -1 with err naming the member. */
+static int check_members(const struct sb_run_file *out, char *err, size_t errlen)
+{
+	char buf[160];
+	const char *bad = NULL;
+	for (size_t i = 0; out->states && i < out->states->n && !bad; i++) {
+		const struct sb_state_figure *g = &out->states->f[i];
+		const struct sb_estimate *e[3] = {&g->codegen, &g->total, &g->vs_base};
+		static const char *const names[3] = {"codegen", "total", "vs_base"};
+		for (int k = 0; k < 3 && !bad; k++)
+			if ((bad = estimate_fault(e[k], 0, buf, sizeof(buf))))
+				sb_set_err(err, errlen, "%s: core_states.figures[%zu].%s %s", out->path, i, names[k], bad);
+	}
+	for (size_t i = 0; out->diff && i < out->diff->n_att && !bad; i++) {
+		const struct sb_attribution *t = &out->diff->att[i];
+		const struct sb_estimate *e[4] = {&t->total, &t->layout, &t->interaction, NULL};
+		for (int k = 0; k < 3 && !bad; k++)
+			if ((bad = estimate_fault(e[k], 0, buf, sizeof(buf))))
+				sb_set_err(err, errlen, "%s: annotate batch %zu: a figure %s", out->path, i + 1, bad);
+		for (size_t p = 0; p < t->n_parts && p < SB_ATTRIBUTION_MAX_PARTS && !bad; p++)
+			if ((bad = estimate_fault(&t->nop[p], 0, buf, sizeof(buf))) ||
+			    (bad = estimate_fault(&t->removed[p], 0, buf, sizeof(buf))))
+				sb_set_err(err, errlen, "%s: annotate batch %zu, part %zu: a figure %s", out->path, i + 1,
+					   p + 1, bad);
+	}
+	return bad ? -1 : 0;
 }
 
 /* A figure of result r (at key, or at key inside sub) that is there but
@@ -175,8 +298,9 @@ static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *
 	}
 	const char *bad = mistyped(r);
 	if (bad) {
-		sb_set_err(err, errlen, "%s: result %zu (%s): %s is not a number", path, i + 1,
-			   json_object_get_string(name), bad);
+		char shown[128];
+		sb_run_text(shown, sizeof(shown), json_object_get_string(name));
+		sb_set_err(err, errlen, "%s: result %zu (%s): %s is not a number", path, i + 1, shown, bad);
 		return -1;
 	}
 	double samples = num(r, "samples");
@@ -184,10 +308,13 @@ static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *
 	    (!isnan(samples) && whole(samples, 0, RUN_FILE_MAX_SAMPLES, path, i, "samples", err, errlen) != 0))
 		return -1;
 	struct sb_run_row *row = &out->rows[out->n_rows++];
-	snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+	sb_run_text(row->variant, sizeof(row->variant), json_object_get_string(name));
 	key_of(r, row->variant, &row->key);
 	row->batch = (uint64_t)batch;
 	row->samples = isfinite(samples) ? (size_t)samples : 0;
+	double processes = num(r, "processes");
+	row->processes = processes >= 1 && processes <= SB_MAX_PROCESSES && processes == floor(processes) ?
+			 (size_t)processes : 0;
 	json_object *cyc = member(r, "cycles_per_iter");
 	row->cycles = read_figure(num(cyc, "mean"), num_at(member(cyc, "ci95"), 0), num_at(member(cyc, "ci95"), 1));
 	for (size_t k = 0; k < sb_figure_count(); k++) {
@@ -233,7 +360,7 @@ static int read_across(struct sb_run_file *out, json_object *doc, char *err, siz
 			continue;
 		struct sb_run_row *row = &out->rows[out->n_rows];
 		memset(row, 0, sizeof(*row));
-		snprintf(row->variant, sizeof(row->variant), "%s", json_object_get_string(name));
+		sb_run_text(row->variant, sizeof(row->variant), json_object_get_string(name));
 		key_of(p, row->variant, &row->key);
 		row->batch = (uint64_t)batch;
 		if (sb_run_file_match(out, row))
@@ -258,6 +385,11 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 {
 	const char *path = out->path;
 	json_object *results = member(doc, "results");
+	char where[200];
+	if (non_finite(doc, where, sizeof(where), 0)) {
+		sb_set_err(err, errlen, "%s: %s is not a finite number (NaN or Infinity)", path, where);
+		return -1;
+	}
 	if (!json_object_is_type(doc, json_type_object) || !results ||
 	    !json_object_is_type(results, json_type_array)) {
 		sb_set_err(err, errlen, "%s: no \"results\" array: not a stubbench JSON run", path);
@@ -318,6 +450,8 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 	/* A sweep's core states (state_figures.h); older runs have none. */
 	if (sb_run_states_from_doc(doc, &out->states) != 0)
 		return -1;
+	if (check_members(out, err, errlen) != 0)
+		return -1;
 	/* Spread over placements (main, lab: the copies of a variant at
 	 * random placements, each with its delta). */
 	if (sb_run_file_index(out, 1) != 0)
@@ -333,6 +467,11 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 {
 	memset(out, 0, sizeof(*out));
 	sb_set_err(err, errlen, "%s", "");
+	if (strcmp(path, "-") == 0)
+		return sb_set_err(err, errlen, "'-': a run is a file, standard input is not read"), -1;
+	if (strlen(path) >= sizeof(out->path))
+		return sb_set_err(err, errlen, "%.60s...: a path longer than %zu characters", path, sizeof(out->path) - 1),
+		       -1;
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	size_t len = 0;
 	char *text = slurp(path, &len, err, errlen);
@@ -345,7 +484,7 @@ int sb_run_file_load(const char *path, struct sb_run_file *out, char *err, size_
 	int rc = read_doc(out, doc, err, errlen);
 	json_object_put(doc);
 	if (rc != 0 && (!err || !err[0]))
-		sb_set_err(err, errlen, "%s: out of memory", path);
+		sb_set_err(err, errlen, "%s: %s", path, sb_errno_cause(ENOMEM));
 	if (rc != 0)
 		sb_run_file_free(out);
 	return rc;
@@ -357,6 +496,7 @@ void sb_run_file_free(struct sb_run_file *f)
 	free(f->spread);
 	free(f->by_key);
 	free(f->by_name);
+	sb_run_file_index_free(f);
 	sb_run_diff_free(f->diff);
 	f->diff = NULL;
 	if (f->states)

@@ -40,11 +40,18 @@ static inline json_object *member(json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-/* The string o[key] into buf; "" where there is none. */
+/* Text of a run's file into buf (len > 0), made safe to print anywhere:
+ * whole UTF-8 characters only (never one cut at the end of buf); a byte
+ * that is not part of well-formed UTF-8, a control character (C0, DEL,
+ * C1: a terminal's escape sequences start with one) or a bidirectional
+ * override becomes '?'. (run_file.c) */
+void sb_run_text(char *buf, size_t len, const char *s);
+
+/* The string o[key] into buf (sb_run_text); "" where there is none. */
 static inline void str(json_object *o, const char *key, char *buf, size_t len)
 {
 	json_object *v = member(o, key);
-	snprintf(buf, len, "%s", v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+	sb_run_text(buf, len, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
 /* A figure read back: absent when the file has no number for it. */

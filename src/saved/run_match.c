@@ -108,8 +108,132 @@ static int spreads(struct sb_run_file *f)
 	return 0;
 }
 
+/* Rows compared on (batch, side, codegen) then, by depth, family and
+ * shape (shape_first: shape before family). */
+static int cmp_code_find(const struct sb_run_row *a, const struct sb_run_row *b, int depth, int shape_first)
+{
+	int c = cmp_u64(a->batch, b->batch);
+	if (!c)
+		c = (int)a->key.side - (int)b->key.side;
+	if (!c)
+		c = strcmp(a->key.codegen, b->key.codegen);
+	const char *x1 = shape_first ? a->key.shape : a->key.family, *y1 = shape_first ? b->key.shape : b->key.family;
+	const char *x2 = shape_first ? a->key.family : a->key.shape, *y2 = shape_first ? b->key.family : b->key.shape;
+	if (!c && depth >= 4)
+		c = strcmp(x1, y1);
+	if (!c && depth >= 5)
+		c = strcmp(x2, y2);
+	return c;
+}
+
+static int qsort_code(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = cmp_code_find(&sorting[a], &sorting[b], 5, 0);
+	return c ? c : by_index(a, b);
+}
+
+static int qsort_shape(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = cmp_code_find(&sorting[a], &sorting[b], 5, 1);
+	return c ? c : by_index(a, b);
+}
+
+/* min[i]: the least of idx[i ..] within i's group (rows equal to depth). */
+static void suffix_min(const struct sb_run_file *f, const size_t *idx, size_t *min, int depth, int shape_first)
+{
+	for (size_t i = f->n_code; i-- > 0;) {
+		min[i] = idx[i];
+		if (i + 1 < f->n_code && cmp_code_find(&f->rows[idx[i]], &f->rows[idx[i + 1]], depth, shape_first) == 0 &&
+		    min[i + 1] < min[i])
+			min[i] = min[i + 1];
+	}
+}
+
+static void free_code_index(struct sb_run_file *f)
+{
+	free(f->by_code), free(f->by_shape), free(f->min_c), free(f->min_cf), free(f->min_cs);
+	f->by_code = f->by_shape = f->min_c = f->min_cf = f->min_cs = NULL;
+	f->n_code = 0;
+}
+
+static int code_index(struct sb_run_file *f)
+{
+	free_code_index(f);
+	size_t n = f->n_rows ? f->n_rows : 1;
+	f->by_code = malloc(n * sizeof(size_t));
+	f->by_shape = malloc(n * sizeof(size_t));
+	f->min_c = malloc(n * sizeof(size_t));
+	f->min_cf = malloc(n * sizeof(size_t));
+	f->min_cs = malloc(n * sizeof(size_t));
+	if (!f->by_code || !f->by_shape || !f->min_c || !f->min_cf || !f->min_cs) {
+		free_code_index(f);
+		return -1;
+	}
+	f->host_rows = 0;
+	for (size_t i = 0; i < f->n_rows; i++) {
+		if (f->rows[i].key.placement < 0)
+			f->by_code[f->n_code] = f->by_shape[f->n_code] = i, f->n_code++;
+		f->host_rows |= strcmp(f->rows[i].key.family, "replica-host") == 0;
+	}
+	sorting = f->rows;
+	qsort(f->by_code, f->n_code, sizeof(size_t), qsort_code);
+	qsort(f->by_shape, f->n_code, sizeof(size_t), qsort_shape);
+	suffix_min(f, f->by_code, f->min_c, 3, 0);
+	suffix_min(f, f->by_code, f->min_cf, 4, 0);
+	suffix_min(f, f->by_shape, f->min_cs, 4, 1);
+	return 0;
+}
+
+void sb_run_file_index_free(struct sb_run_file *f)
+{
+	free_code_index(f);
+}
+
+const struct sb_run_row *sb_run_file_find_code(const struct sb_run_file *f, int side, const char *family,
+					       const char *codegen, const char *shape, uint64_t batch)
+{
+	if (!f->by_code) {
+		for (size_t i = 0; i < f->n_rows; i++) {
+			const struct sb_run_row *r = &f->rows[i];
+			if ((int)r->key.side == side && r->batch == batch && r->key.placement < 0 &&
+			    strcmp(r->key.codegen, codegen) == 0 && (!family || strcmp(r->key.family, family) == 0) &&
+			    (!shape || strcmp(r->key.shape, shape) == 0))
+				return r;
+		}
+		return NULL;
+	}
+	struct sb_run_row like;
+	like.batch = batch;
+	like.key.side = (enum sb_cell_side)side;
+	snprintf(like.key.codegen, sizeof(like.key.codegen), "%s", codegen);
+	snprintf(like.key.family, sizeof(like.key.family), "%s", family ? family : "");
+	snprintf(like.key.shape, sizeof(like.key.shape), "%s", shape ? shape : "");
+	if (strlen(codegen) >= sizeof(like.key.codegen) || (family && strlen(family) >= sizeof(like.key.family)) ||
+	    (shape && strlen(shape) >= sizeof(like.key.shape)))
+		return NULL;
+	int shape_first = !family && shape;
+	int depth = family && shape ? 5 : family || shape ? 4 : 3;
+	const size_t *idx = shape_first ? f->by_shape : f->by_code;
+	const size_t *min = depth == 5 ? idx : shape_first ? f->min_cs : depth == 4 ? f->min_cf : f->min_c;
+	size_t lo = 0, hi = f->n_code;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_code_find(&f->rows[idx[mid]], &like, depth, shape_first) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == f->n_code || cmp_code_find(&f->rows[idx[lo]], &like, depth, shape_first) != 0)
+		return NULL;
+	return &f->rows[min[lo]];
+}
+
 int sb_run_file_index(struct sb_run_file *f, int with_spread)
 {
+	if (code_index(f) != 0)
+		return -1;
 	free(f->by_key);
 	free(f->by_name);
 	f->by_key = malloc((f->n_rows ? f->n_rows : 1) * sizeof(size_t));
@@ -200,6 +324,29 @@ const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const cha
 		return NULL;
 	}
 	return first_equal(f, f->by_name, &like, -1, cmp_name);
+}
+
+const struct sb_run_row *sb_run_file_find_if(const struct sb_run_file *f, const char *variant, uint64_t batch,
+					     int (*ok)(const struct sb_run_row *))
+{
+	struct sb_run_row like;
+	like.batch = batch;
+	snprintf(like.variant, sizeof(like.variant), "%s", variant);
+	if (!f->by_name || f->n_index != f->n_rows) {
+		for (size_t i = 0; i < f->n_rows; i++)
+			if (f->rows[i].batch == batch && strcmp(f->rows[i].variant, variant) == 0 && ok(&f->rows[i]))
+				return &f->rows[i];
+		return NULL;
+	}
+	/* Rows equal by (batch, name) are in the file's order in the index. */
+	for (size_t i = lower_bound(f, f->by_name, &like, cmp_name); i < f->n_index; i++) {
+		const struct sb_run_row *r = &f->rows[f->by_name[i]];
+		if (cmp_name(r, &like) != 0)
+			break;
+		if (ok(r))
+			return r;
+	}
+	return NULL;
 }
 
 const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, const struct sb_run_row *row)

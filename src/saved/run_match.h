@@ -20,6 +20,7 @@ struct sb_run_row {
 	struct sb_cell_key key;           /* side SB_SIDE_NONE: the file has no keys (schema < 3) */
 	uint64_t batch;
 	size_t samples;
+	size_t processes;                 /* the processes its blocks ran in (0: not said) */
 	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
 	/* Every figure of the figure table (figures.h), by its index there:
 	 * figures[SB_FIGURE_DELTA] is the % vs the baseline. */
@@ -42,7 +43,7 @@ struct sb_run_spread {
 struct sb_state_figures;
 
 struct sb_run_file {
-	char path[512];
+	char path[4096];    /* as given, whole (a longer one is refused) */
 	char tool[64];      /* "stubbench", "stubbench lab", "stubbench kernel" */
 	char machine[256], kernel[256], date[40], git[48];
 	char host[72];      /* "host": the name --host gave the machine ("": none) */
@@ -67,6 +68,15 @@ struct sb_run_file {
 	 * those rows (NULL: no index, the lookups walk every row). */
 	size_t *by_key, *by_name;
 	size_t n_index;
+	/* The rows at no placement among those, for sb_run_file_find_code:
+	 * by (batch, side, codegen, family, shape) and by (batch, side,
+	 * codegen, shape, family), the file's order last; each with the
+	 * least row index from each position to the end of its group
+	 * (min_c: of batch, side, codegen; min_cf: and family; min_cs: and
+	 * shape, in by_shape). */
+	size_t *by_code, *by_shape, *min_c, *min_cf, *min_cs;
+	size_t n_code;
+	int host_rows;      /* some row's family is "replica-host" (set with the index) */
 	/* stubbench diff's members beyond the rows (run_diff.h); NULL: none. */
 	struct sb_run_diff *diff;
 };
@@ -76,8 +86,20 @@ struct sb_run_file {
  * -1 when out of memory. */
 int sb_run_file_index(struct sb_run_file *f, int with_spread);
 
+/* Frees what sb_run_file_index made beyond by_key and by_name. */
+void sb_run_file_index_free(struct sb_run_file *f);
+
 /* The row of variant at batch (the first in the file), or NULL. */
 const struct sb_run_row *sb_run_file_find(const struct sb_run_file *f, const char *variant, uint64_t batch);
+/* The first row of variant at batch for which ok is true, or NULL:
+ * O(log n + rows of that name and batch) with the index. */
+const struct sb_run_row *sb_run_file_find_if(const struct sb_run_file *f, const char *variant, uint64_t batch,
+					     int (*ok)(const struct sb_run_row *));
+/* The first row (in the file's order) at no placement of side and
+ * codegen at batch, of family and of shape where they are not NULL, or
+ * NULL: O(log n) with the index (sb_answer_find). */
+const struct sb_run_row *sb_run_file_find_code(const struct sb_run_file *f, int side, const char *family,
+					       const char *codegen, const char *shape, uint64_t batch);
 /* The row of f that is the same cell as like (another file's row): the
  * same key and batch where both have keys, else the same name and batch;
  * NULL when there is none. */

@@ -20,6 +20,8 @@ struct log_view {
 	size_t n_parts;
 	unsigned char *has;        /* [part * n_arms + arm]: 1 the arm has rows, 2 as the part's baseline */
 	unsigned char *interleaved; /* [part]: the part has a baseline */
+	size_t *start;             /* [part * n_arms + arm]: its rows are order[start[k] .. start[k + 1]) */
+	size_t *order;             /* [t->n]: row indexes grouped by part and arm, ascending in each */
 };
 
 /* Blocks of one arm chosen for an estimate: values, placements, processes. */
@@ -63,26 +65,41 @@ static int view_make(const struct sb_block_table *t, double record_level, struct
 {
 	memset(lv, 0, sizeof(*lv));
 	lv->t = t;
+	/* Parts past the bound are not a log's (the reader refuses them). */
 	for (size_t r = 0; r < t->n; r++)
-		if (t->rows[r].part + 1 > lv->n_parts)
+		if (t->rows[r].part < SB_BLOCKS_MAX_PARTS && t->rows[r].part + 1 > lv->n_parts)
 			lv->n_parts = t->rows[r].part + 1;
+	size_t cells = lv->n_parts * t->n_arms;
 	lv->state = malloc((t->n ? t->n : 1) * sizeof(*lv->state));
-	lv->has = calloc(lv->n_parts * t->n_arms + 1, 1);
+	lv->has = calloc(cells + 1, 1);
 	lv->interleaved = calloc(lv->n_parts + 1, 1);
-	if (!lv->state || !lv->has || !lv->interleaved)
+	lv->start = calloc(cells + 2, sizeof(*lv->start));
+	lv->order = malloc((t->n ? t->n : 1) * sizeof(*lv->order));
+	if (!lv->state || !lv->has || !lv->interleaved || !lv->start || !lv->order)
 		return -1;
 	for (size_t r = 0; r < t->n; r++) {
 		const struct sb_block_value *v = &t->rows[r];
+		if (v->part >= lv->n_parts || v->arm >= t->n_arms)
+			continue;
 		unsigned char *h = &lv->has[v->part * t->n_arms + v->arm];
 		*h = v->baseline ? 2 : *h ? *h : 1;
 		lv->interleaved[v->part] |= (unsigned char)v->baseline;
+		lv->start[v->part * t->n_arms + v->arm + 2]++;
+	}
+	/* A counting sort by (part, arm): each cell's rows in their order. */
+	for (size_t k = 2; k < cells + 2; k++)
+		lv->start[k] += lv->start[k - 1];
+	for (size_t r = 0; r < t->n; r++) {
+		const struct sb_block_value *v = &t->rows[r];
+		if (v->part < lv->n_parts && v->arm < t->n_arms)
+			lv->order[lv->start[v->part * t->n_arms + v->arm + 1]++] = r;
 	}
 	return split_states(lv, record_level, split);
 }
 
 static void view_free(struct log_view *lv)
 {
-	free(lv->state), free(lv->has), free(lv->interleaved);
+	free(lv->state), free(lv->has), free(lv->interleaved), free(lv->start), free(lv->order);
 }
 
 /* The part where arm runs in a group of its own (no baseline beside it), or -1. */
@@ -110,23 +127,38 @@ static int chosen_alloc(struct chosen *c, size_t n)
 	return c->a && c->b && c->placement && c->process ? 0 : -1;
 }
 
+/* The row of arm other in row r's block, or -1: a block's rows are
+ * adjacent (one per arm of its part). */
+static long row_of_block(const struct sb_block_table *t, size_t r, long other)
+{
+	const struct sb_block_value *v = &t->rows[r];
+	size_t k = r;
+	while (k > 0 && same_block(&t->rows[k - 1], v))
+		k--;
+	for (; k < t->n && same_block(&t->rows[k], v); k++)
+		if (t->rows[k].arm == (size_t)other)
+			return (long)k;
+	return -1;
+}
+
 /* Arm's blocks in part at batch in state into c (c->a); with other >= 0,
  * only blocks that also hold arm other, its value in c->b. */
 static int choose(const struct log_view *lv, size_t part, long arm, long other, uint64_t batch,
 		  enum sb_core_state state, struct chosen *c)
 {
 	const struct sb_block_table *t = lv->t;
-	if (chosen_alloc(c, t->n) != 0)
+	memset(c, 0, sizeof(*c));
+	if (arm < 0 || part >= lv->n_parts)
+		return chosen_alloc(c, 0);
+	size_t cell = part * t->n_arms + (size_t)arm;
+	if (chosen_alloc(c, lv->start[cell + 1] - lv->start[cell]) != 0)
 		return -1;
-	size_t reach = t->n_arms + 2;
-	for (size_t r = 0; arm >= 0 && r < t->n; r++) {
+	for (size_t i = lv->start[cell]; i < lv->start[cell + 1]; i++) {
+		size_t r = lv->order[i];
 		const struct sb_block_value *v = &t->rows[r];
-		if (v->part != part || v->arm != (size_t)arm || v->batch != batch || lv->state[r] != state)
+		if (v->batch != batch || lv->state[r] != state)
 			continue;
-		long match = other < 0 ? (long)r : -1;
-		for (size_t k = r > reach ? r - reach : 0; match < 0 && k < t->n && k <= r + reach; k++)
-			if (t->rows[k].arm == (size_t)other && same_block(&t->rows[k], v))
-				match = (long)k;
+		long match = other < 0 ? (long)r : row_of_block(t, r, other);
 		if (match < 0)
 			continue;
 		c->a[c->n] = v->value;
@@ -160,18 +192,18 @@ static struct sb_estimate between(const struct log_view *lv, long a, long b, uin
 	return e;
 }
 
-/* The batch sizes of part, ascending, into out (at most max). */
-static size_t batches_of(const struct sb_block_table *t, size_t part, uint64_t *out, size_t max)
+/* The batch sizes of arm's rows in part, ascending, into out (at most max). */
+static size_t batches_of(const struct log_view *lv, size_t part, long arm, uint64_t *out, size_t max)
 {
-	size_t n = 0;
-	for (size_t r = 0; r < t->n; r++) {
-		if (t->rows[r].part != part)
-			continue;
+	const struct sb_block_table *t = lv->t;
+	size_t n = 0, cell = part * t->n_arms + (size_t)arm;
+	for (size_t i = lv->start[cell]; i < lv->start[cell + 1]; i++) {
+		uint64_t batch = t->rows[lv->order[i]].batch;
 		size_t k = 0;
-		while (k < n && out[k] != t->rows[r].batch)
+		while (k < n && out[k] != batch)
 			k++;
 		if (k == n && n < max)
-			out[n++] = t->rows[r].batch;
+			out[n++] = batch;
 	}
 	for (size_t i = 1; i < n; i++)
 		for (size_t k = i; k > 0 && out[k - 1] > out[k]; k--) {
@@ -207,7 +239,7 @@ static int variant_figures(const struct log_view *lv, size_t p, long v, long b, 
 	const char *pad = padded_name(t->arms[v]);
 	long pv = pad ? sb_block_table_arm(t, pad) : -1;
 	uint64_t batches[64];
-	size_t nb = batches_of(t, p, batches, 64);
+	size_t nb = batches_of(lv, p, v, batches, 64);
 	for (size_t bi = 0; bi < nb; bi++)
 		for (int st = 0; st < SB_CORE_STATES; st++) {
 			if (s->split.n[st] < SB_CORE_MIN_BLOCKS)

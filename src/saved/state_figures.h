@@ -51,11 +51,16 @@ struct sb_doc;
 void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct sb_state_figures *s,
 			  const char *record, int figures_inside);
 
-/* `stubbench report RUN --from-blocks=LOG [--quiet-levels=FILE]`: run
- * (its JSON: the machine its record line is looked up by) and log read,
- * the figures computed and written to f. Returns 0, 1 when f cannot be
- * written, or 2 (bad input: one line on stderr naming the file). */
-int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json);
+/* `stubbench report RUN --from-blocks=LOG [--quiet-levels=FILE]
+ * [--variant=LIST]`: run (its JSON: the machine its record line is looked
+ * up by) and log read, the log checked to be the run's (its batch sizes
+ * the run's, its arms among the run's variants, its processes within each
+ * cell's), the figures computed (of the n_variants variants only, where
+ * variants is not NULL: each must have one) and written to f. Returns 0,
+ * 1 when f cannot be written, or 2 (bad input: one line on stderr naming
+ * the file). */
+int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json,
+			  char *const *variants, size_t n_variants);
 
 void sb_state_figures_free(struct sb_state_figures *s);
 

@@ -10,14 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s as a whole number (decimal or 0x hex) into *v: 0, or -1. */
+/* s as a whole number into *v: decimal digits, or 0x and hex digits.
+ * A leading zero before more digits (010, which C reads as octal) is
+ * refused, never read as another number than the one written. 0, or -1. */
 static int number(const char *s, uint64_t *v)
 {
 	char *end;
-	errno = 0;
-	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+	int hex = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'));
+	const char *digits = hex ? s + 2 : s;
+	if (!*digits || (!hex && s[0] == '0' && s[1]))
 		return -1;
-	*v = strtoull(s, &end, 0);
+	for (const char *c = digits; *c; c++)
+		if (!(hex ? isxdigit((unsigned char)*c) : isdigit((unsigned char)*c)))
+			return -1;
+	errno = 0;
+	*v = strtoull(digits, &end, hex ? 16 : 10);
 	return errno || *end ? -1 : 0;
 }
 
@@ -40,7 +47,8 @@ int sb_diff_global_parse(const char *arg, struct sb_diff_global_arg *out, char *
 		return -1;
 	}
 	if (number(eq + 1, &out->value)) {
-		sb_set_err(err, errlen, "--global=%.80s: VALUE is not a whole number (decimal or 0x...)", arg);
+		sb_set_err(err, errlen, "--global=%.80s: VALUE is not a whole number (decimal without a leading 0, "
+					"or 0x and hex digits)", arg);
 		return -1;
 	}
 	char lhs[128];
@@ -87,7 +95,11 @@ int sb_image_globals_read(const char *files, struct sb_image_globals *out, char 
 	char path[4096];
 	for (const char *p = files; *p;) {
 		size_t len = strcspn(p, ",");
-		snprintf(path, sizeof(path), "%.*s", (int)(len < sizeof(path) - 1 ? len : sizeof(path) - 1), p);
+		if (len >= sizeof(path)) { /* never cut to another file's name */
+			sb_set_err(err, errlen, "'%.60s...': a path longer than %zu characters", p, sizeof(path) - 1);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%.*s", (int)len, p);
 		p += len + (p[len] == ',');
 		size_t n;
 		char sub[512];
@@ -114,6 +126,15 @@ int sb_diff_globals_resolve(const struct sb_diff_global_arg *args, const char *c
 			    const struct sb_image_globals *g, const char *side, struct sb_diff_set *sets,
 			    char *err, size_t errlen)
 {
+	/* One global given twice, by name or by address, with two values or one. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (args[i].name[0] ? strcmp(args[i].name, args[k].name) == 0
+					    : !args[k].name[0] && args[i].kaddr == args[k].kaddr) {
+				sb_set_err(err, errlen, "--global=%.80s: %s given twice (also --global=%.80s)", given[i],
+					   args[i].name[0] ? args[i].name : "that address", given[k]);
+				return -1;
+			}
 	for (size_t i = 0; i < n; i++) {
 		const struct sb_diff_global_arg *a = &args[i];
 		sets[i] = (struct sb_diff_set){.kaddr = a->kaddr, .value = a->value,
@@ -137,5 +158,13 @@ int sb_diff_globals_resolve(const struct sb_diff_global_arg *args, const char *c
 			return -1;
 		}
 	}
+	/* A name and an address (or two) that set the same bytes of a side. */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (sets[i].kaddr < sets[k].kaddr + sets[k].size && sets[k].kaddr < sets[i].kaddr + sets[i].size) {
+				sb_set_err(err, errlen, "--global=%.80s: sets %s's bytes that --global=%.80s sets", given[i],
+					   side, given[k]);
+				return -1;
+			}
 	return 0;
 }

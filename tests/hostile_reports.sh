@@ -1,0 +1,191 @@
+#!/bin/sh
+# hostile_reports.sh: files read back (--blocks logs, saved runs, records,
+# listings) crafted as an attacker would: each case ends with its status,
+# one line naming the file and what is wrong, within 20 s, never a crash
+# (134, 139) or a wait. Nothing is measured.
+# usage: hostile_reports.sh STUBBENCH DATA_DIR
+set -u
+SB=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+# expect NAME STATUS NEEDLE ARGS...: status and a stderr line holding NEEDLE.
+expect() {
+    name=$1 want=$2 needle=$3
+    shift 3
+    timeout 20 "$SB" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+    if [ "$got" -ne "$want" ] || { [ -n "$needle" ] && ! grep -qF -- "$needle" "$tmp/err"; }; then
+        echo "FAIL: $name: status $got (want $want), stderr: $(head -c 400 "$tmp/err") (want '$needle')"
+        fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+}
+x=$data/xeon-0xcf
+head='t_s,part,batch,process,block,state,clock,canary,window,arm,role,cycles_per_iter'
+# log NAME ROW...: a --blocks log of a header, a baseline row and the rows given.
+log() {
+    f=$tmp/$1.csv
+    shift
+    { echo "$head"; echo '0.1,0,8,0,0,0,1,3,1,host-baseline,baseline,5'; for r; do echo "$r"; done; } >"$f"
+}
+
+## --blocks logs: every index range-checked (parts index the reader's tables).
+log part_max '0.1,18446744073709551615,8,0,1,0,1,3,1,host-private,variant,6'
+expect part_max 2 "part_max.csv:3: part past 1024" report "$x/sweep-1.json" --from-blocks="$tmp/part_max.csv"
+log part_wrap '0.1,9223372036854775808,8,0,1,0,1,3,1,host-private,variant,6'
+expect part_wrap 2 "part_wrap.csv:3: part past 1024" report "$x/sweep-1.json" --from-blocks="$tmp/part_wrap.csv"
+log part_neg '0.1,-1,8,0,1,0,1,3,1,host-private,variant,6'
+expect part_negative 2 "part_neg.csv:3: a signed index" report "$x/sweep-1.json" --from-blocks="$tmp/part_neg.csv"
+expect part_annotate 2 "part_max.csv:3: part past 1024" annotate --variant=private --from-blocks="$tmp/part_max.csv"
+log batch0 '0.1,0,0,0,1,0,1,3,1,host-private,variant,6'
+expect batch_zero 2 "batch0.csv:3: batch size outside" report "$x/sweep-1.json" --from-blocks="$tmp/batch0.csv"
+log proc '0.1,0,8,4096,1,0,1,3,1,host-private,variant,6'
+expect process_past 2 "proc.csv:3: process past 256" report "$x/sweep-1.json" --from-blocks="$tmp/proc.csv"
+log state '0.1,0,8,0,1,99999,1,3,1,host-private,variant,6'
+expect state_past 2 "state.csv:3: state past 1024" report "$x/sweep-1.json" --from-blocks="$tmp/state.csv"
+log huge '0.1,0,8,0,1,0,1,3,1,host-private,variant,1e300'
+expect cycles_huge 2 "huge.csv:3: cycles per iteration beyond 1e9" report "$x/sweep-1.json" --from-blocks="$tmp/huge.csv"
+log canary '0.1,0,8,0,1,0,1,-3,1,host-private,variant,6'
+expect canary_negative 2 "canary.csv:3: a canary or clock outside" report "$x/sweep-1.json" --from-blocks="$tmp/canary.csv"
+log role '0.1,0,8,0,1,0,1,3,1,host-private,bogus,6'
+expect role_unknown 2 "role.csv:3: a role that is none of" report "$x/sweep-1.json" --from-blocks="$tmp/role.csv"
+awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 70; i++) printf "0.1,0,8,0,1,0,1,3,1,arm%d,variant,6\n", i }' >"$tmp/wide.csv"
+expect block_rows 2 "wide.csv:66: more than 64 rows of one block" report "$x/sweep-1.json" --from-blocks="$tmp/wide.csv"
+awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 40; i++) printf "0.1,0,%d,0,1,0,1,3,1,a,variant,6\n", i + 1 }' >"$tmp/batches.csv"
+expect batches_many 2 "batches.csv:34: more than 32 batch sizes" report "$x/sweep-1.json" --from-blocks="$tmp/batches.csv"
+{ echo "$head"; printf '0.1,0,8,0,1,0,1,3,1,%02000d,variant,6\n' 0; } >"$tmp/long.csv"
+expect line_long 2 "long.csv:2: a line longer than" report "$x/sweep-1.json" --from-blocks="$tmp/long.csv"
+expect stdin_report 2 "standard input is not read" report "$x/sweep-1.json" --from-blocks=-
+expect stdin_annotate 2 "standard input is not read" annotate --variant=private --from-blocks=-
+
+## Saved runs: figures finite and within bounds, CIs that hold their value.
+# run NAME PYTHON: run_b.json changed by PYTHON (d: the document, r: its first result).
+run() {
+    python3 - "$data/run_b.json" "$tmp/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"][0]
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d, allow_nan=True))
+PY
+}
+run nan 'r["cycles_per_iter"]["mean"] = float("nan")'
+expect run_nan 2 "nan.json: results[0].cycles_per_iter.mean is not a finite number" report "$tmp/nan.json"
+run inf 'r["cycles_per_iter"]["ci95"][1] = float("inf")'
+expect run_inf 2 "inf.json: results[0].cycles_per_iter.ci95[1] is not a finite number" compare "$tmp/inf.json" "$data/run_a.json"
+run inverted 'r["cycles_per_iter"]["ci95"] = [11, 9]'
+expect run_inverted_ci 2 "inverted.json: result 1 (baseline@p0): cycles_per_iter has an inverted CI" report "$tmp/inverted.json"
+run outside 'r["cycles_per_iter"]["ci95"] = [11, 12]'
+expect run_value_outside_ci 2 "cycles_per_iter 10 lies outside its CI [11, 12]" report "$tmp/outside.json"
+run onebound 'r["cycles_per_iter"]["ci95"] = [None, 12]'
+expect run_ci_one_bound 2 "cycles_per_iter has a CI with one bound" plot "$tmp/onebound.json" -o "$tmp/x.png"
+run bigci 'd["results"][1]["delta_ci95_pct"] = [-1e300, 1e300]'
+expect run_ci_huge 2 "delta_vs_baseline_pct has a CI bound out of range" report "$tmp/bigci.json"
+run zero 'r["cycles_per_iter"] = {"mean": 0, "ci95": [0, 0]}'
+expect run_zero_cost 2 "cycles_per_iter 0 is not a positive cycle count" report "$tmp/zero.json"
+run batch0 'r["batch"] = 0'
+expect run_batch_zero 2 "batch0.json: result 1: batch 0 is not a whole number" report "$tmp/batch0.json"
+expect run_stdin 2 "'-': a run is a file, standard input is not read" report -
+expect run_stdin_compare 2 "standard input is not read" compare - "$data/run_a.json"
+
+# A run's strings reach no terminal, Markdown table or JSON as they are.
+run esc 'd["machine"] = "Evil\x1b[31mRED\x1b]0;t\x07 | x\u0085y"; d["kernel"] = "Linux 6.18|a\n| b |"; d["across_placements"][1]["variant"] = "priv|ate\x1b[2J\u202e"'
+if timeout 20 "$SB" report "$tmp/esc.json" >"$tmp/out" 2>&1 && ! LC_ALL=C grep -q "$(printf '\033')" "$tmp/out" &&
+    ! grep -q "$(printf '\302\205')" "$tmp/out" && ! grep -q "$(printf '\342\200\256')" "$tmp/out" &&
+    grep -q "priv|ate?\[2J?" "$tmp/out"; then passes=$((passes + 1))
+else echo "FAIL: run_strings_terminal: $(head -c 300 "$tmp/out" | od -c | head -5)"; fails=$((fails + 1)); fi
+cp "$tmp/esc.json" "$tmp/esc2.json" && sed -i 's/"Evil/"Other/' "$tmp/esc2.json"
+if timeout 20 "$SB" report --format=markdown "$tmp/esc.json" "$tmp/esc2.json" >"$tmp/out" 2>&1 &&
+    python3 -c '
+import re, sys
+rows = [l for l in open(sys.argv[1]) if l.startswith("|")]
+cells = [len(re.findall(r"(?<!\\)\|", l)) for l in rows]
+sys.exit(not (len(rows) == 4 and set(cells) == {5} and " priv\\|ate?[2J? |" in rows[0]))' "$tmp/out"; then passes=$((passes + 1))
+else echo "FAIL: run_strings_markdown: $(cat "$tmp/out")"; fails=$((fails + 1)); fi
+python3 - "$data/run_a.json" "$tmp/utf.json" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read().replace(b'"test machine"', b'"test \xff\xfe machine"', 1)
+open(sys.argv[2], "wb").write(b)
+PY
+if timeout 20 "$SB" report --format=json "$tmp/utf.json" "$data/run_b.json" >"$tmp/out" 2>&1 &&
+    python3 -c 'import json, sys; json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$tmp/out"; then
+    passes=$((passes + 1))
+else echo "FAIL: run_strings_json_utf8: $(head -c 300 "$tmp/out")"; fails=$((fails + 1)); fi
+
+# One run given twice (by path, by hard link) is one run.
+cp "$data/run_a.json" "$tmp/a.json" && ln -f "$tmp/a.json" "$tmp/a-link.json"
+expect run_twice 0 "a-link.json is $tmp/a.json (the same file): counted once" report "$tmp/a.json" "$data/run_b.json" "$tmp/a-link.json" "$tmp/a.json"
+grep -q "1 machine, 2 runs" "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: run_twice: $(head -1 "$tmp/out")"; fails=$((fails + 1)); }
+
+# A plot of more series than its legend tells apart: refused whole, nothing drawn.
+python3 - "$data/plot_sweep.json" "$tmp/many.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+base = d["results"][:2]
+d["results"] = [dict(copy.deepcopy(r), variant="%s-%d" % (r["variant"], i)) for i in range(120) for r in base]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect plot_many_series 2 "many.json: more than 96 series" plot "$tmp/many.json" -o "$tmp/many.png"
+[ ! -e "$tmp/many.png" ] && [ ! -e "$tmp/many.gp" ] && passes=$((passes + 1)) ||
+    { echo "FAIL: plot_many_series: a file was left"; fails=$((fails + 1)); }
+
+# A path of 1100 characters is taken whole (never cut to its first 511).
+long=$tmp
+while [ ${#long} -lt 1100 ]; do long=$long/dddddddddddddddddddddddddddddddddddddddddddddddddd; done
+mkdir -p "$long" && cp "$data/run_a.json" "$long/a.json"
+expect path_long 0 "" report --format=json "$long/a.json" "$data/run_b.json"
+grep -qF "$(printf '%s' "$long/a.json" | sed 's|/|\\/|g')" "$tmp/out" && passes=$((passes + 1)) ||
+    { echo "FAIL: path_long: the path was cut: $(grep -A1 '"runs"' "$tmp/out" | head -c 300)"; fails=$((fails + 1)); }
+
+# A log of another run, and options --from-blocks does not take.
+gzip -dc "$x/sweep-1.blocks.csv.gz" >"$tmp/s1.csv"
+expect log_of_other_run 2 "s1.csv: not the run's log" report "$x/sweep-5.json" --from-blocks="$tmp/s1.csv"
+expect log_other_batches 2 "s1.csv: not the run's log: batch 512 is none of the run's" report "$data/run_b.json" --from-blocks="$tmp/s1.csv"
+expect log_variant_none 2 "--variant: no figure of 'nope' in the log" report "$x/sweep-1.json" --from-blocks="$tmp/s1.csv" --variant=nope
+expect log_batch_ignored 2 "--batch does not apply with --from-blocks" report "$x/sweep-1.json" --from-blocks="$tmp/s1.csv" --batch=512
+expect log_variant_kept 0 "" report "$x/sweep-1.json" --from-blocks="$tmp/s1.csv" --variant=host-private
+if grep -q '^[0-9]* *host-private ' "$tmp/out" && ! grep -q '^[0-9]* *private ' "$tmp/out"; then passes=$((passes + 1))
+else echo "FAIL: log_variant_kept: $(cat "$tmp/out")"; fails=$((fails + 1)); fi
+
+# Two large runs side by side stay fast: no walk over every row per row
+# (32000 results each: the quadratic form took past a minute, this one
+# about a second; the 20 s bound is a hang guard).
+python3 - "$x/sweep-1.json" "$tmp/large-a.json" "$tmp/large-b.json" 32000 <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+keep = ('variant', 'side', 'family', 'codegen', 'flavour', 'return', 'shape', 'placement', 'batch', 'samples',
+        'cycles_per_iter', 'delta_vs_baseline_pct', 'delta_ci95_pct')
+base = []
+for r in d["results"]:
+    if r["batch"] == 512:
+        r = {k: v for k, v in r.items() if k in keep}
+        r["cycles_per_iter"] = {"mean": r["cycles_per_iter"]["mean"], "ci95": r["cycles_per_iter"]["ci95"]}
+        base.append(r)
+res = []
+for i in range(int(sys.argv[4])):
+    r = copy.deepcopy(base[i % len(base)])
+    r["batch"] = 512 if i % 2 else 1 + i
+    r["variant"] += "-%d" % (i // 4)
+    res.append(r)
+d["results"] = res
+for k in ("core_states", "across_placements"):
+    d.pop(k, None)
+json.dump(d, open(sys.argv[2], "w"))
+d["machine"] = "Other machine, Linux"
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect large_runs 0 "" report "$tmp/large-a.json" "$tmp/large-b.json"
+# Out of memory under an address-space limit is said so, never "not JSON"
+# (ASan reserves more address space than any such limit: skipped there).
+if ! ldd "$SB" 2>/dev/null | grep -q libasan; then
+    (ulimit -v 60000; timeout 20 "$SB" report "$tmp/large-a.json" "$tmp/large-b.json" >/dev/null 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 2 ] && grep -q "large-a.json: out of memory (address-space limit 58 MB)" "$tmp/err"; then
+        passes=$((passes + 1))
+    else echo "FAIL: address_space_limit: status $rc, stderr: $(cat "$tmp/err")"; fails=$((fails + 1)); fi
+fi
+
+echo "hostile_reports: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]
