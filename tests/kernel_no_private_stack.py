@@ -183,6 +183,53 @@ if p.returncode == 0:
     kinds = {r["variant"] for r in doc.get("results", []) if r.get("side") == "kernel"}
     check({"private-per-run", "private-in-loop"} <= kinds, f"real kernel: private kernel cells {kinds}")
 
+# The real kernel: --shape=htab and --obj drive their programs with the type
+# the facts give a private stack (raw_tp, else perf_event: the run says so in
+# one line), and give kernel figures, exit 0; with none, measured in part.
+def real(*args):
+    return subprocess.run([sb, "kernel", "--cpu=1", "--time=3", *args], capture_output=True, text=True,
+                          env=env_real)
+
+
+gets_one = facts.get("raw_tp") or facts.get("perf_event")
+switched = not facts.get("raw_tp") and facts.get("perf_event")
+p = real("--shape=htab", "--batch=16", "--format=json")
+doc = json.loads(p.stdout) if p.stdout.strip() else {}
+codegens = {r.get("codegen") for r in doc.get("results", [])}
+if gets_one:
+    check(p.returncode == 0 and "private" in codegens and "baseline" in codegens,
+          f"real htab: exit {p.returncode}, cells {codegens}: {p.stderr[-400:]}")
+    said = "loading the raw_tp programs as perf_event programs instead" in p.stderr
+    check(said == bool(switched) and ("perf_event" in doc.get("kernel_driver", "")) == bool(switched),
+          f"real htab: driver said {said}, kernel_driver {doc.get('kernel_driver')!r}")
+else:
+    check(p.returncode == 6, f"real htab (no type gets one): exit {p.returncode}")
+p = real(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2", "--format=json")
+doc = json.loads(p.stdout) if p.stdout.strip() else {}
+funcs = {(q["name"], f["name"]): f for q in doc.get("user_object", {}).get("programs", []) for f in q["functions"]}
+big = funcs.get(("with_frame", "sum_big"), {})
+if gets_one:
+    check(p.returncode == 0 and big.get("private_stack") is True and "not_measured" not in doc,
+          f"real --obj: exit {p.returncode}, sum_big {big}: {p.stderr[-400:]}")
+    said = "loading --prog's programs as perf_event programs instead" in p.stderr
+    check(said == bool(switched), f"real --obj: the switch said {said}: {p.stderr[-400:]}")
+else:
+    check(p.returncode == 6 and big.get("private_stack") is False, f"real --obj (none): exit {p.returncode}")
+# --driver=perf_event is honoured by --obj (its programs run as perf_event
+# programs), and refused with --probe.
+if facts.get("perf_event"):
+    p = real(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=64", "--loads=1", "--driver=perf_event",
+             "--format=json")
+    doc = json.loads(p.stdout) if p.stdout.strip() else {}
+    funcs = {(q["name"], f["name"]): f for q in doc.get("user_object", {}).get("programs", [])
+             for f in q["functions"]}
+    check(p.returncode == 0 and "perf_event" in doc.get("kernel_driver", "") and
+          funcs.get(("with_frame", "sum_big"), {}).get("private_stack") is True,
+          f"--obj --driver=perf_event: exit {p.returncode}, driver {doc.get('kernel_driver')!r}: {p.stderr[-300:]}")
+p = subprocess.run([sb, "kernel", "--probe", "--driver=perf_event"], capture_output=True, text=True)
+check(p.returncode == 2 and p.stderr.count("\n") == 1 and "--driver: not with --probe" in p.stderr,
+      f"--probe --driver: {p.returncode} {p.stderr!r}")
+
 p = subprocess.run([sb, "kernel", "--driver=nope"], capture_output=True, text=True)
 check(p.returncode == 2 and "--driver: unknown driver 'nope'" in p.stderr, f"--driver=nope: {p.returncode} {p.stderr}")
 

@@ -12,6 +12,28 @@ static const char *const codegens[] = {"baseline", "private", "hybrid"};
 #define N_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
 #define N_CODEGENS (sizeof(codegens) / sizeof(codegens[0]))
 
+double sb_kernel_resolved_bound(double base_cost)
+{
+	return fmin(SB_KERNEL_RESOLVED_CYCLES, fabs(base_cost));
+}
+
+double sb_estimate_half_width(const struct sb_estimate *e)
+{
+	if (!sb_estimate_has_ci(e))
+		return NAN;
+	return fmax(e->value - e->lo, e->hi - e->value);
+}
+
+int sb_kernel_resolved(const struct sb_estimate *e, const struct sb_estimate *base)
+{
+	if (!sb_estimate_has_ci(e) || !sb_estimate_has_ci(base))
+		return 0;
+	double bound = sb_kernel_resolved_bound(base->value);
+	if (e != base && sb_estimate_half_width(base) > bound)
+		return 0;
+	return sb_estimate_half_width(e) <= bound;
+}
+
 const char *sb_verdict_name(enum sb_verdict v)
 {
 	switch (v) {

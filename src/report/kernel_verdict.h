@@ -25,6 +25,21 @@
 /* The rule in words, for every output that prints verdicts. */
 #define SB_VERDICT_RULE "twin - kernel, 95 % CI, within ±1 cycle or ±10 % of the kernel, whichever is larger"
 
+/* A kernel figure is resolved where its 95 % CI's half-width is at most
+ * SB_KERNEL_RESOLVED_CYCLES and at most the base's own cost (the same
+ * side's baseline at that batch, cycles per iteration); an added cost
+ * whose base is not resolved is not either. Beyond it the figure is the
+ * driver's spread (a page fault's thousands of cycles over a small batch),
+ * not a cost: printed "not resolved at batch N: the driver's own spread is
+ * +-X cycles", with no verdict, never the summary's "most". */
+#define SB_KERNEL_RESOLVED_CYCLES 10.0
+/* The largest half-width a figure over a base costing base_cost may have. */
+double sb_kernel_resolved_bound(double base_cost);
+/* Whether e (over base, which may be e itself) is resolved. */
+int sb_kernel_resolved(const struct sb_estimate *e, const struct sb_estimate *base);
+/* e's CI half-width (the larger side), NAN without a CI. */
+double sb_estimate_half_width(const struct sb_estimate *e);
+
 enum sb_verdict { SB_VERDICT_NONE, SB_VERDICT_AGREE, SB_VERDICT_DIFFER, SB_VERDICT_INCONCLUSIVE };
 
 struct sb_verdict_of {
