@@ -62,6 +62,7 @@ struct sb_verdict_counts {
 	/* The largest |difference| among the differing ones, where it is. */
 	struct sb_verdict_of worst[2];
 	char worst_where[2][64];
+	size_t not_resolved[2];     /* figures with no verdict: the kernel's not resolved */
 };
 void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out);
 
@@ -71,6 +72,14 @@ void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_cou
  * both cycles per iteration. 0, or -1 when the side has no such row. */
 int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen, const char *shape,
 		      uint64_t batch, struct sb_estimate *absolute, struct sb_estimate *added);
+
+/* Whether the kernel's figures of an arm at batch are resolved: its
+ * absolute cost (and, not the baseline, its base's) into *absolute, its
+ * added cost (0 for the baseline) into *added, and the widest half-width
+ * of what is not into *spread (NAN: all resolved). 0, or -1 without the
+ * arm or its baseline in the kernel's rows. */
+int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen, const char *shape, uint64_t batch,
+			       int *absolute, int *added, double *spread);
 
 /* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
  * kernel's own figures at the largest batch where its baseline has a CI,
