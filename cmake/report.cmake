@@ -125,6 +125,9 @@ function(sb_report_add_tests)
   # stubbench plot: image, script and data of main, kernel and lab runs.
   add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+  # The kernel plot and the kernel table: one estimate per cell, on a recorded run.
+  add_test(NAME kernel_plot_table COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_plot_table.py
+    $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR}/tests/data)
   # The plots of docs/plots.md, drawn again from their recorded runs: script and data as expected.
   add_test(NAME plot_reference COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_reference.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)

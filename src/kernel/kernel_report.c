@@ -31,13 +31,18 @@ static const struct sb_cell *find(const struct sb_results *r, enum sb_cell_side 
 }
 
 /* Variant v's cost added to the baseline of the same side, cycles per
- * iteration: its delta (% of the baseline) scaled by the baseline's mean. */
+ * iteration: the cell's own figure in cycles (its delta, % of the
+ * baseline, scaled by the baseline's mean over states: what JSON's
+ * delta_vs_baseline_cycles and the plot hold), so that the table, the
+ * summary and the plot draw one estimate. */
 static struct sb_estimate side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
 				     int v, uint64_t batch)
 {
 	const struct sb_cell *c = find(r, side, shape, v, batch), *base = find(r, side, shape, SB_KV_BASELINE, batch);
 	if (!c || !base)
 		return sb_estimate_absent("not measured");
+	if (sb_estimate_known(&c->delta_cycles))
+		return c->delta_cycles;
 	return sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stubbench/answer.h"
+#include "stubbench/figures.h"
 
 static const char *const shapes[] = {"per-run", "in-loop"};
 static const char *const codegens[] = {"baseline", "private", "hybrid"};
@@ -85,8 +86,13 @@ int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, cons
 	if (!r)
 		return -1;
 	*absolute = r->cycles;
+	/* The row's own figure in cycles where it has one (what the table and
+	 * the plot draw), else its delta (%) scaled by the baseline's. */
+	int dc = sb_figure_index("delta-cycles");
 	if (base && r != base)
-		*added = sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value);
+		*added = dc >= 0 && sb_estimate_known(&r->figures[dc])
+				 ? r->figures[dc]
+				 : sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value);
 	return 0;
 }
 
