@@ -137,7 +137,7 @@ else:
           f"sum_big's stack (the kernel itself gives raw_tp none): {funcs}")
 check("no private stack" in doc.get("not_measured", ""), f"--obj not_measured {doc.get('not_measured')}")
 summary("--obj", run(f"--obj={obj}", "--prog=no_frame,with_frame", "--batch=1,64", "--loads=2"),
-        ["with_frame at batch 64", "  kernel "])
+        ["with_frame at batch 64", "  kernel"])
 
 # Only raw_tp programs without: the perf_event driver, every arm measured.
 env_rt = dict(env, STUBBENCH_TEST_NO_PRIV_STACK="raw_tp")
