@@ -168,8 +168,9 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	for (size_t b = 0; b < k0->n_batches && b < SB_MAX_BATCHES; b++)
 		if (spread[b] > 0)
 			fprintf(f, "# not resolved at batch %llu: the driver's own spread is ±%.1f cycles (a kernel "
-				"figure's 95 %% CI\n#   half-width above %.0f cycles or its base's cost: no figure, no verdict)\n",
-				(unsigned long long)k0->cells[b].batch, spread[b], SB_KERNEL_RESOLVED_CYCLES);
+				"figure's 95 %% CI\n#   half-width above max(%.0f cycles, %.0f %% of its base's cost), or above "
+				"that cost: no figure, no verdict)\n", (unsigned long long)k0->cells[b].batch, spread[b],
+				SB_KERNEL_RESOLVED_CYCLES, 100 * SB_KERNEL_RESOLVED_FRACTION);
 }
 
 

@@ -16,7 +16,8 @@ static const char *const codegens[] = {"baseline", "private", "hybrid"};
 
 double sb_kernel_resolved_bound(double base_cost)
 {
-	return fmin(SB_KERNEL_RESOLVED_CYCLES, fabs(base_cost));
+	double b = fabs(base_cost);
+	return fmin(b, fmax(SB_KERNEL_RESOLVED_CYCLES, SB_KERNEL_RESOLVED_FRACTION * b));
 }
 
 double sb_estimate_half_width(const struct sb_estimate *e)

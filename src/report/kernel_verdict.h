@@ -26,13 +26,15 @@
 #define SB_VERDICT_RULE "twin - kernel, 95 % CI, within ±1 cycle or ±10 % of the kernel, whichever is larger"
 
 /* A kernel figure is resolved where its 95 % CI's half-width is at most
- * SB_KERNEL_RESOLVED_CYCLES and at most the base's own cost (the same
- * side's baseline at that batch, cycles per iteration); an added cost
- * whose base is not resolved is not either. Beyond it the figure is the
+ * SB_KERNEL_RESOLVED_CYCLES or SB_KERNEL_RESOLVED_FRACTION of the base's
+ * own cost, whichever is larger, and never more than that cost (the base:
+ * the same side's baseline at that batch, cycles per iteration); an added
+ * cost whose base is not resolved is not either. Beyond it the figure is the
  * driver's spread (a page fault's thousands of cycles over a small batch),
  * not a cost: printed "not resolved at batch N: the driver's own spread is
  * +-X cycles", with no verdict, never the summary's "most". */
 #define SB_KERNEL_RESOLVED_CYCLES 10.0
+#define SB_KERNEL_RESOLVED_FRACTION 0.10
 /* The largest half-width a figure over a base costing base_cost may have. */
 double sb_kernel_resolved_bound(double base_cost);
 /* Whether e (over base, which may be e itself) is resolved. */
