@@ -36,27 +36,13 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 /* The placed twins' frames: a page and a frame each (asm/twins_v6_18.asm). */
 extern char sb_twin_placed_entry_area[], sb_twin_placed_sub_area[];
 
-/* Where code (len bytes) sets up its private frame: the offset of
- * `movabs r9, imm64` followed by `add r9, gs:[disp32]`, its imm64 in *imm;
- * -1: none. */
-static long r9_setup(const uint8_t *code, size_t len, uint64_t *imm)
-{
-	static const uint8_t gs_add[5] = {0x65, 0x4c, 0x03, 0x0c, 0x25};
-	for (size_t i = 0; i + 10 + 5 <= len; i++)
-		if (code[i] == 0x49 && code[i + 1] == 0xb9 && memcmp(code + i + 10, gs_add, sizeof(gs_add)) == 0) {
-			memcpy(imm, code + i + 2, 8);
-			return (long)i;
-		}
-	return -1;
-}
-
 /* The frame pointer of placed function f, its setup re-aimed into the
  * placed frames' area so that the frame sits at page offset want in every
  * thread's copy of the private stacks. 0, or -1 with err. */
 static int place_frame(struct sb_placed_variant *p, int f, unsigned want, char *err, size_t errlen)
 {
 	uint64_t imm;
-	long at = r9_setup((const uint8_t *)p->new_addr[f], p->len[f], &imm);
+	long at = sb_jit_r9_setup((const uint8_t *)p->new_addr[f], p->len[f], &imm);
 	if (at < 0) {
 		set_err(err, errlen, "%s: function %d sets up no private frame, as the kernel's does", p->name, f);
 		return -1;
@@ -116,7 +102,7 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 			/* r9 = imm64 + this_cpu_off, a multiple of the page: its
 			 * page offset is imm64's. */
 			uint64_t imm;
-			out->frame_offsets[v][f] = r9_setup(kf->bytes, kf->len, &imm) >= 0 ? (int)(imm % PLACE_MOD) : -1;
+			out->frame_offsets[v][f] = sb_jit_r9_setup(kf->bytes, kf->len, &imm) >= 0 ? (int)(imm % PLACE_MOD) : -1;
 		}
 		sb_jit_image_free(&img);
 		/* perf names each copy "<twin symbol>@load<N>". */
