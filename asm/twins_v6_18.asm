@@ -54,6 +54,11 @@ PRIV_AREA sb_twin_run_hybrid_prog_area, 64
 PRIV_AREA sb_twin_loop_private_area, 64
 PRIV_AREA sb_twin_loop_private_sub_area, 64
 PRIV_AREA sb_twin_loop_hybrid_area, 64
+;; The placed twins' frames (src/kernel/twin_placement.c): a page and a
+;; frame each for the entry and its subprog, so that a frame can sit at any
+;; page offset, as the kernel's private stack of each load does.
+PRIV_AREA sb_twin_placed_entry_area, 4096 + 64
+PRIV_AREA sb_twin_placed_sub_area, 4096 + 64
 
 ;; ---------------------------------------------------------------------------
 ;; Subprogs: sub_small (8 bytes, rbp frame) and sub_big (64 bytes, private).

@@ -22,6 +22,7 @@ enum { K_SHAPE, K_DUMP, K_LOADS, K_OBJ, K_PROG, K_THUNK, K_PROBE, K_DRIVER };
 static struct sb_kernel_plan plan = {.shapes = {1, 1}};
 static int loads_given;
 static int probe_only; /* --probe */
+static int driver_given; /* --driver */
 static struct sb_kernel_run_options run_options = {.driver = SB_KERNEL_DRIVER_AUTO};
 static char *prog_list;
 static char **prog_items;
@@ -81,6 +82,7 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 		return 0;
 	}
 	if (key == K_DRIVER) {
+		driver_given = 1;
 		if (strcmp(arg, "auto") == 0)
 			run_options.driver = SB_KERNEL_DRIVER_AUTO;
 		else if (strcmp(arg, "raw_tp") == 0)
@@ -112,6 +114,10 @@ static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 	if (plan.htab && (loads_given || cfg->obj || strcmp(cfg->variants, "all") != 0)) {
 		snprintf(err, errlen, "--shape=htab takes no %s (it runs its own baseline and private programs, "
 			 "loaded once)", loads_given ? "--loads" : cfg->obj ? "--obj" : "--variant");
+		return -1;
+	}
+	if (probe_only && driver_given) {
+		snprintf(err, errlen, "--driver: not with --probe (the probe loads every program type itself)");
 		return -1;
 	}
 	if (!cfg->obj != !cfg->n_progs) {
@@ -160,7 +166,8 @@ static const struct sb_cli_group kernel_group = {
 					 "a private stack (their JIT read back), then exit"},
 		{"driver", "NAME", K_DRIVER, "raw_tp: BPF_PROG_TEST_RUN; perf_event: the programs loaded as\n"
 					     "perf_event programs, each run by a page fault; auto (default):\n"
-					     "raw_tp, or perf_event where only that type gets a private stack"},
+					     "raw_tp, or perf_event where only that type gets a private stack\n"
+					     "(every mode: the shapes, htab, --obj; not with --probe)"},
 		{"thunk", "NAME", K_THUNK, "the twins return through this thunk's replica instead of the one\n"
 					   "the JIT's returns reach, to see what the twins would cost there:\n%T"},
 		{NULL},
@@ -178,7 +185,7 @@ static int run_kernel(struct sb_cli *cli)
 	if (cli->cfg.obj) {
 		/* --obj runs in this process. */
 		cli->cfg.processes = 1;
-		return sb_kernel_interrupted_or(sb_kernel_obj_run(&cli->cfg));
+		return sb_kernel_interrupted_or(sb_kernel_obj_run(&cli->cfg, run_options.driver));
 	}
 	return sb_kernel_run(&cli->cfg, &run_options);
 }

@@ -66,6 +66,10 @@ function(sb_report_add_tests)
   target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  # No kernel figure that is the driver's spread printed as a cost, on
+  # recorded kernel runs (and copies of them made wider).
+  add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_noise.py $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
   # Saved runs of two machines side by side: every cell as the files hold it.
   add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/across_runs.py $<TARGET_FILE:stubbench>
@@ -121,6 +125,9 @@ function(sb_report_add_tests)
   # stubbench plot: image, script and data of main, kernel and lab runs.
   add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+  # The kernel plot and the kernel table: one estimate per cell, on a recorded run.
+  add_test(NAME kernel_plot_table COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_plot_table.py
+    $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR}/tests/data)
   # The plots of docs/plots.md, drawn again from their recorded runs: script and data as expected.
   add_test(NAME plot_reference COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_reference.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)

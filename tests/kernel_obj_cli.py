@@ -95,7 +95,7 @@ with tempfile.TemporaryDirectory() as d:
             # The codegen cost against the padded twin (the de-privatized
             # code at the twin's layout), the layout cost beside it.
             check(t.get("family") == "user-obj" and t.get("codegen_against") == "with_frame-twin:padded" and
-                  isinstance(t.get("layout_cost_cycles"), float),
+                  isinstance(t.get("layout_cost_cycles"), (int, float)),
                   f"with_frame-twin@{b}: family {t.get('family')}, against {t.get('codegen_against')}, "
                   f"layout {t.get('layout_cost_cycles')}")
         # The private stack's figures per iteration and per run (x the batch):
@@ -133,13 +133,20 @@ with tempfile.TemporaryDirectory() as d:
         lines = [x for x in rep.stdout.splitlines() if not x.startswith("    (codegen + layout do not add up")]
         check(rep.returncode == 0 and all(len(x) <= 100 for x in lines), f"report: {rep.returncode} {rep.stderr}")
         # --prog's order: no_frame (the first, the others' reference), then with_frame.
-        want = ["no_frame at batch 64, ", "  kernel ", "  private stack: none measured",
-                "with_frame at batch 64, ", "  kernel ", "  private stack, this run: ", "    at identical layout: codegen "] + \
+        # "  kernel 27.05 [...]", or where the driver's spread is wider than
+        # the bound, "  kernel: not resolved at batch 64: ..."
+        want = ["no_frame at batch 64, ", "  kernel", "  private stack: none measured",
+                "with_frame at batch 64, ", "  kernel", "  private stack, this run: ", "    at identical layout: codegen "] + \
                (["    in the kernel (these loads): "] if ab else [])
         check(len(lines) >= 1 + len(want) and all(x.startswith(w) for x, w in zip(lines[1:], want)),
               f"report lines {lines}, want the starts {want}")
-        check(" x the de-privatized twin's time, " in rep.stdout and "% vs no_frame)" in rep.stdout and
-              ", layout " in rep.stdout and (" vs itself as a syscall program" in rep.stdout) == ab,
+        # A kernel figure wider than the bound (kernel_verdict.h) is named the
+        # driver's spread instead of a cost.
+        spread = "not resolved at batch 64: the driver"
+        check(" x the de-privatized twin's time, " in rep.stdout and
+              ("% vs no_frame)" in rep.stdout or spread in rep.stdout) and ", layout " in rep.stdout and
+              (" vs itself as a syscall program" in rep.stdout or
+               "(these loads): not resolved at batch 64: the drivers' own spread is" in rep.stdout) == ab,
               f"report {rep.stdout}")
     u = doc.get("user_object", {})
     check(u.get("path") == obj and u.get("batch_iters") is True, f"user_object {u.get('path')} {u.get('batch_iters')}")

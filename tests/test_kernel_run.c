@@ -121,6 +121,73 @@ static int check_jit(const struct sb_kernel_obj *o)
 
 /* The twins placed like this load run, count, and sit at the kernel's page
  * offsets. */
+/* The imm64 of the first `movabs r9, imm64; add r9, gs:[disp32]` in code,
+ * or 0. */
+static uint64_t r9_imm(const uint8_t *code, size_t len)
+{
+	static const uint8_t gs_add[5] = {0x65, 0x4c, 0x03, 0x0c, 0x25};
+	for (size_t i = 0; i + 15 <= len; i++)
+		if (code[i] == 0x49 && code[i + 1] == 0xb9 && memcmp(code + i + 10, gs_add, 5) == 0) {
+			uint64_t imm;
+			memcpy(&imm, code + i + 2, 8);
+			return imm;
+		}
+	return 0;
+}
+
+/* The twins placed like a load whose programs got private stacks (loaded
+ * as perf_event programs, which the kernel may give them): each placed
+ * function's private frame sits at the page offset of the kernel's (its
+ * movabs r9 re-aimed), and the copies still run and count. */
+static void check_placed_frames(const int want[SB_N_KVARIANTS])
+{
+	char err[512];
+	enum sb_kernel_status st;
+	struct sb_kernel_obj *pe = sb_kernel_load_as(8, 0, SB_DRIVER_PERF_EVENT, &st, err, sizeof(err));
+	if (!pe) {
+		printf("test_kernel_run: no perf_event load (%s): placed frames not checked\n", err);
+		return;
+	}
+	int framed = 0;
+	for (int s = 0; s < SB_N_SHAPES; s++) {
+		struct sb_twin_placement p;
+		int rc = sb_twin_place_like(pe, s, want, 2, &p, err, sizeof(err));
+		CHECK(rc == 0, "placing %s twins like a perf_event load: %s", sb_kernel_shape_name(s), err);
+		if (rc)
+			continue;
+		for (int v = 0; v < SB_N_KVARIANTS; v++)
+			for (int f = 0; f < 2; f++) {
+				if (p.frame_offsets[v][f] < 0)
+					continue;
+				framed++;
+				const struct sb_placed_variant *c = &p.copies[v];
+				uint64_t imm = r9_imm((const uint8_t *)c->new_addr[f], c->len[f]);
+				unsigned got = imm ? sb_percpu_page_offset((const void *)(uintptr_t)imm) : 4096;
+				CHECK(got == (unsigned)p.frame_offsets[v][f], "%s function %d: frame at page offset %#x, "
+				      "the kernel's %#x", c->name, f, got, (unsigned)p.frame_offsets[v][f]);
+			}
+		for (int v = 0; v < SB_N_KVARIANTS; v++) {
+			const struct sb_variant *pv = &p.variants[v];
+			uint64_t before = *pv->counter;
+			if (pv->batch_iters) {
+				*pv->batch_iters = 10;
+				pv->main();
+			} else {
+				for (int i = 0; i < 10; i++)
+					pv->main();
+			}
+			CHECK(*pv->counter - before == 10, "%s (frames placed): counter advanced by %llu", pv->name,
+			      (unsigned long long)(*pv->counter - before));
+		}
+		sb_twin_placement_free(&p);
+	}
+	/* Private and hybrid entries, in-loop and per-run, and sub_big of the private ones. */
+	printf("test_kernel_run: %d placed private frames at the kernel's page offsets\n", framed);
+	CHECK(framed == 0 || framed == 6, "%d placed private frames, want 6 (or none where perf_event gets none)",
+	      framed);
+	sb_kernel_unload(pe);
+}
+
 static void check_placed_twins(const struct sb_kernel_obj *o)
 {
 	char err[512];
@@ -167,6 +234,7 @@ static void check_placed_twins(const struct sb_kernel_obj *o)
 		}
 		sb_twin_placement_free(&p);
 	}
+	check_placed_frames(want);
 	CHECK(sb_percpu_check_guards() == 0, "guard words overwritten by placed twins");
 	unlink(sb_perf_map_path());
 	sb_percpu_thread_fini();

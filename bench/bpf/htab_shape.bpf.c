@@ -15,7 +15,9 @@
  * v1 patch's BPF_F_DISABLE_PRIVATE_STACK flag never landed. So the body is
  * one global function, htab_body(), and two small drivers call it:
  *
- *   htab_private   SEC("raw_tp"): htab_body is JITed with r9 frame
+ *   htab_private   SEC("raw_tp"): htab_body is JITed with r9 frame (on a
+ *                  kernel that gives raw_tp none, loaded as a perf_event
+ *                  program, run by a page fault: src/kernel/run_once.c)
  *   htab_baseline  SEC("syscall"): a type that never gets a private stack
  *                  yet runs with BPF_PROG_TEST_RUN without packet data;
  *                  htab_body keeps the rbp frame (sub rsp, 0x60)
@@ -61,6 +63,9 @@ const volatile __u32 batch_iters = 1;
 __u64 hits = 0;
 __u64 hits_nohelp = 0;
 __u64 iters_nohelp = 0;
+/* Runs of the empty raw_tp driver: where it runs as a perf_event program,
+ * the check that a page fault ran it exactly once. */
+__u64 empty_hits = 0;
 
 /* Global: verified and JITed as a function of its own in each program. */
 __attribute__((noinline)) int htab_body(int unused)
@@ -119,6 +124,7 @@ int htab_nohelp(void *ctx)
 SEC("raw_tp")
 int empty_raw_tp(void *ctx)
 {
+	empty_hits++;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
  */
 #include "answer/kernel_obj_answer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,12 @@ static void kernel_line(FILE *f, const struct sb_run_file *rf, const struct sb_r
 			const struct sb_run_row *base, uint64_t b)
 {
 	char cyc[64], d[64], line[400];
+	if (!sb_kernel_resolved(&k->cycles, &k->cycles)) {
+		/* The driver's spread, not a cost: no figure, no verdict. */
+		fprintf(f, "  kernel: not resolved at batch %llu: the driver's own spread is ±%.1f cycles\n",
+			(unsigned long long)b, sb_estimate_half_width(&k->cycles));
+		return;
+	}
 	sb_answer_estimate(cyc, sizeof(cyc), &k->cycles, 0);
 	int n = snprintf(line, sizeof(line), "  kernel %s", cyc);
 	const struct sb_estimate *delta = &k->figures[SB_FIGURE_DELTA];
@@ -68,6 +75,22 @@ static struct sb_estimate kernel_ab(char *buf, size_t len, const struct sb_run_r
 	struct sb_estimate ab = sb_estimate_difference(&k->cycles, &sys->cycles);
 	sb_answer_estimate(buf, len, &ab, 1);
 	return ab;
+}
+
+/* The A/B's line: the figure, or where it is the drivers' spread (not
+ * resolved against the syscall copy's cost, kernel_verdict.h), that. */
+static void ab_line(FILE *f, const char *lead, const struct sb_run_row *k, const struct sb_run_row *sys, uint64_t b)
+{
+	char cyc[64], line[512];
+	struct sb_estimate ab = kernel_ab(cyc, sizeof(cyc), k, sys);
+	if (!sb_kernel_resolved(&ab, &sys->cycles) || !sb_kernel_resolved(&sys->cycles, &sys->cycles)) {
+		double w = fmax(sb_estimate_half_width(&ab), sb_estimate_half_width(&sys->cycles));
+		fprintf(f, "%s: not resolved at batch %llu: the drivers' own spread is ±%.1f cycles\n", lead,
+			(unsigned long long)b, w);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s: %s cycles vs itself as a syscall program", lead, cyc);
+	sb_answer_line_faster(f, line, &ab);
 }
 
 /* How many lines program k takes: its heading, the kernel's line, and
@@ -106,10 +129,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		}
 		/* No twins (a build without them, or none comparable): the
 		 * kernel's A/B alone. */
-		struct sb_estimate ab = kernel_ab(cyc, sizeof(cyc), k, sys);
-		snprintf(line, sizeof(line), "  private stack, in the kernel (these loads): %s cycles vs itself as a "
-			 "syscall program", cyc);
-		sb_answer_line_faster(f, line, &ab);
+		ab_line(f, "  private stack, in the kernel (these loads)", k, sys, b);
 		return 1;
 	}
 	if (max_lines < program_lines(rf, k, b) - 2)
@@ -137,9 +157,7 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	}
 	if (!sys)
 		return lines;
-	struct sb_estimate ab = kernel_ab(cyc, sizeof(cyc), k, sys);
-	snprintf(line, sizeof(line), "    in the kernel (these loads): %s cycles vs itself as a syscall program", cyc);
-	sb_answer_line_faster(f, line, &ab);
+	ab_line(f, "    in the kernel (these loads)", k, sys, b);
 	return lines + 1;
 }
 

@@ -3,14 +3,43 @@
 #include "answer/kernel_verdict.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "answer/answer.h"
+#include "answer/answer.h"
+#include "output/figures.h"
 
 static const char *const shapes[] = {"per-run", "in-loop"};
 static const char *const codegens[] = {"baseline", "private", "hybrid"};
 #define N_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
 #define N_CODEGENS (sizeof(codegens) / sizeof(codegens[0]))
+
+double sb_kernel_resolved_bound(double base_cost)
+{
+	double b = fabs(base_cost);
+	return fmin(b, fmax(SB_KERNEL_RESOLVED_CYCLES, SB_KERNEL_RESOLVED_FRACTION * b));
+}
+
+double sb_estimate_half_width(const struct sb_estimate *e)
+{
+	if (!sb_estimate_has_ci(e))
+		return NAN;
+	return fmax(e->value - e->lo, e->hi - e->value);
+}
+
+int sb_kernel_resolved(const struct sb_estimate *e, const struct sb_estimate *base)
+{
+	/* Without a CI there is no spread to judge (no figure, or n/a). */
+	if (!sb_estimate_has_ci(e))
+		return 1;
+	if (!sb_estimate_has_ci(base))
+		return 1;
+	double bound = sb_kernel_resolved_bound(base->value);
+	if (e != base && sb_estimate_half_width(base) > bound)
+		return 0;
+	return sb_estimate_half_width(e) <= bound;
+}
 
 const char *sb_verdict_name(enum sb_verdict v)
 {
@@ -59,8 +88,13 @@ int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, cons
 	if (!r)
 		return -1;
 	*absolute = r->cycles;
+	/* The row's own figure in cycles where it has one (what the table and
+	 * the plot draw), else its delta (%) scaled by the baseline's. */
+	int dc = sb_figure_index("delta-cycles");
 	if (base && r != base)
-		*added = sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value);
+		*added = dc >= 0 && sb_estimate_known(&r->figures[dc])
+				 ? r->figures[dc]
+				 : sb_estimate_pct_to_cycles(&r->figures[SB_FIGURE_DELTA], base->cycles.value);
 	return 0;
 }
 
@@ -103,6 +137,30 @@ static void count_one(struct sb_verdict_counts *c, int which, const struct sb_ve
 	}
 }
 
+int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen, const char *shape, uint64_t batch,
+			       int *absolute, int *added, double *spread)
+{
+	struct sb_estimate a, d, ba, bd;
+	*absolute = *added = 0;
+	*spread = NAN;
+	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegen, shape, batch, &a, &d) != 0 ||
+	    sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shape, batch, &ba, &bd) != 0)
+		return -1;
+	int is_base = strcmp(codegen, "baseline") == 0;
+	*absolute = sb_kernel_resolved(&a, is_base ? &a : &ba) && (is_base || sb_kernel_resolved(&ba, &ba));
+	*added = !is_base && sb_kernel_resolved(&d, &ba);
+	/* The spread the line names: the widest of what is not resolved. */
+	double w = 0;
+	if (!sb_kernel_resolved(&ba, &ba))
+		w = fmax(w, sb_estimate_half_width(&ba));
+	if (!*absolute)
+		w = fmax(w, sb_estimate_half_width(&a));
+	if (!is_base && !*added)
+		w = fmax(w, sb_estimate_half_width(&d));
+	*spread = w > 0 ? w : NAN;
+	return 0;
+}
+
 void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -113,31 +171,76 @@ void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_cou
 			enum sb_cell_side ts = twin_side(rf, shapes[s], batches[b]);
 			for (size_t v = 0; v < N_CODEGENS; v++) {
 				struct sb_estimate ka, kd, ta, td;
+				int res_abs, res_add;
+				double spread;
 				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shapes[s], batches[b], &ka, &kd) ||
-				    sb_kernel_figures(rf, ts, codegens[v], shapes[s], batches[b], &ta, &td))
+				    sb_kernel_figures(rf, ts, codegens[v], shapes[s], batches[b], &ta, &td) ||
+				    sb_kernel_figures_resolved(rf, codegens[v], shapes[s], batches[b], &res_abs, &res_add,
+							       &spread))
 					continue;
+				/* A figure that is the driver's spread gets no verdict. */
 				struct sb_verdict_of abs_v = sb_kernel_verdict(&ta, &ka), add_v = sb_kernel_verdict(&td, &kd);
-				count_one(out, 0, &abs_v, codegens[v], shapes[s], batches[b]);
-				if (v > 0)
+				if (res_abs)
+					count_one(out, 0, &abs_v, codegens[v], shapes[s], batches[b]);
+				else
+					out->not_resolved[0]++;
+				if (v > 0 && res_add)
 					count_one(out, 1, &add_v, codegens[v], shapes[s], batches[b]);
+				else if (v > 0)
+					out->not_resolved[1]++;
 			}
 		}
 }
 
+/* Pieces of text written as lines of at most SB_ANSWER_MAX_COLUMNS, a
+ * piece that does not fit starting a line of its own after indent. */
+struct wrap {
+	FILE *f;
+	size_t col;
+	int lines;
+	const char *indent;
+};
+
+/* sep (", ", "; " or "") then piece; where they do not fit, sep's mark
+ * ends the line and piece starts the next. */
+static void wrap_put(struct wrap *w, const char *sep, const char *piece)
+{
+	size_t n = strlen(piece), ns = strlen(sep);
+	if (w->col > strlen(w->indent) && w->col + ns + n > SB_ANSWER_MAX_COLUMNS) {
+		fprintf(w->f, "%.*s\n%s", ns ? 1 : 0, sep, w->indent);
+		w->col = strlen(w->indent);
+		w->lines++;
+	} else {
+		fputs(sep, w->f);
+		w->col += ns;
+	}
+	fputs(piece, w->f);
+	w->col += n;
+}
+
 /* One shape's kernel figures at batch (the baseline's cost, what the
- * variants add) and, below, the verdicts of the twin on them. Returns the
- * lines printed: 0 when the run has no such shape. */
+ * variants add) and, below, the verdicts of the twin on them; a figure
+ * that is the driver's spread (not resolved, kernel_verdict.h) is named
+ * so with that spread, and gets no verdict. Every line within
+ * SB_ANSWER_MAX_COLUMNS. Returns the lines printed: 0 when the run has no
+ * such shape. */
 static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape, uint64_t batch)
 {
 	struct sb_estimate a, d;
 	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shape, batch, &a, &d) != 0)
 		return 0;
 	enum sb_cell_side ts = twin_side(rf, shape, batch);
-	char buf[64], verdicts[160], twin_alone[160];
-	size_t n = 0, nt = 0;
+	char buf[64], piece[160], verdicts[160], twin_alone[160], unresolved[64];
+	size_t n = 0, nt = 0, nu = 0;
+	double spread = 0;
 	int minus = 0; /* an added cost below zero: the verdicts' line says what that means */
-	verdicts[0] = twin_alone[0] = 0;
-	fprintf(f, "  %-7s", shape);
+	verdicts[0] = twin_alone[0] = unresolved[0] = 0;
+	char indent[16];
+	snprintf(indent, sizeof(indent), "  %-7s  ", "");
+	struct wrap w = {f, 0, 1, indent};
+	snprintf(piece, sizeof(piece), "  %-7s ", shape);
+	wrap_put(&w, "", piece);
+	int shown = 0;
 	/* "  per-run  base 103.62 [100.28, 106.95], private +5.35 [-5.84, +18.19], hybrid ..." */
 	for (size_t v = 0; v < N_CODEGENS; v++) {
 		struct sb_estimate ta, td;
@@ -151,40 +254,104 @@ static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape,
 			}
 			continue;
 		}
+		int res_abs, res_add;
+		double sp;
+		sb_kernel_figures_resolved(rf, codegens[v], shape, batch, &res_abs, &res_add, &sp);
+		const char *name_v = v ? codegens[v] : "base";
+		if (!(v ? res_add : res_abs)) {
+			if (nu < sizeof(unresolved))
+				nu += (size_t)snprintf(unresolved + nu, sizeof(unresolved) - nu, "%s%s", nu ? ", " : "",
+						       name_v);
+			if (isfinite(sp))
+				spread = fmax(spread, sp);
+			continue;
+		}
 		sb_answer_estimate(buf, sizeof(buf), v ? &d : &a, v != 0);
 		minus |= v && *sb_answer_faster(&d);
-		fprintf(f, "%s %s %s", v ? "," : "", v ? codegens[v] : "base", buf);
+		snprintf(piece, sizeof(piece), "%s %s", name_v, buf);
+		wrap_put(&w, shown ? ", " : "", piece);
+		shown++;
 		struct sb_verdict_of vd = {.verdict = SB_VERDICT_NONE};
 		if (sb_kernel_figures(rf, ts, codegens[v], shape, batch, &ta, &td) == 0)
 			vd = v ? sb_kernel_verdict(&td, &d) : sb_kernel_verdict(&ta, &a);
 		const char *name = sb_verdict_name(vd.verdict);
 		if (n < sizeof(verdicts))
-			n += (size_t)snprintf(verdicts + n, sizeof(verdicts) - n, "%s%s %s", v ? ", " : "",
-					      v ? codegens[v] : "base", name ? name : "n/a");
+			n += (size_t)snprintf(verdicts + n, sizeof(verdicts) - n, "%s%s %s", n ? ", " : "", name_v,
+					      name ? name : "n/a");
+	}
+	if (nu) {
+		/* Every figure of the shape (its base's spread makes what the
+		 * others add spread too): the shape alone names them. */
+		snprintf(piece, sizeof(piece), "%s%snot resolved at batch %llu: the driver's own spread is ±%.1f cycles",
+			 shown ? unresolved : "", shown ? " " : "", (unsigned long long)batch, spread);
+		wrap_put(&w, shown ? "; " : "", piece);
 	}
 	const char *tw = ts == SB_SIDE_PLACED_TWIN ? "placed" : "aligned";
 	/* Variants the kernel did not run (no private stack there): the
 	 * verdicts beside the kernel's figures, the twins' figures below. */
 	if (nt) {
-		fprintf(f, "; %s twin: %s\n  %-7s twin alone: %s\n", tw, verdicts, "", twin_alone);
-		return 2;
+		if (n) {
+			snprintf(piece, sizeof(piece), "%s twin: %s", tw, verdicts);
+			wrap_put(&w, "; ", piece);
+		}
+		fprintf(f, "\n  %-7s twin alone: %s\n", "", twin_alone);
+		return w.lines + 1;
 	}
-	fprintf(f, "\n  %-7s %s twin: %s%s\n", "", tw, verdicts, minus ? "; below 0: faster" : "");
-	return 2;
+	fputc('\n', f);
+	if (n) {
+		fprintf(f, "  %-7s %s twin: %s%s\n", "", tw, verdicts, minus ? "; below 0: faster" : "");
+		w.lines++;
+	}
+	return w.lines;
 }
 
-static void counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
+/* The counts of one kind of verdict over all batches. Returns the lines
+ * printed. */
+static int counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
 {
 	const size_t *n = c->n[which];
-	if (which && !n[SB_VERDICT_AGREE] && !n[SB_VERDICT_DIFFER] && !n[SB_VERDICT_INCONCLUSIVE]) {
+	if (which && !n[SB_VERDICT_AGREE] && !n[SB_VERDICT_DIFFER] && !n[SB_VERDICT_INCONCLUSIVE] &&
+	    !c->not_resolved[which]) {
 		fprintf(f, "added cost: no verdict (no private or hybrid program measured in the kernel)\n");
-		return;
+		return 1;
 	}
 	fprintf(f, "%s, all batches: %zu agree, %zu differ, %zu inconclusive", which ? "added cost" : "absolute",
 		n[SB_VERDICT_AGREE], n[SB_VERDICT_DIFFER], n[SB_VERDICT_INCONCLUSIVE]);
-	if (c->worst[which].verdict == SB_VERDICT_DIFFER)
-		fprintf(f, "; most: %s %+.1f", c->worst_where[which], c->worst[which].diff.value);
+	if (c->not_resolved[which])
+		fprintf(f, ", %zu not resolved (no verdict)", c->not_resolved[which]);
 	fputc('\n', f);
+	return 1;
+}
+
+/* The differing verdicts most apart, named with what they are and their
+ * unit: one line where both fit, else a line each, within room lines.
+ * Returns the lines printed. */
+static int most_lines(FILE *f, const struct sb_verdict_counts *c, int room)
+{
+	char one[2][128];
+	int n = 0;
+	for (int which = 0; which < 2; which++) {
+		one[which][0] = 0;
+		if (c->worst[which].verdict == SB_VERDICT_DIFFER) {
+			snprintf(one[which], sizeof(one[which]), "%s %+.1f cycles per iteration at %s",
+				 which ? "added" : "absolute", c->worst[which].diff.value, c->worst_where[which]);
+			n++;
+		}
+	}
+	if (!n || room < 1)
+		return 0;
+	const char *lead = "most apart, twin - kernel: ";
+	if (one[0][0] && one[1][0] && strlen(lead) + strlen(one[0]) + 2 + strlen(one[1]) <= SB_ANSWER_MAX_COLUMNS) {
+		fprintf(f, "%s%s; %s\n", lead, one[0], one[1]);
+		return 1;
+	}
+	int lines = 0;
+	for (int which = 0; which < 2 && lines < room; which++)
+		if (one[which][0]) {
+			fprintf(f, "%s%s\n", lead, one[which]);
+			lines++;
+		}
+	return lines;
 }
 
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -208,24 +375,44 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 			break;
 		}
 	}
-	int lines = 0;
-	if (rf->kernel_driver[0]) {
+	/* The shapes' lines first, to know how many they take (a line folded
+	 * within the columns takes two): the rule's line goes where they
+	 * leave no room for it (docs/kernel-verdict.md has it). */
+	char *body = NULL;
+	size_t body_len = 0;
+	FILE *m = open_memstream(&body, &body_len);
+	if (!m) {
+		fprintf(f, "no kernel figures in this run (out of memory)\n");
+		return 1;
+	}
+	int body_lines = 0;
+	for (size_t s = 0; s < N_SHAPES; s++)
+		body_lines += shape_lines(m, rf, shapes[s], b);
+	fclose(m);
+	int lines = 0, driver = rf->kernel_driver[0] != 0;
+	int rule = driver + 2 + body_lines + 2 <= max_lines;
+	if (driver) {
 		char line[300];
 		snprintf(line, sizeof(line), "kernel: %s", rf->kernel_driver);
 		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 		lines++;
 	}
-	fprintf(f, "kernel at batch %llu, cycles per iteration (95 %% CI): base's cost, what the others add;\n"
-		   "verdict: CI of twin - kernel within ±max(1 cycle, 10 %% of the kernel): agree, outside: differ\n",
+	fprintf(f, "kernel at batch %llu, cycles per iteration (95 %% CI): base's cost, what the others add;\n",
 		(unsigned long long)b);
-	lines += 2;
-	for (size_t s = 0; s < N_SHAPES; s++)
-		lines += shape_lines(f, rf, shapes[s], b);
+	lines++;
+	if (rule) {
+		fprintf(f, "verdict: CI of twin - kernel within ±max(1 cycle, 10 %% of the kernel): agree, outside: "
+			   "differ\n");
+		lines++;
+	}
+	fputs(body ? body : "", f);
+	free(body);
+	lines += body_lines;
 	struct sb_verdict_counts c;
 	sb_kernel_verdict_count(rf, &c);
-	counts_line(f, &c, 0);
-	counts_line(f, &c, 1);
-	lines += 2;
+	lines += counts_line(f, &c, 0);
+	lines += counts_line(f, &c, 1);
+	lines += most_lines(f, &c, max_lines - lines);
 	if (lines < max_lines) {
 		fprintf(f, "every verdict: --table; every figure: --format=json\n");
 		lines++;

@@ -25,6 +25,23 @@
 /* The rule in words, for every output that prints verdicts. */
 #define SB_VERDICT_RULE "twin - kernel, 95 % CI, within ±1 cycle or ±10 % of the kernel, whichever is larger"
 
+/* A kernel figure is resolved where its 95 % CI's half-width is at most
+ * SB_KERNEL_RESOLVED_CYCLES or SB_KERNEL_RESOLVED_FRACTION of the base's
+ * own cost, whichever is larger, and never more than that cost (the base:
+ * the same side's baseline at that batch, cycles per iteration); an added
+ * cost whose base is not resolved is not either. Beyond it the figure is the
+ * driver's spread (a page fault's thousands of cycles over a small batch),
+ * not a cost: printed "not resolved at batch N: the driver's own spread is
+ * +-X cycles", with no verdict, never the summary's "most". */
+#define SB_KERNEL_RESOLVED_CYCLES 10.0
+#define SB_KERNEL_RESOLVED_FRACTION 0.10
+/* The largest half-width a figure over a base costing base_cost may have. */
+double sb_kernel_resolved_bound(double base_cost);
+/* Whether e (over base, which may be e itself) is resolved. */
+int sb_kernel_resolved(const struct sb_estimate *e, const struct sb_estimate *base);
+/* e's CI half-width (the larger side), NAN without a CI. */
+double sb_estimate_half_width(const struct sb_estimate *e);
+
 enum sb_verdict { SB_VERDICT_NONE, SB_VERDICT_AGREE, SB_VERDICT_DIFFER, SB_VERDICT_INCONCLUSIVE };
 
 struct sb_verdict_of {
@@ -47,6 +64,7 @@ struct sb_verdict_counts {
 	/* The largest |difference| among the differing ones, where it is. */
 	struct sb_verdict_of worst[2];
 	char worst_where[2][64];
+	size_t not_resolved[2];     /* figures with no verdict: the kernel's not resolved */
 };
 void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out);
 
@@ -56,6 +74,14 @@ void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_cou
  * both cycles per iteration. 0, or -1 when the side has no such row. */
 int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen, const char *shape,
 		      uint64_t batch, struct sb_estimate *absolute, struct sb_estimate *added);
+
+/* Whether the kernel's figures of an arm at batch are resolved: its
+ * absolute cost (and, not the baseline, its base's) into *absolute, its
+ * added cost (0 for the baseline) into *added, and the widest half-width
+ * of what is not into *spread (NAN: all resolved). 0, or -1 without the
+ * arm or its baseline in the kernel's rows. */
+int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen, const char *shape, uint64_t batch,
+			       int *absolute, int *added, double *spread);
 
 /* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
  * kernel's own figures at the largest batch where its baseline has a CI,

@@ -421,6 +421,29 @@ int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, u
 	return 0;
 }
 
+int sb_place_write(struct sb_placed_variant *p, uintptr_t at, const void *bytes, size_t n, char *err, size_t errlen)
+{
+	uint8_t *m = p->map;
+	if (!m || at < (uintptr_t)m || at + n > (uintptr_t)m + p->map_len) {
+		snprintf(err, errlen, "%s: %#lx is not in its own pages", p->name, (unsigned long)at);
+		return -1;
+	}
+	if (in_arena(m)) {
+		memcpy((uint8_t *)at + (arena.rw - arena.rx), bytes, n);
+		return 0;
+	}
+	if (mprotect(m, p->map_len, PROT_READ | PROT_WRITE) != 0) {
+		snprintf(err, errlen, "%s: mprotect: %s", p->name, strerror(errno));
+		return -1;
+	}
+	memcpy((void *)at, bytes, n);
+	if (mprotect(m, p->map_len, PROT_READ | PROT_EXEC) != 0) {
+		snprintf(err, errlen, "%s: mprotect: %s", p->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 void sb_place_free(struct sb_placed_variant *p)
 {
 	if (p->map && in_arena(p->map)) {

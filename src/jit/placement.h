@@ -71,6 +71,10 @@ struct sb_place_policy {
 int sb_place(const struct sb_variant *v, const struct sb_place_policy *policy, unsigned index,
 	     struct sb_placed_variant *out, char *err, size_t errlen);
 void sb_place_free(struct sb_placed_variant *p);
+/* Writes n bytes at address at of a copy made in pages of its own (through
+ * the arena's writable view, or by making its pages writable for the
+ * while): an immediate changed in place. 0, or -1 with err. */
+int sb_place_write(struct sb_placed_variant *p, uintptr_t at, const void *bytes, size_t n, char *err, size_t errlen);
 
 /* Moves every copy in the code arena onto other physical frames: the same
  * bytes at the same addresses (the arena's pages are punched out of its

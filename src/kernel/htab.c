@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@
 struct sb_htab_obj {
 	struct htab_shape *skel;
 	uint32_t batch_iters;
+	enum sb_kernel_driver driver;
 };
 
 static const char *const prog_names[SB_HTAB_N_PROGS] = {"htab_baseline", "htab_private", "htab_nohelp",
@@ -34,6 +36,14 @@ const char *sb_htab_prog_name(enum sb_htab_prog p) { return prog_names[p]; }
 const char *sb_htab_body_name(enum sb_htab_prog p) { return body_names[p]; }
 
 struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *status, char *err, size_t errlen)
+{
+	return sb_htab_load_as(batch_iters, SB_DRIVER_RAW_TP, status, err, errlen);
+}
+
+enum sb_kernel_driver sb_htab_driver(const struct sb_htab_obj *o) { return o->driver; }
+
+struct sb_htab_obj *sb_htab_load_as(uint32_t batch_iters, enum sb_kernel_driver driver,
+				    enum sb_kernel_status *status, char *err, size_t errlen)
 {
 	*status = SB_KERNEL_FAILED;
 	struct sb_htab_obj *o = calloc(1, sizeof(*o));
@@ -49,6 +59,15 @@ struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *st
 		return NULL;
 	}
 	o->skel->rodata->batch_iters = batch_iters;
+	o->driver = driver;
+	if (driver == SB_DRIVER_PERF_EVENT) {
+		struct bpf_program *const raw[] = {o->skel->progs.htab_private, o->skel->progs.htab_nohelp,
+						   o->skel->progs.empty_raw_tp};
+		for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+			bpf_program__set_type(raw[i], BPF_PROG_TYPE_PERF_EVENT);
+			bpf_program__set_expected_attach_type(raw[i], 0);
+		}
+	}
 	int rc = htab_shape__load(o->skel);
 	if (rc) {
 		*status = sb_kernel_load_failed(rc, "htab BPF program", batch_iters, err, errlen);
@@ -88,6 +107,39 @@ uint64_t sb_htab_runs(const struct sb_htab_obj *o, enum sb_htab_prog p)
 
 uint64_t sb_htab_nohelp_iters(const struct sb_htab_obj *o) { return o->skel->bss->iters_nohelp; }
 
+/* Whether p runs by the object's driver (the raw_tp programs), not by a
+ * syscall program's test run. */
+static int by_driver(enum sb_htab_prog p)
+{
+	return p == SB_HTAB_PRIVATE || p == SB_HTAB_NOHELP || p == SB_HTAB_EMPTY_RAW_TP;
+}
+
+/* How many times a program run by a page fault has run. */
+struct prog_of {
+	const struct sb_htab_obj *o;
+	enum sb_htab_prog p;
+};
+
+static uint64_t prog_hits(const void *arg)
+{
+	const struct prog_of *w = arg;
+	if (w->p == SB_HTAB_EMPTY_RAW_TP)
+		return w->o->skel->bss->empty_hits;
+	return sb_htab_runs(w->o, w->p);
+}
+
+/* One run of p (timed with the harness's timer): the ticks, or UINT64_MAX
+ * with -errno in *rc; *runs grows by every run made. */
+static uint64_t run_timed(const struct sb_htab_obj *o, enum sb_htab_prog p, uint64_t *runs, int *rc);
+
+int sb_htab_run_once(const struct sb_htab_obj *o, enum sb_htab_prog p)
+{
+	uint64_t runs = 0;
+	int rc;
+	run_timed(o, p, &runs, &rc);
+	return rc;
+}
+
 /* Arms. sb_time_calls() times a stub: the test run goes through this one.
  * All programs run on the current CPU (the thread is pinned): the syscall
  * type takes no BPF_F_TEST_RUN_ON_CPU, and raw_tp on the current CPU runs
@@ -100,6 +152,21 @@ static int test_run_stub(void)
 	return 0;
 }
 
+static uint64_t run_timed(const struct sb_htab_obj *o, enum sb_htab_prog p, uint64_t *runs, int *rc)
+{
+	if (by_driver(p) && o->driver == SB_DRIVER_PERF_EVENT) {
+		struct prog_of w = {o, p};
+		return sb_bpf_run_timed(SB_DRIVER_PERF_EVENT, sb_htab_prog_fd(o, p), -1, prog_hits, &w, runs, rc);
+	}
+	run_fd = sb_htab_prog_fd(o, p);
+	uint64_t t = sb_time_calls(test_run_stub, 1);
+	*rc = run_rc;
+	if (run_rc != 0)
+		return UINT64_MAX;
+	(*runs)++;
+	return t;
+}
+
 static uint64_t run_arm(void *p, uint64_t batch)
 {
 	struct sb_htab_arm_ctx *c = p;
@@ -108,13 +175,12 @@ static uint64_t run_arm(void *p, uint64_t batch)
 		bi++;
 	if (bi == c->n_batches || sb_kernel_interrupted())
 		return UINT64_MAX;
-	run_fd = sb_htab_prog_fd(c->objs[bi], c->prog);
-	uint64_t t = sb_time_calls(test_run_stub, 1);
-	if (run_rc != 0) {
-		c->last_error = run_rc;
+	int rc;
+	uint64_t t = run_timed(c->objs[bi], c->prog, &c->runs[bi], &rc);
+	if (rc != 0) {
+		c->last_error = rc;
 		return UINT64_MAX;
 	}
-	c->runs[bi]++;
 	return t;
 }
 
@@ -138,9 +204,17 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 		[SB_HTAB_EMPTY_SYSCALL] = {"syscall-path-htab", "syscall-path"},
 		[SB_HTAB_EMPTY_RAW_TP] = {"empty-driver", "empty-driver"},
 	};
+	/* Two parts, each a path of its own: the syscall programs, then the
+	 * perf_event ones. */
+	static const enum sb_htab_prog order_pf[SB_HTAB_N_PROGS] = {SB_HTAB_EMPTY_SYSCALL, SB_HTAB_BASELINE,
+								    SB_HTAB_EMPTY_RAW_TP, SB_HTAB_PRIVATE,
+								    SB_HTAB_NOHELP};
+	int pf = n_batches && objs[0]->driver == SB_DRIVER_PERF_EVENT;
 	memset(a, 0, sizeof(*a));
 	for (int k = 0; k < SB_HTAB_N_PROGS; k++) {
-		enum sb_htab_prog p = order[k];
+		enum sb_htab_prog p = pf ? order_pf[k] : order[k];
+		if (pf && p == SB_HTAB_EMPTY_RAW_TP)
+			a->n_first = a->n;
 		if (!with_private && (p == SB_HTAB_PRIVATE || p == SB_HTAB_NOHELP))
 			continue;
 		size_t i = a->n++;
@@ -155,7 +229,7 @@ void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs,
 		arm->sample = run_arm;
 		arm->name = names[p][0];
 		arm->seed_name = names[p][1];
-		arm->is_overhead = p == SB_HTAB_EMPTY_RAW_TP;
+		arm->is_overhead = p == SB_HTAB_EMPTY_RAW_TP || (pf && p == SB_HTAB_EMPTY_SYSCALL);
 		arm->is_baseline = p == SB_HTAB_BASELINE;
 		if (!arm->is_overhead)
 			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "htab", codegen[p], NULL, NULL, "htab", arm->name);
@@ -259,8 +333,9 @@ enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char 
 			if (want && !setup) {
 				/* Said once, for the first such program; the rest still checked. */
 				if (!no_priv)
-					snprintf(no_priv_what, sizeof(no_priv_what), "%s.%s, a raw_tp program's "
-						 "function with 96 bytes of stack", img.prog_name, fn->name);
+					snprintf(no_priv_what, sizeof(no_priv_what), "%s.%s, a %s program's "
+						 "function with 96 bytes of stack", img.prog_name, fn->name,
+						 sb_kernel_driver_name(o->driver));
 				no_priv = 1;
 				continue;
 			}
@@ -297,14 +372,19 @@ static const struct sb_cell *htab_cell(const struct sb_results *r, const char *c
 	return NULL;
 }
 
-void sb_htab_report(FILE *f, const struct sb_results *r)
+void sb_htab_report(FILE *f, const struct sb_results *r, enum sb_kernel_driver driver)
 {
-	fprintf(f, "\n# htab shape: core cycles per iteration (raw_tp test-run path removed; 95 %% CI)\n"
-		   "# delta: private - baseline, from the interleaved ratio as the other shapes;\n"
+	int pf = driver == SB_DRIVER_PERF_EVENT;
+	fprintf(f, "\n# htab shape: core cycles per iteration (%s path removed; 95 %% CI)\n"
+		   "# delta: private - baseline, %s;\n"
 		   "# helpers: share of a private iteration outside the JITed body, 1 - no-helpers/private;\n"
-		   "# syscall path: what the baseline's test-run path costs beyond raw_tp's, per iteration;\n"
-		   "# delta + path: the delta with that difference taken out of the baseline (point estimate)\n");
-	fprintf(f, "%-6s %-10s %-10s %-26s %-12s %-12s %-8s %s\n", "batch", "baseline", "private", "delta",
+		   "# syscall path: what the baseline's test-run path costs beyond %s, per iteration;\n"
+		   "# delta + path: the delta with that difference taken out of the baseline (point estimate)\n",
+		pf ? "each driver's own" : "raw_tp test-run",
+		pf ? "each in a part of its own with its path removed (CIs in quadrature)"
+		   : "from the interleaved ratio as the other shapes",
+		pf ? "a page fault's (n/a: each path removed)" : "raw_tp's");
+	fprintf(f, "%-6s %-10s %-10s %-26s %-12s %-12s %-10s %s\n", "batch", "baseline", "private", "delta",
 		"syscall path", "delta + path", "no-helpers", "helpers");
 	for (size_t b = 0; b < r->n_batches; b++) {
 		uint64_t batch = r->cells[b].batch;
@@ -314,6 +394,13 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 			continue;
 		char d[64] = "n/a", share[16] = "n/a", nh[16] = "n/a", sp[16] = "n/a", dp[16] = "n/a";
 		struct sb_estimate dd = sb_estimate_pct_to_cycles(&priv->delta_pct, base->cycles.mean);
+		if (pf) {
+			/* Two parts, each its own path removed: the difference of
+			 * two independent figures, CIs in quadrature. */
+			double b = base->cycles.mean, p = priv->cycles.mean;
+			dd = sb_estimate_of(p - b, p - b - hypot(p - priv->cycles.ci_lo, base->cycles.ci_hi - b),
+					    p - b + hypot(priv->cycles.ci_hi - p, b - base->cycles.ci_lo));
+		}
 		if (sb_estimate_known(&dd))
 			sb_answer_estimate(d, sizeof(d), &dd, 1);
 		if (noh && noh->n_samples) {
@@ -327,7 +414,7 @@ void sb_htab_report(FILE *f, const struct sb_results *r)
 			if (sb_estimate_known(&dd))
 				snprintf(dp, sizeof(dp), "%+.2f", dd.value + sys->cycles.mean);
 		}
-		fprintf(f, "%-6llu %-10.2f %-10.2f %-26s %-12s %-12s %-12s %s\n", (unsigned long long)batch,
+		fprintf(f, "%-6llu %-10.2f %-10.2f %-26s %-12s %-12s %-10s %s\n", (unsigned long long)batch,
 			base->cycles.mean, priv->cycles.mean, d, sp, dp, nh, share);
 	}
 }

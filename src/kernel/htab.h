@@ -30,6 +30,15 @@ struct sb_htab_obj;
 /* Loads every program with batch_iters iterations per run; NULL with a
  * one-line reason in err and the exit status in *status. */
 struct sb_htab_obj *sb_htab_load(uint32_t batch_iters, enum sb_kernel_status *status, char *err, size_t errlen);
+/* The same with the raw_tp programs (private, no helpers, the empty
+ * raw_tp driver) loaded as driver's type: perf_event programs, each run by
+ * a page fault, where only that type gets a private stack. The syscall
+ * programs stay syscall programs, run with BPF_PROG_TEST_RUN. */
+struct sb_htab_obj *sb_htab_load_as(uint32_t batch_iters, enum sb_kernel_driver driver,
+				    enum sb_kernel_status *status, char *err, size_t errlen);
+enum sb_kernel_driver sb_htab_driver(const struct sb_htab_obj *o);
+/* One untimed run of p by its driver: 0, or -errno. */
+int sb_htab_run_once(const struct sb_htab_obj *o, enum sb_htab_prog p);
 void sb_htab_unload(struct sb_htab_obj *o);
 int sb_htab_prog_fd(const struct sb_htab_obj *o, enum sb_htab_prog p);
 /* Runs of the body of p so far (the seed's hits; baseline and private share
@@ -45,6 +54,12 @@ uint64_t sb_htab_nohelp_iters(const struct sb_htab_obj *o);
 struct sb_htab_arms {
 	struct sb_arm arms[SB_HTAB_N_PROGS];
 	size_t n;
+	/* Where the private programs run by page faults: arms[0..n_first)
+	 * are one part (the empty syscall program its overhead, the baseline),
+	 * the rest another (the empty perf_event program its overhead, the
+	 * private programs), each with its own driver's path removed; 0: one
+	 * part. */
+	size_t n_first;
 	struct sb_htab_arm_ctx {
 		struct sb_htab_obj *const *objs;
 		const uint64_t *batches;
@@ -55,7 +70,8 @@ struct sb_htab_arms {
 	} ctx[SB_HTAB_N_PROGS];
 };
 /* with_private 0: without the private programs (the kernel gave them no
- * private stack), the baseline and the syscall path alone. */
+ * private stack), the baseline and the syscall path alone. The objects'
+ * driver sets the parts (n_first). */
 void sb_htab_arms_build(struct sb_htab_arms *a, struct sb_htab_obj *const *objs, const uint64_t *batches,
 			size_t n_batches, int with_private);
 /* Counters before a run: runs of the body and iterations without helpers
@@ -71,14 +87,16 @@ int sb_htab_check_counters(const struct sb_htab_arms *a, const uint64_t *before,
  * unreadable) or SB_KERNEL_FAILED, with one line in why; or
  * SB_KERNEL_NO_PRIV_STACK, every other function as it should be, with what
  * has no private stack in why ("htab_private.htab_body, a raw_tp
- * program's function with 96 bytes of stack"). */
+ * program's function with 96 bytes of stack"; perf_event where it ran as
+ * one). */
 enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char *dump_dir, FILE *f, char *why,
 					size_t whylen);
 
 /* Per batch: baseline and private cycles per iteration, private - baseline
  * with its 95 % CI (as the other shapes), the body without helpers and the
  * share of an iteration spent in the helpers, and the syscall path's extra
- * cost per iteration. */
-void sb_htab_report(FILE *f, const struct sb_results *r);
+ * cost per iteration. driver: how the private programs ran (the overhead
+ * removed is its empty program's). */
+void sb_htab_report(FILE *f, const struct sb_results *r, enum sb_kernel_driver driver);
 
 #endif

@@ -137,3 +137,14 @@ fail:
 	sb_jit_image_free(img);
 	return -1;
 }
+
+long sb_jit_r9_setup(const uint8_t *code, size_t len, uint64_t *imm)
+{
+	static const uint8_t gs_add[5] = {0x65, 0x4c, 0x03, 0x0c, 0x25};
+	for (size_t i = 0; i + 10 + sizeof(gs_add) <= len; i++)
+		if (code[i] == 0x49 && code[i + 1] == 0xb9 && memcmp(code + i + 10, gs_add, sizeof(gs_add)) == 0) {
+			memcpy(imm, code + i + 2, 8);
+			return (long)i;
+		}
+	return -1;
+}

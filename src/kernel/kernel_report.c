@@ -8,6 +8,10 @@
 #include "answer/answer.h"
 #include "answer/kernel_verdict.h"
 #include "kernel/loader.h"
+#include "answer/answer.h"
+#include "answer/kernel_verdict.h"
+#include "stubbench/config.h"
+#include "kernel/loader.h"
 
 #include "output/json_doc.h"
 #include "output/text_grid.h"
@@ -30,13 +34,18 @@ static const struct sb_cell *find(const struct sb_results *r, enum sb_cell_side 
 }
 
 /* Variant v's cost added to the baseline of the same side, cycles per
- * iteration: its delta (% of the baseline) scaled by the baseline's mean. */
+ * iteration: the cell's own figure in cycles (its delta, % of the
+ * baseline, scaled by the baseline's mean over states: what JSON's
+ * delta_vs_baseline_cycles and the plot hold), so that the table, the
+ * summary and the plot draw one estimate. */
 static struct sb_estimate side_delta(const struct sb_results *r, enum sb_cell_side side, enum sb_kernel_shape shape,
 				     int v, uint64_t batch)
 {
 	const struct sb_cell *c = find(r, side, shape, v, batch), *base = find(r, side, shape, SB_KV_BASELINE, batch);
 	if (!c || !base)
 		return sb_estimate_absent("not measured");
+	if (sb_estimate_known(&c->delta_cycles))
+		return c->delta_cycles;
 	return sb_estimate_pct_to_cycles(&c->delta_pct, base->cycles.mean);
 }
 
@@ -60,6 +69,10 @@ struct side_by_side {
 	struct sb_estimate twin, placed, kernel;
 	struct sb_estimate placed_abs, kernel_abs;
 	struct sb_verdict_of added, absolute;
+	/* The kernel's figures resolved (kernel_verdict.h); where not, no
+	 * verdict, and spread: the widest half-width of what is not. */
+	int resolved_added, resolved_abs;
+	double spread;
 };
 
 static void side_by_side_of(struct side_by_side *x, enum sb_kernel_shape shape, const struct sb_results *kernel,
@@ -75,6 +88,25 @@ static void side_by_side_of(struct side_by_side *x, enum sb_kernel_shape shape, 
 	x->kernel_abs = side_cost(kernel, SB_SIDE_KERNEL, shape, v, batch);
 	x->added = sb_kernel_verdict(&x->placed, &x->kernel);
 	x->absolute = sb_kernel_verdict(&x->placed_abs, &x->kernel_abs);
+	struct sb_estimate kbase = side_cost(kernel, SB_SIDE_KERNEL, shape, SB_KV_BASELINE, batch);
+	int base_ok = sb_kernel_resolved(&kbase, &kbase);
+	x->resolved_abs = base_ok && sb_kernel_resolved(&x->kernel_abs, &kbase);
+	x->resolved_added = base ? 1 : base_ok && sb_kernel_resolved(&x->kernel, &kbase);
+	double w = 0;
+	if (!base_ok)
+		w = fmax(w, sb_estimate_half_width(&kbase));
+	if (!x->resolved_abs)
+		w = fmax(w, sb_estimate_half_width(&x->kernel_abs));
+	if (!x->resolved_added)
+		w = fmax(w, sb_estimate_half_width(&x->kernel));
+	x->spread = w > 0 ? w : NAN;
+	/* A figure that is the driver's spread gets no verdict. */
+	if (!x->resolved_abs)
+		x->absolute = (struct sb_verdict_of){.verdict = SB_VERDICT_NONE, .diff = sb_estimate_absent("not resolved"),
+						     .margin = NAN};
+	if (!x->resolved_added)
+		x->added = (struct sb_verdict_of){.verdict = SB_VERDICT_NONE, .diff = sb_estimate_absent("not resolved"),
+						  .margin = NAN};
 }
 
 static const char *verdict_text(const struct sb_verdict_of *v)
@@ -102,6 +134,8 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 	int cpa = sb_grid_col(&g, "placed absolute", 1, 0, 2), cka = sb_grid_col(&g, "kernel absolute", 1, 0, 2);
 	int cvb = sb_grid_col(&g, "verdict", 1, 0, 2);
 	const struct sb_results *k0 = kernel[0];
+	/* Per batch, the widest spread of a kernel figure not resolved. */
+	double spread[SB_MAX_BATCHES] = {0};
 	for (int v = SB_KV_BASELINE; v < SB_N_KVARIANTS; v++)
 		for (size_t b = 0; b < k0->n_batches; b++) {
 			uint64_t batch = k0->cells[b].batch;
@@ -115,6 +149,12 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 			fmt_delta(ks, sizeof(ks), &x.kernel);
 			sb_answer_estimate(pa, sizeof(pa), &x.placed_abs, 0);
 			sb_answer_estimate(ka, sizeof(ka), &x.kernel_abs, 0);
+			if (!x.resolved_added)
+				snprintf(ks, sizeof(ks), "not resolved");
+			if (!x.resolved_abs)
+				snprintf(ka, sizeof(ka), "not resolved");
+			if (isfinite(x.spread) && b < SB_MAX_BATCHES)
+				spread[b] = fmax(spread[b], x.spread);
 			long row = sb_grid_row(&g);
 			sb_grid_set(&g, row, cv, "%s", sb_kernel_variant_name(v));
 			sb_grid_set(&g, row, cb, "%llu", (unsigned long long)batch);
@@ -128,6 +168,12 @@ void sb_kernel_report_side_by_side(FILE *f, enum sb_kernel_shape shape,
 		}
 	sb_grid_print(f, &g, SB_TABLE_MAX_COLUMNS);
 	sb_grid_free(&g);
+	for (size_t b = 0; b < k0->n_batches && b < SB_MAX_BATCHES; b++)
+		if (spread[b] > 0)
+			fprintf(f, "# not resolved at batch %llu: the driver's own spread is ±%.1f cycles (a kernel "
+				"figure's 95 %% CI\n#   half-width above max(%.0f cycles, %.0f %% of its base's cost), or above "
+				"that cost: no figure, no verdict)\n", (unsigned long long)k0->cells[b].batch, spread[b],
+				SB_KERNEL_RESOLVED_CYCLES, 100 * SB_KERNEL_RESOLVED_FRACTION);
 }
 
 
@@ -169,6 +215,7 @@ void sb_kernel_report_doc(struct sb_doc *verdicts, enum sb_kernel_shape shape, c
 			sb_doc_estimate(o, "kernel", "delta_cycles", &x.kernel);
 			/* The placed twin vs the kernel (kernel_verdict.h): added, absolute. */
 			sb_doc_string_or_null(o, "verdict", sb_verdict_name(x.added.verdict));
+			sb_doc_bool(o, "kernel_resolved", x.resolved_added && x.resolved_abs);
 			doc_verdict(o, "added_verdict", &x.added);
 			doc_verdict(o, "absolute_verdict", &x.absolute);
 		}

@@ -89,6 +89,13 @@ uint64_t sb_kernel_empty_hits(const struct sb_kernel_obj *o);
 uint64_t sb_kernel_run_timed(const struct sb_kernel_obj *o, int prog_fd, int cpu,
 			     uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *hits_arg,
 			     uint64_t *runs, int *rc);
+/* The same for any loaded program, run as driver's type (raw_tp: any
+ * program BPF_PROG_TEST_RUN runs on cpu with no input). hits(hits_arg):
+ * how many times it has run; NULL for a program without a counter: a
+ * perf_event run then takes the event's own count (each fault it counted
+ * ran the program once). */
+uint64_t sb_bpf_run_timed(enum sb_kernel_driver driver, int prog_fd, int cpu, uint64_t (*hits)(const void *arg),
+			  const void *hits_arg, uint64_t *runs, int *rc);
 /* The message and status for a skeleton load that failed with rc (< 0): a
  * rejection by the verifier gives its log in short (verifier_log.h;
  * SB_KERNEL_FAILED), a refusal without a log names the capabilities

@@ -117,9 +117,16 @@ static void pause_a_tick(void)
 	nanosleep(&ts, NULL);
 }
 
-static uint64_t run_perf_event(const struct sb_kernel_obj *o, int prog_fd,
-			       uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *arg,
-			       uint64_t *runs, int *rc)
+/* The event's count: the faults it saw while enabled, each of which ran
+ * its program once (a throttled event is stopped and counts none). */
+static uint64_t event_count(int ev)
+{
+	uint64_t n = 0;
+	return read(ev, &n, sizeof(n)) == (ssize_t)sizeof(n) ? n : UINT64_MAX;
+}
+
+static uint64_t run_perf_event(int prog_fd, uint64_t (*hits)(const void *arg), const void *arg, uint64_t *runs,
+			       int *rc)
 {
 	if (!fault_page) {
 		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -136,14 +143,14 @@ static uint64_t run_perf_event(const struct sb_kernel_obj *o, int prog_fd,
 	}
 	for (int attempt = 0; attempt < 50; attempt++) {
 		madvise((void *)fault_page, 4096, MADV_DONTNEED);
-		uint64_t before = hits(o, arg);
+		uint64_t before = hits ? hits(arg) : event_count(ev);
 		if (ioctl(ev, PERF_EVENT_IOC_ENABLE, 0) != 0) {
 			*rc = -errno;
 			return UINT64_MAX;
 		}
 		uint64_t t = sb_time_calls(touch_stub, 1);
 		ioctl(ev, PERF_EVENT_IOC_DISABLE, 0);
-		uint64_t ran = hits(o, arg) - before;
+		uint64_t ran = (hits ? hits(arg) : event_count(ev)) - before;
 		*runs += ran;
 		if (ran == 1)
 			return t;
@@ -155,13 +162,33 @@ static uint64_t run_perf_event(const struct sb_kernel_obj *o, int prog_fd,
 	return UINT64_MAX;
 }
 
+/* A built-in object's counter, as the generic runner reads it. */
+struct obj_hits {
+	const struct sb_kernel_obj *o;
+	uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg);
+	const void *arg;
+};
+
+static uint64_t obj_hits(const void *p)
+{
+	const struct obj_hits *h = p;
+	return h->hits(h->o, h->arg);
+}
+
 uint64_t sb_kernel_run_timed(const struct sb_kernel_obj *o, int prog_fd, int cpu,
 			     uint64_t (*hits)(const struct sb_kernel_obj *o, const void *arg), const void *hits_arg,
 			     uint64_t *runs, int *rc)
 {
+	struct obj_hits h = {o, hits, hits_arg};
+	return sb_bpf_run_timed(sb_kernel_obj_driver(o), prog_fd, cpu, obj_hits, &h, runs, rc);
+}
+
+uint64_t sb_bpf_run_timed(enum sb_kernel_driver driver, int prog_fd, int cpu, uint64_t (*hits)(const void *arg),
+			  const void *hits_arg, uint64_t *runs, int *rc)
+{
 	*rc = 0;
-	if (sb_kernel_obj_driver(o) == SB_DRIVER_PERF_EVENT)
-		return run_perf_event(o, prog_fd, hits, hits_arg, runs, rc);
+	if (driver == SB_DRIVER_PERF_EVENT)
+		return run_perf_event(prog_fd, hits, hits_arg, runs, rc);
 	run_fd = prog_fd;
 	run_cpu = cpu;
 	uint64_t t = sb_time_calls(test_run_stub, 1);

@@ -14,6 +14,7 @@
 #include "kernel/loader.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"
+#include "variants/percpu.h"
 #include "variants/twin_variants.h"
 #include "harness/variant_arms.h"
 
@@ -30,6 +31,38 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+}
+
+/* The placed twins' frames: a page and a frame each (asm/twins_v6_18.asm). */
+extern char sb_twin_placed_entry_area[], sb_twin_placed_sub_area[];
+
+/* The frame pointer of placed function f, its setup re-aimed into the
+ * placed frames' area so that the frame sits at page offset want in every
+ * thread's copy of the private stacks. 0, or -1 with err. */
+static int place_frame(struct sb_placed_variant *p, int f, unsigned want, char *err, size_t errlen)
+{
+	uint64_t imm;
+	long at = sb_jit_r9_setup((const uint8_t *)p->new_addr[f], p->len[f], &imm);
+	if (at < 0) {
+		set_err(err, errlen, "%s: function %d sets up no private frame, as the kernel's does", p->name, f);
+		return -1;
+	}
+	const char *area = f ? sb_twin_placed_sub_area : sb_twin_placed_entry_area;
+	const struct sb_priv_area *areas;
+	size_t n = sb_percpu_areas(&areas);
+	uintptr_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		if (areas[i].area == (uintptr_t)area)
+			top = areas[i].fp;
+	if (!top) {
+		set_err(err, errlen, "no area for the placed twins' private frames");
+		return -1;
+	}
+	/* The highest frame pointer at or below the area's top with that page
+	 * offset: a page and the frame fit below the top. */
+	uintptr_t fp = top - ((sb_percpu_page_offset((const void *)top) - want) & (PLACE_MOD - 1));
+	uint64_t new_imm = (uint64_t)fp;
+	return sb_place_write(p, p->new_addr[f] + (uintptr_t)at + 2, &new_imm, sizeof(new_imm), err, errlen);
 }
 
 int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, const int want[SB_N_KVARIANTS],
@@ -66,6 +99,10 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 				goto fail;
 			}
 			out->offsets[v][f] = (unsigned)(kf->ksym % PLACE_MOD);
+			/* r9 = imm64 + this_cpu_off, a multiple of the page: its
+			 * page offset is imm64's. */
+			uint64_t imm;
+			out->frame_offsets[v][f] = sb_jit_r9_setup(kf->bytes, kf->len, &imm) >= 0 ? (int)(imm % PLACE_MOD) : -1;
 		}
 		sb_jit_image_free(&img);
 		/* perf names each copy "<twin symbol>@load<N>". */
@@ -77,6 +114,10 @@ int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape s, co
 				FUNCS);
 			goto fail;
 		}
+		for (int f = 0; f < FUNCS; f++)
+			if (out->frame_offsets[v][f] >= 0 &&
+			    place_frame(&out->copies[v], f, (unsigned)out->frame_offsets[v][f], err, errlen) != 0)
+				goto fail;
 		out->variants[v] = out->copies[v].v;
 		snprintf(out->names[v], sizeof(out->names[v]), "%s@load%d", reg->name, load);
 		out->variants[v].name = out->names[v];

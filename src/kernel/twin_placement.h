@@ -15,14 +15,20 @@
  * twins of one shape whose functions start at the same page offset (hence
  * the same offset in their 64-byte cache lines) as the kernel put that
  * load's JITed functions (bpf_jit_binary_pack_alloc() starts every image at
- * a random offset of its first 64-byte chunk), as registry-like variants
- * the replica harness can run. */
+ * a random offset of its first 64-byte chunk), and whose private frames
+ * sit at the page offsets of the kernel's (the per-CPU allocation of each
+ * load; `movabs r9, imm64` + this_cpu_off, a multiple of the page), as
+ * registry-like variants the replica harness can run. */
 struct sb_twin_placement {
 	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
 	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
 	char names[SB_N_KVARIANTS][64];              /* "twin-in-loop-private@load2" */
 	int have[SB_N_KVARIANTS];
 	unsigned offsets[SB_N_KVARIANTS][2];         /* entry and subprog page offsets */
+	/* The page offset of each function's private frame pointer (r9) in
+	 * the kernel's load, which the placed twin's frame takes too; -1:
+	 * the function has no private stack. */
+	int frame_offsets[SB_N_KVARIANTS][2];
 };
 int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS],
 		       int load, struct sb_twin_placement *out, char *err, size_t errlen);

@@ -169,28 +169,54 @@ int sb_user_obj_check(const char *path, const char *const *progs, size_t n_progs
 	return rc;
 }
 
+static struct sb_user_obj *load_typed(const char *path, uint32_t batch_iters, const char *const *progs,
+				       size_t n_progs, enum bpf_prog_type type, enum sb_kernel_status *status,
+				       char *err, size_t errlen);
+
 struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enum sb_kernel_status *status,
 				     char *err, size_t errlen)
 {
-	return sb_user_obj_load_as_syscall(path, batch_iters, NULL, 0, status, err, errlen);
+	return load_typed(path, batch_iters, NULL, 0, BPF_PROG_TYPE_SYSCALL, status, err, errlen);
 }
 
 struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch_iters, const char *const *progs,
 						size_t n_progs, enum sb_kernel_status *status, char *err,
 						size_t errlen)
 {
+	return load_typed(path, batch_iters, progs, n_progs, BPF_PROG_TYPE_SYSCALL, status, err, errlen);
+}
+
+struct sb_user_obj *sb_user_obj_load_as_perf_event(const char *path, uint32_t batch_iters,
+						   const char *const *progs, size_t n_progs,
+						   enum sb_kernel_status *status, char *err, size_t errlen)
+{
+	return load_typed(path, batch_iters, progs, n_progs, BPF_PROG_TYPE_PERF_EVENT, status, err, errlen);
+}
+
+/* The object with each of progs loaded as a program of type (syscall or
+ * perf_event; n_progs 0: as it is). */
+static struct sb_user_obj *load_typed(const char *path, uint32_t batch_iters, const char *const *progs,
+				       size_t n_progs, enum bpf_prog_type type, enum sb_kernel_status *status,
+				       char *err, size_t errlen)
+{
 	*status = SB_KERNEL_USAGE;
 	struct bpf_object *obj = open_obj(path, err, errlen);
 	if (!obj)
 		return NULL;
+	const char *type_name = type == BPF_PROG_TYPE_SYSCALL ? "syscall" : "perf_event";
 	for (size_t i = 0; i < n_progs; i++) {
 		/* A syscall program is sleepable (the verifier refuses it
 		 * otherwise); the JIT never gives one a private stack. */
 		struct bpf_program *p = bpf_object__find_program_by_name(obj, progs[i]);
-		if (!p || bpf_program__set_type(p, BPF_PROG_TYPE_SYSCALL) ||
-		    bpf_program__set_expected_attach_type(p, 0) ||
-		    bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_SLEEPABLE)) {
-			sb_set_err(err, errlen, "--obj: %s: '%s' cannot be made a syscall program", path, progs[i]);
+		/* A syscall program never gets a private stack (the user's
+		 * baseline): it stays one. */
+		if (p && type == BPF_PROG_TYPE_PERF_EVENT && bpf_program__type(p) == BPF_PROG_TYPE_SYSCALL)
+			continue;
+		if (!p || bpf_program__set_type(p, type) || bpf_program__set_expected_attach_type(p, 0) ||
+		    (type == BPF_PROG_TYPE_SYSCALL &&
+		     bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_SLEEPABLE))) {
+			sb_set_err(err, errlen, "--obj: %s: '%s' cannot be made a %s program", path, progs[i],
+				   type_name);
 			bpf_object__close(obj);
 			return NULL;
 		}
@@ -240,8 +266,9 @@ struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch
 				   sb_errno_cause(e));
 		} else if (sb_verifier_log_summary(log, sizeof(log)) == 0) {
 			*status = SB_KERNEL_USAGE;
-			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u%s: the verifier rejected %s",
-				   path, batch_iters, n_progs ? " (as syscall programs)" : "", log);
+			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u%s%s%s: the verifier rejected %s",
+				   path, batch_iters, n_progs ? " (as " : "", n_progs ? type_name : "",
+				   n_progs ? " programs)" : "", log);
 		} else {
 			*status = e == EPERM || e == EACCES ? SB_KERNEL_NO_CAP : SB_KERNEL_USAGE;
 			sb_set_err(err, errlen, "--obj: %s: load failed with batch_iters=%u: %s%s", path, batch_iters,
@@ -324,12 +351,24 @@ static int test_run_stub(void)
 enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
 					     int cpu, double max_run_s, char *err, size_t errlen)
 {
+	return sb_user_obj_check_runs_as(o, progs, n_progs, SB_DRIVER_RAW_TP, cpu, max_run_s, err, errlen);
+}
+
+enum sb_kernel_status sb_user_obj_check_runs_as(const struct sb_user_obj *o, const char *const *progs,
+						size_t n_progs, enum sb_kernel_driver driver, int cpu, double max_run_s,
+						char *err, size_t errlen)
+{
 	for (size_t i = 0; i < n_progs; i++) {
 		struct bpf_program *p = bpf_object__find_program_by_name(o->obj, progs[i]);
 		int mode = MODE_UNKNOWN;
 		struct timespec t0, t1;
+		uint64_t runs = 0;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		int rc = p ? test_run(bpf_program__fd(p), cpu, &mode) : -ENOENT;
+		int rc = -ENOENT;
+		if (p && driver == SB_DRIVER_PERF_EVENT)
+			sb_bpf_run_timed(SB_DRIVER_PERF_EVENT, bpf_program__fd(p), cpu, NULL, NULL, &runs, &rc);
+		else if (p)
+			rc = test_run(bpf_program__fd(p), cpu, &mode);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 		if (rc == 0 && max_run_s > 0 && took > max_run_s) {
@@ -347,7 +386,8 @@ enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const 
 				   progs[i], type ? type : "?");
 			return SB_KERNEL_USAGE;
 		}
-		sb_set_err(err, errlen, "--prog: BPF_PROG_TEST_RUN of '%s' (a %s program) failed: %s", progs[i],
+		sb_set_err(err, errlen, "--prog: %s of '%s' (a %s program) failed: %s",
+			   driver == SB_DRIVER_PERF_EVENT ? "a run by a page fault" : "BPF_PROG_TEST_RUN", progs[i],
 			   type ? type : "?", sb_errno_cause(-rc));
 		return SB_KERNEL_FAILED;
 	}
@@ -364,6 +404,14 @@ static uint64_t run_arm(void *ctx, uint64_t batch)
 			      : sb_user_obj_prog_fd(c->objs[c->load * c->n_batches + bi], c->prog);
 	run_cpu = c->cpu;
 	run_mode = &c->mode;
+	if (c->driver == SB_DRIVER_PERF_EVENT) {
+		/* No counter of the user's: the event's own count says it ran once. */
+		int rc;
+		uint64_t t = sb_bpf_run_timed(SB_DRIVER_PERF_EVENT, run_fd, c->cpu, NULL, NULL, &c->runs, &rc);
+		if (rc != 0)
+			c->last_error = rc;
+		return rc ? UINT64_MAX : t;
+	}
 	uint64_t t = sb_time_calls(test_run_stub, 1);
 	if (run_rc != 0) {
 		c->last_error = run_rc;
@@ -408,6 +456,12 @@ void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs,
 			sb_cell_key_set(&arm->key, SB_SIDE_KERNEL, "user-obj", progs[i], NULL, NULL, NULL, progs[i]);
 		a->n++;
 	}
+}
+
+void sb_user_arms_set_driver(struct sb_user_arms *a, enum sb_kernel_driver driver)
+{
+	for (size_t i = 0; i < a->n; i++)
+		a->ctx[i].driver = driver;
 }
 
 void sb_user_arms_build_syscall(struct sb_user_arms *a, struct sb_user_obj *const *objs_sys, size_t n_loads,

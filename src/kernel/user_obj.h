@@ -36,6 +36,13 @@ struct sb_user_obj *sb_user_obj_load(const char *path, uint32_t batch_iters, enu
 struct sb_user_obj *sb_user_obj_load_as_syscall(const char *path, uint32_t batch_iters, const char *const *progs,
 						size_t n_progs, enum sb_kernel_status *status, char *err,
 						size_t errlen);
+/* The same with each of progs loaded as a perf_event program, run by a
+ * page fault (src/kernel/run_once.c), where only that type gets a private
+ * stack; a program the verifier refuses as one fails the load (err). A
+ * syscall program (which never gets one) stays a syscall program. */
+struct sb_user_obj *sb_user_obj_load_as_perf_event(const char *path, uint32_t batch_iters,
+						   const char *const *progs, size_t n_progs,
+						   enum sb_kernel_status *status, char *err, size_t errlen);
 void sb_user_obj_unload(struct sb_user_obj *o);
 /* Runs each of progs once with BPF_PROG_TEST_RUN (on cpu, -1: any).
  * Returns SB_KERNEL_OK, or with err naming the program and its type:
@@ -45,6 +52,10 @@ void sb_user_obj_unload(struct sb_user_obj *o);
  * SB_KERNEL_FAILED for another error. */
 enum sb_kernel_status sb_user_obj_check_runs(const struct sb_user_obj *o, const char *const *progs, size_t n_progs,
 					     int cpu, double max_run_s, char *err, size_t errlen);
+/* The same, each run by driver (perf_event: one page fault). */
+enum sb_kernel_status sb_user_obj_check_runs_as(const struct sb_user_obj *o, const char *const *progs,
+						size_t n_progs, enum sb_kernel_driver driver, int cpu, double max_run_s,
+						char *err, size_t errlen);
 /* The fd of program name, or -1. */
 int sb_user_obj_prog_fd(const struct sb_user_obj *o, const char *name);
 
@@ -68,12 +79,17 @@ struct sb_user_arms {
 		const char *prog;
 		int cpu;
 		int mode;                          /* how its test run is asked for (0: not known yet) */
+		enum sb_kernel_driver driver;      /* raw_tp: BPF_PROG_TEST_RUN; perf_event: a page fault */
+		uint64_t runs;                     /* runs made (perf_event: retried ones too) */
 		int last_error;
 	} ctx[SB_USER_MAX_ARMS];
 };
 void sb_user_arms_build(struct sb_user_arms *a, struct sb_user_obj *const *objs, size_t n_loads,
 			const uint64_t *batches, size_t n_batches, const char *const *progs, size_t n_progs,
 			const int *empty_fds, int cpu);
+/* Every arm of a run by driver (the programs loaded as its type, the
+ * empty programs too). */
+void sb_user_arms_set_driver(struct sb_user_arms *a, enum sb_kernel_driver driver);
 /* The kernel's own A/B, as arms of a part of their own: the overhead arm
  * the empty syscall program's test run (its path is not raw_tp's), then
  * "PROG@syscall" running each of progs of objs_sys

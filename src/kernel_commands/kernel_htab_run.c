@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "kernel_run_state.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,22 +20,70 @@
 #include "saved/run_file.h"
 #include "session/session.h"
 #include "kernel/signals.h"
+#include "answer/kernel_verdict.h"
 #include "stubbench/timer.h"
 
 struct htab_run {
 	struct sb_htab_obj *objs[SB_MAX_BATCHES];
 	size_t n_objs;
 	struct sb_htab_arms arms;
-	struct sb_results res;
+	struct sb_results res, res2; /* res2: the perf_event programs' part, where there is one */
 	char not_measured[256];
+	int driver_option;             /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
+	enum sb_kernel_driver driver;  /* how the private programs are loaded and run */
+	char driver_note[200];         /* why perf_event, for the summary and JSON */
 };
 
 /* The htab shape's own report, after the results. */
 static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
 {
 	(void)fmt;
-	(void)ctx;
-	sb_htab_report(info, all);
+	const struct htab_run *r = ctx;
+	sb_htab_report(info, all, r->driver);
+}
+
+/* a - b, each side of the CI from the two sides that move it that way in
+ * quadrature (independent figures). */
+static struct sb_estimate minus(const struct sb_estimate *a, const struct sb_estimate *b)
+{
+	struct sb_estimate d = *a;
+	d.value = a->value - b->value;
+	double al = a->value - a->lo, ah = a->hi - a->value, bl = b->value - b->lo, bh = b->hi - b->value;
+	d.lo = d.value - sqrt(al * al + bh * bh);
+	d.hi = d.value + sqrt(ah * ah + bl * bl);
+	return d;
+}
+
+/* The summary where the private programs ran by page faults and the
+ * baseline by a syscall program's test run: each measured in a part of
+ * its own with its own driver's path taken out, and what private adds
+ * from those two (independent: CIs in quadrature). */
+static int htab_answer_two_paths(FILE *f, const struct sb_run_file *rf, uint64_t b)
+{
+	const struct sb_run_row *base = sb_answer_find(rf, SB_SIDE_KERNEL, "htab", "baseline", NULL, b),
+				*priv = sb_answer_find(rf, SB_SIDE_KERNEL, "htab", "private", NULL, b);
+	if (!base || !priv || !sb_estimate_has_ci(&base->cycles) || !sb_estimate_has_ci(&priv->cycles)) {
+		fprintf(f, "htab at batch %llu: no figure of %s\n", (unsigned long long)b,
+			!base || !sb_estimate_has_ci(&base->cycles) ? "the baseline" : "the private program");
+		return 1;
+	}
+	struct sb_estimate own = base->cycles, d = minus(&priv->cycles, &own);
+	char bs[64], ps[64], ds[64];
+	sb_answer_estimate(bs, sizeof(bs), &own, 0);
+	sb_answer_estimate(ps, sizeof(ps), &priv->cycles, 0);
+	fprintf(f, "htab at batch %llu, cycles per iteration (95 %% CI), each driver's own path taken out:\n",
+		(unsigned long long)b);
+	fprintf(f, "  baseline (syscall program) %s\n  private (perf_event program) %s\n", bs, ps);
+	double half = 0.5 * (d.hi - d.lo);
+	if (half > sb_kernel_resolved_bound(own.value)) {
+		fprintf(f, "  private adds: not resolved at batch %llu: the drivers' own spread is ±%.1f cycles\n",
+			(unsigned long long)b, half);
+	} else {
+		sb_answer_estimate(ds, sizeof(ds), &d, 1);
+		fprintf(f, "  private adds %s cycles per iteration\n", ds);
+	}
+	fprintf(f, "the helpers' share: --table\n");
+	return 5;
 }
 
 /* The summary's lines: private against baseline; the helpers' share and
@@ -55,6 +104,8 @@ static int htab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		fprintf(f, "the syscall path: --table\n");
 		return 2;
 	}
+	if (rf->kernel_driver[0])
+		return htab_answer_two_paths(f, rf, b);
 	struct sb_run_file mine = *rf;
 	struct sb_run_row rows[64];
 	mine.rows = rows;
@@ -74,7 +125,7 @@ static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_c
 	char why[512];
 	for (size_t i = 0; i < cfg->n_batches; i++) {
 		enum sb_kernel_status st;
-		r->objs[i] = sb_htab_load((uint32_t)cfg->batches[i], &st, why, sizeof(why));
+		r->objs[i] = sb_htab_load_as((uint32_t)cfg->batches[i], r->driver, &st, why, sizeof(why));
 		if (!r->objs[i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -85,13 +136,22 @@ static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_c
 	}
 	int trc = sb_kernel_test_run(sb_htab_prog_fd(r->objs[0], SB_HTAB_EMPTY_SYSCALL), -1);
 	if (trc == 0)
-		trc = sb_kernel_test_run(sb_htab_prog_fd(r->objs[0], SB_HTAB_EMPTY_RAW_TP), -1);
+		trc = sb_htab_run_once(r->objs[0], SB_HTAB_EMPTY_RAW_TP);
 	if (trc != 0) {
-		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp or syscall program refused: %s\n",
-			sb_errno_cause(-trc));
+		fprintf(stderr, "stubbench kernel: %s of a %s or syscall program refused: %s\n",
+			r->driver == SB_DRIVER_PERF_EVENT ? "a run (a page fault, or BPF_PROG_TEST_RUN)"
+							  : "BPF_PROG_TEST_RUN",
+			sb_kernel_driver_name(r->driver), sb_errno_cause(-trc));
 		return SB_KERNEL_NO_TEST_RUN;
 	}
 	return SB_KERNEL_OK;
+}
+
+static void unload_programs(struct htab_run *r)
+{
+	for (size_t i = 0; i < r->n_objs; i++)
+		sb_htab_unload(r->objs[i]);
+	r->n_objs = 0;
 }
 
 /* The JIT check (its lines on info). Returns its status; *with_private:
@@ -102,8 +162,30 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 				       int *with_private)
 {
 	char why[512];
-	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(),
-							    why, sizeof(why));
+	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
+				       sizeof(why));
+	if (st == SB_KERNEL_NO_PRIV_STACK && r->driver_option == SB_KERNEL_DRIVER_AUTO &&
+	    r->driver == SB_DRIVER_RAW_TP) {
+		/* --driver=auto: the probe says which type gets one; the raw_tp
+		 * programs again as perf_event programs where that type does. */
+		struct sb_private_stack_probe probe;
+		char err[256];
+		if (sb_private_stack_probe_run(&probe, err, sizeof(err)) == 0 &&
+		    sb_private_stack_probe_type_gets(&probe, SB_PROBE_PERF_EVENT) == 1) {
+			fprintf(stderr, "stubbench kernel: loading the raw_tp programs as perf_event programs "
+				"instead, each run by a page fault (--driver=perf_event): this kernel gives raw_tp "
+				"programs no private stack\n");
+			unload_programs(r);
+			r->driver = SB_DRIVER_PERF_EVENT;
+			snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: "
+				 "this kernel gives raw_tp programs no private stack");
+			enum sb_kernel_status lst = load_programs(r, cfg);
+			if (lst != SB_KERNEL_OK)
+				return lst;
+			st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
+				       sizeof(why));
+		}
+	}
 	*with_private = st != SB_KERNEL_NO_PRIV_STACK;
 	if (st == SB_KERNEL_NO_JIT) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
@@ -136,13 +218,28 @@ static enum sb_kernel_status measure(struct htab_run *r, const struct sb_config 
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
-	struct sb_run_opts ro;
-	sb_session_run_opts(cfg, &ro);
-	ro.stop = sb_kernel_interrupted;
 	sb_htab_arms_build(&r->arms, r->objs, cfg->batches, cfg->n_batches, with_private);
+	/* With each driver's path removed from its own programs: two parts,
+	 * sharing the time. */
+	struct sb_config hcfg = *cfg;
+	hcfg.share_ways = r->arms.n_first ? 2 : 1;
+	struct sb_run_opts ro;
+	sb_session_run_opts(&hcfg, &ro);
+	ro.stop = sb_kernel_interrupted;
 	uint64_t before[2 * SB_MAX_BATCHES];
 	sb_htab_read_counters(&r->arms, before);
-	if (sb_run_interleaved(r->arms.arms, r->arms.n, &ro, &r->res, why, sizeof(why)) != 0) {
+	int mrc;
+	if (r->arms.n_first) {
+		struct sb_arm_set parts[2] = {
+			{.arms = r->arms.arms, .n_arms = r->arms.n_first, .opts = &ro, .out = &r->res},
+			{.arms = r->arms.arms + r->arms.n_first, .n_arms = r->arms.n - r->arms.n_first, .opts = &ro,
+			 .out = &r->res2},
+		};
+		mrc = sb_run_arm_sets(parts, 2, why, sizeof(why));
+	} else {
+		mrc = sb_run_interleaved(r->arms.arms, r->arms.n, &ro, &r->res, why, sizeof(why));
+	}
+	if (mrc != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 		for (size_t i = 0; i < r->arms.n; i++)
@@ -172,7 +269,13 @@ static int finish(struct htab_run *r, const struct sb_config *cfg, int cpu, int 
 	s.after_report = after_report;
 	s.answer = htab_answer;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s.after_ctx = r;
+	if (r->driver == SB_DRIVER_PERF_EVENT)
+		s.meta.kernel_driver = r->driver_note[0] ? r->driver_note : "perf_event programs, run by page faults "
+											  "(--driver=perf_event)";
 	sb_session_add(&s, &r->res, NULL);
+	if (r->arms.n_first)
+		sb_session_add(&s, &r->res2, NULL);
 	return kernel_run_session_finish(&s, rc);
 }
 
@@ -183,7 +286,7 @@ static int run(struct htab_run *r, const struct sb_config *cfg, int cpu, FILE *i
 		return st;
 	int with_private;
 	enum sb_kernel_status jit_st = check_jit(r, cfg, info, &with_private);
-	if (jit_st == SB_KERNEL_NO_JIT)
+	if (jit_st == SB_KERNEL_NO_JIT || jit_st == SB_KERNEL_NO_CAP || jit_st == SB_KERNEL_NO_TEST_RUN)
 		return jit_st;
 	if ((st = measure(r, cfg, with_private, info)) != SB_KERNEL_OK)
 		return st;
@@ -192,7 +295,7 @@ static int run(struct htab_run *r, const struct sb_config *cfg, int cpu, FILE *i
 	return finish(r, cfg, cpu, jit_st);
 }
 
-enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg)
+enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const struct sb_kernel_run_options *opts)
 {
 	int cpu;
 	enum sb_kernel_status st = kernel_run_start(cfg, &cpu);
@@ -203,6 +306,8 @@ enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg)
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return SB_KERNEL_FAILED;
 	}
+	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
+	r->driver = r->driver_option == SB_DRIVER_PERF_EVENT ? SB_DRIVER_PERF_EVENT : SB_DRIVER_RAW_TP;
 	/* The JIT check and counters lines: above the full table (--table,
 	 * --verbose), dropped with the summary alone, on stderr otherwise. */
 	FILE *quiet;
@@ -210,9 +315,9 @@ enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg)
 	int rc = run(r, cfg, cpu, info);
 	if (quiet)
 		fclose(quiet);
-	for (size_t i = 0; i < r->n_objs; i++)
-		sb_htab_unload(r->objs[i]);
+	unload_programs(r);
 	sb_results_free(&r->res);
+	sb_results_free(&r->res2);
 	free(r);
 	return (enum sb_kernel_status)rc;
 }

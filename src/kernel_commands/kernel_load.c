@@ -21,8 +21,8 @@
 #include "kernel/signals.h"
 #include "kernel/spacer.h"
 
-/* Where the JIT put each function (offset in its page):
- * code placement differs from load to load, the twins' does not. */
+/* Where the JIT put each function (offset in its page), and each private
+ * frame (its page offset): both differ from load to load. */
 static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int copy)
 {
 	fprintf(stderr, "stubbench kernel: placement of load %d, batch_iters=%llu (page offset):", copy + 1,
@@ -33,9 +33,14 @@ static void print_placement(const struct sb_kernel_obj *obj, uint64_t batch, int
 			char err[256];
 			if (sb_jit_read(sb_kernel_prog_fd(obj, s, v), &img, err, sizeof(err)))
 				continue;
-			for (size_t f = 0; f < img.n; f++)
+			for (size_t f = 0; f < img.n; f++) {
+				uint64_t imm;
 				fprintf(stderr, " %s.%s+%llu", img.prog_name, img.funcs[f].name,
 					(unsigned long long)(img.funcs[f].ksym % 4096));
+				/* Its private frame's page offset, which the placed twin's takes. */
+				if (sb_jit_r9_setup(img.funcs[f].bytes, img.funcs[f].len, &imm) >= 0)
+					fprintf(stderr, "(frame+%llu)", (unsigned long long)(imm % 4096));
+			}
 			sb_jit_image_free(&img);
 		}
 	fputc('\n', stderr);

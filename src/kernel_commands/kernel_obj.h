@@ -30,6 +30,21 @@ struct sb_obj_private;
 struct sb_obj_run {
 	const struct sb_config *cfg;  /* the command's configuration */
 	int dump_failed;              /* a --dump-jit file was refused or not written */
+	int driver_option;            /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
+	/* How --prog's programs are loaded and run: raw_tp, BPF_PROG_TEST_RUN of
+	 * their own types; perf_event, loaded as perf_event programs, each run
+	 * by a page fault (the empty driver too). */
+	enum sb_kernel_driver driver;
+	char driver_note[200];        /* why perf_event, for the summary and JSON */
+	/* With perf_event: --prog's programs run by page faults (arms), and
+	 * its syscall programs, which stay syscall programs run with
+	 * BPF_PROG_TEST_RUN, in a part of their own (sc_arms, the empty
+	 * syscall program its overhead, results scres). */
+	const char *pf_progs[SB_USER_MAX_PROGS], *sc_progs[SB_USER_MAX_PROGS];
+	size_t n_pf_progs, n_sc_progs;
+	int sc_empty_fds[SB_KERNEL_MAX_LOADS];
+	struct sb_user_arms sc_arms;
+	struct sb_results scres;
 	struct sb_user_obj *objs[SB_KERNEL_MAX_LOADS * SB_MAX_BATCHES]; /* [load * n_batches + batch] */
 	size_t n_objs, n_loads;
 	struct sb_kernel_obj *empty[SB_KERNEL_MAX_LOADS]; /* the empty driver, loaded once per load */

@@ -18,30 +18,54 @@
 
 #include "output/json_doc.h"
 #include "answer/kernel_obj_answer.h"
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "output/json_doc.h"
+#include "answer/kernel_obj_answer.h"
 #include "kernel/private_stack_probe.h"
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "output/text_grid.h"
 #include "kernel/signals.h"
+#include "kernel_commands/kernel_run.h"
 #include "stubbench/timer.h"
 #include "output/reporter.h"
 
-static void release(struct sb_obj_run *r)
+/* The loads of --prog's programs, their empty drivers and spacers
+ * unloaded, and what their JIT check found forgotten. */
+static void unload_copies(struct sb_obj_run *r)
 {
 	for (size_t i = 0; i < r->n_objs; i++)
 		sb_user_obj_unload(r->objs[i]);
-	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+	r->n_objs = 0;
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++) {
 		sb_kernel_unload(r->empty[i]);
+		r->empty[i] = NULL;
+	}
+	for (size_t i = 0; i < r->n_spacers; i++)
+		close(r->spacers[i]);
+	r->n_spacers = 0;
+	sb_doc_free(r->jit_doc);
+	r->jit_doc = NULL;
+	r->n_private_progs = 0;
+	r->no_priv_what[0] = r->not_measured[0] = 0;
+}
+
+static void release(struct sb_obj_run *r)
+{
+	unload_copies(r);
 	for (size_t i = 0; i < r->n_sys; i++)
 		sb_user_obj_unload(r->sys[i]);
 	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
 		if (r->empty_sys_fds[i] > 0)
 			close(r->empty_sys_fds[i]);
-	for (size_t i = 0; i < r->n_spacers; i++)
-		close(r->spacers[i]);
+	for (size_t i = 0; i < SB_KERNEL_MAX_LOADS; i++)
+		if (r->sc_empty_fds[i] > 0)
+			close(r->sc_empty_fds[i]);
 	sb_results_free(&r->res);
 	sb_results_free(&r->sres);
-	sb_doc_free(r->jit_doc);
+	sb_results_free(&r->scres);
 	sb_obj_private_free(r);
 }
 
@@ -75,7 +99,11 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return SB_KERNEL_FAILED;
 		}
-		r->objs[b] = sb_user_obj_load(cfg->obj, (uint32_t)r->batches[b % r->n_batches], &st, why, sizeof(why));
+		uint32_t batch = (uint32_t)r->batches[b % r->n_batches];
+		r->objs[b] = r->driver == SB_DRIVER_PERF_EVENT
+				     ? sb_user_obj_load_as_perf_event(cfg->obj, batch, (const char *const *)cfg->progs,
+								      cfg->n_progs, &st, why, sizeof(why))
+				     : sb_user_obj_load(cfg->obj, batch, &st, why, sizeof(why));
 		if (!r->objs[b]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -85,12 +113,40 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 	fprintf(info, "loads: %s %zu time%s per batch size, each after a spacer, a block running one (--loads)\n",
 		cfg->obj, r->n_loads, r->n_loads == 1 ? "" : "s");
 	for (size_t l = 0; l < r->n_loads; l++) {
-		r->empty[l] = sb_kernel_load(1, 0, &st, why, sizeof(why));
+		r->empty[l] = sb_kernel_load_as(1, 0, r->driver, &st, why, sizeof(why));
 		if (!r->empty[l]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
 		}
 		r->empty_fds[l] = sb_kernel_empty_fd(r->empty[l]);
+	}
+	return SB_KERNEL_OK;
+}
+
+/* One run of the empty driver: 0, or -errno. */
+static int try_empty(const struct sb_obj_run *r, int cpu)
+{
+	uint64_t runs = 0;
+	int rc;
+	if (r->driver == SB_DRIVER_RAW_TP)
+		return sb_kernel_test_run(r->empty_fds[0], cpu);
+	sb_bpf_run_timed(r->driver, r->empty_fds[0], cpu, NULL, NULL, &runs, &rc);
+	return rc;
+}
+
+/* load_copies, then one run of the empty driver to see the kernel runs
+ * it on cpu. Returns SB_KERNEL_OK, or a status said on stderr. */
+static enum sb_kernel_status load_copies_and_try(struct sb_obj_run *r, int cpu, FILE *info)
+{
+	enum sb_kernel_status st = load_copies(r, info);
+	if (st != SB_KERNEL_OK)
+		return st;
+	int trc = try_empty(r, cpu);
+	if (trc != 0) {
+		fprintf(stderr, "stubbench kernel: %s of an empty %s program refused on CPU %d: %s\n",
+			r->driver == SB_DRIVER_RAW_TP ? "BPF_PROG_TEST_RUN" : "a run by a page fault",
+			sb_kernel_driver_name(r->driver), cpu, sb_errno_cause(-trc));
+		return SB_KERNEL_NO_TEST_RUN;
 	}
 	return SB_KERNEL_OK;
 }
@@ -116,16 +172,7 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
 	}
 	*cpu_out = cpu;
 	take_batches(r, info);
-	st = load_copies(r, info);
-	if (st != SB_KERNEL_OK)
-		return st;
-	int trc = sb_kernel_test_run(r->empty_fds[0], cpu);
-	if (trc != 0) {
-		fprintf(stderr, "stubbench kernel: BPF_PROG_TEST_RUN of a raw_tp program refused on CPU %d: %s\n", cpu,
-			sb_errno_cause(-trc));
-		return SB_KERNEL_NO_TEST_RUN;
-	}
-	return SB_KERNEL_OK;
+	return load_copies_and_try(r, cpu, info);
 }
 
 /* The JIT first, into r->jit_doc: its dumps are written even for
@@ -133,7 +180,7 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
  * SB_KERNEL_FAILED (a JIT not read) or SB_KERNEL_NO_PRIV_STACK (a function
  * with the stack for a private stack, and none in any program: why said in
  * one line, the rest measured). Returns 0, or -1 out of memory (said). */
-static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
+static int check_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 {
 	r->jit_doc = sb_doc_new();
 	*rc = sb_obj_check_jit(r, info, r->jit_doc) == 0 ? SB_KERNEL_OK : SB_KERNEL_FAILED;
@@ -141,6 +188,60 @@ static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return -1;
 	}
+	return 0;
+}
+
+/* The type of --prog's first program as loaded ("raw_tp", "xdp"). */
+static const char *first_type(const struct sb_obj_run *r)
+{
+	struct bpf_prog_info pi;
+	__u32 len = sizeof(pi);
+	memset(&pi, 0, sizeof(pi));
+	int fd = sb_user_obj_prog_fd(r->objs[0], r->cfg->progs[0]);
+	const char *t = fd >= 0 && bpf_obj_get_info_by_fd(fd, &pi, &len) == 0 ? libbpf_bpf_prog_type_str(pi.type) : NULL;
+	return t ? t : "their type of";
+}
+
+/* --driver=auto where no program got a private stack though a function
+ * has the stack for one: the probe says whether perf_event programs get
+ * one, and there the programs are loaded again as perf_event programs,
+ * said in one line (back to their own type, said too, where the verifier
+ * refuses them as such). Returns 0, or -1 (said on stderr): no copies
+ * loaded, the run ends with *st. */
+static int perf_event_instead(struct sb_obj_run *r, int cpu, FILE *info, enum sb_kernel_status *rc,
+			      enum sb_kernel_status *st)
+{
+	struct sb_private_stack_probe probe;
+	char err[256];
+	if (r->driver_option != SB_KERNEL_DRIVER_AUTO || r->driver != SB_DRIVER_RAW_TP || r->n_private_progs ||
+	    !r->no_priv_what[0] || sb_private_stack_probe_run(&probe, err, sizeof(err)) != 0 ||
+	    sb_private_stack_probe_type_gets(&probe, SB_PROBE_PERF_EVENT) != 1)
+		return 0;
+	char type[64];
+	snprintf(type, sizeof(type), "%s", first_type(r));
+	fprintf(stderr, "stubbench kernel: loading --prog's programs as perf_event programs instead, each run by a "
+		"page fault (--driver=perf_event): this kernel gives %s programs no private stack\n", type);
+	snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: this kernel "
+		 "gives %s programs no private stack", type);
+	unload_copies(r);
+	r->driver = SB_DRIVER_PERF_EVENT;
+	*st = load_copies_and_try(r, cpu, info);
+	if (*st != SB_KERNEL_OK) {
+		fprintf(stderr, "stubbench kernel: back to %s programs\n", type);
+		unload_copies(r);
+		r->driver = SB_DRIVER_RAW_TP;
+		r->driver_note[0] = 0;
+		if ((*st = load_copies_and_try(r, cpu, info)) != SB_KERNEL_OK)
+			return -1;
+	}
+	*st = SB_KERNEL_OK;
+	return check_jit(r, info, rc);
+}
+
+static int read_jit(struct sb_obj_run *r, int cpu, FILE *info, enum sb_kernel_status *rc, enum sb_kernel_status *st)
+{
+	if (check_jit(r, info, rc) != 0 || perf_event_instead(r, cpu, info, rc, st) != 0)
+		return -1;
 	if (!r->n_private_progs && r->no_priv_what[0]) {
 		struct sb_private_stack_probe probe;
 		int probed = sb_kernel_say_no_private_stack(r->no_priv_what, info, sb_session_notes(r->cfg), &probe);
@@ -155,6 +256,40 @@ static int read_jit(struct sb_obj_run *r, FILE *info, enum sb_kernel_status *rc)
 	return 0;
 }
 
+/* With perf_event: --prog's programs split by how they run (a syscall
+ * program stays one, run with BPF_PROG_TEST_RUN in a part of its own with
+ * an empty syscall program per load as its overhead). SB_KERNEL_OK, or a
+ * status said on stderr. */
+static enum sb_kernel_status split_programs(struct sb_obj_run *r)
+{
+	const struct sb_config *cfg = r->cfg;
+	if (r->driver != SB_DRIVER_PERF_EVENT)
+		return SB_KERNEL_OK;
+	for (size_t i = 0; i < cfg->n_progs; i++) {
+		struct bpf_prog_info pi;
+		__u32 len = sizeof(pi);
+		memset(&pi, 0, sizeof(pi));
+		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->progs[i]);
+		int sc = fd >= 0 && bpf_obj_get_info_by_fd(fd, &pi, &len) == 0 && pi.type == BPF_PROG_TYPE_SYSCALL;
+		if (sc)
+			r->sc_progs[r->n_sc_progs++] = cfg->progs[i];
+		else
+			r->pf_progs[r->n_pf_progs++] = cfg->progs[i];
+	}
+	char why[512];
+	for (size_t l = 0; r->n_sc_progs && l < r->n_loads; l++)
+		if ((r->sc_empty_fds[l] = sb_user_obj_empty_syscall(why, sizeof(why))) < 0) {
+			r->sc_empty_fds[l] = 0;
+			fprintf(stderr, "stubbench kernel: %s\n", why);
+			return SB_KERNEL_FAILED;
+		}
+	if (r->n_sc_progs)
+		fprintf(stderr, "stubbench kernel: %s%s: syscall program%s, run with BPF_PROG_TEST_RUN in a part of "
+			"%s own\n", r->sc_progs[0], r->n_sc_progs > 1 ? " and the other syscall programs" : "",
+			r->n_sc_progs > 1 ? "s" : "", r->n_sc_progs > 1 ? "their" : "its");
+	return SB_KERNEL_OK;
+}
+
 /* At the largest batch, one run each: a program whose run would hold the
  * measurement far past --time is refused before it starts. Returns
  * SB_KERNEL_OK, or a status said on stderr. */
@@ -166,8 +301,18 @@ static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
 	for (size_t b = 1; b < r->n_batches; b++)
 		if (r->batches[b] > r->batches[big])
 			big = b;
-	enum sb_kernel_status st = sb_user_obj_check_runs(r->objs[big], (const char *const *)cfg->progs, cfg->n_progs,
-							   cpu, cfg->time_s > 0 ? cfg->time_s / 8 : 0, why, sizeof(why));
+	double max_run_s = cfg->time_s > 0 ? cfg->time_s / 8 : 0;
+	enum sb_kernel_status st;
+	if (r->driver == SB_DRIVER_PERF_EVENT) {
+		st = sb_user_obj_check_runs_as(r->objs[big], r->pf_progs, r->n_pf_progs, r->driver, cpu, max_run_s, why,
+					       sizeof(why));
+		if (st == SB_KERNEL_OK)
+			st = sb_user_obj_check_runs(r->objs[big], r->sc_progs, r->n_sc_progs, cpu, max_run_s, why,
+						    sizeof(why));
+	} else {
+		st = sb_user_obj_check_runs(r->objs[big], (const char *const *)cfg->progs, cfg->n_progs, cpu, max_run_s,
+					    why, sizeof(why));
+	}
 	if (st != SB_KERNEL_OK)
 		fprintf(stderr, "stubbench kernel: %s: %s\n", cfg->obj, why);
 	return st;
@@ -202,8 +347,11 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 	/* The twins run code read from the object: contained (a child of
 	 * their own); the kernel's runs, which call bpf(), stay here. */
 	struct sb_run_opts tro = {0};
-	struct sb_arm_set parts[3] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
+	struct sb_arm_set parts[4] = {{.arms = r->arms.arms, .n_arms = r->arms.n, .opts = &ro, .out = &r->res}};
 	size_t n_parts = 1;
+	if (r->sc_arms.n)
+		parts[n_parts++] = (struct sb_arm_set){.arms = r->sc_arms.arms, .n_arms = r->sc_arms.n, .opts = &ro,
+							.out = &r->scres};
 	if (r->has_ab)
 		parts[n_parts++] = (struct sb_arm_set){.arms = r->sys_arms.arms, .n_arms = r->sys_arms.n, .opts = &ro,
 							.out = &r->sres};
@@ -234,8 +382,17 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 static enum sb_kernel_status measure(struct sb_obj_run *r, int cpu, FILE *info, int *twins_failed)
 {
 	const struct sb_config *cfg = r->cfg;
-	sb_user_arms_build(&r->arms, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)cfg->progs,
-			   cfg->n_progs, r->empty_fds, cpu);
+	if (r->driver == SB_DRIVER_PERF_EVENT) {
+		sb_user_arms_build(&r->arms, r->objs, r->n_loads, r->batches, r->n_batches, r->pf_progs, r->n_pf_progs,
+				   r->empty_fds, cpu);
+		sb_user_arms_set_driver(&r->arms, r->driver);
+		if (r->n_sc_progs)
+			sb_user_arms_build(&r->sc_arms, r->objs, r->n_loads, r->batches, r->n_batches, r->sc_progs,
+					   r->n_sc_progs, r->sc_empty_fds, cpu);
+	} else {
+		sb_user_arms_build(&r->arms, r->objs, r->n_loads, r->batches, r->n_batches,
+				   (const char *const *)cfg->progs, cfg->n_progs, r->empty_fds, cpu);
+	}
 	r->has_ab = sb_obj_load_syscall_copies(r, cpu, info);
 	if (r->has_ab)
 		sb_user_arms_build_syscall(&r->sys_arms, r->sys, r->n_loads, r->batches, r->n_batches,
@@ -265,9 +422,14 @@ static enum sb_kernel_status finish(struct sb_obj_run *r, enum sb_kernel_status 
 	s.meta.members = sb_obj_members;
 	s.meta.members_ctx = r;
 	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	if (r->driver == SB_DRIVER_PERF_EVENT)
+		s.meta.kernel_driver = r->driver_note[0] ? r->driver_note
+							 : "perf_event programs, run by page faults (--driver=perf_event)";
 	s.after_report = sb_obj_after_report;
 	s.after_ctx = r;
 	sb_session_add(&s, &r->res, NULL);
+	if (r->sc_arms.n)
+		sb_session_add(&s, &r->scres, NULL);
 	if (r->has_ab)
 		sb_session_add_section(&s, &r->sres, "syscall", "the programs with a private stack loaded as syscall "
 				       "programs (none): the kernel's own A/B");
@@ -289,9 +451,11 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 		quiet = r->cfg->verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
 		info = quiet ? quiet : stdout;
 	}
-	enum sb_kernel_status st = load_all(r, &cpu, info), rc;
-	if (st == SB_KERNEL_OK && read_jit(r, info, &rc) != 0)
+	enum sb_kernel_status st = load_all(r, &cpu, info), rc = SB_KERNEL_OK;
+	if (st == SB_KERNEL_OK && read_jit(r, cpu, info, &rc, &st) != 0 && st == SB_KERNEL_OK)
 		st = SB_KERNEL_FAILED;
+	if (st == SB_KERNEL_OK)
+		st = split_programs(r);
 	if (st == SB_KERNEL_OK)
 		st = check_runs(r, cpu);
 	int twins_failed = 0;
@@ -302,7 +466,7 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 	return st == SB_KERNEL_OK ? finish(r, rc, twins_failed) : st;
 }
 
-enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg)
+enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg, int driver)
 {
 	struct sb_obj_run *r = calloc(1, sizeof(*r));
 	if (!r) {
@@ -310,6 +474,8 @@ enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg)
 		return SB_KERNEL_FAILED;
 	}
 	r->cfg = cfg;
+	r->driver_option = driver;
+	r->driver = driver == SB_DRIVER_PERF_EVENT ? SB_DRIVER_PERF_EVENT : SB_DRIVER_RAW_TP;
 	enum sb_kernel_status rc = run(r);
 	release(r);
 	free(r);

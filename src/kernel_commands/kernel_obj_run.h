@@ -18,6 +18,10 @@
  * cannot be opened or loaded or an unknown program, SB_KERNEL_NO_PRIV_STACK
  * where the kernel gave a function with the stack for one no private
  * stack (the rest measured), the others as loader.h says. */
-enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg);
+/* driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO (kernel_run.h):
+ * test runs of the programs' own types, or where they get no private
+ * stack and perf_event programs do, the programs loaded again as
+ * perf_event programs, each run by a page fault (said in one line). */
+enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg, int driver);
 
 #endif

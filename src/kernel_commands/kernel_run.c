@@ -208,6 +208,6 @@ enum sb_kernel_status sb_kernel_run(const struct sb_config *cfg, const struct sb
 		return SB_KERNEL_USAGE;
 	}
 	if (plan.htab)
-		return sb_kernel_interrupted_or(sb_kernel_htab_run(cfg));
+		return sb_kernel_interrupted_or(sb_kernel_htab_run(cfg, opts));
 	return run_shapes(cfg, &plan, opts);
 }

@@ -45,8 +45,9 @@ struct sb_kernel_run_options {
 enum sb_kernel_status sb_kernel_run(const struct sb_config *cfg, const struct sb_kernel_run_options *opts);
 
 /* --shape=htab: seed 003's v1 map-helper program with and without a
- * private stack, and its syscall path; no twins. */
-enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg);
+ * private stack, and its syscall path; no twins. opts->driver as for the
+ * built-in shapes (NULL: auto). */
+enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const struct sb_kernel_run_options *opts);
 
 /* --probe: which program types and stack shapes this kernel gives a
  * private stack (their JIT read back): as lines, or one JSON object with

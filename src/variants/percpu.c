@@ -61,6 +61,14 @@ static size_t template_size(void)
 	return (size_t)(__stop_sb_percpu - __start_sb_percpu);
 }
 
+unsigned sb_percpu_page_offset(const void *template_addr)
+{
+	size_t size = template_size();
+	uintptr_t off = (uintptr_t)((const char *)template_addr - __start_sb_percpu);
+	/* copy = a page boundary + (rw - size), rw a multiple of the page */
+	return (unsigned)((off - size) & (PAGE - 1));
+}
+
 void *sb_percpu_ptr(const void *template_addr)
 {
 	if (!tls.ready)

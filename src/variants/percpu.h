@@ -42,6 +42,10 @@ uint64_t sb_percpu_read_gs_slot(int32_t disp);
 
 /* The areas and gs displacements the linked stubs declared. */
 size_t sb_percpu_areas(const struct sb_priv_area **areas);
+/* The page offset (address mod 4096) that template address t has in every
+ * thread's copy: the copy ends at a page boundary, so it is fixed by the
+ * link, whether or not this thread's copy is made yet. */
+unsigned sb_percpu_page_offset(const void *template_addr);
 size_t sb_percpu_gs_disps(const int64_t **disps);
 
 /* Number of guard words in this thread's copy that no longer hold

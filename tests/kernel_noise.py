@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""kernel_noise: no kernel figure that is the driver's spread is printed as a
+cost (docs/kernel-verdict.md, "Not resolved"). On recorded kernel runs read
+back with `stubbench report`:
+
+- the Intel Xeon 6/0xa7 VM's perf_event run (fc-v1300, batch 1-4096): every
+  kernel figure the summary prints has a 95 % CI half-width within the bound
+  (10 cycles or 10 % of the base's cost, never more than it); the counts of verdicts name the
+  figures not resolved, which get none;
+- the AMD Zen 4 VM's short perf_event run at batches 8 and 64, whose kernel
+  figures are all the page fault's spread: each shape says "not resolved at
+  batch 64: the driver's own spread is ±X cycles" with the widest spread,
+  and no verdict is counted;
+- the Intel run with one added cost made wide: named after the resolved
+  figures, folded within 100 columns;
+- the Intel run with the per-run kernel rows at batch 4096 made as wide as
+  the line seen on that VM (base 374.9 [-3687.5, 4437.3]): one line naming
+  them, within 100 columns; and with a figure made far apart but not
+  resolved, the summary's "most apart" never names it.
+Every summary line within 100 columns, at most 10 lines.
+
+usage: kernel_noise.py STUBBENCH DATA_DIR"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sb, data = sys.argv[1], sys.argv[2]
+failures = []
+BOUND = 10.0      # cycles, or 10 % of the base's cost where that is more
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+def report(doc, what):
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
+        json.dump(doc, t)
+        t.flush()
+        p = subprocess.run([sb, "report", t.name], capture_output=True, text=True)
+    lines = p.stdout.splitlines()
+    check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr}")
+    check(0 < len(lines) <= 10, f"{what}: {len(lines)} lines: {lines}")
+    for x in lines:
+        check(len(x) <= 100, f"{what}: a line of {len(x)} columns: {x!r}")
+    return lines
+
+
+FIG = re.compile(r"(base|private|hybrid) ([+-]?[0-9.]+) \[([+-]?[0-9.]+), ([+-]?[0-9.]+)\]")
+
+
+def printed_within_bound(lines, what):
+    """Every kernel figure of a shape line: half-width <= min(10, base)."""
+    for x in lines:
+        if not re.match(r"  (per-run|in-loop) ", x):
+            continue
+        base = None
+        for name, v, lo, hi in FIG.findall(x):
+            v, lo, hi = float(v), float(lo), float(hi)
+            if name == "base":
+                base = v
+            half = max(v - lo, hi - v)
+            bound = min(abs(base), max(BOUND, 0.1 * abs(base))) if base is not None else BOUND
+            check(half <= bound + 0.01, f"{what}: {name} {v} [{lo}, {hi}] printed, half-width {half:.2f} > {bound}")
+
+
+def load(name):
+    with open(os.path.join(data, name)) as f:
+        return json.load(f)
+
+
+# The Intel Xeon run: figures within the bound, the rest counted apart.
+xeon = load("kernel_xeon_0xa7_perf_event.json")
+lines = report(xeon, "xeon")
+printed_within_bound(lines, "xeon")
+check("absolute, all batches: 9 agree, 14 differ, 7 inconclusive, 6 not resolved (no verdict)" in lines,
+      f"xeon absolute counts: {lines}")
+check("added cost, all batches: 7 agree, 3 differ, 10 inconclusive" in lines,
+      f"xeon added counts: {lines}")
+check("  per-run base 12.17 [12.13, 12.22], private +9.91 [+9.08, +10.71], hybrid +1.05 [+0.95, +1.21]" in lines,
+      f"xeon per-run line: {lines}")
+
+# The Zen 4 run at batches 8 and 64: the page fault's spread, said so.
+zen = load("kernel_zen4_perf_event_b8_64.json")
+lines = report(zen, "zen4")
+printed_within_bound(lines, "zen4")
+for shape, spread in (("per-run", "45.9"), ("in-loop", "103.4")):
+    want = f"  {shape} not resolved at batch 64: the driver's own spread is ±{spread} cycles"
+    check(want in lines, f"zen4: no line {want!r}: {lines}")
+check("absolute, all batches: 0 agree, 0 differ, 0 inconclusive, 12 not resolved (no verdict)" in lines,
+      f"zen4 counts: {lines}")
+check(not any(x.startswith("          placed twin:") for x in lines), f"zen4: a verdict line: {lines}")
+
+
+def kernel_row(doc, variant, batch):
+    for r in doc["results"]:
+        if r.get("side") == "kernel" and r["variant"] == variant and r["batch"] == batch:
+            return r
+    raise KeyError((variant, batch))
+
+
+# The line seen on the Xeon VM at a small batch, made at batch 4096.
+wide = json.loads(json.dumps(xeon))
+r = kernel_row(wide, "baseline-per-run", 4096)
+r["cycles_per_iter"].update(mean=374.9, ci95=[-3687.5, 4437.3])
+lines = report(wide, "wide")
+printed_within_bound(lines, "wide")
+want = "  per-run not resolved at batch 4096: the driver's own spread is ±4062.4 cycles"
+check(want in lines, f"wide: no line {want!r}: {lines}")
+
+# One added cost not resolved beside resolved figures: named after them,
+# the line folded within 100 columns.
+part = json.loads(json.dumps(xeon))
+r = kernel_row(part, "private-per-run", 4096)
+r["delta_ci95_cycles"] = [-40.0, 60.0]
+lines = report(part, "part")
+printed_within_bound(lines, "part")
+check(any(x.startswith("  per-run base 12.17 [12.13, 12.22], hybrid +1.05 [+0.95, +1.21]") for x in lines) and
+      any(x.strip().startswith("private not resolved at batch 4096: the driver's own spread is ±") for x in lines),
+      f"part: {lines}")
+
+# A figure far apart from its twin but not resolved is never "most apart"
+# (no driver line, so that the summary has room for it).
+far = json.loads(json.dumps(xeon))
+far.pop("kernel_driver", None)
+r = kernel_row(far, "hybrid-in-loop", 64)
+r["cycles_per_iter"].update(mean=5000.0, ci95=[1000.0, 9000.0])
+lines = report(far, "far")
+most = [x for x in lines if x.startswith("most apart, twin - kernel: ")]
+check(most and all("hybrid in-loop @64" not in x for x in most) and all("cycles per iteration at" in x for x in most),
+      f"far: 'most apart' {most}: {lines}")
+check("absolute, all batches: 9 agree, 13 differ, 7 inconclusive, 7 not resolved (no verdict)" in lines,
+      f"far counts: {lines}")
+
+if failures:
+    print("\n".join("FAIL " + f for f in failures))
+    sys.exit(1)
+print("kernel_noise: ok")
