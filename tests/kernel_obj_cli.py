@@ -134,11 +134,11 @@ with tempfile.TemporaryDirectory() as d:
         check(rep.returncode == 0 and all(len(x) <= 100 for x in lines), f"report: {rep.returncode} {rep.stderr}")
         # --prog's order: no_frame (the first, the others' reference), then with_frame.
         want = ["no_frame at batch 64, ", "  kernel ", "  private stack: none measured",
-                "with_frame at batch 64, ", "  kernel ", "  private stack, this run: ", "    at identical layout: codegen "] + \
+                "with_frame at batch 64, ", "  kernel ", "  private stack: codegen ", "    placed like the loads: "] + \
                (["    in the kernel (these loads): "] if ab else [])
         check(len(lines) >= 1 + len(want) and all(x.startswith(w) for x, w in zip(lines[1:], want)),
               f"report lines {lines}, want the starts {want}")
-        check(" x the de-privatized twin's time, " in rep.stdout and "% vs no_frame)" in rep.stdout and
+        check(" x the de-privatized twin's time" in rep.stdout and "% vs no_frame)" in rep.stdout and
               ", layout " in rep.stdout and (" vs itself as a syscall program" in rep.stdout) == ab,
               f"report {rep.stdout}")
     u = doc.get("user_object", {})

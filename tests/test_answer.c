@@ -263,6 +263,53 @@ static void wide_figures(void)
 	free(buf);
 }
 
+/* A padded run whose codegen and placed cost have opposite signs (the
+ * diff of the issue's user: codegen +0.45, placed -5.96, layout -6.41):
+ * the codegen leads, placed beside it, and a third line says the signs
+ * differ, with the layout's share; with the same signs, no such line. */
+static void signs_differ(void)
+{
+	int li = sb_figure_index("layout");
+	CHECK(li >= 0, "%s", "a layout figure");
+	if (li < 0)
+		return;
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	struct sb_run_row rows[2];
+	memset(rows, 0, sizeof(rows));
+	const char *codegens[] = {"baseline", "private"};
+	for (int same = 0; same < 2; same++) {
+		for (int i = 0; i < 2; i++) {
+			struct sb_run_row *r = &rows[i];
+			snprintf(r->variant, sizeof(r->variant), "host-%s", codegens[i]);
+			sb_cell_key_set(&r->key, SB_SIDE_REPLICA, "replica-host", codegens[i], "v6.18", "rethunk", "",
+					r->variant);
+			r->batch = 512;
+			r->cycles = est(100, 99, 101);
+			r->figures[SB_FIGURE_DELTA] = i ? (same ? est(5.96, 4.48, 7.33) : est(-5.96, -7.33, -4.48))
+							: sb_estimate_absent("baseline");
+			r->figures[SB_FIGURE_CODEGEN] = i ? est(0.45, -0.37, 0.96) : sb_estimate_absent("baseline");
+			r->figures[li] = i ? (same ? est(5.51, 4.0, 7.0) : est(-6.41, -7.9, -4.9)) : sb_estimate_absent("baseline");
+		}
+		rf.rows = rows;
+		rf.n_rows = 2;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n = sb_answer_variants(f, &rf, 8);
+		fclose(f);
+		const char *want = "host-private   codegen +0.45 [-0.37, +0.96] this run (host, rethunk)\n"
+				   "  placed -5.96 [-7.33, -4.48]: host-private took 0.94 ± 0.01 x host-baseline's time (faster)\n"
+				   "  signs differ: codegen +0.45, layout -6.41 (108 % of placed): the placement makes it faster\n";
+		if (!same)
+			CHECK(n == 3 && buf && strcmp(buf, want) == 0, "%d lines:\n%s", n, buf);
+		else
+			CHECK(n == 2 && buf && !strstr(buf, "signs differ") && strstr(buf, "codegen +0.45"), "%d lines:\n%s",
+			      n, buf);
+		free(buf);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -279,5 +326,6 @@ int main(int argc, char **argv)
 	lab_ranking();
 	state_lines();
 	wide_figures();
+	signs_differ();
 	return check_report("test_answer");
 }

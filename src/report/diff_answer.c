@@ -181,10 +181,25 @@ static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b)
 		 n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
 		 base);
 	sb_answer_line_faster(f, line, n ? &n->figures[SB_FIGURE_CODEGEN] : &none);
-	snprintf(line, sizeof(line), "  as a randomly placed load pays it %s cycles, %s %%", cyc, pct);
+	snprintf(line, sizeof(line), "  placed at random %s cycles, %s %%", cyc, pct);
 	sb_answer_line_faster(f, line, &vs);
+	int lines = 3;
+	/* With the codegen apart: where it and the placed cost disagree in
+	 * sign, the layout's share in words; and which figure to quote. */
+	if (n && sb_answer_codegen_apart(n)) {
+		const struct sb_estimate *codegen = &n->figures[SB_FIGURE_CODEGEN];
+		if (sb_answer_signs_differ(codegen, &vs)) {
+			int li = sb_figure_index("layout");
+			struct sb_estimate lay = li >= 0 ? n->figures[li] : sb_estimate_absent("no layout figure");
+			sb_answer_signs_line(line, sizeof(line), "  ", codegen, &vs, &lay);
+			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+			lines++;
+		}
+		fprintf(f, "  %s\n", SB_ANSWER_QUOTE_LINE);
+		lines++;
+	}
 	const struct sb_run_row *r[2] = {o, n};
-	return 3 + (rf->diff ? zeroed_line(f, rf->diff) : 0) + floor_line(f, rf->diff, r);
+	return lines + (rf->diff ? zeroed_line(f, rf->diff) : 0) + floor_line(f, rf->diff, r);
 }
 
 int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
