@@ -180,11 +180,21 @@ static void counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
 		fprintf(f, "added cost: no verdict (no private or hybrid program measured in the kernel)\n");
 		return;
 	}
-	fprintf(f, "%s, all batches: %zu agree, %zu differ, %zu inconclusive", which ? "added cost" : "absolute",
-		n[SB_VERDICT_AGREE], n[SB_VERDICT_DIFFER], n[SB_VERDICT_INCONCLUSIVE]);
-	if (c->worst[which].verdict == SB_VERDICT_DIFFER)
-		fprintf(f, "; most: %s %+.1f", c->worst_where[which], c->worst[which].diff.value);
-	fputc('\n', f);
+	char line[512];
+	int k = snprintf(line, sizeof(line), "%s, all batches: %zu agree, %zu differ, %zu inconclusive",
+			 which ? "added cost" : "absolute", n[SB_VERDICT_AGREE], n[SB_VERDICT_DIFFER],
+			 n[SB_VERDICT_INCONCLUSIVE]);
+	/* The cell where twin and kernel differ most, twin - kernel in
+	 * cycles: with where it is where that fits. */
+	if (c->worst[which].verdict == SB_VERDICT_DIFFER) {
+		char most[256];
+		snprintf(most, sizeof(most), "; twin - kernel most: %+.1f cycles, %s", c->worst[which].diff.value,
+			 c->worst_where[which]);
+		if (k + strlen(most) > SB_ANSWER_MAX_COLUMNS)
+			snprintf(most, sizeof(most), "; twin - kernel most: %+.1f cycles", c->worst[which].diff.value);
+		snprintf(line + k, sizeof(line) - (size_t)k, "%s", most);
+	}
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 }
 
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
