@@ -24,6 +24,7 @@
 
 #include "check.h"
 #include "stubbench/answer.h"
+#include "stubbench/core_states.h"
 #include "stats/attribution.h"
 #include "report/kernel_verdict.h"
 #include "report/lab_rank.h"
@@ -310,6 +311,52 @@ static void signs_differ(void)
 	}
 }
 
+/* The core-state line of a run that saw one cluster and has no quiet
+ * level: with a record too short (a first run), it says so and to run
+ * again, naming no file; with no record kept, that; by the record, the
+ * state and the level. */
+static void first_run_state(void)
+{
+	struct sb_state_figures st;
+	memset(&st, 0, sizeof(st));
+	st.n_blocks = 200;
+	st.split.basis = "none";
+	st.split.n[SB_CORE_UNKNOWN] = 200;
+	st.split.median[SB_CORE_UNKNOWN] = 3.86;
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	rf.states = &st;
+	const char *why[] = {SB_CORE_RECORD_SHORT, NULL, SB_CORE_RECORD_OFF};
+	const char *want[] = {
+		"core state: unknown: the record needs two runs on this machine: run again; canary 3.86 adds/cycle\n",
+		"core state: unknown: the record needs two runs on this machine: run again; canary 3.86 adds/cycle\n",
+		"core state: unknown: no record of quiet levels kept to name it by; canary 3.86 adds/cycle\n"};
+	for (int i = 0; i < 3; i++) {
+		st.split.no_level = why[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n = sb_answer_core_states(f, &rf, 2);
+		fclose(f);
+		CHECK(n == 1 && buf && strcmp(buf, want[i]) == 0 && !strstr(buf, "FILE"), "%s: %s",
+		      why[i] ? why[i] : "(older file)", buf);
+		free(buf);
+	}
+	st.split.basis = "record";
+	st.split.quiet_level = 3.87;
+	st.split.n[SB_CORE_UNKNOWN] = 0;
+	st.split.n[SB_CORE_QUIET] = 200;
+	st.split.median[SB_CORE_QUIET] = 3.86;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sb_answer_core_states(f, &rf, 2);
+	fclose(f);
+	CHECK(buf && strcmp(buf, "core state: quiet all run (canary 3.86 adds/cycle, quiet 3.87 by the record)\n") == 0,
+	      "by the record: %s", buf);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -327,5 +374,6 @@ int main(int argc, char **argv)
 	state_lines();
 	wide_figures();
 	signs_differ();
+	first_run_state();
 	return check_report("test_answer");
 }
