@@ -493,12 +493,12 @@ const struct sb_cli_group sb_cli_counters_group = {
 	.parse = parse_counters,
 };
 
-enum { K_PLACEMENTS, K_STATES, K_PADDED };
+enum { K_PLACEMENTS, K_STATES, K_PADDED, K_NO_PADDED };
 
 static int parse_placements(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
-	if (key == K_PADDED) {
-		cli->cfg.padded = 1;
+	if (key == K_PADDED || key == K_NO_PADDED) {
+		cli->cfg.padded = key == K_PADDED;
 		return 0;
 	}
 	if (key == K_STATES) {
@@ -527,11 +527,13 @@ const struct sb_cli_group sb_cli_placements_group = {
 		{"states", "K", K_STATES, "re-rolled states per arm: each block runs the next of K copies\n"
 					  "of the code at random placements (default %S; 0: the\n"
 					  "program's own code only), at a random stack offset"},
-		{"padded", NULL, K_PADDED, "the codegen and layout costs at identical layout: the baseline,\n"
-					   "each replica and its padded baseline (the baseline's bytes with\n"
-					   "the kernel's NOPs, laid out as the replica) each in a group of its\n"
-					   "own at one table of 16 placements; they share --time with the\n"
-					   "sweep, so give it about 3 times the time"},
+		{"padded", NULL, K_PADDED, "the codegen and layout costs at identical layout (the sweep's\n"
+					   "default): the baseline, each replica and its padded baseline\n"
+					   "(the baseline's bytes with the kernel's NOPs, laid out as the\n"
+					   "replica) each in a group of its own at one table of 16\n"
+					   "placements, in the sweep's processes and its --time"},
+		{"no-padded", NULL, K_NO_PADDED, "no identical-layout groups: the placed cost and the total\n"
+						 "(copy j against copy j, layout included) alone"},
 		{NULL},
 	},
 	.parse = parse_placements,
@@ -1026,6 +1028,7 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 		cli.cfg.processes = cmd->default_processes;
 	if (cmd->default_time_s > 0)
 		cli.cfg.time_s = cmd->default_time_s;
+	cli.cfg.padded = cmd->default_padded;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;

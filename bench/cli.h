@@ -79,6 +79,8 @@ struct sb_subcommand {
 	uint64_t default_processes;
 	/* --time when not given (0: the sweep's, 8 s). */
 	double default_time_s;
+	/* --padded when neither it nor --no-padded is given (0: off). */
+	int default_padded;
 	int (*run)(struct sb_cli *cli);
 };
 

@@ -89,7 +89,7 @@ function(sb_report_add_tests)
   target_link_libraries(test_summary_width PRIVATE stubbench_report)
   add_test(NAME summary_width COMMAND test_summary_width ${CMAKE_SOURCE_DIR}/tests/data)
   add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
-    ${CMAKE_SOURCE_DIR}/tests/data sweep lab kernel kernel_thunk_ret kernel_obj)
+    ${CMAKE_SOURCE_DIR}/tests/data sweep padded_two_state lab kernel kernel_thunk_ret kernel_obj)
   # The summary's line on placements where the loop took two states.
   add_test(NAME two_state_line COMMAND sh ${CMAKE_SOURCE_DIR}/tests/two_state_line.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)

@@ -27,7 +27,7 @@ with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "blocks.csv")
     env = dict(os.environ, STUBBENCH_TEST_DISTURB_NONE="1")
     p = subprocess.run([sb, "--flavour=seed001", "--variant=baseline,private", "--batch=1,64", "--samples=300", "--processes=2",
-                        "--seed=5", "--format=json", f"--blocks={path}"], capture_output=True, text=True, env=env)
+                        "--no-padded", "--seed=5", "--format=json", f"--blocks={path}"], capture_output=True, text=True, env=env)
     check(p.returncode == 0, f"exit {p.returncode}: {p.stderr}")
     doc = json.loads(p.stdout)
     with open(path, newline="") as f:

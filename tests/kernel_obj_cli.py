@@ -136,14 +136,14 @@ with tempfile.TemporaryDirectory() as d:
         # "  kernel 27.05 [...]", or where the driver's spread is wider than
         # the bound, "  kernel: not resolved at batch 64: ..."
         want = ["no_frame at batch 64, ", "  kernel", "  private stack: none measured",
-                "with_frame at batch 64, ", "  kernel", "  private stack, this run: ", "    at identical layout: codegen "] + \
+                "with_frame at batch 64, ", "  kernel", "  private stack: codegen ", "    placed like the loads: "] + \
                (["    in the kernel (these loads): "] if ab else [])
         check(len(lines) >= 1 + len(want) and all(x.startswith(w) for x, w in zip(lines[1:], want)),
               f"report lines {lines}, want the starts {want}")
         # A kernel figure wider than the bound (kernel_verdict.h) is named the
         # driver's spread instead of a cost.
         spread = "not resolved at batch 64: the driver"
-        check(" x the de-privatized twin's time, " in rep.stdout and
+        check(" x the de-privatized twin's time" in rep.stdout and
               ("% vs no_frame)" in rep.stdout or spread in rep.stdout) and ", layout " in rep.stdout and
               (" vs itself as a syscall program" in rep.stdout or
                "(these loads): not resolved at batch 64: the drivers' own spread is" in rep.stdout) == ab,

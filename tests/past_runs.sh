@@ -23,7 +23,7 @@ fail() { echo "FAIL: $*"; printf '%s\n' "$out" | tail -12; printf '%s\n' "$err";
 # 3 s of wall time for one batch size in two processes (its setup, 1024 placed
 # copies, takes part of it): 150-400 blocks.
 run() {
-	out=$(XDG_STATE_HOME=$dir/state STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --table --flavour=seed001 --variant=private --batch=64 \
+	out=$(XDG_STATE_HOME=$dir/state STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --table --flavour=seed001 --variant=private --batch=64 --no-padded \
 		--processes=2 --quiet-levels=none "$@" 2>"$dir/err")
 	rc=$?
 	err=$(cat "$dir/err")

@@ -67,4 +67,35 @@ printf '%s\n' "$err" | grep -q "quiet levels: neither XDG_STATE_HOME nor HOME is
 # ... said only by a run that measures: --list does not.
 err=$(env -u HOME -u XDG_STATE_HOME "$sb" --list 2>&1 >/dev/null) || fail "--list without a home exited $?"
 printf '%s\n' "$err" | grep -q "quiet levels" && fail "--list spoke of quiet levels"
+
+# A fresh record: the first run's summary names no file to pass, and
+# where it cannot name its core state (one canary cluster, no record yet:
+# unknown) says the record needs two runs and to run again; the second run
+# names the state by the record (its canary against the first run's
+# level). --samples=100 at one batch size: blocks enough (32) to be
+# remembered whatever the host's load. Where the pinned CPU's core has no
+# SMT sibling, no word of a sibling in the default output.
+fresh() { # N: run N on the fresh record, its summary in $out, stderr in $err
+	out=$(XDG_STATE_HOME=$dir/fresh STUBBENCH_TEST_DISTURB_NONE=1 "$sb" --cpu=1 --samples=100 --batch=64 \
+		--variant=private --flavour=seed001 --past-runs=none 2>"$dir/fresh-err") || fail "fresh run $1 exited $?"
+	err=$(cat "$dir/fresh-err")
+}
+fresh 1
+line=$(printf '%s\n' "$out" | grep "^core state")
+[ -n "$line" ] || fail "the first run has no core-state line: $out"
+case $line in
+"core state: unknown"*)
+	printf '%s\n' "$line" | grep -q "^core state: unknown: the record needs two runs on this machine: run again" ||
+		fail "the first run's core state: '$line'";;
+esac
+printf '%s\n' "$line" | grep -q -- "--quiet-levels\|FILE" && fail "the first run names a file to pass: '$line'"
+[ "$(grep -vc '^#' "$dir/fresh/stubbench/quiet-levels")" -eq 1 ] || fail "the first run was not remembered"
+fresh 2
+line=$(printf '%s\n' "$out" | grep "^core state")
+printf '%s\n' "$line" | grep -Eq "^core states?: (quiet|busy).* by the record" ||
+	fail "the second run does not name its state by the record: '$line'"
+sib=/sys/devices/system/cpu/cpu1/topology/thread_siblings_list
+if [ -r "$sib" ] && ! grep -q '[,-]' "$sib"; then
+	printf '%s\n%s\n' "$out" "$err" | grep -qi "sibling" && fail "sibling wording without an SMT sibling"
+fi
 echo "quiet_levels: ok"

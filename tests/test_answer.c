@@ -24,6 +24,8 @@
 
 #include "check.h"
 #include "answer/answer.h"
+#include "answer/answer.h"
+#include "stats/core_states.h"
 #include "stats/attribution.h"
 #include "answer/kernel_verdict.h"
 #include "answer/lab_rank.h"
@@ -265,6 +267,99 @@ static void wide_figures(void)
 	free(buf);
 }
 
+/* A padded run whose codegen and placed cost have opposite signs (the
+ * diff of the issue's user: codegen +0.45, placed -5.96, layout -6.41):
+ * the codegen leads, placed beside it, and a third line says the signs
+ * differ, with the layout's share; with the same signs, no such line. */
+static void signs_differ(void)
+{
+	int li = sb_figure_index("layout");
+	CHECK(li >= 0, "%s", "a layout figure");
+	if (li < 0)
+		return;
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	struct sb_run_row rows[2];
+	memset(rows, 0, sizeof(rows));
+	const char *codegens[] = {"baseline", "private"};
+	for (int same = 0; same < 2; same++) {
+		for (int i = 0; i < 2; i++) {
+			struct sb_run_row *r = &rows[i];
+			snprintf(r->variant, sizeof(r->variant), "host-%s", codegens[i]);
+			sb_cell_key_set(&r->key, SB_SIDE_REPLICA, "replica-host", codegens[i], "v6.18", "rethunk", "",
+					r->variant);
+			r->batch = 512;
+			r->cycles = est(100, 99, 101);
+			r->figures[SB_FIGURE_DELTA] = i ? (same ? est(5.96, 4.48, 7.33) : est(-5.96, -7.33, -4.48))
+							: sb_estimate_absent("baseline");
+			r->figures[SB_FIGURE_CODEGEN] = i ? est(0.45, -0.37, 0.96) : sb_estimate_absent("baseline");
+			r->figures[li] = i ? (same ? est(5.51, 4.0, 7.0) : est(-6.41, -7.9, -4.9)) : sb_estimate_absent("baseline");
+		}
+		rf.rows = rows;
+		rf.n_rows = 2;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n = sb_answer_variants(f, &rf, 8);
+		fclose(f);
+		const char *want = "host-private   codegen +0.45 [-0.37, +0.96] this run (host, rethunk)\n"
+				   "  placed -5.96 [-7.33, -4.48]: host-private took 0.94 ± 0.01 x host-baseline's time (faster)\n"
+				   "  signs differ: codegen +0.45, layout -6.41 (108 % of placed): the placement makes it faster\n";
+		if (!same)
+			CHECK(n == 3 && buf && strcmp(buf, want) == 0, "%d lines:\n%s", n, buf);
+		else
+			CHECK(n == 2 && buf && !strstr(buf, "signs differ") && strstr(buf, "codegen +0.45"), "%d lines:\n%s",
+			      n, buf);
+		free(buf);
+	}
+}
+
+/* The core-state line of a run that saw one cluster and has no quiet
+ * level: with a record too short (a first run), it says so and to run
+ * again, naming no file; with no record kept, that; by the record, the
+ * state and the level. */
+static void first_run_state(void)
+{
+	struct sb_state_figures st;
+	memset(&st, 0, sizeof(st));
+	st.n_blocks = 200;
+	st.split.basis = "none";
+	st.split.n[SB_CORE_UNKNOWN] = 200;
+	st.split.median[SB_CORE_UNKNOWN] = 3.86;
+	struct sb_run_file rf;
+	memset(&rf, 0, sizeof(rf));
+	rf.states = &st;
+	const char *why[] = {SB_CORE_RECORD_SHORT, NULL, SB_CORE_RECORD_OFF};
+	const char *want[] = {
+		"core state: unknown: the record needs two runs on this machine: run again; canary 3.86 adds/cycle\n",
+		"core state: unknown: the record needs two runs on this machine: run again; canary 3.86 adds/cycle\n",
+		"core state: unknown: no record of quiet levels kept to name it by; canary 3.86 adds/cycle\n"};
+	for (int i = 0; i < 3; i++) {
+		st.split.no_level = why[i];
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		int n = sb_answer_core_states(f, &rf, 2);
+		fclose(f);
+		CHECK(n == 1 && buf && strcmp(buf, want[i]) == 0 && !strstr(buf, "FILE"), "%s: %s",
+		      why[i] ? why[i] : "(older file)", buf);
+		free(buf);
+	}
+	st.split.basis = "record";
+	st.split.quiet_level = 3.87;
+	st.split.n[SB_CORE_UNKNOWN] = 0;
+	st.split.n[SB_CORE_QUIET] = 200;
+	st.split.median[SB_CORE_QUIET] = 3.86;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	sb_answer_core_states(f, &rf, 2);
+	fclose(f);
+	CHECK(buf && strcmp(buf, "core state: quiet all run (canary 3.86 adds/cycle, quiet 3.87 by the record)\n") == 0,
+	      "by the record: %s", buf);
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -281,5 +376,7 @@ int main(int argc, char **argv)
 	lab_ranking();
 	state_lines();
 	wide_figures();
+	signs_differ();
+	first_run_state();
 	return check_report("test_answer");
 }

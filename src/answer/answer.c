@@ -199,51 +199,171 @@ static void return_name(const struct sb_run_file *rf, const struct sb_cell_key *
 		snprintf(out, len, "%s", rf->thunk);
 }
 
-/* One variant: one line (a reference), or two with its ratio and matched
- * cost. Returns the lines printed (0 when max_lines is too small). */
+/* The flavour and return of a row, as the variant line's parentheses end:
+ * "host, srso_alias thunk", "seed001, ret; reference". */
+static void whose(const struct sb_run_file *rf, const struct sb_run_row *r, int ref, char *out, size_t len)
+{
+	char ret[300];
+	return_name(rf, &r->key, ret, sizeof(ret));
+	snprintf(out, len, "%.60s, %.230s%s", flavour_name(&r->key), ret, ref ? "; reference" : "");
+}
+
+/* The layout's cost of r: its own figure, else placed less codegen (value
+ * alone). */
+static struct sb_estimate layout_of(const struct sb_run_row *r, const struct sb_estimate *placed)
+{
+	int li = sb_figure_index("layout");
+	if (li >= 0 && sb_estimate_known(&r->figures[li]) && isfinite(r->figures[li].value))
+		return r->figures[li];
+	struct sb_estimate e = sb_estimate_absent("no layout figure");
+	const struct sb_estimate *c = &r->figures[SB_FIGURE_CODEGEN];
+	if (sb_estimate_known(c) && sb_estimate_known(placed) && isfinite(c->value) && isfinite(placed->value)) {
+		e = *c;
+		e.value = placed->value - c->value;
+		e.lo = e.hi = e.value;
+	}
+	return e;
+}
+
+int sb_answer_signs_differ(const struct sb_estimate *codegen, const struct sb_estimate *placed)
+{
+	if (!sb_estimate_known(codegen) || !sb_estimate_known(placed) || !isfinite(codegen->value) ||
+	    !isfinite(placed->value) || codegen->value * placed->value >= 0)
+		return 0;
+	/* Two figures near zero each way are one answer: not a difference. */
+	int c_clear = sb_estimate_has_ci(codegen) && (codegen->lo > 0 || codegen->hi < 0);
+	int p_clear = sb_estimate_has_ci(placed) && (placed->lo > 0 || placed->hi < 0);
+	return c_clear || p_clear;
+}
+
+void sb_answer_signs_line(char *buf, size_t len, const char *indent, const struct sb_estimate *codegen,
+			  const struct sb_estimate *placed, const struct sb_estimate *layout)
+{
+	char l[64] = "n/a", share[48] = "";
+	if (sb_estimate_known(layout) && isfinite(layout->value)) {
+		snprintf(l, sizeof(l), "%+.2f", layout->value);
+		if (placed->value != 0)
+			snprintf(share, sizeof(share), " (%.0f %% of placed)", 100 * layout->value / placed->value);
+	}
+	snprintf(buf, len, "%ssigns differ: codegen %+.2f, layout %s%s: the placement makes it %s", indent,
+		 codegen->value, l, share, placed->value < 0 ? "faster" : "slower");
+}
+
+/* 1 when r's flavour was measured at identical layout: a row of its
+ * family (r's own at another batch, say) has its codegen apart. */
+static int family_apart(const struct sb_run_file *rf, const struct sb_run_row *r)
+{
+	if (sb_answer_codegen_apart(r))
+		return 1;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (sb_answer_variant_row(&rf->rows[i]) && strcmp(rf->rows[i].key.family, r->key.family) == 0 &&
+		    rf->rows[i].key.side == r->key.side && sb_answer_codegen_apart(&rf->rows[i]))
+			return 1;
+	return 0;
+}
+
+/* One variant: one line (a reference), or two, three where its codegen
+ * and placed cost differ in sign. With the codegen apart (a padded
+ * baseline): the codegen first, placed second; else placed first and the
+ * total second. Returns the lines printed (0 when max_lines is too small). */
 static int variant_lines(FILE *f, const struct sb_run_file *rf, const struct sb_run_row *r, int max_lines)
 {
 	int ref = reference_row(rf, r);
-	if (max_lines < (ref ? 1 : 2))
+	int apart = family_apart(rf, r);
+	const struct sb_estimate *cg = sb_answer_codegen_figure(r);
+	struct sb_estimate cyc = sb_answer_added_cycles(rf, r);
+	int differ = apart && !ref && sb_answer_signs_differ(&r->figures[SB_FIGURE_CODEGEN], &cyc);
+	if (max_lines < (ref ? 1 : 2 + differ))
 		return 0;
 	const struct sb_run_row *base = sb_answer_baseline_of(rf, r);
-	struct sb_estimate cyc = sb_answer_added_cycles(rf, r);
-	char c[64], p[64], ratio[32], m[96], ret[300], line[1024];
+	char c[64], p[64], ratio[32], m[96], w[320], line[1024];
 	sb_answer_estimate(c, sizeof(c), &cyc, 1);
 	sb_answer_estimate(p, sizeof(p), &r->figures[SB_FIGURE_DELTA], 1);
-	return_name(rf, &r->key, ret, sizeof(ret));
-	/* The sign in words first in the parentheses; where the line would
-	 * then be too wide, the percentage without its CI. */
+	sb_answer_codegen(m, sizeof(m), r);
+	whose(rf, r, ref, w, sizeof(w));
+	const char *against = base ? base->variant : "its baseline";
+	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
+	if (ref) {
+		/* One line: the codegen and placed where both fit, else the
+		 * headline alone. */
+		const char *word = sb_answer_faster(apart ? cg : &cyc);
+		if (apart)
+			snprintf(line, sizeof(line), "%-14s codegen %s, placed %s (%s%s%s)", r->variant, m, c, word,
+				 *word ? "; " : "", w);
+		if (!apart || strlen(line) > SB_ANSWER_MAX_COLUMNS)
+			snprintf(line, sizeof(line), "%-14s %s %s (%s%s%s)", r->variant, apart ? "codegen" : "placed",
+				 apart ? m : c, word, *word ? "; " : "", w);
+		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+		return 1;
+	}
+	if (apart) {
+		/* No codegen at this batch (too few blocks in the groups at
+		 * identical layout): the largest batch that has one, named. */
+		char at[48] = "";
+		const struct sb_run_row *cr = sb_estimate_known(&r->figures[SB_FIGURE_CODEGEN]) ? r : NULL;
+		for (size_t i = 0; !cr && i < rf->n_rows; i++) {
+			const struct sb_run_row *o = &rf->rows[i];
+			if (sb_answer_variant_row(o) && sb_cell_key_same_code(&o->key, &r->key) &&
+			    sb_estimate_known(&o->figures[SB_FIGURE_CODEGEN]) && isfinite(o->figures[SB_FIGURE_CODEGEN].value))
+				cr = o;
+		}
+		for (size_t i = 0; cr && cr != r && i < rf->n_rows; i++) {
+			const struct sb_run_row *o = &rf->rows[i];
+			if (sb_answer_variant_row(o) && sb_cell_key_same_code(&o->key, &r->key) && o->batch > cr->batch &&
+			    sb_estimate_known(&o->figures[SB_FIGURE_CODEGEN]) && isfinite(o->figures[SB_FIGURE_CODEGEN].value))
+				cr = o;
+		}
+		if (cr && cr != r) {
+			sb_answer_codegen(m, sizeof(m), cr);
+			cg = sb_answer_codegen_figure(cr);
+			snprintf(at, sizeof(at), "at batch %llu ", (unsigned long long)cr->batch);
+		}
+		const char *word = sb_answer_faster(cg);
+		snprintf(line, sizeof(line), "%-14s codegen %s%s (%s%s%s)", r->variant, at, m, word, *word ? "; " : "", w);
+		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+		snprintf(line, sizeof(line), "  placed %s: %s took %s x %s's time", c, r->variant, ratio, against);
+		if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+			snprintf(line, sizeof(line), "  placed %s", c);
+		sb_answer_line_faster(f, line, &cyc);
+		if (!differ)
+			return 2;
+		struct sb_estimate lay = layout_of(r, &cyc);
+		sb_answer_signs_line(line, sizeof(line), "  ", &r->figures[SB_FIGURE_CODEGEN], &cyc, &lay);
+		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+		return 3;
+	}
+	/* No codegen apart: what a placed load pays first, the total (copy j
+	 * against copy j, layout included) second. The sign in words first in
+	 * the parentheses; where the line would then be too wide, the
+	 * percentage without its CI. */
 	const char *word = sb_answer_faster(&cyc);
 	for (int shorter = 0; shorter < 2; shorter++) {
 		if (shorter && isfinite(r->figures[SB_FIGURE_DELTA].value))
 			snprintf(p, sizeof(p), "%+.1f", r->figures[SB_FIGURE_DELTA].value);
-		snprintf(line, sizeof(line), "%-14s %s cycles, %s %% (%s%s%s, %s%s)", r->variant, c, p, word,
-			 *word ? "; " : "", flavour_name(&r->key), ret, ref ? "; reference" : "");
+		snprintf(line, sizeof(line), "%-14s placed %s, %s %% (%s%s%s)", r->variant, c, p, word,
+			 *word ? "; " : "", w);
 		if (strlen(line) <= SB_ANSWER_MAX_COLUMNS)
 			break;
 	}
-	fprintf(f, "%s\n", line);
-	if (ref)
-		return 1;
-	sb_answer_ratio(ratio, sizeof(ratio), &r->figures[SB_FIGURE_DELTA]);
-	sb_answer_codegen(m, sizeof(m), r);
-	const char *against = base ? base->variant : "its baseline";
-	/* Not apart: the total the code and its layout add. */
-	const char *what = sb_answer_codegen_apart(r) ? "codegen" : "total";
-	snprintf(line, sizeof(line), "  %s took %s x %s's time; %s %s", r->variant, ratio, against, what, m);
-	/* Too wide (long names or figures): without the ratio, which the
-	 * line above says as a %. */
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+	snprintf(line, sizeof(line), "  %s took %s x %s's time; total %s", r->variant, ratio, against, m);
+	/* Too wide (long names or figures): without the ratio. */
 	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
-		snprintf(line, sizeof(line), "  %s: %s %s", r->variant, what, m);
-	sb_answer_line_faster(f, line, sb_answer_codegen_figure(r));
+		snprintf(line, sizeof(line), "  %s: total %s", r->variant, m);
+	sb_answer_line_faster(f, line, cg);
 	return 2;
 }
 
 int sb_answer_codegen_apart(const struct sb_run_row *r)
 {
 	int li = sb_figure_index("layout");
-	return li >= 0 && sb_estimate_known(&r->figures[li]);
+	if (li < 0)
+		return 0;
+	/* Measured at identical layout, but too few cells for a figure: the
+	 * layout's absence says why, as the codegen's does. */
+	const char *why = r->figures[li].absent;
+	return sb_estimate_known(&r->figures[li]) ||
+	       (why && strcmp(why, "no padded baseline in the run") != 0 && strcmp(why, "not in the file") != 0);
 }
 
 const struct sb_estimate *sb_answer_codegen_figure(const struct sb_run_row *r)
@@ -337,10 +457,12 @@ static size_t *first_of_codes(const struct sb_run_file *rf)
 	return largest;
 }
 
-int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
+/* The per-variant lines within max_lines - reserve, the variants left
+ * out for want of room counted in *skipped. Returns the lines printed. */
+static int variants_counted(FILE *f, const struct sb_run_file *rf, int max_lines, int reserve, size_t *skipped)
 {
 	int lines = 0;
-	size_t skipped = 0;
+	*skipped = 0;
 	size_t *largest = first_of_codes(rf);
 	/* Own flavours first, then the references. */
 	for (int pass = 0; pass < 2; pass++)
@@ -356,12 +478,12 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 			if (!first)
 				continue;
 			int n = variant_lines(f, rf, largest ? &rf->rows[largest[i] - 1] : at_largest(rf, r),
-					      max_lines - lines - 1);
+					      max_lines - lines - reserve);
 			lines += n;
-			skipped += n == 0;
+			*skipped += n == 0;
 		}
 	free(largest);
-	if (!lines && !skipped && max_lines > 0) {
+	if (!lines && !*skipped && max_lines > 0) {
 		int keyed = 0;
 		for (size_t i = 0; i < rf->n_rows && !keyed; i++)
 			keyed = rf->rows[i].key.side != SB_SIDE_NONE;
@@ -369,6 +491,13 @@ int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
 					  : "(no result has a key: a file older than schema 3)");
 		lines++;
 	}
+	return lines;
+}
+
+int sb_answer_variants(FILE *f, const struct sb_run_file *rf, int max_lines)
+{
+	size_t skipped;
+	int lines = variants_counted(f, rf, max_lines, 1, &skipped);
 	if (skipped && lines < max_lines) {
 		fprintf(f, "(%zu more variant%s: --table)\n", skipped, skipped == 1 ? "" : "s");
 		lines++;
@@ -509,28 +638,40 @@ static int two_state_line(FILE *f, const struct sb_run_file *rf, uint64_t b, int
 int sb_answer_costs(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	uint64_t b = sb_answer_largest_batch(rf);
-	fprintf(f, "added cost per call at batch %llu (95 %% CI), as a randomly placed load pays it "
-		   "(flavour, return):\n",
-		(unsigned long long)b);
+	/* Rows with the codegen apart (a padded baseline): it leads, and a
+	 * line says which figure answers what. */
+	int apart = 0, total = 0;
+	for (size_t i = 0; i < rf->n_rows; i++)
+		if (sb_answer_variant_row(&rf->rows[i]) && !reference_row(rf, &rf->rows[i])) {
+			apart |= family_apart(rf, &rf->rows[i]);
+			total |= !family_apart(rf, &rf->rows[i]);
+		}
+	fprintf(f, "added cycles per call at batch %llu (95 %% CI): %s\n", (unsigned long long)b,
+		apart ? "codegen at identical layout; placed at random" : "placed at random; total copy by copy");
 	int lines = 1;
-	size_t empty = 0;
+	size_t empty = 0, skipped;
 	for (size_t i = 0; i < rf->n_rows; i++)
 		empty += rf->rows[i].samples == 0 && !sb_estimate_known(&rf->rows[i].cycles);
 	int mixed = two_state_line(f, rf, b, 1);
-	lines += sb_answer_variants(f, rf, max_lines - lines - 1 - (empty > 0) - mixed);
+	lines += variants_counted(f, rf, max_lines - lines - 1 - (empty > 0) - mixed - apart, 0, &skipped);
 	lines += two_state_line(f, rf, b, 0);
 	if (empty) {
 		fprintf(f, "n/a: %zu of %zu results have no usable samples\n", empty, rf->n_rows);
 		lines++;
 	}
+	if (apart) {
+		fprintf(f, "%s\n", SB_ANSWER_QUOTE_LINE);
+		lines++;
+	}
 	/* Where the sweep quotes a total (no padded baseline), how to get the
 	 * codegen (the kernel's loads have no padded form). */
-	int total = 0;
 	int sweep = !rf->tool[0] || strcmp(rf->tool, "stubbench") == 0;
-	for (size_t i = 0; sweep && i < rf->n_rows; i++)
-		total |= sb_estimate_known(&rf->rows[i].figures[SB_FIGURE_DELTA]) && !sb_answer_codegen_apart(&rf->rows[i]);
 	/* The last line: where the rest is, as much as fits. */
-	const char *notes[3] = {"the full table: --table", total ? "the codegen apart from layout: --padded" : NULL,
+	char more[64] = "the full table: --table";
+	if (skipped)
+		snprintf(more, sizeof(more), "%zu more variant%s and the full table: --table", skipped,
+			 skipped == 1 ? "" : "s");
+	const char *notes[3] = {more, sweep && total ? "the codegen apart: a run without --no-padded" : NULL,
 				"every figure: --format=json"};
 	char line[256] = "";
 	for (int i = 0; i < 3; i++) {

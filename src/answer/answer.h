@@ -109,6 +109,15 @@ const struct sb_estimate *sb_answer_codegen_figure(const struct sb_run_row *r);
  * beside it): the instructions' own cost; 0 when its pairs differ in
  * layout too (copy j against copy j of code of other lengths). */
 int sb_answer_codegen_apart(const struct sb_run_row *r);
+/* 1 when a codegen cost and what a placed load pays (placed) have
+ * opposite signs and at least one of their CIs lies clear of zero. */
+int sb_answer_signs_differ(const struct sb_estimate *codegen, const struct sb_estimate *placed);
+/* The line that says so in words, after indent: "signs differ: codegen
+ * +0.45, layout -6.41 (108 % of placed): the placement makes it faster". */
+void sb_answer_signs_line(char *buf, size_t len, const char *indent, const struct sb_estimate *codegen,
+			  const struct sb_estimate *placed, const struct sb_estimate *layout);
+/* The line that says which figure answers which question. */
+#define SB_ANSWER_QUOTE_LINE "quote codegen for what this JIT change costs, placed for what a loaded program pays here"
 /* The parts of an attribution (attribution.h) by their cost, as the
  * summaries list them: order[0 .. t->n_parts) the parts' indexes, the
  * largest NOP-form cost (in magnitude) first. */

@@ -7,6 +7,8 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "answer/answer.h"
@@ -158,8 +160,9 @@ static int floor_line(FILE *f, const struct sb_run_diff *d, const struct sb_run_
 	return 1;
 }
 
-/* The cost lines: NEW against OLD at batch b. Returns the lines printed. */
-static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b)
+/* The cost lines: NEW against OLD at batch b, with quote non-zero the
+ * line saying which figure to quote. Returns the lines printed. */
+static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b, int quote)
 {
 	const struct sb_run_row *o = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "old", NULL, b);
 	const struct sb_run_row *n = sb_answer_find(rf, SB_SIDE_REPLICA, "diff", "new", NULL, b);
@@ -181,10 +184,27 @@ static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b)
 		 n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
 		 base);
 	sb_answer_line_faster(f, line, n ? &n->figures[SB_FIGURE_CODEGEN] : &none);
-	snprintf(line, sizeof(line), "  as a randomly placed load pays it %s cycles, %s %%", cyc, pct);
+	snprintf(line, sizeof(line), "  placed at random %s cycles, %s %%", cyc, pct);
 	sb_answer_line_faster(f, line, &vs);
+	int lines = 3;
+	/* With the codegen apart: where it and the placed cost disagree in
+	 * sign, the layout's share in words; and which figure to quote. */
+	if (n && sb_answer_codegen_apart(n)) {
+		const struct sb_estimate *codegen = &n->figures[SB_FIGURE_CODEGEN];
+		if (sb_answer_signs_differ(codegen, &vs)) {
+			int li = sb_figure_index("layout");
+			struct sb_estimate lay = li >= 0 ? n->figures[li] : sb_estimate_absent("no layout figure");
+			sb_answer_signs_line(line, sizeof(line), "  ", codegen, &vs, &lay);
+			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
+			lines++;
+		}
+		if (quote) {
+			fprintf(f, "  %s\n", SB_ANSWER_QUOTE_LINE);
+			lines++;
+		}
+	}
 	const struct sb_run_row *r[2] = {o, n};
-	return 3 + (rf->diff ? zeroed_line(f, rf->diff) : 0) + floor_line(f, rf->diff, r);
+	return lines + (rf->diff ? zeroed_line(f, rf->diff) : 0) + floor_line(f, rf->diff, r);
 }
 
 int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -196,18 +216,32 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	else
 		fprintf(f, "OLD -> NEW: the changed instructions are in the document's diff member\n");
 	uint64_t b = sb_answer_largest_batch(rf);
-	int lines = 1 + cost_lines(f, rf, b), room = max_lines - lines - 1;
+	const struct sb_attribution *att = NULL;
+	for (size_t k = 0; d && k < d->n_att; k++)
+		if (d->att[k].batch == b)
+			att = &d->att[k];
+	struct sb_attribution_state st;
+	if (att)
+		sb_attribution_state_of(att, &st);
+	/* Which figure to quote, unless a cost that is a state of the loop
+	 * then lacks the 4 lines that say so: those first. */
+	int quote = 1;
+	if (att && st.verdict == SB_ATTRIBUTION_STATE) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *dry = open_memstream(&text, &len);
+		int n = dry ? cost_lines(dry, rf, b, 1) : max_lines;
+		if (dry)
+			fclose(dry);
+		free(text);
+		quote = max_lines - 1 - n - 1 >= 4;
+	}
+	int lines = 1 + cost_lines(f, rf, b, quote), room = max_lines - lines - 1;
 	if (!d) {
 		fprintf(f, "the parts' costs: the document's annotate member; every figure: --format=json\n");
 		return lines + 1;
 	}
-	const struct sb_attribution *att = NULL;
-	for (size_t k = 0; k < d->n_att; k++)
-		if (d->att[k].batch == b)
-			att = &d->att[k];
 	if (att) {
-		struct sb_attribution_state st;
-		sb_attribution_state_of(att, &st);
 		const char *names[SB_ATTRIBUTION_MAX_PARTS];
 		for (size_t k = 0; k < att->n_parts; k++)
 			names[k] = d->part_names[k];

@@ -8,8 +8,8 @@
  *
  *   with_frame at batch 4096, cycles per iteration (95 % CI; twin: placed like the loads):
  *     kernel 29.43 [28.80, 30.06]; twin 29.45: agree
- *     private stack, this run: 1.02 ± 0.01 x the de-privatized twin's time, +0.44 [+0.01, +0.80]
- *       at identical layout: codegen +0.00 [-0.01, +0.01] this run, layout +0.28 [+0.03, +0.55]
+ *     private stack: codegen +0.00 [-0.01, +0.01] this run, layout +0.28 [+0.03, +0.55]
+ *       placed like the loads: +0.44 [+0.01, +0.80], 1.02 ± 0.01 x the de-privatized twin's time
  *       in the kernel (these loads): +1.28 [+0.65, +1.91] cycles vs itself as a syscall program
  */
 #include "answer/kernel_obj_answer.h"
@@ -105,7 +105,8 @@ static int program_lines(const struct sb_run_file *rf, const struct sb_run_row *
 	int li = sb_figure_index("layout"), dc = sb_figure_index("delta-cycles");
 	int apart = li >= 0 && dc >= 0 && sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li],
 							   &t->figures[dc]);
-	return 4 + apart + (syscall_copy(rf, k, b) != NULL);
+	int differ = dc >= 0 && sb_answer_signs_differ(&t->figures[SB_FIGURE_CODEGEN], &t->figures[dc]);
+	return 4 + apart + differ + (syscall_copy(rf, k, b) != NULL);
 }
 
 /* The private stack's lines of program k (two, three with the kernel's
@@ -144,15 +145,22 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		sb_answer_estimate(l, sizeof(l), &t->figures[li], 1);
 		snprintf(lay, sizeof(lay), ", layout %s", l);
 	}
-	/* The total's CI holds what varies within this run: kernel --obj keeps
-	 * no record of past runs to give it a next-run range. */
-	snprintf(line, sizeof(line), "  private stack, this run: %s x the de-privatized twin's time, %s", ratio, cyc);
-	sb_answer_line_faster(f, line, &t->figures[dc]);
-	snprintf(line, sizeof(line), "    at identical layout: codegen %s%s", cg, lay);
+	/* The codegen at identical layout first, what the twin placed like
+	 * the loads pays second. Their CIs hold what varies within this run:
+	 * kernel --obj keeps no record of past runs to give a next-run range. */
+	snprintf(line, sizeof(line), "  private stack: codegen %s%s", cg, lay);
 	sb_answer_line_faster(f, line, sb_answer_codegen_figure(t));
+	snprintf(line, sizeof(line), "    placed like the loads: %s, %s x the de-privatized twin's time", cyc, ratio);
+	sb_answer_line_faster(f, line, &t->figures[dc]);
 	int lines = 2;
 	if (li >= 0 && sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li], &t->figures[dc])) {
-		fprintf(f, "    (codegen + layout do not add up to the total within the CIs: --table)\n");
+		fprintf(f, "    (codegen + layout do not add up to the placed cost within the CIs: --table)\n");
+		lines++;
+	}
+	if (sb_answer_signs_differ(&t->figures[SB_FIGURE_CODEGEN], &t->figures[dc])) {
+		struct sb_estimate lay_e = li >= 0 ? t->figures[li] : sb_estimate_absent("no layout figure");
+		sb_answer_signs_line(line, sizeof(line), "    ", &t->figures[SB_FIGURE_CODEGEN], &t->figures[dc], &lay_e);
+		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 		lines++;
 	}
 	if (!sys)
@@ -206,6 +214,15 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	}
 	if (skipped && lines < max_lines) {
 		fprintf(f, "(%zu more program%s: --table)\n", skipped, skipped == 1 ? "" : "s");
+		lines++;
+	}
+	/* Which figure answers what, where a program has both and there is room. */
+	int both = 0;
+	for (size_t i = 0; i < rf->n_rows && !both; i++)
+		both = rf->rows[i].key.side == SB_SIDE_TWIN && rf->rows[i].batch == b &&
+		       sb_answer_codegen_apart(&rf->rows[i]);
+	if (both && lines + 1 < max_lines) {
+		fprintf(f, "%s\n", SB_ANSWER_QUOTE_LINE);
 		lines++;
 	}
 	if (lines < max_lines) {

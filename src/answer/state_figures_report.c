@@ -130,6 +130,8 @@ void sb_state_figures_doc(struct sb_doc *parent, const char *key, const struct s
 	sb_doc_string_or_null(cs, "record", record && !strcmp(sp->basis, "record") ? record : NULL);
 	sb_doc_number(cs, "quiet_level", sp->quiet_level > 0 ? sp->quiet_level : NAN);
 	sb_doc_number(cs, "busy_below", sp->threshold > 0 ? sp->threshold : NAN);
+	if (sp->no_level)
+		sb_doc_string(cs, "no_quiet_level", sp->no_level);
 	struct sb_doc *seen = sb_doc_array(cs, "seen");
 	for (int st = 0; st < SB_CORE_STATES; st++)
 		if (sp->n[st]) {

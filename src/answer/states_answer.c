@@ -21,8 +21,10 @@ static void level_said(char *buf, size_t len, const struct sb_core_split *sp)
 		snprintf(buf, len, "quiet %.2f by the record", sp->quiet_level);
 	else if (!strcmp(sp->basis, "run"))
 		snprintf(buf, len, "quiet %.2f by the run's upper cluster", sp->quiet_level);
-	else
-		snprintf(buf, len, "no quiet level to compare with (--quiet-levels=FILE)");
+	else if (sp->no_level && !strcmp(sp->no_level, SB_CORE_RECORD_OFF))
+		snprintf(buf, len, "no record of quiet levels kept to name it by");
+	else /* the record is kept by default: it only needs runs */
+		snprintf(buf, len, "the record needs two runs on this machine: run again");
 }
 
 /* The run saw one state (the others, if any, in fewer than

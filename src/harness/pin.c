@@ -122,6 +122,16 @@ void sb_machine_description(char *buf, size_t len)
 		 pus, u.release);
 }
 
+int sb_has_smt_sibling(int cpu)
+{
+	hwloc_topology_t topo = topology();
+	hwloc_obj_t me = topo && cpu >= 0 ? hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu) : NULL;
+	hwloc_obj_t core = me ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, me) : NULL;
+	if (!core)
+		return -1;
+	return hwloc_bitmap_weight(core->complete_cpuset ? core->complete_cpuset : core->cpuset) > 1;
+}
+
 int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen)
 {
 	hwloc_topology_t topo = topology();

@@ -18,4 +18,8 @@ void sb_machine_description(char *buf, size_t len);
  * PU per core)", or outside this process's allowed set). */
 int sb_smt_sibling(int cpu, int *pu, char *why, size_t whylen);
 
+/* 1 when CPU cpu's core has another PU in this machine's topology (an SMT
+ * sibling, allowed or not), 0 when it has none, -1 when hwloc cannot say. */
+int sb_has_smt_sibling(int cpu);
+
 #endif

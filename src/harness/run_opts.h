@@ -115,7 +115,9 @@ struct sb_run_opts {
 };
 /* The share of --time left for the statistics after the last process,
  * for a run of n_sets parts measured together: SB_FINISH_RESERVE plus
- * SB_FINISH_RESERVE_SET a part, at most SB_FINISH_RESERVE_MAX. On an
+ * SB_FINISH_RESERVE_SET a part (parts that share each process, as the
+ * identical-layout groups of a command group do, count once), at most
+ * SB_FINISH_RESERVE_MAX. On an
  * Intel Xeon VM they took 15 to 21 % of --time for the sweep's 2 parts,
  * about 20 % for the kernel run's 6 and 25 % for the lab's 10, and little
  * for one batch size alone (results/intel-xeon-0xa7-vm.md). */

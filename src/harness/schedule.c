@@ -38,7 +38,12 @@ static void wall_init(struct wall_budget *w, const struct set_run *parts, size_t
 	memset(w, 0, sizeof(*w));
 	double total_s = 0;
 	w->on = parts[0].o->time_is_wall && parts[0].tsc_hz > 0;
+	/* Parts that share a process (one process_key, in turn) count once
+	 * for the reserve: the statistics grow with the processes' groups. */
+	size_t n_apart = 0;
 	for (size_t q = 0; q < n_sets; q++) {
+		size_t key = parts[q].o->process_key;
+		n_apart += !(q + 1 < n_sets && key && parts[q + 1].o->process_key == key);
 		total_s += parts[q].o->time_s;
 		for (size_t bi = 0; bi < parts[q].o->n_batches; bi++) {
 			if (parts[q].runs[bi].sg.budget_ticks == UINT64_MAX)
@@ -48,7 +53,7 @@ static void wall_init(struct wall_budget *w, const struct set_run *parts, size_t
 		}
 	}
 	w->tsc_hz = parts[0].tsc_hz;
-	double reserve = SB_FINISH_RESERVE + SB_FINISH_RESERVE_SET * (double)n_sets;
+	double reserve = SB_FINISH_RESERVE + SB_FINISH_RESERVE_SET * (double)n_apart;
 	w->end_s = total_s * (1 - (reserve < SB_FINISH_RESERVE_MAX ? reserve : SB_FINISH_RESERVE_MAX));
 }
 

@@ -11,6 +11,12 @@
 #include "records/past_runs.h"
 #include "records/quiet_record.h"
 #include "base/run_info.h"
+#include "harness/arm.h"
+#include "harness/disturbed.h"
+#include "records/past_runs.h"
+#include "records/quiet_record.h"
+#include "base/run_info.h"
+#include "harness/pin.h"
 #include "harness/sibling.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
@@ -172,9 +178,11 @@ int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
 			fprintf(f, "%.1f", machine->window);
 		if (m_adds)
 			fprintf(f, "%s%.2f", m_window ? " and " : "", machine->adds);
-		fprintf(f, " (the second quietest of its %zu runs since %s in %s): busy from start to end, as "
-			   "beside a busy SMT sibling", machine->runs, machine->since,
-			machine->path ? machine->path : "the record");
+		/* Where the core has no SMT sibling, no word of one. */
+		fprintf(f, " (the second quietest of its %zu runs since %s in %s): busy from start to end, as %s",
+			machine->runs, machine->since, machine->path ? machine->path : "the record",
+			sb_has_smt_sibling(r->cpu) == 0 ? "on a core another process or the host kept busy"
+							 : "beside a busy SMT sibling");
 	}
 	fprintf(f, "; the figures of a run on a busy core need not hold for the next run: run again when it "
 		   "is quiet\n");

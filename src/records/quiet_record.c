@@ -143,6 +143,7 @@ int sb_quiet_record_read(const char *path, const char *machine, struct sb_quiet_
 	size_t kept = n < SB_QUIET_RECENT ? n : SB_QUIET_RECENT;
 	ref->runs = kept;
 	ref->adds = second(adds, kept, 1);
+	ref->newest_adds = n ? adds[(n - 1) % SB_QUIET_RECENT] : 0;
 	ref->window = second(window, kept, 0);
 	if (kept)
 		snprintf(ref->since, sizeof(ref->since), "%.31s", dates[n <= SB_QUIET_RECENT ? 0 : n % SB_QUIET_RECENT]);

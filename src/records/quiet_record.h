@@ -36,6 +36,7 @@ struct sb_quiet_reference {
 	double adds;     /* the add canary's quiet level; 0: fewer than two runs measured it */
 	double window;   /* the window canary's; 0: fewer than two runs measured it */
 	size_t runs;     /* runs of this machine considered (at most SB_QUIET_RECENT) */
+	double newest_adds; /* the newest of them's add level (0: none) */
 	char since[32];  /* the date of the oldest of them */
 	const char *path; /* the record it was read from */
 };

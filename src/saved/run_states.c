@@ -47,6 +47,11 @@ static void read_split(json_object *cs, struct sb_core_split *sp)
 	char basis[16];
 	str(cs, "basis", basis, sizeof(basis));
 	sp->basis = !strcmp(basis, "record") ? "record" : !strcmp(basis, "run") ? "run" : "none";
+	char why[32] = "";
+	str(cs, "no_quiet_level", why, sizeof(why));
+	sp->no_level = !strcmp(why, SB_CORE_RECORD_SHORT) ? SB_CORE_RECORD_SHORT
+		       : !strcmp(why, SB_CORE_RECORD_OFF)  ? SB_CORE_RECORD_OFF
+							   : NULL;
 	double level = num(cs, "quiet_level"), below = num(cs, "busy_below");
 	sp->quiet_level = isfinite(level) && level > 0 && level < 1e3 ? level : 0;
 	sp->threshold = isfinite(below) && below > 0 && below < 1e3 ? below : 0;

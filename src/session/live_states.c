@@ -3,24 +3,32 @@
 #include "live_states.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/block_table.h"
 #include "records/quiet_record.h"
 #include "saved/state_figures.h"
 
-/* The machine's quiet add level in the record in use (0: no record, or
- * one without two runs of this machine), its path in *record. */
-static double record_level(const char **record)
+/* The machine's quiet add level in the record in use, its path in
+ * *record: the second quietest of its runs, or with one earlier run of
+ * this machine that run's, so that a second run names its state. 0 (and
+ * *no_level why) with no record, or none of this machine yet. */
+static double record_level(const char **record, const char **no_level)
 {
 	*record = sb_quiet_record_path();
+	*no_level = SB_CORE_RECORD_OFF;
 	if (!*record)
 		return 0;
 	char machine[128], err[1400];
 	struct sb_quiet_reference ref;
 	sb_quiet_record_machine(machine, sizeof(machine));
-	if (sb_quiet_record_read(*record, machine, &ref, NULL, err, sizeof(err)) != 0 || !(ref.adds > 0))
+	int ok = sb_quiet_record_read(*record, machine, &ref, NULL, err, sizeof(err)) == 0;
+	double level = !ok ? 0 : ref.adds > 0 ? ref.adds : ref.runs == 1 ? ref.newest_adds : 0;
+	if (!(level > 0)) {
+		*no_level = ok ? SB_CORE_RECORD_SHORT : SB_CORE_RECORD_OFF;
 		return *record = NULL, 0;
-	return ref.adds;
+	}
+	return level;
 }
 
 /* The front end's members, then "core_states". */
@@ -46,13 +54,16 @@ void sb_live_states_begin(struct sb_live_states *ls, const struct sb_block_table
 	if (!blocks || !blocks->n)
 		return;
 	ls->states = calloc(1, sizeof(*ls->states));
-	double level = record_level(&ls->record);
+	const char *no_level;
+	double level = record_level(&ls->record, &no_level);
 	if (!ls->states || sb_state_figures_of_blocks(blocks, level, seed, ls->states) != 0) {
 		fprintf(stderr, "%s: out of memory: no figures per core state\n", tool);
 		free(ls->states);
 		ls->states = NULL;
 		return;
 	}
+	if (!strcmp(ls->states->split.basis, "none"))
+		ls->states->split.no_level = no_level;
 	ls->front_members = meta->members;
 	ls->front_result_members = meta->result_members;
 	ls->front_ctx = meta->members_ctx;

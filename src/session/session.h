@@ -178,6 +178,10 @@ struct sb_group {
 	 * interleaved slow each other at small batch sizes (docs/annotate.md);
 	 * --padded's comparison runs each arm in a group of its own instead. */
 	int same_offsets;
+	/* No identical-layout groups for this group even with --padded (the
+	 * sweep's reference flavour beside the host's: its summary line
+	 * quotes the placed cost, and the time goes to the host's codegen). */
+	int no_layout;
 };
 int sb_measure_groups(const struct sb_config *cfg, const char *tool, struct sb_group *groups, size_t n_groups);
 

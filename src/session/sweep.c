@@ -136,7 +136,7 @@ static int measure_flavours(const struct sb_config *cfg, struct flavour_groups *
 	if (fg->n_seed) {
 		const struct sb_variant *b = group_baseline("replica", fg->seed, &fg->n_seed);
 		gs[n] = (struct sb_group){.baseline = b, .others = fg->seed, .n_others = fg->n_seed,
-					  .arms = &arms[n], .res = &res[n]};
+					  .arms = &arms[n], .res = &res[n], .no_layout = fg->n_host > 0};
 		snprintf(heading[n++], sizeof(heading[0]), "flavour: seed001 (%s), returns with ret%s",
 			 b ? b->flavour : "?", fg->n_host ? " (reference)" : "");
 	}

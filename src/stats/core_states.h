@@ -38,7 +38,14 @@ struct sb_core_split {
 	double threshold;   /* SB_CORE_BUSY_SHARE x quiet_level; 0 with basis "none" */
 	size_t n[SB_CORE_STATES];        /* blocks in each state */
 	double median[SB_CORE_STATES];   /* their canaries' median (0: no block) */
+	/* With basis "none", why no quiet level: SB_CORE_RECORD_SHORT (the
+	 * record holds no earlier run of this machine yet) or
+	 * SB_CORE_RECORD_OFF (no record in use); NULL: not known (a saved
+	 * run older than the member). */
+	const char *no_level;
 };
+#define SB_CORE_RECORD_SHORT "record too short"
+#define SB_CORE_RECORD_OFF "no record"
 
 /* The state of a block whose canary is canary, by split (made by
  * sb_core_states_split): the rule's one comparison. */
