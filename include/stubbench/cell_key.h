@@ -46,6 +46,10 @@ void sb_cell_key_set(struct sb_cell_key *k, enum sb_cell_side side, const char *
 		     const char *flavour, const char *ret, const char *shape, const char *origin);
 /* The same code: every field but placement and origin equal (both keyed). */
 int sb_cell_key_same_code(const struct sb_cell_key *a, const struct sb_cell_key *b);
+/* An order of keys by their code, field by field (placement not
+ * included): 0 for keys of the same code, as sb_cell_key_same_code says
+ * (keys of no side included). */
+int sb_cell_key_cmp_code(const struct sb_cell_key *a, const struct sb_cell_key *b);
 /* The same cell identity: the same code at the same placement. */
 int sb_cell_key_equal(const struct sb_cell_key *a, const struct sb_cell_key *b);
 

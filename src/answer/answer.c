@@ -409,18 +409,7 @@ static const struct sb_run_row *code_rows;
 static int cmp_row_code(const void *x, const void *y)
 {
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const struct sb_cell_key *a = &code_rows[i].key, *b = &code_rows[j].key;
-	int c = (int)a->side - (int)b->side;
-	if (!c)
-		c = strcmp(a->family, b->family);
-	if (!c)
-		c = strcmp(a->codegen, b->codegen);
-	if (!c)
-		c = strcmp(a->flavour, b->flavour);
-	if (!c)
-		c = strcmp(a->ret, b->ret);
-	if (!c)
-		c = strcmp(a->shape, b->shape);
+	int c = sb_cell_key_cmp_code(&code_rows[i].key, &code_rows[j].key);
 	return c ? c : (i > j) - (i < j);
 }
 

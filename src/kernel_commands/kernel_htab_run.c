@@ -164,27 +164,20 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 	char why[512];
 	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
 				       sizeof(why));
-	if (st == SB_KERNEL_NO_PRIV_STACK && r->driver_option == SB_KERNEL_DRIVER_AUTO &&
-	    r->driver == SB_DRIVER_RAW_TP) {
-		/* --driver=auto: the probe says which type gets one; the raw_tp
-		 * programs again as perf_event programs where that type does. */
-		struct sb_private_stack_probe probe;
-		char err[256];
-		if (sb_private_stack_probe_run(&probe, err, sizeof(err)) == 0 &&
-		    sb_private_stack_probe_type_gets(&probe, SB_PROBE_PERF_EVENT) == 1) {
-			fprintf(stderr, "stubbench kernel: loading the raw_tp programs as perf_event programs "
-				"instead, each run by a page fault (--driver=perf_event): this kernel gives raw_tp "
-				"programs no private stack\n");
-			unload_programs(r);
-			r->driver = SB_DRIVER_PERF_EVENT;
-			snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: "
-				 "this kernel gives raw_tp programs no private stack");
-			enum sb_kernel_status lst = load_programs(r, cfg);
-			if (lst != SB_KERNEL_OK)
-				return lst;
-			st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
+	/* --driver=auto: the raw_tp programs again as perf_event programs
+	 * where the probe says that type gets a private stack. */
+	if (kernel_run_perf_event_instead(st, r->driver_option, r->driver, NULL)) {
+		fprintf(stderr, "stubbench kernel: loading the raw_tp programs as perf_event programs "
+			"instead, each run by a page fault (--driver=perf_event): this kernel gives raw_tp "
+			"programs no private stack\n");
+		unload_programs(r);
+		r->driver = SB_DRIVER_PERF_EVENT;
+		snprintf(r->driver_note, sizeof(r->driver_note), "%s", KERNEL_PERF_EVENT_NOTE);
+		enum sb_kernel_status lst = load_programs(r, cfg);
+		if (lst != SB_KERNEL_OK)
+			return lst;
+		st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
 				       sizeof(why));
-		}
 	}
 	*with_private = st != SB_KERNEL_NO_PRIV_STACK;
 	if (st == SB_KERNEL_NO_JIT) {

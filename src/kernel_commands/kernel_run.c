@@ -67,9 +67,7 @@ static enum sb_kernel_status start_and_load(struct kernel_run *r, int *cpu)
  * (the JIT check's status st) but perf_event programs one. */
 static int perf_event_instead(const struct kernel_run *r, enum sb_kernel_status st)
 {
-	return st == SB_KERNEL_NO_PRIV_STACK && r->driver_option == SB_KERNEL_DRIVER_AUTO &&
-	       r->driver == SB_DRIVER_RAW_TP && r->probed &&
-	       sb_private_stack_probe_type_gets(&r->probe, SB_PROBE_PERF_EVENT) == 1;
+	return r->probed && kernel_run_perf_event_instead(st, r->driver_option, r->driver, &r->probe);
 }
 
 /* The programs again, as perf_event programs; where those are not to be
@@ -81,8 +79,7 @@ static enum sb_kernel_status reload_as_perf_event(struct kernel_run *r, int cpu)
 		"by a page fault (--driver=perf_event)\n");
 	kernel_run_unload(r);
 	r->driver = SB_DRIVER_PERF_EVENT;
-	snprintf(r->driver_note, sizeof(r->driver_note), "perf_event programs, run by page faults: this "
-		 "kernel gives raw_tp programs no private stack");
+	snprintf(r->driver_note, sizeof(r->driver_note), "%s", KERNEL_PERF_EVENT_NOTE);
 	enum sb_kernel_status st = kernel_run_load(r, cpu);
 	if (st == SB_KERNEL_OK)
 		return st;

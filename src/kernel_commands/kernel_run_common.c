@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "kernel/private_stack_probe.h"
+#include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "output/text_grid.h"
 #include "session/session.h"
@@ -18,6 +20,21 @@ enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
 	if (st != SB_KERNEL_OK)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 	return st;
+}
+
+int kernel_run_perf_event_instead(enum sb_kernel_status st, int driver_option, enum sb_kernel_driver driver,
+				  const struct sb_private_stack_probe *probe)
+{
+	if (st != SB_KERNEL_NO_PRIV_STACK || driver_option != SB_KERNEL_DRIVER_AUTO || driver != SB_DRIVER_RAW_TP)
+		return 0;
+	struct sb_private_stack_probe now;
+	char err[256];
+	if (!probe) {
+		if (sb_private_stack_probe_run(&now, err, sizeof(err)) != 0)
+			return 0;
+		probe = &now;
+	}
+	return sb_private_stack_probe_type_gets(probe, SB_PROBE_PERF_EVENT) == 1;
 }
 
 FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)

@@ -86,6 +86,14 @@ int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk,
 /* Starts the kernel part on --cpu's core (probe.h): SB_KERNEL_OK with
  * *cpu, or the status, said on stderr. */
 enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu);
+/* --driver=auto (driver_option) on raw_tp programs (driver) that the
+ * kernel gave no private stack (the JIT check's st): non-zero where probe
+ * (NULL: run now) says perf_event programs get one, and the run loads
+ * its programs as those instead, with KERNEL_PERF_EVENT_NOTE. */
+struct sb_private_stack_probe;
+int kernel_run_perf_event_instead(enum sb_kernel_status st, int driver_option, enum sb_kernel_driver driver,
+				  const struct sb_private_stack_probe *probe);
+#define KERNEL_PERF_EVENT_NOTE "perf_event programs, run by page faults: this kernel gives raw_tp programs no private stack"
 /* Where the findings before the measurement go (the JIT check, the
  * returns, the counters): above the table with --table or --verbose; with
  * the summary alone nowhere (*quiet: /dev/null, for the caller to close);

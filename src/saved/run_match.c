@@ -12,28 +12,12 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* The code of a key, field by field (placement not included). */
-static int cmp_code(const struct sb_cell_key *a, const struct sb_cell_key *b)
-{
-	int c = (int)a->side - (int)b->side;
-	if (!c)
-		c = strcmp(a->family, b->family);
-	if (!c)
-		c = strcmp(a->codegen, b->codegen);
-	if (!c)
-		c = strcmp(a->flavour, b->flavour);
-	if (!c)
-		c = strcmp(a->ret, b->ret);
-	if (!c)
-		c = strcmp(a->shape, b->shape);
-	return c;
-}
 
 static int cmp_key(const struct sb_run_row *a, const struct sb_run_row *b)
 {
 	int c = cmp_u64(a->batch, b->batch);
 	if (!c)
-		c = cmp_code(&a->key, &b->key);
+		c = sb_cell_key_cmp_code(&a->key, &b->key);
 	if (!c)
 		c = (a->key.placement > b->key.placement) - (a->key.placement < b->key.placement);
 	return c;
@@ -82,7 +66,7 @@ static int spreads(struct sb_run_file *f)
 		if (row->key.side == SB_SIDE_NONE || row->key.placement < 0 || !sb_estimate_known(delta))
 			continue;
 		f->spread_kind = "placements";
-		if (prev && prev->batch == row->batch && cmp_code(&prev->key, &row->key) == 0) {
+		if (prev && prev->batch == row->batch && sb_cell_key_cmp_code(&prev->key, &row->key) == 0) {
 			struct sb_run_spread *s = &f->spread[f->n_spread - 1];
 			s->min = fmin(s->min, delta->value);
 			s->max = fmax(s->max, delta->value);
@@ -359,7 +343,7 @@ const struct sb_run_spread *sb_run_file_spread_of(const struct sb_run_file *f, c
 		const struct sb_run_spread *s = &f->spread[mid];
 		int c = cmp_u64(s->batch, row->batch);
 		if (!c)
-			c = cmp_code(&s->key, &row->key);
+			c = sb_cell_key_cmp_code(&s->key, &row->key);
 		if (!c)
 			return s;
 		if (c < 0)

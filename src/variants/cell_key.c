@@ -47,6 +47,22 @@ int sb_cell_key_same_code(const struct sb_cell_key *a, const struct sb_cell_key 
 	       strcmp(a->ret, b->ret) == 0 && strcmp(a->shape, b->shape) == 0;
 }
 
+int sb_cell_key_cmp_code(const struct sb_cell_key *a, const struct sb_cell_key *b)
+{
+	int c = (int)a->side - (int)b->side;
+	if (!c)
+		c = strcmp(a->family, b->family);
+	if (!c)
+		c = strcmp(a->codegen, b->codegen);
+	if (!c)
+		c = strcmp(a->flavour, b->flavour);
+	if (!c)
+		c = strcmp(a->ret, b->ret);
+	if (!c)
+		c = strcmp(a->shape, b->shape);
+	return c;
+}
+
 int sb_cell_key_equal(const struct sb_cell_key *a, const struct sb_cell_key *b)
 {
 	return sb_cell_key_same_code(a, b) && a->placement == b->placement;
