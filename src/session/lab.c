@@ -14,6 +14,7 @@
 #include "jit/return_thunks.h"
 #include "saved/run_file.h"
 #include "plot/run_plot.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "harness/variant_arms.h"
 #include "output/reporter.h"
@@ -125,68 +126,74 @@ static void fill_group(const struct lab_group *lg, struct sb_group *g, const str
 	}
 }
 
-/* The one ending (session.h) of the groups' results res, with the lab's
- * ranking, code sizes and the CIs' scope; rc: the measurement's status. */
-static int finish(const struct sb_config *cfg, const struct lab_group *groups, size_t n_groups,
-		  struct sb_variant_arms *arms, struct sb_results *res, int rc)
+/* The lab's own state across its steps. */
+struct lab_ctx {
+	struct lab_group groups[MAX_GROUPS];
+	size_t n_groups;
+	struct sb_variant_arms arms[MAX_GROUPS];
+	const struct sb_variant *others[MAX_GROUPS][SB_MAX_ARMS];
+	struct sb_results res[MAX_GROUPS];
+	struct lab_results lr;
+	struct sb_return_thunk host;
+	char ci_scope[512];
+};
+
+/* Groups: shape x return flavour, all in one run: their processes take
+ * turns, so each group's span the whole run, not a sixth of it. */
+static int lab_setup(const struct sb_config *cfg, void *vctx, struct sb_group *gs)
 {
-	struct sb_session s;
-	sb_session_init(&s, TOOL, cfg);
-	s.meta.shape = cfg->shape;
-	s.after_report = after_report;
-	s.answer = sb_lab_answer;
-	static struct lab_results lr;
-	lr = (struct lab_results){.res = res, .n = n_groups};
-	s.meta.members = ranking;
-	s.meta.members_ctx = &lr;
+	struct lab_ctx *c = vctx;
+	c->n_groups = lab_groups_of(cfg->shape, c->groups);
+	for (size_t g = 0; g < c->n_groups; g++) {
+		gs[g] = (struct sb_group){.others = c->others[g], .arms = &c->arms[g], .res = &c->res[g]};
+		fill_group(&c->groups[g], &gs[g], c->others[g]);
+	}
+	return (int)c->n_groups;
+}
+
+/* The lab's report: its ranking (answer, members, under the table), its
+ * code sizes and the CIs' scope, a section per shape. */
+static void lab_report(struct sb_session *s, struct sb_group *gs, size_t n_groups, void *vctx, int rc)
+{
+	(void)gs, (void)rc;
+	struct lab_ctx *c = vctx;
+	s->meta.shape = s->cfg->shape;
+	s->after_report = after_report;
+	s->answer = sb_lab_answer;
+	c->lr = (struct lab_results){.res = c->res, .n = n_groups};
+	s->meta.members = ranking;
+	s->meta.members_ctx = &c->lr;
 	/* The ranking follows the host's return (sb_lab_answer). */
-	static struct sb_return_thunk host;
-	sb_return_thunk_from_sysfs(&host);
-	s.meta.thunk = &host;
+	sb_return_thunk_from_sysfs(&c->host);
+	s->meta.thunk = &c->host;
 	/* The SRSO groups' code changes state over longer than a run (where
 	 * measured): the CIs say so. */
 	const char *note = NULL;
 	for (size_t g = 0; g < n_groups; g++) {
-		if (groups[g].ret == SB_LAB_SRSO)
+		if (c->groups[g].ret == SB_LAB_SRSO)
 			note = sb_thunk_time_note(SB_THUNK_SRSO);
-		for (size_t a = 0; a < arms[g].n; a++) {
-			const struct sb_lab_info *li = arms[g].ctx[a].v ? sb_lab_info_of(arms[g].ctx[a].v) : NULL;
+		for (size_t a = 0; a < c->arms[g].n; a++) {
+			const struct sb_lab_info *li = c->arms[g].ctx[a].v ? sb_lab_info_of(c->arms[g].ctx[a].v) : NULL;
 			if (li)
-				arms[g].arms[a].code_bytes = extra_code_bytes(li);
+				c->arms[g].arms[a].code_bytes = extra_code_bytes(li);
 		}
-		sb_session_add(&s, &res[g], shape_name(groups[g].in_loop));
+		sb_session_add(s, &c->res[g], shape_name(c->groups[g].in_loop));
 	}
-	static char ci_scope[512];
 	if (note)
-		snprintf(ci_scope, sizeof(ci_scope), "the srso groups': %s", note);
-	s.meta.ci_scope = note ? ci_scope : NULL;
-	return sb_session_finish(&s, rc);
+		snprintf(c->ci_scope, sizeof(c->ci_scope), "the srso groups': %s", note);
+	s->meta.ci_scope = note ? c->ci_scope : NULL;
 }
 
-enum sb_status sb_lab_run(const struct sb_config *run_cfg)
-{
-	struct sb_config cfg = *run_cfg;
-	/* The plot's file is checked before anything is measured. */
-	if (sb_plot_check_option(TOOL, &cfg.plot))
-		return SB_STATUS_USAGE;
-	/* Groups: shape x return flavour; the time budget is for the whole lab. */
-	struct lab_group groups[MAX_GROUPS];
-	size_t n_groups = lab_groups_of(cfg.shape, groups);
-	struct sb_config gcfg = cfg;
-	gcfg.time_s = cfg.time_s / (double)n_groups;
+static const struct sb_command lab_command = {
+	.tool = TOOL,
+	.max_groups = MAX_GROUPS,
+	.setup = lab_setup,
+	.report_final = lab_report,
+};
 
-	/* All groups in one run: their processes take turns, so each group's
-	 * span the whole run, not a sixth of it. */
-	static struct sb_variant_arms arms[MAX_GROUPS];
-	static const struct sb_variant *others[MAX_GROUPS][SB_MAX_ARMS];
-	static struct sb_results res[MAX_GROUPS];
-	struct sb_group gs[MAX_GROUPS];
-	for (size_t g = 0; g < n_groups; g++) {
-		gs[g] = (struct sb_group){.others = others[g], .arms = &arms[g], .res = &res[g]};
-		fill_group(&groups[g], &gs[g], others[g]);
-	}
-	int rc = sb_measure_groups(&gcfg, TOOL, gs, n_groups);
-	rc = finish(&cfg, groups, n_groups, arms, res, rc);
-	sb_percpu_thread_fini();
-	return rc;
+enum sb_status sb_lab_run(const struct sb_config *cfg)
+{
+	static struct lab_ctx ctx;
+	memset(&ctx, 0, sizeof(ctx));
+	return (enum sb_status)sb_command_run(&lab_command, cfg, &ctx);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "session/session.h"
+#include "session/budget.h"
 #include "counters/markers.h"
 #include "variants/percpu.h"
 #include "base/rng.h"
@@ -483,16 +484,17 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 						.opts = &grs[i].ro, .out = all[i].res,
 						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
 	}
-	/* The groups of the comparison share the command's time with its own,
-	 * each part's share by its arms (the empty stub's counted in each):
-	 * an arm of a command group gets as much time as the one arm of a
-	 * comparison group, so that the placed cost keeps as many blocks per
-	 * arm as the codegen. */
-	double total_s = 0, arms = 0;
+	/* The step's seconds (the session's budget) are for all its groups
+	 * together: each group an equal share; with the groups of the
+	 * comparison, each part's share by its arms (the empty stub's counted
+	 * in each): an arm of a command group gets as much time as the one arm
+	 * of a comparison group, so that the placed cost keeps as many blocks
+	 * per arm as the codegen. */
+	double total_s = sb_budget_seconds(cfg), arms = 0;
 	for (size_t i = 0; i < n_all && rc == 0; i++)
-		total_s += i < n_groups ? grs[i].ro.time_s : 0, arms += (double)all[i].arms->n;
-	for (size_t i = 0; i < n_all && rc == 0 && lg.n && arms > 0; i++)
-		grs[i].ro.time_s = total_s * (double)all[i].arms->n / arms;
+		arms += (double)all[i].arms->n;
+	for (size_t i = 0; i < n_all && rc == 0 && arms > 0; i++)
+		grs[i].ro.time_s = lg.n ? total_s * (double)all[i].arms->n / arms : total_s / (double)n_groups;
 	struct sb_sibling *sib = NULL;
 	if (rc == 0)
 		rc = start_sibling(cfg, prog, cpu, groups, n_groups, &sib);

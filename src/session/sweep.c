@@ -140,9 +140,8 @@ static int measure_flavours(const struct sb_config *cfg, struct flavour_groups *
 		snprintf(heading[n++], sizeof(heading[0]), "flavour: seed001 (%s), returns with ret%s",
 			 b ? b->flavour : "?", fg->n_host ? " (reference)" : "");
 	}
-	/* --time is for the whole sweep: the groups share it. */
+	/* --time is for the whole sweep: its groups share it (sb_measure_groups). */
 	struct sb_config gcfg = *cfg;
-	gcfg.time_s = cfg->time_s / (double)(n ? n : 1);
 	/* The kept blocks, for the figures per core state at the ending. */
 	struct sb_block_table blocks = {0};
 	sb_blocks_log_collect(&blocks);

@@ -1,0 +1,43 @@
+/* command.c: a measuring command driven by the session; see command.h. */
+#include "session/command.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/error.h"
+#include "plot/run_plot.h"
+#include "variants/percpu.h"
+
+int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, void *ctx)
+{
+	struct sb_config cfg = *run_cfg;
+	/* The plot's file is checked before anything is measured. */
+	if (sb_plot_check_option(c->tool, &cfg.plot))
+		return SB_STATUS_USAGE;
+	if (c->validate && c->validate(&cfg, ctx) != 0)
+		return SB_STATUS_USAGE;
+	struct sb_group *g = calloc(c->max_groups ? c->max_groups : 1, sizeof(*g));
+	if (!g) {
+		fprintf(stderr, "%s: out of memory\n", c->tool);
+		return SB_STATUS_FAILED;
+	}
+	int n = c->setup(&cfg, ctx, g);
+	if (n < 0 || (size_t)n > c->max_groups) {
+		free(g);
+		return SB_STATUS_USAGE;
+	}
+	int rc = n ? sb_measure_groups(&cfg, c->tool, g, (size_t)n) : SB_STATUS_OK;
+	if (rc == SB_STATUS_USAGE) { /* bad input, named: no report */
+		free(g);
+		sb_percpu_thread_fini();
+		return rc;
+	}
+	struct sb_session s;
+	sb_session_init(&s, c->tool, &cfg);
+	if (c->report_final)
+		c->report_final(&s, g, (size_t)n, ctx, rc);
+	rc = sb_session_finish(&s, rc);
+	free(g);
+	sb_percpu_thread_fini();
+	return rc;
+}

@@ -1,0 +1,47 @@
+/* command.h: a measuring command as the session drives it, in the spirit
+ * of selftests/bpf's `struct bench` (validate, setup, measure,
+ * report_final): the command says what it measures and what its report
+ * adds; the session owns the rest of the run. A new measuring command of
+ * replica groups is one descriptor and its front end's options
+ * (tests/fixtures/one_file_command.c is one, built and run by ctest
+ * one_file_command):
+ *
+ *   static const struct sb_command lab = {.tool = "stubbench lab",
+ *       .setup = lab_groups, .report_final = lab_report, ...};
+ *   return sb_command_run(&lab, cfg, &ctx);
+ *
+ * sb_command_run checks what every command checks (--plot's file before
+ * anything is measured), calls validate, measures the groups setup made
+ * together in the configuration's time (sb_measure_groups: the groups
+ * share the session's budget, session/budget.h), starts the session,
+ * lets report_final set what its report adds (its answer, members, the
+ * sections of its results) and ends with the one ending
+ * (sb_session_finish). */
+#ifndef STUBBENCH_COMMAND_H
+#define STUBBENCH_COMMAND_H
+
+#include <stddef.h>
+
+#include "session/session.h"
+
+struct sb_command {
+	const char *tool;   /* "stubbench lab": its lines' prefix and its runs' tool */
+	size_t max_groups;  /* the most groups setup may make */
+	/* The command's own checks of cfg: 0, or SB_STATUS_USAGE after one
+	 * line on stderr. NULL: none. */
+	int (*validate)(const struct sb_config *cfg, void *ctx);
+	/* Its groups into g[0..max_groups) (each with its arms and results,
+	 * which outlive the run): how many, or -1 after one line (bad input:
+	 * SB_STATUS_USAGE). */
+	int (*setup)(const struct sb_config *cfg, void *ctx, struct sb_group *g);
+	/* What its report adds, set on s (answer, meta, after_report ...),
+	 * and each group's results added as sections; rc: the measurement's
+	 * status. */
+	void (*report_final)(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc);
+};
+
+/* Runs c with cfg and the command's own ctx. Returns the command's exit
+ * status (SB_STATUS_*). */
+int sb_command_run(const struct sb_command *c, const struct sb_config *cfg, void *ctx);
+
+#endif
