@@ -6,6 +6,8 @@
 
 #include "base/error.h"
 #include "plot/run_plot.h"
+#include "stats/block_table.h"
+#include "stats/blocks_log.h"
 #include "variants/percpu.h"
 
 int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, void *ctx)
@@ -26,17 +28,27 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 		free(g);
 		return SB_STATUS_USAGE;
 	}
+	/* The kept blocks, for the figures per core state at the ending. */
+	struct sb_block_table blocks = {0};
+	if (c->collect_blocks)
+		sb_blocks_log_collect(&blocks);
 	int rc = n ? sb_measure_groups(&cfg, c->tool, g, (size_t)n) : SB_STATUS_OK;
-	if (rc == SB_STATUS_USAGE) { /* bad input, named: no report */
-		free(g);
-		sb_percpu_thread_fini();
-		return rc;
+	if (c->collect_blocks) {
+		sb_blocks_log_collect(NULL);
+		if (sb_blocks_log_collect_failed())
+			fprintf(stderr, "%s: out of memory collecting the blocks: no figures per core state\n", c->tool);
 	}
-	struct sb_session s;
-	sb_session_init(&s, c->tool, &cfg);
-	if (c->report_final)
-		c->report_final(&s, g, (size_t)n, ctx, rc);
-	rc = sb_session_finish(&s, rc);
+	if (rc != SB_STATUS_USAGE) { /* bad input is named, and has no report */
+		struct sb_session s;
+		sb_session_init(&s, c->tool, &cfg);
+		s.blocks = c->collect_blocks && !sb_blocks_log_collect_failed() ? &blocks : NULL;
+		if (c->report_final)
+			c->report_final(&s, g, (size_t)n, ctx, rc);
+		rc = sb_session_finish(&s, rc);
+	}
+	sb_block_table_free(&blocks);
+	if (c->cleanup)
+		c->cleanup(ctx);
 	free(g);
 	sb_percpu_thread_fini();
 	return rc;

@@ -38,6 +38,11 @@ struct sb_command {
 	 * and each group's results added as sections; rc: the measurement's
 	 * status. */
 	void (*report_final)(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc);
+	/* Frees what setup made that the ending did not (NULL: nothing). */
+	void (*cleanup)(void *ctx);
+	/* Non-zero: the blocks kept while it measures are collected, and the
+	 * ending gives its figures per core state (the session's blocks). */
+	int collect_blocks;
 };
 
 /* Runs c with cfg and the command's own ctx. Returns the command's exit

@@ -14,6 +14,7 @@
 #include "stubbench/registry.h"
 #include "jit/return_thunks.h"
 #include "plot/run_plot.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "harness/variant_arms.h"
 
@@ -115,62 +116,75 @@ static const struct sb_variant *group_baseline(const char *family, const struct 
 	return base;
 }
 
+/* The sweep's own state across its steps. */
+struct sweep_ctx {
+	struct flavour_groups *fg;
+	const struct sb_return_thunk *thunk;
+	struct sb_results res[2];
+	struct sb_variant_arms arms[2];
+	char heading[2][256];
+	char ci_scope[512];
+	size_t n;
+};
+
 /* Each flavour's group against its own baseline, the host's first, in one
  * run whose processes take turns; one part per flavour, headed by the
  * flavour and the return it executes. */
-static int measure_flavours(const struct sb_config *cfg, struct flavour_groups *fg,
-			    const struct sb_return_thunk *thunk)
+static int sweep_setup(const struct sb_config *cfg, void *vctx, struct sb_group *gs)
 {
-	static struct sb_results res[2];
-	static struct sb_variant_arms arms[2];
-	static char heading[2][256];
-	struct sb_group gs[2];
+	(void)cfg;
+	struct sweep_ctx *c = vctx;
+	struct flavour_groups *fg = c->fg;
 	size_t n = 0;
 	if (fg->n_host) {
 		const struct sb_variant *b = group_baseline("replica-host", fg->host, &fg->n_host);
 		gs[n] = (struct sb_group){.baseline = b, .others = fg->host, .n_others = fg->n_host,
-					  .arms = &arms[n], .res = &res[n]};
-		snprintf(heading[n++], sizeof(heading[0]), "flavour: host (%s), returns through %s's replica",
+					  .arms = &c->arms[n], .res = &c->res[n]};
+		snprintf(c->heading[n++], sizeof(c->heading[0]), "flavour: host (%s), returns through %s's replica",
 			 b ? b->flavour : "?", sb_thunk_name(sb_thunk_applied()));
 	}
 	if (fg->n_seed) {
 		const struct sb_variant *b = group_baseline("replica", fg->seed, &fg->n_seed);
 		gs[n] = (struct sb_group){.baseline = b, .others = fg->seed, .n_others = fg->n_seed,
-					  .arms = &arms[n], .res = &res[n], .no_layout = fg->n_host > 0};
-		snprintf(heading[n++], sizeof(heading[0]), "flavour: seed001 (%s), returns with ret%s",
+					  .arms = &c->arms[n], .res = &c->res[n], .no_layout = fg->n_host > 0};
+		snprintf(c->heading[n++], sizeof(c->heading[0]), "flavour: seed001 (%s), returns with ret%s",
 			 b ? b->flavour : "?", fg->n_host ? " (reference)" : "");
 	}
-	/* --time is for the whole sweep: its groups share it (sb_measure_groups). */
-	struct sb_config gcfg = *cfg;
-	/* The kept blocks, for the figures per core state at the ending. */
-	struct sb_block_table blocks = {0};
-	sb_blocks_log_collect(&blocks);
-	int rc = sb_measure_groups(&gcfg, TOOL, gs, n);
-	sb_blocks_log_collect(NULL);
-	if (sb_blocks_log_collect_failed())
-		fprintf(stderr, TOOL ": out of memory collecting the blocks: no figures per core state\n");
-	if (rc != SB_STATUS_USAGE) {
-		struct sb_session s;
-		sb_session_init(&s, TOOL, cfg);
-		s.blocks = sb_blocks_log_collect_failed() ? NULL : &blocks;
-		/* The host flavour behind a thunk whose code changes state over
-		 * longer than a run: the CIs say so. */
-		const char *note = fg->n_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
-		static char ci_scope[512];
-		if (note)
-			snprintf(ci_scope, sizeof(ci_scope), "the host flavour's: %s", note);
-		s.meta.thunk = thunk;
-		s.meta.ci_scope = note ? ci_scope : NULL;
-		for (size_t g = 0; g < n; g++)
-			sb_session_add_section(&s, &res[g], NULL, heading[g]);
-		rc = sb_session_finish(&s, rc);
-	}
-	sb_block_table_free(&blocks);
-	for (size_t g = 0; g < n; g++)
-		sb_results_free(&res[g]);
-	sb_percpu_thread_fini();
-	return rc;
+	c->n = n;
+	return (int)n;
 }
+
+/* The sweep's report: the thunk its host flavour returns through, the CIs'
+ * scope where that thunk's code changes state over longer than a run, a
+ * section per flavour. */
+static void sweep_report(struct sb_session *s, struct sb_group *gs, size_t n, void *vctx, int rc)
+{
+	(void)gs, (void)rc;
+	struct sweep_ctx *c = vctx;
+	const char *note = c->fg->n_host ? sb_thunk_time_note(sb_thunk_applied()) : NULL;
+	if (note)
+		snprintf(c->ci_scope, sizeof(c->ci_scope), "the host flavour's: %s", note);
+	s->meta.thunk = c->thunk;
+	s->meta.ci_scope = note ? c->ci_scope : NULL;
+	for (size_t g = 0; g < n; g++)
+		sb_session_add_section(s, &c->res[g], NULL, c->heading[g]);
+}
+
+static void sweep_cleanup(void *vctx)
+{
+	struct sweep_ctx *c = vctx;
+	for (size_t g = 0; g < c->n; g++)
+		sb_results_free(&c->res[g]);
+}
+
+static const struct sb_command sweep_command = {
+	.tool = TOOL,
+	.max_groups = 2,
+	.setup = sweep_setup,
+	.report_final = sweep_report,
+	.cleanup = sweep_cleanup,
+	.collect_blocks = 1,
+};
 
 /* The host flavour's thunk (--thunk, cfg->thunk): the host's, or the one
  * --thunk names, said on stderr (the output still names the host's).
@@ -234,8 +248,6 @@ enum sb_status sb_sweep_run(const struct sb_config *run_cfg, const struct sb_swe
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
-	if (sb_plot_check_option(TOOL, &cfg.plot))
-		return SB_STATUS_USAGE;
 	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
 	struct sb_return_thunk thunk, chosen;
 	sb_return_thunk_from_sysfs(&thunk);
@@ -249,5 +261,9 @@ enum sb_status sb_sweep_run(const struct sb_config *run_cfg, const struct sb_swe
 	split_flavours(vs, n_vs, fl, &fg);
 	if (o->calls)
 		return run_calls(&cfg, &fg, o->calls);
-	return measure_flavours(&cfg, &fg, &thunk);
+	static struct sweep_ctx ctx;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.fg = &fg;
+	ctx.thunk = &thunk;
+	return (enum sb_status)sb_command_run(&sweep_command, &cfg, &ctx);
 }
