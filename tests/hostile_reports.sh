@@ -120,6 +120,17 @@ cp "$data/run_a.json" "$tmp/a.json" && ln -f "$tmp/a.json" "$tmp/a-link.json"
 expect run_twice 0 "a-link.json is $tmp/a.json (the same file): counted once" report "$tmp/a.json" "$data/run_b.json" "$tmp/a-link.json" "$tmp/a.json"
 grep -q "1 machine, 2 runs" "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: run_twice: $(head -1 "$tmp/out")"; fails=$((fails + 1)); }
 
+# A kernel --obj cost whose CI reaches below zero is flagged, never quoted as a cost alone.
+python3 - "$data/report_kernel_obj.json" "$tmp/obj_low.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["cycles_per_iter"].update(mean=0.8, ci95=[-0.6, 2.2])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect obj_cost_below_zero 0 "" report "$tmp/obj_low.json"
+grep -q "kernel 0.80 \[-0.60, 2.20\] (CI below 0: not told apart from empty)" "$tmp/out" && passes=$((passes + 1)) ||
+    { echo "FAIL: obj_cost_below_zero: $(head -4 "$tmp/out")"; fails=$((fails + 1)); }
+
 # A plot of more series than its legend tells apart: refused whole, nothing drawn.
 python3 - "$data/plot_sweep.json" "$tmp/many.json" <<'PY'
 import copy, json, sys
