@@ -52,6 +52,8 @@ log canary '0.1,0,8,0,1,0,1,-3,1,host-private,variant,6'
 expect canary_negative 2 "canary.csv:3: a canary or clock outside" report "$x/sweep-1.json" --from-blocks="$tmp/canary.csv"
 log role '0.1,0,8,0,1,0,1,3,1,host-private,bogus,6'
 expect role_unknown 2 "role.csv:3: a role that is none of" report "$x/sweep-1.json" --from-blocks="$tmp/role.csv"
+log arm_escape "$(printf '0.1,0,8,0,1,0,1,3,1,host-\033[2Jprivate,variant,6')"
+expect arm_escape 2 "arm_escape.csv:3: an arm name with a control character" report "$x/sweep-1.json" --from-blocks="$tmp/arm_escape.csv"
 awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 70; i++) printf "0.1,0,8,0,1,0,1,3,1,arm%d,variant,6\n", i }' >"$tmp/wide.csv"
 expect block_rows 2 "wide.csv:66: more than 64 rows of one block" report "$x/sweep-1.json" --from-blocks="$tmp/wide.csv"
 awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 40; i++) printf "0.1,0,%d,0,1,0,1,3,1,a,variant,6\n", i + 1 }' >"$tmp/batches.csv"
