@@ -394,10 +394,10 @@ static int is_text(const uint8_t *b, size_t n)
 			continue;
 		}
 		size_t k = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
-		if (!k || i + k >= n + (k ? 0 : 1))
+		if (!k || i + k >= n)
 			return 0;
 		for (size_t j = 1; j <= k; j++)
-			if (i + j >= n || (b[i + j] & 0xc0) != 0x80)
+			if ((b[i + j] & 0xc0) != 0x80)
 				return 0;
 		i += k + 1;
 	}
@@ -447,13 +447,11 @@ int sb_jit_image_read_file(const char *path, struct sb_jit_image *img, char *err
 	uint8_t *buf = slurp(path, &n, err, errlen);
 	if (!buf)
 		return -1;
-	size_t pl = strlen(path);
 	int rc = 0;
 	/* A .bin is an image's bytes; a .lst or .txt is text, whatever it
 	 * holds (a line that is no listing's is an error, never code); any
 	 * other name is text when it reads as text. */
 	int text = ends_with(path, ".lst") || ends_with(path, ".txt");
-	(void)pl;
 	if (text && memchr(buf, 0, n)) {
 		sb_set_err(err, errlen, "%s: a NUL byte at %zu: not a listing (a .bin holds an image's bytes)", path,
 			   (size_t)((uint8_t *)memchr(buf, 0, n) - buf));
