@@ -189,14 +189,14 @@ static int parse_row(const char *line, struct sb_block_table *t, struct read_sta
 	int sibling = *rest == ',' ? sb_sibling_state_from_name(sib) : SB_SIBLING_UNRECORDED;
 	if (sibling <= SB_SIBLING_UNRECORDED && *rest == ',')
 		return -1;
+	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
+		return *why = "a figure that is not a finite number (inf or nan)", -1;
 	if (strcmp(role, "overhead") && strcmp(role, "baseline") && strcmp(role, "variant"))
 		return *why = "a role that is none of overhead, baseline, variant", -1;
 	if (!arm[0])
 		return *why = "an empty arm name", -1;
 	if (!printable_text(arm))
 		return *why = "an arm name with a control character or bytes that are not UTF-8", -1;
-	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
-		return *why = "a figure that is not a finite number (inf or nan)", -1;
 	if (part >= SB_BLOCKS_MAX_PARTS)
 		return *why = "part past " STR(SB_BLOCKS_MAX_PARTS) " (a run's parts are its variants)", -1;
 	if (batch < 1 || batch > SB_MAX_BATCH)
