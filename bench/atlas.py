@@ -13,6 +13,8 @@ fields come from (a recorded run's README); they are written into the
 entry as "cpuid" and "atlas_cpuid_source". An existing entry is kept
 unless --replace. docs/atlas.md."""
 import argparse
+import errno
+import glob
 import json
 import os
 import re
@@ -27,6 +29,10 @@ def fail(msg):
     sys.exit(2)
 
 
+# A run is a few hundred kilobytes; the reader takes at most this much.
+MAX_BYTES = 64 << 20
+
+
 def parse_cpuid(text):
     parts = text.split(",")
     if len(parts) != 4:
@@ -39,12 +45,95 @@ def parse_cpuid(text):
             "microcode": "", "hypervisor": "", "amx": False}
 
 
+def load(path):
+    """The run at path, one JSON object; every fault one line (fail)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        fail(f"{path}: {e.strerror or e}")
+    if len(text) > MAX_BYTES:
+        fail(f"{path}: larger than {MAX_BYTES >> 20} MiB: not a saved run")
+    try:
+        return json.loads(text.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        fail(f"{path}: not UTF-8 text (byte {e.start + 1})")
+    except RecursionError:
+        fail(f"{path}: nested too deeply to be a saved run")
+    except ValueError as e:
+        fail(f"{path}: not JSON: {e}")
+
+
+def check_cpuid(path, c):
+    """cpuid's fields, each of its type and range, or one line naming the first that is not."""
+    if not isinstance(c, dict):
+        fail(f"{path}: cpuid is not an object")
+    for key, kind in (("vendor", str), ("family", int), ("model", int), ("stepping", int)):
+        v = c.get(key)
+        if not isinstance(v, kind) or isinstance(v, bool):
+            fail(f"{path}: cpuid.{key} is missing or not a {'string' if kind is str else 'whole number'}")
+    for key, top in (("family", 0x10f), ("model", 0xff), ("stepping", 0xf)):
+        if not 0 <= c[key] <= top:
+            fail(f"{path}: cpuid.{key} {c[key]} is outside 0 .. {top:#x}")
+    if not isinstance(c.get("hypervisor", ""), str):
+        fail(f"{path}: cpuid.hypervisor is not a string")
+
+
+def kind(c):
+    """The machine kind: vendor, family, model, and whether it is a guest."""
+    return (c["vendor"], c["family"], c["model"], bool(c.get("hypervisor")))
+
+
 def slug(doc):
     c = doc["cpuid"]
     name = doc.get("microarchitecture") or f"{c['family']:x}-{c['model']:02x}"
     vendor = {"GenuineIntel": "intel", "AuthenticAMD": "amd"}.get(c["vendor"], "")
     s = re.sub(r"[^a-z0-9]+", "-", f"{vendor} {name}".lower()).strip("-")
+    if not re.search(r"[a-z]", s):
+        fail(f"the entry's name '{s}' has no letter (microarchitecture {name!r}, vendor {c['vendor']!r}): "
+             "give --microarchitecture")
     return s + ("-vm" if c.get("hypervisor") else "")
+
+
+def same_kind(atlas, doc, out):
+    """The entries of the atlas of doc's machine kind other than out."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(atlas, "*.json"))):
+        if os.path.abspath(path) == os.path.abspath(out):
+            continue
+        try:
+            with open(path) as f:
+                other = json.load(f)
+            c = other["cpuid"]
+            if kind(c) == kind(doc["cpuid"]):
+                found.append(path)
+        except (OSError, ValueError, RecursionError, KeyError, TypeError):
+            continue
+    return found
+
+
+def write(out, doc):
+    """doc to out through a temporary in its folder: whole, or not at all."""
+    atlas = os.path.dirname(out)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=atlas, prefix=".atlas-", suffix=".tmp")
+    except OSError as e:
+        fail(f"{atlas}: cannot make a file there: {e.strerror or e}")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        why = "no space left on device" if e.errno == errno.ENOSPC else (e.strerror or str(e))
+        fail(f"{out}: not written: {why}")
 
 
 def main():
@@ -57,10 +146,7 @@ def main():
     ap.add_argument("--replace", action="store_true")
     ap.add_argument("--atlas", default=ATLAS)
     a = ap.parse_args()
-    try:
-        doc = json.load(open(a.run))
-    except (OSError, ValueError) as e:
-        fail(f"{a.run}: {e}")
+    doc = load(a.run)
     if not isinstance(doc, dict) or doc.get("tool") not in ("stubbench", "stubbench kernel", "stubbench diff"):
         fail(f"{a.run}: not a stubbench run (its tool is {doc.get('tool') if isinstance(doc, dict) else None!r})")
     if "cpuid" not in doc:
@@ -73,16 +159,21 @@ def main():
             doc["microarchitecture"] = a.microarchitecture
     elif a.cpuid:
         fail(f"{a.run}: has its own cpuid; --cpuid is for runs without")
-    os.makedirs(a.atlas, exist_ok=True)
+    check_cpuid(a.run, doc["cpuid"])
+    if doc.get("microarchitecture") is not None and not isinstance(doc["microarchitecture"], str):
+        fail(f"{a.run}: microarchitecture is not a string")
+    try:
+        os.makedirs(a.atlas, exist_ok=True)
+    except OSError as e:
+        fail(f"{a.atlas}: {e.strerror or e}")
     out = os.path.join(a.atlas, slug(doc) + ".json")
-    if os.path.exists(out) and not a.replace:
-        fail(f"{out} exists (this machine kind is in the atlas): --replace to replace it")
-    fd, tmp = tempfile.mkstemp(dir=a.atlas, suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, out)
+    # One entry per machine kind, whatever its name (Zen 4, zen4).
+    others = same_kind(a.atlas, doc, out)
+    if (os.path.exists(out) or others) and not a.replace:
+        fail(f"{others[0] if others else out} exists (this machine kind is in the atlas): --replace to replace it")
+    write(out, doc)
+    for other in others:
+        os.unlink(other)
     print(out)
 
 

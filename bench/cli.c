@@ -207,35 +207,37 @@ static int shared_in_place(const char *path)
  * it reads (its config, object, operands), or one would replace the other
  * (--blocks over --output's new report, a record over the other record,
  * --plot's script over the config). Said naming both options. */
+struct named_path {
+	const char *opt, *path;
+};
+
 static int outputs_distinct(const struct sb_cli *cli, char *err, size_t errlen)
 {
 	const struct sb_config *c = &cli->cfg;
-	struct {
-		const char *opt, *path;
-	} out[8], in[4];
+	struct named_path out[8], in[4];
 	size_t n_out = 0, n_in = 0;
 	static char plot_side[2][SB_SAFE_FILE_PATH_MAX + 8];
 	if (c->output && !shared_in_place(c->output))
-		out[n_out++] = (typeof(out[0])){"--output", c->output};
+		out[n_out++] = (struct named_path){"--output", c->output};
 	if (c->blocks)
-		out[n_out++] = (typeof(out[0])){"--blocks", c->blocks};
+		out[n_out++] = (struct named_path){"--blocks", c->blocks};
 	if (c->plot) {
-		out[n_out++] = (typeof(out[0])){"--plot", c->plot};
+		out[n_out++] = (struct named_path){"--plot", c->plot};
 		const char *dot = strrchr(c->plot, '.'), *slash = strrchr(c->plot, '/');
 		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->plot) : strlen(c->plot);
 		snprintf(plot_side[0], sizeof(plot_side[0]), "%.*s.gp", (int)stem, c->plot);
 		snprintf(plot_side[1], sizeof(plot_side[1]), "%.*s.dat", (int)stem, c->plot);
-		out[n_out++] = (typeof(out[0])){"--plot's script", plot_side[0]};
-		out[n_out++] = (typeof(out[0])){"--plot's data", plot_side[1]};
+		out[n_out++] = (struct named_path){"--plot's script", plot_side[0]};
+		out[n_out++] = (struct named_path){"--plot's data", plot_side[1]};
 	}
 	if (c->past_runs && strcmp(c->past_runs, "none"))
-		out[n_out++] = (typeof(out[0])){"--past-runs", c->past_runs};
+		out[n_out++] = (struct named_path){"--past-runs", c->past_runs};
 	if (c->quiet_levels && strcmp(c->quiet_levels, "none"))
-		out[n_out++] = (typeof(out[0])){"--quiet-levels", c->quiet_levels};
+		out[n_out++] = (struct named_path){"--quiet-levels", c->quiet_levels};
 	if (config_path)
-		in[n_in++] = (typeof(in[0])){"--config", config_path};
+		in[n_in++] = (struct named_path){"--config", config_path};
 	if (c->obj)
-		in[n_in++] = (typeof(in[0])){"--obj", c->obj};
+		in[n_in++] = (struct named_path){"--obj", c->obj};
 	for (size_t i = 0; i < n_out; i++) {
 		for (size_t k = 0; k < i; k++)
 			if (one_file(out[i].path, out[k].path)) {

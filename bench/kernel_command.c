@@ -180,8 +180,17 @@ static const struct sb_cli_group kernel_group = {
 /* --probe, --obj (run in this process), or the run of --shape. */
 static int run_kernel(struct sb_cli *cli)
 {
-	if (probe_only)
+	if (probe_only) {
+		/* Nothing is measured: a file of a measurement would be ignored. */
+		const char *ignored = cli->cfg.blocks ? "--blocks" : cli->cfg.plot ? "--plot"
+				      : cli->cfg.dump_dir ? "--dump-jit" : cli->cfg.obj ? "--obj" : NULL;
+		if (ignored) {
+			fprintf(stderr, "stubbench kernel: %s does not apply with --probe (nothing is measured)\n",
+				ignored);
+			return EXIT_USAGE;
+		}
 		return sb_kernel_probe_run(&cli->cfg);
+	}
 	if (cli->cfg.obj) {
 		/* --obj runs in this process. */
 		cli->cfg.processes = 1;

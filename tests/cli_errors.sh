@@ -51,6 +51,11 @@ expect 2 "more than 31 arms" --placements=11
 expect 2 "'--list' takes no value" --list=3
 expect 2 "'--shape' does not apply to stubbench" --shape=in-loop
 expect 2 "--plot: empty file name" lab --plot=
+# An option a command would ignore is refused.
+if "$sb" kernel --help >/dev/null 2>&1 && ! "$sb" kernel --help 2>&1 | grep -q "was not built"; then
+    expect 2 "--blocks does not apply with --probe" kernel --probe --blocks=/tmp/never.csv
+    expect 2 "--plot does not apply with --probe" kernel --probe --plot=/tmp/never.png
+fi
 # A --flavour list is never cut: a name past 63 characters would go unread.
 expect 2 "is longer than 63 characters" --flavour="host,$(printf '%60s' '')nope" --calls=1
 # stubbench diff (where it is built): a file that cannot be read, images of

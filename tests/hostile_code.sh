@@ -77,5 +77,32 @@ if [ "$rc" -eq 2 ] && printf '%s' "$out" | grep -q "too many to align"; then
 else
     echo "FAIL: two 40k-instruction images: status $rc (want 2): $out"; fails=$((fails + 1))
 fi
+# A listing is text in any language: a comment that is not ASCII keeps it a
+# listing (it was taken for an image's bytes and decoded as code); a line
+# that is no listing's is an error shown without its control bytes; a NUL
+# in a .lst is refused.
+lst=$2/jit_v6_18_loop_baseline.loop_baseline.lst
+# listing_case NAME STATUS NEEDLE FIRST-LINE: diff of lst with FIRST-LINE put first against lst.
+listing_case() {
+    { printf '%s\n' "$4"; cat "$lst"; } >"$d/c.lst"
+    out=$(timeout 20 "$sb" diff "$d/c.lst" "$lst" 2>&1 >/dev/null; echo "rc=$?")
+    if printf '%s' "$out" | grep -q "rc=$2\$" && printf '%s' "$out" | grep -qF -- "$3" &&
+       ! printf '%s' "$out" | grep -q "$(printf '\033')"; then
+        passes=$((passes + 1))
+    else
+        echo "FAIL: $1: $out"; fails=$((fails + 1))
+    fi
+}
+"$sb" diff "$lst" "$lst" >"$d/same" 2>&1
+listing_case comment_not_ascii 0 "" "# commentaire en français: é, ü"
+grep -q "no change" "$d/same" && "$sb" diff "$d/c.lst" "$lst" 2>&1 | grep -q "no change" && passes=$((passes + 1)) ||
+    { echo "FAIL: comment_not_ascii: not read as the same listing"; fails=$((fails + 1)); }
+listing_case comment_indented_colon 0 "" "  # fonction privée:"
+listing_case not_a_listing_line 2 "c.lst:1: not a listing line: '// ü'" "// ü"
+listing_case escape_in_line 2 "c.lst:1: not a listing line: '?[2J" "$(printf '\033[2J')x"
+printf '0:   90   nop\n\0000:   0f 05   syscall\n' >"$d/nul.lst"
+out=$("$sb" diff "$d/nul.lst" "$lst" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q "nul.lst: a NUL byte" && passes=$((passes + 1)) ||
+    { echo "FAIL: nul_in_listing: $rc $out"; fails=$((fails + 1)); }
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

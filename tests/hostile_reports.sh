@@ -52,6 +52,8 @@ log canary '0.1,0,8,0,1,0,1,-3,1,host-private,variant,6'
 expect canary_negative 2 "canary.csv:3: a canary or clock outside" report "$x/sweep-1.json" --from-blocks="$tmp/canary.csv"
 log role '0.1,0,8,0,1,0,1,3,1,host-private,bogus,6'
 expect role_unknown 2 "role.csv:3: a role that is none of" report "$x/sweep-1.json" --from-blocks="$tmp/role.csv"
+log arm_escape "$(printf '0.1,0,8,0,1,0,1,3,1,host-\033[2Jprivate,variant,6')"
+expect arm_escape 2 "arm_escape.csv:3: an arm name with a control character" report "$x/sweep-1.json" --from-blocks="$tmp/arm_escape.csv"
 awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 70; i++) printf "0.1,0,8,0,1,0,1,3,1,arm%d,variant,6\n", i }' >"$tmp/wide.csv"
 expect block_rows 2 "wide.csv:66: more than 64 rows of one block" report "$x/sweep-1.json" --from-blocks="$tmp/wide.csv"
 awk -v h="$head" 'BEGIN { print h; for (i = 0; i < 40; i++) printf "0.1,0,%d,0,1,0,1,3,1,a,variant,6\n", i + 1 }' >"$tmp/batches.csv"
@@ -119,6 +121,17 @@ else echo "FAIL: run_strings_json_utf8: $(head -c 300 "$tmp/out")"; fails=$((fai
 cp "$data/run_a.json" "$tmp/a.json" && ln -f "$tmp/a.json" "$tmp/a-link.json"
 expect run_twice 0 "a-link.json is $tmp/a.json (the same file): counted once" report "$tmp/a.json" "$data/run_b.json" "$tmp/a-link.json" "$tmp/a.json"
 grep -q "1 machine, 2 runs" "$tmp/out" && passes=$((passes + 1)) || { echo "FAIL: run_twice: $(head -1 "$tmp/out")"; fails=$((fails + 1)); }
+
+# A kernel --obj cost whose CI reaches below zero is flagged, never quoted as a cost alone.
+python3 - "$data/report_kernel_obj.json" "$tmp/obj_low.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["cycles_per_iter"].update(mean=0.8, ci95=[-0.6, 2.2])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect obj_cost_below_zero 0 "" report "$tmp/obj_low.json"
+grep -q "kernel 0.80 \[-0.60, 2.20\] (CI below 0: not told apart from empty)" "$tmp/out" && passes=$((passes + 1)) ||
+    { echo "FAIL: obj_cost_below_zero: $(head -4 "$tmp/out")"; fails=$((fails + 1)); }
 
 # A plot of more series than its legend tells apart: refused whole, nothing drawn.
 python3 - "$data/plot_sweep.json" "$tmp/many.json" <<'PY'

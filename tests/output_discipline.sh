@@ -94,5 +94,11 @@ if gzip -dc "$data/annotate_lfence_blocks.csv.gz" >lf.csv 2>/dev/null; then
     STUBBENCH_TEST_VARIANTS=1 refuses "--blocks does not apply with --from-blocks" annotate --variant=test-lfence \
         --from-blocks=lf.csv --blocks=b.csv
 fi
+# diff of two images with the same code: its one answer goes to --output too.
+lst=$data/jit_v6_18_loop_baseline.loop_baseline.lst
+"$sb" diff "$lst" "$lst" --output=same.txt >out 2>err
+ok test "$?" -eq 0
+ok grep -q "^stubbench diff: no change:" same.txt
+ok test ! -s out
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

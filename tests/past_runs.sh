@@ -133,7 +133,7 @@ lines=$mine
 run --time=3 --quiet-levels="$dir/q" || fail "the run with a quiet record exited $?"
 added "$rec"
 machine=$(grep -v '^#' "$dir/q" | cut -f1 | head -1)
-printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$dir/q"
+printf '%s\t2026-01-01T00:00:00Z\t64\t1\n%s\t2026-01-01T00:00:01Z\t64\t1\n' "$machine" "$machine" >>"$dir/q"
 run --time=3 --quiet-levels="$dir/q" || fail "the busy run exited $?"
 printf '%s\n' "$err" | grep -q "busy core:" || fail "the run against an unreachable quiet record did not say busy"
 [ "$(grep -v '^#' "$rec" | grep -c " core=busy	")" -eq "$per_run" ] && [ "$(cells)" -eq $((lines + per_run)) ] ||

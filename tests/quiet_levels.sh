@@ -3,7 +3,8 @@
 # (--quiet-levels, quiet_record.h) from the command line. A run is
 # remembered in the default place ($XDG_STATE_HOME/stubbench/quiet-levels,
 # directories made); against a record whose levels no real core reaches
-# (window canary 1 cycle, 1000 adds per cycle) the next run says it was busy
+# (window canary 1 cycle, 64 adds per cycle: the most a record may say)
+# the next run says it was busy
 # from start to end, and against levels every core beats it does not;
 # none keeps no record; a directory or an empty name is bad input (status
 # 2); a corrupt or unwritable record, or no home for one, costs one line and
@@ -24,9 +25,9 @@ machine=$(grep -v '^#' "$rec" | cut -f1)
 printf '%s\n' "$machine" | grep -Eq '^[A-Za-z]+/[0-9]+/[0-9]+/[0-9]+/' || fail "machine name '$machine'"
 
 # Quieter than any core: this run was busy from start to end.
-printf '%s\t2026-01-01T00:00:00Z\t1000\t1\n%s\t2026-01-01T00:00:01Z\t1000\t1\n' "$machine" "$machine" >>"$rec"
+printf '%s\t2026-01-01T00:00:00Z\t64\t1\n%s\t2026-01-01T00:00:01Z\t64\t1\n' "$machine" "$machine" >>"$rec"
 XDG_STATE_HOME=$dir/state run || fail "the run against a quiet record exited $?"
-printf '%s\n' "$err" | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 1000.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
+printf '%s\n' "$err" | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 64.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
     fail "no busy-throughout line against a quiet record"
 [ "$(grep -vc '^#' "$rec")" -eq 4 ] || fail "the run was not remembered"
 

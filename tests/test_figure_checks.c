@@ -64,5 +64,20 @@ int main(void)
 	      strstr(text, "a baseline of 0.02 cycles an iteration after 90.00 of overhead subtracted"), "%s", text);
 	CHECK(text && !strchr(strchr(text, '\n') + 1, '\n'), "one line: %s", text);
 	free(text);
+
+	/* A cost whose CI reaches below zero after the overhead: flagged. */
+	struct sb_cell low[2];
+	struct sb_results rl = {.cells = low, .n_cells = 2, .n_batches = 1};
+	cell(&low[0], &base, 8, 40, 0.8, -0.6, 2.2);
+	cell(&low[1], &priv, 8, 40, 5, 4.5, 5.5);
+	CHECK(sb_figure_checks(&rl) == 0, "a mean above zero keeps its figure");
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(sb_figure_below_zero_lines(f, "stubbench", &rl) == 1, "one cost below zero");
+	fclose(f);
+	CHECK(text && strstr(text, "stubbench: baseline at batch 8: 0.80 [-0.60, 2.20] cycles an iteration after 90.00 "
+				   "of overhead subtracted: the CI reaches below zero") && !strstr(text, "private"),
+	      "%s", text ? text : "");
+	free(text);
 	return check_report("figure_checks");
 }

@@ -109,6 +109,9 @@ int main(void)
 	      "a bad number: '%s'", err);
 	write_text(path, "M\t2026-12-01T00:00:00Z\t-5.00\t63\n");
 	CHECK(sb_quiet_record_read(path, "M", &ref, NULL, err, sizeof(err)) == -1, "a negative level was read");
+	write_text(path, "M\t2026-12-01T00:00:00Z\t5000\t63\n");
+	CHECK(sb_quiet_record_read(path, "M", &ref, NULL, err, sizeof(err)) == -1 && strstr(err, "line 1"),
+	      "5000 adds a cycle read as a quiet level");
 	CHECK(sb_quiet_record_read(dir, "M", &ref, NULL, err, sizeof(err)) == -1 && strstr(err, dir),
 	      "a directory: '%s'", err);
 

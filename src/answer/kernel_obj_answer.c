@@ -42,7 +42,10 @@ static void kernel_line(FILE *f, const struct sb_run_file *rf, const struct sb_r
 		return;
 	}
 	sb_answer_estimate(cyc, sizeof(cyc), &k->cycles, 0);
-	int n = snprintf(line, sizeof(line), "  kernel %s", cyc);
+	/* A CI that reaches below zero: no cost told apart from the empty program's. */
+	int n = snprintf(line, sizeof(line), "  kernel %s%s", cyc,
+			 sb_estimate_has_ci(&k->cycles) && k->cycles.lo < 0 ? " (CI below 0: not told apart from empty)"
+									      : "");
 	const struct sb_estimate *delta = &k->figures[SB_FIGURE_DELTA];
 	if (sb_estimate_known(delta) && base) {
 		sb_answer_estimate(d, sizeof(d), delta, 1);

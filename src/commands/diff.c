@@ -21,6 +21,9 @@
 #include "variants/percpu.h"
 #include "base/error.h"
 #include "harness/variant_arms.h"
+#include "base/error.h"
+#include "output/out_file.h"
+#include "harness/variant_arms.h"
 
 /* The share of --time a diff keeps for its parts' statistics beyond the
  * harness's own (SB_FINISH_RESERVE). */
@@ -312,9 +315,17 @@ int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
 	}
 	if (rc == 0 && sb_image_diff_identical(&d) && !o->measure_identical) {
 		size_t n = sb_image_diff_count(&d, SB_INSN_SAME);
-		printf("%s: no change: %s and %s hold the same code (%zu function%s, %zu instructions, "
-		       "addresses masked); --measure measures them anyway\n", SB_DIFF_TOOL, c.old_files, c.new_files,
-		       d.n, d.n == 1 ? "" : "s", n);
+		/* The answer goes where --output says, as a measured one does. */
+		struct sb_out out;
+		if (sb_out_open(&out, cfg->output, SB_DIFF_TOOL) != 0)
+			rc = SB_STATUS_FAILED;
+		else {
+			fprintf(out.f, "%s: no change: %s and %s hold the same code (%zu function%s, %zu instructions, "
+				"addresses masked); --measure measures them anyway\n", SB_DIFF_TOOL, c.old_files,
+				c.new_files, d.n, d.n == 1 ? "" : "s", n);
+			if (sb_out_close(&out) != 0)
+				rc = SB_STATUS_FAILED;
+		}
 	} else if (rc == 0)
 		rc = measure(cfg, &c, o->total_only);
 	sb_image_diff_free(&d);

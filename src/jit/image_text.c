@@ -277,7 +277,7 @@ static int block_header(const char *line, char *title, size_t tlen)
 	size_t off, l = strlen(line);
 	while (l && (line[l - 1] == ' ' || line[l - 1] == '\t'))
 		l--;
-	if (l < 2 || line[l - 1] != ':' || line[0] == '#' || insn_line(line, &off))
+	if (l < 2 || line[l - 1] != ':' || line[strspn(line, " \t")] == '#' || insn_line(line, &off))
 		return 0;
 	snprintf(title, tlen, "%.*s", (int)(l - 1 < 63 ? l - 1 : 63), line);
 	return 1;
@@ -381,12 +381,33 @@ int sb_jit_image_parse_text(const char *text, const char *name, struct sb_jit_im
 	return rc;
 }
 
+/* Text: well-formed UTF-8 (a comment may be in any language) without a NUL
+ * or a control byte other than tab, newline, carriage return. */
 static int is_text(const uint8_t *b, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (b[i] == 0 || (b[i] < 0x20 && b[i] != '\n' && b[i] != '\r' && b[i] != '\t') || b[i] >= 0x7f)
+	for (size_t i = 0; i < n;) {
+		uint8_t c = b[i];
+		if (c < 0x80) {
+			if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c == 0x7f)
+				return 0;
+			i++;
+			continue;
+		}
+		size_t k = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 0;
+		if (!k || i + k >= n)
 			return 0;
+		for (size_t j = 1; j <= k; j++)
+			if ((b[i + j] & 0xc0) != 0x80)
+				return 0;
+		i += k + 1;
+	}
 	return 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
 static uint8_t *slurp(const char *path, size_t *len, char *err, size_t errlen)
@@ -426,9 +447,18 @@ int sb_jit_image_read_file(const char *path, struct sb_jit_image *img, char *err
 	uint8_t *buf = slurp(path, &n, err, errlen);
 	if (!buf)
 		return -1;
-	size_t pl = strlen(path);
 	int rc = 0;
-	if ((pl > 4 && strcmp(path + pl - 4, ".bin") == 0) || !is_text(buf, n)) {
+	/* A .bin is an image's bytes; a .lst or .txt is text, whatever it
+	 * holds (a line that is no listing's is an error, never code); any
+	 * other name is text when it reads as text. */
+	int text = ends_with(path, ".lst") || ends_with(path, ".txt");
+	if (text && memchr(buf, 0, n)) {
+		sb_set_err(err, errlen, "%s: a NUL byte at %zu: not a listing (a .bin holds an image's bytes)", path,
+			   (size_t)((uint8_t *)memchr(buf, 0, n) - buf));
+		free(buf);
+		return -1;
+	}
+	if (!text && (ends_with(path, ".bin") || !is_text(buf, n))) {
 		char func[64];
 		names_from_path(path, img->prog_name, sizeof(img->prog_name), func, sizeof(func));
 		struct sb_jit_func *f = add_func(img, func);

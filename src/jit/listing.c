@@ -99,7 +99,11 @@ int sb_listing_parse_text(const char *textbuf, const char *name, struct sb_listi
 		if (r == 0)
 			continue;
 		if (r < 0) {
-			sb_set_err(err, errlen, "%s:%zu: not a listing line: '%s'", name, lineno, buf);
+			/* The line as it can be shown: no control byte reaches a terminal. */
+			for (char *c = buf; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			sb_set_err(err, errlen, "%s:%zu: not a listing line: '%.120s'", name, lineno, buf);
 			goto fail;
 		}
 		if (off != out->size) {

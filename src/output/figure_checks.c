@@ -108,3 +108,24 @@ void sb_figure_large_lines(FILE *f, const char *tool, const struct sb_results *r
 		fprintf(f, "%s: %zu more deltas of %.0f %% or more, for the same reason\n", tool, more,
 			SB_LARGE_DELTA_PCT);
 }
+
+size_t sb_figure_below_zero_lines(FILE *f, const char *tool, const struct sb_results *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const struct sb_cell *c = &r->cells[i];
+		if (!c->arm || c->no_samples[0])
+			continue;
+		struct sb_estimate cyc = sb_cell_cycles(c);
+		if (!sb_estimate_has_ci(&cyc) || !(cyc.lo < 0) || cyc.value < 0)
+			continue;
+		if (n++ < 5)
+			fprintf(f, "%s: %s at batch %llu: %.2f [%.2f, %.2f] cycles an iteration after %.2f of overhead "
+				   "subtracted: the CI reaches below zero, so its cost is not told apart from the "
+				   "overhead's\n", tool, c->arm->name, (unsigned long long)c->batch, cyc.value, cyc.lo,
+				cyc.hi, c->overhead_cycles);
+	}
+	if (n > 5)
+		fprintf(f, "%s: %zu more costs whose CI reaches below zero\n", tool, n - 5);
+	return n;
+}

@@ -32,4 +32,10 @@ size_t sb_figure_checks(struct sb_results *r);
  * subtracted from it. */
 void sb_figure_large_lines(FILE *f, const char *tool, const struct sb_results *r);
 
+/* A line per cell (the first five, then a count) whose cycles have a mean
+ * of zero or more but a CI that reaches below zero once the overhead is
+ * subtracted: a cost not told apart from the overhead's, flagged, never
+ * quoted as a cost alone. Returns how many. */
+size_t sb_figure_below_zero_lines(FILE *f, const char *tool, const struct sb_results *r);
+
 #endif

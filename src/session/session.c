@@ -212,6 +212,7 @@ static int notes(const struct sb_session *s, const struct sb_results *all)
 	int busy = sb_output_busy_report(stderr, s->tool, all);
 	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
 	sb_figure_large_lines(stderr, s->tool, all);
+	sb_figure_below_zero_lines(stderr, s->tool, all);
 	return busy;
 }
 

@@ -129,6 +129,24 @@ static const char *arm_field(const char *s, char *out, size_t outlen)
 	return *s == '"' && s[1] == ',' ? s + 2 : NULL;
 }
 
+/* s is printable text: well-formed UTF-8 without control characters (C0,
+ * DEL, C1), so that an arm's name printed reaches a terminal as text. */
+static int printable_text(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		unsigned c = *u;
+		size_t k = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 4;
+		if (k == 4 || (k == 0 && (c < 0x20 || c == 0x7f)) || (c == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f))
+			return 0;
+		for (size_t j = 1; j <= k; j++)
+			if ((u[j] & 0xc0) != 0x80)
+				return 0;
+		u += k + 1;
+	}
+	return 1;
+}
+
 /* What a reader keeps between rows for the checks across them. */
 struct read_state {
 	uint64_t batches[SB_MAX_BATCHES];
@@ -173,12 +191,14 @@ static int parse_row(const char *line, struct sb_block_table *t, struct read_sta
 	int sibling = *rest == ',' ? sb_sibling_state_from_name(sib) : SB_SIBLING_UNRECORDED;
 	if (sibling <= SB_SIBLING_UNRECORDED && *rest == ',')
 		return -1;
+	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
+		return *why = "a figure that is not a finite number (inf or nan)", -1;
 	if (strcmp(role, "overhead") && strcmp(role, "baseline") && strcmp(role, "variant"))
 		return *why = "a role that is none of overhead, baseline, variant", -1;
 	if (!arm[0])
 		return *why = "an empty arm name", -1;
-	if (!isfinite(ts) || !isfinite(clock) || !isfinite(canary) || !isfinite(window) || !isfinite(value))
-		return *why = "a figure that is not a finite number (inf or nan)", -1;
+	if (!printable_text(arm))
+		return *why = "an arm name with a control character or bytes that are not UTF-8", -1;
 	if (part >= SB_BLOCKS_MAX_PARTS)
 		return *why = "part past " STR(SB_BLOCKS_MAX_PARTS) " (a run's parts are its variants)", -1;
 	if (batch < 1 || batch > SB_MAX_BATCH)
