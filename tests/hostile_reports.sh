@@ -130,7 +130,9 @@ d["results"][0]["cycles_per_iter"].update(mean=0.8, ci95=[-0.6, 2.2])
 json.dump(d, open(sys.argv[2], "w"))
 PY
 expect obj_cost_below_zero 0 "" report "$tmp/obj_low.json"
-grep -q "kernel 0.80 \[-0.60, 2.20\] (CI below 0: not told apart from empty)" "$tmp/out" && passes=$((passes + 1)) ||
+# Flagged, or (its CI wider than the cost itself: docs/kernel-verdict.md) not resolved.
+grep -q -e "kernel 0.80 \[-0.60, 2.20\] (CI below 0: not told apart from empty)" \
+    -e "kernel: not resolved at batch 8: the driver's own spread is ±1.4 cycles" "$tmp/out" && passes=$((passes + 1)) ||
     { echo "FAIL: obj_cost_below_zero: $(head -4 "$tmp/out")"; fails=$((fails + 1)); }
 
 # A plot of more series than its legend tells apart: refused whole, nothing drawn.
