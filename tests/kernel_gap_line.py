@@ -4,16 +4,18 @@
 with `stubbench report`:
 
 - the Intel Xeon 6/0xa7 VM's two perf_event runs (fc-v1300): one line names
-  what the placed twin does not reproduce at the summary's batch, with the
-  kernel's figure, the twin's and the gap (kernel - twin) in cycles per
-  iteration: per-run private in the first run, per-run base in the second
+  what the placed twin does not reproduce at the summary's batch: the
+  twin's figure below or above the kernel's, by how many cycles per
+  iteration (the rule's line kept, the counts in one line): per-run private in the first run, per-run base in the second
   (where private reads inconclusive);
 - the AMD run whose twins return by a plain ret: the in-loop base's gap;
 - a run with no differing verdict (the AMD run at fc-v1098): no such line;
 - the Xeon run with one figure not resolved (a fifth shape line): the line
   still printed, the counts of both kinds folded into one line;
 - the Xeon run with figures made wide (a base of six digits): the line
-  shortened to fit.
+  shortened to fit;
+- kernel --obj's recorded run with its twins made 8 cycles dearer: each
+  program's "differ" says by how much and which way.
 Every summary within 10 lines of at most 100 columns; wherever a shape's
 verdicts say "differ", a "not reproduced" line is there.
 
@@ -63,16 +65,18 @@ def kernel_row(doc, variant, batch, side="kernel"):
 
 xeon = load("kernel_xeon_0xa7_perf_event.json")
 lines = report(xeon, "xeon")
-want = "per-run private not reproduced: kernel +9.9, twin +3.1, gap +6.8 cycles/iter; cause not established"
+want = "per-run private not reproduced: twin +3.1 below kernel +9.9 by 6.8 cycles/iter; cause unknown"
 check(want in lines, f"xeon: no line {want!r}: {lines}")
-check("added cost, all batches: 7 agree, 3 differ, 10 inconclusive" in lines, f"xeon counts: {lines}")
+check("all batches, absolute/added: 9/7 agree, 14/3 differ, 7/10 inconclusive, 6/0 not resolved" in lines,
+      f"xeon counts: {lines}")
+check(any(x.startswith("verdict: CI of twin - kernel within") for x in lines), f"xeon: the rule's line: {lines}")
 
 lines = report(load("kernel_xeon_0xa7_perf_event_2.json"), "xeon run 2")
-want = "per-run base not reproduced: kernel 12.1, twin 15.6, gap -3.4 cycles/iter; cause not established"
+want = "per-run base not reproduced: twin 15.6 above kernel 12.1 by 3.4 cycles/iter; cause unknown"
 check(want in lines, f"xeon run 2: no line {want!r}: {lines}")
 
 lines = report(load("answer_kernel_thunk_ret.json"), "thunk ret")
-want = "in-loop base not reproduced: kernel 78.9, twin 14.1, gap +64.8 cycles/iter; cause not established"
+want = "in-loop base not reproduced: twin 14.1 below kernel 78.9 by 64.8 cycles/iter; cause unknown"
 check(want in lines, f"thunk ret: no line {want!r}: {lines}")
 
 lines = report(load("answer_kernel.json"), "agreeing")
@@ -84,7 +88,7 @@ kernel_row(part, "private-per-run", 4096)["delta_ci95_cycles"] = [-40.0, 60.0]
 lines = report(part, "part")
 want = "all batches, absolute/added: 9/7 agree, 14/2 differ, 7/10 inconclusive, 6/1 not resolved"
 check(want in lines, f"part: no line {want!r}: {lines}")
-check(any(x.startswith("per-run base not reproduced: kernel 12.2, twin 15.8, gap -3.6") for x in lines),
+check(any(x.startswith("per-run base not reproduced: twin 15.8 above kernel 12.2 by 3.6") for x in lines),
       f"part: gap line: {lines}")
 
 # Figures of six digits: the line shortened to fit the columns.
@@ -95,8 +99,21 @@ kernel_row(wide, "baseline-per-run-twin@loads", 4096, "placed-twin")["cycles_per
 kernel_row(wide, "private-per-run", 4096).update(delta_vs_baseline_cycles=123456.7,
                                                  delta_ci95_cycles=[123453.1, 123460.2])
 lines = report(wide, "wide")
-check(any(x.startswith("per-run private not reproduced") and "gap +12345" in x for x in lines),
+check(any(x.startswith("per-run private not reproduced") and "below kernel +123456.7 by 12345" in x for x in lines),
       f"wide: gap line: {lines}")
+
+# kernel --obj: a twin that differs says by how much, which way, in its line.
+obj = load("answer_kernel_obj.json")
+for r in obj["results"]:
+    if r.get("side") == "placed-twin" and r["batch"] == 4096:
+        c = r["cycles_per_iter"]
+        c["mean"] += 8
+        c["ci95"] = [c["ci95"][0] + 8, c["ci95"][1] + 8]
+lines = report(obj, "obj")
+want = "  kernel 28.42 [28.31, 28.52]; twin 36.29: differ, above the kernel by 7.87 cycles; cause unknown"
+check(want in lines, f"obj: no line {want!r}: {lines}")
+check(any(x.endswith("twin 36.32: differ, 7.95 above") for x in lines), f"obj: the long line shortened: {lines}")
+check(not any(x.endswith(": differ") for x in lines), f"obj: a bare differ: {lines}")
 
 if failures:
     print("\n".join("FAIL " + f for f in failures))

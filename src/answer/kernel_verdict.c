@@ -422,8 +422,9 @@ static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
 	return best;
 }
 
-/* One line naming what the twin does not reproduce and its size, the
- * gap kernel - twin; the longest form that fits the columns. */
+/* One line naming what the twin does not reproduce and its size: the
+ * twin's figure below or above the kernel's by the gap; the longest form
+ * that fits the columns. */
 static int gap_line(FILE *f, const struct gap *g, uint64_t batch)
 {
 	if (!g->found)
@@ -435,17 +436,16 @@ static int gap_line(FILE *f, const struct gap *g, uint64_t batch)
 			 (unsigned long long)g->batch);
 	snprintf(k, sizeof(k), g->added ? "%+.1f" : "%.1f", g->kernel);
 	snprintf(t, sizeof(t), g->added ? "%+.1f" : "%.1f", g->twin);
-	const char *tw = g->side == SB_SIDE_PLACED_TWIN ? "placed twin" : "twin";
-	double gap = g->kernel - g->twin;
+	/* The sign in words: no convention to learn. */
+	const char *rel = g->twin < g->kernel ? "below" : "above";
+	double gap = fabs(g->kernel - g->twin);
 	snprintf(line[0], sizeof(line[0]),
-		 "%s not reproduced: kernel %s, %s %s, gap %+.1f cycles/iter; cause not established", where, k, tw,
-		 t, gap);
-	snprintf(line[1], sizeof(line[1]),
-		 "%s not reproduced: kernel %s, twin %s, gap %+.1f cycles/iter; cause not established", where, k, t,
-		 gap);
-	snprintf(line[2], sizeof(line[2]), "%s not reproduced: kernel %s, twin %s, gap %+.1f cycles/iter", where,
-		 k, t, gap);
-	snprintf(line[3], sizeof(line[3]), "%s not reproduced by the twin: gap %+.1f cycles/iter", where, gap);
+		 "%s not reproduced: twin %s %s kernel %s by %.1f cycles/iter; cause unknown", where, t, rel,
+		 k, gap);
+	snprintf(line[1], sizeof(line[1]), "%s not reproduced: twin %s %s kernel %s by %.1f cycles/iter", where, t,
+		 rel, k, gap);
+	snprintf(line[2], sizeof(line[2]), "%s: twin %s %s kernel %s by %.1f cycles/iter", where, t, rel, k, gap);
+	snprintf(line[3], sizeof(line[3]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
 	for (int i = 0; i < 4; i++)
 		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 3) {
 			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
@@ -491,9 +491,10 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	fclose(m);
 	int lines = 0, driver = rf->kernel_driver[0] != 0;
 	/* A differing verdict is never left bare: its gap line takes the
-	 * room before the rule's. */
+	 * room first, then the rule's (what agree and differ mean), then the
+	 * counts' second line (both kinds fit one). */
 	struct gap g = find_gap(rf, b);
-	int rule = driver + 2 + body_lines + g.found + 2 <= max_lines;
+	int rule = driver + 2 + body_lines + g.found + 1 <= max_lines;
 	if (driver) {
 		char line[300];
 		snprintf(line, sizeof(line), "kernel: %s", rf->kernel_driver);
