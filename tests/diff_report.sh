@@ -59,6 +59,22 @@ if [ $rc -ne 0 ] || [ -n "$wide" ] || [ "$(printf '%s\n' "$out" | wc -l)" -gt 10
    ! printf '%s\n' "$out" | grep -q '^  codegen at identical layout -79.0 \[-24079.3, +12642.9\] cycles'; then
     echo "FAIL: wide figures: exit $rc:"; printf '%s\n' "$out"; fails=$((fails + 1))
 fi
+# Opposite signs with figures of seven digits: the signs line shortened too.
+python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["results"]:
+    if r["codegen"] == "new" and r["batch"] == 512:
+        r.update(matched_delta_cycles=-1234567.6, matched_ci95=[-1300000.1, -1200000.2],
+                 codegen_median_cycles=-1234567.6, codegen_median_ci95=[-1300000.1, -1200000.2],
+                 delta_vs_baseline_pct=456.7, delta_ci95_pct=[400.1, 500.2],
+                 layout_cost_cycles=7777777.7, layout_ci95=[7000000.0, 8000000.0])
+json.dump(doc, open(sys.argv[1], "w"))' "$tmp"
+out=$("$sb" report "$tmp")
+if printf '%s\n' "$out" | awk 'length($0) > 100' | grep -q . ||
+   ! printf '%s\n' "$out" | grep -qx '  signs differ: codegen -1234567.6, layout +7777777.7: the placement makes it slower'; then
+    echo "FAIL: opposite signs, wide figures:"; printf '%s\n' "$out"; fails=$((fails + 1))
+fi
 sed 's/loop_n/batch_iters/g' "$d/answer_diff_empty_loop.json" > "$tmp"
 out=$("$sb" report "$tmp")
 want="  OLD's and NEW's branches read memory the twins zero (global batch_iters): set --global=NAME=N"
