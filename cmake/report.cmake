@@ -70,6 +70,9 @@ function(sb_report_add_tests)
   # recorded kernel runs (and copies of them made wider).
   add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_noise.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+  # A differing verdict named in one line with its size: never a bare "differ".
+  add_test(NAME kernel_gap_line COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_gap_line.py $<TARGET_FILE:stubbench>
+    ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
   # Saved runs of two machines side by side: every cell as the files hold it.
   add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/across_runs.py $<TARGET_FILE:stubbench>

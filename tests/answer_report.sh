@@ -11,7 +11,8 @@
 #     host flavour's private with its ratio and total (unpadded: the way to
 #     the codegen apart), the kernel its verdicts (the
 #     --thunk=ret run: the baseline differs), the lab the cheapest and
-#     those like the control, kernel --obj per program the kernel's figure
+#     those like the control (the control defined where first named) and
+#     which figure to quote, kernel --obj per program the kernel's figure
 #     and the private stack's cost (twin, codegen and layout, the kernel's
 #     A/B) where there is one.
 # usage: answer_report.sh STUBBENCH DATA_DIR RUN...
@@ -77,9 +78,17 @@ for run in "$@"; do
 		check "$out" "^  kernel [0-9.]* \[.*\] ([+-][0-9.]* \[.*\] % vs with_frame); twin [0-9.]*: agree" "no_frame against with_frame, its twin's verdict"
 		check "$out" "^  private stack: none measured" "no_frame has no private stack";;
 	lab)
-		check "$out" "returning as this host does (srso-alias)" "the host's return flavour"
+		check "$out" "placed at random, returning as here (srso-alias)" "the figure and the host's return flavour"
 		check "$out" "cheapest: " "the cheapest"
-		check "$out" "like the control" "those like the control";;
+		check "$out" "like the control" "those like the control"
+		check "$out" "^quote vs control (--table) for what the code adds, the cost for what a placed load pays here$" \
+			"which figure to quote"
+		# The control defined where the summary first names it.
+		first=$(grep -m1 "control" "$out")
+		case $first in
+		"control: the baseline's own bytes at another address, what placement alone moves the cost;") ;;
+		*) echo "FAIL lab: the control first named undefined: '$first'"; cat "$out"; fail=1;;
+		esac;;
 	esac
 	rm -f "$out"
 done

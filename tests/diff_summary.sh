@@ -5,7 +5,8 @@
 # against NEW with every part NOPed) and, with the parts, the layout line
 # (also for a NEW whose frame is r9-based; where NEW is OLD with a private
 # stack, against NEW de-privatized at its layout); with --no-parts
-# the changes as hunks, main+0x13 first;
+# the changes as hunks, main+0x13 first; a NEW whose main prog calls none
+# of its functions: no parts, and why in two lines;
 # stubbench report of the saved run the same summary.
 # usage: diff_summary.sh STUBBENCH DATA_DIR
 set -u
@@ -45,6 +46,22 @@ if grep -q "no cost per part" "$errs"; then
     echo "FAIL: r9 frame: no cost per part:"; cat "$errs"; fails=$((fails + 1))
 fi
 rm -f "$errs"
+# NEW's main prog calls none of its other functions (its calls NOPed), OLD's
+# one: no parts, said in words that agree with "2 functions paired".
+np=$(mktemp)
+sed -E 's/^( *[0-9a-f]+:) +e8 .. .. .. .. +call .*/\1  0f 1f 44 00 00          nop dword ptr [rax + rax]/' \
+    "$fp" > "$np"
+errs=$(mktemp)
+out=$(STUBBENCH_TEST_DISTURB_NONE=1 "$sb" diff "$fb,$d/jit_v6_18_run_baseline.sub_small.lst" \
+    "$np,$d/jit_v6_18_run_private.sub_big.lst" $common 2>"$errs")
+check "main calls no function" "$out" "^OLD -> NEW: 2 functions paired, " "^every instruction: --table"
+check "main calls no function, stderr" "$(cat "$errs")" \
+    "^stubbench diff: no cost per part, the total alone: NEW's main prog calls 0 other functions, OLD's 1$" \
+    "^  of the 2 paired; the parts compare the functions both main progs run, one with one$"
+if grep -q "1 functions" "$errs"; then
+    echo "FAIL: main calls no function: '1 functions':"; cat "$errs"; fails=$((fails + 1))
+fi
+rm -f "$np" "$errs"
 # NEW is OLD with a private stack (v6.18's htab body: its frame accesses changed
 # to r9): NEW de-privatized at its layout is the padded baseline, so the codegen.
 hb=$d/jit_v6_18_htab_baseline.htab_body.lst hp=$d/jit_v6_18_htab_private.htab_body.lst

@@ -247,6 +247,15 @@ void sb_answer_signs_line(char *buf, size_t len, const char *indent, const struc
 	}
 	snprintf(buf, len, "%ssigns differ: codegen %+.2f, layout %s%s: the placement makes it %s", indent,
 		 codegen->value, l, share, placed->value < 0 ? "faster" : "slower");
+	/* Wide figures: one decimal, then the share left out, not cut. */
+	if (strlen(buf) > SB_ANSWER_MAX_COLUMNS && sb_estimate_known(layout) && isfinite(layout->value)) {
+		snprintf(l, sizeof(l), "%+.1f", layout->value);
+		snprintf(buf, len, "%ssigns differ: codegen %+.1f, layout %s%s: the placement makes it %s", indent,
+			 codegen->value, l, share, placed->value < 0 ? "faster" : "slower");
+	}
+	if (strlen(buf) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(buf, len, "%ssigns differ: codegen %+.1f, layout %s: the placement makes it %s", indent,
+			 codegen->value, l, placed->value < 0 ? "faster" : "slower");
 }
 
 /* 1 when r's flavour was measured at identical layout: a row of its

@@ -79,15 +79,23 @@ static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attr
 	sb_answer_parts_by_cost(att, order);
 	char lay[64];
 	sb_answer_estimate(lay, sizeof(lay), &att->layout, 1);
-	fprintf(f, "  by part: layout (every part NOPed) %s, the parts NOPed one by one sum %+.2f:\n", lay,
-		att->sum_parts);
+	char line[256];
+	snprintf(line, sizeof(line), "  by part: layout (every part NOPed) %s, the parts NOPed one by one sum %+.2f:",
+		 lay, att->sum_parts);
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  by part: layout (every part NOPed) %s, the parts sum %+.2f:", lay,
+			 att->sum_parts);
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 	room--;
 	int lines = 1, keep = 1 + ((size_t)room < n ? room - 1 : room);
 	for (size_t i = 0; i < n && lines < keep; i++, lines++) {
-		char c[64], r[64], line[256];
+		char c[64], r[64];
 		sb_answer_estimate(c, sizeof(c), &att->nop[order[i]], 1);
 		sb_answer_estimate(r, sizeof(r), &att->removed[order[i]], 1);
 		snprintf(line, sizeof(line), "  %-24.24s NOPed %s, removed %s", d->part_names[order[i]], c, r);
+		/* Wide figures: NOPed alone (removed: --table). */
+		if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+			snprintf(line, sizeof(line), "  %-24.24s NOPed %s", d->part_names[order[i]], c);
 		sb_answer_line_faster(f, line, &att->nop[order[i]]);
 	}
 	if ((size_t)lines < n) {
@@ -125,8 +133,7 @@ static int zeroed_line(FILE *f, const struct sb_run_diff *d)
 	char where[96], give[96];
 	if (p->global[0]) {
 		snprintf(where, sizeof(where), "global %.24s", p->global);
-		/* The name twice where it fits in 100 columns, else once. */
-		snprintf(give, sizeof(give), strlen(p->global) <= 11 ? "--global=%s=N" : "--global=NAME=N", p->global);
+		snprintf(give, sizeof(give), "--global=%s=N", p->global);
 	} else if (p->at[0]) {
 		snprintf(where, sizeof(where), "%s", p->at);
 		snprintf(give, sizeof(give), on[0] && on[1] ? "--global=KADDR=N" : "--global=%s=N", p->at);
@@ -134,8 +141,15 @@ static int zeroed_line(FILE *f, const struct sb_run_diff *d)
 		snprintf(where, sizeof(where), "where: not found");
 		snprintf(give, sizeof(give), "--global=NAME=N");
 	}
-	fprintf(f, "  %s branches read memory the twin%s zero%s (%s): set %s\n", sides(on, 1),
-		on[0] && on[1] ? "s" : "", on[0] && on[1] ? "" : "es", where, give);
+	char line[320];
+	snprintf(line, sizeof(line), "  %s branches read memory the twin%s zero%s (%s): set %s", sides(on, 1),
+		 on[0] && on[1] ? "s" : "", on[0] && on[1] ? "" : "es", where, give);
+	/* The name in the option too where the line fits the columns, else
+	 * NAME (the name is in the parentheses). */
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  %s branches read memory the twin%s zero%s (%s): set --global=NAME=N",
+			 sides(on, 1), on[0] && on[1] ? "s" : "", on[0] && on[1] ? "" : "es", where);
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 	return 1;
 }
 
@@ -180,11 +194,20 @@ static int cost_lines(FILE *f, const struct sb_run_file *rf, uint64_t b, int quo
 	 * alone; else NEW against OLD at the same placements, whose code after
 	 * each added instruction lies elsewhere: layout included. */
 	char line[512];
-	snprintf(line, sizeof(line), "  %s %s cycles%s",
-		 n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in", cg,
-		 base);
+	const char *what =
+		n && sb_answer_codegen_apart(n) ? "codegen at identical layout" : "at the same placements, layout in";
+	snprintf(line, sizeof(line), "  %s %s cycles%s", what, cg, base);
+	/* Wide figures: OLD's cost shortened, then left to the JSON. */
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS && base[0]) {
+		snprintf(base, sizeof(base), " (OLD: %.1f)", o->cycles.value);
+		snprintf(line, sizeof(line), "  %s %s cycles%s", what, cg, base);
+	}
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  %s %s cycles", what, cg);
 	sb_answer_line_faster(f, line, n ? &n->figures[SB_FIGURE_CODEGEN] : &none);
 	snprintf(line, sizeof(line), "  placed at random %s cycles, %s %%", cyc, pct);
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "  placed at random %s cycles", cyc);
 	sb_answer_line_faster(f, line, &vs);
 	int lines = 3;
 	/* With the codegen apart: where it and the placed cost disagree in

@@ -56,6 +56,19 @@ static void kernel_line(FILE *f, const struct sb_run_file *rf, const struct sb_r
 		struct sb_verdict_of v = sb_kernel_verdict(&t->cycles, &k->cycles);
 		const char *vn = sb_verdict_name(v.verdict);
 		snprintf(line + n, sizeof(line) - (size_t)n, "; twin %.2f: %s", t->cycles.value, vn ? vn : "no verdict");
+		/* A differing twin is never left bare: how far it is from the
+		 * kernel, which way in words, as much of it as fits. */
+		if (v.verdict == SB_VERDICT_DIFFER) {
+			size_t at = strlen(line);
+			const char *fmt[] = {", %s the kernel by %.2f cycles; cause unknown", ", %s the kernel by %.2f",
+					     ", %2$.2f %1$s"};
+			const char *rel = t->cycles.value < k->cycles.value ? "below" : "above";
+			for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+				snprintf(line + at, sizeof(line) - at, fmt[i], rel, fabs(k->cycles.value - t->cycles.value));
+				if (strlen(line) <= SB_ANSWER_MAX_COLUMNS)
+					break;
+			}
+		}
 	}
 	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
 		memcpy(line + SB_ANSWER_MAX_COLUMNS - 3, "...", 4);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "answer/answer.h"
-#include "answer/answer.h"
 #include "output/figures.h"
 
 static const char *const shapes[] = {"per-run", "in-loop"};
@@ -323,6 +322,20 @@ static int counts_line(FILE *f, const struct sb_verdict_counts *c, int which)
 	return 1;
 }
 
+/* Both kinds' counts in one line, where the summary has no room for two:
+ * "all batches, absolute/added: 9/7 agree, 14/2 differ, ...". */
+static int counts_compact_line(FILE *f, const struct sb_verdict_counts *c)
+{
+	const size_t *a = c->n[0], *d = c->n[1];
+	fprintf(f, "all batches, absolute/added: %zu/%zu agree, %zu/%zu differ, %zu/%zu inconclusive", a[SB_VERDICT_AGREE],
+		d[SB_VERDICT_AGREE], a[SB_VERDICT_DIFFER], d[SB_VERDICT_DIFFER], a[SB_VERDICT_INCONCLUSIVE],
+		d[SB_VERDICT_INCONCLUSIVE]);
+	if (c->not_resolved[0] || c->not_resolved[1])
+		fprintf(f, ", %zu/%zu not resolved", c->not_resolved[0], c->not_resolved[1]);
+	fputc('\n', f);
+	return 1;
+}
+
 /* The differing verdicts most apart, named with what they are and their
  * unit: one line where both fit, else a line each, within room lines.
  * Returns the lines printed. */
@@ -352,6 +365,93 @@ static int most_lines(FILE *f, const struct sb_verdict_counts *c, int room)
 			lines++;
 		}
 	return lines;
+}
+
+/* A differing verdict on a resolved figure: what the twin does not carry. */
+struct gap {
+	int found, added;
+	uint64_t batch;
+	const char *shape, *codegen;
+	double kernel, twin; /* cycles per iteration */
+	enum sb_cell_side side;
+};
+
+/* The differing verdict the gap line names: at batch first, then an added
+ * cost before an absolute one, then the larger difference. */
+static int gap_better(const struct gap *a, const struct gap *b, uint64_t batch)
+{
+	if (!b->found)
+		return 1;
+	if ((a->batch == batch) != (b->batch == batch))
+		return a->batch == batch;
+	if (a->added != b->added)
+		return a->added;
+	return fabs(a->kernel - a->twin) > fabs(b->kernel - b->twin);
+}
+
+static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
+{
+	struct gap best = {0};
+	uint64_t batches[64];
+	size_t nb = kernel_batches(rf, batches, 64);
+	for (size_t s = 0; s < N_SHAPES; s++)
+		for (size_t b = 0; b < nb; b++) {
+			enum sb_cell_side ts = twin_side(rf, shapes[s], batches[b]);
+			for (size_t v = 0; v < N_CODEGENS; v++) {
+				struct sb_estimate ka, kd, ta, td;
+				int res_abs, res_add;
+				double spread;
+				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shapes[s], batches[b], &ka, &kd) ||
+				    sb_kernel_figures(rf, ts, codegens[v], shapes[s], batches[b], &ta, &td) ||
+				    sb_kernel_figures_resolved(rf, codegens[v], shapes[s], batches[b], &res_abs, &res_add,
+							       &spread))
+					continue;
+				for (int added = 0; added < 2; added++) {
+					if (added ? !v || !res_add : !res_abs)
+						continue;
+					const struct sb_estimate *t = added ? &td : &ta, *k = added ? &kd : &ka;
+					if (sb_kernel_verdict(t, k).verdict != SB_VERDICT_DIFFER)
+						continue;
+					struct gap g = {1, added, batches[b], shapes[s], v ? codegens[v] : "base",
+							k->value, t->value, ts};
+					if (gap_better(&g, &best, batch))
+						best = g;
+				}
+			}
+		}
+	return best;
+}
+
+/* One line naming what the twin does not reproduce and its size: the
+ * twin's figure below or above the kernel's by the gap; the longest form
+ * that fits the columns. */
+static int gap_line(FILE *f, const struct gap *g, uint64_t batch)
+{
+	if (!g->found)
+		return 0;
+	char where[48], k[24], t[24], line[4][256];
+	snprintf(where, sizeof(where), "%s %s", g->shape, g->codegen);
+	if (g->batch != batch)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), " @%llu",
+			 (unsigned long long)g->batch);
+	snprintf(k, sizeof(k), g->added ? "%+.1f" : "%.1f", g->kernel);
+	snprintf(t, sizeof(t), g->added ? "%+.1f" : "%.1f", g->twin);
+	/* The sign in words: no convention to learn. */
+	const char *rel = g->twin < g->kernel ? "below" : "above";
+	double gap = fabs(g->kernel - g->twin);
+	snprintf(line[0], sizeof(line[0]),
+		 "%s not reproduced: twin %s %s kernel %s by %.1f cycles/iter; cause unknown", where, t, rel,
+		 k, gap);
+	snprintf(line[1], sizeof(line[1]), "%s not reproduced: twin %s %s kernel %s by %.1f cycles/iter", where, t,
+		 rel, k, gap);
+	snprintf(line[2], sizeof(line[2]), "%s: twin %s %s kernel %s by %.1f cycles/iter", where, t, rel, k, gap);
+	snprintf(line[3], sizeof(line[3]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
+	for (int i = 0; i < 4; i++)
+		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 3) {
+			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
+			return 1;
+		}
+	return 0;
 }
 
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
@@ -390,7 +490,11 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		body_lines += shape_lines(m, rf, shapes[s], b);
 	fclose(m);
 	int lines = 0, driver = rf->kernel_driver[0] != 0;
-	int rule = driver + 2 + body_lines + 2 <= max_lines;
+	/* A differing verdict is never left bare: its gap line takes the
+	 * room first, then the rule's (what agree and differ mean), then the
+	 * counts' second line (both kinds fit one). */
+	struct gap g = find_gap(rf, b);
+	int rule = driver + 2 + body_lines + g.found + 1 <= max_lines;
 	if (driver) {
 		char line[300];
 		snprintf(line, sizeof(line), "kernel: %s", rf->kernel_driver);
@@ -410,8 +514,16 @@ int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	lines += body_lines;
 	struct sb_verdict_counts c;
 	sb_kernel_verdict_count(rf, &c);
-	lines += counts_line(f, &c, 0);
-	lines += counts_line(f, &c, 1);
+	/* The gap line beside the verdicts it explains, the counts below in
+	 * one line where two leave it no room. */
+	int gap = gap_line(f, &g, b);
+	if (lines + gap + 2 <= max_lines) {
+		lines += counts_line(f, &c, 0);
+		lines += counts_line(f, &c, 1);
+	} else {
+		lines += counts_compact_line(f, &c);
+	}
+	lines += gap;
 	lines += most_lines(f, &c, max_lines - lines);
 	if (lines < max_lines) {
 		fprintf(f, "every verdict: --table; every figure: --format=json\n");

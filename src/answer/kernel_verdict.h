@@ -85,7 +85,9 @@ int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen
 
 /* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
  * kernel's own figures at the largest batch where its baseline has a CI,
- * per shape, and the verdicts. */
+ * per shape, and the verdicts; where one differs, a line naming what the
+ * twin does not reproduce: its figure below or above the kernel's, by how
+ * many cycles per iteration. */
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines);
 
 #endif

@@ -216,13 +216,25 @@ int sb_lab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	const char *ret = sb_lab_rank_return_of(rf->thunk);
 	int lines = 0;
-	fprintf(f, "cost added to the baseline, cycles per iteration, returning as this host does (%s);\n"
+	/* The terms before the lines that use them: the figures, the
+	 * control, cheapest and like the control. */
+	fprintf(f, "cost added to the baseline, cycles per iteration, placed at random, returning as here (%s);\n"
+		   "control: the baseline's own bytes at another address, what placement alone moves the cost;\n"
 		   "cheapest: beyond the CIs of the differences; like the control: the CI holds 0; below 0: faster\n", ret);
-	lines += 2;
-	for (size_t s = 0; s < N_SHAPES && lines + 2 <= max_lines; s++) {
+	lines += 3;
+	/* Which figure answers what, after the rankings (the last line's room
+	 * is the pointer's to the rest). */
+	int ranked = 0;
+	for (size_t s = 0; s < N_SHAPES && lines + 2 + 1 <= max_lines; s++) {
 		struct sb_lab_rank k;
-		if (sb_lab_rank(rf, ret, lab_shapes[s], &k) == 0)
+		if (sb_lab_rank(rf, ret, lab_shapes[s], &k) == 0) {
 			lines += shape_lines(f, &k);
+			ranked |= k.control.row != NULL;
+		}
+	}
+	if (ranked && lines < max_lines) {
+		fprintf(f, "quote vs control (--table) for what the code adds, the cost for what a placed load pays here\n");
+		lines++;
 	}
 	if (lines < max_lines) {
 		fprintf(f, "every return flavour ranked: --table; every figure: --format=json\n");

@@ -78,9 +78,20 @@ static enum sb_thunk twin_thunk(const struct sb_return_thunk *host)
 /* NEW's parts against OLD (ablation.h), function i of each twin with
  * function i of the other. Returns 0, or -1 said in one line (the total
  * alone is measured then). */
-static int parts_of(struct sb_annotate *an, struct sb_diff_twin *tw)
+static int parts_of(struct sb_annotate *an, struct sb_diff_twin *tw, size_t n_pairs)
 {
 	char err[512];
+	/* Parts are cut function by function, twin against twin, and a twin
+	 * holds its main prog and what it calls: where NEW's main reaches
+	 * another number of functions than OLD's, the listings' pairs do not
+	 * carry over, said so in those words. */
+	size_t nn = tw[1].t.cv.n_funcs, no = tw[0].t.cv.n_funcs;
+	if (nn != no) {
+		fprintf(stderr, "%s: no cost per part, the total alone: NEW's main prog calls %zu other function%s, "
+			"OLD's %zu\n  of the %zu paired; the parts compare the functions both main progs run, one with "
+			"one\n", SB_DIFF_TOOL, nn - 1, nn == 2 ? "" : "s", no - 1, n_pairs);
+		return -1;
+	}
 	if (sb_annotate_parts_of_code(an, &tw[1].t.cv, &tw[0].t.cv, err, sizeof(err))) {
 		fprintf(stderr, "%s: no cost per part (%s): the total alone\n", SB_DIFF_TOOL, err);
 		return -1;
@@ -262,7 +273,7 @@ static int measure(const struct sb_config *cfg, struct sb_diff_context *c, int t
 	}
 	if (make_twins(&r))
 		return SB_STATUS_USAGE;
-	r.parts = r.n_twins == 4 && parts_of(&r.an, r.tw + 2) == 0;
+	r.parts = r.n_twins == 4 && parts_of(&r.an, r.tw + 2, r.c->d ? r.c->d->n : 0) == 0;
 	padded_baseline(&r);
 	int rc = measure_total(&r, cfg);
 	int prc = rc == 0 && r.parts ? measure_parts(&r, cfg) : 0;

@@ -205,8 +205,8 @@ int sb_ablation_parts(const struct sb_code_func *var, size_t nv, const struct sb
 {
 	memset(out, 0, sizeof(*out));
 	if (nv != nb || nv == 0 || nv > SB_CODE_VARIANT_MAX_FUNCS) {
-		sb_set_err(err, errlen, "the variant has %zu functions, its baseline %zu: they cannot be aligned", nv,
-			   nb);
+		sb_set_err(err, errlen, "the variant has %zu function%s, its baseline %zu: they cannot be aligned", nv,
+			   nv == 1 ? "" : "s", nb);
 		return -1;
 	}
 	out->n_funcs = nv;
