@@ -200,6 +200,14 @@ if ! ldd "$SB" 2>/dev/null | grep -q libasan; then
     if [ $rc -eq 2 ] && grep -q "large-a.json: out of memory (address-space limit 58 MB)" "$tmp/err"; then
         passes=$((passes + 1))
     else echo "FAIL: address_space_limit: status $rc, stderr: $(cat "$tmp/err")"; fails=$((fails + 1)); fi
+    # A measuring process out of room for its samples says so, never "sample
+    # failed" or a broken pipe (the parent's reading ends the child first).
+    (ulimit -v 60000; timeout 60 "$SB" --samples=400000 --batch=1 --variant=private --processes=2 --no-padded \
+        --past-runs=none --quiet-levels=none >/dev/null 2>"$tmp/err"); rc=$?
+    if [ $rc -eq 1 ] && tail -n 1 "$tmp/err" | grep -q "out of memory (address-space limit 58 MB)" &&
+       ! grep -q "sample failed\|Broken pipe" "$tmp/err"; then
+        passes=$((passes + 1))
+    else echo "FAIL: samples_address_space_limit: status $rc, stderr: $(cat "$tmp/err")"; fails=$((fails + 1)); fi
 fi
 
 echo "hostile_reports: $passes passed, $fails failed"

@@ -327,9 +327,9 @@ static int check_blocks(struct block *b, size_t n, size_t n_rounds, const struct
 
 /* The parent's side: each segment's header, rounds and blocks appended to
  * *ds[i], up to the first that failed (its header in *h), then the arms'
- * ctx_size bytes; *at: the segment read last. Returns 0, or -1 when the
- * child sent too little (or memory ran out), or -2 with why when what it
- * sent breaks the checks above. */
+ * ctx_size bytes; *at: the segment read last. Returns 0, -1 when the
+ * child sent too little, -2 with why when what it sent breaks the checks
+ * above, or -4 when this process had no room for what it sent. */
 static int read_segments(int fd, struct watch *w, const struct sb_child_set *cp, struct segment_header *h,
 			 const struct segment **at, char *why, size_t whylen)
 {
@@ -348,7 +348,7 @@ static int read_segments(int fd, struct watch *w, const struct sb_child_set *cp,
 		if (rc == 0 && h->rc == 0) {
 			if (sb_batch_reserve_rounds(d, n_arms, base + h->n_rounds) != 0 ||
 			    sb_batch_reserve_blocks(d, d->n_blocks + h->n_blocks) != 0)
-				rc = -1;
+				rc = -4; /* this process is out of memory: said by its cause */
 			for (size_t a = 0; a < n_arms && rc == 0; a++) {
 				rc = read_all(fd, d->ticks + a * d->cap + base, h->n_rounds * sizeof(*d->ticks), w);
 				if (rc == 0 && check_ticks(d->ticks + a * d->cap + base, h->n_rounds, why, whylen) != 0)
@@ -447,6 +447,8 @@ static int child_end(struct child *c, int rc, const char *what, char *err, size_
 		return 0;
 	if (rc == -2) /* err holds which check it broke */
 		return c->trap ? SB_RUN_CONTAINED : -1;
+	if (rc == -4) /* err holds the cause */
+		return -1;
 	if (nr >= 0)
 		snprintf(err, errlen, "the measuring process of %s made system call %ld, which its containment "
 			 "forbids (docs/security-model.md); stopped", what, nr);
@@ -511,6 +513,10 @@ int sb_run_in_child(const struct sb_child_set *cp, size_t n_cp, size_t first, co
 	if (rc == -2)
 		snprintf(err, errlen, "the measuring process of %s sent a report this process refuses (%s); stopped",
 			 what, why);
+	if (rc == -4) { /* the child's report has nowhere to go: it is ended, not left to die of SIGPIPE */
+		snprintf(err, errlen, "the samples of %s: %s", what, sb_errno_cause(ENOMEM));
+		kill(ch.w.child, SIGKILL);
+	}
 	rc = child_end(&ch, rc, what, err, errlen);
 	if (rc != 0)
 		return rc;

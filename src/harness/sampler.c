@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "set_run.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -65,7 +66,7 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
 /* Runs one block of rounds in re-rolled state `state` (every arm with
  * states gets state mod its count): the canaries, then WARM_ROUNDS
  * unrecorded rounds in the new state, then the recorded ones; returns -1
- * when an arm failed. The warm rounds come after the canaries because the
+ * when an arm failed, -2 when the room for its rounds could not be had. The warm rounds come after the canaries because the
  * canaries' loops leave the measured code cold; without them a cell's
  * delta depends on its blocks' length (measured:
  * results/amd-epyc-zen5-vm.md; docs/harness-steps.md). */
@@ -100,7 +101,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 	b.tsc = __rdtsc();
 	for (size_t r = 0; r < rounds; r++) {
 		if (sb_batch_reserve_rounds(d, n_arms, d->n_rounds + 1) != 0)
-			return -1;
+			return -2;
 		size_t failed = one_round(arms, n_arms, batch, bi, d->n_rounds, pad, o, rng, delay_max,
 					  d->ticks + d->n_rounds, d->cap);
 		if (failed < n_arms) {
@@ -117,7 +118,7 @@ static int run_block(const struct sb_arm *arms, size_t n_arms, uint64_t batch, s
 		b.window = w;
 	b.csw = sb_context_switches() - csw0;
 	if (sb_batch_reserve_blocks(d, d->n_blocks + 1) != 0)
-		return -1;
+		return -2;
 	d->blocks[d->n_blocks++] = b;
 	return 0;
 }
@@ -152,6 +153,17 @@ void sb_wait_out(uint64_t ticks, const struct sb_run_opts *o)
 	}
 }
 
+/* The message of a block that failed with rc (run_block's): the arm's
+ * sample, or the room for the rounds, by its true cause. */
+static void block_failed(int rc, const char *arm, uint64_t batch, char *err, size_t errlen)
+{
+	if (rc == -2)
+		sb_set_err(err, errlen, "the rounds of batch %llu: %s", (unsigned long long)batch,
+			   sb_errno_cause(ENOMEM));
+	else
+		sb_run_err(err, errlen, "sample failed", arm);
+}
+
 /* See set_run.h. The warm-up block runs without the sample
  * hooks, in state 0. */
 int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run_opts *o,
@@ -171,7 +183,7 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 			   &failed);
 	sb_batch_data_free(&warm);
 	if (rc) {
-		sb_run_err(err, errlen, "sample failed", arms[failed].name);
+		block_failed(rc, arms[failed].name, sg->batch, err, errlen);
 		return -1;
 	}
 	/* The order of states from a seed of its own: the same for every part
@@ -210,9 +222,10 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		/* The sibling's turn is taken before the block's canaries, which
 		 * then read the state the block runs in. */
 		enum sb_sibling_state sib = sb_sibling_block(o->sibling, sg->process, nb);
-		if (run_block(arms, n_arms, sg->batch, sg->bi, rounds, order[nb % n_states], o, rng, delay_max, d,
-			      &failed)) {
-			sb_run_err(err, errlen, "sample failed", arms[failed].name);
+		rc = run_block(arms, n_arms, sg->batch, sg->bi, rounds, order[nb % n_states], o, rng, delay_max, d,
+			       &failed);
+		if (rc) {
+			block_failed(rc, arms[failed].name, sg->batch, err, errlen);
 			return -1;
 		}
 		d->blocks[d->n_blocks - 1].process = sg->process;
