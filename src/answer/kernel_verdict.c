@@ -160,35 +160,58 @@ int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen
 	return 0;
 }
 
-void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out)
+/* One cell of the kernel run beside its twin's: where it is, the
+ * kernel's and the twin's absolute (ka, ta) and added (kd, td) figures,
+ * and whether the kernel's are resolved (not the driver's spread). */
+struct cell_pair {
+	size_t s, v;
+	uint64_t batch;
+	enum sb_cell_side twin;
+	struct sb_estimate ka, kd, ta, td;
+	int res_abs, res_add;
+};
+
+/* fn(ctx, p) for every cell of rf that has both the kernel's figures and
+ * its twin's, shape by shape, batch by batch, codegen by codegen. */
+static void each_cell_pair(const struct sb_run_file *rf, void (*fn)(void *ctx, const struct cell_pair *p),
+			   void *ctx)
 {
-	memset(out, 0, sizeof(*out));
 	uint64_t batches[64];
 	size_t nb = kernel_batches(rf, batches, 64);
 	for (size_t s = 0; s < N_SHAPES; s++)
 		for (size_t b = 0; b < nb; b++) {
-			enum sb_cell_side ts = twin_side(rf, shapes[s], batches[b]);
-			for (size_t v = 0; v < N_CODEGENS; v++) {
-				struct sb_estimate ka, kd, ta, td;
-				int res_abs, res_add;
+			struct cell_pair p = {.s = s, .batch = batches[b], .twin = twin_side(rf, shapes[s], batches[b])};
+			for (p.v = 0; p.v < N_CODEGENS; p.v++) {
 				double spread;
-				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shapes[s], batches[b], &ka, &kd) ||
-				    sb_kernel_figures(rf, ts, codegens[v], shapes[s], batches[b], &ta, &td) ||
-				    sb_kernel_figures_resolved(rf, codegens[v], shapes[s], batches[b], &res_abs, &res_add,
-							       &spread))
+				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[p.v], shapes[s], p.batch, &p.ka, &p.kd) ||
+				    sb_kernel_figures(rf, p.twin, codegens[p.v], shapes[s], p.batch, &p.ta, &p.td) ||
+				    sb_kernel_figures_resolved(rf, codegens[p.v], shapes[s], p.batch, &p.res_abs,
+							       &p.res_add, &spread))
 					continue;
-				/* A figure that is the driver's spread gets no verdict. */
-				struct sb_verdict_of abs_v = sb_kernel_verdict(&ta, &ka), add_v = sb_kernel_verdict(&td, &kd);
-				if (res_abs)
-					count_one(out, 0, &abs_v, codegens[v], shapes[s], batches[b]);
-				else
-					out->not_resolved[0]++;
-				if (v > 0 && res_add)
-					count_one(out, 1, &add_v, codegens[v], shapes[s], batches[b]);
-				else if (v > 0)
-					out->not_resolved[1]++;
+				fn(ctx, &p);
 			}
 		}
+}
+
+/* A figure that is the driver's spread gets no verdict. */
+static void count_pair(void *ctx, const struct cell_pair *p)
+{
+	struct sb_verdict_counts *out = ctx;
+	struct sb_verdict_of abs_v = sb_kernel_verdict(&p->ta, &p->ka), add_v = sb_kernel_verdict(&p->td, &p->kd);
+	if (p->res_abs)
+		count_one(out, 0, &abs_v, codegens[p->v], shapes[p->s], p->batch);
+	else
+		out->not_resolved[0]++;
+	if (p->v > 0 && p->res_add)
+		count_one(out, 1, &add_v, codegens[p->v], shapes[p->s], p->batch);
+	else if (p->v > 0)
+		out->not_resolved[1]++;
+}
+
+void sb_kernel_verdict_count(const struct sb_run_file *rf, struct sb_verdict_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	each_cell_pair(rf, count_pair, out);
 }
 
 /* Pieces of text written as lines of at most SB_ANSWER_MAX_COLUMNS, a
@@ -389,37 +412,33 @@ static int gap_better(const struct gap *a, const struct gap *b, uint64_t batch)
 	return fabs(a->kernel - a->twin) > fabs(b->kernel - b->twin);
 }
 
+/* The search for the gap to name: the best so far at the summary's batch. */
+struct gap_search {
+	struct gap best;
+	uint64_t batch;
+};
+
+static void gap_of_pair(void *ctx, const struct cell_pair *p)
+{
+	struct gap_search *gs = ctx;
+	for (int added = 0; added < 2; added++) {
+		if (added ? !p->v || !p->res_add : !p->res_abs)
+			continue;
+		const struct sb_estimate *t = added ? &p->td : &p->ta, *k = added ? &p->kd : &p->ka;
+		if (sb_kernel_verdict(t, k).verdict != SB_VERDICT_DIFFER)
+			continue;
+		struct gap g = {1, added, p->batch, shapes[p->s], p->v ? codegens[p->v] : "base", k->value, t->value,
+				p->twin};
+		if (gap_better(&g, &gs->best, gs->batch))
+			gs->best = g;
+	}
+}
+
 static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
 {
-	struct gap best = {0};
-	uint64_t batches[64];
-	size_t nb = kernel_batches(rf, batches, 64);
-	for (size_t s = 0; s < N_SHAPES; s++)
-		for (size_t b = 0; b < nb; b++) {
-			enum sb_cell_side ts = twin_side(rf, shapes[s], batches[b]);
-			for (size_t v = 0; v < N_CODEGENS; v++) {
-				struct sb_estimate ka, kd, ta, td;
-				int res_abs, res_add;
-				double spread;
-				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shapes[s], batches[b], &ka, &kd) ||
-				    sb_kernel_figures(rf, ts, codegens[v], shapes[s], batches[b], &ta, &td) ||
-				    sb_kernel_figures_resolved(rf, codegens[v], shapes[s], batches[b], &res_abs, &res_add,
-							       &spread))
-					continue;
-				for (int added = 0; added < 2; added++) {
-					if (added ? !v || !res_add : !res_abs)
-						continue;
-					const struct sb_estimate *t = added ? &td : &ta, *k = added ? &kd : &ka;
-					if (sb_kernel_verdict(t, k).verdict != SB_VERDICT_DIFFER)
-						continue;
-					struct gap g = {1, added, batches[b], shapes[s], v ? codegens[v] : "base",
-							k->value, t->value, ts};
-					if (gap_better(&g, &best, batch))
-						best = g;
-				}
-			}
-		}
-	return best;
+	struct gap_search gs = {.batch = batch};
+	each_cell_pair(rf, gap_of_pair, &gs);
+	return gs.best;
 }
 
 /* One line naming what the twin does not reproduce and its size: the
