@@ -317,7 +317,7 @@ enum sb_kernel_status sb_htab_check_jit(const struct sb_htab_obj *o, const char 
 			}
 			int setup, push;
 			frame_of(&l, &setup, &push);
-			if (sb_kernel_test_no_private_stack())
+			if (sb_kernel_test_no_private_stack_of(sb_htab_prog_fd(o, p)))
 				setup = push = 0;
 			int is_body = body_names[p] && strcmp(fn->name, body_names[p]) == 0;
 			/* The r9 frame belongs in the private body and nowhere else

@@ -96,6 +96,11 @@ static int prog_type_of(int prog_fd)
 	return bpf_obj_get_info_by_fd(prog_fd, &info, &len) ? -1 : (int)info.type;
 }
 
+int sb_kernel_test_no_private_stack_of(int prog_fd)
+{
+	return sb_kernel_test_no_private_stack() && sb_kernel_test_no_private_stack_for(prog_type_of(prog_fd));
+}
+
 /* Whether function name of img sets up r9 (1), has an rbp frame (0), or
  * is missing or undecodable (-1). With the test hook for the program's
  * type, never 1. */

@@ -29,5 +29,7 @@ enum sb_kernel_status sb_kernel_check_jit(const struct sb_kernel_obj *o, const i
 int sb_kernel_test_no_private_stack(void);
 /* The hook for a program of BPF type prog_type. */
 int sb_kernel_test_no_private_stack_for(int prog_type);
+/* The same for the loaded program prog_fd (its type read back). */
+int sb_kernel_test_no_private_stack_of(int prog_fd);
 
 #endif

@@ -18,8 +18,9 @@
 #endif
 
 /* Function f's JIT flavour (whether it sets up r9, a private stack,
- * among it) into *fl: 0, or -1 when it does not decode. */
-static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
+ * among it) into *fl, f of the program prog_fd: 0, or -1 when it does not
+ * decode. */
+static int func_flavour(const struct sb_jit_func *f, int prog_fd, struct sb_jit_flavour *fl)
 {
 	struct sb_listing l;
 	char err[256];
@@ -28,8 +29,9 @@ static int func_flavour(const struct sb_jit_func *f, struct sb_jit_flavour *fl)
 		return -1;
 	sb_jit_detect_flavour(&l, fl);
 	sb_listing_free(&l);
-	/* The test hook: an r9 frame seen as none, of a stack not known (-1). */
-	if (sb_kernel_test_no_private_stack() && fl->private_stack) {
+	/* The test hook (for the program's type): an r9 frame seen as none,
+	 * of a stack not known (-1). */
+	if (fl->private_stack && sb_kernel_test_no_private_stack_of(prog_fd)) {
 		fl->private_stack = 0;
 		fl->stack_bytes = -1;
 	}
@@ -97,12 +99,12 @@ static void frame_words(const struct sb_jit_func *fn, int decoded, const struct 
  * into funcs (json_doc.h); the first one with the stack for a private stack but none into
  * r->no_priv_what; the flavour of function 0 into desc. Returns 1 when it
  * has a private stack. */
-static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, size_t i, char *desc, size_t desclen,
-		      FILE *f, struct sb_doc *funcs)
+static int check_func(struct sb_obj_run *r, const struct sb_jit_image *img, int prog_fd, size_t i, char *desc,
+		      size_t desclen, FILE *f, struct sb_doc *funcs)
 {
 	const struct sb_jit_func *fn = &img->funcs[i];
 	struct sb_jit_flavour fl;
-	int decoded = func_flavour(fn, &fl) == 0;
+	int decoded = func_flavour(fn, prog_fd, &fl) == 0;
 	if (decoded && i == 0) {
 		struct sb_jit_flavour shown = fl;
 		shown.private_stack = 0;
@@ -186,7 +188,7 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 		char desc[256] = "unknown";
 		int private = 0;
 		for (size_t i = 0; i < img.n; i++)
-			private |= check_func(r, &img, i, desc, sizeof(desc), f, funcs);
+			private |= check_func(r, &img, fd, i, desc, sizeof(desc), f, funcs);
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
 		if (private)
 			r->private_progs[r->n_private_progs++] = cfg->progs[p];
@@ -200,12 +202,13 @@ int sb_obj_jit_private(struct sb_user_obj *obj, const char *prog)
 {
 	struct sb_jit_image img;
 	char err[512];
-	if (sb_jit_read(sb_user_obj_prog_fd(obj, prog), &img, err, sizeof(err)) != 0)
+	int fd = sb_user_obj_prog_fd(obj, prog);
+	if (sb_jit_read(fd, &img, err, sizeof(err)) != 0)
 		return -1;
 	int private = 0;
 	for (size_t i = 0; i < img.n && !private; i++) {
 		struct sb_jit_flavour fl;
-		private = func_flavour(&img.funcs[i], &fl) == 0 && fl.private_stack;
+		private = func_flavour(&img.funcs[i], fd, &fl) == 0 && fl.private_stack;
 	}
 	sb_jit_image_free(&img);
 	return private;

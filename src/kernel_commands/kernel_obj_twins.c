@@ -133,7 +133,7 @@ static void make_one(struct sb_obj_twin *o, struct sb_user_obj *const *objs, siz
 	}
 	if (!o->path.comparable)
 		return;
-	if (o->twin.n_private && !sb_kernel_test_no_private_stack())
+	if (o->twin.n_private && !sb_kernel_test_no_private_stack_of(sb_user_obj_prog_fd(objs[0], o->prog)))
 		make_depriv(o, &s);
 	for (size_t b = 0; b < n_loads * n_batches; b++) {
 		struct sb_auto_twin_source load;
