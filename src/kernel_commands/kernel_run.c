@@ -134,6 +134,12 @@ static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_stat
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	/* The page offset of a program's frame on the kernel's stack, as the
+	 * driver of the measured programs runs it. */
+	sb_stack_offset_probe_run(r->driver, cpu, &r->stack_probe);
+	r->stack_probed = 1;
+	sb_stack_probe_line(&r->stack_probe, why, sizeof(why));
+	fprintf(info, "%s\n", why);
 	sb_session_progress("stubbench kernel", "placing the twins");
 	/* The shapes' three arm sets each (the kernel's, the aligned and the
 	 * placed twins') share the time. */
