@@ -88,6 +88,16 @@ static void findings(struct sb_doc *doc, const void *ctx)
 		sb_doc_int(kr, "kernel_stack_page_offset", r->stack_probe.page_offset);
 	else
 		sb_doc_null(kr, "kernel_stack_page_offset");
+	/* The placed twins' rbp frame page offset, per shape measured (null:
+	 * a random pad per block). */
+	struct sb_doc *pf = sb_doc_object(kr, "placed_twin_stack_page_offset");
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (r->plan.shapes[s]) {
+			if (r->placed_frame[s] >= 0)
+				sb_doc_int(pf, sb_kernel_shape_name(s), r->placed_frame[s]);
+			else
+				sb_doc_null(pf, sb_kernel_shape_name(s));
+		}
 	if (r->stack_probed) {
 		char line[400];
 		sb_stack_probe_line(&r->stack_probe, line, sizeof(line));

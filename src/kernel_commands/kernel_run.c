@@ -193,6 +193,8 @@ static enum sb_kernel_status run_shapes(const struct sb_config *cfg, const struc
 	}
 	r->cfg = *cfg;
 	r->plan = *plan;
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		r->placed_frame[s] = -1;
 	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
 	if (sb_plot_check_option("stubbench kernel", &r->cfg.plot)) {
 		free(r);

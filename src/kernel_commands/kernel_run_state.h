@@ -62,6 +62,9 @@ struct kernel_run {
 	 * before the measurement; stack_probed 0: not read. */
 	struct sb_stack_offset_probe stack_probe;
 	int stack_probed;
+	/* The placed twins' rbp frame page offset per shape (-1: a random pad
+	 * per block), kernel_measure.c. */
+	int placed_frame[SB_N_SHAPES];
 };
 
 /* kernel_load.c. The copies loaded with r->driver, and one run of the
