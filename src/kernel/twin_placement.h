@@ -18,7 +18,9 @@
  * a random offset of its first 64-byte chunk), and whose private frames
  * sit at the page offsets of the kernel's (the per-CPU allocation of each
  * load; `movabs r9, imm64` + this_cpu_off, a multiple of the page), as
- * registry-like variants the replica harness can run. */
+ * registry-like variants the replica harness can run. Their rbp frame on
+ * the normal stack is put where the sampler's rsp puts it
+ * (sb_placed_stack_target, for sb_run_opts.fixed_stack). */
 struct sb_twin_placement {
 	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
 	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
