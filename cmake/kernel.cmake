@@ -44,7 +44,8 @@ function(sb_bpf_object src obj)
 endfunction()
 
 set(SB_BPF_SKELETONS)
-foreach(name private_stack_shapes fentry_shape htab_shape kernel_text private_stack_probe)
+foreach(name private_stack_shapes fentry_shape htab_shape kernel_text private_stack_probe
+    stack_offset_probe)
   set(src ${CMAKE_SOURCE_DIR}/bench/bpf/${name}.bpf.c)
   set(obj ${CMAKE_BINARY_DIR}/bpf/${name}.bpf.o)
   set(skel ${CMAKE_BINARY_DIR}/bpf/${name}.skel.h)
@@ -108,6 +109,18 @@ function(sb_kernel_add_tests)
   target_include_directories(test_private_stack_reason PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_link_libraries(test_private_stack_reason PRIVATE stubbench_kernel)
   add_test(NAME private_stack_reason COMMAND test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/data)
+  # The kernel stack's page offset read from a probe program's slot address,
+  # on made-up instructions and addresses, and the embedded program's slot.
+  add_executable(test_stack_offset_probe ${CMAKE_SOURCE_DIR}/tests/test_stack_offset_probe.c)
+  target_include_directories(test_stack_offset_probe PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_stack_offset_probe PRIVATE stubbench_kernel)
+  add_test(NAME stack_offset_probe COMMAND test_stack_offset_probe)
+  # The placed twins' rbp frame at the page offset asked for, through the
+  # sampler's call (a stub with the twins' prologue in a twin's place).
+  add_executable(test_placed_stack ${CMAKE_SOURCE_DIR}/tests/test_placed_stack.c)
+  target_include_directories(test_placed_stack PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_link_libraries(test_placed_stack PRIVATE stubbench_kernel)
+  add_test(NAME placed_stack COMMAND test_placed_stack)
   # Kernel, htab and --obj carry on where the kernel gives no private stack
   # (the test hook makes one of any kernel); SKIP (77) without BPF.
   add_test(NAME kernel_no_private_stack COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_no_private_stack.py
@@ -131,7 +144,7 @@ function(sb_kernel_add_tests)
   # shapes; seed: one naming scheme, "<variant>-<shape>[-twin[@loads]]-<batch>".
   set(sb_kernel_skip [=[rc=$?; if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc (3 no CAP_BPF, 4 no JIT, 5 no test run, 6 no private stack here)"; exit 77; fi; [ $rc -eq 0 ] || exit 1]=])
   add_test(NAME kernel_output_json COMMAND sh -c
-    "out=$($<TARGET_FILE:stubbench> kernel --format=json --samples=64 --batch=8,64 --loads=2 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+'-'+s+x for s in ['per-run','in-loop'] for p in v for x in ['','-twin','-twin@loads']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); k=d['kernel_run']; progs=k['programs']; found=bool(k['jit_flavour']) and any('same as its twin' in l for l in k['jit_check']) and len(progs)==24 and all(p['id']>0 for p in progs) and any(l.startswith('private ') for l in k['side_by_side']) and len(k['verdicts'])==12 and all(x['verdict'] in ('agree','differ','inconclusive',None) and x['variant'] in ('baseline','private','hybrid') and ((x['absolute_verdict'] and x['absolute_verdict']['verdict'] in ('agree','differ','inconclusive')) or x['kernel_resolved'] is False) for x in k['verdicts']) and any(x['kernel'] and x['twin'] for x in k['verdicts']) and d['config']['batches']==[8,64] and 'this one run' in (d['ci_scope'] or '') and d['config']['processes']==8; print('kernel_run:', 'ok' if found else k); sys.exit(1 if missing or len(names)!=36 or not found else 0)\"")
+    "out=$($<TARGET_FILE:stubbench> kernel --format=json --samples=64 --batch=8,64 --loads=2 2>/dev/null); ${sb_kernel_skip}; printf '%s' \"$out\" | python3 -c \"import json,sys; d=json.load(sys.stdin); names=[r['variant'] for r in d['results']]; v=['baseline','private','hybrid']; want=[p+'-'+s+x for s in ['per-run','in-loop'] for p in v for x in ['','-twin','-twin@loads']]; missing=[w for w in want if names.count(w)!=2]; print('missing or not once per batch:', missing); k=d['kernel_run']; progs=k['programs']; found=bool(k['jit_flavour']) and any('same as its twin' in l for l in k['jit_check']) and len(progs)==24 and all(p['id']>0 for p in progs) and any(l.startswith('private ') for l in k['side_by_side']) and len(k['verdicts'])==12 and all(x['verdict'] in ('agree','differ','inconclusive',None) and x['variant'] in ('baseline','private','hybrid') and ((x['absolute_verdict'] and x['absolute_verdict']['verdict'] in ('agree','differ','inconclusive')) or x['kernel_resolved'] is False) for x in k['verdicts']) and any(x['kernel'] and x['twin'] for x in k['verdicts']) and d['config']['batches']==[8,64] and 'this one run' in (d['ci_scope'] or '') and d['config']['processes']==8 and 'kernel_stack_page_offset' in k and (k['kernel_stack_page_offset'] is None or 0 <= k['kernel_stack_page_offset'] < 4096) and (k['kernel_stack_probe'] or '').startswith('kernel stack (') and all(x is None or (k['kernel_stack_page_offset'] - x) % 4096 in (0, 8) for x in k['placed_twin_stack_page_offset'].values()) and len(k['placed_twin_stack_page_offset']) == 2; print('kernel_run:', 'ok' if found else k); sys.exit(1 if missing or len(names)!=36 or not found else 0)\"")
   add_test(NAME kernel_output_seed COMMAND sh -c
     "out=$($<TARGET_FILE:stubbench> kernel --format=seed --samples=64 --batch=8 2>/dev/null); ${sb_kernel_skip}; for n in no-private-stack-per-run-8 private-stack-per-run-8 hybrid-per-run-8 no-private-stack-in-loop-8 private-stack-in-loop-8 hybrid-in-loop-8 no-private-stack-per-run-twin-8 hybrid-in-loop-twin-8 private-stack-per-run-twin@loads-8 hybrid-in-loop-twin@loads-8; do printf '%s\\n' \"$out\" | grep -q \"^$n: .*M/s (drops\" || { echo \"no line for $n\"; exit 1; }; done")
   # --dump-jit: raw bytes and a listing per JITed function (15 functions

@@ -56,7 +56,7 @@ function(sb_label_tests)
     annotate_lfence annotate_state deprivatize_cli_equal deprivatize_cli_differs
     deprivatize_cli_not_private deprivatize_live
     # cmake/kernel.cmake, cmake/kernel_obj.cmake
-    jit_compare private_stack_reason kernel_run kernel_sigint kernel_output_json
+    jit_compare private_stack_reason stack_offset_probe placed_stack kernel_run kernel_sigint kernel_output_json
     kernel_output_seed kernel_dump_jit kernel_htab_seed kernel_htab_dump_jit
     kernel_return_thunk kernel_plot kernel_no_caps kernel_htab_no_caps
     kernel_cli_bad_shape kernel_cli_bad_variant kernel_cli_bad_htab_loads

@@ -48,6 +48,14 @@ struct sb_run_opts {
 	 * seed, the same in every part that has that state (the arms of the
 	 * identical-layout comparison); 0: drawn afresh for each block. */
 	int stack_by_state;
+	/* Non-zero: every sample is called with rsp at page offset
+	 * stack_rsp_offset (16-byte aligned; stack_at_offset.h) instead of at
+	 * a random pad, so that the measured code's frames sit at one chosen
+	 * page offset in every block: the twins placed like a kernel load,
+	 * whose rbp frame takes the page offset of the kernel's (the kernel
+	 * run, kernel_measure.c). 0 (every other part): the pad. */
+	int fixed_stack;
+	unsigned stack_rsp_offset;
 	int progress;             /* progress on stderr */
 	int verbose;
 	/* Called around every sample, outside the timed region (likwid marker

@@ -22,6 +22,7 @@
 #include <x86intrin.h>
 
 #include "harness/sibling.h"
+#include "harness/stack_at_offset.h"
 #include "base/rng.h"
 #include "stubbench/timer.h"
 
@@ -40,6 +41,13 @@ static __attribute__((noinline)) uint64_t sample_with_stack(const struct sb_arm 
 	return t;
 }
 
+uint64_t sb_sample_arm(const struct sb_arm *arm, uint64_t batch, size_t pad, const struct sb_run_opts *o)
+{
+	if (o->fixed_stack)
+		return sb_call_at_stack_offset(arm->sample, arm->ctx, batch, o->stack_rsp_offset);
+	return sample_with_stack(arm, batch, pad);
+}
+
 /* One round of every arm, its order rotated by `turn`, each sample after a
  * random delay; the ticks go to *t (one per arm) when t is not NULL.
  * Returns the arm that failed, or n_arms. */
@@ -52,7 +60,7 @@ static size_t one_round(const struct sb_arm *arms, size_t n_arms, uint64_t batch
 		sb_spin(sb_rng_below(rng, delay_max));
 		if (t && o->before_sample)
 			o->before_sample(o->hook_ctx, a, bi);
-		uint64_t ticks = sample_with_stack(&arms[a], batch, pad);
+		uint64_t ticks = sb_sample_arm(&arms[a], batch, pad, o);
 		if (t && o->after_sample)
 			o->after_sample(o->hook_ctx, a, bi);
 		if (ticks == UINT64_MAX)

@@ -114,6 +114,11 @@ int sb_run_segment(const struct sb_arm *arms, size_t n_arms, const struct sb_run
 		   const struct segment *sg, size_t *order, size_t n_states, struct sb_rng *rng,
 		   uint64_t delay_max, struct batch_data *d, uint64_t *left, char *err, size_t errlen);
 
+/* One sample of arm: with o->fixed_stack, called with rsp at page offset
+ * o->stack_rsp_offset (stack_at_offset.h); otherwise with the stack moved
+ * down by pad bytes (the block's random pad). */
+uint64_t sb_sample_arm(const struct sb_arm *arm, uint64_t batch, size_t pad, const struct sb_run_opts *o);
+
 /* disturbed.c. Flags the disturbed blocks of d (ovh: the overhead arm, -1:
  * none; test: the tests' switches, may be NULL) and adds their count to
  * *n_disturbed, those flagged by the empty stub's spread alone to *n_spread. */

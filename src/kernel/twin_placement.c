@@ -7,6 +7,7 @@
  * program by cycles per iteration; the twins in asm/twins_v6_18.asm are
  * 64-byte aligned. */
 #include "harness/harness.h"
+#include "harness/stack_at_offset.h"
 #include "jit/decode.h"
 #include "kernel/jit_read.h"
 #include "kernel/twin_placement.h"
@@ -152,6 +153,29 @@ static uint64_t sample_placed(void *p, uint64_t batch)
 		return sb_time_calls(v->main, 1);
 	}
 	return sb_time_calls(v->main, batch);
+}
+
+unsigned sb_placed_frame_offset_at(unsigned rsp_off, int in_loop)
+{
+	static struct sb_twin_placement probe[1][SB_MAX_BATCHES];
+	static volatile uint64_t iters;
+	static const uint64_t one = 1;
+	struct sb_variant *v = &probe[0][0].variants[SB_KV_BASELINE];
+	v->main = sb_frame_probe_stub;
+	v->batch_iters = &iters;
+	struct sb_placed_arm_ctx c = {.placed = probe, .n_loads = 1, .batches = &one, .n_batches = 1,
+				      .in_loop = in_loop, .variant = SB_KV_BASELINE};
+	sb_frame_probe_rbp = 0;
+	sb_call_at_stack_offset(sample_placed, &c, 1, rsp_off);
+	return (unsigned)(sb_frame_probe_rbp & 4095);
+}
+
+unsigned sb_placed_stack_target(unsigned frame_off, int in_loop, unsigned *got)
+{
+	unsigned at0 = sb_placed_frame_offset_at(0, in_loop);
+	unsigned rsp_off = (frame_off - at0) & 0xff0;
+	*got = sb_placed_frame_offset_at(rsp_off, in_loop);
+	return rsp_off;
 }
 
 static void select_load(void *p, size_t state)

@@ -18,7 +18,9 @@
  * a random offset of its first 64-byte chunk), and whose private frames
  * sit at the page offsets of the kernel's (the per-CPU allocation of each
  * load; `movabs r9, imm64` + this_cpu_off, a multiple of the page), as
- * registry-like variants the replica harness can run. */
+ * registry-like variants the replica harness can run. Their rbp frame on
+ * the normal stack is put where the sampler's rsp puts it
+ * (sb_placed_stack_target, for sb_run_opts.fixed_stack). */
 struct sb_twin_placement {
 	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
 	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
@@ -56,6 +58,16 @@ struct sb_placed_arms {
 void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*placed)[SB_MAX_BATCHES],
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
 			  const int want[SB_N_KVARIANTS]);
+/* The page offset of the placed twins' rbp frame when the sampler calls
+ * their arms' sample with rsp at page offset rsp_off (in_loop: the in-loop
+ * shape's arms): a stub with the twins' prologue run in a twin's place,
+ * through the same path (sb_frame_probe_stub). */
+unsigned sb_placed_frame_offset_at(unsigned rsp_off, int in_loop);
+/* The rsp page offset (sb_run_opts.stack_rsp_offset) that puts the placed
+ * twins' rbp frame at page offset frame_off, or as near below as rsp's
+ * 16-byte alignment allows; *got: the frame's page offset it gives. */
+unsigned sb_placed_stack_target(unsigned frame_off, int in_loop, unsigned *got);
+
 /* The iterations the placed arms (arms: an sb_placed_arms) ran on counter:
  * they run copies of the twins and count on the twins' counters. */
 uint64_t sb_placed_arms_iterations_on(const void *arms, const volatile uint64_t *counter);

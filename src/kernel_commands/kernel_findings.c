@@ -81,6 +81,30 @@ static void findings(struct sb_doc *doc, const void *ctx)
 	doc_lines(kr, "side_by_side", r->verdicts, NULL);
 	sb_doc_break(kr, "\n    ");
 	sb_doc_string(kr, "driver", sb_kernel_driver_name(r->driver));
+	/* The page offset of a program's rbp frame on the kernel's stack (null:
+	 * not read, or not the same in every run; the line says why). */
+	sb_doc_break(kr, "\n    ");
+	if (r->stack_probed && r->stack_probe.page_offset >= 0)
+		sb_doc_int(kr, "kernel_stack_page_offset", r->stack_probe.page_offset);
+	else
+		sb_doc_null(kr, "kernel_stack_page_offset");
+	/* The placed twins' rbp frame page offset, per shape measured (null:
+	 * a random pad per block). */
+	struct sb_doc *pf = sb_doc_object(kr, "placed_twin_stack_page_offset");
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		if (r->plan.shapes[s]) {
+			if (r->placed_frame[s] >= 0)
+				sb_doc_int(pf, sb_kernel_shape_name(s), r->placed_frame[s]);
+			else
+				sb_doc_null(pf, sb_kernel_shape_name(s));
+		}
+	if (r->stack_probed) {
+		char line[400];
+		sb_stack_probe_line(&r->stack_probe, line, sizeof(line));
+		sb_doc_string(kr, "kernel_stack_probe", line);
+	} else {
+		sb_doc_null(kr, "kernel_stack_probe");
+	}
 	sb_doc_break(kr, "\n    ");
 	sb_kernel_private_stack_doc(kr, "private_stack", r->no_priv, r->plan.shapes, r->probed ? &r->probe : NULL);
 }

@@ -70,8 +70,36 @@ static void add_kernel(struct kernel_run *r, enum sb_kernel_shape s, int cpu, co
 	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
 }
 
+/* The placed twins' normal stack: their rbp frame at the page offset of
+ * the kernel's, as the driver runs its programs (stack_offset_probe.h),
+ * in every block; where that offset is not known (not read, or not the
+ * same in every run), at a random pad per block like the other parts. The
+ * kernel's arms and the aligned twins keep the random pad: the aligned
+ * twins stand for the codegen at any stack placement, as the replicas do,
+ * and the kernel arms' own user stack is not the kernel's. */
+static void place_stack(struct kernel_run *r, enum sb_kernel_shape s, struct sb_run_opts *po, FILE *info)
+{
+	const struct sb_stack_offset_probe *p = &r->stack_probe;
+	r->placed_frame[s] = -1;
+	if (!r->stack_probed || p->page_offset < 0) {
+		fprintf(info, "placed twins (%s): normal stack at a random page offset per block "
+			"(the kernel's not known)\n", sb_kernel_shape_name(s));
+		return;
+	}
+	unsigned got;
+	po->stack_rsp_offset = sb_placed_stack_target((unsigned)p->page_offset, s == SB_SHAPE_IN_LOOP, &got);
+	po->fixed_stack = 1;
+	r->placed_frame[s] = (int)got;
+	if (got == (unsigned)p->page_offset)
+		fprintf(info, "placed twins (%s): rbp frame at page offset %#x, the kernel's\n",
+			sb_kernel_shape_name(s), got);
+	else
+		fprintf(info, "placed twins (%s): rbp frame at page offset %#x, %d bytes below the kernel's %#x\n",
+			sb_kernel_shape_name(s), got, (p->page_offset - (int)got) & 4095, (unsigned)p->page_offset);
+}
+
 static int add_placed(struct kernel_run *r, enum sb_kernel_shape s, const struct sb_run_opts *ro,
-		      struct kernel_parts *kp)
+		      struct kernel_parts *kp, FILE *info)
 {
 	char err[512];
 	for (int copy = 0; copy < (int)r->cfg.loads; copy++)
@@ -85,7 +113,9 @@ static int add_placed(struct kernel_run *r, enum sb_kernel_shape s, const struct
 	sb_placed_arms_build(pa, r->placed[s], (size_t)r->cfg.loads, r->cfg.batches, r->cfg.n_batches, s,
 			     r->kwant[s]);
 	kp->sides[s].placed = pa;
-	add_part(kp, pa->arms, pa->n, ro, twin_sides_check, &kp->sides[s], &r->pres[s]);
+	struct sb_run_opts po = *ro;
+	place_stack(r, s, &po, info);
+	add_part(kp, pa->arms, pa->n, &po, twin_sides_check, &kp->sides[s], &r->pres[s]);
 	return SB_KERNEL_OK;
 }
 
@@ -136,7 +166,7 @@ int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struc
 		if (!r->plan.shapes[s])
 			continue;
 		add_kernel(r, s, cpu, ro, &kp);
-		int arc = can_place ? add_placed(r, s, ro, &kp) : SB_KERNEL_OK;
+		int arc = can_place ? add_placed(r, s, ro, &kp, info) : SB_KERNEL_OK;
 		if (arc == SB_KERNEL_OK)
 			arc = add_twins(r, s, ro, &kp);
 		if (arc != SB_KERNEL_OK)

@@ -131,6 +131,12 @@ static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_stat
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
+	/* The page offset of a program's frame on the kernel's stack, as the
+	 * driver of the measured programs runs it. */
+	sb_stack_offset_probe_run(r->driver, cpu, &r->stack_probe);
+	r->stack_probed = 1;
+	sb_stack_probe_line(&r->stack_probe, why, sizeof(why));
+	fprintf(info, "%s\n", why);
 	sb_session_progress("stubbench kernel", "placing the twins");
 	/* The shapes' three arm sets each (the kernel's, the aligned and the
 	 * placed twins') share the time. */
@@ -184,6 +190,8 @@ static enum sb_kernel_status run_shapes(const struct sb_config *cfg, const struc
 	}
 	r->cfg = *cfg;
 	r->plan = *plan;
+	for (int s = 0; s < SB_N_SHAPES; s++)
+		r->placed_frame[s] = -1;
 	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
 	if (sb_plot_check_option("stubbench kernel", &r->cfg.plot)) {
 		free(r);

@@ -14,6 +14,7 @@
 #include "kernel_commands/kernel_run.h"
 #include "kernel/loader.h"
 #include "kernel/private_stack_findings.h"
+#include "kernel/stack_offset_probe.h"
 #include "stubbench/results.h"
 #include "kernel/twin_placement.h"
 #include "harness/variant_arms.h"
@@ -57,6 +58,13 @@ struct kernel_run {
 	char not_measured[320];
 	enum sb_kernel_driver driver; /* how the programs were loaded and run */
 	char driver_note[160];        /* why perf_event, when auto chose it */
+	/* Where the driver puts a program's rbp frame (its page offset), read
+	 * before the measurement; stack_probed 0: not read. */
+	struct sb_stack_offset_probe stack_probe;
+	int stack_probed;
+	/* The placed twins' rbp frame page offset per shape (-1: a random pad
+	 * per block), kernel_measure.c. */
+	int placed_frame[SB_N_SHAPES];
 };
 
 /* kernel_load.c. The copies loaded with r->driver, and one run of the
