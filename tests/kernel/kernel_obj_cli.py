@@ -36,7 +36,7 @@ def one_line_usage(p, want, what):
 
 one_line_usage(run(f"--obj={obj}", "--prog=with_frame,nope"), f"{obj} has no program 'nope' (it has: ", "unknown program")
 one_line_usage(run("--obj=/nonexistent/x.bpf.o", "--prog=a"), "/nonexistent/x.bpf.o: No such file", "missing object")
-src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "user_prog.bpf.c")
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "user_prog.bpf.c")
 one_line_usage(run(f"--obj={src}", "--prog=a"), "not a BPF object libbpf can open", "not an object")
 one_line_usage(run("--prog=with_frame"), "--prog needs --obj=FILE", "--prog alone")
 one_line_usage(run(f"--obj={obj}"), "--obj needs --prog=NAME", "--obj alone")
