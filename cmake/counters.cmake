@@ -93,7 +93,7 @@ function(sb_counters_tests)
     add_executable(test_counters_perf ${SB_TESTS}/counters/test_counters_perf.c)
     target_include_directories(test_counters_perf PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_counters_perf PRIVATE stubbench_counters)
-    add_test(NAME counters_perf_event COMMAND test_counters_perf)
+    add_test(NAME counters_perf COMMAND test_counters_perf)
 
     # Marker regions, built as configured (likwid or not) and without likwid.
     add_executable(test_counters_markers ${SB_TESTS}/counters/test_counters_markers.c)

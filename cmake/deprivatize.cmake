@@ -40,14 +40,14 @@ function(sb_deprivatize_tests)
     add_executable(test_deprivatize ${SB_TESTS}/twins/test_deprivatize.c)
     target_include_directories(test_deprivatize PRIVATE ${SB_TESTS}/common ${CMAKE_SOURCE_DIR}/src/twins)
     target_link_libraries(test_deprivatize PRIVATE stubbench_twins)
-    add_test(NAME deprivatize_twins COMMAND test_deprivatize ${SB_TESTS}/data)
+    add_test(NAME deprivatize COMMAND test_deprivatize ${SB_TESTS}/data)
     # Twins made from the recorded v6.18 JIT dumps of the built-in programs
     # equal the hand-made twins (addresses masked), aim their calls, returns,
     # frames and maps at user code and buffers, and run.
     add_executable(test_auto_twin ${SB_TESTS}/twins/test_auto_twin.c)
     target_include_directories(test_auto_twin PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_auto_twin PRIVATE stubbench_twins)
-    add_test(NAME auto_twin_bytes COMMAND test_auto_twin ${SB_TESTS}/data)
+    add_test(NAME auto_twin COMMAND test_auto_twin ${SB_TESTS}/data)
     # stubbench diff's parts: two images read and paired, the old -> new
     # instruction map, both seed 001 sides' twins against the replicas.
     add_executable(test_image_diff ${SB_TESTS}/twins/test_image_diff.c)
@@ -78,7 +78,7 @@ function(sb_deprivatize_tests)
     add_executable(test_ablation ${SB_TESTS}/twins/test_ablation.c)
     target_include_directories(test_ablation PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_ablation PRIVATE stubbench_twins)
-    add_test(NAME ablation_parts COMMAND test_ablation)
+    add_test(NAME ablation COMMAND test_ablation)
     # annotate's attribution recomputed from a recorded run of the planted
     # lfence: >= 80 % of its extra cost on the lfence, lines reconciled.
     add_test(NAME annotate_lfence COMMAND python3 ${SB_TESTS}/commands/annotate_lfence.py $<TARGET_FILE:stubbench>

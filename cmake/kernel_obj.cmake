@@ -49,7 +49,7 @@ function(sb_kernel_obj_add_tests)
   if(NOT BUILD_TESTING)
     return()
   endif()
-  add_test(NAME kernel_obj COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/kernel_obj_cli.py
+  add_test(NAME kernel_obj COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/kernel_obj.py
     $<TARGET_FILE:stubbench> ${SB_USER_BPF_OBJ})
   set_tests_properties(kernel_obj PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
     ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)

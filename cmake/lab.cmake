@@ -27,7 +27,7 @@ function(sb_lab_tests)
   add_executable(test_lab_golden ${SB_LAB_TESTS}/variants/test_lab_golden.c ${SB_LAB_TESTS}/common/golden_check.c)
   target_include_directories(test_lab_golden PRIVATE ${SB_LAB_TESTS}/common)
   target_link_libraries(test_lab_golden PRIVATE stubbench_jit)
-  add_test(NAME lab_golden_bytes COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
+  add_test(NAME lab_golden COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
 
   # Behaviour: counters, callee-saved registers, the frame pointer after
   # setup and calls (also when the callee clobbers r9), call depth balance.

@@ -44,7 +44,7 @@ function(sb_report_add_tests)
   add_executable(test_compare ${CMAKE_SOURCE_DIR}/tests/compare/test_compare.c)
   target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_compare PRIVATE stubbench_report)
-  add_test(NAME compare_runs COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME compare COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
   # Every figure of the figure table reaches the table, JSON, CSV, compare and the plot.
   add_executable(test_figures ${CMAKE_SOURCE_DIR}/tests/output/test_figures.c)
   target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
@@ -65,7 +65,7 @@ function(sb_report_add_tests)
   add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/answer/test_answer.c)
   target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_answer PRIVATE stubbench_report)
-  add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME answer COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
   # No kernel figure that is the driver's spread printed as a cost, on
   # recorded kernel runs (and copies of them made wider).
   add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_noise.py $<TARGET_FILE:stubbench>
@@ -140,9 +140,9 @@ function(sb_report_add_tests)
   add_test(NAME hostile_reports COMMAND sh ${CMAKE_SOURCE_DIR}/tests/security/hostile_reports.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # --format=gbench: Google Benchmark's JSON schema, field by field.
-  add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench/gbench_schema.py
+  add_test(NAME gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench/gbench_schema.py
     $<TARGET_FILE:stubbench>)
   # Structure only: every block kept, so a busy host leaves samples.
-  set_tests_properties(output_gbench_schema PROPERTIES ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
+  set_tests_properties(gbench_schema PROPERTIES ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_report_add_tests)

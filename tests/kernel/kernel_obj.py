@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kernel_obj_cli: `stubbench kernel --obj=FILE --prog=NAME,...` on a BPF
+"""kernel_obj: `stubbench kernel --obj=FILE --prog=NAME,...` on a BPF
 object built from tests/data/user_prog.bpf.c. Bad input (a file libbpf
 cannot open, an unknown program) gives one line and status 2 anywhere;
 where BPF runs (else SKIP, 77): every program at every batch, batch_iters
@@ -8,7 +8,7 @@ kernel's own A/B (with_frame as a syscall program), the auto-twins and the
 private stack's cost at identical layout, the summary, the cost per run,
 and --dump-jit.
 
-usage: kernel_obj_cli.py STUBBENCH USER_PROG_BPF_O"""
+usage: kernel_obj.py STUBBENCH USER_PROG_BPF_O"""
 import json
 import os
 import subprocess
