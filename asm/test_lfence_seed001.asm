@@ -1,6 +1,6 @@
 ;; test_lfence_seed001.asm: a test variant, not a measurement: seed 001's
 ;; private main prog with an lfence planted before its second call, for
-;; the attribution test of `stubbench annotate` (tests/annotate_lfence.py):
+;; the attribution test of `stubbench annotate` (tests/commands/annotate_lfence.py):
 ;; the planted instruction must take the cost it adds. Family "test": the
 ;; registry lists it only with STUBBENCH_TEST_VARIANTS=1 (bench/test_hooks.c),
 ;; so no user's --variant=all or --list sees it.

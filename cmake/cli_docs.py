@@ -9,7 +9,7 @@ usage: cli_docs.py --man-template share/man/stubbench.1.in --man OUT.1
 The man template's lines @SYNOPSIS@ and @OPTIONS@ become the sections of
 those names; @VERSION@ becomes the version. The completion template's line
 @COMMANDS@ becomes _stubbench_table, which sets the words of each command.
-tests/cli_docs.py imports load() and commands() to check both files."""
+tests/cli/cli_docs.py imports load() and commands() to check both files."""
 import argparse
 import json
 import re

@@ -59,7 +59,7 @@ target_link_libraries(stubbench_counters PUBLIC stubbench_core)
 if(STUBBENCH_LIKWID)
   target_link_libraries(stubbench_counters PUBLIC likwid::likwid)
 else()
-  target_include_directories(stubbench_counters PRIVATE ${CMAKE_SOURCE_DIR}/src/counters/no_likwid)
+  target_include_directories(stubbench_counters PRIVATE ${CMAKE_SOURCE_DIR}/src/counters/no_likwid ${SB_TESTS}/common)
 endif()
 
 if(STUBBENCH_GBENCH)
@@ -83,46 +83,49 @@ function(sb_counters_tests)
     set(SB_TESTS ${CMAKE_SOURCE_DIR}/tests)
 
     # --counters=LIST: names through libpfm4, bad lists rejected.
-    add_executable(test_counters_parse ${SB_TESTS}/test_counters_parse.c)
+    add_executable(test_counters_parse ${SB_TESTS}/counters/test_counters_parse.c)
+    target_include_directories(test_counters_parse PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_counters_parse PRIVATE stubbench_counters)
     add_test(NAME counters_parse COMMAND test_counters_parse)
 
     # perf_event_open: hardware events "not supported" without a PMU, software
     # events read, disturbances seen, columns filled.
-    add_executable(test_counters_perf ${SB_TESTS}/test_counters_perf.c)
+    add_executable(test_counters_perf ${SB_TESTS}/counters/test_counters_perf.c)
+    target_include_directories(test_counters_perf PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_counters_perf PRIVATE stubbench_counters)
-    add_test(NAME counters_perf_event COMMAND test_counters_perf)
+    add_test(NAME counters_perf COMMAND test_counters_perf)
 
     # Marker regions, built as configured (likwid or not) and without likwid.
-    add_executable(test_counters_markers ${SB_TESTS}/test_counters_markers.c)
+    add_executable(test_counters_markers ${SB_TESTS}/counters/test_counters_markers.c)
+    target_include_directories(test_counters_markers PRIVATE ${SB_TESTS}/common)
     target_link_libraries(test_counters_markers PRIVATE stubbench_counters)
     add_test(NAME counters_markers COMMAND test_counters_markers)
-    add_executable(test_counters_markers_off ${SB_TESTS}/test_counters_markers.c
+    add_executable(test_counters_markers_off ${SB_TESTS}/counters/test_counters_markers.c
       ${CMAKE_SOURCE_DIR}/src/counters/markers.c ${CMAKE_SOURCE_DIR}/src/base/error.c)
     target_include_directories(test_counters_markers_off PRIVATE ${CMAKE_SOURCE_DIR}/include
-      ${CMAKE_SOURCE_DIR}/src/counters/no_likwid)
+      ${CMAKE_SOURCE_DIR}/src/counters/no_likwid ${SB_TESTS}/common)
     add_test(NAME counters_markers_without_likwid COMMAND test_counters_markers_off)
 
     # stubbench-gbench: JSON with one benchmark per variant x batch and the
     # cycles counters; bad flags exit 2.
     if(STUBBENCH_GBENCH)
       # The defaults stubbench-gbench adds where the user gave none.
-      add_executable(test_gbench_defaults ${SB_TESTS}/test_gbench_defaults.c)
-      target_include_directories(test_gbench_defaults PRIVATE ${SB_TESTS})
+      add_executable(test_gbench_defaults ${SB_TESTS}/gbench/test_gbench_defaults.c)
+      target_include_directories(test_gbench_defaults PRIVATE ${SB_TESTS}/common)
       target_link_libraries(test_gbench_defaults PRIVATE stubbench_gbench_shim)
       add_test(NAME gbench_defaults COMMAND test_gbench_defaults)
     endif()
     find_package(Python3 COMPONENTS Interpreter)
     if(Python3_FOUND AND STUBBENCH_GBENCH)
       add_test(NAME counters_gbench_json
-        COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/counters_gbench_json.py
+        COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/gbench/counters_gbench_json.py
                 $<TARGET_FILE:stubbench-gbench> $<TARGET_FILE:stubbench>)
     endif()
     if(Python3_FOUND)
       # stubbench --counters end to end: "not supported" without a PMU,
       # software events in the JSON, an unknown event exits 2.
       add_test(NAME counters_cli
-        COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/counters_cli.py $<TARGET_FILE:stubbench>)
+        COMMAND ${Python3_EXECUTABLE} ${SB_TESTS}/counters/counters_cli.py $<TARGET_FILE:stubbench>)
       # Structure only: every block kept, so a busy host leaves samples.
       set_tests_properties(counters_cli PROPERTIES ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
     else()

@@ -45,7 +45,7 @@ function(sb_install_add_tests)
   endif()
   # Installs into a fresh prefix and builds a program against it with
   # pkg-config alone.
-  add_test(NAME install_tree COMMAND sh ${CMAKE_SOURCE_DIR}/tests/install_tree.sh ${CMAKE_COMMAND}
+  add_test(NAME install_tree COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/install_tree.sh ${CMAKE_COMMAND}
     ${CMAKE_BINARY_DIR} ${CMAKE_C_COMPILER} ${CMAKE_SOURCE_DIR})
   set_tests_properties(install_tree PROPERTIES SKIP_RETURN_CODE 77)
 endfunction()

@@ -98,39 +98,39 @@ function(sb_kernel_add_tests)
   if(NOT BUILD_TESTING)
     return()
   endif()
-  add_executable(test_jit_compare ${CMAKE_SOURCE_DIR}/tests/test_jit_compare.c)
-  target_include_directories(test_jit_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_jit_compare ${CMAKE_SOURCE_DIR}/tests/jit/test_jit_compare.c)
+  target_include_directories(test_jit_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_jit_compare PRIVATE stubbench_jit)
   add_test(NAME jit_compare COMMAND test_jit_compare ${CMAKE_SOURCE_DIR}/tests/data)
 
   # Why a kernel gives no private stack, said from what the probe found, on
   # made-up findings; the recorded JIT of such a kernel.
-  add_executable(test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/test_private_stack_reason.c)
-  target_include_directories(test_private_stack_reason PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/kernel/test_private_stack_reason.c)
+  target_include_directories(test_private_stack_reason PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_private_stack_reason PRIVATE stubbench_kernel)
   add_test(NAME private_stack_reason COMMAND test_private_stack_reason ${CMAKE_SOURCE_DIR}/tests/data)
   # The kernel stack's page offset read from a probe program's slot address,
   # on made-up instructions and addresses, and the embedded program's slot.
-  add_executable(test_stack_offset_probe ${CMAKE_SOURCE_DIR}/tests/test_stack_offset_probe.c)
-  target_include_directories(test_stack_offset_probe PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_stack_offset_probe ${CMAKE_SOURCE_DIR}/tests/kernel/test_stack_offset_probe.c)
+  target_include_directories(test_stack_offset_probe PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_stack_offset_probe PRIVATE stubbench_kernel)
   add_test(NAME stack_offset_probe COMMAND test_stack_offset_probe)
   # The placed twins' rbp frame at the page offset asked for, through the
   # sampler's call (a stub with the twins' prologue in a twin's place).
-  add_executable(test_placed_stack ${CMAKE_SOURCE_DIR}/tests/test_placed_stack.c)
-  target_include_directories(test_placed_stack PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_placed_stack ${CMAKE_SOURCE_DIR}/tests/kernel/test_placed_stack.c)
+  target_include_directories(test_placed_stack PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_placed_stack PRIVATE stubbench_kernel)
   add_test(NAME placed_stack COMMAND test_placed_stack)
   # Kernel, htab and --obj carry on where the kernel gives no private stack
   # (the test hook makes one of any kernel); SKIP (77) without BPF.
-  add_test(NAME kernel_no_private_stack COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_no_private_stack.py
+  add_test(NAME kernel_no_private_stack COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/kernel_no_private_stack.py
     $<TARGET_FILE:stubbench> ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
   set_tests_properties(kernel_no_private_stack PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs)
 
   # Need root/CAP_BPF, JIT, test runs, private stack: SKIP (77) otherwise.
   foreach(t kernel_run kernel_sigint)
-    add_executable(test_${t} ${CMAKE_SOURCE_DIR}/tests/test_${t}.c)
-    target_include_directories(test_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+    add_executable(test_${t} ${CMAKE_SOURCE_DIR}/tests/kernel/test_${t}.c)
+    target_include_directories(test_${t} PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
     target_link_libraries(test_${t} PRIVATE stubbench_kernel)
   endforeach()
   add_test(NAME kernel_run COMMAND test_kernel_run)
@@ -161,7 +161,7 @@ function(sb_kernel_add_tests)
   # The thunk the JIT's returns reach, named through kallsyms, and every
   # thunk replica the same as the kernel's own code (or one line saying why
   # it could not be read).
-  add_test(NAME kernel_return_thunk COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel_return_thunk.sh
+  add_test(NAME kernel_return_thunk COMMAND ${CMAKE_SOURCE_DIR}/tests/kernel/kernel_return_thunk.sh
     $<TARGET_FILE:stubbench>)
   # --plot: the kernel and twin deltas drawn (a panel per shape and codegen, a line per side),
   # script and data beside the image.

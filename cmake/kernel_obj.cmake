@@ -28,7 +28,7 @@ target_link_libraries(stubbench PRIVATE stubbench_kernel_obj)
 
 set(SB_USER_BPF_OBJ ${CMAKE_BINARY_DIR}/tests/user_prog.bpf.o)
 sb_bpf_object(${CMAKE_SOURCE_DIR}/tests/data/user_prog.bpf.c ${SB_USER_BPF_OBJ})
-# Objects --obj must refuse, saying why (tests/hostile_errors.sh): one per
+# Objects --obj must refuse, saying why (tests/security/hostile_errors.sh): one per
 # macro of tests/data/hostile_progs.bpf.c, as tests/hostile-NAME.bpf.o.
 set(SB_HOSTILE_BPF_OBJS)
 foreach(name REJECTED NOT_TEST_RUN BATCH_U8 BATCH_ARRAY BATCH_MUTABLE BATCH_NOT_VOLATILE LONG_RUN)
@@ -49,7 +49,7 @@ function(sb_kernel_obj_add_tests)
   if(NOT BUILD_TESTING)
     return()
   endif()
-  add_test(NAME kernel_obj COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_obj_cli.py
+  add_test(NAME kernel_obj COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel/kernel_obj.py
     $<TARGET_FILE:stubbench> ${SB_USER_BPF_OBJ})
   set_tests_properties(kernel_obj PROPERTIES SKIP_RETURN_CODE 77 RESOURCE_LOCK bpf_programs
     ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)

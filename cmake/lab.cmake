@@ -24,30 +24,30 @@ function(sb_lab_tests)
   set(SB_LAB_TESTS ${CMAKE_SOURCE_DIR}/tests)
 
   # Golden bytes against the hand-written listings tests/data/lab_*.lst.
-  add_executable(test_lab_golden ${SB_LAB_TESTS}/test_lab_golden.c ${SB_LAB_TESTS}/golden_check.c)
-  target_include_directories(test_lab_golden PRIVATE ${SB_LAB_TESTS})
+  add_executable(test_lab_golden ${SB_LAB_TESTS}/variants/test_lab_golden.c ${SB_LAB_TESTS}/common/golden_check.c)
+  target_include_directories(test_lab_golden PRIVATE ${SB_LAB_TESTS}/common)
   target_link_libraries(test_lab_golden PRIVATE stubbench_jit)
-  add_test(NAME lab_golden_bytes COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
+  add_test(NAME lab_golden COMMAND test_lab_golden ${SB_LAB_TESTS}/data)
 
   # Behaviour: counters, callee-saved registers, the frame pointer after
   # setup and calls (also when the callee clobbers r9), call depth balance.
-  set_source_files_properties(${SB_LAB_TESTS}/lab_r9_probes.asm PROPERTIES
+  set_source_files_properties(${SB_LAB_TESTS}/variants/lab_r9_probes.asm PROPERTIES
     OBJECT_DEPENDS "${SB_ASM_INCLUDES}")
-  add_executable(test_lab_behaviour ${SB_LAB_TESTS}/test_lab_behaviour.c
-    ${SB_LAB_TESTS}/lab_r9_probes.asm)
-  target_include_directories(test_lab_behaviour PRIVATE ${SB_LAB_TESTS})
+  add_executable(test_lab_behaviour ${SB_LAB_TESTS}/variants/test_lab_behaviour.c
+    ${SB_LAB_TESTS}/variants/lab_r9_probes.asm)
+  target_include_directories(test_lab_behaviour PRIVATE ${SB_LAB_TESTS}/common)
   target_link_libraries(test_lab_behaviour PRIVATE stubbench_core pthread)
   add_test(NAME lab_behaviour COMMAND test_lab_behaviour)
 
   # The plot writer on synthetic results (with and without gnuplot on PATH).
-  add_executable(test_lab_plot ${SB_LAB_TESTS}/test_lab_plot.c)
-  target_include_directories(test_lab_plot PRIVATE ${SB_LAB_TESTS})
+  add_executable(test_lab_plot ${SB_LAB_TESTS}/plot/test_lab_plot.c)
+  target_include_directories(test_lab_plot PRIVATE ${SB_LAB_TESTS}/common)
   target_link_libraries(test_lab_plot PRIVATE stubbench_report)
   add_test(NAME lab_plot COMMAND test_lab_plot)
 
   # Every arm of every group gets its placed copies.
-  add_test(NAME lab_every_arm_placed COMMAND sh ${SB_LAB_TESTS}/lab_every_arm_placed.sh $<TARGET_FILE:stubbench>)
-  add_test(NAME lab_ci_scope COMMAND sh ${SB_LAB_TESTS}/lab_ci_scope.sh $<TARGET_FILE:stubbench>)
+  add_test(NAME lab_every_arm_placed COMMAND sh ${SB_LAB_TESTS}/session/lab_every_arm_placed.sh $<TARGET_FILE:stubbench>)
+  add_test(NAME lab_ci_scope COMMAND sh ${SB_LAB_TESTS}/session/lab_ci_scope.sh $<TARGET_FILE:stubbench>)
 
   # Exact instructions per iteration: insn_count_lab-* (tests/CMakeLists.txt),
   # from the lab's records.

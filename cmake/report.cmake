@@ -41,67 +41,67 @@ function(sb_report_add_tests)
   if(NOT BUILD_TESTING)
     return()
   endif()
-  add_executable(test_compare ${CMAKE_SOURCE_DIR}/tests/test_compare.c)
-  target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_compare ${CMAKE_SOURCE_DIR}/tests/compare/test_compare.c)
+  target_include_directories(test_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_compare PRIVATE stubbench_report)
-  add_test(NAME compare_runs COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME compare COMMAND test_compare ${CMAKE_SOURCE_DIR}/tests/data)
   # Every figure of the figure table reaches the table, JSON, CSV, compare and the plot.
-  add_executable(test_figures ${CMAKE_SOURCE_DIR}/tests/test_figures.c)
-  target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_figures ${CMAKE_SOURCE_DIR}/tests/output/test_figures.c)
+  target_include_directories(test_figures PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_figures PRIVATE stubbench_report)
   add_test(NAME figures COMMAND test_figures)
   # A run's core states in the table, CSV and JSON.
-  add_executable(test_state_outputs ${CMAKE_SOURCE_DIR}/tests/test_state_outputs.c)
-  target_include_directories(test_state_outputs PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_state_outputs ${CMAKE_SOURCE_DIR}/tests/output/test_state_outputs.c)
+  target_include_directories(test_state_outputs PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_state_outputs PRIVATE stubbench_report)
   add_test(NAME state_outputs COMMAND test_state_outputs)
   # The table grid folds within a width; "#" lines fold at spaces.
-  add_executable(test_text_grid ${CMAKE_SOURCE_DIR}/tests/test_text_grid.c)
-  target_include_directories(test_text_grid PRIVATE ${CMAKE_SOURCE_DIR}/tests ${CMAKE_SOURCE_DIR}/src)
+  add_executable(test_text_grid ${CMAKE_SOURCE_DIR}/tests/output/test_text_grid.c)
+  target_include_directories(test_text_grid PRIVATE ${CMAKE_SOURCE_DIR}/tests/common ${CMAKE_SOURCE_DIR}/src)
   target_link_libraries(test_text_grid PRIVATE stubbench_report)
   add_test(NAME text_grid COMMAND test_text_grid)
   # The summary's pieces: the kernel verdict, the figures' format, the lab's
   # ranking, on made-up and recorded figures; the summary of recorded runs.
-  add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/test_answer.c)
-  target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_answer ${CMAKE_SOURCE_DIR}/tests/answer/test_answer.c)
+  target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_answer PRIVATE stubbench_report)
-  add_test(NAME answer_pieces COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  add_test(NAME answer COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
   # No kernel figure that is the driver's spread printed as a cost, on
   # recorded kernel runs (and copies of them made wider).
-  add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_noise.py $<TARGET_FILE:stubbench>
+  add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_noise.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # A differing verdict named in one line with its size: never a bare "differ".
-  add_test(NAME kernel_gap_line COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_gap_line.py $<TARGET_FILE:stubbench>
+  add_test(NAME kernel_gap_line COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_gap_line.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
   # Saved runs of two machines side by side: every cell as the files hold it.
-  add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/across_runs.py $<TARGET_FILE:stubbench>
+  add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/compare/across_runs.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
 
   # The atlas: entries made by bench/atlas.py, the line placing a run among them.
-  add_test(NAME atlas COMMAND sh ${CMAKE_SOURCE_DIR}/tests/atlas.sh $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR})
+  add_test(NAME atlas COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer/atlas.sh $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR})
 
   # The machine named by its microarchitecture, from CPUID or a saved run.
-  add_executable(test_machine_name ${CMAKE_SOURCE_DIR}/tests/test_machine_name.c)
-  target_include_directories(test_machine_name PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_machine_name ${CMAKE_SOURCE_DIR}/tests/base/test_machine_name.c)
+  target_include_directories(test_machine_name PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_machine_name PRIVATE stubbench_report)
   add_test(NAME machine_name COMMAND test_machine_name ${CMAKE_SOURCE_DIR}/tests/data)
 
-  add_executable(test_summary_width ${CMAKE_SOURCE_DIR}/tests/test_summary_width.c)
-  target_include_directories(test_summary_width PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  add_executable(test_summary_width ${CMAKE_SOURCE_DIR}/tests/answer/test_summary_width.c)
+  target_include_directories(test_summary_width PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_summary_width PRIVATE stubbench_report)
   add_test(NAME summary_width COMMAND test_summary_width ${CMAKE_SOURCE_DIR}/tests/data)
-  add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer_report.sh $<TARGET_FILE:stubbench>
+  add_test(NAME answer_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer/answer_report.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data sweep padded_two_state lab kernel kernel_thunk_ret kernel_obj)
   # The summary's line on placements where the loop took two states.
-  add_test(NAME two_state_line COMMAND sh ${CMAKE_SOURCE_DIR}/tests/two_state_line.sh $<TARGET_FILE:stubbench>
+  add_test(NAME two_state_line COMMAND sh ${CMAKE_SOURCE_DIR}/tests/answer/two_state_line.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # A kernel --obj run recorded here (with_frame,no_frame of tests/data/user_prog.bpf.c, --samples=64
   # --batch=8 --format=json) and the summary that run printed: stubbench report of it prints the same.
   add_test(NAME report_kernel_obj COMMAND sh -c
     "$<TARGET_FILE:stubbench> report ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.json | diff -u ${CMAKE_SOURCE_DIR}/tests/data/report_kernel_obj.summary.txt -")
   # stubbench report of a saved diff prints what the live diff printed.
-  add_test(NAME diff_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/diff_report.sh $<TARGET_FILE:stubbench>
+  add_test(NAME diff_report COMMAND sh ${CMAKE_SOURCE_DIR}/tests/commands/diff_report.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # A file that cannot be read or parsed: one line naming it, status 2.
   add_test(NAME compare_cli_bad_file COMMAND sh -c
@@ -126,23 +126,23 @@ function(sb_report_add_tests)
   set_tests_properties(compare_cli_table PROPERTIES
     PASS_REGULAR_EXPRESSION "^stubbench compare: cannot compare: A is a run of 'stubbench', B one of 'stubbench kernel': different kinds of run\nexit=2\n$")
   # stubbench plot: image, script and data of main, kernel and lab runs.
-  add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_cli.sh $<TARGET_FILE:stubbench>
+  add_test(NAME plot_cli COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot/plot_cli.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # The kernel plot and the kernel table: one estimate per cell, on a recorded run.
-  add_test(NAME kernel_plot_table COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/kernel_plot_table.py
+  add_test(NAME kernel_plot_table COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/plot/kernel_plot_table.py
     $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR}/tests/data)
   # The plots of docs/plots.md, drawn again from their recorded runs: script and data as expected.
-  add_test(NAME plot_reference COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_reference.sh $<TARGET_FILE:stubbench>
+  add_test(NAME plot_reference COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot/plot_reference.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # stubbench plot: no text of a run and no file name runs as gnuplot code.
-  add_test(NAME plot_injection COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot_injection.sh $<TARGET_FILE:stubbench>)
+  add_test(NAME plot_injection COMMAND sh ${CMAKE_SOURCE_DIR}/tests/plot/plot_injection.sh $<TARGET_FILE:stubbench>)
   # Files read back, crafted: every case its status and one line, never a crash or a wait.
-  add_test(NAME hostile_reports COMMAND sh ${CMAKE_SOURCE_DIR}/tests/hostile_reports.sh $<TARGET_FILE:stubbench>
+  add_test(NAME hostile_reports COMMAND sh ${CMAKE_SOURCE_DIR}/tests/security/hostile_reports.sh $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
   # --format=gbench: Google Benchmark's JSON schema, field by field.
-  add_test(NAME output_gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench_schema.py
+  add_test(NAME gbench_schema COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/gbench/gbench_schema.py
     $<TARGET_FILE:stubbench>)
   # Structure only: every block kept, so a busy host leaves samples.
-  set_tests_properties(output_gbench_schema PROPERTIES ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
+  set_tests_properties(gbench_schema PROPERTIES ENVIRONMENT STUBBENCH_TEST_DISTURB_NONE=1)
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL sb_report_add_tests)

@@ -19,7 +19,7 @@
 function(sb_label_tests)
   set(SB_LABEL_MEASURES
     # the real tool's timed runs (times: ctest -L measures in build-asan)
-    output_gbench_schema lab_every_arm_placed kernel_no_private_stack lab_ci_scope
+    gbench_schema lab_every_arm_placed kernel_no_private_stack lab_ci_scope
     diff_summary auto_twin_live past_runs_cli quiet_levels install_tree
     output_formats hostile_inputs run_schema diff_globals readme_compare_py
     fleet_ansible)
@@ -27,9 +27,9 @@ function(sb_label_tests)
   set(SB_LABEL_VALGRIND)
   set(SB_LABEL_EXACT
     # tests/CMakeLists.txt
-    golden_bytes padded_layout behaviour listing_parser image_text code_check
+    golden padded_layout behaviour listing image_text code_check
     insn_driver_bad_variant cli_list stats paired_placements paired_fixture states
-    timer_decide config cli_errors cli_docs comment_paths public_headers architecture_folders one_file_command readme_subcommands
+    timer_decide config cli_errors cli_docs comment_paths test_names public_headers architecture_folders one_file_command readme_subcommands
     readme_summary new_frames_fail
     table_ci_note output_discipline quiet_output states_in_time run_spans_time blocks_log sibling_cli
     reproducibility_load placement code_variant cell_key estimate return_thunks ksyms
@@ -42,17 +42,17 @@ function(sb_label_tests)
     core_states_compare placement_states table_width state_outputs text_grid two_state_line
     contained_code child_report gbench_defaults
     # cmake/counters.cmake
-    counters_parse counters_perf_event counters_markers counters_markers_without_likwid
+    counters_parse counters_perf counters_markers counters_markers_without_likwid
     counters_gbench_json counters_cli
     # cmake/lab.cmake
-    lab_golden_bytes lab_behaviour lab_plot
+    lab_golden lab_behaviour lab_plot
     # cmake/report.cmake
-    compare_runs figures answer_pieces kernel_noise kernel_gap_line across_runs atlas machine_name summary_width
+    compare figures answer kernel_noise kernel_gap_line across_runs atlas machine_name summary_width
     answer_report report_kernel_obj diff_report compare_cli_bad_file compare_cli_not_json
     compare_cli_bad_metric compare_cli_one_file compare_cli_table plot_cli plot_reference kernel_plot_table
     plot_injection hostile_reports
     # cmake/deprivatize.cmake
-    deprivatize_twins auto_twin_bytes image_diff hostile_code ablation_parts
+    deprivatize auto_twin image_diff hostile_code ablation
     annotate_lfence annotate_state deprivatize_cli_equal deprivatize_cli_differs
     deprivatize_cli_not_private deprivatize_live
     # cmake/kernel.cmake, cmake/kernel_obj.cmake

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* global_bound.bpf.c: a loop whose bound is a global, for `stubbench diff`'s
- * check of paths read from memory the twin zeroes (tests/diff_globals.sh).
+ * check of paths read from memory the twin zeroes (tests/twins/diff_globals.sh).
  * "work" loops `loop_n` times (a .data global, 64 at load; at most 4096);
  * the twin of its JIT image reads 0 there unless --global sets it. Built
  * twice: OLD as it is, NEW with -DNEW_BODY (one more instruction a turn);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hostile_progs.bpf.c: BPF objects that `stubbench kernel --obj` must
- * refuse with a message saying why (tests/hostile_errors.sh), one object
+ * refuse with a message saying why (tests/security/hostile_errors.sh), one object
  * per macro:
  *   REJECTED         a raw_tp program the verifier rejects (a load through
  *                    a scalar)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* map_bound.bpf.c: a program whose loop bound comes from a map, for the
- * auto-twins' path check (tests/auto_twin_live.sh): "from_map" loops
+ * auto-twins' path check (tests/twins/auto_twin_live.sh): "from_map" loops
  * `bound` times, a global in .data (a map the program reads at run time,
  * 50 at load); its twin's stubbed buffers hold 0 there, so the twin takes
  * another path than the kernel and must be reported not comparable.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kernel_obj_cli: `stubbench kernel --obj=FILE --prog=NAME,...` on a BPF
+"""kernel_obj: `stubbench kernel --obj=FILE --prog=NAME,...` on a BPF
 object built from tests/data/user_prog.bpf.c. Bad input (a file libbpf
 cannot open, an unknown program) gives one line and status 2 anywhere;
 where BPF runs (else SKIP, 77): every program at every batch, batch_iters
@@ -8,7 +8,7 @@ kernel's own A/B (with_frame as a syscall program), the auto-twins and the
 private stack's cost at identical layout, the summary, the cost per run,
 and --dump-jit.
 
-usage: kernel_obj_cli.py STUBBENCH USER_PROG_BPF_O"""
+usage: kernel_obj.py STUBBENCH USER_PROG_BPF_O"""
 import json
 import os
 import subprocess
@@ -36,7 +36,7 @@ def one_line_usage(p, want, what):
 
 one_line_usage(run(f"--obj={obj}", "--prog=with_frame,nope"), f"{obj} has no program 'nope' (it has: ", "unknown program")
 one_line_usage(run("--obj=/nonexistent/x.bpf.o", "--prog=a"), "/nonexistent/x.bpf.o: No such file", "missing object")
-src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "user_prog.bpf.c")
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "user_prog.bpf.c")
 one_line_usage(run(f"--obj={src}", "--prog=a"), "not a BPF object libbpf can open", "not an object")
 one_line_usage(run("--prog=with_frame"), "--prog needs --obj=FILE", "--prog alone")
 one_line_usage(run(f"--obj={obj}"), "--obj needs --prog=NAME", "--obj alone")

@@ -5,7 +5,7 @@
 # (the cases that measure: 60 s in a sanitized build, whose runs take ~12 s).
 limit=10 measuring=10
 ldd "$SB" 2>/dev/null | grep -q libasan && measuring=60
-data=$(cd "$(dirname "$0")" && pwd)/data
+data=$(cd "$(dirname "$0")/.." && pwd)/data
 h=$tmp/files
 mkdir -p "$h"
 export data h

@@ -15,7 +15,9 @@ import subprocess
 import sys
 import tempfile
 
-from recorded_sweeps import report_from_blocks
+# recorded_sweeps.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from recorded_sweeps import report_from_blocks  # noqa: E402
 
 exe, data = sys.argv[1], sys.argv[2]
 failures = []

@@ -76,7 +76,7 @@ int main(void)
 		sb_counters_open("cycles,instructions,task-clock,context-switches", err, sizeof(err));
 	CHECK(s != NULL, "open failed: %s", err);
 	if (!s)
-		return check_report("counters_perf_event");
+		return check_report("counters_perf");
 	CHECK(sb_counters_n_listed(s) == 4, "listed %zu", sb_counters_n_listed(s));
 	const char *note = sb_counters_note(s);
 	if (hw_errno) {
@@ -254,5 +254,5 @@ int main(void)
 		      (unsigned long long)after);
 		sb_counters_close(s);
 	}
-	return check_report("counters_perf_event");
+	return check_report("counters_perf");
 }

@@ -5,7 +5,7 @@
 # matching 60,000 rows takes well under the bound (a check of O(n log n),
 # not a timing: the quadratic walk took 19 s). Each case at most 10 s.
 limit=10
-data=$(cd "$(dirname "$0")" && pwd)/data
+data=$(cd "$(dirname "$0")/.." && pwd)/data
 c=$tmp/compare
 mkdir -p "$c"
 export data c

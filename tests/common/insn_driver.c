@@ -1,6 +1,6 @@
 /* insn_driver: runs one variant inside sb_count_loop() so that callgrind
  * (--toggle-collect=sb_count_loop) counts exactly its instructions, and
- * prints what the variant's record says, so tests/count_insns.sh can
+ * prints what the variant's record says, so tests/common/count_insns.sh can
  * compare the two.
  * usage: insn_driver VARIANT BATCH CALLS
  *   per-run variants: CALLS x BATCH calls of the main prog

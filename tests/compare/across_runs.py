@@ -141,7 +141,7 @@ check(rc == 0 and "faster" not in out, f"the Zen 4 sweep's summary: {out!r}")
 # the run is marked, no two rows read alike, the machine counted once, an
 # 80-column form, and "-" explained where it is printed.
 import shutil
-atlas_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "atlas")
+atlas_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results", "atlas")
 with tempfile.TemporaryDirectory() as tmp:
     atlas = os.path.join(tmp, "atlas")
     os.mkdir(atlas)

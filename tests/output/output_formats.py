@@ -73,7 +73,7 @@ check(doc.get("kernel", "").startswith("Linux "), f"kernel {doc.get('kernel')!r}
 check(re.fullmatch(r"[0-9a-f]{7,40}(-dirty)?|unknown", doc.get("git", "")) is not None, f"git {doc.get('git')!r}")
 # The revision is the source tree's as it was built (each build writes it):
 # one taken at configure time named an older commit after the next one.
-src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 head = subprocess.run(["git", "-C", src, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
 # A build of uncommitted changes (-dirty) may have been committed since.
 if head.returncode == 0 and doc.get("git") != "unknown" and not doc["git"].endswith("-dirty"):
@@ -206,5 +206,5 @@ check(got == [f"{v}-{b}" for b in (1, 8, 64, 512, 2048, 4096) for v in ("no-priv
 
 for f in failures:
     print("FAIL:", f)
-print(f"check_output: {len(failures)} failed")
+print(f"output_formats: {len(failures)} failed")
 sys.exit(1 if failures else 0)

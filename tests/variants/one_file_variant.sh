@@ -30,7 +30,7 @@ echo "measured: $(printf '%s\n' "$csv" | grep "^$name," | cut -d, -f1-4)"
 
 "$golden" "$data" "$name" || fail "golden bytes"
 
-"$here/count_insns.sh" "$driver" "$name"
+"$here/../common/count_insns.sh" "$driver" "$name"
 rc=$?
 [ $rc -eq 77 ] && { echo "SKIP: no valgrind for the count check"; exit 77; }
 [ $rc -eq 0 ] || fail "instruction count"

@@ -1,5 +1,5 @@
 ;; count_loop.asm: the loop valgrind's callgrind counts in, for the exact
-;; instructions per iteration of every variant (tests/count_insns.sh). Its
+;; instructions per iteration of every variant (tests/common/count_insns.sh). Its
 ;; own cost is exact too: 7 instructions + 3 per call (call, dec, jnz).
 ;;   void sb_count_loop(int (*fn)(void), uint64_t n)   (n >= 1)
 

@@ -41,7 +41,7 @@ os.chmod(tmp, 0o1777)
 new = os.path.join(tmp, "new.bin")
 with open(os.path.join(jit, "run_baseline.prog_baseline.bin"), "rb") as f:
     img = bytearray(f.read())
-img[0x32:0x35] = b"\x48\x89\xdf"  # the JIT's own bytes (tests/contained_code.sh's control)
+img[0x32:0x35] = b"\x48\x89\xdf"  # the JIT's own bytes (tests/security/contained_code.sh's control)
 with open(new, "wb") as f:
     f.write(img)
 old = f"{jit}/run_baseline.prog_baseline.bin,{jit}/run_baseline.sub_small.bin"

@@ -9,7 +9,7 @@ the --blocks log of
 on the AMD EPYC Zen 3 VM (results/amd-epyc-zen3-vm.md, 2026-12-03). The
 variant is seed 001's private with an lfence planted before its second call
 (asm/test_lfence_seed001.asm); the lfence removed is private's own code
-(tests/test_ablation.c checks the bytes), so variant - removed(lfence) is
+(tests/twins/test_ablation.c checks the bytes), so variant - removed(lfence) is
 the extra cost over plain private. Recomputed from the file by the
 command's own code (--from-blocks):
   - at least 80 % of that extra cost is attributed to the lfence (its NOP

@@ -14,7 +14,7 @@
 # bad input (status 2); a malformed record costs one line and the run goes
 # on (status 0). No timing is judged, and no run needs to be quiet: the
 # record the ranges come from is made up.
-# usage: past_runs.sh STUBBENCH
+# usage: past_runs_cli.sh STUBBENCH
 set -u
 sb=$1
 dir=$(mktemp -d)
