@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "percpu_threads.h"
 #include "variants/percpu.h"
 #include "variants/seed001.h"
 #include "stubbench/registry.h"
@@ -117,28 +118,16 @@ static void guards(void)
 }
 
 /* Each thread has its own copy: the same stub yields another r9 there. */
-static void *other_thread(void *arg)
+/* The seed's private main prog in another thread: its r9, its area's frame. */
+static void private_main_probe(uintptr_t out[2])
 {
-	uintptr_t *out = arg;
-	char err[256];
-	if (sb_percpu_thread_init(err, sizeof(err)) != 0)
-		return NULL;
 	out[0] = sb_probe_call_capture_r9(sb_seed001_private_main, SENTINEL);
 	out[1] = sb_percpu_frame_pointer(sb_seed001_private_main_area);
-	sb_percpu_thread_fini();
-	return NULL;
 }
 
 static void threads(void)
 {
-	uintptr_t out[2] = {0, 0};
-	pthread_t t;
-	CHECK(pthread_create(&t, NULL, other_thread, out) == 0, "pthread_create");
-	pthread_join(t, NULL);
-	uintptr_t mine = sb_percpu_frame_pointer(sb_seed001_private_main_area);
-	CHECK(out[0] && out[0] == out[1], "other thread: r9 %#lx, fp %#lx", (unsigned long)out[0],
-	      (unsigned long)out[1]);
-	CHECK(out[0] != mine, "two threads share one private stack");
+	check_private_stack_per_thread(private_main_probe, sb_seed001_private_main_area, "r9");
 }
 
 int main(void)

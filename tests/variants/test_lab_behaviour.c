@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "percpu_threads.h"
 #include "variants/lab_variants.h"
 #include "variants/percpu.h"
 
@@ -160,31 +161,19 @@ static void call_depth_stuffing(void)
 	set_call_depth(saved);
 }
 
-/* Each thread has its own copy: the probe sees another frame pointer there. */
-static void *other_thread(void *arg)
+/* Each thread has its own copy: the probe sees another frame pointer there,
+ * the r12 the lab's probe recorded against its area's frame. */
+static void callee_probe(uintptr_t out[2])
 {
-	uintptr_t *out = arg;
-	char err[256];
-	if (sb_percpu_thread_init(err, sizeof(err)) != 0)
-		return NULL;
 	uint64_t regs[7];
 	sb_lab_abi_call(sb_lab_probe_callee, R9_SENTINEL, regs);
 	out[0] = sb_lab_probe_fp[1];
 	out[1] = sb_percpu_frame_pointer(sb_lab_probe_callee_area);
-	sb_percpu_thread_fini();
-	return NULL;
 }
 
 static void threads(void)
 {
-	uintptr_t out[2] = {0, 0};
-	pthread_t t;
-	CHECK(pthread_create(&t, NULL, other_thread, out) == 0, "pthread_create");
-	pthread_join(t, NULL);
-	uintptr_t mine = sb_percpu_frame_pointer(sb_lab_probe_callee_area);
-	CHECK(out[0] && out[0] == out[1], "other thread: r12 %#lx, fp %#lx", (unsigned long)out[0],
-	      (unsigned long)out[1]);
-	CHECK(out[0] != mine, "two threads share one private stack");
+	check_private_stack_per_thread(callee_probe, sb_lab_probe_callee_area, "r12");
 }
 
 int main(void)
