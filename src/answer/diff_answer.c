@@ -87,8 +87,10 @@ static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attr
 			 att->sum_parts);
 	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
 	room--;
-	int lines = 1, keep = 1 + ((size_t)room < n ? room - 1 : room);
-	for (size_t i = 0; i < n && lines < keep; i++, lines++) {
+	/* The parts that fit, the last line saying how many more where not all do. */
+	size_t shown = 0, fit = (size_t)room < n ? (size_t)(room > 0 ? room - 1 : 0) : (size_t)room;
+	int lines = 1;
+	for (size_t i = 0; i < n && shown < fit; i++, lines++, shown++) {
 		char c[64], r[64];
 		sb_answer_estimate(c, sizeof(c), &att->nop[order[i]], 1);
 		sb_answer_estimate(r, sizeof(r), &att->removed[order[i]], 1);
@@ -98,8 +100,8 @@ static int part_lines(FILE *f, const struct sb_run_diff *d, const struct sb_attr
 			snprintf(line, sizeof(line), "  %-24.24s NOPed %s", d->part_names[order[i]], c);
 		sb_answer_line_faster(f, line, &att->nop[order[i]]);
 	}
-	if ((size_t)lines < n) {
-		fprintf(f, "  (%zu more parts: --table)\n", n - (size_t)lines);
+	if (shown < n) {
+		fprintf(f, "  (%zu more part%s: --table)\n", n - shown, n - shown == 1 ? "" : "s");
 		lines++;
 	}
 	return lines;
@@ -246,10 +248,11 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	struct sb_attribution_state st;
 	if (att)
 		sb_attribution_state_of(att, &st);
-	/* Which figure to quote, unless a cost that is a state of the loop
-	 * then lacks the 4 lines that say so: those first. */
+	/* Which figure to quote, unless what follows then lacks its lines: a
+	 * cost that is a state of the loop the 4 that say so, the parts their
+	 * layout line, one part and the count of the rest. Those first. */
 	int quote = 1;
-	if (att && st.verdict == SB_ATTRIBUTION_STATE) {
+	if (att) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *dry = open_memstream(&text, &len);
@@ -257,7 +260,8 @@ int sb_diff_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		if (dry)
 			fclose(dry);
 		free(text);
-		quote = max_lines - 1 - n - 1 >= 4;
+		int need = st.verdict == SB_ATTRIBUTION_STATE ? 4 : att->n_parts > 1 ? 3 : 2;
+		quote = max_lines - 1 - n - 1 >= need;
 	}
 	int lines = 1 + cost_lines(f, rf, b, quote), room = max_lines - lines - 1;
 	if (!d) {
