@@ -2,6 +2,7 @@
 sb_require_pkg(JSONC json-c libjson-c-dev "it reads saved runs for compare and plot")
 add_library(stubbench_report STATIC
   src/saved/run_file.c
+  src/saved/run_text.c
   # a recorded sweep estimated again per core state from its blocks log.
   src/saved/state_figures.c
   src/answer/state_figures_report.c

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "saved/run_text.h"
 #include "stubbench/estimate.h"
 
 /* The number o[key]; NAN where there is none. */
@@ -40,12 +41,6 @@ static inline json_object *member(json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
-/* Text of a run's file into buf (len > 0), made safe to print anywhere:
- * whole UTF-8 characters only (never one cut at the end of buf); a byte
- * that is not part of well-formed UTF-8, a control character (C0, DEL,
- * C1: a terminal's escape sequences start with one) or a bidirectional
- * override becomes '?'. (run_file.c) */
-void sb_run_text(char *buf, size_t len, const char *s);
 
 /* The string o[key] into buf (sb_run_text); "" where there is none. */
 static inline void str(json_object *o, const char *key, char *buf, size_t len)
