@@ -32,7 +32,10 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 	struct sb_block_table blocks = {0};
 	if (c->collect_blocks)
 		sb_blocks_log_collect(&blocks);
-	int rc = n ? sb_measure_groups(&cfg, c->tool, g, (size_t)n) : SB_STATUS_OK;
+	int rc = c->measure ? c->measure(&cfg, ctx, g, (size_t)n)
+		 : n	    ? sb_measure_groups(&cfg, c->tool, g, (size_t)n)
+			    : SB_STATUS_OK;
+	int measured = rc;
 	if (c->collect_blocks) {
 		sb_blocks_log_collect(NULL);
 		if (sb_blocks_log_collect_failed())
@@ -45,6 +48,8 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 		if (c->report_final)
 			c->report_final(&s, g, (size_t)n, ctx, rc);
 		rc = sb_session_finish(&s, rc);
+		if (c->finish_status)
+			rc = c->finish_status(measured, rc, ctx);
 	}
 	sb_block_table_free(&blocks);
 	if (c->cleanup)

@@ -34,10 +34,20 @@ struct sb_command {
 	 * which outlive the run): how many, or -1 after one line (bad input:
 	 * SB_STATUS_USAGE). */
 	int (*setup)(const struct sb_config *cfg, void *ctx, struct sb_group *g);
+	/* Measures what setup made, for a command whose arms are not replica
+	 * groups measured together in one step (the kernel's programs, diff's
+	 * total then its parts): an SB_STATUS_* (or the command's own status,
+	 * which report_final and finish_status read). The seconds come from
+	 * cfg (its share is set by the session: session/budget.h). NULL: the
+	 * session measures the groups together (sb_measure_groups). */
+	int (*measure)(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n);
 	/* What its report adds, set on s (answer, meta, after_report ...),
 	 * and each group's results added as sections; rc: the measurement's
 	 * status. */
 	void (*report_final)(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc);
+	/* The command's exit status from what measure returned (measured)
+	 * and what the ending returned (finished). NULL: finished. */
+	int (*finish_status)(int measured, int finished, void *ctx);
 	/* Frees what setup made that the ending did not (NULL: nothing). */
 	void (*cleanup)(void *ctx);
 	/* Non-zero: the blocks kept while it measures are collected, and the
