@@ -21,12 +21,8 @@
 #include "variants/percpu.h"
 #include "base/error.h"
 #include "harness/variant_arms.h"
-#include "base/error.h"
 #include "output/out_file.h"
-#include "harness/variant_arms.h"
-
-/* The share of --time a diff keeps for its parts' statistics beyond the
- * harness's own (SB_FINISH_RESERVE). */
+#include "session/command.h"
 
 /* One measurement of OLD against NEW: the twins, the padded baseline, the
  * parts and their results. */
@@ -48,8 +44,11 @@ struct diff_run {
 	int layout_parts, have_padded, have_pad_twin;
 	const struct sb_variant *padded;
 	struct sb_return_thunk host;
+	/* The total's group: its one other arm (NEW) and its padded baseline. */
+	const struct sb_variant *new_arm[1], *padded_arm[1];
 	struct sb_variant_arms arms;
 	struct sb_results res, res_parts;
+	int total_rc; /* the total's status (sb_measure_groups) */
 };
 
 /* A side read and its calls placed; 0, or SB_STATUS_USAGE said on stderr. */
@@ -192,56 +191,82 @@ static void padded_baseline(struct diff_run *r)
 		r->padded = &r->tw_pad.t.cv.v;
 }
 
-/* OLD against NEW, each in a group of its own at one table of placements
- * with NEW's padded baseline (identical layout, not interleaved:
- * session.h), in half of --time when the parts take the rest. Returns as
- * sb_measure_groups. */
-static int measure_total(struct diff_run *r, const struct sb_config *run_cfg)
+/* The total's group: OLD against NEW with NEW's padded baseline, each in
+ * a group of its own at one table of placements (identical layout, not
+ * interleaved: session.h). */
+static struct sb_group total_group(struct diff_run *r)
 {
+	r->padded_arm[0] = r->padded;
+	r->new_arm[0] = &r->tw[1].t.cv.v;
+	return (struct sb_group){.baseline = &r->tw[0].t.cv.v, .others = r->new_arm, .n_others = 1,
+				 .padded = r->padded_arm, .arms = &r->arms, .res = &r->res};
+}
+
+/* What diff measures: r's twins (the parts' too, unless total_only), NEW's
+ * parts against OLD and its padded baseline; the total's group into g[0].
+ * Returns 1, or -1 said (SB_STATUS_USAGE: no twin). */
+static int diff_setup(const struct sb_config *cfg, void *vctx, struct sb_group *g)
+{
+	(void)cfg;
+	struct diff_run *r = vctx;
+	sb_return_thunk_from_sysfs(&r->host);
+	r->thunk = twin_thunk(&r->host);
+	if (make_twins(r)) {
+		r->n_twins = 0; /* freed */
+		return -1;
+	}
+	r->parts = r->n_twins == 4 && parts_of(&r->an, r->tw + 2, r->c->d ? r->c->d->n : 0) == 0;
+	padded_baseline(r);
+	g[0] = total_group(r);
+	return 1;
+}
+
+/* OLD against NEW alone (g[0]), in half of --time when the parts take the
+ * rest, then NEW's parts by ablation (annotate) in the rest of --time: the
+ * total's arms run apart from the ablations, whose many arms of similar
+ * code at identical layout slow each other down at small batch sizes
+ * (results/amd-epyc-zen3-vm.md). --time bounds the process's age
+ * (wall_clock.h): the parts' share leaves what their statistics take
+ * beyond the harness's reserve (session/budget.c). Returns the total's
+ * status, else the parts' (their SB_STATUS_USAGE, more parts than a run
+ * holds, as SB_STATUS_FAILED: the total is reported all the same). */
+static int diff_measure(const struct sb_config *run_cfg, void *vctx, struct sb_group *g, size_t n)
+{
+	struct diff_run *r = vctx;
 	struct sb_config cfg = *run_cfg;
 	cfg.share = r->parts ? SB_SHARE_DIFF_TOTAL : SB_SHARE_ALL;
 	cfg.padded = 1;
 	cfg.contain = 1; /* the twins run code read from files */
-	const struct sb_variant *padded[1] = {r->padded};
-	const struct sb_variant *others[1] = {&r->tw[1].t.cv.v};
-	struct sb_group g = {.baseline = &r->tw[0].t.cv.v, .others = others, .n_others = 1, .padded = padded,
-			     .arms = &r->arms, .res = &r->res};
-	return sb_measure_groups(&cfg, SB_DIFF_TOOL, &g, 1);
+	r->total_rc = sb_measure_groups(&cfg, SB_DIFF_TOOL, g, n);
+	int prc = 0;
+	if (r->total_rc == 0 && r->parts) {
+		struct sb_config parts_cfg = *run_cfg;
+		parts_cfg.share = SB_SHARE_DIFF_PARTS;
+		prc = sb_annotate_measure(&parts_cfg, SB_DIFF_TOOL, &r->an, &r->tw[3].t.cv.v, &r->tw[2].t.cv.v,
+					  &r->res_parts);
+	}
+	r->c->an = r->parts && r->an.n_att ? &r->an : NULL;
+	return r->total_rc ? r->total_rc : prc == SB_STATUS_USAGE ? SB_STATUS_FAILED : prc;
 }
 
-/* NEW's parts by ablation (annotate) in the rest of --time. --time bounds
- * the process's age (wall_clock.h): the parts take the rest of it, less
- * what their statistics take beyond the share the harness keeps (an
- * ablation per part, bootstrapped: 7 s after the last process of a 30 s
- * diff on an Intel Xeon VM, which ran 33.4 s; 30.4 s and 9.2 s at --time
- * 30 and 10 with this share, results/intel-xeon-0xa7-vm.md). Returns as
- * sb_annotate_measure. */
-static int measure_parts(struct diff_run *r, const struct sb_config *run_cfg)
+/* diff's report: both sides, their map and the parts' costs beside the
+ * total's results, and the parts' where the total was measured. */
+static void diff_report(struct sb_session *s, struct sb_group *g, size_t n, void *vctx, int rc)
 {
-	struct sb_config parts_cfg = *run_cfg;
-	parts_cfg.share = SB_SHARE_DIFF_PARTS;
-	return sb_annotate_measure(&parts_cfg, SB_DIFF_TOOL, &r->an, &r->tw[3].t.cv.v, &r->tw[2].t.cv.v,
-				   &r->res_parts);
+	(void)g, (void)n, (void)rc;
+	struct diff_run *r = vctx;
+	snprintf(s->measurement_extra, sizeof(s->measurement_extra), "diff%s %.360s %.360s",
+		 r->parts ? "" : " --no-parts", r->c->old_files, r->c->new_files);
+	s->meta.thunk = &r->host;
+	sb_diff_report_on(s, r->c);
+	sb_session_add(s, &r->res, NULL);
+	if (r->total_rc == 0 && r->parts)
+		sb_session_add(s, &r->res_parts, "parts");
 }
 
-/* The one ending: the total's results (rc: their status) and the parts'
- * (prc), reported with r's context. Returns the run's status. */
-static int report(struct diff_run *r, const struct sb_config *cfg, int rc, int prc)
+static void diff_cleanup(void *vctx)
 {
-	struct sb_session s;
-	sb_session_init(&s, SB_DIFF_TOOL, cfg);
-	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "diff%s %.360s %.360s", r->parts ? "" : " --no-parts",
-		 r->c->old_files, r->c->new_files);
-	s.meta.thunk = &r->host;
-	sb_diff_report_on(&s, r->c);
-	sb_session_add(&s, &r->res, NULL);
-	if (rc == 0 && r->parts)
-		sb_session_add(&s, &r->res_parts, "parts");
-	return sb_session_finish(&s, rc ? rc : prc == SB_STATUS_USAGE ? SB_STATUS_FAILED : prc);
-}
-
-static void free_run(struct diff_run *r)
-{
+	struct diff_run *r = vctx;
 	if (r->parts)
 		sb_ablation_free(&r->an.ab);
 	if (r->have_padded)
@@ -252,38 +277,33 @@ static void free_run(struct diff_run *r)
 		sb_diff_twin_free(&r->tw_pad);
 	for (size_t s = r->n_twins; s-- > 0;)
 		sb_diff_twin_free(&r->tw[s]);
+	r->c->an = NULL;
 }
 
-/* OLD against NEW alone, then (unless total_only) NEW's parts by ablation
- * (annotate), each in half the time: the total's arms run apart from the
- * ablations, whose many arms of similar code at identical layout slow
- * each other down at small batch sizes (results/amd-epyc-zen3-vm.md). */
-static int measure(const struct sb_config *cfg, struct sb_diff_context *c, int total_only)
+static const struct sb_command diff_command = {
+	.tool = SB_DIFF_TOOL,
+	.max_groups = 1,
+	.setup = diff_setup,
+	.measure = diff_measure,
+	.report_final = diff_report,
+	.cleanup = diff_cleanup,
+};
+
+/* OLD against NEW, then (unless total_only) NEW's parts, run by the
+ * session (command.h). The private stacks are set up first: a twin's path
+ * is traced by running it (diff_twin.h); sb_command_run ends them. */
+static int run_measured(const struct sb_config *cfg, struct sb_diff_context *c, int total_only)
 {
 	static struct diff_run r;
 	char err[768];
 	memset(&r, 0, sizeof(r));
 	r.c = c;
 	r.n_twins = total_only ? 2 : 4;
-	sb_return_thunk_from_sysfs(&r.host);
-	r.thunk = twin_thunk(&r.host);
 	if (sb_percpu_thread_init(err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", SB_DIFF_TOOL, err);
 		return SB_STATUS_FAILED;
 	}
-	if (make_twins(&r))
-		return SB_STATUS_USAGE;
-	r.parts = r.n_twins == 4 && parts_of(&r.an, r.tw + 2, r.c->d ? r.c->d->n : 0) == 0;
-	padded_baseline(&r);
-	int rc = measure_total(&r, cfg);
-	int prc = rc == 0 && r.parts ? measure_parts(&r, cfg) : 0;
-	c->an = r.parts && r.an.n_att ? &r.an : NULL;
-	if (rc != SB_STATUS_USAGE)
-		rc = report(&r, cfg, rc, prc);
-	free_run(&r);
-	c->an = NULL;
-	sb_percpu_thread_fini();
-	return rc;
+	return sb_command_run(&diff_command, cfg, &r);
 }
 
 /* o's --global values for each side into c->sets (names through each
@@ -338,7 +358,7 @@ int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
 				rc = SB_STATUS_FAILED;
 		}
 	} else if (rc == 0)
-		rc = measure(cfg, &c, o->total_only);
+		rc = run_measured(cfg, &c, o->total_only);
 	sb_image_diff_free(&d);
 	sb_jit_image_free(&old);
 	sb_jit_image_free(&nw);
