@@ -12,19 +12,18 @@
 #include "jit/code_variant.h"
 #include "output/json_doc.h"
 #include "base/mitigations.h"
-#include "output/json_doc.h"
 #include "output/out_file.h"
-#include "base/mitigations.h"
-#include "variants/percpu.h"
 #include "stubbench/registry.h"
 #include "harness/harness.h"
 #include "output/reporter.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "base/error.h"
 
 #define TOOL "stubbench annotate"
 
-/* The variant, its baseline (annotate_baseline.h) and its parts. Returns
+/* The variant, its baseline (annotate_baseline.h) and its parts, the PMU
+ * probed. Returns
  * SB_STATUS_OK or SB_STATUS_USAGE said on stderr. */
 static int parts_of(const char *variant_name, struct sb_annotate *a, const struct sb_variant **v,
 		    const struct sb_variant **b)
@@ -50,6 +49,7 @@ static int parts_of(const char *variant_name, struct sb_annotate *a, const struc
 	a->variant = (*v)->name;
 	a->baseline = (*b)->name;
 	sb_annotate_arm_names(a);
+	sb_annotate_probe_pmu(a);
 	return SB_STATUS_OK;
 }
 
@@ -130,38 +130,63 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 	return rc;
 }
 
-/* The variant measured (cfg: batch 512 when none was given) and reported
- * through the session. */
-static int run_measured(struct sb_config *cfg, struct sb_annotate *a, const struct sb_variant *v,
-			const struct sb_variant *b, const struct sb_return_thunk *thunk)
+/* annotate's own state across its steps. */
+struct annotate_ctx {
+	const char *variant_name;  /* --variant */
+	struct sb_annotate *a;
+	const struct sb_variant *v, *b;
+	const struct sb_return_thunk *thunk;
+	struct sb_results res;
+};
+
+/* The variant's parts against its baseline; no groups (annotate_measure
+ * measures them). */
+static int annotate_setup(const struct sb_config *cfg, void *vctx, struct sb_group *g)
 {
-	default_batch(cfg);
-	static struct sb_results res;
-	int rc = sb_annotate_measure(cfg, TOOL, a, v, b, &res);
-	if (rc == SB_STATUS_USAGE)
-		return rc;
-	struct sb_session s;
-	sb_session_init(&s, TOOL, cfg);
-	summary_of = a;
-	s.answer = a->n_att ? answer : NULL;
-	s.after_report = a->n_att ? after_report : NULL;
-	s.after_ctx = a;
-	s.meta.members = a->n_att ? members : NULL;
-	s.meta.members_ctx = a;
-	s.meta.thunk = thunk;
-	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "annotate %s", v->name);
-	sb_session_add(&s, &res, "annotate");
-	rc = sb_session_finish(&s, rc);
-	sb_percpu_thread_fini();
-	return rc;
+	(void)cfg, (void)g;
+	struct annotate_ctx *c = vctx;
+	return parts_of(c->variant_name, c->a, &c->v, &c->b) ? -1 : 0;
 }
+
+/* The variant, its baseline and every ablation in one group at identical
+ * layout (annotate_measure.c). */
+static int annotate_measure(const struct sb_config *cfg, void *vctx, struct sb_group *g, size_t n)
+{
+	(void)g, (void)n;
+	struct annotate_ctx *c = vctx;
+	return sb_annotate_measure(cfg, TOOL, c->a, c->v, c->b, &c->res);
+}
+
+/* annotate's report: its summary, listing and JSON member where there is
+ * an attribution, beside the results. */
+static void annotate_report(struct sb_session *s, struct sb_group *g, size_t n, void *vctx, int rc)
+{
+	(void)g, (void)n, (void)rc;
+	struct annotate_ctx *c = vctx;
+	struct sb_annotate *a = c->a;
+	summary_of = a;
+	s->answer = a->n_att ? answer : NULL;
+	s->after_report = a->n_att ? after_report : NULL;
+	s->after_ctx = a;
+	s->meta.members = a->n_att ? members : NULL;
+	s->meta.members_ctx = a;
+	s->meta.thunk = c->thunk;
+	snprintf(s->measurement_extra, sizeof(s->measurement_extra), "annotate %s", c->v->name);
+	sb_session_add(s, &c->res, "annotate");
+}
+
+static const struct sb_command annotate_command = {
+	.tool = TOOL,
+	.setup = annotate_setup,
+	.measure = annotate_measure,
+	.report_final = annotate_report,
+};
 
 int sb_annotate_run(const struct sb_config *run_cfg, const struct sb_annotate_options *o)
 {
 	static struct sb_annotate a;
 	static struct sb_config cfg;
 	cfg = *run_cfg;
-	const struct sb_variant *v, *b;
 	if (cfg.placements) {
 		fprintf(stderr, "%s: --placements: annotate measures every arm at the same placements (--states)\n",
 			TOOL);
@@ -172,22 +197,24 @@ int sb_annotate_run(const struct sb_config *run_cfg, const struct sb_annotate_op
 		fprintf(stderr, "%s: --blocks does not apply with --from-blocks (nothing is measured)\n", TOOL);
 		return SB_STATUS_USAGE;
 	}
+	if (o->from_blocks) {
+		const struct sb_variant *v, *b;
+		int rc = parts_of(o->variant, &a, &v, &b);
+		return rc ? rc : run_from_blocks(&cfg, o->from_blocks, &a);
+	}
 	/* Where this kernel's returns go; the host flavour and the twins
 	 * return there (before any code is copied from them). */
 	static struct sb_return_thunk thunk;
 	const struct sb_variant *named = sb_variant_find(o->variant);
 	const char *family = named ? sb_variant_family(named) : "";
-	if (!o->from_blocks)
-		sb_return_thunk_from_sysfs(&thunk);
-	if (!o->from_blocks && strncmp(family, "replica-host", strlen("replica-host")) == 0)
+	sb_return_thunk_from_sysfs(&thunk);
+	if (strncmp(family, "replica-host", strlen("replica-host")) == 0)
 		sb_session_aim_host_returns(&cfg, TOOL, &thunk);
-	if (!o->from_blocks && strcmp(family, "twin") == 0)
+	if (strcmp(family, "twin") == 0)
 		sb_session_aim_twin_returns(&cfg, TOOL, &thunk, NULL);
-	int rc = parts_of(o->variant, &a, &v, &b);
-	if (rc)
-		return rc;
-	sb_annotate_probe_pmu(&a);
-	if (o->from_blocks)
-		return run_from_blocks(&cfg, o->from_blocks, &a);
-	return run_measured(&cfg, &a, v, b, &thunk);
+	/* Measured: batch 512 when none was given. */
+	default_batch(&cfg);
+	static struct annotate_ctx ctx;
+	ctx = (struct annotate_ctx){.variant_name = o->variant, .a = &a, .thunk = &thunk};
+	return sb_command_run(&annotate_command, &cfg, &ctx);
 }
