@@ -16,7 +16,12 @@
  * share the session's budget, session/budget.h), starts the session,
  * lets report_final set what its report adds (its answer, members, the
  * sections of its results) and ends with the one ending
- * (sb_session_finish). */
+ * (sb_session_finish).
+ *
+ * The descriptors: the sweep (sweep.c) and the lab (lab.c), groups of
+ * replicas; diff (src/commands/diff.c), whose measure runs its total then
+ * its parts, each step at its share of --time; annotate
+ * (src/commands/annotate_run.c), whose measure runs its ablations. */
 #ifndef STUBBENCH_COMMAND_H
 #define STUBBENCH_COMMAND_H
 
