@@ -13,7 +13,8 @@
  * sb_command_run checks what every command checks (--plot's file before
  * anything is measured), calls validate, measures the groups setup made
  * together in the configuration's time (sb_measure_groups: the groups
- * share the session's budget, session/budget.h), starts the session,
+ * share the session's budget, session/budget.h), or lets the command's
+ * measure hook measure what is not replica groups, starts the session,
  * lets report_final set what its report adds (its answer, members, the
  * sections of its results) and ends with the one ending
  * (sb_session_finish). */
@@ -32,7 +33,7 @@ struct sb_command {
 	int (*validate)(const struct sb_config *cfg, void *ctx);
 	/* Its groups into g[0..max_groups) (each with its arms and results,
 	 * which outlive the run): how many, or -1 after one line (bad input:
-	 * SB_STATUS_USAGE). */
+	 * SB_STATUS_USAGE). NULL: no groups (measure makes its own arms). */
 	int (*setup)(const struct sb_config *cfg, void *ctx, struct sb_group *g);
 	/* Measures what setup made, for a command whose arms are not replica
 	 * groups measured together in one step (the kernel's programs, diff's
@@ -41,6 +42,13 @@ struct sb_command {
 	 * cfg (its share is set by the session: session/budget.h). NULL: the
 	 * session measures the groups together (sb_measure_groups). */
 	int (*measure)(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n);
+	/* The status the ending is given for what measure returned (measured):
+	 * 0 for a run the record of past runs remembers, non-zero for one
+	 * reported but not remembered; or -1: no report (the command exits
+	 * with measured, said on stderr already: the kernel's programs not
+	 * loaded, a measurement that failed). NULL: measured, and no report
+	 * for SB_STATUS_USAGE. */
+	int (*ending_status)(int measured, void *ctx);
 	/* What its report adds, set on s (answer, meta, after_report ...),
 	 * and each group's results added as sections; rc: the measurement's
 	 * status. */
