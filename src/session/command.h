@@ -17,7 +17,13 @@
  * measure hook measure what is not replica groups, starts the session,
  * lets report_final set what its report adds (its answer, members, the
  * sections of its results) and ends with the one ending
- * (sb_session_finish). */
+ * (sb_session_finish).
+ *
+ * The descriptors: the sweep (session/sweep.c), the lab (session/lab.c),
+ * and the kernel run's modes, which measure BPF programs through their
+ * driver in their measure hook (kernel_commands/kernel_run.c: the
+ * built-in shapes; kernel_htab_run.c: --shape=htab; kernel_obj_run.c:
+ * --obj, its kernel part then its twins). */
 #ifndef STUBBENCH_COMMAND_H
 #define STUBBENCH_COMMAND_H
 

@@ -1,12 +1,17 @@
 /* session.h: one measuring command's run, from its configuration to its
  * end. Every measuring command (the sweep, the lab, the kernel run and its
- * htab shape and --obj, footprint) goes through it:
+ * htab shape and --obj, footprint, diff, annotate) goes through it:
  *
  *   sb_session_init(&s, "stubbench lab", &cfg);       the run configuration
  *   sb_measure_groups(&cfg, "stubbench lab", g, n);   replica arms, measured
  *   ... or sb_session_run_opts() for arms of its own (the kernel's)
  *   sb_session_add(&s, &res, "per-run");              each part's results
  *   rc = sb_session_finish(&s, rc);                   the one ending
+ *
+ * A command that is a descriptor (command.h: the sweep, the lab, the
+ * kernel run's built-in shapes, --shape=htab and --obj) has
+ * sb_command_run make the calls to init and finish; the others make them
+ * themselves.
  *
  * The ending is the same for all: the record of past runs widens every
  * part's CIs (past_runs.h); in the table format the summary (answer.h)
