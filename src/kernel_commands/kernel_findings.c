@@ -1,9 +1,9 @@
-/* kernel_findings.c: the ending of a run of `stubbench kernel`'s built-in
- * shapes (kernel_run_state.h): the results of every part to the session
- * (session.h), the side-by-side verdicts of kernel and twins after the
- * results, and what the run found besides timings as the document's
- * "kernel_run" member (the programs' ids, the JIT check and flavour, the
- * verdicts, the driver, the private stack). */
+/* kernel_findings.c: the report of a run of `stubbench kernel`'s built-in
+ * shapes (kernel_run_state.h), set on the session before its one ending
+ * (session.h): the results of every part, the side-by-side verdicts of
+ * kernel and twins after the results, and what the run found besides
+ * timings as the document's "kernel_run" member (the programs' ids, the
+ * JIT check and flavour, the verdicts, the driver, the private stack). */
 #include "kernel_run_state.h"
 
 #include <string.h>
@@ -134,10 +134,8 @@ static void write_verdicts(struct kernel_run *r)
 		fclose(verdicts);
 }
 
-int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk, int rc)
+void kernel_run_report(struct sb_session *s, struct kernel_run *r)
 {
-	struct sb_session s;
-	sb_session_init(&s, "stubbench kernel", &r->cfg);
 	const int *shapes = r->plan.shapes;
 	/* Per shape: the kernel's programs, the twins, the placed twins; their
 	 * figures checked now, since the verdicts below are made before the
@@ -147,26 +145,24 @@ int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk,
 			sb_figure_checks(&r->kres[sh]);
 			sb_figure_checks(&r->tres[sh]);
 			sb_figure_checks(&r->pres[sh]);
-			sb_session_add(&s, &r->kres[sh], NULL);
-			sb_session_add(&s, &r->tres[sh], NULL);
-			sb_session_add(&s, &r->pres[sh], NULL);
+			sb_session_add(s, &r->kres[sh], NULL);
+			sb_session_add(s, &r->tres[sh], NULL);
+			sb_session_add(s, &r->pres[sh], NULL);
 		}
 	write_verdicts(r);
 	/* The scope of the CIs, and what the kernel's return thunk adds to it. */
-	char ci_scope[768];
-	const char *note = sb_thunk_time_note(thunk->thunk);
-	snprintf(ci_scope, sizeof(ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
-	s.meta.shape = shapes[0] + shapes[1] > 1 ? "per-run, in-loop" : sb_kernel_shape_name(shapes[0] ? 0 : 1);
-	s.meta.members = findings;
-	s.meta.members_ctx = r;
-	s.meta.thunk = thunk;
-	s.meta.ci_scope = ci_scope;
-	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
-	s.meta.kernel_driver = r->driver == SB_DRIVER_PERF_EVENT ? (r->driver_note[0] ? r->driver_note
-								   : "perf_event programs, run by page faults")
-								 : NULL;
-	s.after_report = after_report;
-	s.after_ctx = r;
-	s.answer = sb_kernel_answer;
-	return kernel_run_session_finish(&s, rc);
+	const char *note = sb_thunk_time_note(r->thunk.thunk);
+	snprintf(r->ci_scope, sizeof(r->ci_scope), "%s%s%s", SB_KERNEL_CI_SCOPE, note ? "; " : "", note ? note : "");
+	s->meta.shape = shapes[0] + shapes[1] > 1 ? "per-run, in-loop" : sb_kernel_shape_name(shapes[0] ? 0 : 1);
+	s->meta.members = findings;
+	s->meta.members_ctx = r;
+	s->meta.thunk = &r->thunk;
+	s->meta.ci_scope = r->ci_scope;
+	s->meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s->meta.kernel_driver = r->driver == SB_DRIVER_PERF_EVENT ? (r->driver_note[0] ? r->driver_note
+								    : "perf_event programs, run by page faults")
+								  : NULL;
+	s->after_report = after_report;
+	s->after_ctx = r;
+	s->answer = sb_kernel_answer;
 }

@@ -1,9 +1,10 @@
 /* kernel_htab_run.c: `stubbench kernel --shape=htab` (kernel_run.h):
  * seed 003's v1 map-helper program with and without a private stack (see
- * bench/bpf/htab_shape.bpf.c for how the baseline is made). Loads the
- * programs once per batch size, checks (and with --dump-jit writes) their
- * JIT, measures them interleaved with BPF_PROG_TEST_RUN on one CPU, and
- * reports the results and the private - baseline delta per batch. */
+ * bench/bpf/htab_shape.bpf.c for how the baseline is made), a command the
+ * session drives (command.h). Its measure step loads the programs once per
+ * batch size, checks (and with --dump-jit writes) their JIT and measures
+ * them interleaved with BPF_PROG_TEST_RUN on one CPU; its report has the
+ * results and the private - baseline delta per batch. */
 #include "base/error.h"
 #include "kernel_run_state.h"
 
@@ -18,6 +19,7 @@
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "saved/run_file.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 #include "answer/kernel_verdict.h"
@@ -32,6 +34,9 @@ struct htab_run {
 	int driver_option;             /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
 	enum sb_kernel_driver driver;  /* how the private programs are loaded and run */
 	char driver_note[200];         /* why perf_event, for the summary and JSON */
+	int cpu;                       /* the core the run measured on */
+	FILE *quiet;                   /* the findings' stream to close (kernel_run_findings_stream) */
+	int has_results;               /* measured to the end: the run has a report */
 };
 
 /* The htab shape's own report, after the results. */
@@ -205,7 +210,8 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 /* The programs measured interleaved (the private ones where with_private),
  * then their counters checked. Returns SB_KERNEL_OK or the status it
  * failed with, said on stderr. */
-static enum sb_kernel_status measure(struct htab_run *r, const struct sb_config *cfg, int with_private, FILE *info)
+static enum sb_kernel_status measure_programs(struct htab_run *r, const struct sb_config *cfg, int with_private,
+					       FILE *info)
 {
 	char why[512];
 	const struct sb_timer_info *ti = sb_timer_probe();
@@ -250,29 +256,31 @@ static enum sb_kernel_status measure(struct htab_run *r, const struct sb_config 
 	return SB_KERNEL_OK;
 }
 
-/* The one ending (session.h) of a run measured on cpu that ended with rc. */
-static int finish(struct htab_run *r, const struct sb_config *cfg, int cpu, int rc)
+/* The command's report (command.h): the results, the htab shape's own
+ * lines after them and its summary. */
+static void report(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc)
 {
-	r->res.cpu = cpu;
+	(void)g, (void)n, (void)rc;
+	struct htab_run *r = ctx;
+	r->res.cpu = r->cpu;
 	sb_machine_description(r->res.cpu_desc, sizeof(r->res.cpu_desc));
-	struct sb_session s;
-	sb_session_init(&s, "stubbench kernel", cfg);
-	s.meta.shape = "htab";
-	s.meta.name_suffix = "-htab";
-	s.after_report = after_report;
-	s.answer = htab_answer;
-	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
-	s.after_ctx = r;
+	s->meta.shape = "htab";
+	s->meta.name_suffix = "-htab";
+	s->after_report = after_report;
+	s->answer = htab_answer;
+	s->meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s->after_ctx = r;
 	if (r->driver == SB_DRIVER_PERF_EVENT)
-		s.meta.kernel_driver = r->driver_note[0] ? r->driver_note : "perf_event programs, run by page faults "
-											  "(--driver=perf_event)";
-	sb_session_add(&s, &r->res, NULL);
+		s->meta.kernel_driver = r->driver_note[0] ? r->driver_note : "perf_event programs, run by page faults "
+											   "(--driver=perf_event)";
+	sb_session_add(s, &r->res, NULL);
 	if (r->arms.n_first)
-		sb_session_add(&s, &r->res2, NULL);
-	return kernel_run_session_finish(&s, rc);
+		sb_session_add(s, &r->res2, NULL);
 }
 
-static int run(struct htab_run *r, const struct sb_config *cfg, int cpu, FILE *info)
+/* The programs loaded, checked and measured on the run's core; the JIT
+ * check's status, or the status the run failed with. */
+static int run(struct htab_run *r, const struct sb_config *cfg, FILE *info)
 {
 	enum sb_kernel_status st = load_programs(r, cfg);
 	if (st != SB_KERNEL_OK)
@@ -281,19 +289,57 @@ static int run(struct htab_run *r, const struct sb_config *cfg, int cpu, FILE *i
 	enum sb_kernel_status jit_st = check_jit(r, cfg, info, &with_private);
 	if (jit_st == SB_KERNEL_NO_JIT || jit_st == SB_KERNEL_NO_CAP || jit_st == SB_KERNEL_NO_TEST_RUN)
 		return jit_st;
-	if ((st = measure(r, cfg, with_private, info)) != SB_KERNEL_OK)
+	if ((st = measure_programs(r, cfg, with_private, info)) != SB_KERNEL_OK)
 		return st;
 	if (sb_kernel_interrupted()) /* after the last block: still no results */
 		return SB_KERNEL_INTERRUPTED;
-	return finish(r, cfg, cpu, jit_st);
+	r->has_results = 1;
+	return jit_st;
 }
+
+/* The command's measure step (command.h): the run started on --cpu's
+ * core, then run. */
+static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n)
+{
+	(void)g, (void)n;
+	struct htab_run *r = ctx;
+	enum sb_kernel_status st = kernel_run_start(cfg, &r->cpu);
+	if (st != SB_KERNEL_OK)
+		return st;
+	/* The JIT check and counters lines: above the full table (--table,
+	 * --verbose), dropped with the summary alone, on stderr otherwise. */
+	FILE *info = kernel_run_findings_stream(cfg, &r->quiet);
+	return run(r, cfg, info);
+}
+
+static int ending_status(int measured, void *ctx)
+{
+	const struct htab_run *r = ctx;
+	return sb_kernel_ending_status(r->has_results, measured);
+}
+
+static void cleanup(void *ctx)
+{
+	struct htab_run *r = ctx;
+	if (r->quiet)
+		fclose(r->quiet);
+	r->quiet = NULL;
+	unload_programs(r);
+	sb_results_free(&r->res);
+	sb_results_free(&r->res2);
+}
+
+static const struct sb_command htab_command = {
+	.tool = "stubbench kernel",
+	.measure = measure,
+	.ending_status = ending_status,
+	.report_final = report,
+	.finish_status = sb_kernel_finish_status,
+	.cleanup = cleanup,
+};
 
 enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const struct sb_kernel_run_options *opts)
 {
-	int cpu;
-	enum sb_kernel_status st = kernel_run_start(cfg, &cpu);
-	if (st != SB_KERNEL_OK)
-		return st;
 	struct htab_run *r = calloc(1, sizeof(*r));
 	if (!r) {
 		fprintf(stderr, "stubbench kernel: out of memory\n");
@@ -301,16 +347,7 @@ enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const stru
 	}
 	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
 	r->driver = r->driver_option == SB_DRIVER_PERF_EVENT ? SB_DRIVER_PERF_EVENT : SB_DRIVER_RAW_TP;
-	/* The JIT check and counters lines: above the full table (--table,
-	 * --verbose), dropped with the summary alone, on stderr otherwise. */
-	FILE *quiet;
-	FILE *info = kernel_run_findings_stream(cfg, &quiet);
-	int rc = run(r, cfg, cpu, info);
-	if (quiet)
-		fclose(quiet);
-	unload_programs(r);
-	sb_results_free(&r->res);
-	sb_results_free(&r->res2);
+	int rc = sb_command_run(&htab_command, cfg, r);
 	free(r);
 	return (enum sb_kernel_status)rc;
 }

@@ -82,6 +82,8 @@ struct sb_obj_run {
 	struct sb_results sres; /* the syscall copies (the kernel's A/B) */
 	struct sb_return_thunk host;  /* where this host's returns go */
 	struct sb_obj_private *priv;  /* the auto-twins (NULL: none) */
+	int has_results;              /* measured to the end: the run has a report */
+	int twins_failed;             /* the twins' private stacks: a measurement failed */
 };
 
 /* kernel_obj_jit.c: each program's JIT (of the first load): its flavour,

@@ -1,11 +1,12 @@
 /* kernel_obj_run.c: `stubbench kernel --obj=FILE --prog=NAME,...`: a
- * user's BPF object measured like the project's own programs. Loaded
+ * user's BPF object measured like the project's own programs, a command
+ * the session drives (command.h). Its measure step loads the object
  * --loads times per batch size (batch_iters set before load when the
- * object has it), its programs run with BPF_PROG_TEST_RUN, interleaved,
- * the test-run cost of an empty raw_tp program removed; the JIT of each
- * program read back (kernel_obj_jit.c), the kernel's own A/B
+ * object has it), runs its programs with BPF_PROG_TEST_RUN, interleaved,
+ * the test-run cost of an empty raw_tp program removed, with the JIT of
+ * each program read back (kernel_obj_jit.c), the kernel's own A/B
  * (kernel_obj_syscall.c) and the auto-twins (kernel_obj_private.c) beside
- * them; see kernel_obj_run.h. */
+ * them, then the twins' private stacks; see kernel_obj_run.h. */
 #include "kernel_commands/kernel_obj_run.h"
 #include "base/error.h"
 #include "kernel_commands/kernel_obj_run.h"
@@ -27,6 +28,8 @@
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "output/text_grid.h"
+#include "session/budget.h"
+#include "session/command.h"
 #include "kernel/signals.h"
 #include "kernel_commands/kernel_run.h"
 #include "stubbench/timer.h"
@@ -70,8 +73,8 @@ static void release(struct sb_obj_run *r)
 }
 
 /* The run's batch sizes: the command's where the object has batch_iters,
- * else one "batch" of one run (a run's work is fixed), said on info. */
-static void take_batches(struct sb_obj_run *r, FILE *info)
+ * else one "batch" of one run (a run's work is fixed). */
+static void take_batches(struct sb_obj_run *r)
 {
 	const struct sb_config *cfg = r->cfg;
 	if (r->has_batch_iters) {
@@ -80,7 +83,6 @@ static void take_batches(struct sb_obj_run *r, FILE *info)
 	} else {
 		r->batches[0] = 1;
 		r->n_batches = 1;
-		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", cfg->obj);
 	}
 }
 
@@ -151,19 +153,14 @@ static enum sb_kernel_status load_copies_and_try(struct sb_obj_run *r, int cpu, 
 	return SB_KERNEL_OK;
 }
 
-/* The object checked and loaded --loads times per batch size (batch_iters
- * set), each load at code addresses of its own, the empty driver loaded and
- * test-run on the CPU (*cpu_out). Returns SB_KERNEL_OK, or a status said
- * on stderr. */
+/* The object (checked already) loaded --loads times per batch size
+ * (batch_iters set), each load at code addresses of its own, the empty
+ * driver loaded and test-run on the CPU (*cpu_out). Returns SB_KERNEL_OK,
+ * or a status said on stderr. */
 static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *info)
 {
 	const struct sb_config *cfg = r->cfg;
 	char why[1024];
-	if (sb_user_obj_check(cfg->obj, (const char *const *)cfg->progs, cfg->n_progs, &r->has_batch_iters, why,
-			      sizeof(why)) != 0) {
-		fprintf(stderr, "stubbench kernel: %s\n", why);
-		return SB_KERNEL_USAGE;
-	}
 	int cpu;
 	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, &cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
@@ -171,7 +168,8 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
 		return st;
 	}
 	*cpu_out = cpu;
-	take_batches(r, info);
+	if (!r->has_batch_iters)
+		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", cfg->obj);
 	return load_copies_and_try(r, cpu, info);
 }
 
@@ -301,7 +299,7 @@ static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
 	for (size_t b = 1; b < r->n_batches; b++)
 		if (r->batches[b] > r->batches[big])
 			big = b;
-	double max_run_s = cfg->time_s > 0 ? cfg->time_s / 8 : 0;
+	double max_run_s = sb_budget_longest_run_seconds(cfg);
 	enum sb_kernel_status st;
 	if (r->driver == SB_DRIVER_PERF_EVENT) {
 		st = sb_user_obj_check_runs_as(r->objs[big], r->pf_progs, r->n_pf_progs, r->driver, cpu, max_run_s, why,
@@ -379,7 +377,7 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
  * measurement: the kernel's runs, then the twins' private stacks (a
  * failure there sets *twins_failed: the run still reports). Returns
  * SB_KERNEL_OK, or a status said on stderr. */
-static enum sb_kernel_status measure(struct sb_obj_run *r, int cpu, FILE *info, int *twins_failed)
+static enum sb_kernel_status measure_programs(struct sb_obj_run *r, int cpu, FILE *info, int *twins_failed)
 {
 	const struct sb_config *cfg = r->cfg;
 	if (r->driver == SB_DRIVER_PERF_EVENT) {
@@ -398,7 +396,6 @@ static enum sb_kernel_status measure(struct sb_obj_run *r, int cpu, FILE *info, 
 		sb_user_arms_build_syscall(&r->sys_arms, r->sys, r->n_loads, r->batches, r->n_batches,
 					   r->private_progs, r->n_private_progs, r->empty_sys_fds, cpu);
 	sb_timer_probe();
-	make_run_config(r);
 	size_t n_private = sb_obj_private_make(r, info);
 	enum sb_kernel_status st = measure_kernel(r, n_private);
 	if (st != SB_KERNEL_OK)
@@ -407,40 +404,43 @@ static enum sb_kernel_status measure(struct sb_obj_run *r, int cpu, FILE *info, 
 	return SB_KERNEL_OK;
 }
 
-/* The one ending (session.h): the programs' results, the syscall copies,
- * the twins' sections, the JSON member "user_object" and the summary
- * (kernel_obj_answer.h). rc: the run's status so far. Returns the exit
- * status. */
-static enum sb_kernel_status finish(struct sb_obj_run *r, enum sb_kernel_status rc, int twins_failed)
+/* The command's report (command.h): the programs' results, the syscall
+ * copies, the twins' sections, the JSON member "user_object" and the
+ * summary (kernel_obj_answer.h). */
+static void report(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc)
 {
-	struct sb_session s;
-	sb_session_init(&s, "stubbench kernel", &r->run_cfg);
+	(void)g, (void)n, (void)rc;
+	struct sb_obj_run *r = ctx;
 	sb_return_thunk_from_sysfs(&r->host);
-	s.meta.thunk = &r->host;
-	s.meta.tool = "stubbench kernel --obj";
-	s.answer = sb_kernel_obj_answer;
-	s.meta.members = sb_obj_members;
-	s.meta.members_ctx = r;
-	s.meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
+	s->meta.thunk = &r->host;
+	s->meta.tool = "stubbench kernel --obj";
+	s->answer = sb_kernel_obj_answer;
+	s->meta.members = sb_obj_members;
+	s->meta.members_ctx = r;
+	s->meta.not_measured = r->not_measured[0] ? r->not_measured : NULL;
 	if (r->driver == SB_DRIVER_PERF_EVENT)
-		s.meta.kernel_driver = r->driver_note[0] ? r->driver_note
-							 : "perf_event programs, run by page faults (--driver=perf_event)";
-	s.after_report = sb_obj_after_report;
-	s.after_ctx = r;
-	sb_session_add(&s, &r->res, NULL);
+		s->meta.kernel_driver = r->driver_note[0] ? r->driver_note
+							  : "perf_event programs, run by page faults (--driver=perf_event)";
+	s->after_report = sb_obj_after_report;
+	s->after_ctx = r;
+	sb_session_add(s, &r->res, NULL);
 	if (r->sc_arms.n)
-		sb_session_add(&s, &r->scres, NULL);
+		sb_session_add(s, &r->scres, NULL);
 	if (r->has_ab)
-		sb_session_add_section(&s, &r->sres, "syscall", "the programs with a private stack loaded as syscall "
+		sb_session_add_section(s, &r->sres, "syscall", "the programs with a private stack loaded as syscall "
 				       "programs (none): the kernel's own A/B");
-	sb_obj_private_sections(r, &s);
-	/* An error or a failed measurement outranks "measured in part". */
-	int frc = sb_session_finish(&s, rc && rc != SB_KERNEL_NO_PRIV_STACK ? (int)rc : twins_failed);
-	return frc ? (enum sb_kernel_status)frc : rc;
+	sb_obj_private_sections(r, s);
 }
 
-static enum sb_kernel_status run(struct sb_obj_run *r)
+/* The command's measure step (command.h), with the run's configuration
+ * (r->run_cfg, the session's): the object loaded, its JIT read, its
+ * programs measured, then its twins. The JIT check's status (a run
+ * measured in part, or a JIT not read), or the status the run failed
+ * with. */
+static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n)
 {
+	(void)cfg, (void)g, (void)n;
+	struct sb_obj_run *r = ctx;
 	int cpu = -1;
 	/* What the run finds before it measures: above the full table
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
@@ -458,13 +458,36 @@ static enum sb_kernel_status run(struct sb_obj_run *r)
 		st = split_programs(r);
 	if (st == SB_KERNEL_OK)
 		st = check_runs(r, cpu);
-	int twins_failed = 0;
 	if (st == SB_KERNEL_OK)
-		st = measure(r, cpu, info, &twins_failed);
+		st = measure_programs(r, cpu, info, &r->twins_failed);
 	if (quiet) /* the folded lines written before the report */
 		fclose(quiet);
-	return st == SB_KERNEL_OK ? finish(r, rc, twins_failed) : st;
+	r->has_results = st == SB_KERNEL_OK;
+	return st == SB_KERNEL_OK ? rc : st;
 }
+
+/* A failed measurement of the twins is reported, as a failure, where the
+ * run had no error and was not measured in part. */
+static int ending_status(int measured, void *ctx)
+{
+	const struct sb_obj_run *r = ctx;
+	int ending = sb_kernel_ending_status(r->has_results, measured);
+	return ending == 0 ? r->twins_failed : ending;
+}
+
+static void cleanup(void *ctx)
+{
+	release(ctx);
+}
+
+static const struct sb_command obj_command = {
+	.tool = "stubbench kernel",
+	.measure = measure,
+	.ending_status = ending_status,
+	.report_final = report,
+	.finish_status = sb_kernel_finish_status,
+	.cleanup = cleanup,
+};
 
 enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg, int driver)
 {
@@ -476,8 +499,18 @@ enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg, int driver)
 	r->cfg = cfg;
 	r->driver_option = driver;
 	r->driver = driver == SB_DRIVER_PERF_EVENT ? SB_DRIVER_PERF_EVENT : SB_DRIVER_RAW_TP;
-	enum sb_kernel_status rc = run(r);
-	release(r);
+	/* The object and its programs checked before the run, which measures
+	 * with the object's batch sizes and its programs as its variants. */
+	char why[1024];
+	int rc = SB_KERNEL_USAGE;
+	if (sb_user_obj_check(cfg->obj, (const char *const *)cfg->progs, cfg->n_progs, &r->has_batch_iters, why,
+			      sizeof(why)) == 0) {
+		take_batches(r);
+		make_run_config(r);
+		rc = sb_command_run(&obj_command, &r->run_cfg, r);
+	} else {
+		fprintf(stderr, "stubbench kernel: %s\n", why);
+	}
 	free(r);
-	return rc;
+	return (enum sb_kernel_status)rc;
 }

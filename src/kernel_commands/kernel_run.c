@@ -1,11 +1,12 @@
 /* kernel_run.c: `stubbench kernel`'s built-in shapes (kernel_run.h), the
- * kernel-side confirmation run. Loads the programs of
+ * kernel-side confirmation run, a command the session drives (command.h).
+ * Its measure step loads the programs of
  * bench/bpf/private_stack_shapes.bpf.c once per batch size and load,
  * checks their JITed code against the twins (always), then for each shape
  * measures the kernel arms (BPF_PROG_TEST_RUN on one CPU, the empty driver
  * removed) and the twins (replica harness), interleaved like the replica
- * runs, and reports both and the side-by-side deltas. Every program is
- * unloaded on every way out; nothing is pinned. */
+ * runs; its report (kernel_findings.c) has both and the side-by-side
+ * deltas. Every program is unloaded on every way out; nothing is pinned. */
 #include "kernel_run_state.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "kernel/private_stack_reason.h"
 #include "kernel/probe.h"
 #include "jit/return_thunks.h"
-#include "plot/run_plot.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "kernel/signals.h"
 #include "stubbench/timer.h"
@@ -40,9 +41,6 @@ static void release(struct kernel_run *r)
 		fclose(r->quiet_info);
 	r->quiet_info = NULL;
 	r->verdicts = NULL;
-	if (r->percpu_ready)
-		sb_percpu_thread_fini();
-	r->percpu_ready = 0;
 }
 
 /* The dump's directory ready, the kernel part started on *cpu, and the
@@ -106,17 +104,16 @@ static enum sb_kernel_status check_programs(struct kernel_run *r, int cpu, FILE 
 	return kernel_run_check_jit(r, info, stop);
 }
 
-/* Everything measured and reported, after the JIT check ended with st: a
- * mismatch, JIT bytes we may not read, or no private stack still measure
- * what can be (the numbers still mean something), and the run exits with
- * the status. */
-static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_status st, FILE *info)
+/* Everything measured, after the JIT check ended with st: a mismatch, JIT
+ * bytes we may not read, or no private stack still measure what can be
+ * (the numbers still mean something), and the run exits with the status.
+ * Sets r->has_results where the run has a report. */
+static int measure_all(struct kernel_run *r, int cpu, enum sb_kernel_status st, FILE *info)
 {
 	const struct sb_config *cfg = &r->cfg;
 	char why[512];
 	int rc = st;
-	struct sb_return_thunk thunk;
-	kernel_run_aim_returns(r, info, &thunk);
+	kernel_run_aim_returns(r, info, &r->thunk);
 	/* Placing the twins like the kernel needs the JIT's addresses and names. */
 	int can_place = st != SB_KERNEL_NO_CAP;
 	if (!can_place)
@@ -127,7 +124,6 @@ static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_stat
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_FAILED;
 	}
-	r->percpu_ready = 1;
 	const struct sb_timer_info *ti = sb_timer_probe();
 	if (cfg->verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
@@ -156,11 +152,17 @@ static int measure_and_finish(struct kernel_run *r, int cpu, enum sb_kernel_stat
 	/* Interrupted after the last measurement: still no results. */
 	if (sb_kernel_interrupted())
 		return SB_KERNEL_INTERRUPTED;
-	return kernel_run_finish(r, &thunk, rc);
+	r->has_results = 1;
+	return rc;
 }
 
-static int run(struct kernel_run *r)
+/* The command's measure step (command.h): the programs loaded, checked
+ * and measured with the session's configuration cfg. */
+static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n)
 {
+	(void)g, (void)n;
+	struct kernel_run *r = ctx;
+	r->cfg = *cfg;
 	int cpu;
 	enum sb_kernel_status st = start_and_load(r, &cpu);
 	if (st != SB_KERNEL_OK)
@@ -176,8 +178,34 @@ static int run(struct kernel_run *r)
 	if (st == SB_KERNEL_NO_PRIV_STACK)
 		fprintf(sb_session_notes(&r->cfg), "stubbench kernel: measuring the rest: the baseline programs against their twins, "
 			"and every twin (exit status 6: measured in part)\n");
-	return measure_and_finish(r, cpu, st, info);
+	return measure_all(r, cpu, st, info);
 }
+
+static int ending_status(int measured, void *ctx)
+{
+	const struct kernel_run *r = ctx;
+	return sb_kernel_ending_status(r->has_results, measured);
+}
+
+static void report(struct sb_session *s, struct sb_group *g, size_t n, void *ctx, int rc)
+{
+	(void)g, (void)n, (void)rc;
+	kernel_run_report(s, ctx);
+}
+
+static void cleanup(void *ctx)
+{
+	release(ctx);
+}
+
+static const struct sb_command shapes_command = {
+	.tool = "stubbench kernel",
+	.measure = measure,
+	.ending_status = ending_status,
+	.report_final = report,
+	.finish_status = sb_kernel_finish_status,
+	.cleanup = cleanup,
+};
 
 /* The built-in shapes of plan. */
 static enum sb_kernel_status run_shapes(const struct sb_config *cfg, const struct sb_kernel_plan *plan,
@@ -188,17 +216,11 @@ static enum sb_kernel_status run_shapes(const struct sb_config *cfg, const struc
 		fprintf(stderr, "stubbench kernel: out of memory\n");
 		return SB_KERNEL_FAILED;
 	}
-	r->cfg = *cfg;
 	r->plan = *plan;
 	for (int s = 0; s < SB_N_SHAPES; s++)
 		r->placed_frame[s] = -1;
 	r->driver_option = opts ? opts->driver : SB_KERNEL_DRIVER_AUTO;
-	if (sb_plot_check_option("stubbench kernel", &r->cfg.plot)) {
-		free(r);
-		return SB_KERNEL_USAGE;
-	}
-	int rc = run(r);
-	release(r);
+	int rc = sb_command_run(&shapes_command, cfg, r);
 	free(r);
 	return sb_kernel_interrupted_or(rc);
 }

@@ -60,4 +60,13 @@ enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg);
  * any other run returns status. */
 enum sb_kernel_status sb_kernel_interrupted_or(int status);
 
+/* The ending of each mode's command (session/command.h: ending_status,
+ * finish_status). A run without results (reported 0) has no report; one
+ * measured in part (SB_KERNEL_NO_PRIV_STACK) is reported as a run without
+ * an error (remembered), and exits with its status unless the ending
+ * failed: an error, or a run with no usable samples, outranks "measured
+ * in part". */
+int sb_kernel_ending_status(int reported, int measured);
+int sb_kernel_finish_status(int measured, int finished, void *ctx);
+
 #endif

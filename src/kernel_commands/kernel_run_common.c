@@ -1,6 +1,7 @@
 /* kernel_run_common.c: what the built-in shapes' run and --shape=htab's
  * share (kernel_run_state.h): the start on the CPU, where the lines before
- * the measurement go, the session's ending and the interrupted status. */
+ * the measurement go; and how every mode ends (kernel_run.h): the
+ * statuses of its command's ending, the interrupted status. */
 #include "kernel_run_state.h"
 
 #include <stdio.h>
@@ -53,10 +54,17 @@ FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
 	return *quiet ? *quiet : stderr;
 }
 
-int kernel_run_session_finish(struct sb_session *s, int rc)
+int sb_kernel_ending_status(int reported, int measured)
 {
-	int frc = sb_session_finish(s, rc == SB_KERNEL_NO_PRIV_STACK ? 0 : rc);
-	return frc ? frc : rc;
+	if (!reported)
+		return -1;
+	return measured == SB_KERNEL_NO_PRIV_STACK ? 0 : measured;
+}
+
+int sb_kernel_finish_status(int measured, int finished, void *ctx)
+{
+	(void)ctx;
+	return finished ? finished : measured;
 }
 
 enum sb_kernel_status sb_kernel_interrupted_or(int status)

@@ -1,8 +1,9 @@
 /* kernel_run_state.h: what one run of `stubbench kernel`'s built-in shapes
- * holds, and the steps of the run (kernel_run.c) that the other files of
- * src/commands/kernel_*.c make: loading and checking the programs
- * (kernel_load.c), measuring them (kernel_measure.c), reporting what the
- * run found (kernel_findings.c). Private to the library. */
+ * holds (the context of its command, kernel_run.c), and the steps of the
+ * run that the other files of src/kernel_commands/ make: loading and
+ * checking the programs (kernel_load.c), measuring them
+ * (kernel_measure.c), reporting what the run found (kernel_findings.c).
+ * Private to the library. */
 #ifndef STUBBENCH_COMMANDS_KERNEL_RUN_STATE_H
 #define STUBBENCH_COMMANDS_KERNEL_RUN_STATE_H
 
@@ -14,12 +15,12 @@
 #include "kernel_commands/kernel_run.h"
 #include "kernel/loader.h"
 #include "kernel/private_stack_findings.h"
+#include "jit/return_thunks.h"
 #include "kernel/stack_offset_probe.h"
 #include "stubbench/results.h"
 #include "kernel/twin_placement.h"
 #include "harness/variant_arms.h"
 
-struct sb_return_thunk;
 struct sb_session;
 
 /* --loads: copies of the programs, each at a code address of its own. */
@@ -29,7 +30,7 @@ struct sb_session;
  * Copy c of the programs (one object per batch size) is objs[c]; all
  * copies stay loaded to the end, so each sits at a code address of its own. */
 struct kernel_run {
-	/* The run's configuration: the caller's, --plot dropped where there
+	/* The run's configuration: the session's, --plot dropped where there
 	 * is no gnuplot (run_plot.h). */
 	struct sb_config cfg;
 	struct sb_kernel_plan plan;   /* the shapes and variants measured */
@@ -44,7 +45,6 @@ struct kernel_run {
 	struct sb_twin_placement placed[SB_N_SHAPES][SB_MAX_COPIES][SB_MAX_BATCHES];
 	struct sb_placed_arms parms[SB_N_SHAPES];
 	struct sb_results pres[SB_N_SHAPES];
-	int percpu_ready;
 	char twin_names[SB_N_SHAPES][SB_N_KVARIANTS][2][64]; /* the twins' arm names */
 	char *jit_check;    /* the JIT check's lines, for JSON too */
 	char *verdicts;     /* the side-by-side report's lines, for JSON too */
@@ -65,6 +65,9 @@ struct kernel_run {
 	/* The placed twins' rbp frame page offset per shape (-1: a random pad
 	 * per block), kernel_measure.c. */
 	int placed_frame[SB_N_SHAPES];
+	struct sb_return_thunk thunk; /* where the JIT's returns go (kernel_run_aim_returns) */
+	char ci_scope[768];           /* what the CIs cover, for the report */
+	int has_results;              /* measured to the end: the run has a report */
 };
 
 /* kernel_load.c. The copies loaded with r->driver, and one run of the
@@ -86,9 +89,10 @@ void kernel_run_aim_returns(struct kernel_run *r, FILE *info, struct sb_return_t
  * it failed with, said on stderr. */
 int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struct sb_run_opts *ro, FILE *info);
 
-/* kernel_findings.c. The one ending (session.h), with the run's
- * side-by-side verdicts and its findings in JSON. Returns the exit status. */
-int kernel_run_finish(struct kernel_run *r, const struct sb_return_thunk *thunk, int rc);
+/* kernel_findings.c. The run's report on s (the command's report_final,
+ * command.h): every part's results, the side-by-side verdicts and the
+ * findings in JSON. */
+void kernel_run_report(struct sb_session *s, struct kernel_run *r);
 
 /* kernel_run.c, for the built-in shapes and htab alike. */
 /* Starts the kernel part on --cpu's core (probe.h): SB_KERNEL_OK with
@@ -107,8 +111,5 @@ int kernel_run_perf_event_instead(enum sb_kernel_status st, int driver_option, e
  * the summary alone nowhere (*quiet: /dev/null, for the caller to close);
  * on stderr in the other formats. */
 FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet);
-/* The session's ending (sb_session_finish) of a run that ended with rc:
- * an error, or a run with no usable samples, outranks "measured in part". */
-int kernel_run_session_finish(struct sb_session *s, int rc);
 
 #endif

@@ -30,3 +30,8 @@ double sb_budget_seconds(const struct sb_config *cfg)
 	double ways = cfg->share_ways > 1 ? (double)cfg->share_ways : 1.0;
 	return cfg->time_s * sb_share_fraction(cfg->share) / ways;
 }
+
+double sb_budget_longest_run_seconds(const struct sb_config *cfg)
+{
+	return cfg->time_s > 0 ? cfg->time_s / 8 : 0;
+}

@@ -23,7 +23,7 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 		fprintf(stderr, "%s: out of memory\n", c->tool);
 		return SB_STATUS_FAILED;
 	}
-	int n = c->setup(&cfg, ctx, g);
+	int n = c->setup ? c->setup(&cfg, ctx, g) : 0;
 	if (n < 0 || (size_t)n > c->max_groups) {
 		free(g);
 		return SB_STATUS_USAGE;
@@ -41,13 +41,15 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 		if (sb_blocks_log_collect_failed())
 			fprintf(stderr, "%s: out of memory collecting the blocks: no figures per core state\n", c->tool);
 	}
-	if (rc != SB_STATUS_USAGE) { /* bad input is named, and has no report */
+	/* Bad input is named, and has no report. */
+	int ending = c->ending_status ? c->ending_status(rc, ctx) : rc == SB_STATUS_USAGE ? -1 : rc;
+	if (ending >= 0) {
 		struct sb_session s;
 		sb_session_init(&s, c->tool, &cfg);
 		s.blocks = c->collect_blocks && !sb_blocks_log_collect_failed() ? &blocks : NULL;
 		if (c->report_final)
 			c->report_final(&s, g, (size_t)n, ctx, rc);
-		rc = sb_session_finish(&s, rc);
+		rc = sb_session_finish(&s, ending);
 		if (c->finish_status)
 			rc = c->finish_status(measured, rc, ctx);
 	}

@@ -13,15 +13,20 @@
  * sb_command_run checks what every command checks (--plot's file before
  * anything is measured), calls validate, measures the groups setup made
  * together in the configuration's time (sb_measure_groups: the groups
- * share the session's budget, session/budget.h), starts the session,
+ * share the session's budget, session/budget.h), or lets the command's
+ * measure hook measure what is not replica groups, starts the session,
  * lets report_final set what its report adds (its answer, members, the
  * sections of its results) and ends with the one ending
  * (sb_session_finish).
  *
- * The descriptors: the sweep (sweep.c) and the lab (lab.c), groups of
- * replicas; diff (src/commands/diff.c), whose measure runs its total then
- * its parts, each step at its share of --time; annotate
- * (src/commands/annotate_run.c), whose measure runs its ablations. */
+ * The descriptors: the sweep (session/sweep.c) and the lab (session/lab.c),
+ * groups of replicas; diff (commands/diff.c), whose measure runs its total
+ * then its parts, each step at its share of --time; annotate
+ * (commands/annotate_run.c), whose measure runs its ablations; and the
+ * kernel run's modes, which measure BPF programs through their driver in
+ * their measure hook (kernel_commands/kernel_run.c: the built-in shapes;
+ * kernel_htab_run.c: --shape=htab; kernel_obj_run.c: --obj, its kernel
+ * part then its twins). */
 #ifndef STUBBENCH_COMMAND_H
 #define STUBBENCH_COMMAND_H
 
@@ -37,7 +42,7 @@ struct sb_command {
 	int (*validate)(const struct sb_config *cfg, void *ctx);
 	/* Its groups into g[0..max_groups) (each with its arms and results,
 	 * which outlive the run): how many, or -1 after one line (bad input:
-	 * SB_STATUS_USAGE). */
+	 * SB_STATUS_USAGE). NULL: no groups (measure makes its own arms). */
 	int (*setup)(const struct sb_config *cfg, void *ctx, struct sb_group *g);
 	/* Measures what setup made, for a command whose arms are not replica
 	 * groups measured together in one step (the kernel's programs, diff's
@@ -46,6 +51,13 @@ struct sb_command {
 	 * cfg (its share is set by the session: session/budget.h). NULL: the
 	 * session measures the groups together (sb_measure_groups). */
 	int (*measure)(const struct sb_config *cfg, void *ctx, struct sb_group *g, size_t n);
+	/* The status the ending is given for what measure returned (measured):
+	 * 0 for a run the record of past runs remembers, non-zero for one
+	 * reported but not remembered; or -1: no report (the command exits
+	 * with measured, said on stderr already: the kernel's programs not
+	 * loaded, a measurement that failed). NULL: measured, and no report
+	 * for SB_STATUS_USAGE. */
+	int (*ending_status)(int measured, void *ctx);
 	/* What its report adds, set on s (answer, meta, after_report ...),
 	 * and each group's results added as sections; rc: the measurement's
 	 * status. */

@@ -1,14 +1,19 @@
 /* session.h: one measuring command's run, from its configuration to its
  * end. Every measuring command (the sweep, the lab, diff, annotate, the
  * kernel run and its htab shape and --obj, footprint) goes through it, in
- * these steps (sb_command_run takes them for a descriptor, command.h: the
- * sweep, the lab, diff, annotate; the others take them themselves):
+ * these steps (sb_command_run takes them for a descriptor, command.h: all
+ * but footprint, which takes them itself):
  *
  *   sb_session_init(&s, "stubbench lab", &cfg);       the run configuration
  *   sb_measure_groups(&cfg, "stubbench lab", g, n);   replica arms, measured
  *   ... or sb_session_run_opts() for arms of its own (the kernel's)
  *   sb_session_add(&s, &res, "per-run");              each part's results
  *   rc = sb_session_finish(&s, rc);                   the one ending
+ *
+ * A command that is a descriptor (command.h: the sweep, the lab, the
+ * kernel run's built-in shapes, --shape=htab and --obj) has
+ * sb_command_run make the calls to init and finish; the others make them
+ * themselves.
  *
  * The ending is the same for all: the record of past runs widens every
  * part's CIs (past_runs.h); in the table format the summary (answer.h)
