@@ -74,6 +74,10 @@ function(sb_report_add_tests)
   # A differing verdict named in one line with its size: never a bare "differ".
   add_test(NAME kernel_gap_line COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_gap_line.py $<TARGET_FILE:stubbench>
     ${CMAKE_SOURCE_DIR}/tests/data)
+  # kernel --obj's summary: every program with a private stack keeps its
+  # figures; the lines that may yield do; no quote line for no program shown.
+  add_test(NAME kernel_obj_answer COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_obj_answer.py
+    $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR}/tests/data)
   # Every summary line within 100 columns whatever the CPU's model string.
   # Saved runs of two machines side by side: every cell as the files hold it.
   add_test(NAME across_runs COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/compare/across_runs.py $<TARGET_FILE:stubbench>

@@ -110,23 +110,29 @@ static void ab_line(FILE *f, const char *lead, const struct sb_run_row *k, const
 		return;
 	}
 	snprintf(line, sizeof(line), "%s: %s cycles vs itself as a syscall program", lead, cyc);
+	if (strlen(line) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(line, sizeof(line), "%s: %s cycles vs its syscall copy", lead, cyc);
 	sb_answer_line_faster(f, line, &ab);
 }
 
-/* How many lines program k takes: its heading, the kernel's line, and
- * the private stack's (one, two, or three with the kernel's A/B). */
+/* How many lines program k takes at least: its heading, the kernel's
+ * line, and the private stack's (one, two, or three with the kernel's
+ * A/B); the lines that yield to the budget (private_lines) not counted. */
 static int program_lines(const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b)
 {
 	char twin[160];
 	snprintf(twin, sizeof(twin), "%s-twin", k->key.codegen);
+	return row_of(rf, SB_SIDE_TWIN, twin, b) ? 4 + (syscall_copy(rf, k, b) != NULL) : 3;
+}
+
+/* Program k's twin at b has its codegen apart from its placed cost (the
+ * summary's quote line is for it); 0 where it has no twin. */
+static int twin_apart(const struct sb_run_file *rf, const struct sb_run_row *k, uint64_t b)
+{
+	char twin[160];
+	snprintf(twin, sizeof(twin), "%s-twin", k->key.codegen);
 	const struct sb_run_row *t = row_of(rf, SB_SIDE_TWIN, twin, b);
-	if (!t)
-		return 3;
-	int li = sb_figure_index("layout"), dc = sb_figure_index("delta-cycles");
-	int apart = li >= 0 && dc >= 0 && sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li],
-							   &t->figures[dc]);
-	int differ = dc >= 0 && sb_answer_signs_differ(&t->figures[SB_FIGURE_CODEGEN], &t->figures[dc]);
-	return 4 + apart + differ + (syscall_copy(rf, k, b) != NULL);
+	return t && sb_answer_codegen_apart(t);
 }
 
 /* The private stack's lines of program k (two, three with the kernel's
@@ -153,7 +159,11 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 		ab_line(f, "  private stack, in the kernel (these loads)", k, sys, b);
 		return 1;
 	}
-	if (max_lines < program_lines(rf, k, b) - 2)
+	/* The lines that may yield to the budget (max_lines: what is left
+	 * after the two below and the kernel's A/B): the signs-differ line
+	 * first, the codegen + layout line second. */
+	int room = max_lines - 2 - (sys != NULL);
+	if (room < 0)
 		return 0;
 	char ratio[32], cg[96], lay[72] = "";
 	sb_answer_ratio(ratio, sizeof(ratio), &t->figures[SB_FIGURE_DELTA]);
@@ -173,11 +183,13 @@ static int private_lines(FILE *f, const struct sb_run_file *rf, const struct sb_
 	snprintf(line, sizeof(line), "    placed like the loads: %s, %s x the de-privatized twin's time", cyc, ratio);
 	sb_answer_line_faster(f, line, &t->figures[dc]);
 	int lines = 2;
-	if (li >= 0 && sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li], &t->figures[dc])) {
+	int differ = sb_answer_signs_differ(&t->figures[SB_FIGURE_CODEGEN], &t->figures[dc]);
+	if (li >= 0 && room > differ &&
+	    sb_costs_disagree(&t->figures[SB_FIGURE_CODEGEN], &t->figures[li], &t->figures[dc])) {
 		fprintf(f, "    (codegen + layout do not add up to the placed cost within the CIs: --table)\n");
 		lines++;
 	}
-	if (sb_answer_signs_differ(&t->figures[SB_FIGURE_CODEGEN], &t->figures[dc])) {
+	if (differ && room > 0) {
 		struct sb_estimate lay_e = li >= 0 ? t->figures[li] : sb_estimate_absent("no layout figure");
 		sb_answer_signs_line(line, sizeof(line), "    ", &t->figures[SB_FIGURE_CODEGEN], &t->figures[dc], &lay_e);
 		fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line);
@@ -208,7 +220,7 @@ static int is_program(const struct sb_run_file *rf, const struct sb_run_row *r, 
 int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 {
 	uint64_t b = sb_answer_largest_batch(rf);
-	int lines = 0;
+	int lines = 0, both = 0;
 	size_t skipped = 0;
 	const struct sb_run_row *base = NULL;
 	for (size_t i = 0; i < rf->n_rows && !base; i++)
@@ -227,6 +239,7 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		kernel_line(f, rf, k, base, b);
 		lines += 2;
 		lines += private_lines(f, rf, k, b, max_lines - lines - 1);
+		both |= twin_apart(rf, k, b);
 	}
 	if (!lines && max_lines > 0) {
 		fprintf(f, "(no program has a figure at batch %llu)\n", (unsigned long long)b);
@@ -236,11 +249,8 @@ int sb_kernel_obj_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 		fprintf(f, "(%zu more program%s: --table)\n", skipped, skipped == 1 ? "" : "s");
 		lines++;
 	}
-	/* Which figure answers what, where a program has both and there is room. */
-	int both = 0;
-	for (size_t i = 0; i < rf->n_rows && !both; i++)
-		both = rf->rows[i].key.side == SB_SIDE_TWIN && rf->rows[i].batch == b &&
-		       sb_answer_codegen_apart(&rf->rows[i]);
+	/* Which figure answers what, where a program shown has both and there
+	 * is room. */
 	if (both && lines + 1 < max_lines) {
 		fprintf(f, "%s\n", SB_ANSWER_QUOTE_LINE);
 		lines++;
