@@ -10,6 +10,7 @@
 #include "stubbench/config.h"
 #include "jit/dump.h"
 #include "kernel_commands/kernel_run.h"
+#include "session/records_policy.h"
 #include "kernel/loader.h"
 #include "base/mitigations.h"
 #include "stubbench/parse.h"
@@ -191,12 +192,18 @@ static int run_kernel(struct sb_cli *cli)
 		}
 		return sb_kernel_probe_run(&cli->cfg);
 	}
+	/* It starts its session itself: the session's blocks log and records
+	 * around it (session/records_policy.h), as sb_command_run opens them. */
+	int rc = sb_session_open_records(cli->prog, &cli->cfg);
+	if (rc)
+		return rc;
 	if (cli->cfg.obj) {
 		/* --obj runs in this process. */
 		cli->cfg.processes = 1;
-		return sb_kernel_interrupted_or(sb_kernel_obj_run(&cli->cfg, run_options.driver));
-	}
-	return sb_kernel_run(&cli->cfg, &run_options);
+		rc = sb_kernel_interrupted_or(sb_kernel_obj_run(&cli->cfg, run_options.driver));
+	} else
+		rc = sb_kernel_run(&cli->cfg, &run_options);
+	return sb_session_close_records(cli->prog, rc);
 }
 
 const struct sb_subcommand sb_kernel_command = {

@@ -10,8 +10,10 @@
  *       .setup = lab_groups, .report_final = lab_report, ...};
  *   return sb_command_run(&lab, cfg, &ctx);
  *
- * sb_command_run checks what every command checks (--plot's file before
- * anything is measured), calls validate, measures the groups setup made
+ * sb_command_run opens the run's blocks log and records (--blocks,
+ * --quiet-levels, --past-runs: session/records_policy.h) and closes them
+ * after the ending, checks what every command checks (--plot's file
+ * before anything is measured), calls validate, measures the groups setup made
  * together in the configuration's time (sb_measure_groups: the groups
  * share the session's budget, session/budget.h), starts the session,
  * lets report_final set what its report adds (its answer, members, the
