@@ -4,7 +4,6 @@
 
 #include "cli.h"
 #include "commands/annotate_run.h"
-#include "session/records_policy.h"
 
 static struct sb_annotate_options opts = {.variant = "private"};
 
@@ -35,10 +34,7 @@ static const struct sb_cli_group annotate_group = {
 
 static int run_annotate(struct sb_cli *cli)
 {
-	/* It starts its session itself: the session's blocks log and records
-	 * around it (session/records_policy.h), as sb_command_run opens them. */
-	int rc = sb_session_open_records(cli->prog, &cli->cfg);
-	return rc ? rc : sb_session_close_records(cli->prog, sb_annotate_run(&cli->cfg, &opts));
+	return sb_annotate_run(&cli->cfg, &opts);
 }
 
 const struct sb_subcommand sb_annotate_command = {

@@ -4,7 +4,6 @@
 
 #include "cli.h"
 #include "commands/diff.h"
-#include "session/records_policy.h"
 
 static struct sb_diff_options opts;
 
@@ -49,10 +48,7 @@ static int run_diff(struct sb_cli *cli)
 	}
 	opts.old_files = cli->operands[0];
 	opts.new_files = cli->operands[1];
-	/* It starts its session itself: the session's blocks log and records
-	 * around it (session/records_policy.h), as sb_command_run opens them. */
-	int rc = sb_session_open_records(cli->prog, &cli->cfg);
-	return rc ? rc : sb_session_close_records(cli->prog, sb_diff_run(&cli->cfg, &opts));
+	return sb_diff_run(&cli->cfg, &opts);
 }
 
 const struct sb_subcommand sb_diff_command = {

@@ -23,7 +23,9 @@
  * The descriptors: the sweep (sweep.c) and the lab (lab.c), groups of
  * replicas; diff (src/commands/diff.c), whose measure runs its total then
  * its parts, each step at its share of --time; annotate
- * (src/commands/annotate_run.c), whose measure runs its ablations. */
+ * (src/commands/annotate_run.c), whose measure runs its ablations;
+ * footprint (src/footprint/footprint_run.c), whose setup pins the thread
+ * and whose measure runs its placed copies. */
 #ifndef STUBBENCH_COMMAND_H
 #define STUBBENCH_COMMAND_H
 

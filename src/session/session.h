@@ -2,7 +2,8 @@
  * end. Every measuring command (the sweep, the lab, diff, annotate, the
  * kernel run and its htab shape and --obj, footprint) goes through it, in
  * these steps (sb_command_run takes them for a descriptor, command.h: the
- * sweep, the lab, diff, annotate; the others take them themselves):
+ * sweep, the lab, diff, annotate, footprint; the kernel run takes them
+ * itself):
  *
  *   sb_session_init(&s, "stubbench lab", &cfg);       the run configuration
  *   sb_measure_groups(&cfg, "stubbench lab", g, n);   replica arms, measured
