@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stats/blocks_log.h"
 #include "base/interrupt.h"
 #include "base/mitigations.h"
 #include "output/output.h"
@@ -23,9 +22,6 @@
 #include "output/out_file.h"
 #include "stubbench/parse.h"
 #include "counters/perf_counters.h"
-#include "records/past_runs.h"
-#include "records/quiet_record.h"
-#include "records/record_file.h"
 #include "base/run_info.h"
 #include "base/safe_file.h"
 
@@ -923,76 +919,6 @@ static int split_passthrough(const struct sb_subcommand *cmd, struct sb_cli *cli
 	return 0;
 }
 
-/* Where the record called name is kept: opt (--quiet-levels or
- * --past-runs), else its default place. Returns 1 with the path in buf, 0
- * for "none", -1 with no home for it, -2 with the reason in buf when the
- * default place is not this run's to write (sudo), -3 with an error in buf
- * (a path too long, a FIFO or device where the record would be). */
-static int record_path(const char *opt, const char *name, char *buf, size_t len)
-{
-	if (opt && !strcmp(opt, "none"))
-		return 0;
-	int rc = 1;
-	if (opt) {
-		if (strlen(opt) >= len) {
-			snprintf(buf, len, "'%.60s...': path longer than %zu characters", opt, len - 1);
-			return -3;
-		}
-		snprintf(buf, len, "%s", opt);
-	} else if ((rc = sb_record_file_default(name, buf, len)) != 0)
-		return rc;
-	struct stat st;
-	if (lstat(buf, &st) == 0 && !S_ISREG(st.st_mode)) {
-		char path[SB_SAFE_FILE_PATH_MAX + 1];
-		snprintf(path, sizeof(path), "%s", buf);
-		snprintf(buf, len, "'%.*s' is %s, not a regular file: not a record", (int)(len / 2), path,
-			 sb_safe_file_kind(st.st_mode));
-		return -3;
-	}
-	return 1;
-}
-
-/* The records a measuring command (one with the sweep group) uses: the
- * quiet canary levels (--quiet-levels) and the past runs' figures
- * (--past-runs), else their default places; without a home for them (or
- * under sudo, whose HOME is not root's), the run says so in one line each,
- * and goes on without. Checked before measuring: a record that is a FIFO
- * or device is bad input (-1, said). */
-static int use_records(const struct sb_subcommand *cmd, const struct sb_cli *cli)
-{
-	static char quiet[SB_SAFE_FILE_PATH_MAX + 1], past[SB_SAFE_FILE_PATH_MAX + 1];
-	static char quiet_why[SB_SAFE_FILE_PATH_MAX + 200], past_why[SB_SAFE_FILE_PATH_MAX + 200];
-	int measures = 0;
-	for (size_t i = 0; i < SB_CLI_MAX_GROUPS && cmd->groups[i]; i++)
-		measures |= cmd->groups[i] == &sb_cli_sweep_group;
-	if (!measures)
-		return 0;
-	int q = record_path(cli->cfg.quiet_levels, "quiet-levels", quiet, sizeof(quiet));
-	int p = record_path(cli->cfg.past_runs, "past-runs", past, sizeof(past));
-	if (q == -3 || p == -3) {
-		fprintf(stderr, "%s: %s: %s\n", cli->prog, q == -3 ? "--quiet-levels" : "--past-runs",
-			q == -3 ? quiet : past);
-		return -1;
-	}
-	if (q > 0)
-		sb_quiet_record_use(quiet, NULL);
-	else if (q == -2) {
-		snprintf(quiet_why, sizeof(quiet_why), "%s; this run is not compared with earlier ones "
-			 "(--quiet-levels=FILE names a record)", quiet);
-		sb_quiet_record_use(NULL, quiet_why);
-	} else if (q < 0)
-		sb_quiet_record_use(NULL, "neither XDG_STATE_HOME nor HOME is set, so this run is not compared "
-					  "with earlier ones (--quiet-levels=FILE names a record)");
-	if (p > 0)
-		sb_past_runs_use(past, NULL);
-	else if (p == -2) {
-		snprintf(past_why, sizeof(past_why), "%s (--past-runs=FILE names one)", past);
-		sb_past_runs_use(NULL, past_why);
-	} else if (p < 0)
-		sb_past_runs_use(NULL, "neither XDG_STATE_HOME nor HOME is set (--past-runs=FILE names one)");
-	return 0;
-}
-
 int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 {
 	const struct sb_subcommand *cmd = p->own;
@@ -1041,21 +967,8 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 		usage(stdout, p, cmd);
 	else if (rc == 0 && version)
 		printf("%s %s\n", p->name, SB_VERSION);
-	else if (rc == 0) {
-		char err[SB_SAFE_FILE_PATH_MAX + 400];
-		if (cli.cfg.blocks && sb_blocks_log_open(cli.cfg.blocks, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			rc = EXIT_USAGE;
-		} else {
-			rc = use_records(cmd, &cli) != 0 ? EXIT_USAGE : cmd->run(&cli);
-			int keep = rc != EXIT_USAGE && rc != SB_EXIT_INTERRUPTED;
-			if (sb_blocks_log_close(keep, err, sizeof(err)) != 0) {
-				fprintf(stderr, "%s: %s\n", prog, err);
-				if (rc == 0)
-					rc = 1;
-			}
-		}
-	}
+	else if (rc == 0)
+		rc = cmd->run(&cli);
 	free(cli.passthrough);
 	return rc;
 }

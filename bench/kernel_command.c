@@ -191,6 +191,8 @@ static int run_kernel(struct sb_cli *cli)
 		}
 		return sb_kernel_probe_run(&cli->cfg);
 	}
+	/* Each mode is a descriptor: sb_command_run opens the blocks log and
+	 * records around it (session/records_policy.h). */
 	if (cli->cfg.obj) {
 		/* --obj runs in this process. */
 		cli->cfg.processes = 1;

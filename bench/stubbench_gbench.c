@@ -5,6 +5,15 @@
  * with hwloc, as stubbench is), --counters=LIST (perf_counters.h:
  * "<event>_per_call" counters read around every sample). Every
  * --benchmark_* flag goes to the library.
+ *
+ * It is no descriptor the session drives (session/command.h), and starts
+ * no session: libbenchmark's runner (RunSpecifiedBenchmarks, through
+ * gbench_shim.h) decides how many iterations each benchmark runs, times
+ * them and writes the report; stubbench's harness, summary, records and
+ * blocks log have no part in it. It takes no --time, so no budget is
+ * split: each benchmark's seconds are --benchmark_min_time, handed to the
+ * library as given (SB_GBENCH_DEFAULT_MIN_TIME without one), never
+ * rescaled.
  */
 #include "cli.h"
 #include "gbench/gbench_variants.h"

@@ -29,7 +29,7 @@ function(sb_label_tests)
     # tests/CMakeLists.txt
     golden padded_layout behaviour listing image_text code_check
     insn_driver_bad_variant cli_list stats paired_placements paired_fixture states
-    timer_decide config cli_errors cli_docs comment_paths test_names public_headers architecture_folders one_file_command readme_subcommands
+    timer_decide config cli_errors cli_docs comment_paths test_names public_headers architecture_folders one_file_command records_policy readme_subcommands
     readme_summary new_frames_fail
     table_ci_note output_discipline quiet_output states_in_time run_spans_time blocks_log sibling_cli
     reproducibility_load placement code_variant cell_key estimate return_thunks ksyms

@@ -19,6 +19,7 @@
 #include "saved/run_file.h"
 #include "plot/run_plot.h"
 #include "answer/footprint_answer.h"
+#include "session/command.h"
 #include "session/session.h"
 #include "stubbench/timer.h"
 #include "output/reporter.h"
@@ -316,41 +317,20 @@ static void pages_lines(FILE *info, enum sb_format fmt, const struct sb_results 
 	fprintf(info, "perf map: every copy named in %s\n", rep->perf_map ? rep->perf_map : "none (not written)");
 }
 
-/* The one ending (session.h), with footprint's own table, plot and JSON
- * members. */
-static int finish(const struct sb_config *run_cfg, const struct sb_footprint_options *o, struct fp_run *run,
-		  const struct sb_variant *const *vars, size_t n_vars)
-{
-	static char variants[512];
-	static struct sb_config cfg;
-	as_config(run_cfg, o, vars, n_vars, variants, sizeof(variants), &cfg);
-	struct sb_session s;
-	sb_session_init(&s, "stubbench footprint", &cfg);
-	snprintf(s.measurement_extra, sizeof(s.measurement_extra), "layout=%s copies=", o->layout);
-	for (size_t i = 0; i < o->n_copies; i++)
-		snprintf(s.measurement_extra + strlen(s.measurement_extra),
-			 sizeof(s.measurement_extra) - strlen(s.measurement_extra), "%s%llu", i ? "," : "",
-			 (unsigned long long)o->copies[i]);
-	static struct sb_return_thunk thunk;
-	sb_return_thunk_from_sysfs(&thunk);
-	static struct sb_fp_report rep;
-	rep = (struct sb_fp_report){&run->all, run->keys, run->pages, sb_perf_map_path()};
-	s.meta.thunk = &thunk;
-	s.meta.members = sb_fp_report_run_members;
-	s.meta.result_members = sb_fp_report_cell_members;
-	s.meta.members_ctx = &rep;
-	s.table = table;
-	s.table_ctx = &rep;
-	s.plot = plot_rows;
-	s.answer = sb_footprint_answer;
-	s.after_report = pages_lines;
-	s.after_ctx = &rep;
-	/* With the summary alone (its lines first on stdout): on stderr. */
-	if (sb_format_is(run_cfg->format, SB_OUT_TEXT) && !sb_session_full_report(run_cfg))
-		pages_lines(stderr, run_cfg->format, &run->all, &rep);
-	sb_session_add(&s, &run->all, NULL);
-	return sb_session_finish(&s, 0);
-}
+/* footprint's own state across the session's steps (command.h). */
+struct fp_ctx {
+	const struct sb_footprint_options *o;
+	const struct sb_variant *vars[FP_MAX_VARIANTS];
+	size_t n_vars;
+	int want[SB_FP_N_LAYOUTS];
+	int cpu;
+	struct fp_run run;
+	/* The report's: its configuration (as_config), thunk and members. */
+	char variants[512];
+	struct sb_config report_cfg;
+	struct sb_return_thunk thunk;
+	struct sb_fp_report rep;
+};
 
 /* Bad input: one line and SB_STATUS_USAGE; else 0 with the variants. */
 static int check_input(const struct sb_config *cfg, const struct sb_footprint_options *o,
@@ -377,57 +357,124 @@ static int check_input(const struct sb_config *cfg, const struct sb_footprint_op
 	return 0;
 }
 
-enum sb_status sb_footprint_run(const struct sb_config *run_cfg, const struct sb_footprint_options *o)
+static int fp_validate(const struct sb_config *cfg, void *vctx)
 {
-	struct sb_config cfg = *run_cfg;
-	if (sb_plot_check_option("stubbench footprint", &cfg.plot))
-		return SB_STATUS_USAGE;
+	struct fp_ctx *c = vctx;
+	return check_input(cfg, c->o, c->vars, &c->n_vars, c->want);
+}
+
+/* The thread pinned to cfg->cpu; no replica groups (fp_measure measures
+ * the copies). Returns 0, or -1 after one line. */
+static int fp_setup(const struct sb_config *cfg, void *vctx, struct sb_group *g)
+{
+	(void)g;
+	struct fp_ctx *c = vctx;
 	char err[512];
-	int want[SB_FP_N_LAYOUTS];
-	const struct sb_variant *vars[FP_MAX_VARIANTS];
-	size_t n_vars;
-	int rc = check_input(&cfg, o, vars, &n_vars, want);
-	if (rc)
-		return rc;
-	int cpu;
-	if (sb_pin_thread(cfg.cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->cpu, &c->cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s\n", err);
-		return SB_STATUS_USAGE;
+		return -1;
 	}
+	return 0;
+}
+
+/* Every layout and number of copies, one interleaved run each, sharing
+ * --time (the session's budget, its ways the runs). Returns 0, or
+ * SB_STATUS_FAILED after one line. */
+static int fp_measure(const struct sb_config *run_cfg, void *vctx, struct sb_group *g, size_t n)
+{
+	(void)g, (void)n;
+	struct fp_ctx *c = vctx;
+	const struct sb_footprint_options *o = c->o;
+	char err[512];
 	int need_percpu = 0;
-	for (size_t v = 0; v < n_vars; v++)
-		need_percpu |= vars[v]->uses_private_stack;
+	for (size_t v = 0; v < c->n_vars; v++)
+		need_percpu |= c->vars[v]->uses_private_stack;
 	if (need_percpu && sb_percpu_thread_init(err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return SB_STATUS_FAILED;
 	}
-	size_t n_layouts = (size_t)(want[0] + want[1]), n_cells = n_layouts * o->n_copies * n_vars;
+	struct sb_config cfg = *run_cfg;
+	size_t n_layouts = (size_t)(c->want[0] + c->want[1]), n_cells = n_layouts * o->n_copies * c->n_vars;
 	cfg.share_ways = n_layouts * o->n_copies;
-	struct fp_run run;
-	memset(&run, 0, sizeof(run));
-	run.arms = calloc(n_cells, sizeof(*run.arms));
-	run.names = calloc(n_cells, sizeof(*run.names));
-	run.keys = calloc(n_cells, sizeof(*run.keys));
+	struct fp_run *run = &c->run;
+	run->arms = calloc(n_cells, sizeof(*run->arms));
+	run->names = calloc(n_cells, sizeof(*run->names));
+	run->keys = calloc(n_cells, sizeof(*run->keys));
 	struct sb_rng rng;
 	sb_rng_seed(&rng, cfg.seed);
-	rc = run.arms && run.names && run.keys ? SB_STATUS_OK : SB_STATUS_FAILED;
+	int rc = run->arms && run->names && run->keys ? SB_STATUS_OK : SB_STATUS_FAILED;
 	if (rc)
 		fprintf(stderr, "stubbench footprint: out of memory\n");
 	for (int l = 0; l < SB_FP_N_LAYOUTS && rc == 0; l++)
-		for (size_t i = 0; i < o->n_copies && rc == 0 && want[l]; i++)
-			rc = measure_one(&cfg, vars, n_vars, (enum sb_fp_layout)l, o->copies[i], &rng, &run);
+		for (size_t i = 0; i < o->n_copies && rc == 0 && c->want[l]; i++)
+			rc = measure_one(&cfg, c->vars, c->n_vars, (enum sb_fp_layout)l, o->copies[i], &rng, run);
 	if (need_percpu && sb_percpu_check_guards() != 0) {
 		fprintf(stderr, "stubbench footprint: private stack guard words were overwritten\n");
 		rc = SB_STATUS_FAILED;
 	}
 	if (rc == 0) {
-		run.all.cpu = cpu;
-		sb_machine_description(run.all.cpu_desc, sizeof(run.all.cpu_desc));
-		rc = finish(&cfg, o, &run, vars, n_vars);
+		run->all.cpu = c->cpu;
+		sb_machine_description(run->all.cpu_desc, sizeof(run->all.cpu_desc));
 	}
-	sb_results_free(&run.all);
-	free(run.arms), free(run.names), free(run.keys);
-	if (need_percpu)
-		sb_percpu_thread_fini();
 	return rc;
+}
+
+/* The report of a run that measured every cell (nothing after a failure):
+ * the effective options as its configuration, footprint's own table,
+ * plot and JSON members. */
+static void fp_report(struct sb_session *s, struct sb_group *g, size_t n, void *vctx, int rc)
+{
+	(void)g, (void)n;
+	struct fp_ctx *c = vctx;
+	const struct sb_footprint_options *o = c->o;
+	if (rc != 0)
+		return;
+	const struct sb_config *run_cfg = s->cfg;
+	as_config(run_cfg, o, c->vars, c->n_vars, c->variants, sizeof(c->variants), &c->report_cfg);
+	s->cfg = s->meta.config = &c->report_cfg;
+	snprintf(s->measurement_extra, sizeof(s->measurement_extra), "layout=%s copies=", o->layout);
+	for (size_t i = 0; i < o->n_copies; i++)
+		snprintf(s->measurement_extra + strlen(s->measurement_extra),
+			 sizeof(s->measurement_extra) - strlen(s->measurement_extra), "%s%llu", i ? "," : "",
+			 (unsigned long long)o->copies[i]);
+	sb_return_thunk_from_sysfs(&c->thunk);
+	c->rep = (struct sb_fp_report){&c->run.all, c->run.keys, c->run.pages, sb_perf_map_path()};
+	s->meta.thunk = &c->thunk;
+	s->meta.members = sb_fp_report_run_members;
+	s->meta.result_members = sb_fp_report_cell_members;
+	s->meta.members_ctx = &c->rep;
+	s->table = table;
+	s->table_ctx = &c->rep;
+	s->plot = plot_rows;
+	s->answer = sb_footprint_answer;
+	s->after_report = pages_lines;
+	s->after_ctx = &c->rep;
+	/* With the summary alone (its lines first on stdout): on stderr. */
+	if (sb_format_is(run_cfg->format, SB_OUT_TEXT) && !sb_session_full_report(run_cfg))
+		pages_lines(stderr, run_cfg->format, &c->run.all, &c->rep);
+	sb_session_add(s, &c->run.all, NULL);
+}
+
+static void fp_cleanup(void *vctx)
+{
+	struct fp_ctx *c = vctx;
+	sb_results_free(&c->run.all);
+	free(c->run.arms), free(c->run.names), free(c->run.keys);
+}
+
+static const struct sb_command footprint_command = {
+	.tool = "stubbench footprint",
+	.validate = fp_validate,
+	.setup = fp_setup,
+	.measure = fp_measure,
+	.report_final = fp_report,
+	.cleanup = fp_cleanup,
+};
+
+enum sb_status sb_footprint_run(const struct sb_config *cfg, const struct sb_footprint_options *o)
+{
+	static struct fp_ctx ctx;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.o = o;
+	return (enum sb_status)sb_command_run(&footprint_command, cfg, &ctx);
 }

@@ -10,9 +10,12 @@
  * loop over a table of N pointers to one empty stub: the loop and its
  * table loads are removed, the cost of reaching a different copy each time
  * is not. Variants of one (layout, N) are measured interleaved; the delta
- * to the baseline comes from the interleaved pairs as everywhere else. The
- * report is the session's (session.h) with footprint's table, plot and
- * JSON members (footprint_report.h). */
+ * to the baseline comes from the interleaved pairs as everywhere else.
+ * footprint is a descriptor the session drives (session/command.h): its
+ * checks, the pinned thread, its measurement of the copies and what its
+ * report adds (footprint's table, plot and JSON members,
+ * footprint_report.h); the session opens the run's records, splits
+ * --time and ends the run (session.h). */
 #ifndef STUBBENCH_FOOTPRINT_RUN_H
 #define STUBBENCH_FOOTPRINT_RUN_H
 

@@ -27,7 +27,11 @@
  * (--benchmark_enable_random_interleaving) is on unless that flag says
  * false. --benchmark_out=FILE is written whole: the library writes a
  * temporary beside FILE, renamed over it once the run ended well and the
- * output is complete. */
+ * output is complete.
+ *
+ * The library's runner, not the session (session/command.h), runs the
+ * benchmarks: how long each runs is --benchmark_min_time (below), given to
+ * the library unchanged; there is no --time to share out. */
 #ifndef STUBBENCH_GBENCH_VARIANTS_H
 #define STUBBENCH_GBENCH_VARIANTS_H
 

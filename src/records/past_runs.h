@@ -91,7 +91,7 @@ struct sb_state_figures;
 int sb_past_runs_add_states(const char *path, const char *machine, const char *measurement, const char *date,
 			    const struct sb_state_figures *s, char *err, size_t errlen);
 
-/* The record the run uses (--past-runs; the command line sets it): path,
+/* The record the run uses (--past-runs; the session sets it): path,
  * or NULL with why_none saying why there is none (NULL: none asked for). */
 void sb_past_runs_use(const char *path, const char *why_none);
 const char *sb_past_runs_in_use(const char **why_none);

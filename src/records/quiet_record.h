@@ -62,9 +62,10 @@ int sb_quiet_record_read(const char *path, const char *machine, struct sb_quiet_
 int sb_quiet_record_add(const char *path, const char *machine, const char *date, double adds, double window,
 			char *err, size_t errlen);
 
-/* The record the runs of this process use: path, or NULL for none (set once
- * by the command line; before that, none). With no path, why_none (may be
- * NULL: none was wanted) is what the busy-core report says instead, once. */
+/* The record the runs of this process use: path, or NULL for none (set by
+ * the session before a run, session/records_policy.h; before that, none).
+ * With no path, why_none (may be NULL: none was wanted) is what the
+ * busy-core report says instead, once. */
 void sb_quiet_record_use(const char *path, const char *why_none);
 
 /* The record in use (NULL: none), and in *why_none what to say instead when

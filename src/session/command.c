@@ -1,5 +1,6 @@
 /* command.c: a measuring command driven by the session; see command.h. */
 #include "session/command.h"
+#include "session/records_policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,8 @@
 #include "stats/blocks_log.h"
 #include "variants/percpu.h"
 
-int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, void *ctx)
+/* The run between its records' opening and closing. */
+static int drive(const struct sb_command *c, const struct sb_config *run_cfg, void *ctx)
 {
 	struct sb_config cfg = *run_cfg;
 	/* The plot's file is checked before anything is measured. */
@@ -59,4 +61,10 @@ int sb_command_run(const struct sb_command *c, const struct sb_config *run_cfg, 
 	free(g);
 	sb_percpu_thread_fini();
 	return rc;
+}
+
+int sb_command_run(const struct sb_command *c, const struct sb_config *cfg, void *ctx)
+{
+	int rc = sb_session_open_records(c->tool, cfg);
+	return rc ? rc : sb_session_close_records(c->tool, drive(c, cfg, ctx));
 }

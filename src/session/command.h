@@ -10,8 +10,10 @@
  *       .setup = lab_groups, .report_final = lab_report, ...};
  *   return sb_command_run(&lab, cfg, &ctx);
  *
- * sb_command_run checks what every command checks (--plot's file before
- * anything is measured), calls validate, measures the groups setup made
+ * sb_command_run opens the run's blocks log and records (--blocks,
+ * --quiet-levels, --past-runs: session/records_policy.h) and closes them
+ * after the ending, checks what every command checks (--plot's file
+ * before anything is measured), calls validate, measures the groups setup made
  * together in the configuration's time (sb_measure_groups: the groups
  * share the session's budget, session/budget.h), or lets the command's
  * measure hook measure what is not replica groups, starts the session,
@@ -22,11 +24,12 @@
  * The descriptors: the sweep (session/sweep.c) and the lab (session/lab.c),
  * groups of replicas; diff (commands/diff.c), whose measure runs its total
  * then its parts, each step at its share of --time; annotate
- * (commands/annotate_run.c), whose measure runs its ablations; and the
- * kernel run's modes, which measure BPF programs through their driver in
- * their measure hook (kernel_commands/kernel_run.c: the built-in shapes;
- * kernel_htab_run.c: --shape=htab; kernel_obj_run.c: --obj, its kernel
- * part then its twins). */
+ * (commands/annotate_run.c), whose measure runs its ablations; footprint
+ * (footprint/footprint_run.c), whose setup pins the thread and whose
+ * measure runs its placed copies; and the kernel run's modes, which
+ * measure BPF programs through their driver in their measure hook
+ * (kernel_commands/kernel_run.c: the built-in shapes; kernel_htab_run.c:
+ * --shape=htab; kernel_obj_run.c: --obj, its kernel part then its twins). */
 #ifndef STUBBENCH_COMMAND_H
 #define STUBBENCH_COMMAND_H
 

@@ -1,8 +1,8 @@
 /* session.h: one measuring command's run, from its configuration to its
  * end. Every measuring command (the sweep, the lab, diff, annotate, the
  * kernel run and its htab shape and --obj, footprint) goes through it, in
- * these steps (sb_command_run takes them for a descriptor, command.h: all
- * but footprint, which takes them itself):
+ * these steps (sb_command_run takes them for a descriptor, command.h: every
+ * one of them):
  *
  *   sb_session_init(&s, "stubbench lab", &cfg);       the run configuration
  *   sb_measure_groups(&cfg, "stubbench lab", g, n);   replica arms, measured
