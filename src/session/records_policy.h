@@ -6,8 +6,8 @@
  * records/past_runs.h), else their default places (records/record_file.h).
  *
  * sb_command_run (command.h) opens them before it checks or measures
- * anything and closes them after the one ending; a command that starts
- * its session itself does the same around its run. A run inside another
+ * anything and closes them after the one ending (every measuring command
+ * is a descriptor it drives). A run inside another
  * (opened while they are open) uses the outer run's: only the outermost
  * close ends the blocks log. */
 #ifndef STUBBENCH_RECORDS_POLICY_H
