@@ -28,7 +28,7 @@ function(sb_label_tests)
   set(SB_LABEL_EXACT
     # tests/CMakeLists.txt
     golden padded_layout behaviour listing image_text code_check
-    insn_driver_bad_variant cli_list stats paired_placements paired_fixture states
+    insn_driver_bad_variant cli_list stats paired_placements paired_fixture spread_split states
     timer_decide config cli_errors cli_docs comment_paths test_names public_headers architecture_folders one_file_command records_policy readme_subcommands
     readme_summary new_frames_fail
     table_ci_note output_discipline quiet_output states_in_time run_spans_time blocks_log sibling_cli
