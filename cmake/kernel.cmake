@@ -82,6 +82,7 @@ add_library(stubbench_kernel_commands STATIC
   src/kernel_commands/kernel_load.c
   src/kernel_commands/kernel_measure.c
   src/kernel_commands/kernel_findings.c
+  src/kernel_commands/kernel_load_figures.c
   src/kernel_commands/kernel_htab_run.c
   src/kernel_commands/kernel_probe_run.c)
 target_include_directories(stubbench_kernel_commands PUBLIC ${CMAKE_SOURCE_DIR}/include)

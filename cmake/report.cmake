@@ -6,6 +6,8 @@ add_library(stubbench_report STATIC
   # a recorded sweep estimated again per core state from its blocks log.
   src/saved/state_figures.c
   src/answer/state_figures_report.c
+  # a kernel run's figures load by load, from its blocks (live or its log).
+  src/saved/kernel_by_load.c
   src/saved/run_states.c
   src/answer/states_answer.c
   src/saved/run_match.c

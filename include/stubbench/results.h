@@ -96,6 +96,15 @@ struct sb_cell {
 	 * record holds. */
 	struct sb_estimate next_run_delta, next_run_cycles, next_run_codegen;
 	size_t past_runs, past_held;
+	/* A kernel run's figures load by load (kernel_by_load.h), absent in
+	 * other runs. On the kernel's cells: the cost per iteration and (not
+	 * the baseline) the cost added to the baseline, each over the loads
+	 * with the interval that its loads' differing alone gives it
+	 * (between_loads) and that its blocks' scatter within each load alone
+	 * gives it (within_loads). On a placed twin's cells: its added cost
+	 * less the kernel's, paired by load, with the CI over the loads. */
+	struct sb_estimate between_loads, within_loads, between_loads_added, within_loads_added;
+	struct sb_estimate paired_vs_kernel;
 	double runs_per_s_mean, runs_per_s_sd; /* for --format=seed: M/s of runs */
 	/* Hardware/software counters per iteration (filled by the counters
 	 * front end after the run; names in sb_results.counter_names). */

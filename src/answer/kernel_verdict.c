@@ -54,19 +54,14 @@ const char *sb_verdict_name(enum sb_verdict v)
 	}
 }
 
-struct sb_verdict_of sb_kernel_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel)
+struct sb_verdict_of sb_kernel_verdict_of_difference(const struct sb_estimate *diff,
+						     const struct sb_estimate *kernel)
 {
 	struct sb_verdict_of out = {.verdict = SB_VERDICT_NONE, .diff = sb_estimate_absent("no figure"),
 				    .margin = NAN};
-	if (!sb_estimate_has_ci(twin) || !sb_estimate_has_ci(kernel) || !isfinite(twin->value) ||
-	    !isfinite(kernel->value))
+	if (!sb_estimate_has_ci(diff) || !sb_estimate_has_ci(kernel) || !isfinite(kernel->value))
 		return out;
-	double d = twin->value - kernel->value;
-	/* Each side of the difference's CI from the sides of the two CIs
-	 * that move it that way, added in quadrature. */
-	double below = hypot(twin->value - twin->lo, kernel->hi - kernel->value);
-	double above = hypot(twin->hi - twin->value, kernel->value - kernel->lo);
-	out.diff = sb_estimate_of(d, d - below, d + above);
+	out.diff = *diff;
 	out.margin = fmax(SB_VERDICT_MARGIN_CYCLES, SB_VERDICT_MARGIN_FRACTION * fabs(kernel->value));
 	if (out.diff.lo >= -out.margin && out.diff.hi <= out.margin)
 		out.verdict = SB_VERDICT_AGREE;
@@ -75,6 +70,52 @@ struct sb_verdict_of sb_kernel_verdict(const struct sb_estimate *twin, const str
 	else
 		out.verdict = SB_VERDICT_INCONCLUSIVE;
 	return out;
+}
+
+struct sb_verdict_of sb_kernel_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel)
+{
+	struct sb_verdict_of none = {.verdict = SB_VERDICT_NONE, .diff = sb_estimate_absent("no figure"),
+				     .margin = NAN};
+	if (!sb_estimate_has_ci(twin) || !sb_estimate_has_ci(kernel) || !isfinite(twin->value) ||
+	    !isfinite(kernel->value))
+		return none;
+	double d = twin->value - kernel->value;
+	/* Each side of the difference's CI from the sides of the two CIs
+	 * that move it that way, added in quadrature. */
+	double below = hypot(twin->value - twin->lo, kernel->hi - kernel->value);
+	double above = hypot(twin->hi - twin->value, kernel->value - kernel->lo);
+	struct sb_estimate diff = sb_estimate_of(d, d - below, d + above);
+	return sb_kernel_verdict_of_difference(&diff, kernel);
+}
+
+struct sb_verdict_of sb_kernel_added_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel,
+					     const struct sb_estimate *paired, int *was_paired)
+{
+	int by_load = paired && sb_estimate_has_ci(paired);
+	if (was_paired)
+		*was_paired = by_load;
+	return by_load ? sb_kernel_verdict_of_difference(paired, kernel) : sb_kernel_verdict(twin, kernel);
+}
+
+void sb_kernel_unresolved_reason(char *buf, size_t len, double half, const struct sb_estimate *between,
+				 const struct sb_estimate *within)
+{
+	double b = sb_estimate_half_width(between), w = sb_estimate_half_width(within);
+	int one_load = !sb_estimate_known(between) && sb_estimate_known(within);
+	int w_names = isfinite(w) && w >= SB_SPREAD_SHARE * half && (one_load || w >= SB_SPREAD_NAMES * b);
+	int b_names = isfinite(b) && isfinite(w) && b >= SB_SPREAD_SHARE * half && b >= SB_SPREAD_NAMES * w;
+	if (b_names)
+		snprintf(buf, len, "the loads differ: ±%.1f cycles, ±%.1f within a load", b, w);
+	else if (w_names)
+		snprintf(buf, len, "the driver's own spread is ±%.1f cycles", half);
+	else if (one_load)
+		snprintf(buf, len, "±%.1f cycles (one load, ±%.1f within it)", half, w);
+	else if (isfinite(w) && isfinite(b))
+		snprintf(buf, len, "±%.1f cycles (±%.1f between loads, ±%.1f within)", half, b, w);
+	else if (isfinite(b))
+		snprintf(buf, len, "±%.1f cycles (one block a load: loads and driver not told apart)", half);
+	else
+		snprintf(buf, len, "±%.1f cycles (this run has no figures by load)", half);
 }
 
 int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, const char *codegen, const char *shape,
@@ -136,8 +177,35 @@ static void count_one(struct sb_verdict_counts *c, int which, const struct sb_ve
 	}
 }
 
+/* Figure `name` of row r (absent without the row or the figure). */
+static struct sb_estimate row_figure(const struct sb_run_row *r, const char *name)
+{
+	int k = sb_figure_index(name);
+	return r && k >= 0 ? r->figures[k] : sb_estimate_absent("not in this run");
+}
+
+/* The widest figure not resolved so far: its half-width and where its
+ * spread comes from. */
+struct widest {
+	double half;
+	struct sb_estimate between, within;
+};
+
+/* e (not resolved) where it is wider than w's: with its intervals between
+ * and within loads, the figures b_name and w_name of its row r. */
+static void widest_of(struct widest *w, const struct sb_estimate *e, const struct sb_run_row *r, const char *b_name,
+		      const char *w_name)
+{
+	double h = sb_estimate_half_width(e);
+	if (!(h > w->half))
+		return;
+	w->half = h;
+	w->between = row_figure(r, b_name);
+	w->within = row_figure(r, w_name);
+}
+
 int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen, const char *shape, uint64_t batch,
-			       int *absolute, int *added, double *spread)
+			       int *absolute, int *added, double *spread, char *why, size_t why_len)
 {
 	struct sb_estimate a, d, ba, bd;
 	*absolute = *added = 0;
@@ -145,19 +213,31 @@ int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen
 	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegen, shape, batch, &a, &d) != 0 ||
 	    sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shape, batch, &ba, &bd) != 0)
 		return -1;
+	const struct sb_run_row *r = sb_answer_find(rf, SB_SIDE_KERNEL, NULL, codegen, shape, batch);
+	const struct sb_run_row *base = sb_answer_find(rf, SB_SIDE_KERNEL, NULL, "baseline", shape, batch);
 	int is_base = strcmp(codegen, "baseline") == 0;
 	*absolute = sb_kernel_resolved(&a, is_base ? &a : &ba) && (is_base || sb_kernel_resolved(&ba, &ba));
 	*added = !is_base && sb_kernel_resolved(&d, &ba);
 	/* The spread the line names: the widest of what is not resolved. */
-	double w = 0;
+	struct widest w = {0};
 	if (!sb_kernel_resolved(&ba, &ba))
-		w = fmax(w, sb_estimate_half_width(&ba));
+		widest_of(&w, &ba, base, "between-loads", "within-loads");
 	if (!*absolute)
-		w = fmax(w, sb_estimate_half_width(&a));
+		widest_of(&w, &a, r, "between-loads", "within-loads");
 	if (!is_base && !*added)
-		w = fmax(w, sb_estimate_half_width(&d));
-	*spread = w > 0 ? w : NAN;
+		widest_of(&w, &d, r, "between-loads-added", "within-loads-added");
+	*spread = w.half > 0 ? w.half : NAN;
+	if (why && why_len)
+		why[0] = 0;
+	if (why && why_len && w.half > 0)
+		sb_kernel_unresolved_reason(why, why_len, w.half, &w.between, &w.within);
 	return 0;
+}
+
+struct sb_estimate sb_kernel_paired_figure(const struct sb_run_file *rf, const char *codegen, const char *shape,
+					   uint64_t batch)
+{
+	return row_figure(sb_answer_find(rf, SB_SIDE_PLACED_TWIN, NULL, codegen, shape, batch), "paired-vs-kernel");
 }
 
 /* One cell of the kernel run beside its twin's: where it is, the
@@ -168,6 +248,7 @@ struct cell_pair {
 	uint64_t batch;
 	enum sb_cell_side twin;
 	struct sb_estimate ka, kd, ta, td;
+	struct sb_estimate paired; /* the placed twin's added cost less the kernel's, by load */
 	int res_abs, res_add;
 };
 
@@ -186,8 +267,9 @@ static void each_cell_pair(const struct sb_run_file *rf, void (*fn)(void *ctx, c
 				if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[p.v], shapes[s], p.batch, &p.ka, &p.kd) ||
 				    sb_kernel_figures(rf, p.twin, codegens[p.v], shapes[s], p.batch, &p.ta, &p.td) ||
 				    sb_kernel_figures_resolved(rf, codegens[p.v], shapes[s], p.batch, &p.res_abs,
-							       &p.res_add, &spread))
+							       &p.res_add, &spread, NULL, 0))
 					continue;
+				p.paired = sb_kernel_paired_figure(rf, codegens[p.v], shapes[s], p.batch);
 				fn(ctx, &p);
 			}
 		}
@@ -197,7 +279,8 @@ static void each_cell_pair(const struct sb_run_file *rf, void (*fn)(void *ctx, c
 static void count_pair(void *ctx, const struct cell_pair *p)
 {
 	struct sb_verdict_counts *out = ctx;
-	struct sb_verdict_of abs_v = sb_kernel_verdict(&p->ta, &p->ka), add_v = sb_kernel_verdict(&p->td, &p->kd);
+	struct sb_verdict_of abs_v = sb_kernel_verdict(&p->ta, &p->ka);
+	struct sb_verdict_of add_v = sb_kernel_added_verdict(&p->td, &p->kd, &p->paired, NULL);
 	if (p->res_abs)
 		count_one(out, 0, &abs_v, codegens[p->v], shapes[p->s], p->batch);
 	else
@@ -223,13 +306,13 @@ struct wrap {
 	const char *indent;
 };
 
-/* sep (", ", "; " or "") then piece; where they do not fit, sep's mark
- * ends the line and piece starts the next. */
+/* sep (", ", "; ", " " or "") then piece; where they do not fit, sep's
+ * mark (none for a space) ends the line and piece starts the next. */
 static void wrap_put(struct wrap *w, const char *sep, const char *piece)
 {
 	size_t n = strlen(piece), ns = strlen(sep);
 	if (w->col > strlen(w->indent) && w->col + ns + n > SB_ANSWER_MAX_COLUMNS) {
-		fprintf(w->f, "%.*s\n%s", ns ? 1 : 0, sep, w->indent);
+		fprintf(w->f, "%.*s\n%s", ns && sep[0] != ' ' ? 1 : 0, sep, w->indent);
 		w->col = strlen(w->indent);
 		w->lines++;
 	} else {
@@ -240,89 +323,132 @@ static void wrap_put(struct wrap *w, const char *sep, const char *piece)
 	w->col += n;
 }
 
+/* What one shape's lines say, gathered variant by variant. */
+struct shape_text {
+	char verdicts[160], twin_alone[160], unresolved[64], why[160];
+	size_t n, nt, nu;
+	double spread;   /* the widest spread not resolved */
+	int minus;       /* an added cost below zero: the verdicts' line says what that means */
+	int paired;      /* some added cost's verdict is paired by load */
+	int shown;       /* figures printed */
+};
+
+/* Appends "sep piece" to buf (of size len, used *at). */
+static void text_add(char *buf, size_t len, size_t *at, const char *piece)
+{
+	if (*at < len)
+		*at += (size_t)snprintf(buf + *at, len - *at, "%s%s", *at ? ", " : "", piece);
+}
+
+/* Variant v of shape at batch into t (its figure on w's line, its verdict
+ * by the twin on side ts): the kernel's figure where it is resolved, else
+ * its name among those not resolved; the twin's figure alone where the
+ * kernel did not run it. */
+static void variant_text(struct wrap *w, struct shape_text *t, const struct sb_run_file *rf, const char *shape,
+			 uint64_t batch, size_t v, enum sb_cell_side ts)
+{
+	struct sb_estimate a, d, ta, td;
+	char buf[64], piece[224];
+	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shape, batch, &a, &d) != 0) {
+		/* Not in the kernel (no private stack there): the twin's figure alone. */
+		if (v && sb_kernel_figures(rf, SB_SIDE_TWIN, codegens[v], shape, batch, &ta, &td) == 0) {
+			sb_answer_estimate(buf, sizeof(buf), &td, 1);
+			snprintf(piece, sizeof(piece), "%s %s", codegens[v], buf);
+			text_add(t->twin_alone, sizeof(t->twin_alone), &t->nt, piece);
+		}
+		return;
+	}
+	int res_abs, res_add;
+	double sp;
+	char why[160];
+	sb_kernel_figures_resolved(rf, codegens[v], shape, batch, &res_abs, &res_add, &sp, why, sizeof(why));
+	const char *name_v = v ? codegens[v] : "base";
+	if (!(v ? res_add : res_abs)) {
+		text_add(t->unresolved, sizeof(t->unresolved), &t->nu, name_v);
+		if (isfinite(sp) && sp > t->spread) {
+			t->spread = sp;
+			snprintf(t->why, sizeof(t->why), "%s", why);
+		}
+		return;
+	}
+	sb_answer_estimate(buf, sizeof(buf), v ? &d : &a, v != 0);
+	t->minus |= v && *sb_answer_faster(&d);
+	snprintf(piece, sizeof(piece), "%s %s", name_v, buf);
+	wrap_put(w, t->shown++ ? ", " : "", piece);
+	struct sb_verdict_of vd = {.verdict = SB_VERDICT_NONE};
+	int paired = 0;
+	if (sb_kernel_figures(rf, ts, codegens[v], shape, batch, &ta, &td) == 0) {
+		struct sb_estimate pf = sb_kernel_paired_figure(rf, codegens[v], shape, batch);
+		vd = v ? sb_kernel_added_verdict(&td, &d, ts == SB_SIDE_PLACED_TWIN ? &pf : NULL, &paired)
+		       : sb_kernel_verdict(&ta, &a);
+	}
+	t->paired |= paired;
+	const char *name = sb_verdict_name(vd.verdict);
+	snprintf(piece, sizeof(piece), "%s %s", name_v, name ? name : "n/a");
+	text_add(t->verdicts, sizeof(t->verdicts), &t->n, piece);
+}
+
+/* "placed twin: ...", or "placed twin (added paired by load): ..." where
+ * an added cost's verdict is paired, shortened where that does not fit
+ * after indent columns. */
+static void verdicts_piece(char *buf, size_t len, const struct shape_text *t, enum sb_cell_side ts, size_t indent)
+{
+	const char *tw = ts == SB_SIDE_PLACED_TWIN ? "placed" : "aligned";
+	snprintf(buf, len, "%s twin%s: %s", tw, t->paired ? " (added paired by load)" : "", t->verdicts);
+	if (t->paired && indent + strlen(buf) > SB_ANSWER_MAX_COLUMNS)
+		snprintf(buf, len, "%s twin (added paired): %s", tw, t->verdicts);
+}
+
 /* One shape's kernel figures at batch (the baseline's cost, what the
  * variants add) and, below, the verdicts of the twin on them; a figure
- * that is the driver's spread (not resolved, kernel_verdict.h) is named
- * so with that spread, and gets no verdict. Every line within
- * SB_ANSWER_MAX_COLUMNS. Returns the lines printed: 0 when the run has no
- * such shape. */
+ * not resolved (kernel_verdict.h) is named so with where its spread comes
+ * from, and gets no verdict. Every line within SB_ANSWER_MAX_COLUMNS.
+ * Returns the lines printed: 0 when the run has no such shape. */
 static int shape_lines(FILE *f, const struct sb_run_file *rf, const char *shape, uint64_t batch)
 {
 	struct sb_estimate a, d;
 	if (sb_kernel_figures(rf, SB_SIDE_KERNEL, "baseline", shape, batch, &a, &d) != 0)
 		return 0;
 	enum sb_cell_side ts = twin_side(rf, shape, batch);
-	char buf[64], piece[160], verdicts[160], twin_alone[160], unresolved[64];
-	size_t n = 0, nt = 0, nu = 0;
-	double spread = 0;
-	int minus = 0; /* an added cost below zero: the verdicts' line says what that means */
-	verdicts[0] = twin_alone[0] = unresolved[0] = 0;
-	char indent[16];
+	struct shape_text t = {0};
+	char piece[320], indent[16];
 	snprintf(indent, sizeof(indent), "  %-7s  ", "");
 	struct wrap w = {f, 0, 1, indent};
 	snprintf(piece, sizeof(piece), "  %-7s ", shape);
 	wrap_put(&w, "", piece);
-	int shown = 0;
 	/* "  per-run  base 103.62 [100.28, 106.95], private +5.35 [-5.84, +18.19], hybrid ..." */
-	for (size_t v = 0; v < N_CODEGENS; v++) {
-		struct sb_estimate ta, td;
-		if (sb_kernel_figures(rf, SB_SIDE_KERNEL, codegens[v], shape, batch, &a, &d) != 0) {
-			/* Not in the kernel (no private stack there): the twin's figure alone. */
-			if (v && sb_kernel_figures(rf, SB_SIDE_TWIN, codegens[v], shape, batch, &ta, &td) == 0 &&
-			    nt < sizeof(twin_alone)) {
-				sb_answer_estimate(buf, sizeof(buf), &td, 1);
-				nt += (size_t)snprintf(twin_alone + nt, sizeof(twin_alone) - nt, "%s%s %s",
-						       nt ? ", " : "", codegens[v], buf);
-			}
-			continue;
-		}
-		int res_abs, res_add;
-		double sp;
-		sb_kernel_figures_resolved(rf, codegens[v], shape, batch, &res_abs, &res_add, &sp);
-		const char *name_v = v ? codegens[v] : "base";
-		if (!(v ? res_add : res_abs)) {
-			if (nu < sizeof(unresolved))
-				nu += (size_t)snprintf(unresolved + nu, sizeof(unresolved) - nu, "%s%s", nu ? ", " : "",
-						       name_v);
-			if (isfinite(sp))
-				spread = fmax(spread, sp);
-			continue;
-		}
-		sb_answer_estimate(buf, sizeof(buf), v ? &d : &a, v != 0);
-		minus |= v && *sb_answer_faster(&d);
-		snprintf(piece, sizeof(piece), "%s %s", name_v, buf);
-		wrap_put(&w, shown ? ", " : "", piece);
-		shown++;
-		struct sb_verdict_of vd = {.verdict = SB_VERDICT_NONE};
-		if (sb_kernel_figures(rf, ts, codegens[v], shape, batch, &ta, &td) == 0)
-			vd = v ? sb_kernel_verdict(&td, &d) : sb_kernel_verdict(&ta, &a);
-		const char *name = sb_verdict_name(vd.verdict);
-		if (n < sizeof(verdicts))
-			n += (size_t)snprintf(verdicts + n, sizeof(verdicts) - n, "%s%s %s", n ? ", " : "", name_v,
-					      name ? name : "n/a");
-	}
-	if (nu) {
+	for (size_t v = 0; v < N_CODEGENS; v++)
+		variant_text(&w, &t, rf, shape, batch, v, ts);
+	if (t.nu) {
 		/* Every figure of the shape (its base's spread makes what the
 		 * others add spread too): the shape alone names them. */
-		snprintf(piece, sizeof(piece), "%s%snot resolved at batch %llu: the driver's own spread is ±%.1f cycles",
-			 shown ? unresolved : "", shown ? " " : "", (unsigned long long)batch, spread);
-		wrap_put(&w, shown ? "; " : "", piece);
+		snprintf(piece, sizeof(piece), "%s%snot resolved at batch %llu:", t.shown ? t.unresolved : "",
+			 t.shown ? " " : "", (unsigned long long)batch);
+		wrap_put(&w, t.shown ? "; " : "", piece);
+		wrap_put(&w, " ", t.why);
 	}
-	const char *tw = ts == SB_SIDE_PLACED_TWIN ? "placed" : "aligned";
 	/* Variants the kernel did not run (no private stack there): the
 	 * verdicts beside the kernel's figures, the twins' figures below. */
-	if (nt) {
-		if (n) {
-			snprintf(piece, sizeof(piece), "%s twin: %s", tw, verdicts);
+	if (t.nt) {
+		if (t.n) {
+			verdicts_piece(piece, sizeof(piece), &t, ts, strlen(indent));
 			wrap_put(&w, "; ", piece);
 		}
-		fprintf(f, "\n  %-7s twin alone: %s\n", "", twin_alone);
+		fprintf(f, "\n  %-7s twin alone: %s\n", "", t.twin_alone);
 		return w.lines + 1;
 	}
 	fputc('\n', f);
-	if (n) {
-		fprintf(f, "  %-7s %s twin: %s%s\n", "", tw, verdicts, minus ? "; below 0: faster" : "");
-		w.lines++;
+	if (t.n) {
+		char lead[16];
+		snprintf(lead, sizeof(lead), "  %-7s ", "");
+		struct wrap vw = {f, 0, 1, indent};
+		wrap_put(&vw, "", lead);
+		verdicts_piece(piece, sizeof(piece), &t, ts, strlen(lead));
+		wrap_put(&vw, "", piece);
+		if (t.minus)
+			wrap_put(&vw, "; ", "below 0: faster");
+		fputc('\n', f);
+		w.lines += vw.lines;
 	}
 	return w.lines;
 }
@@ -396,6 +522,8 @@ struct gap {
 	uint64_t batch;
 	const char *shape, *codegen;
 	double kernel, twin; /* cycles per iteration */
+	double diff;         /* twin - kernel: paired by load where paired */
+	int paired;
 	enum sb_cell_side side;
 };
 
@@ -409,7 +537,7 @@ static int gap_better(const struct gap *a, const struct gap *b, uint64_t batch)
 		return a->batch == batch;
 	if (a->added != b->added)
 		return a->added;
-	return fabs(a->kernel - a->twin) > fabs(b->kernel - b->twin);
+	return fabs(a->diff) > fabs(b->diff);
 }
 
 /* The search for the gap to name: the best so far at the summary's batch. */
@@ -425,10 +553,13 @@ static void gap_of_pair(void *ctx, const struct cell_pair *p)
 		if (added ? !p->v || !p->res_add : !p->res_abs)
 			continue;
 		const struct sb_estimate *t = added ? &p->td : &p->ta, *k = added ? &p->kd : &p->ka;
-		if (sb_kernel_verdict(t, k).verdict != SB_VERDICT_DIFFER)
+		int paired = 0;
+		struct sb_verdict_of v = added ? sb_kernel_added_verdict(t, k, &p->paired, &paired)
+					       : sb_kernel_verdict(t, k);
+		if (v.verdict != SB_VERDICT_DIFFER)
 			continue;
 		struct gap g = {1, added, p->batch, shapes[p->s], p->v ? codegens[p->v] : "base", k->value, t->value,
-				p->twin};
+				v.diff.value, paired, p->twin};
 		if (gap_better(&g, &gs->best, gs->batch))
 			gs->best = g;
 	}
@@ -439,6 +570,26 @@ static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
 	struct gap_search gs = {.batch = batch};
 	each_cell_pair(rf, gap_of_pair, &gs);
 	return gs.best;
+}
+
+/* The gap line of a verdict paired by load: the twin's added cost below
+ * or above the kernel's load by load, by the mean of the loads' gaps. */
+static int paired_gap_line(FILE *f, const char *where, const char *rel, double gap)
+{
+	char line[4][256];
+	snprintf(line[0], sizeof(line[0]),
+		 "%s not reproduced: twin %s kernel by %.1f cycles/iter, paired by load; cause unknown", where, rel,
+		 gap);
+	snprintf(line[1], sizeof(line[1]), "%s not reproduced: twin %s kernel by %.1f cycles/iter, paired by load",
+		 where, rel, gap);
+	snprintf(line[2], sizeof(line[2]), "%s: twin %s kernel by %.1f cycles/iter, paired by load", where, rel, gap);
+	snprintf(line[3], sizeof(line[3]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
+	for (int i = 0; i < 4; i++)
+		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 3) {
+			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
+			return 1;
+		}
+	return 0;
 }
 
 /* One line naming what the twin does not reproduce and its size: the
@@ -456,8 +607,10 @@ static int gap_line(FILE *f, const struct gap *g, uint64_t batch)
 	snprintf(k, sizeof(k), g->added ? "%+.1f" : "%.1f", g->kernel);
 	snprintf(t, sizeof(t), g->added ? "%+.1f" : "%.1f", g->twin);
 	/* The sign in words: no convention to learn. */
-	const char *rel = g->twin < g->kernel ? "below" : "above";
-	double gap = fabs(g->kernel - g->twin);
+	const char *rel = g->diff < 0 ? "below" : "above";
+	double gap = fabs(g->diff);
+	if (g->paired)
+		return paired_gap_line(f, where, rel, gap);
 	snprintf(line[0], sizeof(line[0]),
 		 "%s not reproduced: twin %s %s kernel %s by %.1f cycles/iter; cause unknown", where, t, rel,
 		 k, gap);

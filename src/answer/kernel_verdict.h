@@ -29,10 +29,10 @@
  * SB_KERNEL_RESOLVED_CYCLES or SB_KERNEL_RESOLVED_FRACTION of the base's
  * own cost, whichever is larger, and never more than that cost (the base:
  * the same side's baseline at that batch, cycles per iteration); an added
- * cost whose base is not resolved is not either. Beyond it the figure is the
- * driver's spread (a page fault's thousands of cycles over a small batch),
- * not a cost: printed "not resolved at batch N: the driver's own spread is
- * +-X cycles", with no verdict, never the summary's "most". */
+ * cost whose base is not resolved is not either. Beyond it the figure is
+ * no cost: printed "not resolved at batch N: " and where its spread comes
+ * from (sb_kernel_unresolved_reason), with no verdict, never the
+ * summary's "most". */
 #define SB_KERNEL_RESOLVED_CYCLES 10.0
 #define SB_KERNEL_RESOLVED_FRACTION 0.10
 /* The largest half-width a figure over a base costing base_cost may have. */
@@ -41,6 +41,22 @@ double sb_kernel_resolved_bound(double base_cost);
 int sb_kernel_resolved(const struct sb_estimate *e, const struct sb_estimate *base);
 /* e's CI half-width (the larger side), NAN without a CI. */
 double sb_estimate_half_width(const struct sb_estimate *e);
+
+/* Where the spread of a kernel figure not resolved (its CI's half-width
+ * half) comes from, by the intervals its loads' differing alone and its
+ * blocks within each load alone give it (between, within: kernel_by_load.h;
+ * absent in a run that has no figures by load). A source names the spread
+ * where its half-width is at least SB_SPREAD_NAMES times the other's and
+ * at least SB_SPREAD_SHARE of half (it accounts for the spread):
+ *   the loads:  "the loads differ: ±B cycles, ±W within a load"
+ *   the blocks: "the driver's own spread is ±H cycles" (also with one
+ *               load, where nothing lies between loads)
+ * and where neither does, or the run cannot tell them apart, the text
+ * gives ±H with what it knows, never naming a cause it did not measure. */
+#define SB_SPREAD_NAMES 2.0
+#define SB_SPREAD_SHARE 0.5
+void sb_kernel_unresolved_reason(char *buf, size_t len, double half, const struct sb_estimate *between,
+				 const struct sb_estimate *within);
 
 enum sb_verdict { SB_VERDICT_NONE, SB_VERDICT_AGREE, SB_VERDICT_DIFFER, SB_VERDICT_INCONCLUSIVE };
 
@@ -52,6 +68,19 @@ struct sb_verdict_of {
 
 /* The verdict on twin against kernel (both cycles per iteration). */
 struct sb_verdict_of sb_kernel_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel);
+
+/* The same rule on a difference twin - kernel measured as one figure (diff,
+ * with its own CI), the margin from the kernel's figure. */
+struct sb_verdict_of sb_kernel_verdict_of_difference(const struct sb_estimate *diff,
+						     const struct sb_estimate *kernel);
+
+/* The verdict on a twin's added cost (twin) against the kernel's (kernel):
+ * paired by load where the twin is placed like the loads and has the
+ * difference load by load (paired: the placed twin's paired_vs_kernel,
+ * kernel_by_load.h; *was_paired 1), else from the two CIs as independent
+ * figures (*was_paired 0; was_paired may be NULL). */
+struct sb_verdict_of sb_kernel_added_verdict(const struct sb_estimate *twin, const struct sb_estimate *kernel,
+					     const struct sb_estimate *paired, int *was_paired);
 
 /* "agree", "differ", "inconclusive"; NULL for SB_VERDICT_NONE. */
 const char *sb_verdict_name(enum sb_verdict v);
@@ -77,11 +106,19 @@ int sb_kernel_figures(const struct sb_run_file *rf, enum sb_cell_side side, cons
 
 /* Whether the kernel's figures of an arm at batch are resolved: its
  * absolute cost (and, not the baseline, its base's) into *absolute, its
- * added cost (0 for the baseline) into *added, and the widest half-width
- * of what is not into *spread (NAN: all resolved). 0, or -1 without the
- * arm or its baseline in the kernel's rows. */
+ * added cost (0 for the baseline) into *added, and of the widest of what
+ * is not, its half-width into *spread (NAN: all resolved) and, where
+ * why is not NULL, where that spread comes from (sb_kernel_unresolved_reason,
+ * room for why_len). 0, or -1 without the arm or its baseline in the
+ * kernel's rows. */
 int sb_kernel_figures_resolved(const struct sb_run_file *rf, const char *codegen, const char *shape, uint64_t batch,
-			       int *absolute, int *added, double *spread);
+			       int *absolute, int *added, double *spread, char *why, size_t why_len);
+
+/* The placed twin's added cost less the kernel's, paired by load, of
+ * codegen and shape at batch (kernel_by_load.h): absent where the run has
+ * none (an aligned twin, a run without figures by load). */
+struct sb_estimate sb_kernel_paired_figure(const struct sb_run_file *rf, const char *codegen, const char *shape,
+					   uint64_t batch);
 
 /* The kernel run's lines of the summary (answer.h's sb_answer_fn): the
  * kernel's own figures at the largest batch where its baseline has a CI,

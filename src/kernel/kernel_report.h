@@ -8,6 +8,11 @@
 #include "harness/harness.h"
 #include "kernel/loader.h"
 
+/* The cell of r at batch whose arm is variant v (enum sb_kernel_variant)
+ * of shape on side, or NULL. */
+const struct sb_cell *sb_kernel_report_cell(const struct sb_results *r, enum sb_cell_side side,
+					    enum sb_kernel_shape shape, int v, uint64_t batch);
+
 /* Side-by-side report (kernel_report.c): per batch, replica twin delta vs
  * kernel delta (private and hybrid against baseline) in core cycles per
  * iteration with their 95 % CIs, and a verdict. With several loads of the

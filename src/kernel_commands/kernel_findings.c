@@ -137,6 +137,7 @@ static void write_verdicts(struct kernel_run *r)
 void kernel_run_report(struct sb_session *s, struct kernel_run *r)
 {
 	const int *shapes = r->plan.shapes;
+	kernel_run_load_figures(r);
 	/* Per shape: the kernel's programs, the twins, the placed twins; their
 	 * figures checked now, since the verdicts below are made before the
 	 * session's ending checks them (figure_checks.h). */

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "stats/blocks_log.h"
 #include "variants/percpu.h"
 #include "kernel/signals.h"
 #include "variants/twin_variants.h"
@@ -172,7 +173,14 @@ int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struc
 		if (arc != SB_KERNEL_OK)
 			return arc;
 	}
+	/* The kept blocks, for the figures load by load. */
+	sb_blocks_log_collect(&r->blocks);
 	int rrc = sb_run_arm_sets(kp.part, kp.n, err, sizeof(err));
+	sb_blocks_log_collect(NULL);
+	if (sb_blocks_log_collect_failed()) {
+		fprintf(stderr, "stubbench kernel: out of memory collecting the blocks: no figures load by load\n");
+		sb_block_table_free(&r->blocks);
+	}
 	if (rrc != 0) {
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;

@@ -37,6 +37,7 @@ static void release(struct kernel_run *r)
 		sb_results_free(&r->tres[s]);
 	}
 	free(r->verdicts);
+	sb_block_table_free(&r->blocks);
 	if (r->quiet_info)
 		fclose(r->quiet_info);
 	r->quiet_info = NULL;

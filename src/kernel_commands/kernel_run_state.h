@@ -17,6 +17,7 @@
 #include "kernel/private_stack_findings.h"
 #include "jit/return_thunks.h"
 #include "kernel/stack_offset_probe.h"
+#include "stats/block_table.h"
 #include "stubbench/results.h"
 #include "kernel/twin_placement.h"
 #include "harness/variant_arms.h"
@@ -65,6 +66,10 @@ struct kernel_run {
 	/* The placed twins' rbp frame page offset per shape (-1: a random pad
 	 * per block), kernel_measure.c. */
 	int placed_frame[SB_N_SHAPES];
+	/* The blocks every part kept while it measured (kernel_measure.c), for
+	 * the figures load by load (kernel_load_figures.c); none where
+	 * collecting them ran out of memory. */
+	struct sb_block_table blocks;
 	struct sb_return_thunk thunk; /* where the JIT's returns go (kernel_run_aim_returns) */
 	char ci_scope[768];           /* what the CIs cover, for the report */
 	int has_results;              /* measured to the end: the run has a report */
@@ -88,6 +93,10 @@ void kernel_run_aim_returns(struct kernel_run *r, FILE *info, struct sb_return_t
  * twins), then their counters checked. Returns SB_KERNEL_OK or the status
  * it failed with, said on stderr. */
 int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struct sb_run_opts *ro, FILE *info);
+
+/* kernel_load_figures.c. The figures load by load from r->blocks set on
+ * the cells of r->kres and r->pres (nothing without blocks). */
+void kernel_run_load_figures(struct kernel_run *r);
 
 /* kernel_findings.c. The run's report on s (the command's report_final,
  * command.h): every part's results, the side-by-side verdicts and the

@@ -53,6 +53,23 @@ static const struct sb_figure figures[] = {
 	{.name = "next-run-codegen", .title = "cycles vs baseline at identical layout, range for the next run",
 	 .unit = "", .json = "next_run_codegen_cycles", .json_ci = "next_run_range_codegen_cycles",
 	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, next_run_codegen), .of_baseline = 1},
+	/* A kernel run's figures load by load (kernel_by_load.h): where its
+	 * figures' spread comes from, and the placed twin paired by load. */
+	{.name = "between-loads", .title = "cycles per iteration, the CI its loads' differing alone gives", .unit = "",
+	 .json = "between_loads_cycles", .json_ci = "between_loads_ci95",
+	 .change_as_difference = 0, .offset = offsetof(struct sb_cell, between_loads)},
+	{.name = "within-loads", .title = "cycles per iteration, the CI its blocks within each load alone give",
+	 .unit = "", .json = "within_loads_cycles", .json_ci = "within_loads_ci95",
+	 .change_as_difference = 0, .offset = offsetof(struct sb_cell, within_loads)},
+	{.name = "between-loads-added", .title = "cycles vs baseline, the CI its loads' differing alone gives",
+	 .unit = "", .json = "between_loads_delta_cycles", .json_ci = "between_loads_delta_ci95",
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, between_loads_added), .of_baseline = 1},
+	{.name = "within-loads-added", .title = "cycles vs baseline, the CI its blocks within each load alone give",
+	 .unit = "", .json = "within_loads_delta_cycles", .json_ci = "within_loads_delta_ci95",
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, within_loads_added), .of_baseline = 1},
+	{.name = "paired-vs-kernel", .title = "cycles vs baseline less the kernel's, paired by load", .unit = "",
+	 .json = "paired_vs_kernel_cycles", .json_ci = "paired_vs_kernel_ci95",
+	 .change_as_difference = 1, .offset = offsetof(struct sb_cell, paired_vs_kernel), .of_baseline = 1},
 };
 _Static_assert(sizeof(figures) / sizeof(figures[0]) <= SB_MAX_FIGURES, "SB_MAX_FIGURES holds every figure");
 /* figures[SB_FIGURE_DELTA] is "delta" (checked by test_figures). */

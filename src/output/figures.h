@@ -16,7 +16,7 @@
 struct sb_cell;
 
 /* At most this many figures (a saved run's row holds one estimate each). */
-#define SB_MAX_FIGURES 12
+#define SB_MAX_FIGURES 16
 /* The first figure of the table: the cost against the baseline, % (the
  * one --placements spreads are drawn from). */
 #define SB_FIGURE_DELTA 0

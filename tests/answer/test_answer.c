@@ -2,6 +2,10 @@
  *   - the kernel verdict (kernel_verdict.h): agree inside the margin,
  *     differ outside it, inconclusive across an edge, none without a CI;
  *     the margin is 1 cycle or 10 % of the kernel, whichever is larger;
+ *     on an added cost paired by load, the same rule on that difference;
+ *   - where a figure not resolved has its spread (made-up intervals
+ *     between and within loads): the loads or the driver named only where
+ *     twice the other and half the figure's spread, else no cause;
  *   - recorded on an AMD EPYC Zen 4 VM whose returns go through
  *     srso_alias_return_thunk: `stubbench kernel --thunk=ret` (the twins
  *     return with ret) differs from the kernel on the baseline's absolute
@@ -63,6 +67,54 @@ static void made_up_verdicts(void)
 	t = sb_estimate_of(4, NAN, NAN);
 	v = sb_kernel_verdict(&t, &k);
 	CHECK(v.verdict == SB_VERDICT_NONE && !sb_verdict_name(v.verdict), "no CI, no verdict");
+}
+
+/* The added cost paired by load (sb_kernel_added_verdict): the same rule
+ * on the paired difference where there is one, the two CIs otherwise. */
+static void made_up_paired(void)
+{
+	struct sb_estimate t = est(2, -2, 6), k = est(8, 4, 12), paired = est(-0.2, -0.6, 0.3);
+	int was = -1;
+	struct sb_verdict_of v = sb_kernel_added_verdict(&t, &k, &paired, &was);
+	CHECK(was == 1 && v.verdict == SB_VERDICT_AGREE && v.diff.value == -0.2, "paired: %s",
+	      sb_verdict_name(v.verdict));
+	paired = est(-6.6, -8.1, -5.0);
+	v = sb_kernel_added_verdict(&t, &k, &paired, &was);
+	CHECK(v.verdict == SB_VERDICT_DIFFER && v.margin == 1, "paired apart: %s", sb_verdict_name(v.verdict));
+	paired = sb_estimate_absent("aligned twin");
+	v = sb_kernel_added_verdict(&t, &k, &paired, &was);
+	CHECK(was == 0 && v.verdict == SB_VERDICT_INCONCLUSIVE && v.diff.value == -6, "unpaired: %s",
+	      sb_verdict_name(v.verdict));
+	v = sb_kernel_added_verdict(&t, &k, NULL, NULL);
+	CHECK(v.verdict == SB_VERDICT_INCONCLUSIVE, "no paired figure: %s", sb_verdict_name(v.verdict));
+}
+
+/* Where a kernel figure's spread comes from (sb_kernel_unresolved_reason):
+ * a cause named only where it is twice the other and half the figure's
+ * spread; no cause where the run cannot say. */
+static void made_up_reasons(void)
+{
+	struct {
+		double half;
+		struct sb_estimate between, within;
+		const char *want;
+	} c[] = {
+		{10.3, est(7, -1, 15), est(7, 6.6, 7.4), "the loads differ: ±8.0 cycles, ±0.4 within a load"},
+		{45.9, est(100, 99, 101), est(100, 60, 140), "the driver's own spread is ±45.9 cycles"},
+		{45.9, sb_estimate_absent("one load"), est(100, 70, 130), "the driver's own spread is ±45.9 cycles"},
+		{40, est(12, 11.9, 12.1), est(12, 11.8, 12.2), "±40.0 cycles (±0.1 between loads, ±0.2 within)"},
+		{40, est(12, 0, 24), est(12, 6, 18), "±40.0 cycles (±12.0 between loads, ±6.0 within)"},
+		{9, est(12, 3, 21), est(12, 7, 17), "±9.0 cycles (±9.0 between loads, ±5.0 within)"},
+		{64.5, est(5, -55, 65), sb_estimate_absent("no load of two blocks"),
+		 "±64.5 cycles (one block a load: loads and driver not told apart)"},
+		{45.9, sb_estimate_absent("an older run"), sb_estimate_absent("an older run"),
+		 "±45.9 cycles (this run has no figures by load)"},
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char buf[160];
+		sb_kernel_unresolved_reason(buf, sizeof(buf), c[i].half, &c[i].between, &c[i].within);
+		CHECK(strcmp(buf, c[i].want) == 0, "case %zu: %s, want %s", i, buf, c[i].want);
+	}
 }
 
 /* The verdict on the baseline's absolute cost, per shape and batch, of a
@@ -368,6 +420,8 @@ int main(int argc, char **argv)
 	}
 	char path[1024];
 	made_up_verdicts();
+	made_up_paired();
+	made_up_reasons();
 	snprintf(path, sizeof(path), "%s/answer_kernel_thunk_ret.json", argv[1]);
 	recorded_baseline(path, SB_VERDICT_DIFFER, 1);
 	snprintf(path, sizeof(path), "%s/answer_kernel.json", argv[1]);

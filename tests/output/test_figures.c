@@ -41,7 +41,8 @@ static void cell_with_figures(struct sb_cell *c, int run)
 				     &c->codegen_median, &c->codegen_two_state_pct, &c->codegen_mean,
 				     &c->vs_reference_cycles,
 				     &c->delta_cycles,	 &c->next_run_delta,   &c->next_run_cycles,
-				     &c->next_run_codegen};
+				     &c->next_run_codegen, &c->between_loads, &c->within_loads,
+				     &c->between_loads_added, &c->within_loads_added, &c->paired_vs_kernel};
 	for (size_t k = 0; k < sizeof(set) / sizeof(set[0]); k++)
 		*set[k] = sb_estimate_of(value_of(k, run), value_of(k, run) - 0.5, value_of(k, run) + 0.5);
 }
@@ -61,6 +62,7 @@ static void results(struct sb_results *r, struct sb_cell cells[2], int run)
 		c->delta_pct = c->matched_cycles = c->layout_cycles = c->codegen_median = c->codegen_two_state_pct =
 			c->vs_reference_cycles =
 			c->delta_cycles = c->next_run_delta = c->next_run_cycles = c->next_run_codegen =
+			c->between_loads_added = c->within_loads_added = c->paired_vs_kernel =
 				sb_estimate_absent("the baseline itself");
 		if (a == 1)
 			cell_with_figures(c, run);
