@@ -78,7 +78,8 @@ static const struct sb_cli_group report_group = {
 					  "none: the one most have, the runs without it named and left out)"},
 		{"variant", "LIST", KEY_VARIANT, "the variants to put side by side (default: those two runs have)"},
 		{"from-blocks", "LOG", KEY_FROM, "estimate the run again from LOG, its --blocks log, per state of\n"
-						 "the core beside its blocks (docs/core-states.md)"},
+						 "the core beside its blocks (docs/core-states.md); a kernel run:\n"
+						 "its summary with the figures by load (docs/kernel-verdict.md)"},
 		{"quiet-levels", "FILE", KEY_QUIET, "with --from-blocks: the record of quiet canary levels that\n"
 						    "says which state is quiet (default: none)"},
 		{NULL},

@@ -8,6 +8,7 @@ add_library(stubbench_report STATIC
   src/answer/state_figures_report.c
   # a kernel run's figures load by load, from its blocks (live or its log).
   src/saved/kernel_by_load.c
+  src/answer/kernel_from_blocks.c
   src/saved/run_states.c
   src/answer/states_answer.c
   src/saved/run_match.c
@@ -69,6 +70,15 @@ function(sb_report_add_tests)
   target_include_directories(test_answer PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
   target_link_libraries(test_answer PRIVATE stubbench_report)
   add_test(NAME answer COMMAND test_answer ${CMAKE_SOURCE_DIR}/tests/data)
+  # The placed twin paired by load, cell by cell, on runs recorded with their logs.
+  add_executable(test_kernel_paired ${CMAKE_SOURCE_DIR}/tests/answer/test_kernel_paired.c)
+  target_include_directories(test_kernel_paired PRIVATE ${CMAKE_SOURCE_DIR}/tests/common)
+  target_link_libraries(test_kernel_paired PRIVATE stubbench_report)
+  add_test(NAME kernel_paired COMMAND test_kernel_paired ${CMAKE_SOURCE_DIR}/tests/data)
+  # A kernel run judged again from its blocks log: paired verdicts, the
+  # source of a spread named only where the log shows it.
+  add_test(NAME kernel_by_load COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_by_load.py
+    $<TARGET_FILE:stubbench> ${CMAKE_SOURCE_DIR}/tests/data)
   # No kernel figure that is the driver's spread printed as a cost, on
   # recorded kernel runs (and copies of them made wider).
   add_test(NAME kernel_noise COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/answer/kernel_noise.py $<TARGET_FILE:stubbench>

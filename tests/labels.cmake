@@ -47,7 +47,7 @@ function(sb_label_tests)
     # cmake/lab.cmake
     lab_golden lab_behaviour lab_plot
     # cmake/report.cmake
-    compare figures answer kernel_noise kernel_gap_line kernel_obj_answer across_runs atlas machine_name summary_width
+    compare figures answer kernel_paired kernel_by_load kernel_noise kernel_gap_line kernel_obj_answer across_runs atlas machine_name summary_width
     answer_report report_kernel_obj diff_report compare_cli_bad_file compare_cli_not_json
     compare_cli_bad_metric compare_cli_one_file compare_cli_table plot_cli plot_reference kernel_plot_table
     plot_injection hostile_reports

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "answer/answer.h"
+#include "answer/kernel_from_blocks.h"
 #include "output/json_doc.h"
 #include "harness/harness.h"
 #include "output/reporter.h"
@@ -254,6 +255,32 @@ static int keep_variants(struct sb_state_figures *s, char *const *variants, size
 	return 0;
 }
 
+/* A run of the kernel's built-in shapes (rf, freed here) and its log: its
+ * summary with the figures load by load (kernel_from_blocks.h). Core
+ * states, --quiet-levels, --variant and JSON are the sweep's and refused. */
+static int kernel_from_blocks(FILE *f, struct sb_run_file *rf, const char *log, const char *quiet_levels, int json,
+			      char *const *variants)
+{
+	struct sb_block_table t;
+	char err[1024];
+	int rc = 2;
+	if (quiet_levels || json || variants)
+		fprintf(stderr, "stubbench report: --from-blocks of a kernel run: %s does not apply (it prints the "
+			"summary with the figures load by load)\n", quiet_levels ? "--quiet-levels" : json ? "--format=json"
+												: "--variant");
+	else if (sb_block_table_read(log, &t, err, sizeof(err)) != 0)
+		fprintf(stderr, "stubbench report: --from-blocks: %s\n", err);
+	else {
+		if (log_of_run(&t, rf, err, sizeof(err)) != 0)
+			fprintf(stderr, "stubbench report: --from-blocks: %s: %s\n", log, err);
+		else
+			rc = sb_kernel_report_from_blocks(f, rf, &t, log);
+		sb_block_table_free(&t);
+	}
+	sb_run_file_free(rf);
+	return rc;
+}
+
 int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char *quiet_levels, int json,
 			  char *const *variants, size_t n_variants)
 {
@@ -268,6 +295,8 @@ int sb_report_from_blocks(FILE *f, const char *run, const char *log, const char 
 		return 2;
 	}
 	int rc = 2;
+	if (sb_kernel_run_of_shapes(&rf))
+		return kernel_from_blocks(f, &rf, log, quiet_levels, json, variants);
 	if (record_level(quiet_levels, &rf, &level, &why, err, sizeof(err)) != 0)
 		fprintf(stderr, "stubbench report: --quiet-levels: %s\n", err);
 	else if (sb_block_table_read(log, &t, err, sizeof(err)) != 0)

@@ -270,9 +270,10 @@ static int read_result(struct sb_run_file *out, json_object *r, size_t i, char *
 	key_of(r, row->variant, &row->key);
 	row->batch = (uint64_t)batch;
 	row->samples = isfinite(samples) ? (size_t)samples : 0;
-	double processes = num(r, "processes");
+	double processes = num(r, "processes"), states = num(r, "states");
 	row->processes = processes >= 1 && processes <= SB_MAX_PROCESSES && processes == floor(processes) ?
 			 (size_t)processes : 0;
+	row->states = states >= 1 && states <= SB_MAX_STATES && states == floor(states) ? (size_t)states : 0;
 	json_object *cyc = member(r, "cycles_per_iter");
 	row->cycles = read_figure(num(cyc, "mean"), num_at(member(cyc, "ci95"), 0), num_at(member(cyc, "ci95"), 1));
 	for (size_t k = 0; k < sb_figure_count(); k++) {
@@ -373,8 +374,9 @@ static int read_doc(struct sb_run_file *out, json_object *doc, char *err, size_t
 		return -1;
 	}
 	str(doc, "tool", out->tool, sizeof(out->tool));
-	double cpu = num(doc, "cpu");
+	double cpu = num(doc, "cpu"), seed = num(doc, "seed");
 	out->cpu = isfinite(cpu) ? (int)cpu : -1;
+	out->seed = isfinite(seed) && seed >= 0 && seed < 18446744073709551616.0 ? (uint64_t)seed : 1;
 	str(doc, "machine", out->machine, sizeof(out->machine));
 	str(doc, "host", out->host, sizeof(out->host));
 	read_machine_id(member(doc, "cpuid"), &out->id);
@@ -490,6 +492,7 @@ int sb_run_file_from_results(const struct sb_results *r, const char *tool, struc
 		row->key = c->arm->key;
 		row->batch = c->batch;
 		row->samples = c->n_samples;
+		row->states = c->n_states;
 		struct sb_estimate cyc = sb_cell_cycles(c);
 		row->cycles = read_figure(cyc.value, cyc.lo, cyc.hi);
 		for (size_t k = 0; k < sb_figure_count(); k++) {

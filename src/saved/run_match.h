@@ -21,6 +21,7 @@ struct sb_run_row {
 	uint64_t batch;
 	size_t samples;
 	size_t processes;                 /* the processes its blocks ran in (0: not said) */
+	size_t states;                    /* the re-rolled states its kept blocks ran in (0: not said) */
 	struct sb_estimate cycles;        /* core cycles per iteration, 95 % CI */
 	/* Every figure of the figure table (figures.h), by its index there:
 	 * figures[SB_FIGURE_DELTA] is the % vs the baseline. */
@@ -55,6 +56,7 @@ struct sb_run_file {
 	 * "core_states", state_figures.h); NULL: the run has none. */
 	struct sb_state_figures *states;
 	int cpu;            /* the CPU the run was pinned to; -1: not said */
+	uint64_t seed;      /* the --seed it ran with (1, the default, where not said) */
 	char thunk[256];    /* where returns go: "return_thunk.name", else the kernel JIT's flavour */
 	char not_measured[512]; /* what the run could not measure and why ("" : nothing) */
 	char kernel_driver[256]; /* how the kernel's programs ran, where not as raw_tp ("": raw_tp) */
