@@ -105,8 +105,8 @@ static void put_markers(struct sb_doc *c, const struct sb_subcommand *cmd)
 	sb_config_defaults(&d);
 	char buf[256] = "";
 	struct sb_doc *m = sb_doc_object(c, "markers");
-	for (size_t i = 0, n = 0; i < d.n_batches && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu", i ? "," : "", (unsigned long long)d.batches[i]);
+	for (size_t i = 0, n = 0; i < d.measure.n_batches && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu", i ? "," : "", (unsigned long long)d.measure.batches[i]);
 	sb_doc_string(m, "B", buf);
 	sb_doc_string(m, "T", sb_thunk_choices());
 	snprintf(buf, sizeof(buf), "%llu",
@@ -114,7 +114,7 @@ static void put_markers(struct sb_doc *c, const struct sb_subcommand *cmd)
 	sb_doc_string(m, "P", buf);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES));
 	sb_doc_string(m, "S", buf);
-	snprintf(buf, sizeof(buf), "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
+	snprintf(buf, sizeof(buf), "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.measure.time_s);
 	sb_doc_string(m, "W", buf);
 }
 

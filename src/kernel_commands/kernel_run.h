@@ -37,8 +37,8 @@ struct sb_kernel_run_options {
 	int driver; /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
 };
 
-/* The run of cfg->shape and cfg->variants: --shape=htab (sb_kernel_htab_run),
- * or the built-in shapes, loaded cfg->loads times per batch size, their JIT
+/* The run of cfg->measure.shape and cfg->measure.variants: --shape=htab (sb_kernel_htab_run),
+ * or the built-in shapes, loaded cfg->kernel.loads times per batch size, their JIT
  * checked against the twins, then measured beside the twins and the twins
  * placed like the loads, interleaved; the session (session.h) reports it,
  * with the side-by-side verdicts. Ends with sb_kernel_interrupted_or. */

@@ -25,13 +25,13 @@ double sb_share_fraction(enum sb_share share)
 
 double sb_budget_seconds(const struct sb_config *cfg)
 {
-	if (cfg->samples)
+	if (cfg->measure.samples)
 		return 0;
-	double ways = cfg->share_ways > 1 ? (double)cfg->share_ways : 1.0;
-	return cfg->time_s * sb_share_fraction(cfg->share) / ways;
+	double ways = cfg->measure.share_ways > 1 ? (double)cfg->measure.share_ways : 1.0;
+	return cfg->measure.time_s * sb_share_fraction(cfg->measure.share) / ways;
 }
 
 double sb_budget_longest_run_seconds(const struct sb_config *cfg)
 {
-	return cfg->time_s > 0 ? cfg->time_s / 8 : 0;
+	return cfg->measure.time_s > 0 ? cfg->measure.time_s / 8 : 0;
 }

@@ -32,7 +32,7 @@ static void aim_returns(const struct sb_config *cfg, const char *tool, const str
 			"replica\n", tool, what, sb_thunk_name(thunk->thunk), thunk->how);
 	else if (a == NOT_APPLIED)
 		fprintf(stderr, "%s: %s keep %s's replica: %s\n", tool, what, sb_thunk_name(sb_thunk_applied()), err);
-	else if (cfg->verbose)
+	else if (cfg->out.verbose)
 		fprintf(stderr, "%s: %s return through the replica of %s (%s)\n", tool, what,
 			sb_thunk_name(thunk->thunk), thunk->how);
 }
@@ -48,7 +48,7 @@ void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, 
 				 FILE *info)
 {
 	static const char *const twin_family[] = {"twin"};
-	enum sb_thunk t = cfg->thunk ? sb_thunk_from_name(cfg->thunk) : thunk->thunk;
+	enum sb_thunk t = cfg->measure.thunk ? sb_thunk_from_name(cfg->measure.thunk) : thunk->thunk;
 	char line[768], why[512];
 	int reaimed;
 	enum aimed a = aim_at(t, twin_family, 1, &reaimed, why, sizeof(why));
@@ -60,10 +60,10 @@ void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, 
 			 why);
 	else
 		snprintf(line, sizeof(line), "twins: returns reach the replica of %s, %s%s", sb_thunk_name(t),
-			 cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+			 cfg->measure.thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
 			 reaimed ? " (re-aimed in place)" : "");
 	if (info)
 		fprintf(info, "%s\n", line);
-	else if (a != AIMED || cfg->verbose)
+	else if (a != AIMED || cfg->out.verbose)
 		fprintf(stderr, "%s: %s\n", tool, line);
 }

@@ -17,7 +17,7 @@
 
 int sb_layout_wanted(const struct sb_config *cfg)
 {
-	return cfg->padded && cfg->states && !cfg->placements && sb_format_is(cfg->format, SB_OUT_KEYED);
+	return cfg->measure.padded && cfg->measure.states && !cfg->measure.placements && sb_format_is(cfg->out.format, SB_OUT_KEYED);
 }
 
 static long group_of(const struct sb_layout_groups *lg, const struct sb_variant *v)
@@ -182,11 +182,11 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 	}
 	if (!lg->n)
 		return 0;
-	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
-	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->seed, 0);
+	lg->n_placements = cfg->measure.states < SB_LAYOUT_PLACEMENTS ? cfg->measure.states : SB_LAYOUT_PLACEMENTS;
+	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->measure.seed, 0);
 	lg->arms = calloc(lg->n, sizeof(*lg->arms));
 	lg->res = calloc(lg->n, sizeof(*lg->res));
-	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));
+	lg->blocks = calloc(lg->n * (cfg->measure.n_batches ? cfg->measure.n_batches : 1), sizeof(*lg->blocks));
 	if (!lg->offsets || !lg->arms || !lg->res || !lg->blocks) {
 		sb_layout_groups_free(lg, 0);
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -197,7 +197,7 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 						 .res = &lg->res[i]};
 		lg->put[i] = (struct sb_layout_put){.lg = lg, .i = i};
 	}
-	if (share_pages(prog, cfg->seed, lg) != 0) {
+	if (share_pages(prog, cfg->measure.seed, lg) != 0) {
 		sb_layout_groups_free(lg, 0);
 		return 1;
 	}
@@ -237,8 +237,8 @@ static int between(const struct sb_config *cfg, const struct sb_layout_groups *l
 	p->mean = p->median = sb_estimate_absent("no group of its own in the run");
 	if (a < 0 || b < 0)
 		return -1;
-	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
-			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->measure.n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->measure.n_batches);
 	return sb_paired_between_placements(&ba, &bb, N_BOOT, seed, p) == 0 && p->mean.known ? 0 : -1;
 }
 
@@ -249,8 +249,8 @@ static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb
 {
 	if (a < 0 || b < 0)
 		return sb_estimate_absent("no group of its own in the run");
-	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
-			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->measure.n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->measure.n_batches);
 	struct sb_placement_states ps;
 	if (sb_placements_in_states(&ba, &bb, &ps) != 0)
 		return sb_estimate_absent("out of memory");
@@ -261,7 +261,7 @@ static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb
  * a stream of the run's seed of its own (sb_seed_stream). */
 static uint64_t figure_seed(const struct sb_config *cfg, size_t cell, unsigned figure)
 {
-	return sb_seed_stream(cfg->seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
+	return sb_seed_stream(cfg->measure.seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
 }
 
 void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
@@ -279,9 +279,9 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				continue;
 			const struct sb_variant *pv = padded_of(&groups[g], v);
 			long va = group_of(lg, v), pad = group_of(lg, pv);
-			for (size_t bi = 0; bi < cfg->n_batches; bi++) {
+			for (size_t bi = 0; bi < cfg->measure.n_batches; bi++) {
 				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
-				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->n_batches + bi;
+				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->measure.n_batches + bi;
 				struct sb_paired p;
 				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, figure_seed(cfg, cell, 0), &p);
 				/* The median over placements: at identical layout the

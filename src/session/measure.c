@@ -73,7 +73,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
-	size_t k = cfg->placements, n_vars = n_others;
+	size_t k = cfg->measure.placements, n_vars = n_others;
 	int baseline_in_others = 0;
 	for (size_t i = 0; i < n_others; i++)
 		baseline_in_others |= others[i] == *baseline;
@@ -97,7 +97,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	pool->next = pools;
 	pools = pool;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 0));
+	sb_rng_seed(&rng, sb_seed_stream(cfg->measure.seed, SB_SEED_PAGES, 0));
 	char err[512];
 	*n_out = 0;
 	for (size_t vi = 0; vi < n_others + 1; vi++) {
@@ -123,7 +123,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	return 0;
 }
 
-/* The re-rolled states of every arm: cfg->states placed copies of each
+/* The re-rolled states of every arm: cfg->measure.states placed copies of each
  * variant, each at a random place, or (offsets given: an arm of the
  * identical-layout comparison) n_offsets copies, copy j at the offsets of
  * placement j in its pages, kept in a pool until the program ends. A variant whose code
@@ -131,8 +131,8 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
 		       const unsigned *offsets, size_t n_offsets, struct sb_layout_put *put)
 {
-	size_t k = offsets ? n_offsets : cfg->states;
-	if (!k || cfg->placements)
+	size_t k = offsets ? n_offsets : cfg->measure.states;
+	if (!k || cfg->measure.placements)
 		return 0;
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
 	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
@@ -151,7 +151,7 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 	 * after a few groups a copy found no free page in 64 tries. */
 	static uint64_t groups_placed;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 1 + groups_placed++));
+	sb_rng_seed(&rng, sb_seed_stream(cfg->measure.seed, SB_SEED_PAGES, 1 + groups_placed++));
 	if (!pools)
 		atexit(free_pools);
 	pool->copies = copies;
@@ -245,7 +245,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	size_t n_others = g->n_others;
 	gr->baseline_name = baseline ? baseline->name : NULL;
 	sb_session_progress(prog, "placing the arms' copies");
-	if (cfg->placements) {
+	if (cfg->measure.placements) {
 		size_t n_placed;
 		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);
 		if (prc)
@@ -259,7 +259,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		return 2;
 	}
 	/* The copies' arms carry their originals' keys at their placements. */
-	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
+	for (size_t i = 0; cfg->measure.placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
 	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets, gr->put);
 	if (src)
@@ -268,15 +268,15 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	gr->ready = 1;
 	/* Counters read in the process that samples, by system calls a
 	 * contained one may not make (docs/security-model.md). */
-	if (cfg->counters && cfg->contain) {
+	if (cfg->measure.counters && cfg->measure.contain) {
 		fprintf(stderr, "%s: --counters: not with code read from files, which runs in a contained process "
 			"(docs/security-model.md)\n", prog);
 		return 2;
 	}
-	if (cfg->counters) {
-		hooks->counters = sb_counters_open(cfg->counters, err, sizeof(err));
+	if (cfg->measure.counters) {
+		hooks->counters = sb_counters_open(cfg->measure.counters, err, sizeof(err));
 		if (!hooks->counters ||
-		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
+		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->measure.batches, cfg->measure.n_batches, err,
 				     sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			return 2;
@@ -284,13 +284,13 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		if (sb_counters_note(hooks->counters) && !said_counters++)
 			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks->counters));
 	}
-	hooks->markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
+	hooks->markers = sb_markers_open(a->arms, a->n, cfg->measure.batches, cfg->measure.n_batches, err, sizeof(err));
 	if (!hooks->markers)
 		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
-	else if (sb_markers_note(hooks->markers) && (cfg->verbose || (cfg->counters && !said_counters)) &&
+	else if (sb_markers_note(hooks->markers) && (cfg->out.verbose || (cfg->measure.counters && !said_counters)) &&
 		 !said_markers++) /* with --counters, its own line says what counts: one line */
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
-	else if (cfg->verbose && !said_markers++)
+	else if (cfg->out.verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
 	sb_session_run_opts(cfg, &gr->ro);
 	gr->ro.stack_by_state = gr->offsets != NULL; /* placement j: one stack offset in every group */
@@ -321,7 +321,7 @@ static int group_finish(const struct sb_config *cfg, const char *prog, struct sb
 	char err[768];
 	if (!gr->ready)
 		return rc;
-	if (cfg->placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cfg->seed) < 0) {
+	if (cfg->measure.placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cfg->measure.seed) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		rc = 1;
 	}
@@ -362,7 +362,7 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_
 	char err[768];
 	/* perf_event counters count whatever runs while they are open: with
 	 * them, one group after the other, each with only its own open. */
-	size_t together = cfg->counters ? 1 : n;
+	size_t together = cfg->measure.counters ? 1 : n;
 	for (size_t i = 0; i < n; i += together) {
 		int rrc = sb_run_arm_sets(parts + i, together, err, sizeof(err));
 		if (rrc == SB_RUN_TOO_SHORT) {
@@ -391,7 +391,7 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 		return 1;
 	}
 	for (size_t g = 0; g < n; g++) {
-		if (!groups[g].same_offsets || !cfg->states || cfg->placements)
+		if (!groups[g].same_offsets || !cfg->measure.states || cfg->measure.placements)
 			continue;
 		const struct sb_variant *vs[SB_MAX_ARMS + 1];
 		size_t m = 0;
@@ -399,7 +399,7 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 			vs[m++] = groups[g].baseline;
 		for (size_t i = 0; i < groups[g].n_others && m < SB_MAX_ARMS + 1; i++)
 			vs[m++] = groups[g].others[i];
-		(*out)[g] = sb_layout_offsets(vs, m, cfg->states, cfg->seed, g + 1);
+		(*out)[g] = sb_layout_offsets(vs, m, cfg->measure.states, cfg->measure.seed, g + 1);
 		if (!(*out)[g]) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 1;
@@ -423,9 +423,9 @@ static int start_sibling(const struct sb_config *cfg, const char *prog, int cpu,
 			same[n++] = groups[g].others[i];
 	}
 	const struct sb_run_test_hooks *t = cfg->test;
-	struct sb_sibling_request rq = {.mode = cfg->sibling, .load = cfg->sibling_load, .cpu = cpu,
+	struct sb_sibling_request rq = {.mode = cfg->measure.sibling, .load = cfg->measure.sibling_load, .cpu = cpu,
 					.forced_pu = t && t->force_sibling ? t->sibling_cpu : -1, .same = same,
-					.n_same = n, .contain = cfg->contain};
+					.n_same = n, .contain = cfg->measure.contain};
 	char note[400], err[300];
 	static char said[400];
 	int rc = sb_sibling_start(&rq, sib, note, sizeof(note), err, sizeof(err));
@@ -446,7 +446,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 
 	for (size_t i = 0; i < n_groups; i++)
 		memset(groups[i].res, 0, sizeof(*groups[i].res));
-	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->measure.cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 2;
 	}
@@ -455,7 +455,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		return 1;
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (cfg->verbose && !said_timer++)
+	if (cfg->out.verbose && !said_timer++)
 		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
@@ -469,20 +469,20 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	struct sb_arm_set *parts = calloc(n_all, sizeof(*parts));
 	if (!grs || !parts || all_groups_of(groups, n_groups, &lg, &all) != 0) {
 		free(grs), free(parts), free(all);
-		sb_layout_groups_free(&lg, cfg->n_batches);
+		sb_layout_groups_free(&lg, cfg->measure.n_batches);
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
 	int rc = same_offsets_of(cfg, prog, groups, n_groups, &own_offsets);
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
 		grs[i].offsets = i < n_groups ? (groups[i].same_offsets ? own_offsets[i] : NULL) : lg.offsets;
-		grs[i].n_offsets = i < n_groups ? cfg->states : lg.n_placements;
+		grs[i].n_offsets = i < n_groups ? cfg->measure.states : lg.n_placements;
 		grs[i].put = i < n_groups ? NULL : &lg.put[i - n_groups];
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
 		parts[i] = (struct sb_arm_set){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
 						.opts = &grs[i].ro, .out = all[i].res,
-						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
+						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->measure.n_batches]};
 	}
 	/* The step's seconds (the session's budget) are for all its groups
 	 * together: each group an equal share; with the groups of the
@@ -511,7 +511,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
 	if (rc == 0)
 		sb_layout_figures(cfg, &lg, groups, n_groups);
-	sb_layout_groups_free(&lg, cfg->n_batches);
+	sb_layout_groups_free(&lg, cfg->measure.n_batches);
 	for (size_t i = 0; own_offsets && i < n_groups; i++)
 		free(own_offsets[i]);
 	free(own_offsets);

@@ -53,8 +53,8 @@ static int use_records(const char *tool, const struct sb_config *cfg)
 {
 	static char quiet[SB_SAFE_FILE_PATH_MAX + 1], past[SB_SAFE_FILE_PATH_MAX + 1];
 	static char quiet_why[SB_SAFE_FILE_PATH_MAX + 200], past_why[SB_SAFE_FILE_PATH_MAX + 200];
-	int q = record_path(cfg->quiet_levels, "quiet-levels", quiet, sizeof(quiet));
-	int p = record_path(cfg->past_runs, "past-runs", past, sizeof(past));
+	int q = record_path(cfg->records.quiet_levels, "quiet-levels", quiet, sizeof(quiet));
+	int p = record_path(cfg->records.past_runs, "past-runs", past, sizeof(past));
 	if (q == -3 || p == -3) {
 		fprintf(stderr, "%s: %s: %s\n", tool, q == -3 ? "--quiet-levels" : "--past-runs", q == -3 ? quiet : past);
 		return -1;
@@ -85,7 +85,7 @@ int sb_session_open_records(const char *tool, const struct sb_config *cfg)
 		return 0;
 	}
 	char err[SB_SAFE_FILE_PATH_MAX + 400];
-	if (cfg->blocks && sb_blocks_log_open(cfg->blocks, err, sizeof(err)) != 0) {
+	if (cfg->records.blocks && sb_blocks_log_open(cfg->records.blocks, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", tool, err);
 		return SB_STATUS_USAGE;
 	}

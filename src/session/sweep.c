@@ -63,7 +63,7 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
-/* Which flavours cfg->flavour names (sb_config_parse_flavour). */
+/* Which flavours cfg->measure.flavour names (sb_config_parse_flavour). */
 struct flavours {
 	int seed, host;
 };
@@ -186,20 +186,20 @@ static const struct sb_command sweep_command = {
 	.collect_blocks = 1,
 };
 
-/* The host flavour's thunk (--thunk, cfg->thunk): the host's, or the one
+/* The host flavour's thunk (--thunk, cfg->measure.thunk): the host's, or the one
  * --thunk names, said on stderr (the output still names the host's).
  * Returns 0, or SB_STATUS_USAGE after one line. */
 static int choose_host_thunk(const struct sb_config *cfg, struct flavours fl, const struct sb_return_thunk *host,
 			     struct sb_return_thunk *chosen)
 {
 	*chosen = *host;
-	if (!cfg->thunk)
+	if (!cfg->measure.thunk)
 		return 0;
 	if (!fl.host) {
 		fprintf(stderr, TOOL ": --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
 		return SB_STATUS_USAGE;
 	}
-	chosen->thunk = sb_thunk_from_name(cfg->thunk);
+	chosen->thunk = sb_thunk_from_name(cfg->measure.thunk);
 	snprintf(chosen->how, sizeof(chosen->how), "chosen with --thunk; this kernel's: %s", sb_thunk_name(host->thunk));
 	fprintf(stderr, TOOL ": host flavour: returns through the replica of %s (%s)\n", sb_thunk_name(chosen->thunk),
 		chosen->how);
@@ -211,7 +211,7 @@ static int run_calls(const struct sb_config *cfg, const struct flavour_groups *f
 {
 	char err[768];
 	int cpu;
-	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->measure.cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
@@ -238,20 +238,20 @@ enum sb_status sb_sweep_run(const struct sb_config *run_cfg, const struct sb_swe
 	struct sb_config cfg = *run_cfg;
 	/* The flavours: the command line's, a sweep file's, or the default. */
 	struct flavours fl;
-	if (sb_config_parse_flavour("flavour", cfg.flavour, &fl.seed, &fl.host, err, sizeof(err)) != 0) {
+	if (sb_config_parse_flavour("flavour", cfg.measure.flavour, &fl.seed, &fl.host, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n_vs;
-	if (sb_variants_select(cfg.variants, "replica", vs, SB_MAX_ARMS - 1, &n_vs, err, sizeof(err)) != 0) {
+	if (sb_variants_select(cfg.measure.variants, "replica", vs, SB_MAX_ARMS - 1, &n_vs, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
 	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
 	struct sb_return_thunk thunk, chosen;
 	sb_return_thunk_from_sysfs(&thunk);
-	if (cfg.verbose)
+	if (cfg.out.verbose)
 		fprintf(stderr, TOOL ": returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
 	if (choose_host_thunk(&cfg, fl, &thunk, &chosen) != 0)
 		return SB_STATUS_USAGE;
