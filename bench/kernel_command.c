@@ -189,7 +189,7 @@ static int run_kernel(struct sb_cli *cli)
 				ignored);
 			return EXIT_USAGE;
 		}
-		return sb_kernel_probe_run(&cli->cfg);
+		return sb_kernel_probe_run(&cli->cfg.out);
 	}
 	/* Each mode is a descriptor: sb_command_run opens the blocks log and
 	 * records around it (session/records_policy.h). */

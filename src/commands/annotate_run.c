@@ -120,7 +120,7 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 			fprintf(stderr, "%s: out of memory\n", TOOL);
 	} else {
 		sb_annotate_summary(f, a, 10);
-		if (sb_session_full_report(cfg)) {
+		if (sb_session_full_report(&cfg->out)) {
 			fputc('\n', f);
 			sb_annotate_listing(f, a);
 		}

@@ -450,7 +450,7 @@ static void fp_report(struct sb_session *s, struct sb_group *g, size_t n, void *
 	s->after_report = pages_lines;
 	s->after_ctx = &c->rep;
 	/* With the summary alone (its lines first on stdout): on stderr. */
-	if (sb_format_is(run_cfg->out.format, SB_OUT_TEXT) && !sb_session_full_report(run_cfg))
+	if (sb_format_is(run_cfg->out.format, SB_OUT_TEXT) && !sb_session_full_report(&run_cfg->out))
 		pages_lines(stderr, run_cfg->out.format, &c->run.all, &c->rep);
 	sb_session_add(s, &c->run.all, NULL);
 }

@@ -138,12 +138,12 @@ static int start_library(int n_flags, char **flags)
 /* The thread pinned to cfg->measure.cpu (named in the library's context), its
  * private stacks, the TSC's frequency, cfg->measure.counters opened. Returns 0, or
  * a status after one line. */
-static int set_up(const struct sb_config *cfg)
+static int set_up(const struct sb_measure_config *cfg)
 {
 	char err[SB_SAFE_FILE_PATH_MAX + 300];
 	int cpu;
 	/* libbenchmark runs a single-threaded benchmark on the calling thread. */
-	if (sb_pin_thread(cfg->measure.cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
@@ -159,8 +159,8 @@ static int set_up(const struct sb_config *cfg)
 		fprintf(stderr, TOOL ": the TSC frequency could not be measured\n");
 		return SB_STATUS_FAILED;
 	}
-	if (cfg->measure.counters) {
-		counter_set = sb_counters_open(cfg->measure.counters, err, sizeof(err));
+	if (cfg->counters) {
+		counter_set = sb_counters_open(cfg->counters, err, sizeof(err));
 		if (!counter_set) {
 			fprintf(stderr, TOOL ": %s\n", err);
 			return SB_STATUS_USAGE;
@@ -174,21 +174,21 @@ static int set_up(const struct sb_config *cfg)
 /* A benchmark for every variant at every batch of cfg, registered with the
  * library. Returns the cases (free them after the run), or NULL after one
  * line. */
-static struct bench_case *register_cases(const struct sb_config *cfg)
+static struct bench_case *register_cases(const struct sb_measure_config *cfg)
 {
 	size_t n_variants = sb_variant_count();
-	struct bench_case *cases = calloc(n_variants * cfg->measure.n_batches, sizeof(*cases));
+	struct bench_case *cases = calloc(n_variants * cfg->n_batches, sizeof(*cases));
 	if (!cases) {
 		fprintf(stderr, TOOL ": out of memory\n");
 		return NULL;
 	}
 	for (size_t i = 0; i < n_variants; i++) {
-		for (size_t b = 0; b < cfg->measure.n_batches; b++) {
-			struct bench_case *c = &cases[i * cfg->measure.n_batches + b];
+		for (size_t b = 0; b < cfg->n_batches; b++) {
+			struct bench_case *c = &cases[i * cfg->n_batches + b];
 			c->variant = sb_variant_at(i);
-			c->batch = cfg->measure.batches[b];
+			c->batch = cfg->batches[b];
 			struct sb_gbench_opts o = {
-				.arg = (int64_t)cfg->measure.batches[b],
+				.arg = (int64_t)cfg->batches[b],
 				.has_arg = 1,
 				.arg_name = "batch",
 				.manual_time = 1,
@@ -208,10 +208,10 @@ static int measure(const struct sb_config *cfg, int n_flags, char **flags)
 {
 	int rc = start_library(n_flags, flags);
 	if (rc == 0)
-		rc = set_up(cfg);
+		rc = set_up(&cfg->measure);
 	if (rc)
 		return rc;
-	struct bench_case *cases = register_cases(cfg);
+	struct bench_case *cases = register_cases(&cfg->measure);
 	if (!cases)
 		return SB_STATUS_FAILED;
 	if (sb_gbench_run() == 0) { /* the library said which filter matched nothing */

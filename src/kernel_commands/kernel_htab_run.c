@@ -125,12 +125,12 @@ static int htab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 
 /* The programs, once per batch size, and one test run of each empty
  * driver (syscall, raw_tp) to see the kernel runs them. */
-static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_config *cfg)
+static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_measure_config *cfg)
 {
 	char why[512];
-	for (size_t i = 0; i < cfg->measure.n_batches; i++) {
+	for (size_t i = 0; i < cfg->n_batches; i++) {
 		enum sb_kernel_status st;
-		r->objs[i] = sb_htab_load_as((uint32_t)cfg->measure.batches[i], r->driver, &st, why, sizeof(why));
+		r->objs[i] = sb_htab_load_as((uint32_t)cfg->batches[i], r->driver, &st, why, sizeof(why));
 		if (!r->objs[i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -178,7 +178,7 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 		unload_programs(r);
 		r->driver = SB_DRIVER_PERF_EVENT;
 		snprintf(r->driver_note, sizeof(r->driver_note), "%s", KERNEL_PERF_EVENT_NOTE);
-		enum sb_kernel_status lst = load_programs(r, cfg);
+		enum sb_kernel_status lst = load_programs(r, &cfg->measure);
 		if (lst != SB_KERNEL_OK)
 			return lst;
 		st = sb_htab_check_jit(r->objs[0], cfg->kernel.dump_dir, cfg->out.verbose ? info : sb_session_nowhere(), why,
@@ -282,7 +282,7 @@ static void report(struct sb_session *s, struct sb_group *g, size_t n, void *ctx
  * check's status, or the status the run failed with. */
 static int run(struct htab_run *r, const struct sb_config *cfg, FILE *info)
 {
-	enum sb_kernel_status st = load_programs(r, cfg);
+	enum sb_kernel_status st = load_programs(r, &cfg->measure);
 	if (st != SB_KERNEL_OK)
 		return st;
 	int with_private;
@@ -303,7 +303,7 @@ static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, s
 {
 	(void)g, (void)n;
 	struct htab_run *r = ctx;
-	enum sb_kernel_status st = kernel_run_start(cfg, &r->cpu);
+	enum sb_kernel_status st = kernel_run_start(&cfg->measure, &r->cpu);
 	if (st != SB_KERNEL_OK)
 		return st;
 	/* The JIT check and counters lines: above the full table (--table,

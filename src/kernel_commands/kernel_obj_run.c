@@ -299,7 +299,7 @@ static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
 	for (size_t b = 1; b < r->n_batches; b++)
 		if (r->batches[b] > r->batches[big])
 			big = b;
-	double max_run_s = sb_budget_longest_run_seconds(cfg);
+	double max_run_s = sb_budget_longest_run_seconds(&cfg->measure);
 	enum sb_kernel_status st;
 	if (r->driver == SB_DRIVER_PERF_EVENT) {
 		st = sb_user_obj_check_runs_as(r->objs[big], r->pf_progs, r->n_pf_progs, r->driver, cpu, max_run_s, why,
@@ -446,7 +446,7 @@ static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, s
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
 	 * the first thing on stdout. */
 	FILE *info = sb_session_notes(r->cfg), *quiet = NULL;
-	if (sb_format_is(r->cfg->out.format, SB_OUT_TEXT) && sb_session_full_report(r->cfg)) {
+	if (sb_format_is(r->cfg->out.format, SB_OUT_TEXT) && sb_session_full_report(&r->cfg->out)) {
 		/* Within the table's width but with --verbose (text_grid.h). */
 		quiet = r->cfg->out.verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
 		info = quiet ? quiet : stdout;

@@ -14,7 +14,7 @@
 #include "harness/harness.h"
 #include "output/reporter.h"
 
-enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
+enum sb_kernel_status sb_kernel_probe_run(const struct sb_output_config *cfg)
 {
 	char why[512];
 	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));
@@ -29,9 +29,9 @@ enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
 	}
 	/* The lines go where --output says, like every report. */
 	struct sb_out out;
-	if (sb_out_open(&out, cfg->out.output, "stubbench kernel") != 0)
+	if (sb_out_open(&out, cfg->output, "stubbench kernel") != 0)
 		return SB_KERNEL_FAILED;
-	if (sb_format_is(cfg->out.format, SB_OUT_JSON)) {
+	if (sb_format_is(cfg->format, SB_OUT_JSON)) {
 		struct sb_doc *doc = sb_doc_new();
 		sb_private_stack_probe_doc(doc, "probe", &p);
 		int failed = sb_doc_failed(doc) || sb_reporter_json_doc(out.f, doc->first) != 0;

@@ -52,7 +52,7 @@ static enum sb_kernel_status start_and_load(struct kernel_run *r, int *cpu)
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_USAGE;
 	}
-	enum sb_kernel_status st = kernel_run_start(&r->cfg, cpu);
+	enum sb_kernel_status st = kernel_run_start(&r->cfg.measure, cpu);
 	if (st != SB_KERNEL_OK)
 		return st;
 	r->driver = r->driver_option != SB_KERNEL_DRIVER_AUTO ? (enum sb_kernel_driver)r->driver_option

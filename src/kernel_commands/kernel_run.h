@@ -52,7 +52,7 @@ enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const stru
 /* --probe: which program types and stack shapes this kernel gives a
  * private stack (their JIT read back): as lines, or one JSON object with
  * --format=json, on stdout. */
-enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg);
+enum sb_kernel_status sb_kernel_probe_run(const struct sb_output_config *cfg);
 
 /* How every mode of the kernel run ends: a run that a signal stopped (it
  * unwound and unloaded everything) says so in one line on stderr and

@@ -21,7 +21,7 @@ static enum aimed aim_at(enum sb_thunk t, const char *const *families, size_t n,
 }
 
 /* The host flavour's returns aimed at thunk's replica; what: whose. */
-static void aim_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
+static void aim_returns(const struct sb_output_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
 			const char *const *families, size_t n, const char *what)
 {
 	char err[512];
@@ -32,7 +32,7 @@ static void aim_returns(const struct sb_config *cfg, const char *tool, const str
 			"replica\n", tool, what, sb_thunk_name(thunk->thunk), thunk->how);
 	else if (a == NOT_APPLIED)
 		fprintf(stderr, "%s: %s keep %s's replica: %s\n", tool, what, sb_thunk_name(sb_thunk_applied()), err);
-	else if (cfg->out.verbose)
+	else if (cfg->verbose)
 		fprintf(stderr, "%s: %s return through the replica of %s (%s)\n", tool, what,
 			sb_thunk_name(thunk->thunk), thunk->how);
 }
@@ -41,7 +41,7 @@ void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, 
 {
 	/* The host replicas and the host baselines padded to their layout. */
 	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
-	aim_returns(cfg, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
+	aim_returns(&cfg->out, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
 }
 
 void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,

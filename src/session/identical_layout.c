@@ -230,27 +230,27 @@ static struct sb_arm_blocks blocks_of(const struct sb_layout_groups *lg, size_t 
 
 /* a against b (layout groups; -1: none) at batch index bi into *p: 0, or
  * -1 with p absent. */
-static int between(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b, size_t bi,
+static int between(const struct sb_measure_config *cfg, const struct sb_layout_groups *lg, long a, long b, size_t bi,
 		   uint64_t seed, struct sb_paired *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->mean = p->median = sb_estimate_absent("no group of its own in the run");
 	if (a < 0 || b < 0)
 		return -1;
-	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->measure.n_batches),
-			     bb = blocks_of(lg, (size_t)b, bi, cfg->measure.n_batches);
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
 	return sb_paired_between_placements(&ba, &bb, N_BOOT, seed, p) == 0 && p->mean.known ? 0 : -1;
 }
 
 /* The % of placements where a or b (layout groups) took more than one
  * state, or absent with the reason. */
-static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b,
+static struct sb_estimate two_state(const struct sb_measure_config *cfg, const struct sb_layout_groups *lg, long a, long b,
 				    size_t bi)
 {
 	if (a < 0 || b < 0)
 		return sb_estimate_absent("no group of its own in the run");
-	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->measure.n_batches),
-			     bb = blocks_of(lg, (size_t)b, bi, cfg->measure.n_batches);
+	struct sb_arm_blocks ba = blocks_of(lg, (size_t)a, bi, cfg->n_batches),
+			     bb = blocks_of(lg, (size_t)b, bi, cfg->n_batches);
 	struct sb_placement_states ps;
 	if (sb_placements_in_states(&ba, &bb, &ps) != 0)
 		return sb_estimate_absent("out of memory");
@@ -259,9 +259,9 @@ static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb
 
 /* The bootstrap of a cell's codegen (figure 0) or layout cost (figure 1):
  * a stream of the run's seed of its own (sb_seed_stream). */
-static uint64_t figure_seed(const struct sb_config *cfg, size_t cell, unsigned figure)
+static uint64_t figure_seed(const struct sb_measure_config *cfg, size_t cell, unsigned figure)
 {
-	return sb_seed_stream(cfg->measure.seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
+	return sb_seed_stream(cfg->seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
 }
 
 void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_groups *lg, struct sb_group *groups,
@@ -283,7 +283,7 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
 				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->measure.n_batches + bi;
 				struct sb_paired p;
-				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, figure_seed(cfg, cell, 0), &p);
+				int rc = between(&cfg->measure, lg, va, pad >= 0 ? pad : base, bi, figure_seed(&cfg->measure, cell, 0), &p);
 				/* The median over placements: at identical layout the
 				 * codegen cost of every placement is one figure but for
 				 * cells a busy host disturbed, which move a mean by cycles
@@ -294,11 +294,11 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				c->codegen_against = rc == 0 ? (pad >= 0 ? pv : groups[g].baseline)->name : NULL;
 				memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
 				c->n_codegen_modes = p.n_modes;
-				c->codegen_two_state_pct = two_state(cfg, lg, va, pad >= 0 ? pad : base, bi);
+				c->codegen_two_state_pct = two_state(&cfg->measure, lg, va, pad >= 0 ? pad : base, bi);
 				/* Absent, with the reason, where the groups gave no figure. */
 				c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
 				if (pad >= 0) {
-					between(cfg, lg, pad, base, bi, figure_seed(cfg, cell, 1), &p);
+					between(&cfg->measure, lg, pad, base, bi, figure_seed(&cfg->measure, cell, 1), &p);
 					c->layout_cycles = p.mean;
 				}
 			}

@@ -69,11 +69,11 @@ static void free_pools(void)
 
 /* K placed copies of baseline and of every other variant: baseline@p0 is
  * the harness's baseline, everything else an ordinary arm. */
-static int place_all(const struct sb_config *cfg, const char *prog, const struct sb_variant **baseline,
+static int place_all(const struct sb_measure_config *cfg, const char *prog, const struct sb_variant **baseline,
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
-	size_t k = cfg->measure.placements, n_vars = n_others;
+	size_t k = cfg->placements, n_vars = n_others;
 	int baseline_in_others = 0;
 	for (size_t i = 0; i < n_others; i++)
 		baseline_in_others |= others[i] == *baseline;
@@ -97,7 +97,7 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	pool->next = pools;
 	pools = pool;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_seed_stream(cfg->measure.seed, SB_SEED_PAGES, 0));
+	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 0));
 	char err[512];
 	*n_out = 0;
 	for (size_t vi = 0; vi < n_others + 1; vi++) {
@@ -128,11 +128,11 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
  * identical-layout comparison) n_offsets copies, copy j at the offsets of
  * placement j in its pages, kept in a pool until the program ends. A variant whose code
  * cannot be copied keeps its own code, said in one line. */
-static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
+static int give_states(const struct sb_measure_config *cfg, const char *prog, struct sb_variant_arms *a,
 		       const unsigned *offsets, size_t n_offsets, struct sb_layout_put *put)
 {
-	size_t k = offsets ? n_offsets : cfg->measure.states;
-	if (!k || cfg->measure.placements)
+	size_t k = offsets ? n_offsets : cfg->states;
+	if (!k || cfg->placements)
 		return 0;
 	struct placed_pool *pool = calloc(1, sizeof(*pool));
 	const struct sb_variant **copies = calloc(a->n * k + 1, sizeof(*copies));
@@ -151,7 +151,7 @@ static int give_states(const struct sb_config *cfg, const char *prog, struct sb_
 	 * after a few groups a copy found no free page in 64 tries. */
 	static uint64_t groups_placed;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_seed_stream(cfg->measure.seed, SB_SEED_PAGES, 1 + groups_placed++));
+	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_PAGES, 1 + groups_placed++));
 	if (!pools)
 		atexit(free_pools);
 	pool->copies = copies;
@@ -247,7 +247,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	sb_session_progress(prog, "placing the arms' copies");
 	if (cfg->measure.placements) {
 		size_t n_placed;
-		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);
+		int prc = place_all(&cfg->measure, prog, &baseline, others, n_others, gr->placed, &n_placed);
 		if (prc)
 			return prc;
 		others = gr->placed;
@@ -261,7 +261,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	/* The copies' arms carry their originals' keys at their placements. */
 	for (size_t i = 0; cfg->measure.placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
-	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets, gr->put);
+	int src = give_states(&cfg->measure, prog, a, gr->offsets, gr->n_offsets, gr->put);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
@@ -315,13 +315,13 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 /* After the run: placements summarized, counters read, hooks closed, and
  * the counters (ag: all the run's groups) and guard words checked. Returns
  * rc, or 1 on a failed check. */
-static int group_finish(const struct sb_config *cfg, const char *prog, struct sb_group *g,
+static int group_finish(const struct sb_measure_config *cfg, const char *prog, struct sb_group *g,
 			struct group_run *gr, const struct all_groups *ag, int rc)
 {
 	char err[768];
 	if (!gr->ready)
 		return rc;
-	if (cfg->measure.placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cfg->measure.seed) < 0) {
+	if (cfg->placements && rc == 0 && sb_placement_summarize(g->res, gr->baseline_name, cfg->seed) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		rc = 1;
 	}
@@ -357,12 +357,12 @@ static int all_groups_of(const struct sb_group *groups, size_t n, const struct s
 
 /* Runs the set-up parts, together (fresh processes taking turns) or, with
  * counters, one after the other. Returns 0, 1 or 2. */
-static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_set *parts, size_t n)
+static int run_all(const struct sb_measure_config *cfg, const char *prog, struct sb_arm_set *parts, size_t n)
 {
 	char err[768];
 	/* perf_event counters count whatever runs while they are open: with
 	 * them, one group after the other, each with only its own open. */
-	size_t together = cfg->measure.counters ? 1 : n;
+	size_t together = cfg->counters ? 1 : n;
 	for (size_t i = 0; i < n; i += together) {
 		int rrc = sb_run_arm_sets(parts + i, together, err, sizeof(err));
 		if (rrc == SB_RUN_TOO_SHORT) {
@@ -382,7 +382,7 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_
 /* The table of placements of each group that asks for the same offsets
  * for all its arms (sb_group.same_offsets), in (*out)[g]; NULL for the
  * others. Returns 0, or 1 out of memory (said on stderr). */
-static int same_offsets_of(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
+static int same_offsets_of(const struct sb_measure_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
 			   unsigned ***out)
 {
 	*out = calloc(n, sizeof(**out));
@@ -391,7 +391,7 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 		return 1;
 	}
 	for (size_t g = 0; g < n; g++) {
-		if (!groups[g].same_offsets || !cfg->measure.states || cfg->measure.placements)
+		if (!groups[g].same_offsets || !cfg->states || cfg->placements)
 			continue;
 		const struct sb_variant *vs[SB_MAX_ARMS + 1];
 		size_t m = 0;
@@ -399,7 +399,7 @@ static int same_offsets_of(const struct sb_config *cfg, const char *prog, const 
 			vs[m++] = groups[g].baseline;
 		for (size_t i = 0; i < groups[g].n_others && m < SB_MAX_ARMS + 1; i++)
 			vs[m++] = groups[g].others[i];
-		(*out)[g] = sb_layout_offsets(vs, m, cfg->measure.states, cfg->measure.seed, g + 1);
+		(*out)[g] = sb_layout_offsets(vs, m, cfg->states, cfg->seed, g + 1);
 		if (!(*out)[g]) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 1;
@@ -473,7 +473,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	int rc = same_offsets_of(cfg, prog, groups, n_groups, &own_offsets);
+	int rc = same_offsets_of(&cfg->measure, prog, groups, n_groups, &own_offsets);
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
 		grs[i].offsets = i < n_groups ? (groups[i].same_offsets ? own_offsets[i] : NULL) : lg.offsets;
 		grs[i].n_offsets = i < n_groups ? cfg->measure.states : lg.n_placements;
@@ -490,7 +490,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	 * in each): an arm of a command group gets as much time as the one arm
 	 * of a comparison group, so that the placed cost keeps as many blocks
 	 * per arm as the codegen. */
-	double total_s = sb_budget_seconds(cfg), arms = 0;
+	double total_s = sb_budget_seconds(&cfg->measure), arms = 0;
 	for (size_t i = 0; i < n_all && rc == 0; i++)
 		arms += (double)all[i].arms->n;
 	for (size_t i = 0; i < n_all && rc == 0 && arms > 0; i++)
@@ -501,14 +501,14 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	for (size_t i = 0; i < n_all && rc == 0; i++)
 		grs[i].ro.sibling = sib;
 	if (rc == 0)
-		rc = run_all(cfg, prog, parts, n_all);
+		rc = run_all(&cfg->measure, prog, parts, n_all);
 	char sib_err[300];
 	if (sb_sibling_stop(sib, sib_err, sizeof(sib_err)) != 0 && rc != 2) { /* 2: said already */
 		fprintf(stderr, "%s: %s\n", prog, sib_err);
 		rc = 2;
 	}
 	for (size_t i = 0; i < n_all; i++)
-		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
+		rc = group_finish(&cfg->measure, prog, &all[i], &grs[i], &grs[i].ag, rc);
 	if (rc == 0)
 		sb_layout_figures(cfg, &lg, groups, n_groups);
 	sb_layout_groups_free(&lg, cfg->measure.n_batches);

@@ -60,7 +60,7 @@ void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 	*ro = (struct sb_run_opts){
 		.batches = cfg->measure.batches,
 		.n_batches = cfg->measure.n_batches,
-		.time_s = sb_budget_seconds(cfg),
+		.time_s = sb_budget_seconds(&cfg->measure),
 		.samples = cfg->measure.samples,
 		.seed = cfg->measure.seed,
 		.progress = isatty(STDERR_FILENO),
@@ -200,9 +200,9 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
  * and the report in a file, nothing). Returns 1 when the core was busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
-	if (sb_session_summary_alone_here(s->cfg))
+	if (sb_session_summary_alone_here(&s->cfg->out))
 		return sb_output_busy_report(sb_session_notes(s->cfg), s->tool, all);
-	if (!sb_session_full_report(s->cfg))
+	if (!sb_session_full_report(&s->cfg->out))
 		return sb_output_busy_report(stderr, s->tool, all);
 	if (s->cfg->out.verbose)
 		sb_output_multimodal_line(stderr, s->tool, all);
@@ -222,14 +222,14 @@ void sb_session_progress(const char *tool, const char *what)
 		fprintf(stderr, "\r%s: %s ...%20s\r", tool, what, "");
 }
 
-int sb_session_full_report(const struct sb_config *cfg)
+int sb_session_full_report(const struct sb_output_config *cfg)
 {
-	return !sb_format_is(cfg->out.format, SB_OUT_TEXT) || cfg->out.table || cfg->out.verbose;
+	return !sb_format_is(cfg->format, SB_OUT_TEXT) || cfg->table || cfg->verbose;
 }
 
-int sb_session_summary_alone_here(const struct sb_config *cfg)
+int sb_session_summary_alone_here(const struct sb_output_config *cfg)
 {
-	return !sb_format_is(cfg->out.format, SB_OUT_TEXT) && cfg->out.output && !cfg->out.verbose;
+	return !sb_format_is(cfg->format, SB_OUT_TEXT) && cfg->output && !cfg->verbose;
 }
 
 FILE *sb_session_nowhere(void)
@@ -242,7 +242,7 @@ FILE *sb_session_nowhere(void)
 
 FILE *sb_session_notes(const struct sb_config *cfg)
 {
-	return sb_session_summary_alone_here(cfg) ? sb_session_nowhere() : stderr;
+	return sb_session_summary_alone_here(&cfg->out) ? sb_session_nowhere() : stderr;
 }
 
 int sb_session_finish(struct sb_session *s, int rc)
@@ -279,12 +279,12 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = rc ? rc : 1;
 			goto out;
 		}
-		int table = sb_format_is(s->cfg->out.format, SB_OUT_TEXT), here = sb_session_summary_alone_here(s->cfg);
+		int table = sb_format_is(s->cfg->out.format, SB_OUT_TEXT), here = sb_session_summary_alone_here(&s->cfg->out);
 		if ((table || here) && summary(s, table ? out.f : stdout, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
 		 * own: its table is the answer. */
-		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
+		if (sb_session_full_report(&s->cfg->out) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
 			if (s->after_report && !here)
@@ -294,7 +294,7 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = 1;
 		/* With the summary alone, cells without samples still fail the run
 		 * (the table names them). */
-		if (!sb_session_full_report(s->cfg) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
+		if (!sb_session_full_report(&s->cfg->out) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)

@@ -117,12 +117,12 @@ void sb_session_progress(const char *tool, const char *what);
 
 /* The full report is asked for: a format other than the table, --table
  * or --verbose (else the table format prints the summary alone). */
-int sb_session_full_report(const struct sb_config *cfg);
+int sb_session_full_report(const struct sb_output_config *cfg);
 
 /* The report goes to a file in a format other than the table (--output,
  * --format) and --verbose was not given: the terminal gets the summary
  * alone, on stdout, and none of the notes around it. */
-int sb_session_summary_alone_here(const struct sb_config *cfg);
+int sb_session_summary_alone_here(const struct sb_output_config *cfg);
 
 /* A stream that drops what is written to it (/dev/null; stderr where that
  * cannot be opened). */

@@ -189,17 +189,17 @@ static const struct sb_command sweep_command = {
 /* The host flavour's thunk (--thunk, cfg->measure.thunk): the host's, or the one
  * --thunk names, said on stderr (the output still names the host's).
  * Returns 0, or SB_STATUS_USAGE after one line. */
-static int choose_host_thunk(const struct sb_config *cfg, struct flavours fl, const struct sb_return_thunk *host,
+static int choose_host_thunk(const struct sb_measure_config *cfg, struct flavours fl, const struct sb_return_thunk *host,
 			     struct sb_return_thunk *chosen)
 {
 	*chosen = *host;
-	if (!cfg->measure.thunk)
+	if (!cfg->thunk)
 		return 0;
 	if (!fl.host) {
 		fprintf(stderr, TOOL ": --thunk needs --flavour=host (the seed's flavour returns with ret)\n");
 		return SB_STATUS_USAGE;
 	}
-	chosen->thunk = sb_thunk_from_name(cfg->measure.thunk);
+	chosen->thunk = sb_thunk_from_name(cfg->thunk);
 	snprintf(chosen->how, sizeof(chosen->how), "chosen with --thunk; this kernel's: %s", sb_thunk_name(host->thunk));
 	fprintf(stderr, TOOL ": host flavour: returns through the replica of %s (%s)\n", sb_thunk_name(chosen->thunk),
 		chosen->how);
@@ -207,11 +207,11 @@ static int choose_host_thunk(const struct sb_config *cfg, struct flavours fl, co
 }
 
 /* --calls: the flavours' main progs called, pinned, with the private stacks set up. */
-static int run_calls(const struct sb_config *cfg, const struct flavour_groups *fg, uint64_t calls)
+static int run_calls(const struct sb_measure_config *cfg, const struct flavour_groups *fg, uint64_t calls)
 {
 	char err[768];
 	int cpu;
-	if (sb_pin_thread(cfg->measure.cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
@@ -253,14 +253,14 @@ enum sb_status sb_sweep_run(const struct sb_config *run_cfg, const struct sb_swe
 	sb_return_thunk_from_sysfs(&thunk);
 	if (cfg.out.verbose)
 		fprintf(stderr, TOOL ": returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
-	if (choose_host_thunk(&cfg, fl, &thunk, &chosen) != 0)
+	if (choose_host_thunk(&cfg.measure, fl, &thunk, &chosen) != 0)
 		return SB_STATUS_USAGE;
 	if (fl.host)
 		sb_session_aim_host_returns(&cfg, TOOL, &chosen);
 	static struct flavour_groups fg;
 	split_flavours(vs, n_vs, fl, &fg);
 	if (o->calls)
-		return run_calls(&cfg, &fg, o->calls);
+		return run_calls(&cfg.measure, &fg, o->calls);
 	static struct sweep_ctx ctx;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.fg = &fg;
