@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/format.h"
 #include "harness/harness.h"
 #include "output/output_codegen.h"
 #include "output/output_states.h"
