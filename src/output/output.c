@@ -59,6 +59,15 @@ int sb_output_write(FILE *f, const struct sb_reporter *rep, const struct sb_resu
 	return ferror(f) || fflush(f) != 0 ? -1 : 0;
 }
 
+int sb_output_notes(const char *format, FILE *f, const char *tool, const struct sb_results *r,
+		    const struct sb_output_meta *m, enum sb_notes which)
+{
+	const struct sb_reporter *rep = sb_reporter_for(format);
+	if (rep->notes)
+		return rep->notes(f, tool, r, m, which);
+	return sb_output_text_notes(f, tool, r, m, which);
+}
+
 /* A failed write to stdout already said: the exit check only sets the status. */
 static int stdout_failure_said;
 

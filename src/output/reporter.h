@@ -3,7 +3,7 @@
  * one implementation per format, in src/output/reporter_FORMAT.c, named
  * with its kind by a line of formats.def; the measuring commands' ending
  * picks one by --format (sb_reporter_for) and calls it through
- * sb_output_write (output.h):
+ * sb_output_write and sb_output_notes (output.h):
  *
  *   begin     the run's context (the table's "#" lines, CSV's header,
  *             the JSON document's members before its results)
@@ -12,6 +12,8 @@
  *             over as a document (json_doc.h); NULL: the format has no
  *             place for them
  *   end       what closes the output (the table's notes, JSON's "}")
+ *   notes     what the run says about itself after the report (NULL: as
+ *             lines of text, sb_output_text_notes)
  *
  * Each call returns 0, or -1 with errno when it could not write (a
  * document out of memory); sb_output_write then stops. A command's
@@ -23,6 +25,7 @@
 #include <stdio.h>
 
 #include "base/run_info.h"
+#include "output/output_notes.h"
 
 struct sb_doc;
 struct sb_cell;
@@ -41,6 +44,10 @@ struct sb_reporter {
 	int (*results)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
 	int (*members)(FILE *f, const struct sb_doc *members);
 	int (*end)(FILE *f, const struct sb_results *r, const struct sb_output_meta *m);
+	/* The notes of which (output_notes.h) on f; returns 1 when they say
+	 * the core was busy. */
+	int (*notes)(FILE *f, const char *tool, const struct sb_results *r, const struct sb_output_meta *m,
+		     enum sb_notes which);
 };
 
 /* An output format: a line of formats.def. */
