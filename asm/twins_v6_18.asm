@@ -17,8 +17,9 @@
 ;; Shapes:
 ;;   per-run  run_<v> (driver) -> prog_<v> (hits++, 3 calls) -> sub: the
 ;;            harness calls sb_twin_run_<v>_prog `batch` times, as run_<v>
-;;            calls prog_<v> batch_iters times; the driver twin is here for
-;;            the byte comparison.
+;;            calls prog_<v> batch_iters times; the twins placed like a load
+;;            (src/kernel/twin_placement.c) run a copy of the driver twin
+;;            instead, which reads sb_twin_batch_iters as run_<v> does.
 ;;   in-loop  loop_<v> holds the loop: the harness sets
 ;;            sb_twin_loop_batch_iters and calls sb_twin_loop_<v> once.
 
@@ -121,8 +122,9 @@ TWIN_PROG sb_twin_run_hybrid_prog, sb_twin_run_hybrid_prog_area, 64, sb_twin_hit
 ;; ---------------------------------------------------------------------------
 ;; per-run driver (the raw_tp program run_<v>):
 ;;   for (i = 0; i < batch_iters; i++) prog_<v>(i);  return 0
-;; tests/data/jit_v6_18_run_<v>.run_<v>.lst (0x44 bytes). Compared, not
-;; timed: the harness's timed loop plays its part.
+;; tests/data/jit_v6_18_run_<v>.run_<v>.lst (0x44 bytes). Compared with
+;; the kernel's, and timed in the placed twins only: for the aligned twins
+;; the harness's timed loop plays its part.
 ;; ---------------------------------------------------------------------------
 %macro TWIN_DRIVER 3 ; name, prog, kernel prog
 JIT_FUNC %1, none, 0, rbx, r13

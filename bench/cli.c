@@ -18,6 +18,8 @@
 #include "base/interrupt.h"
 #include "base/mitigations.h"
 #include "output/output.h"
+#include "output/reporter.h"
+#include "stubbench/format.h"
 #include "answer/answer.h"
 #include "output/out_file.h"
 #include "stubbench/parse.h"
@@ -31,7 +33,7 @@
 
 #define OPT_BASE 256
 #define HELP_COLUMN 19
-#define HELP_WIDTH 84 /* where a wrapped list (%T) breaks its lines */
+#define HELP_WIDTH 84 /* where a wrapped list (%T, %F) breaks its lines */
 
 /* ---- the shared groups ---- */
 
@@ -260,6 +262,18 @@ static int outputs_distinct(const struct sb_cli *cli, char *err, size_t errlen)
 	return 0;
 }
 
+/* name names a format (the output's table, format.h); else -1 with
+ * "WHAT: unknown format 'NAME'; one of ..." in err. */
+static int check_format(const char *what, const char *name, char *err, size_t errlen)
+{
+	if (sb_format_find(name))
+		return 0;
+	char names[256];
+	snprintf(err, errlen, "%s: unknown format '%s'; one of %s", what, name,
+		 sb_format_list(names, sizeof(names), 0));
+	return -1;
+}
+
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	switch (key) {
@@ -272,10 +286,10 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 	case K_SEED:
 		return sb_parse_u64("--seed", arg, 0, &cli->cfg.measure.seed, err, errlen);
 	case K_FORMAT:
-		if (sb_format_parse(arg, &cli->cfg.out.format) == 0)
-			return 0;
-		snprintf(err, errlen, "--format: unknown format '%s' (table, seed, json, csv, gbench)", arg);
-		return -1;
+		if (check_format("--format", arg, err, errlen) != 0)
+			return -1;
+		cli->cfg.out.format = arg;
+		return 0;
 	case K_VERBOSE:
 		cli->cfg.out.verbose = 1;
 		return 0;
@@ -344,7 +358,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
 						"other (at most 256); the CIs then add the spread between\n"
 						"processes to the states' (default %P; 1: this process)"},
-		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
+		{"format", "FMT", K_FORMAT, "the report's format: %F"},
 		{"table", NULL, K_TABLE, "after the summary, the full table and the notes (the table\n"
 					 "format prints the summary alone by default)"},
 		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
@@ -373,7 +387,11 @@ static int parse_config(struct sb_cli *cli, int key, const char *arg, char *err,
 {
 	(void)key;
 	config_path = arg;
-	return sb_config_load(arg, &cli->cfg, err, errlen);
+	if (sb_config_load(arg, &cli->cfg, err, errlen) != 0)
+		return -1;
+	char what[PATH_MAX + 32];
+	snprintf(what, sizeof(what), "%s: [output] format", arg);
+	return check_format(what, cli->cfg.out.format, err, errlen);
 }
 
 /* sb_cli_main applies it before every other option, whatever the order. */
@@ -580,6 +598,10 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 			p++;
 		} else if (p[0] == '%' && p[1] == 'T') {
 			col = put_wrapped(f, sb_thunk_choices(), col);
+			p++;
+		} else if (p[0] == '%' && p[1] == 'F') {
+			char formats[512];
+			col = put_wrapped(f, sb_format_choices(formats, sizeof(formats)), col);
 			p++;
 		} else if (p[0] == '%' && p[1] == 'P') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_processes ? cmd->default_processes

@@ -38,7 +38,7 @@ function(sb_label_tests)
     processes block_spread parts_overhead cpu_signature warm_rounds disturbed
     steady_states core_states core_states_report core_states_live busy_core
     quiet_record record_file past_runs perf_map figure_checks json_writer json_doc
-    reporter_seam own_pages attribution attribution_state sibling core_states_0xa7
+    reporter_seam one_file_format own_pages attribution attribution_state sibling core_states_0xa7
     core_states_compare placement_states table_width state_outputs text_grid two_state_line
     contained_code child_report gbench_defaults
     # cmake/counters.cmake

@@ -9,7 +9,7 @@
  *   cpu      = 1                           ; omit for the last allowed core
  *   flavour  = host, seed001               ; the sweep's replicas (--flavour)
  *   [output]
- *   format   = table                       ; table, seed, json, csv
+ *   format   = json                        ; a format's name (format.h)
  */
 #ifndef STUBBENCH_CONFIG_H
 #define STUBBENCH_CONFIG_H
@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/format.h"
 #include "stubbench/parse.h"
 #include "stubbench/sibling_names.h"
 
@@ -84,7 +83,7 @@ struct sb_kernel_config {
 
 /* How the run is reported (the session's ending, src/output). */
 struct sb_output_config {
-	enum sb_format format;
+	const char *format;       /* the format's name (format.h: sb_format_find); NULL: the default */
 	int verbose;
 	int table;                /* --table: the full table and notes after the summary */
 	const char *output;       /* --output=FILE: the report there, written whole; NULL: stdout */
@@ -143,7 +142,9 @@ void sb_config_defaults(struct sb_config *c);
 /* Reads a file over c. Returns 0, or -1 with a message naming the file,
  * the line and the key: unknown section or key, bad value (an unknown
  * variant too), a key given twice, a line longer than SB_CONFIG_MAX_LINE,
- * a directory or an unreadable file. */
+ * a directory or an unreadable file. [output] format is kept as the name
+ * it gives, for the caller to check with sb_format_find (the formats are
+ * the output's, format.h). */
 int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen);
 
 #endif

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
+#include "stubbench/format.h"
 #include "stubbench/registry.h"
 #include "stubbench/results.h"
 

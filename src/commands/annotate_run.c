@@ -63,10 +63,10 @@ static int answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return sb_annotate_summary(f, summary_of, max_lines);
 }
 
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (sb_format_is(fmt, SB_OUT_TEXT)) {
+	if (sb_format_is(format, SB_OUT_TEXT)) {
 		fputc('\n', info);
 		sb_annotate_listing(info, ctx);
 	}

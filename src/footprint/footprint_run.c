@@ -23,6 +23,7 @@
 #include "session/session.h"
 #include "stubbench/timer.h"
 #include "output/reporter.h"
+#include "stubbench/format.h"
 
 #define FP_MAX_VARIANTS 4
 /* Calls per sample: 2048, fewer beyond 1000 copies (down to 256 at 8000
@@ -308,9 +309,9 @@ static int plot_rows(const char *path, const struct sb_results *all, const void 
 
 /* After the report (session.h's after_report): what the packed region got,
  * and where the copies are named. */
-static void pages_lines(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void pages_lines(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	(void)all;
 	const struct sb_fp_report *rep = ctx;
 	fputs(rep->pages, info);
@@ -342,8 +343,9 @@ static int check_input(const struct sb_config *cfg, const struct sb_footprint_op
 		return SB_STATUS_USAGE;
 	}
 	if (!sb_format_is(cfg->out.format, SB_OUT_KEYED)) {
-		fprintf(stderr, "stubbench footprint: --format=%s has no place for copies and layout "
-			"(table, json, csv)\n", sb_format_name(cfg->out.format));
+		char keyed[256];
+		fprintf(stderr, "stubbench footprint: --format=%s has no place for copies and layout (%s)\n",
+			sb_format_name(sb_format_of(cfg->out.format)), sb_format_list(keyed, sizeof(keyed), SB_OUT_KEYED));
 		return SB_STATUS_USAGE;
 	}
 	if (pick_variants(cfg->measure.variants, vars, n_vars) != 0)

@@ -35,9 +35,10 @@ struct sb_footprint_options {
 /* Measures cfg->measure.variants (per-run variants, the first the baseline; "all":
  * twin-per-run-baseline,twin-per-run-private) at every layout and number
  * of copies of o, pinned to cfg->measure.cpu, cfg->measure.time_s shared among them, and
- * reports in cfg->out.format (table, json or csv). Returns SB_STATUS_USAGE
- * after one line on bad input, SB_STATUS_FAILED after one line when a
- * copy, a run or a check failed, else the session's status. */
+ * reports in cfg->out.format (one that names each result by its key,
+ * SB_OUT_KEYED). Returns SB_STATUS_USAGE after one line on bad input,
+ * SB_STATUS_FAILED after one line when a copy, a run or a check failed,
+ * else the session's status. */
 enum sb_status sb_footprint_run(const struct sb_config *cfg, const struct sb_footprint_options *o);
 
 #endif

@@ -18,19 +18,28 @@
  * a random offset of its first 64-byte chunk), and whose private frames
  * sit at the page offsets of the kernel's (the per-CPU allocation of each
  * load; `movabs r9, imm64` + this_cpu_off, a multiple of the page), as
- * registry-like variants the replica harness can run. Their rbp frame on
- * the normal stack is put where the sampler's rsp puts it
- * (sb_placed_stack_target, for sb_run_opts.fixed_stack). */
+ * registry-like variants the replica harness can run. Each is the whole
+ * program the kernel runs, its loop included, called once per sample with
+ * batch_iters set: per-run the driver twin (run_<v>) with prog_<v> and the
+ * subprog, in-loop loop_<v> with the subprog. Their rbp frame on the normal
+ * stack is put where the sampler's rsp puts it (sb_placed_stack_target,
+ * for sb_run_opts.fixed_stack). */
+#define SB_TWIN_PLACED_FUNCS 3 /* per-run: driver, prog, subprog; in-loop: loop, subprog */
 struct sb_twin_placement {
 	struct sb_placed_variant copies[SB_N_KVARIANTS]; /* made by sb_place() */
 	struct sb_variant variants[SB_N_KVARIANTS];  /* main = the placed entry */
 	char names[SB_N_KVARIANTS][64];              /* "twin-in-loop-private@load2" */
 	int have[SB_N_KVARIANTS];
-	unsigned offsets[SB_N_KVARIANTS][2];         /* entry and subprog page offsets */
+	/* What was copied (per-run: the twin with the driver as its main). */
+	struct sb_variant entries[SB_N_KVARIANTS];
+	size_t n_funcs[SB_N_KVARIANTS];              /* functions copied, as numbered below */
+	/* Page offsets of the kernel's functions, in sb_place()'s order
+	 * (the entry, then what it calls), which the copies take. */
+	unsigned offsets[SB_N_KVARIANTS][SB_TWIN_PLACED_FUNCS];
 	/* The page offset of each function's private frame pointer (r9) in
 	 * the kernel's load, which the placed twin's frame takes too; -1:
 	 * the function has no private stack. */
-	int frame_offsets[SB_N_KVARIANTS][2];
+	int frame_offsets[SB_N_KVARIANTS][SB_TWIN_PLACED_FUNCS];
 };
 int sb_twin_place_like(const struct sb_kernel_obj *o, enum sb_kernel_shape shape, const int want[SB_N_KVARIANTS],
 		       int load, struct sb_twin_placement *out, char *err, size_t errlen);
@@ -49,7 +58,7 @@ struct sb_placed_arms {
 		size_t n_loads, load;
 		const uint64_t *batches;
 		size_t n_batches;
-		int empty, in_loop;
+		int empty;
 		enum sb_kernel_variant variant;
 		uint64_t iterations; /* counted on the twins' counters (sb_placed_arms_iterations_on) */
 	} ctx[1 + SB_N_KVARIANTS];
@@ -59,14 +68,14 @@ void sb_placed_arms_build(struct sb_placed_arms *a, struct sb_twin_placement (*p
 			  size_t n_loads, const uint64_t *batches, size_t n_batches, enum sb_kernel_shape shape,
 			  const int want[SB_N_KVARIANTS]);
 /* The page offset of the placed twins' rbp frame when the sampler calls
- * their arms' sample with rsp at page offset rsp_off (in_loop: the in-loop
- * shape's arms): a stub with the twins' prologue run in a twin's place,
- * through the same path (sb_frame_probe_stub). */
-unsigned sb_placed_frame_offset_at(unsigned rsp_off, int in_loop);
+ * their arms' sample with rsp at page offset rsp_off: a stub with the
+ * twins' prologue run in a twin's entry's place, through the same path
+ * (sb_frame_probe_stub). */
+unsigned sb_placed_frame_offset_at(unsigned rsp_off);
 /* The rsp page offset (sb_run_opts.stack_rsp_offset) that puts the placed
  * twins' rbp frame at page offset frame_off, or as near below as rsp's
  * 16-byte alignment allows; *got: the frame's page offset it gives. */
-unsigned sb_placed_stack_target(unsigned frame_off, int in_loop, unsigned *got);
+unsigned sb_placed_stack_target(unsigned frame_off, unsigned *got);
 
 /* The iterations the placed arms (arms: an sb_placed_arms) ran on counter:
  * they run copies of the twins and count on the twins' counters. */

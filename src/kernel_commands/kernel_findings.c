@@ -110,9 +110,9 @@ static void findings(struct sb_doc *doc, const void *ctx)
 }
 
 /* The side-by-side report, printed after the results (ctx: the kernel_run). */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	(void)all;
 	const struct kernel_run *r = ctx;
 	if (r->verdicts)

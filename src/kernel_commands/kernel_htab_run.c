@@ -40,9 +40,9 @@ struct htab_run {
 };
 
 /* The htab shape's own report, after the results. */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	const struct htab_run *r = ctx;
 	sb_htab_report(info, all, r->driver);
 }

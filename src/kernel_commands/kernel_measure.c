@@ -87,7 +87,7 @@ static void place_stack(struct kernel_run *r, enum sb_kernel_shape s, struct sb_
 		return;
 	}
 	unsigned got;
-	po->stack_rsp_offset = sb_placed_stack_target((unsigned)p->page_offset, s == SB_SHAPE_IN_LOOP, &got);
+	po->stack_rsp_offset = sb_placed_stack_target((unsigned)p->page_offset, &got);
 	po->fixed_stack = 1;
 	r->placed_frame[s] = (int)got;
 	if (got == (unsigned)p->page_offset)

@@ -137,7 +137,7 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 	else
 		fputs("null", f);
 	fputs(", \"format\": ", f);
-	sb_json_string(f, sb_format_name(c->out.format));
+	sb_json_string(f, sb_format_of(c->out.format)->name);
 	json_sibling(f, sb_sibling_facts());
 	fputs("}", f);
 }
@@ -487,8 +487,6 @@ int sb_reporter_json_doc(FILE *f, const struct sb_doc *v)
 }
 
 const struct sb_reporter sb_reporter_json = {
-	.format = SB_FORMAT_JSON,
-	.kind = SB_OUT_KEYED | SB_OUT_JSON,
 	.begin = json_begin,
 	.results = json_results,
 	.members = json_members,

@@ -274,8 +274,6 @@ static int table_end(FILE *f, const struct sb_results *r, const struct sb_output
 }
 
 const struct sb_reporter sb_reporter_table = {
-	.format = SB_FORMAT_TABLE,
-	.kind = SB_OUT_TEXT | SB_OUT_KEYED,
 	.begin = table_begin,
 	.results = table_results,
 	.end = table_end,

@@ -80,10 +80,10 @@ static void ranking(struct sb_doc *doc, const void *ctx)
 }
 
 /* Under the table: the ranking of every return flavour and shape, and the code sizes. */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)ctx;
-	if (!sb_format_is(fmt, SB_OUT_TEXT))
+	if (!sb_format_is(format, SB_OUT_TEXT))
 		return;
 	struct sb_run_file rf;
 	if (sb_run_file_from_results(all, TOOL, &rf) == 0)

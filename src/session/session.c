@@ -195,25 +195,16 @@ static int plot(const struct sb_session *s, const struct sb_results *all)
 	return 0;
 }
 
-/* What the run says about itself on stderr after its report (with the
- * summary alone, only a busy core; with the summary alone on the terminal
- * and the report in a file, nothing). Returns 1 when the core was busy. */
+/* What the run says about itself after its report, as its format says it
+ * (sb_output_notes): with the summary alone, only a busy core; with the
+ * summary alone on the terminal and the report in a file, nothing. Returns
+ * 1 when the core was busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
-	if (sb_session_summary_alone_here(&s->cfg->out))
-		return sb_output_busy_report(sb_session_notes(s->cfg), s->tool, all);
-	if (!sb_session_full_report(&s->cfg->out))
-		return sb_output_busy_report(stderr, s->tool, all);
-	if (s->cfg->out.verbose)
-		sb_output_multimodal_line(stderr, s->tool, all);
-	sb_output_codegen_check_line(stderr, s->tool, all);
-	sb_output_time_line(stderr, s->tool, all);
-	sb_output_cold_line(stderr, s->tool, all);
-	int busy = sb_output_busy_report(stderr, s->tool, all);
-	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
-	sb_figure_large_lines(stderr, s->tool, all);
-	sb_figure_below_zero_lines(stderr, s->tool, all);
-	return busy;
+	enum sb_notes which = SB_NOTES_BUSY;
+	if (sb_session_full_report(&s->cfg->out) && !sb_session_summary_alone_here(&s->cfg->out))
+		which = s->cfg->out.verbose ? SB_NOTES_VERBOSE : SB_NOTES_ALL;
+	return sb_output_notes(s->cfg->out.format, sb_session_notes(s->cfg), s->tool, all, &s->meta, which);
 }
 
 void sb_session_progress(const char *tool, const char *what)

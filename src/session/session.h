@@ -66,8 +66,9 @@ struct sb_session {
 	size_t n_sections;
 	/* After the report, on info (stdout for the table, else stderr):
 	 * what the front end says beyond the results (the kernel's verdicts,
-	 * the lab's code sizes). all: every part's cells. May be NULL. */
-	void (*after_report)(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
+	 * the lab's code sizes). format: the run's (sb_config.format, for
+	 * sb_format_is). all: every part's cells. May be NULL. */
+	void (*after_report)(FILE *info, const char *format, const struct sb_results *all, const void *ctx);
 	const void *after_ctx;
 	/* A table of the command's own instead of the common one (footprint's
 	 * rows); NULL: the common table. */

@@ -156,26 +156,21 @@ static void check_placed_frames(const int want[SB_N_KVARIANTS])
 		if (rc)
 			continue;
 		for (int v = 0; v < SB_N_KVARIANTS; v++)
-			for (int f = 0; f < 2; f++) {
+			for (size_t f = 0; f < p.n_funcs[v]; f++) {
 				if (p.frame_offsets[v][f] < 0)
 					continue;
 				framed++;
 				const struct sb_placed_variant *c = &p.copies[v];
 				uint64_t imm = r9_imm((const uint8_t *)c->new_addr[f], c->len[f]);
 				unsigned got = imm ? sb_percpu_page_offset((const void *)(uintptr_t)imm) : 4096;
-				CHECK(got == (unsigned)p.frame_offsets[v][f], "%s function %d: frame at page offset %#x, "
+				CHECK(got == (unsigned)p.frame_offsets[v][f], "%s function %zu: frame at page offset %#x, "
 				      "the kernel's %#x", c->name, f, got, (unsigned)p.frame_offsets[v][f]);
 			}
 		for (int v = 0; v < SB_N_KVARIANTS; v++) {
 			const struct sb_variant *pv = &p.variants[v];
 			uint64_t before = *pv->counter;
-			if (pv->batch_iters) {
-				*pv->batch_iters = 10;
-				pv->main();
-			} else {
-				for (int i = 0; i < 10; i++)
-					pv->main();
-			}
+			*pv->batch_iters = 10;
+			pv->main();
 			CHECK(*pv->counter - before == 10, "%s (frames placed): counter advanced by %llu", pv->name,
 			      (unsigned long long)(*pv->counter - before));
 		}
@@ -186,6 +181,65 @@ static void check_placed_frames(const int want[SB_N_KVARIANTS])
 	CHECK(framed == 0 || framed == 6, "%d placed private frames, want 6 (or none where perf_event gets none)",
 	      framed);
 	sb_kernel_unload(pe);
+}
+
+/* The calls (e8 rel32) of copied function f of c: 1 when every one reaches
+ * copied function to, 0 otherwise (or none). */
+static int calls_reach(const struct sb_placed_variant *c, size_t f, size_t to)
+{
+	struct sb_listing l;
+	char err[256];
+	if (sb_jit_decode((const uint8_t *)c->new_addr[f], c->len[f], c->name, &l, err, sizeof(err)) != 0)
+		return 0;
+	int calls = 0, reach = 1;
+	for (size_t i = 0; i < l.n; i++) {
+		const struct sb_insn *in = &l.insns[i];
+		if (in->len != 5 || in->bytes[0] != 0xe8)
+			continue;
+		int32_t rel;
+		memcpy(&rel, in->bytes + 1, 4);
+		calls++;
+		reach &= c->new_addr[f] + in->off + 5 + (intptr_t)rel == c->new_addr[to];
+	}
+	sb_listing_free(&l);
+	return calls > 0 && reach;
+}
+
+/* A placed twin is the whole program the kernel runs, laid out like the
+ * load: per-run the driver twin, prog and subprog, in-loop the loop and
+ * subprog, each at the page offset of the kernel's function of that name,
+ * each calling the next copy; the harness calls the entry once with
+ * batch_iters set. */
+static void check_placed_layout(const struct sb_kernel_obj *o, enum sb_kernel_shape s, enum sb_kernel_variant v,
+				const struct sb_twin_placement *p)
+{
+	static const char *const progs[SB_N_KVARIANTS] = {"prog_baseline", "prog_private", "prog_hybrid"};
+	const char *kprog = sb_kernel_prog_name(s, v);
+	const char *funcs[3] = {kprog, s == SB_SHAPE_PER_RUN ? progs[v] : NULL, NULL};
+	size_t n = s == SB_SHAPE_PER_RUN ? 3 : 2;
+	funcs[n - 1] = v == SB_KV_PRIVATE ? "sub_big" : "sub_small";
+	const struct sb_placed_variant *c = &p->copies[v];
+	CHECK(p->n_funcs[v] == n && c->n_funcs == n, "%s: %zu functions placed, want %zu", c->name, c->n_funcs, n);
+	CHECK(p->variants[v].batch_iters != NULL, "%s: the placed entry reads no batch_iters", c->name);
+	const struct sb_function *entry = sb_twin_find(kprog, kprog);
+	CHECK(entry && c->old_addr[0] == (uintptr_t)entry->addr, "%s: the copy's entry is not the twin of %s",
+	      c->name, kprog);
+	struct sb_jit_image img;
+	char err[256];
+	if (sb_jit_read(sb_kernel_prog_fd(o, s, v), &img, err, sizeof(err)) != 0) {
+		CHECK(0, "%s", err);
+		return;
+	}
+	for (size_t f = 0; f < n && f < c->n_funcs; f++) {
+		const struct sb_jit_func *kf = sb_jit_find(&img, funcs[f]);
+		CHECK(kf && c->new_addr[f] % 4096 == kf->ksym % 4096, "%s function %zu (%s): at page offset %#lx, "
+		      "the kernel's %#lx", c->name, f, funcs[f], (unsigned long)(c->new_addr[f] % 4096),
+		      kf ? (unsigned long)(kf->ksym % 4096) : 0UL);
+		if (f + 1 < n)
+			CHECK(calls_reach(c, f, f + 1), "%s function %zu (%s): its calls do not reach the copy of %s",
+			      c->name, f, funcs[f], funcs[f + 1]);
+	}
+	sb_jit_image_free(&img);
 }
 
 static void check_placed_twins(const struct sb_kernel_obj *o)
@@ -204,23 +258,18 @@ static void check_placed_twins(const struct sb_kernel_obj *o)
 			continue;
 		for (int v = 0; v < SB_N_KVARIANTS; v++) {
 			const struct sb_variant *pv = &p.variants[v];
+			check_placed_layout(o, s, v, &p);
 			CHECK(p.have[v] && ((uintptr_t)pv->main) % 4096 == p.offsets[v][0],
 			      "%s: entry at page offset %#lx, kernel's %#x", pv->name, (unsigned long)((uintptr_t)pv->main % 4096),
 			      p.offsets[v][0]);
 			uint64_t before = *pv->counter;
-			if (pv->batch_iters) {
-				*pv->batch_iters = 100;
-				pv->main();
-			} else {
-				for (int i = 0; i < 100; i++)
-					pv->main();
-			}
+			*pv->batch_iters = 100;
+			pv->main();
 			CHECK(*pv->counter - before == 100, "%s: counter advanced by %llu", pv->name,
 			      (unsigned long long)(*pv->counter - before));
 			/* perf names the placed entry "<twin symbol>@load1" at its address. */
 			const char *sym = NULL;
-			size_t len = sb_code_function_size((uintptr_t)sb_twin_variant(sb_kernel_shape_name(s),
-							    sb_kernel_variant_name(v))->main, &sym);
+			size_t len = sb_code_function_size(p.copies[v].old_addr[0], &sym);
 			char want_line[256], line[256];
 			snprintf(want_line, sizeof(want_line), "%lx %zx %s@load1\n", (unsigned long)(uintptr_t)pv->main, len,
 				 sym ? sym : "?");

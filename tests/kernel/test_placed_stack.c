@@ -54,7 +54,7 @@ static void frames_at(void)
 		CHECK(arms.n == 2 && !arms.ctx[1].empty, "%zu arms", arms.n);
 		for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
 			unsigned got = 0;
-			unsigned rsp = sb_placed_stack_target(wanted[i], shape == SB_SHAPE_IN_LOOP, &got);
+			unsigned rsp = sb_placed_stack_target(wanted[i], &got);
 			CHECK(got == wanted[i] && rsp % 16 == 0, "shape %d: %#x gave %#x (rsp %#x)", shape, wanted[i],
 			      got, rsp);
 			struct sb_run_opts o;
@@ -73,7 +73,7 @@ static void frames_at(void)
 			CHECK(t != UINT64_MAX && sb_frame_probe_rbp != 0, "the pad's path did not run the stub");
 		}
 		unsigned got = 0;
-		sb_placed_stack_target(0xcb8, shape == SB_SHAPE_IN_LOOP, &got);
+		sb_placed_stack_target(0xcb8, &got);
 		CHECK(got == 0xcb0, "0xcb8 (not 16-byte aligned) gave %#x", got);
 	}
 }
