@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "folded.h"
 #include "output/output.h"
 #include "stubbench/results.h"
 
@@ -24,12 +25,16 @@ static struct sb_results run(double median, double quiet)
 	return r;
 }
 
-/* What sb_output_busy_line prints for r, in buf; returns its value. */
+/* What sb_output_busy_line prints for r, in buf, checked to be folded
+ * within 100 columns and joined back into its one line; returns its value. */
 static int said(const struct sb_results *r, char *buf, size_t len)
 {
+	buf[0] = '\0';
 	FILE *f = fmemopen(buf, len, "w");
 	int rc = sb_output_busy_line(f, "stubbench", r, NULL);
 	fclose(f);
+	CHECK(!buf[0] || folded_within(buf, 100), "not folded within 100 columns: '%s'", buf);
+	unfold(buf);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "folded.h"
 #include "output/output.h"
 #include "records/quiet_record.h"
 #include "stubbench/results.h"
@@ -38,13 +39,16 @@ static size_t count_lines(const char *path, char *last, size_t len)
 	return n;
 }
 
-/* What sb_output_busy_line prints for r against machine, in buf. */
+/* What sb_output_busy_line prints for r against machine, in buf, checked
+ * to be folded within 100 columns and joined back into its one line. */
 static int said(const struct sb_results *r, const struct sb_quiet_reference *machine, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	FILE *f = fmemopen(buf, len, "w");
 	int rc = sb_output_busy_line(f, "stubbench", r, machine);
 	fclose(f);
+	CHECK(!buf[0] || folded_within(buf, 100), "not folded within 100 columns: '%s'", buf);
+	unfold(buf);
 	return rc;
 }
 
@@ -161,9 +165,11 @@ int main(void)
 				       .path = "/x/quiet-levels"};
 	CHECK(said(&r, &m, buf, sizeof(buf)) == 0 && !buf[0], "a quiet run said '%s'", buf);
 	CHECK(said(&r, NULL, buf, sizeof(buf)) == 0, "no record: said '%s'", buf);
-	/* Beside a busy sibling throughout: its own levels are busy ones. */
+	/* Beside a busy sibling throughout: its own levels are busy ones (a
+	 * note longer than a line: said folds and checks it). */
 	r.window_median = r.window_quiet = 73.5;
-	CHECK(said(&r, &m, buf, sizeof(buf)) == 1 && strstr(buf, "busy core: even this run's quietest blocks") &&
+	CHECK(said(&r, &m, buf, sizeof(buf)) == 1 && strlen(buf) > 100 &&
+		      strstr(buf, "busy core: even this run's quietest blocks") &&
 		      strstr(buf, "window canary at 73.5 cycles") && strstr(buf, "read 62.8 (") &&
 		      strstr(buf, "12 runs since 2026-12-01T00:00:00Z in /x/quiet-levels") &&
 		      !strstr(buf, "adds per cycle") && strchr(buf, '\n') == buf + strlen(buf) - 1,
