@@ -6,8 +6,7 @@
 # usage: reporter_seam.sh SOURCE_DIR
 set -u
 cd "$1" || exit 1
-fails=0 passes=0
-ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+. "$(dirname "$0")/../common/check.sh"
 callers=$(grep -rl 'sb_json_' src bench | sort | tr '\n' ' ')
 echo "sb_json_ callers: $callers"
 # The writer's header (src/output/json_writer.h) declares them.
@@ -23,5 +22,4 @@ ok test -z "$asks"
 hand=$(grep -rlE '\\"[a-z_0-9]+\\": ' src bench | grep -v '^src/output/' | tr '\n' ' ')
 echo "JSON members written by hand outside src/output: ${hand:-none}"
 ok test -z "$hand"
-echo "$passes passed, $fails failed"
-test "$fails" = 0
+checks_done reporter_seam
