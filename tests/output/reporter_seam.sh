@@ -10,9 +10,8 @@
 # by hand ("key": text in a format string).
 # usage: reporter_seam.sh SOURCE_DIR
 set -u
+. "$(dirname "$0")/../common/check.sh"
 cd "$1" || exit 1
-fails=0 passes=0
-ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
 # Outside src/output: the library's other folders, the front ends and the
 # public headers. src/gbench is left out: its formats are Google
 # Benchmark's own (--benchmark_format console, json or csv).
@@ -62,5 +61,4 @@ ok test -z "$notes"
 hand=$(grep -rlE '\\"[a-z_0-9]+\\": ' src bench | grep -v '^src/output/' | tr '\n' ' ')
 echo "JSON members written by hand outside src/output: ${hand:-none}"
 ok test -z "$hand"
-echo "$passes passed, $fails failed"
-test "$fails" = 0
+checks_done reporter_seam
