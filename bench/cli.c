@@ -18,6 +18,8 @@
 #include "base/interrupt.h"
 #include "base/mitigations.h"
 #include "output/output.h"
+#include "output/reporter.h"
+#include "stubbench/format.h"
 #include "answer/answer.h"
 #include "output/out_file.h"
 #include "stubbench/parse.h"
@@ -31,7 +33,7 @@
 
 #define OPT_BASE 256
 #define HELP_COLUMN 19
-#define HELP_WIDTH 84 /* where a wrapped list (%T) breaks its lines */
+#define HELP_WIDTH 84 /* where a wrapped list (%T, %F) breaks its lines */
 
 /* ---- the shared groups ---- */
 
@@ -43,16 +45,16 @@ static const char *default_batches(char *buf, size_t len)
 	sb_config_defaults(&d);
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < d.n_batches && used < len; i++)
+	for (size_t i = 0; i < d.measure.n_batches && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%llu", i ? "," : "",
-					 (unsigned long long)d.batches[i]);
+					 (unsigned long long)d.measure.batches[i]);
 	return buf;
 }
 
 static int parse_batch(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	(void)key;
-	return sb_parse_batches("--batch", arg, cli->cfg.batches, &cli->cfg.n_batches, err, errlen);
+	return sb_parse_batches("--batch", arg, cli->cfg.measure.batches, &cli->cfg.measure.n_batches, err, errlen);
 }
 
 const struct sb_cli_group sb_cli_batch_group = {
@@ -67,7 +69,7 @@ const struct sb_cli_group sb_cli_batch_group = {
 static int parse_cpu(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	(void)key;
-	return sb_parse_cpu("--cpu", arg, &cli->cfg.cpu, err, errlen);
+	return sb_parse_cpu("--cpu", arg, &cli->cfg.measure.cpu, err, errlen);
 }
 
 const struct sb_cli_group sb_cli_cpu_group = {
@@ -85,17 +87,17 @@ static int sibling_load_given;
 static int parse_sibling(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	if (key == K_SIBLING)
-		return sb_sibling_parse_mode("--sibling", arg, &cli->cfg.sibling, err, errlen);
+		return sb_sibling_parse_mode("--sibling", arg, &cli->cfg.measure.sibling, err, errlen);
 	sibling_load_given = 1;
-	return sb_sibling_parse_load("--sibling-load", arg, &cli->cfg.sibling_load, err, errlen);
+	return sb_sibling_parse_load("--sibling-load", arg, &cli->cfg.measure.sibling_load, err, errlen);
 }
 
 static int finish_sibling(struct sb_cli *cli, char *err, size_t errlen)
 {
-	if (!sibling_load_given || cli->cfg.sibling != SB_SIBLING_QUIET)
+	if (!sibling_load_given || cli->cfg.measure.sibling != SB_SIBLING_QUIET)
 		return 0;
 	snprintf(err, errlen, "--sibling-load=%s: needs --sibling=busy or --sibling=both (the sibling is quiet)",
-		 sb_sibling_load_name(cli->cfg.sibling_load));
+		 sb_sibling_load_name(cli->cfg.measure.sibling_load));
 	return -1;
 }
 
@@ -213,27 +215,27 @@ static int outputs_distinct(const struct sb_cli *cli, char *err, size_t errlen)
 	struct named_path out[8], in[4];
 	size_t n_out = 0, n_in = 0;
 	static char plot_side[2][SB_SAFE_FILE_PATH_MAX + 8];
-	if (c->output && !shared_in_place(c->output))
-		out[n_out++] = (struct named_path){"--output", c->output};
-	if (c->blocks)
-		out[n_out++] = (struct named_path){"--blocks", c->blocks};
-	if (c->plot) {
-		out[n_out++] = (struct named_path){"--plot", c->plot};
-		const char *dot = strrchr(c->plot, '.'), *slash = strrchr(c->plot, '/');
-		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->plot) : strlen(c->plot);
-		snprintf(plot_side[0], sizeof(plot_side[0]), "%.*s.gp", (int)stem, c->plot);
-		snprintf(plot_side[1], sizeof(plot_side[1]), "%.*s.dat", (int)stem, c->plot);
+	if (c->out.output && !shared_in_place(c->out.output))
+		out[n_out++] = (struct named_path){"--output", c->out.output};
+	if (c->records.blocks)
+		out[n_out++] = (struct named_path){"--blocks", c->records.blocks};
+	if (c->out.plot) {
+		out[n_out++] = (struct named_path){"--plot", c->out.plot};
+		const char *dot = strrchr(c->out.plot, '.'), *slash = strrchr(c->out.plot, '/');
+		size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - c->out.plot) : strlen(c->out.plot);
+		snprintf(plot_side[0], sizeof(plot_side[0]), "%.*s.gp", (int)stem, c->out.plot);
+		snprintf(plot_side[1], sizeof(plot_side[1]), "%.*s.dat", (int)stem, c->out.plot);
 		out[n_out++] = (struct named_path){"--plot's script", plot_side[0]};
 		out[n_out++] = (struct named_path){"--plot's data", plot_side[1]};
 	}
-	if (c->past_runs && strcmp(c->past_runs, "none"))
-		out[n_out++] = (struct named_path){"--past-runs", c->past_runs};
-	if (c->quiet_levels && strcmp(c->quiet_levels, "none"))
-		out[n_out++] = (struct named_path){"--quiet-levels", c->quiet_levels};
+	if (c->records.past_runs && strcmp(c->records.past_runs, "none"))
+		out[n_out++] = (struct named_path){"--past-runs", c->records.past_runs};
+	if (c->records.quiet_levels && strcmp(c->records.quiet_levels, "none"))
+		out[n_out++] = (struct named_path){"--quiet-levels", c->records.quiet_levels};
 	if (config_path)
 		in[n_in++] = (struct named_path){"--config", config_path};
-	if (c->obj)
-		in[n_in++] = (struct named_path){"--obj", c->obj};
+	if (c->kernel.obj)
+		in[n_in++] = (struct named_path){"--obj", c->kernel.obj};
 	for (size_t i = 0; i < n_out; i++) {
 		for (size_t k = 0; k < i; k++)
 			if (one_file(out[i].path, out[k].path)) {
@@ -260,27 +262,39 @@ static int outputs_distinct(const struct sb_cli *cli, char *err, size_t errlen)
 	return 0;
 }
 
+/* name names a format (the output's table, format.h); else -1 with
+ * "WHAT: unknown format 'NAME'; one of ..." in err. */
+static int check_format(const char *what, const char *name, char *err, size_t errlen)
+{
+	if (sb_format_find(name))
+		return 0;
+	char names[256];
+	snprintf(err, errlen, "%s: unknown format '%s'; one of %s", what, name,
+		 sb_format_list(names, sizeof(names), 0));
+	return -1;
+}
+
 static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	switch (key) {
 	case K_TIME:
 		cli->time_given = 1;
-		return sb_parse_seconds("--time", arg, &cli->cfg.time_s, err, errlen);
+		return sb_parse_seconds("--time", arg, &cli->cfg.measure.time_s, err, errlen);
 	case K_SAMPLES:
 		cli->samples_given = 1;
-		return sb_parse_samples("--samples", arg, 1, &cli->cfg.samples, err, errlen);
+		return sb_parse_samples("--samples", arg, 1, &cli->cfg.measure.samples, err, errlen);
 	case K_SEED:
-		return sb_parse_u64("--seed", arg, 0, &cli->cfg.seed, err, errlen);
+		return sb_parse_u64("--seed", arg, 0, &cli->cfg.measure.seed, err, errlen);
 	case K_FORMAT:
-		if (sb_format_parse(arg, &cli->cfg.format) == 0)
-			return 0;
-		snprintf(err, errlen, "--format: unknown format '%s' (table, seed, json, csv, gbench)", arg);
-		return -1;
+		if (check_format("--format", arg, err, errlen) != 0)
+			return -1;
+		cli->cfg.out.format = arg;
+		return 0;
 	case K_VERBOSE:
-		cli->cfg.verbose = 1;
+		cli->cfg.out.verbose = 1;
 		return 0;
 	case K_TABLE:
-		cli->cfg.table = 1;
+		cli->cfg.out.table = 1;
 		return 0;
 	case K_OUTPUT:
 		if (!*arg) {
@@ -293,7 +307,7 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 			snprintf(err, errlen, "%s", why);
 			return -1;
 		}
-		cli->cfg.output = arg;
+		cli->cfg.out.output = arg;
 		return 0;
 	case K_HOST: {
 		size_t n = strlen(arg);
@@ -302,23 +316,23 @@ static int parse_sweep(struct sb_cli *cli, int key, const char *arg, char *err, 
 				 arg);
 			return -1;
 		}
-		cli->cfg.host = arg;
+		cli->cfg.out.host = arg;
 		return 0;
 	}
 	case K_PROCESSES:
-		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.processes, err,
+		return sb_parse_u64_range("--processes", arg, 1, SB_MAX_PROCESSES, &cli->cfg.measure.processes, err,
 					  errlen);
 	case K_BLOCKS:
 		if (!*arg) {
 			snprintf(err, errlen, "--blocks: needs a file name");
 			return -1;
 		}
-		cli->cfg.blocks = arg;
+		cli->cfg.records.blocks = arg;
 		return 0;
 	case K_QUIET:
-		return record_option("--quiet-levels", arg, &cli->cfg.quiet_levels, err, errlen);
+		return record_option("--quiet-levels", arg, &cli->cfg.records.quiet_levels, err, errlen);
 	case K_PAST:
-		return record_option("--past-runs", arg, &cli->cfg.past_runs, err, errlen);
+		return record_option("--past-runs", arg, &cli->cfg.records.past_runs, err, errlen);
 	}
 	return -1;
 }
@@ -330,7 +344,7 @@ static int finish_sweep(struct sb_cli *cli, char *err, size_t errlen)
 		return -1;
 	}
 	if (cli->time_given)
-		cli->cfg.samples = 0;
+		cli->cfg.measure.samples = 0;
 	return 0;
 }
 
@@ -344,7 +358,7 @@ const struct sb_cli_group sb_cli_sweep_group = {
 		{"processes", "P", K_PROCESSES, "split each batch size over P fresh processes, one after the\n"
 						"other (at most 256); the CIs then add the spread between\n"
 						"processes to the states' (default %P; 1: this process)"},
-		{"format", "FMT", K_FORMAT, "table (default), seed, json, csv or gbench (Google Benchmark's JSON)"},
+		{"format", "FMT", K_FORMAT, "the report's format: %F"},
 		{"table", NULL, K_TABLE, "after the summary, the full table and the notes (the table\n"
 					 "format prints the summary alone by default)"},
 		{"output", "FILE", K_OUTPUT, "write the report (any format) to FILE instead of standard output,\n"
@@ -373,7 +387,11 @@ static int parse_config(struct sb_cli *cli, int key, const char *arg, char *err,
 {
 	(void)key;
 	config_path = arg;
-	return sb_config_load(arg, &cli->cfg, err, errlen);
+	if (sb_config_load(arg, &cli->cfg, err, errlen) != 0)
+		return -1;
+	char what[PATH_MAX + 32];
+	snprintf(what, sizeof(what), "%s: [output] format", arg);
+	return check_format(what, cli->cfg.out.format, err, errlen);
 }
 
 /* sb_cli_main applies it before every other option, whatever the order. */
@@ -393,7 +411,7 @@ static int parse_plot(struct sb_cli *cli, int key, const char *arg, char *err, s
 		snprintf(err, errlen, "--plot: empty file name");
 		return -1;
 	}
-	cli->cfg.plot = arg;
+	cli->cfg.out.plot = arg;
 	return 0;
 }
 
@@ -414,7 +432,7 @@ static int parse_variant(struct sb_cli *cli, int key, const char *arg, char *err
 		snprintf(err, errlen, "--variant: empty list");
 		return -1;
 	}
-	cli->cfg.variants = arg;
+	cli->cfg.measure.variants = arg;
 	return 0;
 }
 
@@ -453,7 +471,7 @@ static int parse_shape(struct sb_cli *cli, int key, const char *arg, char *err, 
 		snprintf(err, errlen, "--shape: unknown shape '%s' (per-run, in-loop, all)", arg);
 		return -1;
 	}
-	cli->cfg.shape = arg;
+	cli->cfg.measure.shape = arg;
 	return 0;
 }
 
@@ -477,7 +495,7 @@ static int parse_counters(struct sb_cli *cli, int key, const char *arg, char *er
 		snprintf(err, errlen, "--counters: '%s' names no event", arg);
 	if (n <= 0)
 		return -1;
-	cli->cfg.counters = arg;
+	cli->cfg.measure.counters = arg;
 	return 0;
 }
 
@@ -496,21 +514,21 @@ enum { K_PLACEMENTS, K_STATES, K_PADDED, K_NO_PADDED };
 static int parse_placements(struct sb_cli *cli, int key, const char *arg, char *err, size_t errlen)
 {
 	if (key == K_PADDED || key == K_NO_PADDED) {
-		cli->cfg.padded = key == K_PADDED;
+		cli->cfg.measure.padded = key == K_PADDED;
 		return 0;
 	}
 	if (key == K_STATES) {
-		if (sb_parse_u64("--states", arg, 0, &cli->cfg.states, err, errlen) != 0)
+		if (sb_parse_u64("--states", arg, 0, &cli->cfg.measure.states, err, errlen) != 0)
 			return -1;
-		if (cli->cfg.states > SB_MAX_STATES) {
+		if (cli->cfg.measure.states > SB_MAX_STATES) {
 			snprintf(err, errlen, "--states: '%s' is more than %d", arg, SB_MAX_STATES);
 			return -1;
 		}
 		return 0;
 	}
-	if (sb_parse_u64("--placements", arg, 1, &cli->cfg.placements, err, errlen) != 0)
+	if (sb_parse_u64("--placements", arg, 1, &cli->cfg.measure.placements, err, errlen) != 0)
 		return -1;
-	if (cli->cfg.placements > 16) {
+	if (cli->cfg.measure.placements > 16) {
 		snprintf(err, errlen, "--placements: '%s' is more than 16", arg);
 		return -1;
 	}
@@ -581,6 +599,10 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 		} else if (p[0] == '%' && p[1] == 'T') {
 			col = put_wrapped(f, sb_thunk_choices(), col);
 			p++;
+		} else if (p[0] == '%' && p[1] == 'F') {
+			char formats[512];
+			col = put_wrapped(f, sb_format_choices(formats, sizeof(formats)), col);
+			p++;
 		} else if (p[0] == '%' && p[1] == 'P') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_processes ? cmd->default_processes
 											     : SB_DEFAULT_PROCESSES));
@@ -588,7 +610,7 @@ static void print_option(FILE *f, const struct sb_subcommand *cmd, const struct 
 		} else if (p[0] == '%' && p[1] == 'W') {
 			struct sb_config d;
 			sb_config_defaults(&d);
-			col += fprintf(f, "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
+			col += fprintf(f, "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.measure.time_s);
 			p++;
 		} else if (p[0] == '%' && p[1] == 'S') {
 			col += fprintf(f, "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states
@@ -951,12 +973,12 @@ int sb_cli_main(const struct sb_program *p, int argc, char **argv)
 	cli.prog = prog;
 	sb_config_defaults(&cli.cfg);
 	cli.cfg.test = sb_test_hooks_from_env();
-	cli.cfg.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
+	cli.cfg.measure.states = cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES;
 	if (cmd->default_processes)
-		cli.cfg.processes = cmd->default_processes;
+		cli.cfg.measure.processes = cmd->default_processes;
 	if (cmd->default_time_s > 0)
-		cli.cfg.time_s = cmd->default_time_s;
-	cli.cfg.padded = cmd->default_padded;
+		cli.cfg.measure.time_s = cmd->default_time_s;
+	cli.cfg.measure.padded = cmd->default_padded;
 	if (split_passthrough(cmd, &cli, &argc, argv) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;

@@ -43,7 +43,8 @@ struct sb_cli_option {
 	int key;           /* handed to the group's parser */
 	const char *help;  /* '\n' starts an indented continuation line; %B: the
 			    * default batches, %T: the return thunks --thunk takes,
-			    * %S: the subcommand's default --states */
+			    * %F: the formats and what each writes, %S: the
+			    * subcommand's default --states */
 };
 /* A one-letter name is a short option (-o FILE); give the long form its
  * own entry with the same key. */

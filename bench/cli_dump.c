@@ -5,7 +5,7 @@
  *    "commands": [{"name": null (the program's own) or "lab", "built": true,
  *                  "part": null or "STUBBENCH_KERNEL", "summary": "...",
  *                  "epilog": ..., "operands": ..., "passthrough_prefix": ...,
- *                  "markers": {"B": "1,8,...", "T": "...", "P": "128", "S": "1024"},
+ *                  "markers": {"B": "1,8,...", "T": "...", "F": "...", "P": "128", "S": "1024"},
  *                  "groups": [indices into groups]}, ...]}
  * help is the table's text: '\n' between lines, and the %X markers that
  * --help replaces with the command's markers["X"]. An option's values are
@@ -71,8 +71,8 @@ static void put_values(struct sb_doc *opt, const struct sb_cli_group *g, const s
 {
 	if (g == &sb_cli_sweep_group && strcmp(o->name, "format") == 0) {
 		struct sb_doc *a = sb_doc_array(opt, "values");
-		for (int i = 0; strcmp(sb_format_name((enum sb_format)i), "?") != 0; i++)
-			sb_doc_string(a, NULL, sb_format_name((enum sb_format)i));
+		for (size_t i = 0; sb_format_at(i); i++)
+			sb_doc_string(a, NULL, sb_format_name(sb_format_at(i)));
 	} else if (g->values && g->values(o->name)) {
 		put_words(sb_doc_array(opt, "values"), g->values(o->name));
 	} else if (strstr(o->help, "%T")) {
@@ -105,16 +105,18 @@ static void put_markers(struct sb_doc *c, const struct sb_subcommand *cmd)
 	sb_config_defaults(&d);
 	char buf[256] = "";
 	struct sb_doc *m = sb_doc_object(c, "markers");
-	for (size_t i = 0, n = 0; i < d.n_batches && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu", i ? "," : "", (unsigned long long)d.batches[i]);
+	for (size_t i = 0, n = 0; i < d.measure.n_batches && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%llu", i ? "," : "", (unsigned long long)d.measure.batches[i]);
 	sb_doc_string(m, "B", buf);
 	sb_doc_string(m, "T", sb_thunk_choices());
+	char formats[512];
+	sb_doc_string(m, "F", sb_format_choices(formats, sizeof(formats)));
 	snprintf(buf, sizeof(buf), "%llu",
 		 (unsigned long long)(cmd->default_processes ? cmd->default_processes : SB_DEFAULT_PROCESSES));
 	sb_doc_string(m, "P", buf);
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(cmd->default_states ? cmd->default_states : SB_DEFAULT_STATES));
 	sb_doc_string(m, "S", buf);
-	snprintf(buf, sizeof(buf), "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.time_s);
+	snprintf(buf, sizeof(buf), "%g", cmd->default_time_s > 0 ? cmd->default_time_s : d.measure.time_s);
 	sb_doc_string(m, "W", buf);
 }
 

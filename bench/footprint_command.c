@@ -45,8 +45,8 @@ const struct sb_subcommand sb_footprint_command = {
 		   "Calls N placed copies of each variant round-robin (each call runs another copy) and\n"
 		   "reports core cycles per call, and the cost the private stack adds, as N grows.\n"
 		   "--variant: per-run variants, the first is the baseline (default\n"
-		   "twin-per-run-baseline,twin-per-run-private); --format: table, json or csv (the\n"
-		   "common JSON and CSV: a result per layout, copies and variant).",
+		   "twin-per-run-baseline,twin-per-run-private); --format: one that names each result by\n"
+		   "its key (the common JSON and CSV: a result per layout, copies and variant).",
 	.groups = {&footprint_group, &sb_cli_variant_group, &sb_cli_cpu_group, &sb_cli_sweep_group,
 		   &sb_cli_plot_group},
 	.epilog = "Every copy is named in /tmp/perf-<pid>.map for perf.\n",

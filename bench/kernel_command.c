@@ -29,7 +29,7 @@ static char **prog_items;
 
 static int parse_progs(struct sb_config *cfg, const char *arg, char *err, size_t errlen)
 {
-	cfg->n_progs = 0;
+	cfg->kernel.n_progs = 0;
 	free(prog_list);
 	free(prog_items);
 	int n = sb_parse_names("--prog", arg, &prog_list, &prog_items, err, errlen);
@@ -40,8 +40,8 @@ static int parse_progs(struct sb_config *cfg, const char *arg, char *err, size_t
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
-		cfg->progs[cfg->n_progs++] = prog_items[i];
-	if (cfg->n_progs == 0) {
+		cfg->kernel.progs[cfg->kernel.n_progs++] = prog_items[i];
+	if (cfg->kernel.n_progs == 0) {
 		snprintf(err, errlen, "--prog: no program named");
 		return -1;
 	}
@@ -54,13 +54,13 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 	if (key == K_SHAPE) {
 		if (sb_kernel_plan_shape(&plan, arg, err, errlen) != 0)
 			return -1;
-		cfg->shape = arg;
+		cfg->measure.shape = arg;
 		return 0;
 	}
 	if (key == K_THUNK) {
 		if (sb_thunk_check_name("--thunk", arg, err, errlen) != 0)
 			return -1;
-		cfg->thunk = arg;
+		cfg->measure.thunk = arg;
 		return 0;
 	}
 	if (key == K_OBJ || key == K_DUMP) {
@@ -72,7 +72,7 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 		 * is loaded or measured, in every mode. */
 		if (key == K_DUMP && sb_jit_dump_prepare(arg, err, errlen) != 0)
 			return -1; /* err names --dump-jit */
-		*(key == K_OBJ ? &cfg->obj : &cfg->dump_dir) = arg;
+		*(key == K_OBJ ? &cfg->kernel.obj : &cfg->kernel.dump_dir) = arg;
 		return 0;
 	}
 	if (key == K_PROG)
@@ -102,7 +102,7 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 		snprintf(err, errlen, "--loads: %llu is more than %d", (unsigned long long)k, SB_KERNEL_MAX_LOADS);
 		return -1;
 	}
-	cfg->loads = k;
+	cfg->kernel.loads = k;
 	loads_given = 1;
 	return 0;
 }
@@ -111,29 +111,29 @@ static int parse_kernel(struct sb_cli *cli, int key, const char *arg, char *err,
 static int finish_kernel(struct sb_cli *cli, char *err, size_t errlen)
 {
 	const struct sb_config *cfg = &cli->cfg;
-	if (plan.htab && (loads_given || cfg->obj || strcmp(cfg->variants, "all") != 0)) {
+	if (plan.htab && (loads_given || cfg->kernel.obj || strcmp(cfg->measure.variants, "all") != 0)) {
 		snprintf(err, errlen, "--shape=htab takes no %s (it runs its own baseline and private programs, "
-			 "loaded once)", loads_given ? "--loads" : cfg->obj ? "--obj" : "--variant");
+			 "loaded once)", loads_given ? "--loads" : cfg->kernel.obj ? "--obj" : "--variant");
 		return -1;
 	}
 	if (probe_only && driver_given) {
 		snprintf(err, errlen, "--driver: not with --probe (the probe loads every program type itself)");
 		return -1;
 	}
-	if (!cfg->obj != !cfg->n_progs) {
-		snprintf(err, errlen, "%s", cfg->obj ? "--obj needs --prog=NAME[,NAME...]" : "--prog needs --obj=FILE");
+	if (!cfg->kernel.obj != !cfg->kernel.n_progs) {
+		snprintf(err, errlen, "%s", cfg->kernel.obj ? "--obj needs --prog=NAME[,NAME...]" : "--prog needs --obj=FILE");
 		return -1;
 	}
-	if (sb_kernel_plan_variants(&plan, cfg->variants, err, errlen) != 0)
+	if (sb_kernel_plan_variants(&plan, cfg->measure.variants, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < cfg->n_batches; i++)
-		if (cfg->batches[i] > SB_KERNEL_MAX_BATCH) {
+	for (size_t i = 0; i < cfg->measure.n_batches; i++)
+		if (cfg->measure.batches[i] > SB_KERNEL_MAX_BATCH) {
 			snprintf(err, errlen, "--batch: %llu is above the maximum %u for BPF programs "
 				 "(the verifier walks every iteration)",
-				 (unsigned long long)cfg->batches[i], SB_KERNEL_MAX_BATCH);
+				 (unsigned long long)cfg->measure.batches[i], SB_KERNEL_MAX_BATCH);
 			return -1;
 		}
-	if (cfg->plot && (plan.htab || cfg->obj)) {
+	if (cfg->out.plot && (plan.htab || cfg->kernel.obj)) {
 		snprintf(err, errlen, "--plot: not with --shape=htab or --obj (save --format=json and use stubbench plot)");
 		return -1;
 	}
@@ -182,20 +182,20 @@ static int run_kernel(struct sb_cli *cli)
 {
 	if (probe_only) {
 		/* Nothing is measured: a file of a measurement would be ignored. */
-		const char *ignored = cli->cfg.blocks ? "--blocks" : cli->cfg.plot ? "--plot"
-				      : cli->cfg.dump_dir ? "--dump-jit" : cli->cfg.obj ? "--obj" : NULL;
+		const char *ignored = cli->cfg.records.blocks ? "--blocks" : cli->cfg.out.plot ? "--plot"
+				      : cli->cfg.kernel.dump_dir ? "--dump-jit" : cli->cfg.kernel.obj ? "--obj" : NULL;
 		if (ignored) {
 			fprintf(stderr, "stubbench kernel: %s does not apply with --probe (nothing is measured)\n",
 				ignored);
 			return EXIT_USAGE;
 		}
-		return sb_kernel_probe_run(&cli->cfg);
+		return sb_kernel_probe_run(&cli->cfg.out);
 	}
 	/* Each mode is a descriptor: sb_command_run opens the blocks log and
 	 * records around it (session/records_policy.h). */
-	if (cli->cfg.obj) {
+	if (cli->cfg.kernel.obj) {
 		/* --obj runs in this process. */
-		cli->cfg.processes = 1;
+		cli->cfg.measure.processes = 1;
 		return sb_kernel_interrupted_or(sb_kernel_obj_run(&cli->cfg, run_options.driver));
 	}
 	return sb_kernel_run(&cli->cfg, &run_options);

@@ -69,8 +69,10 @@ WARNINGS = ((": busy core:", "busy core"),
 
 
 def said(stderr):
-    """Which of WARNINGS a run's stderr says, one bool each."""
-    return tuple(any(mark in ln for ln in stderr.splitlines()) for mark, _ in WARNINGS)
+    """Which of WARNINGS a run's stderr says, one bool each. A note folded
+    within 100 columns (each further line indented by two) is read joined."""
+    lines = stderr.replace("\n  ", " ").splitlines()
+    return tuple(any(mark in ln for ln in lines) for mark, _ in WARNINGS)
 
 
 # How the report names a kernel run's sides (the "side" field of a result).

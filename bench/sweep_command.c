@@ -19,16 +19,16 @@ static int parse_sweep_own(struct sb_cli *cli, int key, const char *arg, char *e
 		return 0;
 	}
 	if (key == K_FLAVOUR) {
-		int seed, host; /* checked here, read by the run from cfg.flavour */
+		int seed, host; /* checked here, read by the run from cfg.measure.flavour */
 		if (sb_config_parse_flavour("--flavour", arg, &seed, &host, err, errlen))
 			return -1;
-		cli->cfg.flavour = arg;
+		cli->cfg.measure.flavour = arg;
 		return 0;
 	}
 	if (key == K_THUNK) {
 		if (sb_thunk_check_name("--thunk", arg, err, errlen) != 0)
 			return -1;
-		cli->cfg.thunk = arg;
+		cli->cfg.measure.thunk = arg;
 		return 0;
 	}
 	return sb_parse_calls("--calls", arg, &sweep.calls, err, errlen);

@@ -91,18 +91,7 @@ function(sb_deprivatize_tests)
     set(D ${SB_TESTS}/data)
     # stubbench deprivatize: bpftool text in, the listing out, equal to the
     # kernel's; a different function differs (status 1); bad input status 2.
-    add_test(NAME deprivatize_cli_equal COMMAND $<TARGET_FILE:stubbench> deprivatize
-      ${D}/bpftool_v6_18_htab_private_opcodes.txt --against=${D}/jit_v6_18_htab_baseline.htab_body.lst)
-    set_tests_properties(deprivatize_cli_equal PROPERTIES PASS_REGULAR_EXPRESSION
-      "# 296 -> 262 bytes, stack depth 0x60, 3 push/pop r9 pairs removed.*\n(c: +48 81 ec 60 00 00 00 +sub rsp, 0x60\n).*# equal to [^\n]*67 instructions")
-    add_test(NAME deprivatize_cli_differs COMMAND sh -c
-      "out=$($<TARGET_FILE:stubbench> deprivatize ${D}/jit_v6_18_run_private.prog_private.bin --against=${D}/jit_v6_18_run_baseline.prog_baseline.lst); rc=$?; printf '%s\\n' \"$out\" | tail -1; echo \"exit=$rc\"")
-    set_tests_properties(deprivatize_cli_differs PROPERTIES PASS_REGULAR_EXPRESSION
-      "# differs from [^\n]*sub rsp, 8[^\n]*\nexit=1\n$")
-    add_test(NAME deprivatize_cli_not_private COMMAND sh -c
-      "$<TARGET_FILE:stubbench> deprivatize ${D}/seed001_baseline_main.lst 2>&1; echo \"exit=$?\"")
-    set_tests_properties(deprivatize_cli_not_private PROPERTIES PASS_REGULAR_EXPRESSION
-      "^stubbench deprivatize: [^\n]*seed001_baseline_main.lst: no function with a private stack\nexit=2\n$")
+    add_test(NAME deprivatize_cli COMMAND sh ${SB_TESTS}/twins/deprivatize_cli.sh $<TARGET_FILE:stubbench> ${D})
     if(STUBBENCH_KERNEL)
       # Live: this kernel's two JITs of htab_body and of twin_pair.bpf.c's
       # functions against each other's twins, and the test object's sum_big.

@@ -45,10 +45,8 @@ function(sb_sanitize_tests)
   if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR)
     return()
   endif()
-  add_test(NAME sanitizer_reports_clear COMMAND sh -c
-    "rm -rf '${dir}' && mkdir -p '${dir}' && chmod 1777 '${dir}'")
-  add_test(NAME sanitizer_reports COMMAND sh -c
-    "n=0; for f in '${dir}'/*; do [ -f \"$f\" ] || continue; n=$((n+1)); echo \"== $f\"; cat \"$f\"; done; echo \"$n sanitizer reports\"; [ $n -eq 0 ]")
+  add_test(NAME sanitizer_reports_clear COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/sanitizer_reports_clear.sh ${dir})
+  add_test(NAME sanitizer_reports COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/sanitizer_reports.sh ${dir})
   set_tests_properties(sanitizer_reports_clear PROPERTIES FIXTURES_SETUP sanitizer_reports LABELS exact)
   set_tests_properties(sanitizer_reports PROPERTIES FIXTURES_CLEANUP sanitizer_reports LABELS exact)
 endfunction()

@@ -22,20 +22,20 @@ int main(int argc, char **argv)
 	}
 	struct sb_config cfg;
 	sb_config_defaults(&cfg);
-	cfg.variants = argv[1];
-	cfg.n_batches = 1;
+	cfg.measure.variants = argv[1];
+	cfg.measure.n_batches = 1;
 	char err[256];
-	if (sb_parse_u64_range("BATCH", argv[2], 1, SB_MAX_BATCH, &cfg.batches[0], err, sizeof(err)) != 0 ||
-	    (argc > 3 && sb_parse_u64("SEED", argv[3], 0, &cfg.seed, err, sizeof(err)) != 0) ||
-	    (argc > 4 && sb_parse_samples("SAMPLES", argv[4], 1, &cfg.samples, err, sizeof(err)) != 0)) {
+	if (sb_parse_u64_range("BATCH", argv[2], 1, SB_MAX_BATCH, &cfg.measure.batches[0], err, sizeof(err)) != 0 ||
+	    (argc > 3 && sb_parse_u64("SEED", argv[3], 0, &cfg.measure.seed, err, sizeof(err)) != 0) ||
+	    (argc > 4 && sb_parse_samples("SAMPLES", argv[4], 1, &cfg.measure.samples, err, sizeof(err)) != 0)) {
 		fprintf(stderr, "%s: %s\n", argv[0], err);
 		return 2;
 	}
 	struct sb_measurement m;
 	int rc = sb_measure(&cfg, &m, err, sizeof(err));
-	const struct sb_cell *c = rc == 0 ? sb_measurement_cell(&m, argv[1], cfg.batches[0]) : NULL;
+	const struct sb_cell *c = rc == 0 ? sb_measurement_cell(&m, argv[1], cfg.measure.batches[0]) : NULL;
 	if (rc == 0 && (!c || c->no_samples[0])) {
-		snprintf(err, sizeof(err), "%s at batch %" PRIu64 ": %s", argv[1], cfg.batches[0],
+		snprintf(err, sizeof(err), "%s at batch %" PRIu64 ": %s", argv[1], cfg.measure.batches[0],
 			 c ? c->no_samples : "not measured");
 		rc = 1;
 	}

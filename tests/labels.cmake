@@ -28,17 +28,16 @@ function(sb_label_tests)
   set(SB_LABEL_EXACT
     # tests/CMakeLists.txt
     golden padded_layout behaviour listing image_text code_check
-    insn_driver_bad_variant cli_list stats paired_placements paired_fixture spread_split states
+    insn_driver_bad_variant stats paired_placements paired_fixture spread_split states
     timer_decide config cli_errors cli_docs comment_paths test_names public_headers architecture_folders one_file_command records_policy readme_subcommands
     readme_summary new_frames_fail
     table_ci_note output_discipline quiet_output states_in_time run_spans_time blocks_log sibling_cli
     reproducibility_load placement code_variant cell_key estimate return_thunks ksyms
-    json_return_thunk footprint footprint_cli flavour_host_calls
-    cli_bad_flavour cli_bad_thunk cli_bad_thunk_without_host replica_only_build
+    json_return_thunk footprint footprint_cli flavour_host_calls replica_only_build
     processes block_spread parts_overhead cpu_signature warm_rounds disturbed
     steady_states core_states core_states_report core_states_live busy_core
     quiet_record record_file past_runs perf_map figure_checks json_writer json_doc
-    reporter_seam own_pages attribution attribution_state sibling core_states_0xa7
+    reporter_seam one_file_format own_pages attribution attribution_state sibling core_states_0xa7
     core_states_compare placement_states table_width state_outputs text_grid two_state_line
     contained_code child_report gbench_defaults
     # cmake/counters.cmake
@@ -47,22 +46,17 @@ function(sb_label_tests)
     # cmake/lab.cmake
     lab_golden lab_behaviour lab_plot
     # cmake/report.cmake
-    compare figures answer kernel_paired kernel_by_load kernel_noise kernel_gap_line kernel_obj_answer across_runs atlas machine_name summary_width
-    answer_report report_kernel_obj diff_report compare_cli_bad_file compare_cli_not_json
-    compare_cli_bad_metric compare_cli_one_file compare_cli_table plot_cli plot_reference kernel_plot_table
+    compare figures answer kernel_paired kernel_by_load kernel_noise kernel_gap_line kernel_obj_answer across_runs
+    atlas machine_name summary_width answer_report report_kernel_obj diff_report compare_cli plot_cli plot_reference
+    kernel_plot_table
     plot_injection hostile_reports
     # cmake/deprivatize.cmake
     deprivatize auto_twin image_diff hostile_code ablation
-    annotate_lfence annotate_state deprivatize_cli_equal deprivatize_cli_differs
-    deprivatize_cli_not_private deprivatize_live
+    annotate_lfence annotate_state deprivatize_cli deprivatize_live
     # cmake/kernel.cmake, cmake/kernel_obj.cmake
     jit_compare private_stack_reason stack_offset_probe placed_stack kernel_run kernel_sigint kernel_output_json
-    kernel_output_seed kernel_dump_jit kernel_htab_seed kernel_htab_dump_jit
-    kernel_return_thunk kernel_plot kernel_no_caps kernel_htab_no_caps
-    kernel_cli_bad_shape kernel_cli_bad_variant kernel_cli_bad_htab_loads
-    kernel_cli_bad_batch kernel_cli_bad_format kernel_cli_bad_cpu kernel_cli_bad_option
-    kernel_cli_bad_thunk kernel_cli_bad_time_and_samples kernel_cli_help
-    kernel_cli_version kernel_obj)
+    kernel_output_seed kernel_dump_jit kernel_return_thunk kernel_plot kernel_no_caps kernel_cli
+    kernel_obj)
   # sanitizer_reports_clear and sanitizer_reports (cmake/sanitize.cmake, the
   # sanitizer build only) are labelled exact where defined.
   get_property(tests DIRECTORY PROPERTY TESTS)

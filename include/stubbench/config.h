@@ -9,7 +9,7 @@
  *   cpu      = 1                           ; omit for the last allowed core
  *   flavour  = host, seed001               ; the sweep's replicas (--flavour)
  *   [output]
- *   format   = table                       ; table, seed, json, csv
+ *   format   = json                        ; a format's name (format.h)
  */
 #ifndef STUBBENCH_CONFIG_H
 #define STUBBENCH_CONFIG_H
@@ -17,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stubbench/format.h"
 #include "stubbench/parse.h"
 #include "stubbench/sibling_names.h"
 
@@ -43,12 +42,9 @@ enum sb_share {
 	SB_N_SHARES
 };
 
-/* The one run configuration of every measuring command: what it measures
- * and how it reports. A sweep file sets the first group; the command line
- * sets any (bench/cli.c); the run's front end and the session read it
- * (session.h). Strings are not owned (argv, or kept by the loader). */
-struct sb_config {
-	/* What is measured. */
+/* What a measuring command measures, and for how long: the harness's
+ * options (session.h: sb_session_run_opts) and the replicas' choice. */
+struct sb_measure_config {
 	const char *variants;    /* "all" or names */
 	uint64_t batches[SB_MAX_BATCHES];
 	size_t n_batches;
@@ -71,25 +67,48 @@ struct sb_config {
 	const char *counters;    /* --counters=LIST; NULL: none */
 	enum sb_sibling_mode sibling;      /* --sibling: the SMT sibling quiet, busy or both (sibling.h) */
 	enum sb_sibling_load sibling_load; /* --sibling-load: spin or same */
-	/* The kernel run. */
+	/* Set by the commands that measure code read from files (diff,
+	 * annotate, kernel --obj's twins): sb_run_opts.contain. */
+	int contain;
+};
+
+/* The kernel run's own (stubbench kernel). */
+struct sb_kernel_config {
 	uint64_t loads;          /* --loads: copies of the programs, each at its own address */
 	const char *dump_dir;    /* --dump-jit=DIR; NULL: no dump */
 	const char *obj;         /* --obj=FILE: a user's BPF object; NULL: the built-in programs */
 	const char *progs[SB_CONFIG_MAX_PROGS]; /* --prog: its programs, the first the baseline */
 	size_t n_progs;
-	/* Set by the commands that measure code read from files (diff,
-	 * annotate, kernel --obj's twins): sb_run_opts.contain. */
-	int contain;
-	/* How it is reported. */
-	enum sb_format format;
+};
+
+/* How the run is reported (the session's ending, src/output). */
+struct sb_output_config {
+	const char *format;       /* the format's name (format.h: sb_format_find); NULL: the default */
 	int verbose;
 	int table;                /* --table: the full table and notes after the summary */
 	const char *output;       /* --output=FILE: the report there, written whole; NULL: stdout */
 	const char *host;         /* --host=NAME: the machine's name in the saved run; NULL: none */
 	const char *plot;         /* --plot=FILE; NULL: none */
+};
+
+/* The files a run keeps beside its report, opened and closed by the
+ * session alone (session/records_policy.h). */
+struct sb_records_config {
 	const char *blocks;       /* --blocks=FILE: every kept block as CSV (blocks_log.h) */
 	const char *quiet_levels; /* --quiet-levels=FILE or "none"; NULL: the default record */
 	const char *past_runs;    /* --past-runs=FILE or "none"; NULL: the default record */
+};
+
+/* The one run configuration of every measuring command, by concern: a
+ * file takes the part it reads. A sweep file sets the measurement and the
+ * output; the command line sets any (bench/cli.c); the run's front end
+ * and the session read it (session.h). Strings are not owned (argv, or
+ * kept by the loader). */
+struct sb_config {
+	struct sb_measure_config measure;
+	struct sb_kernel_config kernel;
+	struct sb_output_config out;
+	struct sb_records_config records;
 	/* The harness's test switches (harness.h; the command line takes them
 	 * from the environment); NULL: none. */
 	const struct sb_run_test_hooks *test;
@@ -123,7 +142,9 @@ void sb_config_defaults(struct sb_config *c);
 /* Reads a file over c. Returns 0, or -1 with a message naming the file,
  * the line and the key: unknown section or key, bad value (an unknown
  * variant too), a key given twice, a line longer than SB_CONFIG_MAX_LINE,
- * a directory or an unreadable file. */
+ * a directory or an unreadable file. [output] format is kept as the name
+ * it gives, for the caller to check with sb_format_find (the formats are
+ * the output's, format.h). */
 int sb_config_load(const char *path, struct sb_config *c, char *err, size_t errlen);
 
 #endif

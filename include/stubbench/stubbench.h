@@ -7,8 +7,8 @@
  *
  *   struct sb_config cfg;
  *   sb_config_defaults(&cfg);              the CLI's defaults
- *   cfg.variants = "private";              what --variant takes
- *   cfg.batches[0] = 512; cfg.n_batches = 1;
+ *   cfg.measure.variants = "private";              what --variant takes
+ *   cfg.measure.batches[0] = 512; cfg.measure.n_batches = 1;
  *   struct sb_measurement m;
  *   char err[256];
  *   if (sb_measure(&cfg, &m, err, sizeof(err)) == 0) {
@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "stubbench/config.h"
+#include "stubbench/format.h"
 #include "stubbench/registry.h"
 #include "stubbench/results.h"
 
@@ -37,7 +38,7 @@ struct sb_measurement {
 	struct sb_variant_arms *arms; /* the arms the cells point into */
 };
 
-/* Measures cfg->variants ("all" for the seed's replicas, or names from
+/* Measures cfg->measure.variants ("all" for the seed's replicas, or names from
  * sb_variant_at) against the baseline of their flavour, with the options
  * of cfg (batches, time or samples, seed, processes, states, cpu ...).
  * Lines on stderr say what the run could not do (no PMU, a busy core).

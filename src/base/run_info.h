@@ -28,8 +28,8 @@ void sb_run_info_kernel(char *buf, size_t len);
 /* The source revision baked in at configure time, or "unknown". */
 const char *sb_run_info_git(void);
 
-/* How a result was made and how it is to be written: what every writer
- * (table, seed lines, JSON, CSV, Google Benchmark JSON) says about the run. */
+/* How a result was made and how it is to be written: what every format's
+ * reporter (src/output/formats.def) says about the run. */
 struct sb_state_figures;
 
 struct sb_output_meta {

@@ -144,8 +144,8 @@ int sb_annotate_measure(const struct sb_config *run_cfg, const char *tool, struc
 	/* Identical layout: copy j of every arm at the same page offsets,
 	 * interleaved in one group, so that each block pairs them. */
 	struct sb_config cfg = *run_cfg;
-	cfg.padded = 0;
-	cfg.contain = 1; /* ablations of listings, of images read from files too */
+	cfg.measure.padded = 0;
+	cfg.measure.contain = 1; /* ablations of listings, of images read from files too */
 	struct sb_group g = {.baseline = b, .others = others, .n_others = m, .arms = &arms, .res = res,
 			     .same_offsets = 1};
 	static struct sb_block_table blocks;
@@ -157,7 +157,7 @@ int sb_annotate_measure(const struct sb_config *run_cfg, const char *tool, struc
 		rc = rc ? rc : SB_STATUS_FAILED;
 	}
 	a->source = "live";
-	if (rc == 0 && sb_annotate_compute(a, &blocks, cfg.seed, tool) != 0)
+	if (rc == 0 && sb_annotate_compute(a, &blocks, cfg.measure.seed, tool) != 0)
 		rc = SB_STATUS_FAILED;
 	sb_block_table_free(&blocks);
 	return rc;

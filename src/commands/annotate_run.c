@@ -63,10 +63,10 @@ static int answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 	return sb_annotate_summary(f, summary_of, max_lines);
 }
 
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (sb_format_is(fmt, SB_OUT_TEXT)) {
+	if (sb_format_is(format, SB_OUT_TEXT)) {
 		fputc('\n', info);
 		sb_annotate_listing(info, ctx);
 	}
@@ -83,9 +83,9 @@ static void default_batch(struct sb_config *cfg)
 {
 	struct sb_config d;
 	sb_config_defaults(&d);
-	if (cfg->n_batches == d.n_batches && memcmp(cfg->batches, d.batches, d.n_batches * sizeof(d.batches[0])) == 0) {
-		cfg->batches[0] = 512;
-		cfg->n_batches = 1;
+	if (cfg->measure.n_batches == d.measure.n_batches && memcmp(cfg->measure.batches, d.measure.batches, d.measure.n_batches * sizeof(d.measure.batches[0])) == 0) {
+		cfg->measure.batches[0] = 512;
+		cfg->measure.n_batches = 1;
 	}
 }
 
@@ -99,16 +99,16 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 		return SB_STATUS_USAGE;
 	}
 	a->source = path;
-	int rc = sb_annotate_compute(a, &t, cfg->seed, TOOL) ? SB_STATUS_USAGE : SB_STATUS_OK;
+	int rc = sb_annotate_compute(a, &t, cfg->measure.seed, TOOL) ? SB_STATUS_USAGE : SB_STATUS_OK;
 	sb_block_table_free(&t);
 	if (rc)
 		return rc;
 	/* The report goes where --output says, as a measured one does. */
 	struct sb_out out;
-	if (sb_out_open(&out, cfg->output, TOOL) != 0)
+	if (sb_out_open(&out, cfg->out.output, TOOL) != 0)
 		return SB_STATUS_FAILED;
 	FILE *f = out.f;
-	if (sb_format_is(cfg->format, SB_OUT_JSON)) {
+	if (sb_format_is(cfg->out.format, SB_OUT_JSON)) {
 		struct sb_doc *doc = sb_doc_new();
 		sb_doc_string(doc, "tool", "stubbench annotate --from-blocks");
 		sb_doc_break(doc, "\n  ");
@@ -120,7 +120,7 @@ static int run_from_blocks(const struct sb_config *cfg, const char *path, struct
 			fprintf(stderr, "%s: out of memory\n", TOOL);
 	} else {
 		sb_annotate_summary(f, a, 10);
-		if (sb_session_full_report(cfg)) {
+		if (sb_session_full_report(&cfg->out)) {
 			fputc('\n', f);
 			sb_annotate_listing(f, a);
 		}
@@ -187,13 +187,13 @@ int sb_annotate_run(const struct sb_config *run_cfg, const struct sb_annotate_op
 	static struct sb_annotate a;
 	static struct sb_config cfg;
 	cfg = *run_cfg;
-	if (cfg.placements) {
+	if (cfg.measure.placements) {
 		fprintf(stderr, "%s: --placements: annotate measures every arm at the same placements (--states)\n",
 			TOOL);
 		return SB_STATUS_USAGE;
 	}
 	/* A log read back keeps no blocks: --blocks would be ignored. */
-	if (o->from_blocks && cfg.blocks) {
+	if (o->from_blocks && cfg.records.blocks) {
 		fprintf(stderr, "%s: --blocks does not apply with --from-blocks (nothing is measured)\n", TOOL);
 		return SB_STATUS_USAGE;
 	}

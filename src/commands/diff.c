@@ -234,14 +234,14 @@ static int diff_measure(const struct sb_config *run_cfg, void *vctx, struct sb_g
 {
 	struct diff_run *r = vctx;
 	struct sb_config cfg = *run_cfg;
-	cfg.share = r->parts ? SB_SHARE_DIFF_TOTAL : SB_SHARE_ALL;
-	cfg.padded = 1;
-	cfg.contain = 1; /* the twins run code read from files */
+	cfg.measure.share = r->parts ? SB_SHARE_DIFF_TOTAL : SB_SHARE_ALL;
+	cfg.measure.padded = 1;
+	cfg.measure.contain = 1; /* the twins run code read from files */
 	r->total_rc = sb_measure_groups(&cfg, SB_DIFF_TOOL, g, n);
 	int prc = 0;
 	if (r->total_rc == 0 && r->parts) {
 		struct sb_config parts_cfg = *run_cfg;
-		parts_cfg.share = SB_SHARE_DIFF_PARTS;
+		parts_cfg.measure.share = SB_SHARE_DIFF_PARTS;
 		prc = sb_annotate_measure(&parts_cfg, SB_DIFF_TOOL, &r->an, &r->tw[3].t.cv.v, &r->tw[2].t.cv.v,
 					  &r->res_parts);
 	}
@@ -348,7 +348,7 @@ int sb_diff_run(const struct sb_config *cfg, const struct sb_diff_options *o)
 		size_t n = sb_image_diff_count(&d, SB_INSN_SAME);
 		/* The answer goes where --output says, as a measured one does. */
 		struct sb_out out;
-		if (sb_out_open(&out, cfg->output, SB_DIFF_TOOL) != 0)
+		if (sb_out_open(&out, cfg->out.output, SB_DIFF_TOOL) != 0)
 			rc = SB_STATUS_FAILED;
 		else {
 			fprintf(out.f, "%s: no change: %s and %s hold the same code (%zu function%s, %zu instructions, "

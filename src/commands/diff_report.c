@@ -50,11 +50,11 @@ static void pair_listing(FILE *out, const struct sb_diff_context *c)
 
 /* After the table (the session's after_report): the pairs' listing and
  * the parts' costs. */
-static void full_listing(FILE *out, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void full_listing(FILE *out, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
 	const struct sb_diff_context *c = ctx;
-	if (!sb_format_is(fmt, SB_OUT_TEXT))
+	if (!sb_format_is(format, SB_OUT_TEXT))
 		return;
 	pair_listing(out, c);
 	if (c->an && c->an->n_att) {

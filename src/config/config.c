@@ -42,19 +42,18 @@ void sb_config_defaults(struct sb_config *c)
 {
 	static const uint64_t batches[] = {1, 8, 64, 512, 2048, 4096};
 	memset(c, 0, sizeof(*c));
-	c->variants = "all";
-	memcpy(c->batches, batches, sizeof(batches));
-	c->n_batches = sizeof(batches) / sizeof(batches[0]);
-	c->time_s = 8;
-	c->samples = 0;
-	c->seed = 1;
-	c->processes = SB_DEFAULT_PROCESSES;
-	c->cpu = -1;
-	c->states = SB_MAX_STATES;
-	c->shape = "all";
-	c->flavour = "host,seed001";
-	c->loads = SB_DEFAULT_LOADS;
-	c->format = SB_FORMAT_TABLE;
+	c->measure.variants = "all";
+	memcpy(c->measure.batches, batches, sizeof(batches));
+	c->measure.n_batches = sizeof(batches) / sizeof(batches[0]);
+	c->measure.time_s = 8;
+	c->measure.samples = 0;
+	c->measure.seed = 1;
+	c->measure.processes = SB_DEFAULT_PROCESSES;
+	c->measure.cpu = -1;
+	c->measure.states = SB_MAX_STATES;
+	c->measure.shape = "all";
+	c->measure.flavour = "host,seed001";
+	c->kernel.loads = SB_DEFAULT_LOADS;
 }
 
 #define MAX_KEYS 64
@@ -206,23 +205,23 @@ static int handler(void *user, const char *section, const char *name, const char
 		rc = check_duplicate(x, opt, section, name, sub, sizeof(sub));
 	if (rc == 0 && strcmp(section, "sweep") == 0) {
 		if (strcmp(name, "variants") == 0) {
-			rc = parse_variants(opt, value, &x->c->variants, sub, sizeof(sub));
+			rc = parse_variants(opt, value, &x->c->measure.variants, sub, sizeof(sub));
 		} else if (strcmp(name, "batches") == 0) {
-			rc = sb_parse_batches(opt, value, x->c->batches, &x->c->n_batches, sub, sizeof(sub));
+			rc = sb_parse_batches(opt, value, x->c->measure.batches, &x->c->measure.n_batches, sub, sizeof(sub));
 		} else if (strcmp(name, "time") == 0) {
-			rc = sb_parse_seconds(opt, value, &x->c->time_s, sub, sizeof(sub));
+			rc = sb_parse_seconds(opt, value, &x->c->measure.time_s, sub, sizeof(sub));
 		} else if (strcmp(name, "samples") == 0) {
-			rc = sb_parse_samples(opt, value, 0, &x->c->samples, sub, sizeof(sub));
+			rc = sb_parse_samples(opt, value, 0, &x->c->measure.samples, sub, sizeof(sub));
 		} else if (strcmp(name, "seed") == 0) {
-			rc = sb_parse_u64(opt, value, 0, &x->c->seed, sub, sizeof(sub));
+			rc = sb_parse_u64(opt, value, 0, &x->c->measure.seed, sub, sizeof(sub));
 		} else if (strcmp(name, "processes") == 0) {
-			rc = sb_parse_u64_range(opt, value, 1, SB_MAX_PROCESSES, &x->c->processes, sub, sizeof(sub));
+			rc = sb_parse_u64_range(opt, value, 1, SB_MAX_PROCESSES, &x->c->measure.processes, sub, sizeof(sub));
 		} else if (strcmp(name, "cpu") == 0) {
-			rc = sb_parse_cpu(opt, value, &x->c->cpu, sub, sizeof(sub));
+			rc = sb_parse_cpu(opt, value, &x->c->measure.cpu, sub, sizeof(sub));
 		} else if (strcmp(name, "flavour") == 0) {
 			int seed, host;
 			rc = sb_config_parse_flavour(opt, value, &seed, &host, sub, sizeof(sub));
-			if (rc == 0 && !(x->c->flavour = keep_string(value))) {
+			if (rc == 0 && !(x->c->measure.flavour = keep_string(value))) {
 				snprintf(sub, sizeof(sub), "%s: out of memory", opt);
 				rc = -1;
 			}
@@ -232,9 +231,12 @@ static int handler(void *user, const char *section, const char *name, const char
 		}
 	} else if (rc == 0 && strcmp(section, "output") == 0) {
 		if (strcmp(name, "format") == 0) {
-			if (sb_format_parse(value, &x->c->format) != 0) {
-				snprintf(sub, sizeof(sub), "%s: unknown format '%s' (table, seed, json, csv, gbench)",
-					 opt, value);
+			/* A name, which the output's formats check (config.h). */
+			if (!*value) {
+				snprintf(sub, sizeof(sub), "%s: empty", opt);
+				rc = -1;
+			} else if (!(x->c->out.format = keep_string(value))) {
+				snprintf(sub, sizeof(sub), "%s: out of memory", opt);
 				rc = -1;
 			}
 		} else {

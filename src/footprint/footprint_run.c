@@ -23,6 +23,7 @@
 #include "session/session.h"
 #include "stubbench/timer.h"
 #include "output/reporter.h"
+#include "stubbench/format.h"
 
 #define FP_MAX_VARIANTS 4
 /* Calls per sample: 2048, fewer beyond 1000 copies (down to 256 at 8000
@@ -209,7 +210,7 @@ static int measure_one(const struct sb_config *cfg, const struct sb_variant *con
 	sb_session_run_opts(cfg, &ro);
 	ro.batches = &calls;
 	ro.n_batches = 1;
-	ro.seed = sb_seed_stream(cfg->seed, SB_SEED_FOOTPRINT, n);
+	ro.seed = sb_seed_stream(cfg->measure.seed, SB_SEED_FOOTPRINT, n);
 	ro.child_check = check_counts;
 	ro.check_ctx = &counts;
 	ro.time_is_wall = 0;
@@ -282,15 +283,15 @@ static void as_config(const struct sb_config *run_cfg, const struct sb_footprint
 	variants[0] = '\0';
 	for (size_t v = 0; v < n_vars && used < len; v++)
 		used += (size_t)snprintf(variants + used, len - used, "%s%s", v ? "," : "", vars[v]->name);
-	cfg->variants = variants;
-	cfg->n_batches = 0;
+	cfg->measure.variants = variants;
+	cfg->measure.n_batches = 0;
 	for (size_t i = 0; i < o->n_copies; i++) {
 		uint64_t calls = calls_per_sample(o->copies[i]);
 		int seen = 0;
-		for (size_t b = 0; b < cfg->n_batches; b++)
-			seen |= cfg->batches[b] == calls;
+		for (size_t b = 0; b < cfg->measure.n_batches; b++)
+			seen |= cfg->measure.batches[b] == calls;
 		if (!seen)
-			cfg->batches[cfg->n_batches++] = calls;
+			cfg->measure.batches[cfg->measure.n_batches++] = calls;
 	}
 }
 
@@ -308,9 +309,9 @@ static int plot_rows(const char *path, const struct sb_results *all, const void 
 
 /* After the report (session.h's after_report): what the packed region got,
  * and where the copies are named. */
-static void pages_lines(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void pages_lines(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	(void)all;
 	const struct sb_fp_report *rep = ctx;
 	fputs(rep->pages, info);
@@ -341,12 +342,13 @@ static int check_input(const struct sb_config *cfg, const struct sb_footprint_op
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return SB_STATUS_USAGE;
 	}
-	if (!sb_format_is(cfg->format, SB_OUT_KEYED)) {
-		fprintf(stderr, "stubbench footprint: --format=%s has no place for copies and layout "
-			"(table, json, csv)\n", sb_format_name(cfg->format));
+	if (!sb_format_is(cfg->out.format, SB_OUT_KEYED)) {
+		char keyed[256];
+		fprintf(stderr, "stubbench footprint: --format=%s has no place for copies and layout (%s)\n",
+			sb_format_name(sb_format_of(cfg->out.format)), sb_format_list(keyed, sizeof(keyed), SB_OUT_KEYED));
 		return SB_STATUS_USAGE;
 	}
-	if (pick_variants(cfg->variants, vars, n_vars) != 0)
+	if (pick_variants(cfg->measure.variants, vars, n_vars) != 0)
 		return SB_STATUS_USAGE;
 	for (size_t i = 0; i < o->n_copies; i++)
 		if (o->copies[i] * SB_FP_PAGE * *n_vars > SB_FP_MAX_BYTES) {
@@ -363,14 +365,14 @@ static int fp_validate(const struct sb_config *cfg, void *vctx)
 	return check_input(cfg, c->o, c->vars, &c->n_vars, c->want);
 }
 
-/* The thread pinned to cfg->cpu; no replica groups (fp_measure measures
+/* The thread pinned to cfg->measure.cpu; no replica groups (fp_measure measures
  * the copies). Returns 0, or -1 after one line. */
 static int fp_setup(const struct sb_config *cfg, void *vctx, struct sb_group *g)
 {
 	(void)g;
 	struct fp_ctx *c = vctx;
 	char err[512];
-	if (sb_pin_thread(cfg->cpu, &c->cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->measure.cpu, &c->cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench footprint: %s\n", err);
 		return -1;
 	}
@@ -395,13 +397,13 @@ static int fp_measure(const struct sb_config *run_cfg, void *vctx, struct sb_gro
 	}
 	struct sb_config cfg = *run_cfg;
 	size_t n_layouts = (size_t)(c->want[0] + c->want[1]), n_cells = n_layouts * o->n_copies * c->n_vars;
-	cfg.share_ways = n_layouts * o->n_copies;
+	cfg.measure.share_ways = n_layouts * o->n_copies;
 	struct fp_run *run = &c->run;
 	run->arms = calloc(n_cells, sizeof(*run->arms));
 	run->names = calloc(n_cells, sizeof(*run->names));
 	run->keys = calloc(n_cells, sizeof(*run->keys));
 	struct sb_rng rng;
-	sb_rng_seed(&rng, cfg.seed);
+	sb_rng_seed(&rng, cfg.measure.seed);
 	int rc = run->arms && run->names && run->keys ? SB_STATUS_OK : SB_STATUS_FAILED;
 	if (rc)
 		fprintf(stderr, "stubbench footprint: out of memory\n");
@@ -450,8 +452,8 @@ static void fp_report(struct sb_session *s, struct sb_group *g, size_t n, void *
 	s->after_report = pages_lines;
 	s->after_ctx = &c->rep;
 	/* With the summary alone (its lines first on stdout): on stderr. */
-	if (sb_format_is(run_cfg->format, SB_OUT_TEXT) && !sb_session_full_report(run_cfg))
-		pages_lines(stderr, run_cfg->format, &c->run.all, &c->rep);
+	if (sb_format_is(run_cfg->out.format, SB_OUT_TEXT) && !sb_session_full_report(&run_cfg->out))
+		pages_lines(stderr, run_cfg->out.format, &c->run.all, &c->rep);
 	sb_session_add(s, &c->run.all, NULL);
 }
 

@@ -32,12 +32,13 @@ struct sb_footprint_options {
 	const char *layout;              /* --layout: "packed", "spread" or both (sb_fp_layout_parse) */
 };
 
-/* Measures cfg->variants (per-run variants, the first the baseline; "all":
+/* Measures cfg->measure.variants (per-run variants, the first the baseline; "all":
  * twin-per-run-baseline,twin-per-run-private) at every layout and number
- * of copies of o, pinned to cfg->cpu, cfg->time_s shared among them, and
- * reports in cfg->format (table, json or csv). Returns SB_STATUS_USAGE
- * after one line on bad input, SB_STATUS_FAILED after one line when a
- * copy, a run or a check failed, else the session's status. */
+ * of copies of o, pinned to cfg->measure.cpu, cfg->measure.time_s shared among them, and
+ * reports in cfg->out.format (one that names each result by its key,
+ * SB_OUT_KEYED). Returns SB_STATUS_USAGE after one line on bad input,
+ * SB_STATUS_FAILED after one line when a copy, a run or a check failed,
+ * else the session's status. */
 enum sb_status sb_footprint_run(const struct sb_config *cfg, const struct sb_footprint_options *o);
 
 #endif

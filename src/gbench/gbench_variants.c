@@ -135,10 +135,10 @@ static int start_library(int n_flags, char **flags)
 	return rc;
 }
 
-/* The thread pinned to cfg->cpu (named in the library's context), its
- * private stacks, the TSC's frequency, cfg->counters opened. Returns 0, or
+/* The thread pinned to cfg->measure.cpu (named in the library's context), its
+ * private stacks, the TSC's frequency, cfg->measure.counters opened. Returns 0, or
  * a status after one line. */
-static int set_up(const struct sb_config *cfg)
+static int set_up(const struct sb_measure_config *cfg)
 {
 	char err[SB_SAFE_FILE_PATH_MAX + 300];
 	int cpu;
@@ -174,7 +174,7 @@ static int set_up(const struct sb_config *cfg)
 /* A benchmark for every variant at every batch of cfg, registered with the
  * library. Returns the cases (free them after the run), or NULL after one
  * line. */
-static struct bench_case *register_cases(const struct sb_config *cfg)
+static struct bench_case *register_cases(const struct sb_measure_config *cfg)
 {
 	size_t n_variants = sb_variant_count();
 	struct bench_case *cases = calloc(n_variants * cfg->n_batches, sizeof(*cases));
@@ -208,10 +208,10 @@ static int measure(const struct sb_config *cfg, int n_flags, char **flags)
 {
 	int rc = start_library(n_flags, flags);
 	if (rc == 0)
-		rc = set_up(cfg);
+		rc = set_up(&cfg->measure);
 	if (rc)
 		return rc;
-	struct bench_case *cases = register_cases(cfg);
+	struct bench_case *cases = register_cases(&cfg->measure);
 	if (!cases)
 		return SB_STATUS_FAILED;
 	if (sb_gbench_run() == 0) { /* the library said which filter matched nothing */

@@ -60,8 +60,8 @@
 char **sb_gbench_default_flags(int n_flags, char **flags, int *n_out);
 
 /* The variants the filter selects (SB_GBENCH_DEFAULT_FILTER without one)
- * at every batch of cfg->batches, pinned to
- * cfg->cpu, with cfg->counters; flags[0 .. n_flags) is the library's argv
+ * at every batch of cfg->measure.batches, pinned to
+ * cfg->measure.cpu, with cfg->measure.counters; flags[0 .. n_flags) is the library's argv
  * (flags[0] the program's name, then the --benchmark_* flags). Returns
  * SB_STATUS_USAGE after one line on a bad flag, a bad --cpu or --counters,
  * or a filter that matched nothing, SB_STATUS_FAILED after one line when

@@ -39,7 +39,7 @@ static void doc_programs(struct sb_doc *kr, const struct kernel_run *r)
 {
 	sb_doc_break(kr, "\n    ");
 	struct sb_doc *a = sb_doc_array(kr, "programs");
-	for (int c = 0; c < (int)r->cfg.loads; c++)
+	for (int c = 0; c < (int)r->cfg.kernel.loads; c++)
 		for (size_t b = 0; b < r->n_objs[c]; b++)
 			for (int s = 0; s < SB_N_SHAPES; s++)
 				for (int v = 0; v < SB_N_KVARIANTS; v++) {
@@ -48,7 +48,7 @@ static void doc_programs(struct sb_doc *kr, const struct kernel_run *r)
 					sb_doc_break(a, "\n      ");
 					struct sb_doc *o = sb_doc_object(a, NULL);
 					sb_doc_int(o, "load", c + 1);
-					sb_doc_uint(o, "batch", r->cfg.batches[b]);
+					sb_doc_uint(o, "batch", r->cfg.measure.batches[b]);
 					sb_doc_string(o, "shape", sb_kernel_shape_name(s));
 					sb_doc_string(o, "variant", sb_kernel_variant_name(v));
 					sb_doc_string(o, "prog", sb_kernel_prog_name(s, v));
@@ -110,9 +110,9 @@ static void findings(struct sb_doc *doc, const void *ctx)
 }
 
 /* The side-by-side report, printed after the results (ctx: the kernel_run). */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	(void)all;
 	const struct kernel_run *r = ctx;
 	if (r->verdicts)

@@ -40,9 +40,9 @@ struct htab_run {
 };
 
 /* The htab shape's own report, after the results. */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
-	(void)fmt;
+	(void)format;
 	const struct htab_run *r = ctx;
 	sb_htab_report(info, all, r->driver);
 }
@@ -125,7 +125,7 @@ static int htab_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
 
 /* The programs, once per batch size, and one test run of each empty
  * driver (syscall, raw_tp) to see the kernel runs them. */
-static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_config *cfg)
+static enum sb_kernel_status load_programs(struct htab_run *r, const struct sb_measure_config *cfg)
 {
 	char why[512];
 	for (size_t i = 0; i < cfg->n_batches; i++) {
@@ -167,7 +167,7 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 				       int *with_private)
 {
 	char why[512];
-	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
+	enum sb_kernel_status st = sb_htab_check_jit(r->objs[0], cfg->kernel.dump_dir, cfg->out.verbose ? info : sb_session_nowhere(), why,
 				       sizeof(why));
 	/* --driver=auto: the raw_tp programs again as perf_event programs
 	 * where the probe says that type gets a private stack. */
@@ -178,10 +178,10 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 		unload_programs(r);
 		r->driver = SB_DRIVER_PERF_EVENT;
 		snprintf(r->driver_note, sizeof(r->driver_note), "%s", KERNEL_PERF_EVENT_NOTE);
-		enum sb_kernel_status lst = load_programs(r, cfg);
+		enum sb_kernel_status lst = load_programs(r, &cfg->measure);
 		if (lst != SB_KERNEL_OK)
 			return lst;
-		st = sb_htab_check_jit(r->objs[0], cfg->dump_dir, cfg->verbose ? info : sb_session_nowhere(), why,
+		st = sb_htab_check_jit(r->objs[0], cfg->kernel.dump_dir, cfg->out.verbose ? info : sb_session_nowhere(), why,
 				       sizeof(why));
 	}
 	*with_private = st != SB_KERNEL_NO_PRIV_STACK;
@@ -202,8 +202,8 @@ static enum sb_kernel_status check_jit(struct htab_run *r, const struct sb_confi
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 	}
 	/* Said only when every dump was written (a failed one fails the check). */
-	if (st != SB_KERNEL_NO_JIT && st != SB_KERNEL_FAILED && cfg->dump_dir)
-		fprintf(info, "jit: dumps written to %s\n", cfg->dump_dir);
+	if (st != SB_KERNEL_NO_JIT && st != SB_KERNEL_FAILED && cfg->kernel.dump_dir)
+		fprintf(info, "jit: dumps written to %s\n", cfg->kernel.dump_dir);
 	return st;
 }
 
@@ -215,13 +215,13 @@ static enum sb_kernel_status measure_programs(struct htab_run *r, const struct s
 {
 	char why[512];
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (cfg->verbose)
+	if (cfg->out.verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
-	sb_htab_arms_build(&r->arms, r->objs, cfg->batches, cfg->n_batches, with_private);
+	sb_htab_arms_build(&r->arms, r->objs, cfg->measure.batches, cfg->measure.n_batches, with_private);
 	/* With each driver's path removed from its own programs: two parts,
 	 * sharing the time. */
 	struct sb_config hcfg = *cfg;
-	hcfg.share_ways = r->arms.n_first ? 2 : 1;
+	hcfg.measure.share_ways = r->arms.n_first ? 2 : 1;
 	struct sb_run_opts ro;
 	sb_session_run_opts(&hcfg, &ro);
 	ro.stop = sb_kernel_interrupted;
@@ -282,7 +282,7 @@ static void report(struct sb_session *s, struct sb_group *g, size_t n, void *ctx
  * check's status, or the status the run failed with. */
 static int run(struct htab_run *r, const struct sb_config *cfg, FILE *info)
 {
-	enum sb_kernel_status st = load_programs(r, cfg);
+	enum sb_kernel_status st = load_programs(r, &cfg->measure);
 	if (st != SB_KERNEL_OK)
 		return st;
 	int with_private;
@@ -303,7 +303,7 @@ static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, s
 {
 	(void)g, (void)n;
 	struct htab_run *r = ctx;
-	enum sb_kernel_status st = kernel_run_start(cfg, &r->cpu);
+	enum sb_kernel_status st = kernel_run_start(&cfg->measure, &r->cpu);
 	if (st != SB_KERNEL_OK)
 		return st;
 	/* The JIT check and counters lines: above the full table (--table,

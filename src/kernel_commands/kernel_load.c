@@ -73,18 +73,18 @@ static enum sb_kernel_status load_copies(struct kernel_run *r)
 	char why[512];
 	enum sb_kernel_status st;
 	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_seed_stream(cfg->seed, SB_SEED_SPACER, 0));
-	for (int c = 0; c < (int)cfg->loads; c++)
-	for (size_t i = 0; i < cfg->n_batches; i++) {
+	sb_rng_seed(&rng, sb_seed_stream(cfg->measure.seed, SB_SEED_SPACER, 0));
+	for (int c = 0; c < (int)cfg->kernel.loads; c++)
+	for (size_t i = 0; i < cfg->measure.n_batches; i++) {
 		size_t spacer = (size_t)sb_rng_below(&rng, SB_KERNEL_SPACER_MAX_BYTES + 1);
-		r->objs[c][i] = sb_kernel_load_as((uint32_t)cfg->batches[i], spacer, r->driver, &st, why, sizeof(why));
+		r->objs[c][i] = sb_kernel_load_as((uint32_t)cfg->measure.batches[i], spacer, r->driver, &st, why, sizeof(why));
 		if (!r->objs[c][i]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
 		}
 		r->n_objs[c]++;
-		if (cfg->verbose)
-			print_loaded(r->objs[c][i], cfg->batches[i], c);
+		if (cfg->out.verbose)
+			print_loaded(r->objs[c][i], cfg->measure.batches[i], c);
 		if (sb_kernel_interrupted())
 			return SB_KERNEL_INTERRUPTED;
 	}
@@ -96,12 +96,12 @@ enum sb_kernel_status kernel_run_check_jit(struct kernel_run *r, FILE *info, int
 	char why[512];
 	size_t text_len;
 	FILE *jit_text = open_memstream(&r->jit_check, &text_len);
-	enum sb_kernel_status st = sb_kernel_check_jit(r->objs[0][0], r->plan.shapes, r->plan.want, r->cfg.dump_dir,
+	enum sb_kernel_status st = sb_kernel_check_jit(r->objs[0][0], r->plan.shapes, r->plan.want, r->cfg.kernel.dump_dir,
 						       jit_text ? jit_text : info, r->no_priv, why, sizeof(why));
 	/* Its lines are in the JSON; on the terminal with --verbose alone. */
 	if (jit_text) {
 		fclose(jit_text);
-		if (r->cfg.verbose)
+		if (r->cfg.out.verbose)
 			fputs(r->jit_check, info);
 	}
 	/* A mismatch or unreadable bytes still measure, no JIT does not.
@@ -171,9 +171,9 @@ enum sb_kernel_status kernel_run_load(struct kernel_run *r, int cpu)
 void kernel_run_aim_returns(struct kernel_run *r, FILE *info, struct sb_return_thunk *thunk)
 {
 	const struct sb_config *cfg = &r->cfg;
-	sb_kernel_return_thunk(r->objs[0][0], r->plan.shapes, r->plan.want, cfg->verbose, info, thunk);
+	sb_kernel_return_thunk(r->objs[0][0], r->plan.shapes, r->plan.want, cfg->out.verbose, info, thunk);
 	fprintf(info, "returns: %s (%s)\n", sb_thunk_name(thunk->thunk), thunk->how);
-	if (cfg->verbose)
+	if (cfg->out.verbose)
 		fprintf(stderr, "stubbench kernel: mitigations: spectre_v2 \"%s\"; retbleed \"%s\"; "
 			"spec_rstack_overflow \"%s\"; indirect_target_selection \"%s\"\n", thunk->mit.spectre_v2,
 			thunk->mit.retbleed, thunk->mit.spec_rstack_overflow, thunk->mit.indirect_target_selection);

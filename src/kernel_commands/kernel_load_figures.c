@@ -36,7 +36,7 @@ static int cell_figures(struct kernel_run *r, enum sb_kernel_shape s, int v, uin
 	struct sb_kernel_load_arms a = {batch, name_of(k), base ? NULL : name_of(kb), base || !pb ? NULL : name_of(p),
 					name_of(pb)};
 	struct sb_kernel_by_load f;
-	if (sb_kernel_by_load(&r->blocks, &a, sb_kernel_by_load_seed(r->cfg.seed, a.kernel, batch), &f) != 0)
+	if (sb_kernel_by_load(&r->blocks, &a, sb_kernel_by_load_seed(r->cfg.measure.seed, a.kernel, batch), &f) != 0)
 		return -1;
 	k->between_loads = f.absolute.between;
 	k->within_loads = f.absolute.within;
@@ -54,9 +54,9 @@ void kernel_run_load_figures(struct kernel_run *r)
 	if (!r->blocks.n)
 		return;
 	for (int s = 0; s < SB_N_SHAPES; s++)
-		for (size_t b = 0; r->plan.shapes[s] && b < r->cfg.n_batches; b++)
+		for (size_t b = 0; r->plan.shapes[s] && b < r->cfg.measure.n_batches; b++)
 			for (int v = SB_KV_BASELINE; v < SB_N_KVARIANTS; v++)
-				if (cell_figures(r, s, v, r->cfg.batches[b]) != 0) {
+				if (cell_figures(r, s, v, r->cfg.measure.batches[b]) != 0) {
 					fprintf(stderr, "stubbench kernel: out of memory: no figures load by load\n");
 					return;
 				}

@@ -65,7 +65,7 @@ static void add_kernel(struct kernel_run *r, enum sb_kernel_shape s, int cpu, co
 		       struct kernel_parts *kp)
 {
 	struct sb_kernel_arms *ka = &r->karms[s];
-	sb_kernel_arms_build(ka, r->objs, (size_t)r->cfg.loads, r->cfg.batches, r->cfg.n_batches, s, r->kwant[s],
+	sb_kernel_arms_build(ka, r->objs, (size_t)r->cfg.kernel.loads, r->cfg.measure.batches, r->cfg.measure.n_batches, s, r->kwant[s],
 			     cpu);
 	sb_kernel_arms_read_counters(ka, kp->before[s]);
 	add_part(kp, ka->arms, ka->n, ro, NULL, NULL, &r->kres[s]);
@@ -103,15 +103,15 @@ static int add_placed(struct kernel_run *r, enum sb_kernel_shape s, const struct
 		      struct kernel_parts *kp, FILE *info)
 {
 	char err[512];
-	for (int copy = 0; copy < (int)r->cfg.loads; copy++)
-		for (size_t b = 0; b < r->cfg.n_batches; b++)
+	for (int copy = 0; copy < (int)r->cfg.kernel.loads; copy++)
+		for (size_t b = 0; b < r->cfg.measure.n_batches; b++)
 			if (sb_twin_place_like(r->objs[copy][b], s, r->kwant[s], copy + 1, &r->placed[s][copy][b], err,
 					       sizeof(err)) != 0) {
 				fprintf(stderr, "stubbench kernel: placing the twins like load %d: %s\n", copy + 1, err);
 				return SB_KERNEL_FAILED;
 			}
 	struct sb_placed_arms *pa = &r->parms[s];
-	sb_placed_arms_build(pa, r->placed[s], (size_t)r->cfg.loads, r->cfg.batches, r->cfg.n_batches, s,
+	sb_placed_arms_build(pa, r->placed[s], (size_t)r->cfg.kernel.loads, r->cfg.measure.batches, r->cfg.measure.n_batches, s,
 			     r->kwant[s]);
 	kp->sides[s].placed = pa;
 	struct sb_run_opts po = *ro;
@@ -205,7 +205,7 @@ int kernel_run_measure(struct kernel_run *r, int cpu, int can_place, const struc
 			return SB_KERNEL_FAILED;
 		}
 		fprintf(info, "counters: every %s program of %d load%s advanced by exactly runs x batch_iters\n",
-			sb_kernel_shape_name(s), (int)r->cfg.loads, (int)r->cfg.loads == 1 ? "" : "s");
+			sb_kernel_shape_name(s), (int)r->cfg.kernel.loads, (int)r->cfg.kernel.loads == 1 ? "" : "s");
 	}
 	return SB_KERNEL_OK;
 }

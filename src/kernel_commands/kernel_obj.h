@@ -15,7 +15,6 @@
 #include <stdio.h>
 
 #include "stubbench/config.h"
-#include "stubbench/format.h"
 #include "harness/harness.h"
 #include "kernel/loader.h"
 #include "base/mitigations.h"
@@ -113,7 +112,7 @@ int sb_obj_spacer(struct sb_obj_run *r, char *why, size_t errlen);
  * the cost per run, the twins, the private stack) and the parts' member
  * "annotate"; and the cost per run under the table. */
 void sb_obj_members(struct sb_doc *doc, const void *ctx);
-void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
+void sb_obj_after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx);
 
 #ifdef SB_AUTO_TWINS
 /* kernel_obj_private.c: makes the programs' auto-twins (one line each into

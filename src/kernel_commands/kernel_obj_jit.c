@@ -163,25 +163,25 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 	char err[512];
 	int rc = 0;
 	struct sb_doc *uo = sb_doc_object(doc, "user_object");
-	sb_doc_string(uo, "path", cfg->obj);
+	sb_doc_string(uo, "path", cfg->kernel.obj);
 	sb_doc_bool(uo, "batch_iters", r->has_batch_iters);
 	struct sb_doc *progs = sb_doc_array(uo, "programs");
-	for (size_t p = 0; p < cfg->n_progs; p++) {
-		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->progs[p]);
+	for (size_t p = 0; p < cfg->kernel.n_progs; p++) {
+		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->kernel.progs[p]);
 		struct sb_jit_image img;
 		sb_doc_break(progs, "\n    ");
 		struct sb_doc *prog = sb_doc_object(progs, NULL);
-		sb_doc_string(prog, "name", cfg->progs[p]);
+		sb_doc_string(prog, "name", cfg->kernel.progs[p]);
 		sb_doc_uint(prog, "id", sb_kernel_prog_id(fd));
 		struct sb_doc *funcs = sb_doc_array(prog, "functions");
 		if (sb_jit_read(fd, &img, err, sizeof(err)) != 0) {
-			fprintf(f, "jit %s: %s\n", cfg->progs[p], err);
+			fprintf(f, "jit %s: %s\n", cfg->kernel.progs[p], err);
 			sb_doc_null(prog, "jit_flavour");
 			rc = -1;
 			continue;
 		}
-		if (cfg->dump_dir && dump_with_globals(cfg->dump_dir, fd, &img, err, sizeof(err)) != 0) {
-			fprintf(f, "jit %s: %s\n", cfg->progs[p], err);
+		if (cfg->kernel.dump_dir && dump_with_globals(cfg->kernel.dump_dir, fd, &img, err, sizeof(err)) != 0) {
+			fprintf(f, "jit %s: %s\n", cfg->kernel.progs[p], err);
 			r->dump_failed = 1;
 			rc = -1;
 		}
@@ -191,7 +191,7 @@ int sb_obj_check_jit(struct sb_obj_run *r, FILE *f, struct sb_doc *doc)
 			private |= check_func(r, &img, fd, i, desc, sizeof(desc), f, funcs);
 		fprintf(f, "jit %s: flavour %s\n", img.prog_name, desc);
 		if (private)
-			r->private_progs[r->n_private_progs++] = cfg->progs[p];
+			r->private_progs[r->n_private_progs++] = cfg->kernel.progs[p];
 		sb_doc_string(prog, "jit_flavour", desc);
 		sb_jit_image_free(&img);
 	}

@@ -41,8 +41,8 @@ size_t sb_obj_private_make(struct sb_obj_run *r, FILE *info)
 		return 0;
 	}
 	r->priv = p;
-	sb_obj_twins_make(&p->twins, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)r->cfg->progs,
-			  r->cfg->n_progs, r->has_batch_iters, info);
+	sb_obj_twins_make(&p->twins, r->objs, r->n_loads, r->batches, r->n_batches, (const char *const *)r->cfg->kernel.progs,
+			  r->cfg->kernel.n_progs, r->has_batch_iters, info);
 	p->n_groups = sb_obj_twins_private_groups(&p->twins, p->groups, p->arms, p->res, p->others, p->padded,
 						  p->twin_of, SB_USER_MAX_PROGS);
 	return p->n_groups;
@@ -65,9 +65,9 @@ int sb_obj_private_measure(struct sb_obj_run *r, const struct sb_config *cfg, FI
 	 * placements (session.h), to three quarters of --time; the first
 	 * one's parts (annotate) the rest. */
 	struct sb_config pcfg = *cfg;
-	pcfg.padded = 1;
-	pcfg.contain = 1; /* the twins run the JIT images read from the object's programs */
-	pcfg.share = SB_SHARE_OBJ_PRIVATE;
+	pcfg.measure.padded = 1;
+	pcfg.measure.contain = 1; /* the twins run the JIT images read from the object's programs */
+	pcfg.measure.share = SB_SHARE_OBJ_PRIVATE;
 	int rc = sb_measure_groups(&pcfg, "stubbench kernel", p->groups, p->n_groups);
 	p->n_measured = p->n_groups;
 	if (rc == 0)

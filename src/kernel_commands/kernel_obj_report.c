@@ -58,10 +58,10 @@ void sb_obj_members(struct sb_doc *doc, const void *ctx)
 	sb_obj_private_parts_report(r, NULL, doc);
 }
 
-void sb_obj_after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+void sb_obj_after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)all;
-	if (sb_format_is(fmt, SB_OUT_TEXT)) {
+	if (sb_format_is(format, SB_OUT_TEXT)) {
 		per_run(ctx, info, NULL);
 		sb_obj_private_parts_report(ctx, info, NULL);
 	}

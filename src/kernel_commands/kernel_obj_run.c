@@ -78,8 +78,8 @@ static void take_batches(struct sb_obj_run *r)
 {
 	const struct sb_config *cfg = r->cfg;
 	if (r->has_batch_iters) {
-		memcpy(r->batches, cfg->batches, cfg->n_batches * sizeof(*cfg->batches));
-		r->n_batches = cfg->n_batches;
+		memcpy(r->batches, cfg->measure.batches, cfg->measure.n_batches * sizeof(*cfg->measure.batches));
+		r->n_batches = cfg->measure.n_batches;
 	} else {
 		r->batches[0] = 1;
 		r->n_batches = 1;
@@ -94,8 +94,8 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 	const struct sb_config *cfg = r->cfg;
 	char why[1024];
 	enum sb_kernel_status st;
-	r->n_loads = cfg->loads ? (size_t)cfg->loads : 1;
-	sb_rng_seed(&r->spacer_rng, sb_seed_stream(cfg->seed, SB_SEED_SPACER, 0));
+	r->n_loads = cfg->kernel.loads ? (size_t)cfg->kernel.loads : 1;
+	sb_rng_seed(&r->spacer_rng, sb_seed_stream(cfg->measure.seed, SB_SEED_SPACER, 0));
 	for (size_t b = 0; b < r->n_loads * r->n_batches; b++) {
 		if (sb_obj_spacer(r, why, sizeof(why)) != 0) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
@@ -103,9 +103,9 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 		}
 		uint32_t batch = (uint32_t)r->batches[b % r->n_batches];
 		r->objs[b] = r->driver == SB_DRIVER_PERF_EVENT
-				     ? sb_user_obj_load_as_perf_event(cfg->obj, batch, (const char *const *)cfg->progs,
-								      cfg->n_progs, &st, why, sizeof(why))
-				     : sb_user_obj_load(cfg->obj, batch, &st, why, sizeof(why));
+				     ? sb_user_obj_load_as_perf_event(cfg->kernel.obj, batch, (const char *const *)cfg->kernel.progs,
+								      cfg->kernel.n_progs, &st, why, sizeof(why))
+				     : sb_user_obj_load(cfg->kernel.obj, batch, &st, why, sizeof(why));
 		if (!r->objs[b]) {
 			fprintf(stderr, "stubbench kernel: %s\n", why);
 			return st;
@@ -113,7 +113,7 @@ static enum sb_kernel_status load_copies(struct sb_obj_run *r, FILE *info)
 		r->n_objs++;
 	}
 	fprintf(info, "loads: %s %zu time%s per batch size, each after a spacer, a block running one (--loads)\n",
-		cfg->obj, r->n_loads, r->n_loads == 1 ? "" : "s");
+		cfg->kernel.obj, r->n_loads, r->n_loads == 1 ? "" : "s");
 	for (size_t l = 0; l < r->n_loads; l++) {
 		r->empty[l] = sb_kernel_load_as(1, 0, r->driver, &st, why, sizeof(why));
 		if (!r->empty[l]) {
@@ -162,14 +162,14 @@ static enum sb_kernel_status load_all(struct sb_obj_run *r, int *cpu_out, FILE *
 	const struct sb_config *cfg = r->cfg;
 	char why[1024];
 	int cpu;
-	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, &cpu, why, sizeof(why));
+	enum sb_kernel_status st = sb_kernel_start(cfg->measure.cpu, &cpu, why, sizeof(why));
 	if (st != SB_KERNEL_OK) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return st;
 	}
 	*cpu_out = cpu;
 	if (!r->has_batch_iters)
-		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", cfg->obj);
+		fprintf(info, "%s has no batch_iters global: one batch, a run is an iteration\n", cfg->kernel.obj);
 	return load_copies_and_try(r, cpu, info);
 }
 
@@ -195,7 +195,7 @@ static const char *first_type(const struct sb_obj_run *r)
 	struct bpf_prog_info pi;
 	__u32 len = sizeof(pi);
 	memset(&pi, 0, sizeof(pi));
-	int fd = sb_user_obj_prog_fd(r->objs[0], r->cfg->progs[0]);
+	int fd = sb_user_obj_prog_fd(r->objs[0], r->cfg->kernel.progs[0]);
 	const char *t = fd >= 0 && bpf_obj_get_info_by_fd(fd, &pi, &len) == 0 ? libbpf_bpf_prog_type_str(pi.type) : NULL;
 	return t ? t : "their type of";
 }
@@ -249,8 +249,8 @@ static int read_jit(struct sb_obj_run *r, int cpu, FILE *info, enum sb_kernel_st
 			*rc = SB_KERNEL_NO_PRIV_STACK;
 	}
 	/* Said only when every dump was written. */
-	if (r->cfg->dump_dir && !r->dump_failed)
-		fprintf(info, "jit: dumps written to %s\n", r->cfg->dump_dir);
+	if (r->cfg->kernel.dump_dir && !r->dump_failed)
+		fprintf(info, "jit: dumps written to %s\n", r->cfg->kernel.dump_dir);
 	return 0;
 }
 
@@ -263,16 +263,16 @@ static enum sb_kernel_status split_programs(struct sb_obj_run *r)
 	const struct sb_config *cfg = r->cfg;
 	if (r->driver != SB_DRIVER_PERF_EVENT)
 		return SB_KERNEL_OK;
-	for (size_t i = 0; i < cfg->n_progs; i++) {
+	for (size_t i = 0; i < cfg->kernel.n_progs; i++) {
 		struct bpf_prog_info pi;
 		__u32 len = sizeof(pi);
 		memset(&pi, 0, sizeof(pi));
-		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->progs[i]);
+		int fd = sb_user_obj_prog_fd(r->objs[0], cfg->kernel.progs[i]);
 		int sc = fd >= 0 && bpf_obj_get_info_by_fd(fd, &pi, &len) == 0 && pi.type == BPF_PROG_TYPE_SYSCALL;
 		if (sc)
-			r->sc_progs[r->n_sc_progs++] = cfg->progs[i];
+			r->sc_progs[r->n_sc_progs++] = cfg->kernel.progs[i];
 		else
-			r->pf_progs[r->n_pf_progs++] = cfg->progs[i];
+			r->pf_progs[r->n_pf_progs++] = cfg->kernel.progs[i];
 	}
 	char why[512];
 	for (size_t l = 0; r->n_sc_progs && l < r->n_loads; l++)
@@ -299,7 +299,7 @@ static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
 	for (size_t b = 1; b < r->n_batches; b++)
 		if (r->batches[b] > r->batches[big])
 			big = b;
-	double max_run_s = sb_budget_longest_run_seconds(cfg);
+	double max_run_s = sb_budget_longest_run_seconds(&cfg->measure);
 	enum sb_kernel_status st;
 	if (r->driver == SB_DRIVER_PERF_EVENT) {
 		st = sb_user_obj_check_runs_as(r->objs[big], r->pf_progs, r->n_pf_progs, r->driver, cpu, max_run_s, why,
@@ -308,11 +308,11 @@ static enum sb_kernel_status check_runs(const struct sb_obj_run *r, int cpu)
 			st = sb_user_obj_check_runs(r->objs[big], r->sc_progs, r->n_sc_progs, cpu, max_run_s, why,
 						    sizeof(why));
 	} else {
-		st = sb_user_obj_check_runs(r->objs[big], (const char *const *)cfg->progs, cfg->n_progs, cpu, max_run_s,
+		st = sb_user_obj_check_runs(r->objs[big], (const char *const *)cfg->kernel.progs, cfg->kernel.n_progs, cpu, max_run_s,
 					    why, sizeof(why));
 	}
 	if (st != SB_KERNEL_OK)
-		fprintf(stderr, "stubbench kernel: %s: %s\n", cfg->obj, why);
+		fprintf(stderr, "stubbench kernel: %s: %s\n", cfg->kernel.obj, why);
 	return st;
 }
 
@@ -322,13 +322,13 @@ static void make_run_config(struct sb_obj_run *r)
 {
 	const struct sb_config *cfg = r->cfg;
 	r->run_cfg = *cfg;
-	memcpy(r->run_cfg.batches, r->batches, r->n_batches * sizeof(*r->batches));
-	r->run_cfg.n_batches = r->n_batches;
+	memcpy(r->run_cfg.measure.batches, r->batches, r->n_batches * sizeof(*r->batches));
+	r->run_cfg.measure.n_batches = r->n_batches;
 	r->progs[0] = '\0';
-	for (size_t i = 0; i < cfg->n_progs; i++)
+	for (size_t i = 0; i < cfg->kernel.n_progs; i++)
 		snprintf(r->progs + strlen(r->progs), sizeof(r->progs) - strlen(r->progs), "%s%s", i ? "," : "",
-			 cfg->progs[i]);
-	r->run_cfg.variants = r->progs;
+			 cfg->kernel.progs[i]);
+	r->run_cfg.measure.variants = r->progs;
 }
 
 /* The kernel's runs of the programs, their syscall copies and the placed
@@ -340,7 +340,7 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 {
 	char why[1024];
 	struct sb_config kcfg = r->run_cfg;
-	kcfg.share = n_private ? SB_SHARE_OBJ_KERNEL : SB_SHARE_ALL;
+	kcfg.measure.share = n_private ? SB_SHARE_OBJ_KERNEL : SB_SHARE_ALL;
 	struct sb_run_opts ro = {0};
 	/* The twins run code read from the object: contained (a child of
 	 * their own); the kernel's runs, which call bpf(), stay here. */
@@ -355,7 +355,7 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 							.out = &r->sres};
 	sb_obj_private_add_part(r, parts, &n_parts, &tro);
 	/* The parts share the time: a part's time_s is its share (schedule.c). */
-	kcfg.share_ways = n_parts;
+	kcfg.measure.share_ways = n_parts;
 	sb_session_run_opts(&kcfg, &ro);
 	ro.processes = 1; /* the programs' counters are read in this process */
 	tro = ro;
@@ -369,7 +369,7 @@ static enum sb_kernel_status measure_kernel(struct sb_obj_run *r, size_t n_priva
 			snprintf(why, sizeof(why), "BPF_PROG_TEST_RUN of %s failed: %s",
 				 r->arms.ctx[i].prog ? r->arms.ctx[i].prog : "the empty driver",
 				 sb_errno_cause(-r->arms.ctx[i].last_error));
-	fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", r->cfg->obj, why);
+	fprintf(stderr, "stubbench kernel: %s: measurement failed: %s\n", r->cfg->kernel.obj, why);
 	return SB_KERNEL_FAILED;
 }
 
@@ -389,7 +389,7 @@ static enum sb_kernel_status measure_programs(struct sb_obj_run *r, int cpu, FIL
 					   r->n_sc_progs, r->sc_empty_fds, cpu);
 	} else {
 		sb_user_arms_build(&r->arms, r->objs, r->n_loads, r->batches, r->n_batches,
-				   (const char *const *)cfg->progs, cfg->n_progs, r->empty_fds, cpu);
+				   (const char *const *)cfg->kernel.progs, cfg->kernel.n_progs, r->empty_fds, cpu);
 	}
 	r->has_ab = sb_obj_load_syscall_copies(r, cpu, info);
 	if (r->has_ab)
@@ -446,9 +446,9 @@ static int measure(const struct sb_config *cfg, void *ctx, struct sb_group *g, s
 	 * (--table, --verbose); on stderr otherwise, so that the summary is
 	 * the first thing on stdout. */
 	FILE *info = sb_session_notes(r->cfg), *quiet = NULL;
-	if (sb_format_is(r->cfg->format, SB_OUT_TEXT) && sb_session_full_report(r->cfg)) {
+	if (sb_format_is(r->cfg->out.format, SB_OUT_TEXT) && sb_session_full_report(&r->cfg->out)) {
 		/* Within the table's width but with --verbose (text_grid.h). */
-		quiet = r->cfg->verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
+		quiet = r->cfg->out.verbose ? NULL : sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);
 		info = quiet ? quiet : stdout;
 	}
 	enum sb_kernel_status st = load_all(r, &cpu, info), rc = SB_KERNEL_OK;
@@ -503,7 +503,7 @@ enum sb_kernel_status sb_kernel_obj_run(const struct sb_config *cfg, int driver)
 	 * with the object's batch sizes and its programs as its variants. */
 	char why[1024];
 	int rc = SB_KERNEL_USAGE;
-	if (sb_user_obj_check(cfg->obj, (const char *const *)cfg->progs, cfg->n_progs, &r->has_batch_iters, why,
+	if (sb_user_obj_check(cfg->kernel.obj, (const char *const *)cfg->kernel.progs, cfg->kernel.n_progs, &r->has_batch_iters, why,
 			      sizeof(why)) == 0) {
 		take_batches(r);
 		make_run_config(r);

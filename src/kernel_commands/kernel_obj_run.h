@@ -12,7 +12,7 @@
 #include "stubbench/config.h"
 #include "kernel/loader.h"
 
-/* The run of cfg->obj's programs cfg->progs with the run configuration
+/* The run of cfg->kernel.obj's programs cfg->kernel.progs with the run configuration
  * cfg (one process: the programs' counters are read in it). Returns the
  * exit status of stubbench kernel: SB_KERNEL_USAGE for an object that
  * cannot be opened or loaded or an unknown program, SB_KERNEL_NO_PRIV_STACK

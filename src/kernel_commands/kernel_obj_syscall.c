@@ -14,7 +14,7 @@ static int load_copies(struct sb_obj_run *r, char *why, size_t errlen)
 		uint32_t batch = (uint32_t)r->batches[b % r->n_batches];
 		if (sb_obj_spacer(r, why, errlen) != 0)
 			return -1;
-		r->sys[b] = sb_user_obj_load_as_syscall(r->cfg->obj, batch, r->private_progs, r->n_private_progs, &st,
+		r->sys[b] = sb_user_obj_load_as_syscall(r->cfg->kernel.obj, batch, r->private_progs, r->n_private_progs, &st,
 							why, errlen);
 		if (!r->sys[b])
 			return -1;

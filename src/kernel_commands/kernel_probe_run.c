@@ -14,7 +14,7 @@
 #include "harness/harness.h"
 #include "output/reporter.h"
 
-enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg)
+enum sb_kernel_status sb_kernel_probe_run(const struct sb_output_config *cfg)
 {
 	char why[512];
 	enum sb_kernel_status st = sb_kernel_probe(why, sizeof(why));

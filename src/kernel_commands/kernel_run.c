@@ -49,11 +49,11 @@ static void release(struct kernel_run *r)
 static enum sb_kernel_status start_and_load(struct kernel_run *r, int *cpu)
 {
 	char why[512];
-	if (r->cfg.dump_dir && sb_jit_dump_prepare(r->cfg.dump_dir, why, sizeof(why)) != 0) {
+	if (r->cfg.kernel.dump_dir && sb_jit_dump_prepare(r->cfg.kernel.dump_dir, why, sizeof(why)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", why);
 		return SB_KERNEL_USAGE;
 	}
-	enum sb_kernel_status st = kernel_run_start(&r->cfg, cpu);
+	enum sb_kernel_status st = kernel_run_start(&r->cfg.measure, cpu);
 	if (st != SB_KERNEL_OK)
 		return st;
 	r->driver = r->driver_option != SB_KERNEL_DRIVER_AUTO ? (enum sb_kernel_driver)r->driver_option
@@ -126,7 +126,7 @@ static int measure_all(struct kernel_run *r, int cpu, enum sb_kernel_status st, 
 		return SB_KERNEL_FAILED;
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (cfg->verbose)
+	if (cfg->out.verbose)
 		fprintf(stderr, "stubbench kernel: timer %s: %s\n", sb_timer_kind_name(ti->kind), ti->reason);
 	/* The page offset of a program's frame on the kernel's stack, as the
 	 * driver of the measured programs runs it. */
@@ -138,7 +138,7 @@ static int measure_all(struct kernel_run *r, int cpu, enum sb_kernel_status st, 
 	/* The shapes' three arm sets each (the kernel's, the aligned and the
 	 * placed twins') share the time. */
 	struct sb_config kcfg = *cfg;
-	kcfg.share_ways = 3 * (size_t)(r->plan.shapes[0] + r->plan.shapes[1]);
+	kcfg.measure.share_ways = 3 * (size_t)(r->plan.shapes[0] + r->plan.shapes[1]);
 	struct sb_run_opts ro;
 	sb_session_run_opts(&kcfg, &ro);
 	ro.stop = sb_kernel_interrupted;
@@ -230,8 +230,8 @@ enum sb_kernel_status sb_kernel_run(const struct sb_config *cfg, const struct sb
 {
 	struct sb_kernel_plan plan;
 	char err[256];
-	if (sb_kernel_plan_shape(&plan, cfg->shape, err, sizeof(err)) != 0 ||
-	    sb_kernel_plan_variants(&plan, cfg->variants, err, sizeof(err)) != 0) {
+	if (sb_kernel_plan_shape(&plan, cfg->measure.shape, err, sizeof(err)) != 0 ||
+	    sb_kernel_plan_variants(&plan, cfg->measure.variants, err, sizeof(err)) != 0) {
 		fprintf(stderr, "stubbench kernel: %s\n", err);
 		return SB_KERNEL_USAGE;
 	}

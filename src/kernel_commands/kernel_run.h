@@ -37,8 +37,8 @@ struct sb_kernel_run_options {
 	int driver; /* --driver: an enum sb_kernel_driver, or SB_KERNEL_DRIVER_AUTO */
 };
 
-/* The run of cfg->shape and cfg->variants: --shape=htab (sb_kernel_htab_run),
- * or the built-in shapes, loaded cfg->loads times per batch size, their JIT
+/* The run of cfg->measure.shape and cfg->measure.variants: --shape=htab (sb_kernel_htab_run),
+ * or the built-in shapes, loaded cfg->kernel.loads times per batch size, their JIT
  * checked against the twins, then measured beside the twins and the twins
  * placed like the loads, interleaved; the session (session.h) reports it,
  * with the side-by-side verdicts. Ends with sb_kernel_interrupted_or. */
@@ -52,7 +52,7 @@ enum sb_kernel_status sb_kernel_htab_run(const struct sb_config *cfg, const stru
 /* --probe: which program types and stack shapes this kernel gives a
  * private stack (their JIT read back): as lines, or one JSON object with
  * --format=json, on stdout. */
-enum sb_kernel_status sb_kernel_probe_run(const struct sb_config *cfg);
+enum sb_kernel_status sb_kernel_probe_run(const struct sb_output_config *cfg);
 
 /* How every mode of the kernel run ends: a run that a signal stopped (it
  * unwound and unloaded everything) says so in one line on stderr and

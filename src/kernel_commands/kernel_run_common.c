@@ -14,7 +14,7 @@
 #include "kernel/signals.h"
 #include "output/reporter.h"
 
-enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu)
+enum sb_kernel_status kernel_run_start(const struct sb_measure_config *cfg, int *cpu)
 {
 	char why[512];
 	enum sb_kernel_status st = sb_kernel_start(cfg->cpu, cpu, why, sizeof(why));
@@ -41,10 +41,10 @@ int kernel_run_perf_event_instead(enum sb_kernel_status st, int driver_option, e
 FILE *kernel_run_findings_stream(const struct sb_config *cfg, FILE **quiet)
 {
 	*quiet = NULL;
-	if (!sb_format_is(cfg->format, SB_OUT_TEXT) && !sb_session_summary_alone_here(cfg))
+	if (!sb_format_is(cfg->out.format, SB_OUT_TEXT) && !sb_session_summary_alone_here(&cfg->out))
 		return stderr;
-	if (sb_format_is(cfg->format, SB_OUT_TEXT) && sb_session_full_report(cfg)) {
-		if (cfg->verbose)
+	if (sb_format_is(cfg->out.format, SB_OUT_TEXT) && sb_session_full_report(&cfg->out)) {
+		if (cfg->out.verbose)
 			return stdout;
 		/* Within the table's width: each line folded (closed with *quiet). */
 		*quiet = sb_fold_stream(stdout, SB_TABLE_MAX_COLUMNS);

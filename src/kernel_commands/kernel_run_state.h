@@ -106,7 +106,7 @@ void kernel_run_report(struct sb_session *s, struct kernel_run *r);
 /* kernel_run.c, for the built-in shapes and htab alike. */
 /* Starts the kernel part on --cpu's core (probe.h): SB_KERNEL_OK with
  * *cpu, or the status, said on stderr. */
-enum sb_kernel_status kernel_run_start(const struct sb_config *cfg, int *cpu);
+enum sb_kernel_status kernel_run_start(const struct sb_measure_config *cfg, int *cpu);
 /* --driver=auto (driver_option) on raw_tp programs (driver) that the
  * kernel gave no private stack (the JIT check's st): non-zero where probe
  * (NULL: run now) says perf_event programs get one, and the run loads

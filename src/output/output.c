@@ -33,22 +33,6 @@ const struct sb_cell *sb_reporter_cell_at(const struct sb_results *r, size_t i)
 	return &r->cells[(i % n_arms) * nb + i / n_arms];
 }
 
-const struct sb_reporter *sb_reporter_for(enum sb_format fmt)
-{
-	static const struct sb_reporter *const reporters[] = {
-		&sb_reporter_table, &sb_reporter_seed, &sb_reporter_json, &sb_reporter_csv, &sb_reporter_gbench,
-	};
-	for (size_t i = 0; i < sizeof(reporters) / sizeof(reporters[0]); i++)
-		if (reporters[i]->format == fmt)
-			return reporters[i];
-	return &sb_reporter_table;
-}
-
-int sb_format_is(enum sb_format fmt, unsigned kind)
-{
-	return (sb_reporter_for(fmt)->kind & kind) != 0;
-}
-
 /* The command's own members as a document, to rep; -1 when the document
  * ran out of memory (errno ENOMEM). */
 static int write_members(FILE *f, const struct sb_reporter *rep, const struct sb_output_meta *m)
@@ -73,6 +57,15 @@ int sb_output_write(FILE *f, const struct sb_reporter *rep, const struct sb_resu
 	    write_members(f, rep, m) != 0 || (rep->end && rep->end(f, r, m) != 0))
 		return -1;
 	return ferror(f) || fflush(f) != 0 ? -1 : 0;
+}
+
+int sb_output_notes(const char *format, FILE *f, const char *tool, const struct sb_results *r,
+		    const struct sb_output_meta *m, enum sb_notes which)
+{
+	const struct sb_reporter *rep = sb_reporter_for(format);
+	if (rep->notes)
+		return rep->notes(f, tool, r, m, which);
+	return sb_output_text_notes(f, tool, r, m, which);
 }
 
 /* A failed write to stdout already said: the exit check only sets the status. */

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stubbench/format.h"
 #include "harness/harness.h"
 #include "output/output_codegen.h"
+#include "output/output_notes.h"
 #include "output/output_states.h"
 #include "base/run_info.h"
 
@@ -20,6 +20,12 @@ struct sb_reporter;
  * Returns 0, or -1 when writing f failed (errno says why). */
 int sb_output_write(FILE *f, const struct sb_reporter *rep, const struct sb_results *r,
 		    const struct sb_output_meta *meta);
+
+/* The notes of which (output_notes.h) after the report, on f, as the
+ * reporter of the format named format says them (its notes; none: lines of
+ * text). Returns 1 when they say the core was busy. */
+int sb_output_notes(const char *format, FILE *f, const char *tool, const struct sb_results *r,
+		    const struct sb_output_meta *m, enum sb_notes which);
 
 /* Cells of r measured but with no usable samples (sb_cell.no_samples; not
  * those only below the subtracted overhead). */

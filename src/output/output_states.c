@@ -6,18 +6,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "harness/arm.h"
-#include "harness/disturbed.h"
-#include "records/past_runs.h"
-#include "records/quiet_record.h"
 #include "base/run_info.h"
 #include "harness/arm.h"
 #include "harness/disturbed.h"
-#include "records/past_runs.h"
-#include "records/quiet_record.h"
-#include "base/run_info.h"
 #include "harness/pin.h"
 #include "harness/sibling.h"
+#include "output/text_grid.h"
+#include "records/past_runs.h"
+#include "records/quiet_record.h"
 
 /* The share of the lowest of a cell's modes (1 when unimodal). */
 static double low_share(const struct sb_cell *c)
@@ -148,8 +144,9 @@ void sb_output_states_note(FILE *f, const struct sb_results *r, int modes)
 	fputc('\n', f);
 }
 
-int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
-			const struct sb_quiet_reference *machine)
+/* The busy-core note as one line on f (sb_output_busy_line folds it). */
+static int busy_line(FILE *f, const char *tool, const struct sb_results *r,
+		     const struct sb_quiet_reference *machine)
 {
 	int adds = r->canary_quiet > 0 && r->canary_median < SB_DISTURBED_CANARY * r->canary_quiet;
 	int window = r->window_quiet > 0 && r->window_median > SB_DISTURBED_WINDOW * r->window_quiet;
@@ -187,6 +184,16 @@ int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
 	fprintf(f, "; the figures of a run on a busy core need not hold for the next run: run again when it "
 		   "is quiet\n");
 	return 1;
+}
+
+int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
+			const struct sb_quiet_reference *machine)
+{
+	FILE *fold = sb_fold_stream(f, SB_TABLE_MAX_COLUMNS);
+	int said = busy_line(fold ? fold : f, tool, r, machine);
+	if (fold)
+		fclose(fold);
+	return said;
 }
 
 int sb_output_busy_report(FILE *f, const char *tool, const struct sb_results *r)

@@ -46,7 +46,9 @@ int sb_output_cold_line(FILE *f, const char *tool, const struct sb_results *r);
  * window), or for all of it: the run's own quiet levels beyond those
  * limits of the machine's (machine: its earlier runs, quiet_record.h; NULL
  * or levels of 0: not known). Such a run's figures describe a busy core
- * and need not hold for the next run. Returns 1 when it said so. */
+ * and need not hold for the next run. The line is folded at spaces within
+ * SB_TABLE_MAX_COLUMNS, each further line indented by two (sb_fold_line).
+ * Returns 1 when it said so. */
 int sb_output_busy_line(FILE *f, const char *tool, const struct sb_results *r,
 			const struct sb_quiet_reference *machine);
 /* What every measuring command says at its end about its core: reads the

@@ -125,8 +125,6 @@ static int csv_results(FILE *f, const struct sb_results *r, const struct sb_outp
 
 
 const struct sb_reporter sb_reporter_csv = {
-	.format = SB_FORMAT_CSV,
-	.kind = SB_OUT_KEYED,
 	.begin = csv_begin,
 	.results = csv_results,
 };

@@ -198,8 +198,6 @@ static int gbench_end(FILE *f, const struct sb_results *r, const struct sb_outpu
 }
 
 const struct sb_reporter sb_reporter_gbench = {
-	.format = SB_FORMAT_GBENCH,
-	.kind = 0,
 	.begin = gbench_begin,
 	.results = gbench_results,
 	.end = gbench_end,

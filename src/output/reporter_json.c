@@ -124,20 +124,20 @@ static void json_run_info(FILE *f, const struct sb_output_meta *m)
 		return;
 	}
 	fputs("{\"variants\": ", f);
-	sb_json_string(f, c->variants);
+	sb_json_string(f, c->measure.variants);
 	fputs(", \"batches\": [", f);
-	for (size_t i = 0; i < c->n_batches; i++)
-		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)c->batches[i]);
+	for (size_t i = 0; i < c->measure.n_batches; i++)
+		fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)c->measure.batches[i]);
 	fputs("], \"time_s\": ", f);
-	sb_json_number(f, c->time_s);
+	sb_json_number(f, c->measure.time_s);
 	fprintf(f, ", \"samples\": %llu, \"seed\": %llu, \"processes\": %llu, \"cpu\": ",
-		(unsigned long long)c->samples, (unsigned long long)c->seed, (unsigned long long)c->processes);
-	if (c->cpu >= 0)
-		fprintf(f, "%d", c->cpu);
+		(unsigned long long)c->measure.samples, (unsigned long long)c->measure.seed, (unsigned long long)c->measure.processes);
+	if (c->measure.cpu >= 0)
+		fprintf(f, "%d", c->measure.cpu);
 	else
 		fputs("null", f);
 	fputs(", \"format\": ", f);
-	sb_json_string(f, sb_format_name(c->format));
+	sb_json_string(f, sb_format_of(c->out.format)->name);
 	json_sibling(f, sb_sibling_facts());
 	fputs("}", f);
 }
@@ -281,9 +281,9 @@ static int json_begin(FILE *f, const struct sb_results *r, const struct sb_outpu
 	json_run_info(f, m);
 	fputs(",\n  \"machine\": ", f);
 	sb_json_string(f, r->cpu_desc);
-	if (m->config && m->config->host) {
+	if (m->config && m->config->out.host) {
 		fputs(",\n  \"host\": ", f);
-		sb_json_string(f, m->config->host);
+		sb_json_string(f, m->config->out.host);
 	}
 	json_machine_id(f);
 	fprintf(f, ",\n  \"cpu\": %d,\n  \"seed\": %llu,\n", r->cpu, (unsigned long long)m->seed);
@@ -487,8 +487,6 @@ int sb_reporter_json_doc(FILE *f, const struct sb_doc *v)
 }
 
 const struct sb_reporter sb_reporter_json = {
-	.format = SB_FORMAT_JSON,
-	.kind = SB_OUT_KEYED | SB_OUT_JSON,
 	.begin = json_begin,
 	.results = json_results,
 	.members = json_members,

@@ -39,7 +39,5 @@ static int seed_results(FILE *f, const struct sb_results *r, const struct sb_out
 }
 
 const struct sb_reporter sb_reporter_seed = {
-	.format = SB_FORMAT_SEED,
-	.kind = 0,
 	.results = seed_results,
 };

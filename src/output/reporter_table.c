@@ -138,7 +138,7 @@ static void returns_users(const struct sb_results *r, enum sb_thunk host_thunk, 
 /* The table's width: SB_TABLE_MAX_COLUMNS, or unlimited with --verbose. */
 static int table_width(const struct sb_output_meta *m)
 {
-	return m->config && m->config->verbose ? 0 : SB_TABLE_MAX_COLUMNS;
+	return m->config && m->config->out.verbose ? 0 : SB_TABLE_MAX_COLUMNS;
 }
 
 /* The "#" lines on the run: CPU, timer, blocks, shape, returns, section. */
@@ -265,7 +265,7 @@ static int table_results(FILE *f, const struct sb_results *r, const struct sb_ou
 static int table_end(FILE *f, const struct sb_results *r, const struct sb_output_meta *m)
 {
 	sb_output_core_states_rows(f, m->core_states);
-	sb_output_states_note(f, r, m->config && m->config->verbose);
+	sb_output_states_note(f, r, m->config && m->config->out.verbose);
 	sb_output_codegen_note(f, r);
 	if (m->ci_scope)
 		sb_comment(f, "CIs: %s", m->ci_scope);
@@ -274,8 +274,6 @@ static int table_end(FILE *f, const struct sb_results *r, const struct sb_output
 }
 
 const struct sb_reporter sb_reporter_table = {
-	.format = SB_FORMAT_TABLE,
-	.kind = SB_OUT_TEXT | SB_OUT_KEYED,
 	.begin = table_begin,
 	.results = table_results,
 	.end = table_end,

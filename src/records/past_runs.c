@@ -37,23 +37,23 @@ void sb_past_runs_measurement(char *buf, size_t len, const char *tool, const str
 {
 	size_t n = 0;
 #define PUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
-	PUT("%s variants=%s batches=", tool, c->variants ? c->variants : "-");
-	for (size_t b = 0; b < c->n_batches; b++)
-		PUT("%s%llu", b ? "," : "", (unsigned long long)c->batches[b]);
-	if (c->samples)
-		PUT(" samples=%llu", (unsigned long long)c->samples);
+	PUT("%s variants=%s batches=", tool, c->measure.variants ? c->measure.variants : "-");
+	for (size_t b = 0; b < c->measure.n_batches; b++)
+		PUT("%s%llu", b ? "," : "", (unsigned long long)c->measure.batches[b]);
+	if (c->measure.samples)
+		PUT(" samples=%llu", (unsigned long long)c->measure.samples);
 	else
-		PUT(" time=%g", c->time_s);
-	PUT(" processes=%llu cpu=%d build=%s", (unsigned long long)c->processes, cpu, sb_run_info_git());
-	PUT(" states=%llu placements=%llu shape=%s flavour=%s thunk=%s loads=%llu", (unsigned long long)c->states,
-	    (unsigned long long)c->placements, c->shape ? c->shape : "-", c->flavour ? c->flavour : "-",
-	    c->thunk ? c->thunk : "host's", (unsigned long long)c->loads);
-	if (c->counters)
-		PUT(" counters=%s", c->counters);
-	if (c->obj) {
-		PUT(" obj=%s progs=", c->obj);
-		for (size_t i = 0; i < c->n_progs; i++)
-			PUT("%s%s", i ? "," : "", c->progs[i]);
+		PUT(" time=%g", c->measure.time_s);
+	PUT(" processes=%llu cpu=%d build=%s", (unsigned long long)c->measure.processes, cpu, sb_run_info_git());
+	PUT(" states=%llu placements=%llu shape=%s flavour=%s thunk=%s loads=%llu", (unsigned long long)c->measure.states,
+	    (unsigned long long)c->measure.placements, c->measure.shape ? c->measure.shape : "-", c->measure.flavour ? c->measure.flavour : "-",
+	    c->measure.thunk ? c->measure.thunk : "host's", (unsigned long long)c->kernel.loads);
+	if (c->measure.counters)
+		PUT(" counters=%s", c->measure.counters);
+	if (c->kernel.obj) {
+		PUT(" obj=%s progs=", c->kernel.obj);
+		for (size_t i = 0; i < c->kernel.n_progs; i++)
+			PUT("%s%s", i ? "," : "", c->kernel.progs[i]);
 	}
 	if (extra && *extra)
 		PUT(" %s", extra);

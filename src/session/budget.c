@@ -23,7 +23,7 @@ double sb_share_fraction(enum sb_share share)
 	return share >= 0 && share < SB_N_SHARES ? fraction[share] : 1.0;
 }
 
-double sb_budget_seconds(const struct sb_config *cfg)
+double sb_budget_seconds(const struct sb_measure_config *cfg)
 {
 	if (cfg->samples)
 		return 0;
@@ -31,7 +31,7 @@ double sb_budget_seconds(const struct sb_config *cfg)
 	return cfg->time_s * sb_share_fraction(cfg->share) / ways;
 }
 
-double sb_budget_longest_run_seconds(const struct sb_config *cfg)
+double sb_budget_longest_run_seconds(const struct sb_measure_config *cfg)
 {
 	return cfg->time_s > 0 ? cfg->time_s / 8 : 0;
 }

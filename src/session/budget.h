@@ -16,12 +16,12 @@
  * one's fraction and why. */
 /* The fraction of --time a share is. */
 double sb_share_fraction(enum sb_share share);
-/* The seconds cfg's step measures for: cfg->time_s x its share's fraction,
+/* The seconds cfg's step measures for: cfg->measure.time_s x its share's fraction,
  * divided by its ways (0 or 1: one); 0 with samples. */
-double sb_budget_seconds(const struct sb_config *cfg);
+double sb_budget_seconds(const struct sb_measure_config *cfg);
 /* The longest one run of a measured program may take, tried before the
  * measurement (a longer one would hold it far past --time): an eighth of
- * cfg->time_s, with samples too; 0 (no bound) without a time. */
-double sb_budget_longest_run_seconds(const struct sb_config *cfg);
+ * cfg->measure.time_s, with samples too; 0 (no bound) without a time. */
+double sb_budget_longest_run_seconds(const struct sb_measure_config *cfg);
 
 #endif

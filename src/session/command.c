@@ -16,7 +16,7 @@ static int drive(const struct sb_command *c, const struct sb_config *run_cfg, vo
 {
 	struct sb_config cfg = *run_cfg;
 	/* The plot's file is checked before anything is measured. */
-	if (sb_plot_check_option(c->tool, &cfg.plot))
+	if (sb_plot_check_option(c->tool, &cfg.out.plot))
 		return SB_STATUS_USAGE;
 	if (c->validate && c->validate(&cfg, ctx) != 0)
 		return SB_STATUS_USAGE;

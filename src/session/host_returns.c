@@ -21,7 +21,7 @@ static enum aimed aim_at(enum sb_thunk t, const char *const *families, size_t n,
 }
 
 /* The host flavour's returns aimed at thunk's replica; what: whose. */
-static void aim_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
+static void aim_returns(const struct sb_output_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
 			const char *const *families, size_t n, const char *what)
 {
 	char err[512];
@@ -41,14 +41,14 @@ void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, 
 {
 	/* The host replicas and the host baselines padded to their layout. */
 	static const char *const host_family[] = {"replica-host", "replica-host-padded"};
-	aim_returns(cfg, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
+	aim_returns(&cfg->out, tool, thunk, host_family, 2, "--flavour=host: the host replicas");
 }
 
 void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk,
 				 FILE *info)
 {
 	static const char *const twin_family[] = {"twin"};
-	enum sb_thunk t = cfg->thunk ? sb_thunk_from_name(cfg->thunk) : thunk->thunk;
+	enum sb_thunk t = cfg->measure.thunk ? sb_thunk_from_name(cfg->measure.thunk) : thunk->thunk;
 	char line[768], why[512];
 	int reaimed;
 	enum aimed a = aim_at(t, twin_family, 1, &reaimed, why, sizeof(why));
@@ -60,10 +60,10 @@ void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, 
 			 why);
 	else
 		snprintf(line, sizeof(line), "twins: returns reach the replica of %s, %s%s", sb_thunk_name(t),
-			 cfg->thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
+			 cfg->measure.thunk ? "chosen with --thunk, not the kernel's" : "as the kernel's",
 			 reaimed ? " (re-aimed in place)" : "");
 	if (info)
 		fprintf(info, "%s\n", line);
-	else if (a != AIMED || cfg->verbose)
+	else if (a != AIMED || cfg->out.verbose)
 		fprintf(stderr, "%s: %s\n", tool, line);
 }

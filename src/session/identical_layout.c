@@ -17,7 +17,7 @@
 
 int sb_layout_wanted(const struct sb_config *cfg)
 {
-	return cfg->padded && cfg->states && !cfg->placements && sb_format_is(cfg->format, SB_OUT_KEYED);
+	return cfg->measure.padded && cfg->measure.states && !cfg->measure.placements && sb_format_is(cfg->out.format, SB_OUT_KEYED);
 }
 
 static long group_of(const struct sb_layout_groups *lg, const struct sb_variant *v)
@@ -182,11 +182,11 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 	}
 	if (!lg->n)
 		return 0;
-	lg->n_placements = cfg->states < SB_LAYOUT_PLACEMENTS ? cfg->states : SB_LAYOUT_PLACEMENTS;
-	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->seed, 0);
+	lg->n_placements = cfg->measure.states < SB_LAYOUT_PLACEMENTS ? cfg->measure.states : SB_LAYOUT_PLACEMENTS;
+	lg->offsets = sb_layout_offsets(lg->v, lg->n, lg->n_placements, cfg->measure.seed, 0);
 	lg->arms = calloc(lg->n, sizeof(*lg->arms));
 	lg->res = calloc(lg->n, sizeof(*lg->res));
-	lg->blocks = calloc(lg->n * (cfg->n_batches ? cfg->n_batches : 1), sizeof(*lg->blocks));
+	lg->blocks = calloc(lg->n * (cfg->measure.n_batches ? cfg->measure.n_batches : 1), sizeof(*lg->blocks));
 	if (!lg->offsets || !lg->arms || !lg->res || !lg->blocks) {
 		sb_layout_groups_free(lg, 0);
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -197,7 +197,7 @@ int sb_layout_groups_make(const struct sb_config *cfg, const char *prog, const s
 						 .res = &lg->res[i]};
 		lg->put[i] = (struct sb_layout_put){.lg = lg, .i = i};
 	}
-	if (share_pages(prog, cfg->seed, lg) != 0) {
+	if (share_pages(prog, cfg->measure.seed, lg) != 0) {
 		sb_layout_groups_free(lg, 0);
 		return 1;
 	}
@@ -230,7 +230,7 @@ static struct sb_arm_blocks blocks_of(const struct sb_layout_groups *lg, size_t 
 
 /* a against b (layout groups; -1: none) at batch index bi into *p: 0, or
  * -1 with p absent. */
-static int between(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b, size_t bi,
+static int between(const struct sb_measure_config *cfg, const struct sb_layout_groups *lg, long a, long b, size_t bi,
 		   uint64_t seed, struct sb_paired *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -244,7 +244,7 @@ static int between(const struct sb_config *cfg, const struct sb_layout_groups *l
 
 /* The % of placements where a or b (layout groups) took more than one
  * state, or absent with the reason. */
-static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb_layout_groups *lg, long a, long b,
+static struct sb_estimate two_state(const struct sb_measure_config *cfg, const struct sb_layout_groups *lg, long a, long b,
 				    size_t bi)
 {
 	if (a < 0 || b < 0)
@@ -259,7 +259,7 @@ static struct sb_estimate two_state(const struct sb_config *cfg, const struct sb
 
 /* The bootstrap of a cell's codegen (figure 0) or layout cost (figure 1):
  * a stream of the run's seed of its own (sb_seed_stream). */
-static uint64_t figure_seed(const struct sb_config *cfg, size_t cell, unsigned figure)
+static uint64_t figure_seed(const struct sb_measure_config *cfg, size_t cell, unsigned figure)
 {
 	return sb_seed_stream(cfg->seed, SB_SEED_BOOTSTRAP, (uint64_t)cell * 2 + figure);
 }
@@ -279,11 +279,11 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				continue;
 			const struct sb_variant *pv = padded_of(&groups[g], v);
 			long va = group_of(lg, v), pad = group_of(lg, pv);
-			for (size_t bi = 0; bi < cfg->n_batches; bi++) {
+			for (size_t bi = 0; bi < cfg->measure.n_batches; bi++) {
 				struct sb_cell *c = &groups[g].res->cells[row * groups[g].res->n_batches + bi];
-				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->n_batches + bi;
+				size_t cell = (g * (SB_MAX_ARMS + 1) + row) * cfg->measure.n_batches + bi;
 				struct sb_paired p;
-				int rc = between(cfg, lg, va, pad >= 0 ? pad : base, bi, figure_seed(cfg, cell, 0), &p);
+				int rc = between(&cfg->measure, lg, va, pad >= 0 ? pad : base, bi, figure_seed(&cfg->measure, cell, 0), &p);
 				/* The median over placements: at identical layout the
 				 * codegen cost of every placement is one figure but for
 				 * cells a busy host disturbed, which move a mean by cycles
@@ -294,11 +294,11 @@ void sb_layout_figures(const struct sb_config *cfg, const struct sb_layout_group
 				c->codegen_against = rc == 0 ? (pad >= 0 ? pv : groups[g].baseline)->name : NULL;
 				memcpy(c->codegen_modes, p.modes, sizeof(p.modes));
 				c->n_codegen_modes = p.n_modes;
-				c->codegen_two_state_pct = two_state(cfg, lg, va, pad >= 0 ? pad : base, bi);
+				c->codegen_two_state_pct = two_state(&cfg->measure, lg, va, pad >= 0 ? pad : base, bi);
 				/* Absent, with the reason, where the groups gave no figure. */
 				c->layout_cycles = sb_estimate_absent("no padded baseline in the run");
 				if (pad >= 0) {
-					between(cfg, lg, pad, base, bi, figure_seed(cfg, cell, 1), &p);
+					between(&cfg->measure, lg, pad, base, bi, figure_seed(&cfg->measure, cell, 1), &p);
 					c->layout_cycles = p.mean;
 				}
 			}

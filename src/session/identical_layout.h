@@ -6,7 +6,7 @@
  * interleaved in one block, slowed each other down at small batch sizes
  * (results/amd-epyc-zen4-vm.md, results/amd-epyc-zen3-vm.md). Every such
  * group places copy j at the same offsets (one table for the run, seeded
- * from cfg->seed), so placement j of one group is placement j of another,
+ * from cfg->measure.seed), so placement j of one group is placement j of another,
  * and the codegen and layout costs pair them
  * (sb_paired_between_placements). */
 #ifndef STUBBENCH_IDENTICAL_LAYOUT_H
@@ -21,7 +21,7 @@
 #include "harness/variant_arms.h"
 
 #define SB_LAYOUT_MAX_GROUPS (2 * SB_MAX_ARMS)
-/* Placements of the comparison (at most cfg->states): few enough that a
+/* Placements of the comparison (at most cfg->measure.states): few enough that a
  * placement has kept blocks in every group, or it pairs nothing. On a busy
  * core a group kept 20-30 blocks per batch size in a run of --time=24
  * (results/amd-epyc-zen3-vm.md), and with 300 placements hardly any

@@ -80,10 +80,10 @@ static void ranking(struct sb_doc *doc, const void *ctx)
 }
 
 /* Under the table: the ranking of every return flavour and shape, and the code sizes. */
-static void after_report(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx)
+static void after_report(FILE *info, const char *format, const struct sb_results *all, const void *ctx)
 {
 	(void)ctx;
-	if (!sb_format_is(fmt, SB_OUT_TEXT))
+	if (!sb_format_is(format, SB_OUT_TEXT))
 		return;
 	struct sb_run_file rf;
 	if (sb_run_file_from_results(all, TOOL, &rf) == 0)
@@ -143,7 +143,7 @@ struct lab_ctx {
 static int lab_setup(const struct sb_config *cfg, void *vctx, struct sb_group *gs)
 {
 	struct lab_ctx *c = vctx;
-	c->n_groups = lab_groups_of(cfg->shape, c->groups);
+	c->n_groups = lab_groups_of(cfg->measure.shape, c->groups);
 	for (size_t g = 0; g < c->n_groups; g++) {
 		gs[g] = (struct sb_group){.others = c->others[g], .arms = &c->arms[g], .res = &c->res[g]};
 		fill_group(&c->groups[g], &gs[g], c->others[g]);
@@ -157,7 +157,7 @@ static void lab_report(struct sb_session *s, struct sb_group *gs, size_t n_group
 {
 	(void)gs, (void)rc;
 	struct lab_ctx *c = vctx;
-	s->meta.shape = s->cfg->shape;
+	s->meta.shape = s->cfg->measure.shape;
 	s->after_report = after_report;
 	s->answer = sb_lab_answer;
 	c->lr = (struct lab_results){.res = c->res, .n = n_groups};

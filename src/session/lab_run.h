@@ -8,8 +8,8 @@
 #include "stubbench/config.h"
 #include "base/error.h"
 
-/* The lab's groups of cfg->shape ("all", "per-run" or "in-loop"), every
- * return flavour, measured in one run with cfg->time_s shared among them.
+/* The lab's groups of cfg->measure.shape ("all", "per-run" or "in-loop"), every
+ * return flavour, measured in one run with cfg->measure.time_s shared among them.
  * Returns SB_STATUS_USAGE after one line on bad input, else the session's
  * status (session.h). */
 enum sb_status sb_lab_run(const struct sb_config *cfg);

@@ -69,7 +69,7 @@ static void free_pools(void)
 
 /* K placed copies of baseline and of every other variant: baseline@p0 is
  * the harness's baseline, everything else an ordinary arm. */
-static int place_all(const struct sb_config *cfg, const char *prog, const struct sb_variant **baseline,
+static int place_all(const struct sb_measure_config *cfg, const char *prog, const struct sb_variant **baseline,
 		     const struct sb_variant *const *others, size_t n_others,
 		     const struct sb_variant **out, size_t *n_out)
 {
@@ -123,12 +123,12 @@ static int place_all(const struct sb_config *cfg, const char *prog, const struct
 	return 0;
 }
 
-/* The re-rolled states of every arm: cfg->states placed copies of each
+/* The re-rolled states of every arm: cfg->measure.states placed copies of each
  * variant, each at a random place, or (offsets given: an arm of the
  * identical-layout comparison) n_offsets copies, copy j at the offsets of
  * placement j in its pages, kept in a pool until the program ends. A variant whose code
  * cannot be copied keeps its own code, said in one line. */
-static int give_states(const struct sb_config *cfg, const char *prog, struct sb_variant_arms *a,
+static int give_states(const struct sb_measure_config *cfg, const char *prog, struct sb_variant_arms *a,
 		       const unsigned *offsets, size_t n_offsets, struct sb_layout_put *put)
 {
 	size_t k = offsets ? n_offsets : cfg->states;
@@ -245,9 +245,9 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 	size_t n_others = g->n_others;
 	gr->baseline_name = baseline ? baseline->name : NULL;
 	sb_session_progress(prog, "placing the arms' copies");
-	if (cfg->placements) {
+	if (cfg->measure.placements) {
 		size_t n_placed;
-		int prc = place_all(cfg, prog, &baseline, others, n_others, gr->placed, &n_placed);
+		int prc = place_all(&cfg->measure, prog, &baseline, others, n_others, gr->placed, &n_placed);
 		if (prc)
 			return prc;
 		others = gr->placed;
@@ -259,24 +259,24 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		return 2;
 	}
 	/* The copies' arms carry their originals' keys at their placements. */
-	for (size_t i = 0; cfg->placements && pools && i < pools->n; i++)
+	for (size_t i = 0; cfg->measure.placements && pools && i < pools->n; i++)
 		sb_variant_arms_mark_copy(a, &pools->p[i].v, pools->p[i].original, pools->p[i].index);
-	int src = give_states(cfg, prog, a, gr->offsets, gr->n_offsets, gr->put);
+	int src = give_states(&cfg->measure, prog, a, gr->offsets, gr->n_offsets, gr->put);
 	if (src)
 		return src;
 	struct sample_hooks *hooks = &gr->hooks;
 	gr->ready = 1;
 	/* Counters read in the process that samples, by system calls a
 	 * contained one may not make (docs/security-model.md). */
-	if (cfg->counters && cfg->contain) {
+	if (cfg->measure.counters && cfg->measure.contain) {
 		fprintf(stderr, "%s: --counters: not with code read from files, which runs in a contained process "
 			"(docs/security-model.md)\n", prog);
 		return 2;
 	}
-	if (cfg->counters) {
-		hooks->counters = sb_counters_open(cfg->counters, err, sizeof(err));
+	if (cfg->measure.counters) {
+		hooks->counters = sb_counters_open(cfg->measure.counters, err, sizeof(err));
 		if (!hooks->counters ||
-		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->batches, cfg->n_batches, err,
+		    sb_counters_bind(hooks->counters, a->arms, a->n, cfg->measure.batches, cfg->measure.n_batches, err,
 				     sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
 			return 2;
@@ -284,13 +284,13 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 		if (sb_counters_note(hooks->counters) && !said_counters++)
 			fprintf(stderr, "%s: %s\n", prog, sb_counters_note(hooks->counters));
 	}
-	hooks->markers = sb_markers_open(a->arms, a->n, cfg->batches, cfg->n_batches, err, sizeof(err));
+	hooks->markers = sb_markers_open(a->arms, a->n, cfg->measure.batches, cfg->measure.n_batches, err, sizeof(err));
 	if (!hooks->markers)
 		fprintf(stderr, "%s: likwid markers off: %s\n", prog, err);
-	else if (sb_markers_note(hooks->markers) && (cfg->verbose || (cfg->counters && !said_counters)) &&
+	else if (sb_markers_note(hooks->markers) && (cfg->out.verbose || (cfg->measure.counters && !said_counters)) &&
 		 !said_markers++) /* with --counters, its own line says what counts: one line */
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_note(hooks->markers));
-	else if (cfg->verbose && !said_markers++)
+	else if (cfg->out.verbose && !said_markers++)
 		fprintf(stderr, "%s: %s\n", prog, sb_markers_status(hooks->markers));
 	sb_session_run_opts(cfg, &gr->ro);
 	gr->ro.stack_by_state = gr->offsets != NULL; /* placement j: one stack offset in every group */
@@ -315,7 +315,7 @@ static int group_setup(const struct sb_config *cfg, const char *prog, struct sb_
 /* After the run: placements summarized, counters read, hooks closed, and
  * the counters (ag: all the run's groups) and guard words checked. Returns
  * rc, or 1 on a failed check. */
-static int group_finish(const struct sb_config *cfg, const char *prog, struct sb_group *g,
+static int group_finish(const struct sb_measure_config *cfg, const char *prog, struct sb_group *g,
 			struct group_run *gr, const struct all_groups *ag, int rc)
 {
 	char err[768];
@@ -357,7 +357,7 @@ static int all_groups_of(const struct sb_group *groups, size_t n, const struct s
 
 /* Runs the set-up parts, together (fresh processes taking turns) or, with
  * counters, one after the other. Returns 0, 1 or 2. */
-static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_set *parts, size_t n)
+static int run_all(const struct sb_measure_config *cfg, const char *prog, struct sb_arm_set *parts, size_t n)
 {
 	char err[768];
 	/* perf_event counters count whatever runs while they are open: with
@@ -382,7 +382,7 @@ static int run_all(const struct sb_config *cfg, const char *prog, struct sb_arm_
 /* The table of placements of each group that asks for the same offsets
  * for all its arms (sb_group.same_offsets), in (*out)[g]; NULL for the
  * others. Returns 0, or 1 out of memory (said on stderr). */
-static int same_offsets_of(const struct sb_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
+static int same_offsets_of(const struct sb_measure_config *cfg, const char *prog, const struct sb_group *groups, size_t n,
 			   unsigned ***out)
 {
 	*out = calloc(n, sizeof(**out));
@@ -423,9 +423,9 @@ static int start_sibling(const struct sb_config *cfg, const char *prog, int cpu,
 			same[n++] = groups[g].others[i];
 	}
 	const struct sb_run_test_hooks *t = cfg->test;
-	struct sb_sibling_request rq = {.mode = cfg->sibling, .load = cfg->sibling_load, .cpu = cpu,
+	struct sb_sibling_request rq = {.mode = cfg->measure.sibling, .load = cfg->measure.sibling_load, .cpu = cpu,
 					.forced_pu = t && t->force_sibling ? t->sibling_cpu : -1, .same = same,
-					.n_same = n, .contain = cfg->contain};
+					.n_same = n, .contain = cfg->measure.contain};
 	char note[400], err[300];
 	static char said[400];
 	int rc = sb_sibling_start(&rq, sib, note, sizeof(note), err, sizeof(err));
@@ -446,7 +446,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 
 	for (size_t i = 0; i < n_groups; i++)
 		memset(groups[i].res, 0, sizeof(*groups[i].res));
-	if (sb_pin_thread(cfg->cpu, &cpu, err, sizeof(err)) != 0) {
+	if (sb_pin_thread(cfg->measure.cpu, &cpu, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return 2;
 	}
@@ -455,7 +455,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 		return 1;
 	}
 	const struct sb_timer_info *ti = sb_timer_probe();
-	if (cfg->verbose && !said_timer++)
+	if (cfg->out.verbose && !said_timer++)
 		fprintf(stderr, "%s: timer %s: %s; TSC %.4f GHz, granularity %llu ticks, read cost %.0f ticks\n", prog,
 			sb_timer_kind_name(ti->kind), ti->reason, ti->facts.tsc_hz / 1e9,
 			(unsigned long long)ti->facts.granularity, ti->read_cost_ticks);
@@ -469,20 +469,20 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	struct sb_arm_set *parts = calloc(n_all, sizeof(*parts));
 	if (!grs || !parts || all_groups_of(groups, n_groups, &lg, &all) != 0) {
 		free(grs), free(parts), free(all);
-		sb_layout_groups_free(&lg, cfg->n_batches);
+		sb_layout_groups_free(&lg, cfg->measure.n_batches);
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return 1;
 	}
-	int rc = same_offsets_of(cfg, prog, groups, n_groups, &own_offsets);
+	int rc = same_offsets_of(&cfg->measure, prog, groups, n_groups, &own_offsets);
 	for (size_t i = 0; i < n_all && rc == 0; i++) {
 		grs[i].offsets = i < n_groups ? (groups[i].same_offsets ? own_offsets[i] : NULL) : lg.offsets;
-		grs[i].n_offsets = i < n_groups ? cfg->states : lg.n_placements;
+		grs[i].n_offsets = i < n_groups ? cfg->measure.states : lg.n_placements;
 		grs[i].put = i < n_groups ? NULL : &lg.put[i - n_groups];
 		grs[i].ag = (struct all_groups){.g = all, .n = n_all, .self = i};
 		rc = group_setup(cfg, prog, &all[i], &grs[i]);
 		parts[i] = (struct sb_arm_set){.arms = all[i].arms->arms, .n_arms = all[i].arms->n,
 						.opts = &grs[i].ro, .out = all[i].res,
-						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->n_batches]};
+						.blocks = i < n_groups ? NULL : &lg.blocks[(i - n_groups) * cfg->measure.n_batches]};
 	}
 	/* The step's seconds (the session's budget) are for all its groups
 	 * together: each group an equal share; with the groups of the
@@ -490,7 +490,7 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	 * in each): an arm of a command group gets as much time as the one arm
 	 * of a comparison group, so that the placed cost keeps as many blocks
 	 * per arm as the codegen. */
-	double total_s = sb_budget_seconds(cfg), arms = 0;
+	double total_s = sb_budget_seconds(&cfg->measure), arms = 0;
 	for (size_t i = 0; i < n_all && rc == 0; i++)
 		arms += (double)all[i].arms->n;
 	for (size_t i = 0; i < n_all && rc == 0 && arms > 0; i++)
@@ -501,17 +501,17 @@ int sb_measure_groups(const struct sb_config *cfg, const char *prog, struct sb_g
 	for (size_t i = 0; i < n_all && rc == 0; i++)
 		grs[i].ro.sibling = sib;
 	if (rc == 0)
-		rc = run_all(cfg, prog, parts, n_all);
+		rc = run_all(&cfg->measure, prog, parts, n_all);
 	char sib_err[300];
 	if (sb_sibling_stop(sib, sib_err, sizeof(sib_err)) != 0 && rc != 2) { /* 2: said already */
 		fprintf(stderr, "%s: %s\n", prog, sib_err);
 		rc = 2;
 	}
 	for (size_t i = 0; i < n_all; i++)
-		rc = group_finish(cfg, prog, &all[i], &grs[i], &grs[i].ag, rc);
+		rc = group_finish(&cfg->measure, prog, &all[i], &grs[i], &grs[i].ag, rc);
 	if (rc == 0)
 		sb_layout_figures(cfg, &lg, groups, n_groups);
-	sb_layout_groups_free(&lg, cfg->n_batches);
+	sb_layout_groups_free(&lg, cfg->measure.n_batches);
 	for (size_t i = 0; own_offsets && i < n_groups; i++)
 		free(own_offsets[i]);
 	free(own_offsets);

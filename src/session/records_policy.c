@@ -49,7 +49,7 @@ static int record_path(const char *opt, const char *name, char *buf, size_t len)
  * figures, each as cfg names it or in its default place; without a home
  * for one, why there is none. Returns 0, or -1 after one line (a record
  * that is a FIFO or device). */
-static int use_records(const char *tool, const struct sb_config *cfg)
+static int use_records(const char *tool, const struct sb_records_config *cfg)
 {
 	static char quiet[SB_SAFE_FILE_PATH_MAX + 1], past[SB_SAFE_FILE_PATH_MAX + 1];
 	static char quiet_why[SB_SAFE_FILE_PATH_MAX + 200], past_why[SB_SAFE_FILE_PATH_MAX + 200];
@@ -85,11 +85,11 @@ int sb_session_open_records(const char *tool, const struct sb_config *cfg)
 		return 0;
 	}
 	char err[SB_SAFE_FILE_PATH_MAX + 400];
-	if (cfg->blocks && sb_blocks_log_open(cfg->blocks, err, sizeof(err)) != 0) {
+	if (cfg->records.blocks && sb_blocks_log_open(cfg->records.blocks, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", tool, err);
 		return SB_STATUS_USAGE;
 	}
-	if (use_records(tool, cfg) != 0) {
+	if (use_records(tool, &cfg->records) != 0) {
 		if (sb_blocks_log_close(0, err, sizeof(err)) != 0)
 			fprintf(stderr, "%s: %s\n", tool, err);
 		return SB_STATUS_USAGE;

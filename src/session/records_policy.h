@@ -15,7 +15,7 @@
 
 #include "stubbench/config.h"
 
-/* Opens cfg->blocks's log and sets the records the run uses. Without a
+/* Opens cfg->records.blocks's log and sets the records the run uses. Without a
  * home for a record (or under sudo, whose HOME is not root's) the run goes
  * on without it, and the ending says why in one line. Returns 0, or
  * SB_STATUS_USAGE after one line (tool first): the log cannot be written,

@@ -31,7 +31,7 @@ void sb_session_init(struct sb_session *s, const char *tool, const struct sb_con
 	s->tool = tool;
 	s->cfg = cfg;
 	s->plots = 1;
-	s->meta = (struct sb_output_meta){.tool = tool, .version = SB_VERSION, .seed = cfg->seed, .config = cfg};
+	s->meta = (struct sb_output_meta){.tool = tool, .version = SB_VERSION, .seed = cfg->measure.seed, .config = cfg};
 }
 
 int sb_session_add(struct sb_session *s, struct sb_results *res, const char *label)
@@ -58,17 +58,17 @@ static int same_text(const char *a, const char *b)
 void sb_session_run_opts(const struct sb_config *cfg, struct sb_run_opts *ro)
 {
 	*ro = (struct sb_run_opts){
-		.batches = cfg->batches,
-		.n_batches = cfg->n_batches,
-		.time_s = sb_budget_seconds(cfg),
-		.samples = cfg->samples,
-		.seed = cfg->seed,
+		.batches = cfg->measure.batches,
+		.n_batches = cfg->measure.n_batches,
+		.time_s = sb_budget_seconds(&cfg->measure),
+		.samples = cfg->measure.samples,
+		.seed = cfg->measure.seed,
 		.progress = isatty(STDERR_FILENO),
-		.verbose = cfg->verbose,
-		.processes = cfg->processes,
+		.verbose = cfg->out.verbose,
+		.processes = cfg->measure.processes,
 		.test = cfg->test,
 		.time_is_wall = 1,
-		.contain = cfg->contain,
+		.contain = cfg->measure.contain,
 	};
 }
 
@@ -103,7 +103,7 @@ static int report_sections(const struct sb_session *s, FILE *f)
 		if (label)
 			m.shape = label;
 		m.section = s->sections[i].heading;
-		rc |= sb_output_report(f, sb_reporter_for(s->cfg->format), j - i > 1 ? &section : s->sections[i].res, &m, s->tool);
+		rc |= sb_output_report(f, sb_reporter_for(s->cfg->out.format), j - i > 1 ? &section : s->sections[i].res, &m, s->tool);
 		sb_results_free(&section);
 		i = j;
 	}
@@ -131,8 +131,8 @@ static int report_own_table(const struct sb_session *s, FILE *f, const struct sb
 /* The report in the format asked for. Returns 0 or 1. */
 static int report(const struct sb_session *s, FILE *f, const struct sb_results *all)
 {
-	if (!sb_format_is(s->cfg->format, SB_OUT_TEXT))
-		return sb_output_report(f, sb_reporter_for(s->cfg->format), all, &s->meta, s->tool) != 0;
+	if (!sb_format_is(s->cfg->out.format, SB_OUT_TEXT))
+		return sb_output_report(f, sb_reporter_for(s->cfg->out.format), all, &s->meta, s->tool) != 0;
 	return (s->table ? report_own_table(s, f, all) : report_sections(s, f)) != 0;
 }
 
@@ -140,8 +140,8 @@ static int report(const struct sb_session *s, FILE *f, const struct sb_results *
  * with --verbose) each line folded within the table's width. */
 static void after_report(const struct sb_session *s, FILE *to, const struct sb_results *all)
 {
-	FILE *fold = to == stderr || s->cfg->verbose ? NULL : sb_fold_stream(to, SB_TABLE_MAX_COLUMNS);
-	s->after_report(fold ? fold : to, s->cfg->format, all, s->after_ctx);
+	FILE *fold = to == stderr || s->cfg->out.verbose ? NULL : sb_fold_stream(to, SB_TABLE_MAX_COLUMNS);
+	s->after_report(fold ? fold : to, s->cfg->out.format, all, s->after_ctx);
 	if (fold)
 		fclose(fold);
 }
@@ -185,35 +185,26 @@ static int summary(const struct sb_session *s, FILE *f, const struct sb_results 
 static int plot(const struct sb_session *s, const struct sb_results *all)
 {
 	if (!s->plot)
-		return sb_plot_results(all, s->tool, s->cfg->plot, s->meta.thunk) != 0;
+		return sb_plot_results(all, s->tool, s->cfg->out.plot, s->meta.thunk) != 0;
 	char err[512];
-	if (s->plot(s->cfg->plot, all, s->table_ctx, err, sizeof(err)) != 0) {
+	if (s->plot(s->cfg->out.plot, all, s->table_ctx, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: no plot: %s\n", s->tool, err);
 		return 1;
 	}
-	fprintf(stderr, "%s: plot written to %s (script and data beside it)\n", s->tool, s->cfg->plot);
+	fprintf(stderr, "%s: plot written to %s (script and data beside it)\n", s->tool, s->cfg->out.plot);
 	return 0;
 }
 
-/* What the run says about itself on stderr after its report (with the
- * summary alone, only a busy core; with the summary alone on the terminal
- * and the report in a file, nothing). Returns 1 when the core was busy. */
+/* What the run says about itself after its report, as its format says it
+ * (sb_output_notes): with the summary alone, only a busy core; with the
+ * summary alone on the terminal and the report in a file, nothing. Returns
+ * 1 when the core was busy. */
 static int notes(const struct sb_session *s, const struct sb_results *all)
 {
-	if (sb_session_summary_alone_here(s->cfg))
-		return sb_output_busy_report(sb_session_notes(s->cfg), s->tool, all);
-	if (!sb_session_full_report(s->cfg))
-		return sb_output_busy_report(stderr, s->tool, all);
-	if (s->cfg->verbose)
-		sb_output_multimodal_line(stderr, s->tool, all);
-	sb_output_codegen_check_line(stderr, s->tool, all);
-	sb_output_time_line(stderr, s->tool, all);
-	sb_output_cold_line(stderr, s->tool, all);
-	int busy = sb_output_busy_report(stderr, s->tool, all);
-	sb_output_ci_scope_line(stderr, s->tool, s->meta.ci_scope);
-	sb_figure_large_lines(stderr, s->tool, all);
-	sb_figure_below_zero_lines(stderr, s->tool, all);
-	return busy;
+	enum sb_notes which = SB_NOTES_BUSY;
+	if (sb_session_full_report(&s->cfg->out) && !sb_session_summary_alone_here(&s->cfg->out))
+		which = s->cfg->out.verbose ? SB_NOTES_VERBOSE : SB_NOTES_ALL;
+	return sb_output_notes(s->cfg->out.format, sb_session_notes(s->cfg), s->tool, all, &s->meta, which);
 }
 
 void sb_session_progress(const char *tool, const char *what)
@@ -222,12 +213,12 @@ void sb_session_progress(const char *tool, const char *what)
 		fprintf(stderr, "\r%s: %s ...%20s\r", tool, what, "");
 }
 
-int sb_session_full_report(const struct sb_config *cfg)
+int sb_session_full_report(const struct sb_output_config *cfg)
 {
 	return !sb_format_is(cfg->format, SB_OUT_TEXT) || cfg->table || cfg->verbose;
 }
 
-int sb_session_summary_alone_here(const struct sb_config *cfg)
+int sb_session_summary_alone_here(const struct sb_output_config *cfg)
 {
 	return !sb_format_is(cfg->format, SB_OUT_TEXT) && cfg->output && !cfg->verbose;
 }
@@ -242,7 +233,7 @@ FILE *sb_session_nowhere(void)
 
 FILE *sb_session_notes(const struct sb_config *cfg)
 {
-	return sb_session_summary_alone_here(cfg) ? sb_session_nowhere() : stderr;
+	return sb_session_summary_alone_here(&cfg->out) ? sb_session_nowhere() : stderr;
 }
 
 int sb_session_finish(struct sb_session *s, int rc)
@@ -255,12 +246,12 @@ int sb_session_finish(struct sb_session *s, int rc)
 	for (size_t i = 0; i < s->n_sections; i++)
 		widen[i] = s->sections[i].res;
 	/* The key: the CPU the run was pinned to, not the option. */
-	int cpu = s->n_sections && s->sections[0].res->cpu >= 0 ? s->sections[0].res->cpu : s->cfg->cpu;
+	int cpu = s->n_sections && s->sections[0].res->cpu >= 0 ? s->sections[0].res->cpu : s->cfg->measure.cpu;
 	sb_past_runs_measurement(measurement, sizeof(measurement), s->tool, s->cfg, cpu, s->measurement_extra);
 	s->meta.record_key = measurement;
 	/* The core states first: a run's next-run range is drawn from the
 	 * record's runs in the state it saw. */
-	sb_live_states_begin(&s->live, s->blocks, s->cfg->seed, &s->meta, s->tool);
+	sb_live_states_begin(&s->live, s->blocks, s->cfg->measure.seed, &s->meta, s->tool);
 	sb_past_runs_next_run(stderr, s->tool, measurement, sb_state_figures_pooled(s->live.states), widen,
 			      s->n_sections);
 	/* Every part's cells: one part's own results (their cells keep their
@@ -275,16 +266,16 @@ int sb_session_finish(struct sb_session *s, int rc)
 	}
 	if (s->n_sections && all->n_cells) {
 		struct sb_out out;
-		if (sb_out_open(&out, s->cfg->output, s->tool) != 0) {
+		if (sb_out_open(&out, s->cfg->out.output, s->tool) != 0) {
 			rc = rc ? rc : 1;
 			goto out;
 		}
-		int table = sb_format_is(s->cfg->format, SB_OUT_TEXT), here = sb_session_summary_alone_here(s->cfg);
+		int table = sb_format_is(s->cfg->out.format, SB_OUT_TEXT), here = sb_session_summary_alone_here(&s->cfg->out);
 		if ((table || here) && summary(s, table ? out.f : stdout, all) && rc == 0)
 			rc = 1;
 		/* A command with a table of its own and no summary lines of its
 		 * own: its table is the answer. */
-		if (sb_session_full_report(s->cfg) || (s->table && !s->answer)) {
+		if (sb_session_full_report(&s->cfg->out) || (s->table && !s->answer)) {
 			if (report(s, out.f, all) && rc == 0)
 				rc = 1;
 			if (s->after_report && !here)
@@ -294,12 +285,12 @@ int sb_session_finish(struct sb_session *s, int rc)
 			rc = 1;
 		/* With the summary alone, cells without samples still fail the run
 		 * (the table names them). */
-		if (!sb_session_full_report(s->cfg) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
+		if (!sb_session_full_report(&s->cfg->out) && (!s->table || s->answer) && empty_cells(s, all) && rc == 0)
 			rc = 1;
 		int busy = notes(s, all);
 		if (rc == 0 && !s->forget)
 			sb_past_runs_remember(stderr, s->tool, measurement, all, s->live.states, busy);
-		if (rc == 0 && s->plots && s->cfg->plot && plot(s, all))
+		if (rc == 0 && s->plots && s->cfg->out.plot && plot(s, all))
 			rc = 1;
 	}
 out:

@@ -66,14 +66,15 @@ struct sb_session {
 	size_t n_sections;
 	/* After the report, on info (stdout for the table, else stderr):
 	 * what the front end says beyond the results (the kernel's verdicts,
-	 * the lab's code sizes). all: every part's cells. May be NULL. */
-	void (*after_report)(FILE *info, enum sb_format fmt, const struct sb_results *all, const void *ctx);
+	 * the lab's code sizes). format: the run's (sb_config.format, for
+	 * sb_format_is). all: every part's cells. May be NULL. */
+	void (*after_report)(FILE *info, const char *format, const struct sb_results *all, const void *ctx);
 	const void *after_ctx;
 	/* A table of the command's own instead of the common one (footprint's
 	 * rows); NULL: the common table. */
 	void (*table)(FILE *f, const struct sb_results *all, const void *ctx);
 	const void *table_ctx;
-	/* Draw --plot (when cfg->plot is set); 0: the command has no plot. */
+	/* Draw --plot (when cfg->out.plot is set); 0: the command has no plot. */
 	int plots;
 	/* A plot of the command's own instead of the common one: 0, or -1 with
 	 * err; NULL: the common plot (sb_plot_results). */
@@ -117,12 +118,12 @@ void sb_session_progress(const char *tool, const char *what);
 
 /* The full report is asked for: a format other than the table, --table
  * or --verbose (else the table format prints the summary alone). */
-int sb_session_full_report(const struct sb_config *cfg);
+int sb_session_full_report(const struct sb_output_config *cfg);
 
 /* The report goes to a file in a format other than the table (--output,
  * --format) and --verbose was not given: the terminal gets the summary
  * alone, on stdout, and none of the notes around it. */
-int sb_session_summary_alone_here(const struct sb_config *cfg);
+int sb_session_summary_alone_here(const struct sb_output_config *cfg);
 
 /* A stream that drops what is written to it (/dev/null; stderr where that
  * cannot be opened). */
@@ -146,7 +147,7 @@ int sb_session_finish(struct sb_session *s, int rc);
 struct sb_return_thunk;
 void sb_session_aim_host_returns(const struct sb_config *cfg, const char *tool, const struct sb_return_thunk *thunk);
 /* The same for the kernel twins (family twin), aimed at the replica of
- * thunk's thunk or of --thunk's (cfg->thunk: a symbol, or "ret"), for
+ * thunk's thunk or of --thunk's (cfg->measure.thunk: a symbol, or "ret"), for
  * every command that runs them. info: where one line says where their
  * returns go ("twins: returns ..."); NULL: only a failure is said, in one
  * line on stderr (tool first), or with --verbose where they go. */
@@ -155,8 +156,8 @@ void sb_session_aim_twin_returns(const struct sb_config *cfg, const char *tool, 
 
 /* Replica arms measured interleaved with the options of cfg: pins the
  * thread, sets up the private stacks, gives each arm its re-rolled states
- * (cfg->states placed copies) or --placements, opens counters and likwid
- * markers, runs in cfg->processes fresh processes, checks the variants'
+ * (cfg->measure.states placed copies) or --placements, opens counters and likwid
+ * markers, runs in cfg->measure.processes fresh processes, checks the variants'
  * counters and the guard words. tool prefixes every line on stderr.
  * Returns 0, 1 on a failed check or run, 2 on bad input. The cells of res
  * point into arms, which must outlive res; res must be freed (by
@@ -167,7 +168,7 @@ int sb_measure_group(const struct sb_config *cfg, const char *tool, const struct
 
 /* Several groups measured in one run whose fresh processes take turns
  * (sb_run_arm_sets), so that every group spans the whole run; with
- * cfg->counters one group after the other. Each group's res must be
+ * cfg->measure.counters one group after the other. Each group's res must be
  * freed; returns as sb_measure_group. */
 struct sb_group {
 	const struct sb_variant *baseline;  /* may be NULL */

@@ -17,7 +17,7 @@ int sb_measure(const struct sb_config *cfg, struct sb_measurement *m, char *err,
 	memset(m, 0, sizeof(*m));
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n;
-	if (sb_variants_select(cfg->variants, "replica", vs, SB_MAX_ARMS - 1, &n, err, errlen) != 0)
+	if (sb_variants_select(cfg->measure.variants, "replica", vs, SB_MAX_ARMS - 1, &n, err, errlen) != 0)
 		return 2;
 	const struct sb_variant *baseline = NULL;
 	for (size_t i = 0; i < n && !baseline; i++)

@@ -63,7 +63,7 @@ static int smoke_calls(const struct sb_variant *const *vs, size_t n, uint64_t ca
 	return rc;
 }
 
-/* Which flavours cfg->flavour names (sb_config_parse_flavour). */
+/* Which flavours cfg->measure.flavour names (sb_config_parse_flavour). */
 struct flavours {
 	int seed, host;
 };
@@ -186,10 +186,10 @@ static const struct sb_command sweep_command = {
 	.collect_blocks = 1,
 };
 
-/* The host flavour's thunk (--thunk, cfg->thunk): the host's, or the one
+/* The host flavour's thunk (--thunk, cfg->measure.thunk): the host's, or the one
  * --thunk names, said on stderr (the output still names the host's).
  * Returns 0, or SB_STATUS_USAGE after one line. */
-static int choose_host_thunk(const struct sb_config *cfg, struct flavours fl, const struct sb_return_thunk *host,
+static int choose_host_thunk(const struct sb_measure_config *cfg, struct flavours fl, const struct sb_return_thunk *host,
 			     struct sb_return_thunk *chosen)
 {
 	*chosen = *host;
@@ -207,7 +207,7 @@ static int choose_host_thunk(const struct sb_config *cfg, struct flavours fl, co
 }
 
 /* --calls: the flavours' main progs called, pinned, with the private stacks set up. */
-static int run_calls(const struct sb_config *cfg, const struct flavour_groups *fg, uint64_t calls)
+static int run_calls(const struct sb_measure_config *cfg, const struct flavour_groups *fg, uint64_t calls)
 {
 	char err[768];
 	int cpu;
@@ -238,29 +238,29 @@ enum sb_status sb_sweep_run(const struct sb_config *run_cfg, const struct sb_swe
 	struct sb_config cfg = *run_cfg;
 	/* The flavours: the command line's, a sweep file's, or the default. */
 	struct flavours fl;
-	if (sb_config_parse_flavour("flavour", cfg.flavour, &fl.seed, &fl.host, err, sizeof(err)) != 0) {
+	if (sb_config_parse_flavour("flavour", cfg.measure.flavour, &fl.seed, &fl.host, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
 	const struct sb_variant *vs[SB_MAX_ARMS];
 	size_t n_vs;
-	if (sb_variants_select(cfg.variants, "replica", vs, SB_MAX_ARMS - 1, &n_vs, err, sizeof(err)) != 0) {
+	if (sb_variants_select(cfg.measure.variants, "replica", vs, SB_MAX_ARMS - 1, &n_vs, err, sizeof(err)) != 0) {
 		fprintf(stderr, TOOL ": %s\n", err);
 		return SB_STATUS_USAGE;
 	}
 	/* Where this kernel's returns go: no BPF here, so as sysfs implies it. */
 	struct sb_return_thunk thunk, chosen;
 	sb_return_thunk_from_sysfs(&thunk);
-	if (cfg.verbose)
+	if (cfg.out.verbose)
 		fprintf(stderr, TOOL ": returns of this kernel: %s (%s)\n", sb_thunk_name(thunk.thunk), thunk.how);
-	if (choose_host_thunk(&cfg, fl, &thunk, &chosen) != 0)
+	if (choose_host_thunk(&cfg.measure, fl, &thunk, &chosen) != 0)
 		return SB_STATUS_USAGE;
 	if (fl.host)
 		sb_session_aim_host_returns(&cfg, TOOL, &chosen);
 	static struct flavour_groups fg;
 	split_flavours(vs, n_vs, fl, &fg);
 	if (o->calls)
-		return run_calls(&cfg, &fg, o->calls);
+		return run_calls(&cfg.measure, &fg, o->calls);
 	static struct sweep_ctx ctx;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.fg = &fg;

@@ -17,8 +17,8 @@ struct sb_sweep_options {
 	uint64_t calls; /* --calls: call each main prog this many times and check its counter; 0: measure */
 };
 
-/* The sweep of cfg->variants ("all": the replicas) in the flavours of
- * cfg->flavour, or what o asks instead. Returns SB_STATUS_USAGE after one
+/* The sweep of cfg->measure.variants ("all": the replicas) in the flavours of
+ * cfg->measure.flavour, or what o asks instead. Returns SB_STATUS_USAGE after one
  * line on bad input, SB_STATUS_FAILED when a check failed (--calls: a
  * counter that missed calls), else the session's status (session.h). */
 enum sb_status sb_sweep_run(const struct sb_config *cfg, const struct sb_sweep_options *o);

@@ -7,8 +7,7 @@
 set -u
 exe=$1 src=$2 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../common/check.sh"
 data=$src/tests/data/across
 python3 "$src/bench/atlas.py" --atlas "$d/atlas" "$data/zen4-host.json" --cpuid=AuthenticAMD,0x19,0x11,1 \
   --hypervisor=KVM --microarchitecture="Zen 4" --source=test >/dev/null || no "atlas.py: zen4"
@@ -60,4 +59,4 @@ line=$(printf '%s\n' "$out" | grep 'elsewhere')
 [ "$(printf '%s\n' "$out" | tail -n 1)" = "$line" ] || no "the line is not the summary's last"
 out=$(STUBBENCH_ATLAS=none "$exe" report "$d/atlas/intel-emerald-rapids-vm.json")
 printf '%s\n' "$out" | grep -q elsewhere && no "STUBBENCH_ATLAS=none still prints the line"
-exit $fail
+checks_done atlas

@@ -22,48 +22,27 @@ verdicts say "differ", a "not reproduced" line is there.
 usage: kernel_gap_line.py STUBBENCH DATA_DIR"""
 import json
 import os
-import subprocess
 import sys
-import tempfile
+
+# checks.py and report_docs.py lie in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+from report_docs import load, result_row, summary_lines  # noqa: E402
 
 sb, data = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def report(doc, what):
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
-        json.dump(doc, t)
-        t.flush()
-        p = subprocess.run([sb, "report", t.name], capture_output=True, text=True)
-    lines = p.stdout.splitlines()
-    check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr}")
-    check(0 < len(lines) <= 10, f"{what}: {len(lines)} lines: {lines}")
-    for x in lines:
-        check(len(x) <= 100, f"{what}: a line of {len(x)} columns: {x!r}")
-    differ = any(x.lstrip().startswith(("placed twin:", "aligned twin:")) and " differ" in x for x in lines)
+    """The summary of doc, its form checked; a shape whose twin differs has
+    its one "not reproduced" line."""
+    lines = summary_lines(sb, doc, what)
+    differ = any(x.lstrip().startswith(("placed twin", "aligned twin")) and " differ" in x for x in lines)
     gap = [x for x in lines if " not reproduced" in x]
     check(not differ or len(gap) == 1, f"{what}: a differ with {len(gap)} gap lines: {lines}")
     return lines
 
 
-def load(name):
-    with open(os.path.join(data, name)) as f:
-        return json.load(f)
-
-
-def kernel_row(doc, variant, batch, side="kernel"):
-    for r in doc["results"]:
-        if r.get("side") == side and r["variant"].startswith(variant) and r["batch"] == batch:
-            return r
-    raise KeyError((variant, batch))
-
-
-xeon = load("kernel_xeon_0xa7_perf_event.json")
+xeon = load(data, "kernel_xeon_0xa7_perf_event.json")
 lines = report(xeon, "xeon")
 want = "per-run private not reproduced: twin +3.1 below kernel +9.9 by 6.8 cycles/iter; cause unknown"
 check(want in lines, f"xeon: no line {want!r}: {lines}")
@@ -71,20 +50,20 @@ check("all batches, absolute/added: 9/7 agree, 14/3 differ, 7/10 inconclusive, 6
       f"xeon counts: {lines}")
 check(any(x.startswith("verdict: CI of twin - kernel within") for x in lines), f"xeon: the rule's line: {lines}")
 
-lines = report(load("kernel_xeon_0xa7_perf_event_2.json"), "xeon run 2")
+lines = report(load(data, "kernel_xeon_0xa7_perf_event_2.json"), "xeon run 2")
 want = "per-run base not reproduced: twin 15.6 above kernel 12.1 by 3.4 cycles/iter; cause unknown"
 check(want in lines, f"xeon run 2: no line {want!r}: {lines}")
 
-lines = report(load("answer_kernel_thunk_ret.json"), "thunk ret")
+lines = report(load(data, "answer_kernel_thunk_ret.json"), "thunk ret")
 want = "in-loop base not reproduced: twin 14.1 below kernel 78.9 by 64.8 cycles/iter; cause unknown"
 check(want in lines, f"thunk ret: no line {want!r}: {lines}")
 
-lines = report(load("answer_kernel.json"), "agreeing")
+lines = report(load(data, "answer_kernel.json"), "agreeing")
 check(not any("not reproduced" in x for x in lines), f"agreeing: a gap line: {lines}")
 
 # A fifth shape line: the counts fold into one line, the gap line stays.
 part = json.loads(json.dumps(xeon))
-kernel_row(part, "private-per-run", 4096)["delta_ci95_cycles"] = [-40.0, 60.0]
+result_row(part, "private-per-run", 4096)["delta_ci95_cycles"] = [-40.0, 60.0]
 lines = report(part, "part")
 want = "all batches, absolute/added: 9/7 agree, 14/2 differ, 7/10 inconclusive, 6/1 not resolved"
 check(want in lines, f"part: no line {want!r}: {lines}")
@@ -93,17 +72,17 @@ check(any(x.startswith("per-run base not reproduced: twin 15.8 above kernel 12.2
 
 # Figures of six digits: the line shortened to fit the columns.
 wide = json.loads(json.dumps(xeon))
-kernel_row(wide, "baseline-per-run", 4096)["cycles_per_iter"].update(mean=123456.7, ci95=[123450.1, 123463.3])
-kernel_row(wide, "baseline-per-run-twin@loads", 4096, "placed-twin")["cycles_per_iter"].update(
+result_row(wide, "baseline-per-run", 4096)["cycles_per_iter"].update(mean=123456.7, ci95=[123450.1, 123463.3])
+result_row(wide, "baseline-per-run-twin@loads", 4096, "placed-twin")["cycles_per_iter"].update(
     mean=987654.3, ci95=[987648.2, 987660.1])
-kernel_row(wide, "private-per-run", 4096).update(delta_vs_baseline_cycles=123456.7,
+result_row(wide, "private-per-run", 4096).update(delta_vs_baseline_cycles=123456.7,
                                                  delta_ci95_cycles=[123453.1, 123460.2])
 lines = report(wide, "wide")
 check(any(x.startswith("per-run private not reproduced") and "below kernel +123456.7 by 12345" in x for x in lines),
       f"wide: gap line: {lines}")
 
 # kernel --obj: a twin that differs says by how much, which way, in its line.
-obj = load("answer_kernel_obj.json")
+obj = load(data, "answer_kernel_obj.json")
 for r in obj["results"]:
     if r.get("side") == "placed-twin" and r["batch"] == 4096:
         c = r["cycles_per_iter"]
@@ -115,7 +94,4 @@ check(want in lines, f"obj: no line {want!r}: {lines}")
 check(any(x.endswith("twin 36.32: differ, 7.95 above") for x in lines), f"obj: the long line shortened: {lines}")
 check(not any(x.endswith(": differ") for x in lines), f"obj: a bare differ: {lines}")
 
-if failures:
-    print("\n".join("FAIL " + f for f in failures))
-    sys.exit(1)
-print("kernel_gap_line: ok")
+checks_done("kernel_gap_line")

@@ -26,31 +26,15 @@ usage: kernel_noise.py STUBBENCH DATA_DIR"""
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+# checks.py and report_docs.py lie in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+from report_docs import load, result_row, summary_lines  # noqa: E402
 
 sb, data = sys.argv[1], sys.argv[2]
-failures = []
 BOUND = 10.0      # cycles, or 10 % of the base's cost where that is more
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-
-
-def report(doc, what):
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
-        json.dump(doc, t)
-        t.flush()
-        p = subprocess.run([sb, "report", t.name], capture_output=True, text=True)
-    lines = p.stdout.splitlines()
-    check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr}")
-    check(0 < len(lines) <= 10, f"{what}: {len(lines)} lines: {lines}")
-    for x in lines:
-        check(len(x) <= 100, f"{what}: a line of {len(x)} columns: {x!r}")
-    return lines
 
 
 FIG = re.compile(r"(base|private|hybrid) ([+-]?[0-9.]+) \[([+-]?[0-9.]+), ([+-]?[0-9.]+)\]")
@@ -71,14 +55,9 @@ def printed_within_bound(lines, what):
             check(half <= bound + 0.01, f"{what}: {name} {v} [{lo}, {hi}] printed, half-width {half:.2f} > {bound}")
 
 
-def load(name):
-    with open(os.path.join(data, name)) as f:
-        return json.load(f)
-
-
 # The Intel Xeon run: figures within the bound, the rest counted apart.
-xeon = load("kernel_xeon_0xa7_perf_event.json")
-lines = report(xeon, "xeon")
+xeon = load(data, "kernel_xeon_0xa7_perf_event.json")
+lines = summary_lines(sb, xeon, "xeon")
 printed_within_bound(lines, "xeon")
 # Both kinds' counts in one line (the gap line takes the room of the second).
 check("all batches, absolute/added: 9/7 agree, 14/3 differ, 7/10 inconclusive, 6/0 not resolved" in lines,
@@ -87,8 +66,8 @@ check("  per-run base 12.17 [12.13, 12.22], private +9.91 [+9.08, +10.71], hybri
       f"xeon per-run line: {lines}")
 
 # The Zen 4 run at batches 8 and 64: the page fault's spread, said so.
-zen = load("kernel_zen4_perf_event_b8_64.json")
-lines = report(zen, "zen4")
+zen = load(data, "kernel_zen4_perf_event_b8_64.json")
+lines = summary_lines(sb, zen, "zen4")
 printed_within_bound(lines, "zen4")
 for shape, spread in (("per-run", "45.9"), ("in-loop", "103.4")):
     want = f"  {shape} not resolved at batch 64: ±{spread} cycles (this run has no figures by load)"
@@ -98,18 +77,11 @@ check("absolute, all batches: 0 agree, 0 differ, 0 inconclusive, 12 not resolved
 check(not any(x.startswith("          placed twin:") for x in lines), f"zen4: a verdict line: {lines}")
 
 
-def kernel_row(doc, variant, batch):
-    for r in doc["results"]:
-        if r.get("side") == "kernel" and r["variant"] == variant and r["batch"] == batch:
-            return r
-    raise KeyError((variant, batch))
-
-
 # The line seen on the Xeon VM at a small batch, made at batch 4096.
 wide = json.loads(json.dumps(xeon))
-r = kernel_row(wide, "baseline-per-run", 4096)
+r = result_row(wide, "baseline-per-run", 4096)
 r["cycles_per_iter"].update(mean=374.9, ci95=[-3687.5, 4437.3])
-lines = report(wide, "wide")
+lines = summary_lines(sb, wide, "wide")
 printed_within_bound(lines, "wide")
 want = "  per-run not resolved at batch 4096: ±4062.4 cycles (this run has no figures by load)"
 check(want in lines, f"wide: no line {want!r}: {lines}")
@@ -117,9 +89,9 @@ check(want in lines, f"wide: no line {want!r}: {lines}")
 # One added cost not resolved beside resolved figures: named after them,
 # the line folded within 100 columns.
 part = json.loads(json.dumps(xeon))
-r = kernel_row(part, "private-per-run", 4096)
+r = result_row(part, "private-per-run", 4096)
 r["delta_ci95_cycles"] = [-40.0, 60.0]
-lines = report(part, "part")
+lines = summary_lines(sb, part, "part")
 printed_within_bound(lines, "part")
 check(any(x.startswith("  per-run base 12.17 [12.13, 12.22], hybrid +1.05 [+0.95, +1.21]") for x in lines) and
       any(x.strip().startswith("private not resolved at batch 4096: ±50.1 cycles (this run has no figures by load)")
@@ -130,16 +102,13 @@ check(any(x.startswith("  per-run base 12.17 [12.13, 12.22], hybrid +1.05 [+0.95
 # (no driver line, so that the summary has room for it).
 far = json.loads(json.dumps(xeon))
 far.pop("kernel_driver", None)
-r = kernel_row(far, "hybrid-in-loop", 64)
+r = result_row(far, "hybrid-in-loop", 64)
 r["cycles_per_iter"].update(mean=5000.0, ci95=[1000.0, 9000.0])
-lines = report(far, "far")
+lines = summary_lines(sb, far, "far")
 most = [x for x in lines if x.startswith("most apart, twin - kernel: ") or " not reproduced" in x]
 check(most and all("hybrid in-loop @64" not in x and "in-loop hybrid @64" not in x for x in most),
       f"far: 'most apart' or 'not reproduced' {most}: {lines}")
 check("absolute, all batches: 9 agree, 13 differ, 7 inconclusive, 7 not resolved (no verdict)" in lines,
       f"far counts: {lines}")
 
-if failures:
-    print("\n".join("FAIL " + f for f in failures))
-    sys.exit(1)
-print("kernel_noise: ok")
+checks_done("kernel_noise")

@@ -18,30 +18,15 @@ Every summary within 10 lines of at most 100 columns.
 usage: kernel_obj_answer.py STUBBENCH DATA_DIR"""
 import json
 import os
-import subprocess
 import sys
-import tempfile
+
+# checks.py and report_docs.py lie in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+from report_docs import load, summary_lines  # noqa: E402
 
 sb, data = sys.argv[1], sys.argv[2]
-failures = []
 QUOTE = "quote codegen for what this JIT change costs"
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-
-
-def report(doc, what):
-    with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
-        json.dump(doc, t)
-        t.flush()
-        p = subprocess.run([sb, "report", t.name], capture_output=True, text=True)
-    lines = p.stdout.splitlines()
-    check(p.returncode == 0, f"{what}: exit {p.returncode}: {p.stderr}")
-    check(0 < len(lines) <= 10, f"{what}: {len(lines)} lines: {lines}")
-    check(all(len(x) <= 100 for x in lines), f"{what}: a line over 100 columns: {lines}")
-    return lines
 
 
 def program_block(lines, prog):
@@ -57,11 +42,10 @@ def program_block(lines, prog):
     return out
 
 
-with open(os.path.join(data, "answer_kernel_obj.json")) as f:
-    doc = json.load(f)
+doc = load(data, "answer_kernel_obj.json")
 top = max(r["batch"] for r in doc["results"])
 
-lines = report(doc, "recorded")
+lines = summary_lines(sb, doc, "recorded")
 wf = program_block(lines, "with_frame")
 check(len(program_block(lines, "no_frame")) >= 2, f"recorded: no_frame's lines: {lines}")
 check(any(x.startswith("  private stack: codegen ") for x in wf) and
@@ -77,7 +61,7 @@ for r in crafted["results"]:
         r["codegen_modes"] = [{"cycles": 1.0, "share": 1}]
         r.update(layout_cost_cycles=0.1, layout_ci95=[0.0, 0.2], delta_vs_baseline_cycles=-1.0,
                  delta_ci95_cycles=[-1.5, -0.5], delta_vs_baseline_pct=-10.0, delta_ci95_pct=[-15.0, -5.0])
-lines = report(crafted, "no_frame first, every optional line")
+lines = summary_lines(sb, crafted, "no_frame first, every optional line")
 check(lines and lines[1].startswith("no_frame at batch "), f"crafted: no_frame not first: {lines}")
 wf = program_block(lines, "with_frame")
 check(any(x.startswith("  private stack: codegen +1.00 [+0.50, +1.50]") for x in wf),
@@ -90,11 +74,8 @@ check(not any(x.startswith(QUOTE) for x in lines) or wf, f"crafted: a quote line
 
 bare = json.loads(json.dumps(crafted))
 bare["results"] = [r for r in bare["results"] if not r["variant"].startswith("with_frame-twin")]
-lines = report(bare, "no twin")
+lines = summary_lines(sb, bare, "no twin")
 check(not any(x.startswith(QUOTE) for x in lines), f"no twin: a quote line: {lines}")
 check(any(x.startswith("with_frame at batch ") for x in lines), f"no twin: with_frame missing: {lines}")
 
-if failures:
-    print("\n".join("FAIL " + f for f in failures))
-    sys.exit(1)
-print("kernel_obj_answer: ok")
+checks_done("kernel_obj_answer")

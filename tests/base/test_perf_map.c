@@ -8,20 +8,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "slurp.h"
 #include "base/perf_map.h"
 
 static char dir[] = "/tmp/perf_map_XXXXXX";
-
-static const char *slurp(const char *path, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (f) {
-		buf[fread(buf, 1, len - 1, f)] = '\0';
-		fclose(f);
-	}
-	return buf;
-}
 
 static void put(const char *path, const char *text)
 {

@@ -13,8 +13,7 @@ if ! command -v ansible-playbook >/dev/null 2>&1; then
 fi
 d=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$d"' EXIT
-fails=0 passes=0
-ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+. "$(dirname "$0")/../common/check.sh"
 py=$(command -v python3)
 # The CPU the runs are pinned to (stubbench_cpu): the last this process may use.
 cpu=$("$py" -c 'import os; print(max(os.sched_getaffinity(0)))')
@@ -45,5 +44,4 @@ ok test "$(grep -c '^fleet-b: ' "$d/table")" -ge 1
 # --host named each run as its inventory name.
 ok grep -q '"host": "fleet-a"' "$d/results/fleet-a-sweep.json"
 ok grep -q "\"cpu\": $cpu," "$d/results/fleet-b-sweep.json"
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+checks_done fleet_ansible

@@ -2,7 +2,8 @@
 # reproducibility_load: bench/reproducibility.py --load reports on saved
 # runs without running anything: three synthetic sweeps (one cell each at
 # batch 512), the second's saved stderr saying `busy core:` (busy from start
-# to end, by the machine's record), the third's `states changed with time:`.
+# to end, by the machine's record; the note folded within 100 columns), the
+# third's `states changed with time:`.
 # The report must name run 2 as busy, and busy from start to end, and run 3
 # as changed with time, count the coverage of the others, and find the
 # cell's three-run median (+12.0) inside runs 1 and 3's CIs and outside
@@ -22,7 +23,15 @@ within="the CIs hold what varies within this run, not what moves whole runs"
 doc 12.0 11.0 13.0 "$within" >"$dir/sweep-1.json"
 doc 15.0 14.5 15.5 "$within" >"$dir/sweep-2.json"
 doc 11.8 11.0 12.5 "$within; 'next run' (1 of 1 cells): a 95 % range for the next run's figure" >"$dir/sweep-3.json"
-printf 'stubbench: busy core: even this run'"'"'s quietest blocks read the window canary at 73.5 cycles, where this machine'"'"'s quiet runs read 62.2 (the second quietest of its 12 runs since 2026-12-02T07:43:51Z in /x): busy from start to end, as beside a busy SMT sibling; ...\n' >"$dir/sweep-2.stderr"
+# Folded within 100 columns as the tool writes it, "busy from start to end"
+# across two lines.
+cat >"$dir/sweep-2.stderr" <<'EOF'
+stubbench: busy core: even this run's quietest blocks read the window canary at 73.5 cycles, where
+  this machine's quiet runs read 62.2 (the second quietest of its 12 runs since 2026-12-02T07:43:51Z
+  in /home/stubbench-ci-runner-xeon-002/.local/state/stubbench/quiet-levels): busy from start to
+  end, as beside a busy SMT sibling; the figures of a run on a busy core need not hold for the next
+  run: run again when it is quiet
+EOF
 printf 'stubbench: multimodal: 1 of 18 cells\n' >"$dir/sweep-1.stderr"
 printf 'stubbench: states changed with time: private@512 (2 stretches over 8 processes); ...\n' >"$dir/sweep-3.stderr"
 printf 'stubbench: still cold: a block'"'"'s first kept sample read +6.1 %% (private@512) over ...\n' >>"$dir/sweep-3.stderr"

@@ -6,11 +6,12 @@ Reads every add_test of tests/CMakeLists.txt, tests/**/*.cmake and cmake/*.cmake
   - a C test run as test_X (the executable of tests/AREA/test_X.c) is named X;
   - a script run by sh, python3 or directly (tests/AREA/NAME.sh or .py) is
     named NAME;
-  - an inline check (`sh -c "..."`, or the tool itself run with arguments and
-    its output matched) has no file: it is named for its command, and must
-    not run a test file under another name;
+  - no test is an inline check (`sh -c "..."`, or a program run with
+    arguments and its output matched where the test is defined): each
+    check is a file of its own;
   - a family made by a loop or a generator (a name with ${...}) is one of
-    FAMILIES;
+    FAMILIES, and a test with a name of its own but no file is one of
+    OWN_NAMES;
 and that every test_*.c and every script under tests/ that a test runs
 exists. Prints one line per name that has no file, and a count.
 
@@ -21,16 +22,17 @@ import re
 import sys
 
 root = sys.argv[1]
-# Families of tests made from one file or one loop: the name's form, and why.
+# Families of tests made by a generator or a loop: the name's form, and why
+# (docs/testing.md).
 FAMILIES = {
-    "insn_count_${name}": "one per registry variant, tests/common/count_insns.sh",
+    "insn_count_${name}": "one per registry variant, listed by the built insn_driver, each run by "
+                          "tests/common/count_insns.sh",
     "fuzz_${name}": "one per reader, tests/fuzz/fuzz_NAME.c run by tests/fuzz/run_fuzz.sh",
-    "cli_bad_${name}": "inline: bad --flavour/--thunk exit 2 naming the input",
-    "kernel_cli_bad_${name}": "inline: bad kernel options exit 2 naming the input",
 }
-# Tests that run a C test built a second way under their own name.
-SECOND_BUILDS = {
-    "counters_markers_without_likwid": "test_counters_markers.c built without likwid",
+# Tests named otherwise than for a file they run, and why.
+OWN_NAMES = {
+    "counters_markers_without_likwid": "test_counters_markers.c built a second time, without likwid",
+    "insn_count_not_built": "fails in place of the insn_count_* family until insn_driver is built",
 }
 
 cmake_files = [os.path.join(root, "tests", "CMakeLists.txt")]
@@ -91,7 +93,7 @@ for path in cmake_files:
             if name not in FAMILIES:
                 bad.append(f"{where} is a family not documented in FAMILIES (docs/testing.md)")
             continue
-        if name in SECOND_BUILDS:
+        if name in OWN_NAMES:
             continue
         if not cmd:
             bad.append(f"{where} has no command")
@@ -100,7 +102,8 @@ for path in cmake_files:
         if prog in ("sh", "python3", "${Python3_EXECUTABLE}") and len(cmd) > 1 and cmd[1] != "-c":
             prog = cmd[1]
         if prog == "sh" and len(cmd) > 1 and cmd[1] == "-c":
-            continue  # inline
+            bad.append(f"{where} is an inline check (sh -c): make it a script tests/AREA/{name}.sh")
+            continue
         target = re.fullmatch(r"(?:\$<TARGET_FILE:)?(test_\w+)>?", prog)
         script = re.search(r"([\w-]+)\.(sh|py)$", prog)
         if target:
@@ -115,7 +118,8 @@ for path in cmake_files:
                 bad.append(f"{where} runs {fname}: name it {script.group(1)}")
             elif fname not in tests_files:
                 bad.append(f"{where} runs {fname}, which is not under tests/")
-        # else: the tool or a driver run with arguments (an inline check).
+        else:
+            bad.append(f"{where} runs {prog}, no test file: make the check a script tests/AREA/{name}.sh")
 for line in bad:
     print("FAIL:", line)
 print(f"test_names: {seen - len(bad)} of {seen} add_test calls named for their file, "

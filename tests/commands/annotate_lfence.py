@@ -29,14 +29,12 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 stubbench, blocks = sys.argv[1], sys.argv[2]
 env = dict(os.environ, STUBBENCH_TEST_VARIANTS="1")
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 data = gzip.open(blocks).read()
@@ -91,6 +89,4 @@ p = subprocess.run([stubbench, "annotate", "--variant=test-lfence", "--from-bloc
 check(p.returncode == 2 and "standard input is not read" in p.stderr.decode(),
       "--from-blocks=-: exit %d %s" % (p.returncode, p.stderr))
 
-for m in failures:
-    print("FAIL:", m)
-sys.exit(1 if failures else 0)
+checks_done("annotate_lfence")

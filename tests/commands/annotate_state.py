@@ -32,15 +32,13 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 stubbench, state_blocks, additive_blocks, diff_json = sys.argv[1:5]
 env = dict(os.environ, STUBBENCH_TEST_VARIANTS="1")
-failures = []
 PART_LINE = re.compile(r"^\s+[+-]\d+\.\d+ \[[^]]*\]\s+(r9 load|gs add|push/pop r9|frame|lfence)")
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def annotate(variant, data, *args):
@@ -112,7 +110,4 @@ out = annotate("test-lfence", data, "--format=json")
 verdict = json.loads(out)["annotate"]["batches"][0].get("verdict") if out else None
 check(verdict == "additive", "lfence verdict %s" % verdict)
 
-for m in failures:
-    print("FAIL:", m)
-print("annotate_state: %d failed" % len(failures))
-sys.exit(1 if failures else 0)
+checks_done("annotate_state")

@@ -5,20 +5,21 @@ key-less schema 2, an Intel Xeon 0xcf VM in schema 4) and a kernel run.
 Each cell must be what the JSON holds: the delta (%) of the variant times
 its baseline's cycles; the text within 100 columns; bad input exit 2.
 usage: across_runs.py STUBBENCH DATA_DIR"""
+import gzip
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
 
 exe, data = sys.argv[1], sys.argv[2]
 zen4, host, xeon = (f"{data}/across/{n}.json" for n in ("zen4-seed001", "zen4-host", "xeon-0xcf-padded"))
 kernel = f"{data}/answer_kernel.json"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def report(*args):
@@ -104,7 +105,6 @@ check("new" in costs and abs(costs["new"]["cycles"]["value"] - want["delta_vs_ba
 # A run with figures per core state (the Xeon's busy run 5 with the
 # core_states member report --from-blocks makes): the first column's
 # codegen by state, as the member holds it.
-import gzip, os, tempfile
 with tempfile.TemporaryDirectory() as tmp:
     x = f"{data}/xeon-0xcf"
     log = os.path.join(tmp, "sweep-5.blocks.csv")
@@ -140,7 +140,6 @@ check(rc == 0 and "faster" not in out, f"the Zen 4 sweep's summary: {out!r}")
 # The atlas and a run of one of its machine kinds (a later kernel build):
 # the run is marked, no two rows read alike, the machine counted once, an
 # 80-column form, and "-" explained where it is printed.
-import shutil
 atlas_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results", "atlas")
 with tempfile.TemporaryDirectory() as tmp:
     atlas = os.path.join(tmp, "atlas")
@@ -194,5 +193,4 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = report("--width=39", run)
     check(rc == 2 and "--width" in err, f"--width=39: exit {rc}, {err!r}")
 
-print(f"across_runs: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("across_runs")

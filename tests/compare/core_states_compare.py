@@ -27,13 +27,11 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 exe, data = sys.argv[1:3]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def with_states(tmp, run, keep=None):
@@ -92,7 +90,4 @@ with tempfile.TemporaryDirectory() as tmp:
     check("a run in no known state, its rows compared as they are" in out and
           re.search(r"^private +4096 ", out, re.M), "old/busy: rows not compared:\n" + out)
 
-for f in failures:
-    print("FAIL:", f)
-print(f"core_states_compare: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("core_states_compare")

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "stubbench/config.h"
+#include "stubbench/format.h"
 #include "stubbench/parse.h"
 
 static const char *dir;
@@ -37,22 +38,23 @@ static void shipped_files(void)
 	snprintf(path, sizeof(path), "%s/default.ini", dir);
 	memset(&c, 0xff, sizeof(c));
 	sb_config_defaults(&c);
-	c.time_s = 1;
-	c.n_batches = 1;
+	c.measure.time_s = 1;
+	c.measure.n_batches = 1;
 	CHECK(sb_config_load(path, &c, err, sizeof(err)) == 0, "%s", err);
 	/* configs/default.ini says what the built-in defaults are. */
-	CHECK(strcmp(c.variants, d.variants) == 0, "variants '%s'", c.variants);
-	CHECK(c.n_batches == d.n_batches && memcmp(c.batches, d.batches, d.n_batches * 8) == 0,
+	CHECK(strcmp(c.measure.variants, d.measure.variants) == 0, "variants '%s'", c.measure.variants);
+	CHECK(c.measure.n_batches == d.measure.n_batches && memcmp(c.measure.batches, d.measure.batches, d.measure.n_batches * 8) == 0,
 	      "batches differ from the built-in defaults");
-	CHECK(c.time_s == d.time_s && c.seed == d.seed && c.format == d.format, "time/seed/format");
-	CHECK(c.processes == d.processes, "processes %llu, built in %llu", (unsigned long long)c.processes,
-	      (unsigned long long)d.processes);
+	CHECK(c.measure.time_s == d.measure.time_s && c.measure.seed == d.measure.seed && sb_format_find(c.out.format) == sb_format_find(d.out.format),
+	      "time/seed/format");
+	CHECK(c.measure.processes == d.measure.processes, "processes %llu, built in %llu", (unsigned long long)c.measure.processes,
+	      (unsigned long long)d.measure.processes);
 
 	snprintf(path, sizeof(path), "%s/seed-run-bench-private-stack.ini", dir);
 	CHECK(sb_config_load(path, &c, err, sizeof(err)) == 0, "%s", err);
-	CHECK(strcmp(c.variants, "no-private-stack, private-stack") == 0, "seed variants '%s'", c.variants);
-	CHECK(c.n_batches == 6 && c.batches[0] == 1 && c.batches[5] == 4096, "seed batches");
-	CHECK(c.format == SB_FORMAT_SEED && c.time_s == 156, "seed format/time");
+	CHECK(strcmp(c.measure.variants, "no-private-stack, private-stack") == 0, "seed variants '%s'", c.measure.variants);
+	CHECK(c.measure.n_batches == 6 && c.measure.batches[0] == 1 && c.measure.batches[5] == 4096, "seed batches");
+	CHECK(c.out.format && strcmp(c.out.format, "seed") == 0 && c.measure.time_s == 156, "seed format/time");
 }
 
 static void broken_files(void)
@@ -66,11 +68,15 @@ static void broken_files(void)
 	      "err: %s", err);
 	CHECK(load_text("[sweep]\ntime = -3\n", &c, err, sizeof(err)) == -1 && strstr(err, "-3"), "err: %s", err);
 	CHECK(load_text("[sweep]\ncpu = x\n", &c, err, sizeof(err)) == -1 && strstr(err, "'x'"), "err: %s", err);
-	CHECK(load_text("[output]\nformat = xml\n", &c, err, sizeof(err)) == -1 && strstr(err, "xml"), "err: %s", err);
+	/* A format is kept by name: the command line checks it against the output's. */
+	CHECK(load_text("[output]\nformat = xml\n", &c, err, sizeof(err)) == 0 && strcmp(c.out.format, "xml") == 0,
+	      "format kept: %s", err);
+	CHECK(load_text("[output]\nformat =\n", &c, err, sizeof(err)) == -1 && strstr(err, "[output] format"),
+	      "err: %s", err);
 	CHECK(load_text("[sweep\nbatches = 1\n", &c, err, sizeof(err)) == -1 && strstr(err, ":1:"), "err: %s", err);
 	CHECK(load_text("; only a comment\n", &c, err, sizeof(err)) == 0, "an empty file is valid");
 	CHECK(load_text("[sweep]\nsamples = 500\nseed = 9\ncpu = 0\nprocesses = 8\n", &c, err, sizeof(err)) == 0 &&
-	      c.samples == 500 && c.seed == 9 && c.cpu == 0 && c.processes == 8, "values not read");
+	      c.measure.samples == 500 && c.measure.seed == 9 && c.measure.cpu == 0 && c.measure.processes == 8, "values not read");
 	CHECK(load_text("[sweep]\nprocesses = 0\n", &c, err, sizeof(err)) == -1 && strstr(err, "processes") &&
 	      strstr(err, "'0'"), "err: %s", err);
 	sb_config_defaults(&c);

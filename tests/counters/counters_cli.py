@@ -21,14 +21,9 @@ import os
 import subprocess
 import sys
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + msg, file=sys.stderr)
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
 
 
 def main():
@@ -85,9 +80,8 @@ def main():
     check("'nonsense'" in p.stderr and p.stderr.count("\n") == 1,
           "unknown event: stderr %r" % p.stderr)
 
-    print("counters_cli: %s" % ("ok" if failures == 0 else "%d failures" % failures))
-    return 1 if failures else 0
+    checks_done("counters_cli")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

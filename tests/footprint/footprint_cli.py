@@ -24,14 +24,9 @@ import subprocess
 import sys
 import tempfile
 
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", msg)
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
 
 
 exe = sys.argv[1]
@@ -154,5 +149,4 @@ with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
     check(p.returncode == 0, "report: exit %d %s" % (p.returncode, p.stderr))
     summary_form("report", p.stdout.splitlines(), [1, 3])
 
-print("footprint_cli: %d failures" % failures)
-sys.exit(1 if failures else 0)
+checks_done("footprint_cli")

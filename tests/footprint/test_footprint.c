@@ -133,7 +133,7 @@ static const struct sb_fp_report *report_of;
 static void json_of(FILE *f, const void *ctx)
 {
 	const struct sb_output_meta *m = ctx;
-	sb_output_write(f, sb_reporter_for(SB_FORMAT_JSON), report_of->res, m);
+	sb_output_write(f, sb_reporter_for("json"), report_of->res, m);
 }
 
 static void table_of(FILE *f, const void *ctx) { sb_fp_report_table(f, ctx); }

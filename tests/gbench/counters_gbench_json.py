@@ -28,18 +28,13 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 DEFAULT_BATCHES = [1, 8, 64, 512, 2048, 4096]
 COUNTERS = ["tsc_cycles_per_call", "core_cycles_per_call", "core_ghz", "items_per_second"]
 DISTURBANCE = ["disturbed_reruns", "disturbed_kept"]
-
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + msg, file=sys.stderr)
 
 
 def variants(stubbench):
@@ -81,8 +76,6 @@ def check_iteration(b):
     for c in DISTURBANCE:
         v = b.get(c)
         check(isinstance(v, (int, float)) and v >= 0, "%s: counter %s = %r" % (b["name"], c, v))
-
-
 
 
 def main():
@@ -218,9 +211,8 @@ def main():
         check(needle in p.stderr and p.stderr.count("\n") == 1,
               "%s: stderr should be one line naming %s: %r" % (args, needle, p.stderr))
 
-    print("counters_gbench_json: %s" % ("ok" if failures == 0 else "%d failures" % failures))
-    return 1 if failures else 0
+    checks_done("counters_gbench_json")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -9,15 +9,14 @@ import re
 import statistics
 import subprocess
 import sys
+import os
+
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
 
 sb = sys.argv[1]
 BATCHES = [1, 64]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 p = subprocess.run([sb, "--format=gbench", "--samples=200", "--batch=1,64", "--variant=baseline,private"],
@@ -91,7 +90,4 @@ for fam, run in enumerate(runs):
 strip = lambda pat: [re.sub(pat, "X", b["name"]) for b in bench if re.search(pat, b["name"])]
 check(strip("^baseline/") == strip("^private/"), "filters baseline/private do not pair up")
 
-for f in failures:
-    print("FAIL", f)
-print(f"gbench_schema: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("gbench_schema")

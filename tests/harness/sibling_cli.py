@@ -14,13 +14,11 @@ import sys
 import tempfile
 from collections import defaultdict
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 sb = sys.argv[1]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def run(args, env=None):
@@ -80,7 +78,4 @@ else:
         want = [("busy" if (i + proc) % 2 else "quiet") for i in range(len(seq))]
         check(seq == want, f"batch {batch} process {proc}: turns {seq[:8]}..., want {want[:8]}...")
 
-if failures:
-    print("\n".join("FAIL: " + f for f in failures))
-    sys.exit(1)
-print("sibling_cli: options, the no-sibling line and the stand-in sibling's turns as documented")
+checks_done("sibling_cli")

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "busy_note.h"
 #include "check.h"
 #include "output/output.h"
 #include "stubbench/results.h"
@@ -24,36 +25,27 @@ static struct sb_results run(double median, double quiet)
 	return r;
 }
 
-/* What sb_output_busy_line prints for r, in buf; returns its value. */
-static int said(const struct sb_results *r, char *buf, size_t len)
-{
-	FILE *f = fmemopen(buf, len, "w");
-	int rc = sb_output_busy_line(f, "stubbench", r, NULL);
-	fclose(f);
-	return rc;
-}
-
 int main(void)
 {
 	char buf[512];
 	struct sb_results quiet = run(3.85, 3.86), busy = run(2.90, 3.85), none = run(0, 0);
 
-	CHECK(said(&quiet, buf, sizeof(buf)) == 0 && buf[0] == 0, "a quiet run said '%s'", buf);
-	CHECK(said(&none, buf, sizeof(buf)) == 0 && buf[0] == 0, "a run without blocks said '%s'", buf);
-	CHECK(said(&busy, buf, sizeof(buf)) == 1, "a busy run said nothing");
+	CHECK(busy_note(&quiet, NULL, buf, sizeof(buf)) == 0 && buf[0] == 0, "a quiet run said '%s'", buf);
+	CHECK(busy_note(&none, NULL, buf, sizeof(buf)) == 0 && buf[0] == 0, "a run without blocks said '%s'", buf);
+	CHECK(busy_note(&busy, NULL, buf, sizeof(buf)) == 1, "a busy run said nothing");
 	CHECK(strncmp(buf, "stubbench: busy core: ", 22) == 0 && strstr(buf, " 2.90 ") && strstr(buf, " 3.85 ") &&
 		      strchr(buf, '\n') == buf + strlen(buf) - 1,
 	      "the line is '%s'", buf);
 	/* 90 % of the quiet level is the edge: just above it is quiet. */
 	struct sb_results edge = run(0.91 * 3.85, 3.85);
-	CHECK(said(&edge, buf, sizeof(buf)) == 0, "a run at 91 %% of quiet said '%s'", buf);
+	CHECK(busy_note(&edge, NULL, buf, sizeof(buf)) == 0, "a run at 91 %% of quiet said '%s'", buf);
 
 	/* Folded: a quiet first part, then a busy one: the whole is busy. */
 	struct sb_results all = quiet;
 	sb_results_fold_canary(&all, &busy);
 	CHECK(all.canary_median == 2.90 && all.canary_quiet == 3.86, "folded %.2f / %.2f", all.canary_median,
 	      all.canary_quiet);
-	CHECK(said(&all, buf, sizeof(buf)) == 1, "the folded document said nothing");
+	CHECK(busy_note(&all, NULL, buf, sizeof(buf)) == 1, "the folded document said nothing");
 	/* A part without cells (not measured) or without blocks changes nothing. */
 	struct sb_results empty = run(1.0, 4.0);
 	empty.n_cells = 0;
@@ -72,20 +64,21 @@ int main(void)
 	 * the add canary says; both busy, both are named. */
 	struct sb_results wbusy = quiet;
 	wbusy.window_median = 86.7;
-	CHECK(said(&wbusy, buf, sizeof(buf)) == 1 && strstr(buf, "window canary took 86.7 cycles") &&
+	CHECK(busy_note(&wbusy, NULL, buf, sizeof(buf)) == 1 && strstr(buf, "window canary took 86.7 cycles") &&
 		      strstr(buf, "against 77.8 when quiet") && !strstr(buf, "adds per cycle"),
 	      "a partitioned core said '%s'", buf);
 	struct sb_results wedge = quiet;
 	wedge.window_median = 1.04 * 77.8;
-	CHECK(said(&wedge, buf, sizeof(buf)) == 0, "a window at 104 %% of quiet said '%s'", buf);
+	CHECK(busy_note(&wedge, NULL, buf, sizeof(buf)) == 0, "a window at 104 %% of quiet said '%s'", buf);
 	struct sb_results both = busy;
 	both.window_median = 86.7;
-	CHECK(said(&both, buf, sizeof(buf)) == 1 && strstr(buf, "adds per cycle") && strstr(buf, "; the window canary"),
+	CHECK(busy_note(&both, NULL, buf, sizeof(buf)) == 1 && strstr(buf, "adds per cycle") &&
+		      strstr(buf, "; the window canary"),
 	      "both busy said '%s'", buf);
 	/* Folded: the highest window median and the lowest quiet level. */
 	all = quiet;
 	sb_results_fold_canary(&all, &wbusy);
-	CHECK(all.window_median == 86.7 && all.window_quiet == 77.8 && said(&all, buf, sizeof(buf)) == 1,
+	CHECK(all.window_median == 86.7 && all.window_quiet == 77.8 && busy_note(&all, NULL, buf, sizeof(buf)) == 1,
 	      "folded window %.1f / %.1f", all.window_median, all.window_quiet);
 	/* A part without a window level (no blocks measured) changes nothing. */
 	struct sb_results old = quiet;

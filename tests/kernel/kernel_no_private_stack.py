@@ -26,14 +26,12 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 sb, obj = sys.argv[1], sys.argv[2]
-failures = []
 env = dict(os.environ, STUBBENCH_TEST_NO_PRIV_STACK="1", STUBBENCH_TEST_DISTURB_NONE="1")
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def probe():
@@ -240,7 +238,4 @@ check(p.returncode == 2 and p.stderr.count("\n") == 1 and "--driver: not with --
 p = subprocess.run([sb, "kernel", "--driver=nope"], capture_output=True, text=True)
 check(p.returncode == 2 and "--driver: unknown driver 'nope'" in p.stderr, f"--driver=nope: {p.returncode} {p.stderr}")
 
-if failures:
-    print("\n".join("FAIL " + f for f in failures))
-    sys.exit(1)
-print("kernel_no_private_stack: ok")
+checks_done("kernel_no_private_stack")

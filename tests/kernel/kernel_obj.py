@@ -15,13 +15,11 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done, failures  # noqa: E402
+
 sb, obj = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def run(*args):
@@ -47,8 +45,7 @@ with tempfile.TemporaryDirectory() as d:
     if 3 <= p.returncode <= 6:
         print("SKIP: stubbench kernel exited", p.returncode, p.stderr.strip())
         if failures:
-            print("\n".join("FAIL " + f for f in failures))
-            sys.exit(1)
+            checks_done("kernel_obj")
         sys.exit(77)
     # Status 1 with cells without a figure (all blocks disturbed on a busy
     # machine): the document is still whole, and those cells are null.
@@ -178,7 +175,4 @@ with tempfile.TemporaryDirectory() as d:
         check(os.path.getsize(f"{d}/dump/{name}.bin") > 0 and os.path.exists(f"{d}/dump/{name}.lst"), f"dump {name}")
     check("r9" in open(f"{d}/dump/with_frame.sum_big.lst").read(), "sum_big's listing has no r9")
 
-for f in failures:
-    print("FAIL", f)
-print(f"kernel_obj: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("kernel_obj")

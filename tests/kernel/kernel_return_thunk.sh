@@ -4,10 +4,11 @@
 # saying so), and the thunk replicas match the kernel's own code (or one
 # line says why they could not be read), and the CI scope adds what is known
 # of that thunk. SKIP (77) without BPF.
+. "$(dirname "$0")/../common/kernel_skip.sh"
 out=$(mktemp) err=$(mktemp)
 "$1" kernel --format=json --samples=64 --batch=8 >"$out" 2>"$err"
 rc=$?
-if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; rm -f "$out" "$err"; exit 77; fi
+if bpf_unavailable $rc; then rm -f "$out" "$err"; exit 77; fi
 ok=1
 [ $rc -eq 0 ] || { echo "exit status $rc"; ok=0; }
 line=$(grep '^thunk replicas' "$err")

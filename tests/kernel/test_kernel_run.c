@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "prog_loaded.h"
 #include "jit/decode.h"
 #include "jit/flavour.h"
 #include "kernel/jit_read.h"
@@ -287,16 +288,6 @@ static void check_placed_twins(const struct sb_kernel_obj *o)
 	CHECK(sb_percpu_check_guards() == 0, "guard words overwritten by placed twins");
 	unlink(sb_perf_map_path());
 	sb_percpu_thread_fini();
-}
-
-static int prog_exists(uint32_t id)
-{
-	int fd = bpf_prog_get_fd_by_id(id);
-	if (fd >= 0) {
-		close(fd);
-		return 1;
-	}
-	return errno != ENOENT;
 }
 
 /* The spacer takes about the JITed bytes asked for (five per `r0 = 1`, plus

@@ -14,20 +14,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "prog_loaded.h"
 #include "kernel/loader.h"
 #include "kernel/probe.h"
 
 #define MAX_IDS 64
-
-static int prog_exists(uint32_t id)
-{
-	int fd = bpf_prog_get_fd_by_id(id);
-	if (fd >= 0) {
-		close(fd);
-		return 1;
-	}
-	return errno != ENOENT;
-}
 
 int main(int argc, char **argv)
 {

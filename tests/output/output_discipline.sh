@@ -11,8 +11,7 @@ data=$(cd "$2" && pwd)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
-fails=0 passes=0
-ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+. "$(dirname "$0")/../common/check.sh"
 run="--samples=4 --batch=8 --variant=private --flavour=seed001 --processes=1 --past-runs=none --quiet-levels=none"
 export STUBBENCH_TEST_DISTURB_NONE=1
 # A planted temporary: the victim keeps its bytes and mode.
@@ -75,7 +74,7 @@ refuses() {
     shift
     "$sb" "$@" >/dev/null 2>err; rc=$?
     ok test "$rc" -eq 2
-    grep -qF -- "$needle" err || { echo "FAIL: $*: $(cat err)"; fails=$((fails + 1)); }
+    grep -qF -- "$needle" err || no "$*: $(cat err)"
 }
 refuses "--blocks: 'new.json' is the same file as --output's 'new.json'" $run --output=new.json --blocks=new.json
 ok test ! -e new.json
@@ -100,5 +99,4 @@ lst=$data/jit_v6_18_loop_baseline.loop_baseline.lst
 ok test "$?" -eq 0
 ok grep -q "^stubbench diff: no change:" same.txt
 ok test ! -s out
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+checks_done output_discipline

@@ -11,6 +11,10 @@ import re
 import subprocess
 import sys
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 sb = sys.argv[1]
 # Every block is kept (STUBBENCH_TEST_DISTURB_NONE): this test checks the
 # output's structure, and on a busy host every block may be flagged disturbed,
@@ -24,12 +28,6 @@ VARIANTS = ["baseline", "private", "hybrid"]
 # --padded in groups of their own for the codegen and layout costs (not in
 # the seeds' format): no rows of their own.
 PADDED = ["padded-private", "padded-hybrid"]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def run(*extra):
@@ -204,7 +202,4 @@ got = [ln.split(":")[0] for ln in out.stdout.splitlines()]
 check(got == [f"{v}-{b}" for b in (1, 8, 64, 512, 2048, 4096) for v in ("no-private-stack", "private-stack")],
       f"seed config lines {got}")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"output_formats: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("output_formats")

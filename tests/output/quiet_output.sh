@@ -8,8 +8,7 @@ set -u
 sb=$1
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-fails=0 passes=0
-ok() { if "$@"; then passes=$((passes + 1)); else echo "FAIL: $*"; fails=$((fails + 1)); fi; }
+. "$(dirname "$0")/../common/check.sh"
 export STUBBENCH_TEST_DISTURB_NONE=1
 within() { # FILE: at most 10 lines, none over 100 columns
     [ "$(wc -l < "$1")" -le 10 ] && [ "$(awk 'length > 100' "$1" | wc -l)" -eq 0 ]
@@ -39,5 +38,4 @@ if "$sb" kernel --help >/dev/null 2>&1; then
         ok grep -q '^jit ' "$d/kverbose"
     fi
 fi
-echo "$passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+checks_done quiet_output

@@ -28,6 +28,10 @@ import os
 import subprocess
 import sys
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 try:
     import jsonschema
 except ImportError:
@@ -37,13 +41,6 @@ except ImportError:
         os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
     print("run_schema: no jsonschema module: install python3-jsonschema (bash .ci/install-deps)")
     sys.exit(1)
-
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def reject_constant(name):
@@ -156,7 +153,4 @@ for tool, cmd, args in runs:
     check(json.loads(p.stdout).get("tool") == tool, "%s: tool is not %r" % (what, tool))
     print("run_schema: %s: %s" % (what, "valid" if not pr else "INVALID"))
 
-for f in failures:
-    print("FAIL:", f)
-print("run_schema: %d failures" % len(failures))
-sys.exit(1 if failures else 0)
+checks_done("run_schema")

@@ -73,13 +73,13 @@ static void results(struct sb_results *r, struct sb_cell cells[2], int run)
 	snprintf(r->cpu_desc, sizeof(r->cpu_desc), "made-up CPU");
 }
 
-static char *output(const struct sb_results *r, enum sb_format fmt)
+static char *output(const struct sb_results *r, const char *format)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	struct sb_output_meta meta = {.tool = "stubbench", .version = "test", .seed = 1};
-	sb_output_write(f, sb_reporter_for(fmt), r, &meta);
+	sb_output_write(f, sb_reporter_for(format), r, &meta);
 	fclose(f);
 	return text;
 }
@@ -103,7 +103,7 @@ int main(void)
 	char path[2][256], err[512];
 	for (int run = 0; run < 2; run++) {
 		results(&r[run], cells[run], run);
-		char *json = output(&r[run], SB_FORMAT_JSON);
+		char *json = output(&r[run], "json");
 		snprintf(path[run], sizeof(path[run]), "%s/run%d.json", dir, run);
 		write_file(path[run], json);
 		free(json);
@@ -113,7 +113,7 @@ int main(void)
 	OK(sb_run_file_load(path[1], &b, err, sizeof(err)) == 0);
 	const struct sb_run_row *ra = sb_run_file_find(&a, "private", 64), *rb = sb_run_file_find(&b, "private", 64);
 	OK(ra && rb);
-	char *table = output(&r[0], SB_FORMAT_TABLE), *csv = output(&r[0], SB_FORMAT_CSV);
+	char *table = output(&r[0], "table"), *csv = output(&r[0], "csv");
 	for (size_t k = 0; k < sb_figure_count() && ra && rb; k++) {
 		const struct sb_figure *fig = sb_figure_at(k);
 		char want[64];

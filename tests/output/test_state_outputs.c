@@ -45,13 +45,13 @@ static void results(struct sb_results *r, struct sb_cell cells[2])
 	snprintf(r->cpu_desc, sizeof(r->cpu_desc), "made-up CPU");
 }
 
-static char *output(const struct sb_results *r, enum sb_format fmt, const struct sb_state_figures *s)
+static char *output(const struct sb_results *r, const char *format, const struct sb_state_figures *s)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	struct sb_output_meta meta = {.tool = "stubbench", .version = "test", .seed = 1, .core_states = s};
-	sb_output_write(f, sb_reporter_for(fmt), r, &meta);
+	sb_output_write(f, sb_reporter_for(format), r, &meta);
 	fclose(f);
 	return text;
 }
@@ -81,7 +81,7 @@ int main(void)
 						 .n = {0, 146, 1671}, .median = {0, 4.60, 3.26}},
 				       .n_blocks = 1817, .f = f, .n = 2};
 
-	char *t = output(&r, SB_FORMAT_TABLE, &two);
+	char *t = output(&r, "table", &two);
 	CHECK(strstr(t, "# core states: quiet 146 blocks (canary 4.60), busy 1671 (3.26); the rows pool them"),
 	      "two states: the table's header line:\n%s", t);
 	CHECK(lines_with(t, "private            4096 busy      1671    +3.16    [+2.90, +3.30]") == 1 &&
@@ -93,7 +93,7 @@ int main(void)
 			break;
 	}
 	free(t);
-	char *c = output(&r, SB_FORMAT_CSV, &two);
+	char *c = output(&r, "csv", &two);
 	CHECK(strstr(c, ",machine,core_state\n") && lines_with(c, "baseline,no-private-stack,4096,") == 1 &&
 		      strstr(c, "\"made-up CPU\",all\n"),
 	      "two states: CSV's column:\n%s", c);
@@ -114,7 +114,7 @@ int main(void)
 		      fields + 1, (int)strcspn(l + 1, "\n"), l + 1);
 	}
 	free(c);
-	char *j = output(&r, SB_FORMAT_JSON, &two);
+	char *j = output(&r, "json", &two);
 	CHECK(j && strstr(j, "\"core_state\": \"all\""), "two states: JSON's results:\n%.400s", j);
 	free(j);
 
@@ -124,18 +124,18 @@ int main(void)
 	one.split.n[SB_CORE_QUIET] = 2456;
 	one.n_blocks = 2456;
 	one.n = 1;
-	t = output(&r, SB_FORMAT_TABLE, &one);
+	t = output(&r, "table", &one);
 	CHECK(strstr(t, "# core state: quiet, every row (2456 blocks by the add canary)") && !strstr(t, "per core state"),
 	      "one state: the table:\n%s", t);
 	free(t);
-	c = output(&r, SB_FORMAT_CSV, &one);
+	c = output(&r, "csv", &one);
 	CHECK(strstr(c, "\"made-up CPU\",quiet\n") && !lines_with(c, "private,,"), "one state: CSV:\n%s", c);
 	free(c);
 
 	/* Not classified: no state anywhere, an empty column. */
-	t = output(&r, SB_FORMAT_TABLE, NULL);
-	c = output(&r, SB_FORMAT_CSV, NULL);
-	j = output(&r, SB_FORMAT_JSON, NULL);
+	t = output(&r, "table", NULL);
+	c = output(&r, "csv", NULL);
+	j = output(&r, "json", NULL);
 	CHECK(!strstr(t, "core state") && strstr(c, "\"made-up CPU\",\n") && !strstr(j, "core_state"),
 	      "not classified: a state said:\n%s\n%s", t, c);
 	free(t);

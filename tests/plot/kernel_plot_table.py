@@ -17,13 +17,11 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 sb, data = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def plot_points(run):
@@ -106,7 +104,4 @@ for shape in ("per-run", "in-loop"):
         check(m and p and all(abs(float(t) - x) <= 0.006 for t, x in zip(m.groups(), p)),
               f"xeon {name}-{shape}@4096: summary {m and m.groups()}, plot {p}")
 
-if failures:
-    print("\n".join("FAIL " + f for f in failures))
-    sys.exit(1)
-print("kernel_plot_table: ok")
+checks_done("kernel_plot_table")

@@ -6,8 +6,7 @@
 sb=$1 data=$2
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../common/check.sh"
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 
@@ -115,5 +114,4 @@ lcs=$(grep -o "yerrorlines lc [0-9]* pt [0-9]* title" "$d/six.gp" | awk '{print 
 grep -qF "set ylabel 'core cycles per iteration' . \"\\n\" . '(lower: faster)'" "$d/six.gp" &&
     grep -qF "set ylabel '% added to the baseline''s cycles' . \"\\n\" . '(below 0: faster)'" "$d/six.gp" ||
     no "six.gp: an axis does not say which way is faster"
-[ $fail = 0 ] && echo "plot_cli: ok"
-exit $fail
+checks_done plot_cli

@@ -12,8 +12,7 @@ set -u
 sb=$1
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-fails=0
-no() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../common/check.sh"
 cd "$d" || exit 1
 # The text each field gets: JSON escapes for the newline and the quotes.
 bad="x\\nsystem('touch $d/PWNED')\\n\`touch $d/PWNED2\`'@x \\\" \$(touch $d/PWNED3)"
@@ -66,5 +65,4 @@ timeout 10 "$sb" plot run.json -o "$(printf 'n\nsystem("touch PWNED").png')" 2>e
 [ $rc -eq 2 ] || no "a newline in -o: status $rc (want 2)"
 [ ! -e PWNED ] || no "a newline in -o ran"
 ls -a | grep -q '^\.stubbench-' && no "a temporary was left: $(ls -a | grep '^\.stubbench-')"
-[ $fails -eq 0 ] && echo "plot_injection: every field and name stayed text"
-[ $fails -eq 0 ]
+checks_done plot_injection

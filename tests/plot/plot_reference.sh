@@ -13,8 +13,7 @@ update=""
 [ "${3:-}" = "--update" ] && update=$4
 d=$(mktemp -d) || exit 1
 trap 'rm -rf "$d"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../common/check.sh"
 have_gnuplot=0
 command -v gnuplot >/dev/null && have_gnuplot=1
 # The recorded run's directory in the comments of the script and data.
@@ -49,5 +48,4 @@ for name in sweep kernel lab; do
         [ -n "$update" ] && cp "$img" "$update/plot-$name.png"
     fi
 done
-[ $fail = 0 ] && echo "plot_reference: the sweep, kernel and lab plots are drawn as recorded"
-exit $fail
+checks_done plot_reference

@@ -27,7 +27,10 @@ printf '%s\n' "$machine" | grep -Eq '^[A-Za-z]+/[0-9]+/[0-9]+/[0-9]+/' || fail "
 # Quieter than any core: this run was busy from start to end.
 printf '%s\t2026-01-01T00:00:00Z\t64\t1\n%s\t2026-01-01T00:00:01Z\t64\t1\n' "$machine" "$machine" >>"$rec"
 XDG_STATE_HOME=$dir/state run || fail "the run against a quiet record exited $?"
-printf '%s\n' "$err" | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 64.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
+# The note folded within 100 columns (each further line indented by two),
+# read joined back into its one line.
+printf '%s\n' "$err" | awk 'length($0) > 100' | grep -q . && fail "a line of the busy-core note over 100 columns"
+printf '%s\n' "$err" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 64.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
     fail "no busy-throughout line against a quiet record"
 [ "$(grep -vc '^#' "$rec")" -eq 4 ] || fail "the run was not remembered"
 

@@ -346,7 +346,7 @@ int main(void)
 	CHECK(strstr(buf, "stubbench variants=all batches=1,8,64,512,2048,4096 time=8 processes=128 cpu=1 build=") &&
 		      strstr(buf, "states=4 x") && !strchr(buf, '\t') && !strstr(buf, "cpu=-1"),
 	      "measurement '%s'", buf);
-	cfg.samples = 20;
+	cfg.measure.samples = 20;
 	sb_past_runs_measurement(buf, sizeof(buf), "stubbench", &cfg, 1, NULL);
 	CHECK(strstr(buf, " samples=20 ") && !strstr(buf, "time="), "with samples: '%s'", buf);
 	sb_past_runs_machine(buf, sizeof(buf));

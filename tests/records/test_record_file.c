@@ -21,7 +21,7 @@
 #include <errno.h>
 
 #include "check.h"
-#include "records/record_file.h"
+#include "slurp.h"
 #include "records/record_file.h"
 #include "base/safe_file.h"
 
@@ -42,18 +42,6 @@ static void put(const char *path, const char *text)
 		fputs(text, f);
 		fclose(f);
 	}
-}
-
-/* The file's bytes (at most 64 KiB, NUL-ended) into buf. */
-static const char *slurp(const char *path, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (f) {
-		buf[fread(buf, 1, len - 1, f)] = '\0';
-		fclose(f);
-	}
-	return buf;
 }
 
 /* Refusals and repairs: not a record, half lines, oversize, FIFO, long path. */

@@ -9,16 +9,15 @@ baseline, valid by the run schema; an unknown option exits 2.
 usage: one_file_command.py ONE_FILE_COMMAND SCHEMA
 """
 import json
+import os
 import subprocess
 import sys
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 exe, schema = sys.argv[1:3]
-fails = []
-
-
-def check(ok, what):
-    if not ok:
-        fails.append(what)
 
 
 p = subprocess.run([exe, "--samples=64"], capture_output=True, text=True, timeout=120)
@@ -48,7 +47,4 @@ except ImportError:
 p = subprocess.run([exe, "--tiem=2"], capture_output=True, text=True, timeout=30)
 check(p.returncode == 2 and "--tiem=2" in p.stderr, f"bad option: status {p.returncode}, {p.stderr!r}")
 
-for f in fails:
-    print("FAIL:", f)
-print(f"{4 + 4 + 1 - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+checks_done("one_file_command")

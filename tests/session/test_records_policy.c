@@ -53,9 +53,9 @@ static void one_row(void)
 static void config(struct sb_config *cfg, const char *blocks, const char *quiet, const char *past)
 {
 	sb_config_defaults(cfg);
-	cfg->blocks = blocks;
-	cfg->quiet_levels = quiet;
-	cfg->past_runs = past;
+	cfg->records.blocks = blocks;
+	cfg->records.quiet_levels = quiet;
+	cfg->records.past_runs = past;
 }
 
 /* A run that kept a block: its log replaces the file, and the records are

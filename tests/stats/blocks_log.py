@@ -12,13 +12,11 @@ import sys
 import tempfile
 from collections import defaultdict
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 sb = sys.argv[1]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 HEADER = ["t_s", "part", "batch", "process", "block", "state", "clock", "canary", "window", "arm", "role",
@@ -79,7 +77,4 @@ check(all(float(r["clock"]) > 0 and float(r["t_s"]) >= 0 for r in body), "a cloc
 check(len({r["sibling"] for r in body}) == 1 and body[0]["sibling"] in ("quiet", "none"),
       f"sibling column {sorted({r['sibling'] for r in body})}")
 
-if failures:
-    print("\n".join("FAIL: " + f for f in failures))
-    sys.exit(1)
-print(f"blocks_log: {len(blocks)} blocks x {len(arms or ())} arms agree with the run's JSON")
+checks_done("blocks_log")

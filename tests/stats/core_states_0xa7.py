@@ -14,17 +14,12 @@ import os
 import sys
 import tempfile
 
-# recorded_sweeps.py lies in tests/common, beside the other shared helpers.
+# recorded_sweeps.py and checks.py lie in tests/common, beside the other shared helpers.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from recorded_sweeps import report_from_blocks  # noqa: E402
+from checks import check, checks_done  # noqa: E402
 
 exe, data = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def report(tmp, run, *extra):
@@ -61,7 +56,4 @@ with tempfile.TemporaryDirectory() as tmp:
         seen = [s["state"] for s in doc["core_states"].get("seen", [])]
         check(seen == ["unknown"], f"run {run} without a record: seen {seen}")
 
-for f in failures:
-    print("FAIL", f)
-print(f"core_states_0xa7: {len(failures)} failures")
-sys.exit(1 if failures else 0)
+checks_done("core_states_0xa7")

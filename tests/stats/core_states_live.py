@@ -26,13 +26,11 @@ import subprocess
 import sys
 import tempfile
 
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
+
 exe, data, schema_path = sys.argv[1:4]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def run(*args, env=None):
@@ -142,7 +140,4 @@ v = validator()
 with tempfile.TemporaryDirectory() as tmp:
     saved_checks(tmp, v)
     live_checks(tmp, v)
-for f in failures:
-    print("FAIL", f)
-print(f"core_states_live: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("core_states_live")

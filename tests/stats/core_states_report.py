@@ -15,17 +15,12 @@ import subprocess
 import sys
 import tempfile
 
-# recorded_sweeps.py lies in tests/common, beside the other shared helpers.
+# recorded_sweeps.py and checks.py lie in tests/common, beside the other shared helpers.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from recorded_sweeps import report_from_blocks  # noqa: E402
+from checks import check, checks_done  # noqa: E402
 
 exe, data = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
 
 
 def report(tmp, run, *extra):
@@ -85,7 +80,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and not p.stdout,
               f"{args[2:]}: status {p.returncode}, stderr {p.stderr!r}")
 
-for f in failures:
-    print("FAIL", f)
-print(f"core_states_report: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("core_states_report")

@@ -35,14 +35,13 @@ import random
 import subprocess
 import sys
 from collections import defaultdict
+import os
+
+# checks.py lies in tests/common, beside the other shared helpers.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from checks import check, checks_done  # noqa: E402
 
 driver, fixture = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
 
 
 def reference(rows):
@@ -134,7 +133,4 @@ for (run, batch), want in ((rb, w) for rb in ((r, b) for r in ("sweep-seed001-s1
     print(f"{run} batch {batch}: private's lowest state at {100 * got:.0f} % of the blocks "
           f"(recorded: {100 * share:.0f} %): codegen {est['mean']:+.3f} ({moved:+.3f})")
 
-for f in failures:
-    print("FAIL:", f)
-print(f"paired_fixture: {len(failures)} failed")
-sys.exit(1 if failures else 0)
+checks_done("paired_fixture")

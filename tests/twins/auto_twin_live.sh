@@ -11,17 +11,18 @@
 sb=$1
 tat=$2
 obj=$3
+. "$(dirname "$0")/../common/kernel_skip.sh"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 "$sb" kernel --dump-jit="$d" --samples=3 --batch=8 --loads=1 --processes=1 >/dev/null 2>"$d/err"
 rc=$?
-if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc: $(tail -1 "$d/err")"; exit 77; fi
+bpf_unavailable $rc "$(tail -1 "$d/err")" && exit 77
 [ -f "$d/loop_private.loop_private.lst" ] || { cat "$d/err"; echo "no JIT dump"; exit 1; }
 "$tat" "$d" "" || { echo "auto-twins of this kernel's JIT differ from the hand-made twins"; exit 1; }
 # --verbose: its lines whole (--table folds them within 100 columns).
 out=$("$sb" kernel --obj="$obj" --prog=fixed,from_map --samples=20 --processes=1 --verbose 2>&1)
 rc=$?
-if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel --obj exited $rc"; exit 77; fi
+bpf_unavailable $rc "--obj" && exit 77
 printf '%s\n' "$out" | grep '^auto-twin '
 printf '%s\n' "$out" | grep -Eq "^auto-twin from_map: not comparable: [0-9]+ instructions per run with the stubs' values, [0-9]+ with the maps' contents" ||
 	{ printf '%s\n' "$out"; echo "FAIL: from_map's twin (its loop bound from a map) not reported not comparable"; exit 1; }

@@ -11,11 +11,12 @@
 sb=$1
 obj=$2
 pair=$3
+. "$(dirname "$0")/../common/kernel_skip.sh"
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 "$sb" kernel --shape=htab --dump-jit="$d" --samples=32 --batch=1 --processes=1 >/dev/null 2>&1
 rc=$?
-if [ $rc -ge 3 ] && [ $rc -le 6 ]; then echo "SKIP: stubbench kernel exited $rc"; exit 77; fi
+bpf_unavailable $rc && exit 77
 [ $rc -eq 0 ] || { echo "stubbench kernel exited $rc"; exit 1; }
 "$sb" deprivatize "$d/htab_private.htab_body.bin" --against="$d/htab_baseline.htab_body.lst" \
 	| grep '^# equal to' || { echo "de-privatized twin differs from the syscall driver's htab_body"; exit 1; }

@@ -14,8 +14,7 @@ set -u
 sb=$1 d=$2
 old=$d/global_bound_old.work.lst new=$d/global_bound_new.work.lst
 run="--time=1 --no-parts --processes=1 --past-runs=none --quiet-levels=none"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/../common/check.sh"
 # $1: extra option; prints "OLD_INSNS NEW_INSNS OLD_READS_ZEROED NEW_READS_ZEROED"
 path() {
     "$sb" diff "$old" "$new" $run --format=json ${1:+"$1"} 2>/dev/null | python3 -c '
@@ -27,22 +26,21 @@ print(*[d[s]["path"]["insns_per_run"] for s in ("old", "new")],
 out=$("$sb" diff "$old" "$new" $run 2>&1); rc=$?
 want="  OLD's and NEW's branches read memory the twins zero (global loop_n): set --global=loop_n=N"
 # Exit 1 is a run whose samples a loaded machine spoiled: the line is printed all the same.
-[ $rc -le 1 ] && printf '%s\n' "$out" | grep -qxF "$want" || { printf '%s\n' "$out"; fail "exit $rc: no zeroed-memory line"; }
-set -- $(path); [ "$*" = "19 19 1 1" ] || fail "without --global: $*, want 19 19 1 1"
+[ $rc -le 1 ] && printf '%s\n' "$out" | grep -qxF "$want" || { printf '%s\n' "$out"; no "exit $rc: no zeroed-memory line"; }
+set -- $(path); [ "$*" = "19 19 1 1" ] || no "without --global: $*, want 19 19 1 1"
 set -- $(path --global=loop_n=10); a0=$1 a1=$2
-[ "$3 $4" = "0 0" ] || fail "--global=loop_n=10 still reads zeroed memory: $*"
+[ "$3 $4" = "0 0" ] || no "--global=loop_n=10 still reads zeroed memory: $*"
 set -- $(path --global=loop_n=20); b0=$1 b1=$2
 [ $((b0 - a0)) -eq 40 ] && [ $((b1 - a1)) -eq 140 ] ||
-    fail "loop_n 10 -> 20: OLD $a0 -> $b0, NEW $a1 -> $b1 instructions (want +40, +140)"
-set -- $(path --global=0xffffc90002422000=10); [ "$1" = "$a0" ] || fail "numeric form: OLD $1, want $a0"
+    no "loop_n 10 -> 20: OLD $a0 -> $b0, NEW $a1 -> $b1 instructions (want +40, +140)"
+set -- $(path --global=0xffffc90002422000=10); [ "$1" = "$a0" ] || no "numeric form: OLD $1, want $a0"
 out=$("$sb" diff "$old" "$new" $run --global=loop_n=10 2>&1)
-printf '%s\n' "$out" | grep -q 'read memory the twin' && fail "with --global=loop_n=10 the line stays"
+printf '%s\n' "$out" | grep -q 'read memory the twin' && no "with --global=loop_n=10 the line stays"
 for bad in nosuch=1 loop_n loop_n=x loop_n=70000000000 0xffff=3; do
     err=$("$sb" diff "$old" "$new" $run --global=$bad 2>&1 >/dev/null); rc=$?
     [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -qF -- "--global=$bad" ||
-        fail "--global=$bad: exit $rc: $err"
+        no "--global=$bad: exit $rc: $err"
 done
 err=$("$sb" diff "$d/seed001_baseline_main.lst" "$d/seed001_private_main.lst" $run --global=loop_n=1 2>&1); rc=$?
-[ $rc -eq 2 ] && printf '%s' "$err" | grep -q "no '# global' lines" || fail "listings without globals: exit $rc: $err"
-echo "diff_globals: $fails failed"
-[ "$fails" -eq 0 ]
+[ $rc -eq 2 ] && printf '%s' "$err" | grep -q "no '# global' lines" || no "listings without globals: exit $rc: $err"
+checks_done diff_globals
