@@ -576,16 +576,18 @@ static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
  * or above the kernel's load by load, by the mean of the loads' gaps. */
 static int paired_gap_line(FILE *f, const char *where, const char *rel, double gap)
 {
-	char line[4][256];
+	char line[5][256];
 	snprintf(line[0], sizeof(line[0]),
 		 "%s not reproduced: twin %s kernel by %.1f cycles/iter, paired by load; cause unknown", where, rel,
 		 gap);
-	snprintf(line[1], sizeof(line[1]), "%s not reproduced: twin %s kernel by %.1f cycles/iter, paired by load",
+	snprintf(line[1], sizeof(line[1]), "%s not reproduced: twin %s kernel by %.1f cycles/iter by load; cause unknown",
 		 where, rel, gap);
-	snprintf(line[2], sizeof(line[2]), "%s: twin %s kernel by %.1f cycles/iter, paired by load", where, rel, gap);
-	snprintf(line[3], sizeof(line[3]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
-	for (int i = 0; i < 4; i++)
-		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 3) {
+	snprintf(line[2], sizeof(line[2]), "%s not reproduced: twin %s kernel by %.1f cycles/iter, paired by load",
+		 where, rel, gap);
+	snprintf(line[3], sizeof(line[3]), "%s: twin %s kernel by %.1f cycles/iter, paired by load", where, rel, gap);
+	snprintf(line[4], sizeof(line[4]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
+	for (int i = 0; i < 5; i++)
+		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 4) {
 			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
 			return 1;
 		}
