@@ -15,6 +15,9 @@ sb=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; printf '%s\n' "$err"; exit 1; }
+# The run's notes, each folded within 100 columns (further lines indented
+# by two), read joined back into one line each.
+notes() { printf '%s\n' "$err" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g'; }
 run() { err=$("$sb" --samples=100 --batch=64 --variant=private --past-runs=none "$@" 2>&1 >/dev/null); }
 
 rec=$dir/state/stubbench/quiet-levels
@@ -30,14 +33,14 @@ XDG_STATE_HOME=$dir/state run || fail "the run against a quiet record exited $?"
 # The note folded within 100 columns (each further line indented by two),
 # read joined back into its one line.
 printf '%s\n' "$err" | awk 'length($0) > 100' | grep -q . && fail "a line of the busy-core note over 100 columns"
-printf '%s\n' "$err" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 64.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
+notes | grep -q "busy core: .*even this run's quietest blocks read the window canary at .* cycles and the canary at .* adds per cycle, where this machine's quiet runs read 1.0 and 64.00 (the second quietest of its 3 runs since .* in $rec): busy from start to end" ||
     fail "no busy-throughout line against a quiet record"
 [ "$(grep -vc '^#' "$rec")" -eq 4 ] || fail "the run was not remembered"
 
 # Busier than any core: nothing said of the machine.
 printf '%s\t2026-01-01T00:00:00Z\t0.001\t100000\n' "$machine" "$machine" >"$rec"
 XDG_STATE_HOME=$dir/state run || fail "the run against a busy record exited $?"
-printf '%s\n' "$err" | grep -q "quietest blocks" && fail "a busy record made a run busy"
+notes | grep -q "quietest blocks" && fail "a busy record made a run busy"
 
 # --quiet-levels=FILE is used instead of the default; none keeps nothing.
 XDG_STATE_HOME=$dir/other run --quiet-levels="$dir/mine" || fail "--quiet-levels=FILE exited $?"
@@ -47,30 +50,32 @@ XDG_STATE_HOME=$dir/other run --quiet-levels=none || fail "--quiet-levels=none e
 
 # Bad input.
 err=$("$sb" --samples=100 --quiet-levels="$dir" 2>&1 >/dev/null)
-[ $? -eq 2 ] && printf '%s\n' "$err" | grep -qF -- "--quiet-levels: '$dir' is not a regular file" || fail "a directory"
+[ $? -eq 2 ] && notes | grep -qF -- "--quiet-levels: '$dir' is not a regular file" || fail "a directory"
 err=$("$sb" --samples=100 --quiet-levels= 2>&1 >/dev/null)
-[ $? -eq 2 ] && printf '%s\n' "$err" | grep -qF -- "--quiet-levels: needs a file name" || fail "an empty name"
+[ $? -eq 2 ] && notes | grep -qF -- "--quiet-levels: needs a file name" || fail "an empty name"
 
-# A corrupt record: one line naming it and the line, and the run goes on.
+# A corrupt record: one note naming it and the line (folded, read joined),
+# and the run goes on.
 printf 'not a record line\n' >"$dir/bad"
 run --quiet-levels="$dir/bad" || fail "a corrupt record exited $?"
-printf '%s\n' "$err" | grep -q "quiet levels: '$dir/bad' line 1: not a record line.*neither compared.*nor remembered" ||
+notes | grep -q "quiet levels: '$dir/bad' line 1: not a record line.*neither compared.*nor remembered" ||
     fail "a corrupt record"
+printf '%s\n' "$err" | awk 'length($0) > 100' | grep -q . && fail "a note over 100 columns"
 [ "$(wc -l <"$dir/bad")" -eq 1 ] || fail "a corrupt record was written to"
 # One that cannot be read (under a file), one that cannot be written (in
 # /proc, even for root), and no home for one.
 run --quiet-levels="$dir/bad/x/quiet-levels" || fail "a record under a file exited $?"
-printf '%s\n' "$err" | grep -q "quiet levels: cannot read '$dir/bad/x/quiet-levels'.*neither compared" ||
+notes | grep -q "quiet levels: cannot read '$dir/bad/x/quiet-levels'.*neither compared" ||
     fail "a record under a file"
 run --quiet-levels=/proc/self/quiet-levels || fail "an unwritable record exited $?"
-printf '%s\n' "$err" | grep -q "quiet levels: cannot write '/proc/self/quiet-levels'.*this run is not remembered" ||
+notes | grep -q "quiet levels: cannot write '/proc/self/quiet-levels'.*this run is not remembered" ||
     fail "an unwritable record"
 err=$(env -u HOME -u XDG_STATE_HOME "$sb" --samples=100 --batch=64 --variant=private 2>&1 >/dev/null) ||
     fail "no home exited $?"
-printf '%s\n' "$err" | grep -q "quiet levels: neither XDG_STATE_HOME nor HOME is set" || fail "no home"
+notes | grep -q "quiet levels: neither XDG_STATE_HOME nor HOME is set" || fail "no home"
 # ... said only by a run that measures: --list does not.
 err=$(env -u HOME -u XDG_STATE_HOME "$sb" --list 2>&1 >/dev/null) || fail "--list without a home exited $?"
-printf '%s\n' "$err" | grep -q "quiet levels" && fail "--list spoke of quiet levels"
+notes | grep -q "quiet levels" && fail "--list spoke of quiet levels"
 
 # A fresh record: the first run's summary names no file to pass, and
 # where it cannot name its core state (one canary cluster, no record yet:
