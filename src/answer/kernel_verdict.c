@@ -572,6 +572,17 @@ static struct gap find_gap(const struct sb_run_file *rf, uint64_t batch)
 	return gs.best;
 }
 
+/* Writes the first of the n lines that fits the summary's columns, else
+ * the last cut to them. Returns 1 (one line written). */
+static int first_fitting(FILE *f, char (*line)[256], int n)
+{
+	int i = 0;
+	while (i < n - 1 && strlen(line[i]) > SB_ANSWER_MAX_COLUMNS)
+		i++;
+	fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
+	return 1;
+}
+
 /* The gap line of a verdict paired by load: the twin's added cost below
  * or above the kernel's load by load, by the mean of the loads' gaps. */
 static int paired_gap_line(FILE *f, const char *where, const char *rel, double gap)
@@ -586,12 +597,7 @@ static int paired_gap_line(FILE *f, const char *where, const char *rel, double g
 		 where, rel, gap);
 	snprintf(line[3], sizeof(line[3]), "%s: twin %s kernel by %.1f cycles/iter, paired by load", where, rel, gap);
 	snprintf(line[4], sizeof(line[4]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
-	for (int i = 0; i < 5; i++)
-		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 4) {
-			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
-			return 1;
-		}
-	return 0;
+	return first_fitting(f, line, 5);
 }
 
 /* One line naming what the twin does not reproduce and its size: the
@@ -620,12 +626,7 @@ static int gap_line(FILE *f, const struct gap *g, uint64_t batch)
 		 rel, k, gap);
 	snprintf(line[2], sizeof(line[2]), "%s: twin %s %s kernel %s by %.1f cycles/iter", where, t, rel, k, gap);
 	snprintf(line[3], sizeof(line[3]), "%s not reproduced: twin %s kernel by %.1f", where, rel, gap);
-	for (int i = 0; i < 4; i++)
-		if (strlen(line[i]) <= SB_ANSWER_MAX_COLUMNS || i == 3) {
-			fprintf(f, "%.*s\n", SB_ANSWER_MAX_COLUMNS, line[i]);
-			return 1;
-		}
-	return 0;
+	return first_fitting(f, line, 4);
 }
 
 int sb_kernel_answer(FILE *f, const struct sb_run_file *rf, int max_lines)
